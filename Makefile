@@ -1,0 +1,123 @@
+# pirogue — build, test, run, install, sanitizer and bench targets.
+# GNU make. Out-of-tree builds: make O=/some/dir (objects and binaries there).
+# Libraries through pkg-config. User CFLAGS/LDFLAGS are appended last.
+
+O        ?= .
+BUILD    := $(O)/build
+CC       ?= cc
+PKG      ?= pkg-config
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/pirogue
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+# Backends that need hardware libraries; set to 0 to build without them.
+WITH_DRM   ?= 1
+WITH_EVDEV ?= 1
+
+# The project's warning set (documented in README "Building"):
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wpointer-arith -Wformat=2 -Wundef -Wvla -Wcast-align -Wwrite-strings \
+        -Wno-unused-parameter
+OPT  ?= -O2 -g
+PKGS := stb zlib
+ifeq ($(WITH_DRM),1)
+PKGS += libdrm
+endif
+ifeq ($(WITH_EVDEV),1)
+PKGS += libevdev
+endif
+PKG_CFLAGS := $(shell $(PKG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(OPT) -MMD -MP \
+        -DPIROGUE_VERSION=\"$(VERSION)\" -DPIROGUE_DATADIR=\"$(DATADIR)\" \
+        -DWITH_DRM=$(WITH_DRM) -DWITH_EVDEV=$(WITH_EVDEV) $(PKG_CFLAGS)
+ALL_CFLAGS  = $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+LIBS        = $(PKG_LIBS) -lm
+
+# Every .c under src/ except main.c goes into libpirogue.a. Hardware backends
+# are left out when their switch is off.
+SRCS := $(sort $(shell find src -name '*.c' ! -name main.c))
+ifneq ($(WITH_DRM),1)
+SRCS := $(filter-out src/platform/drm%.c,$(SRCS))
+endif
+ifneq ($(WITH_EVDEV),1)
+SRCS := $(filter-out src/platform/evdev%.c,$(SRCS))
+endif
+OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+LIB  := $(BUILD)/libpirogue.a
+BIN  := $(O)/pirogue
+
+TEST_SRCS  := $(sort $(wildcard tests/test_*.c))
+TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all run test unit-test asan bench deps install uninstall clean check-deps vm-test
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs cmocka)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
+
+# make run: build (installing missing build dependencies first) and play.
+run: check-deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) $(ARGS)
+
+# make test: build everything and run every test; the last line of output is
+# "N passed, N failed".
+test: check-deps
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@tools/run-tests $(BUILD) $(BIN)
+
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan:
+	@$(MAKE) --no-print-directory O=$(O)/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+
+bench: check-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# Debian build and test dependencies (through sudo when not root).
+DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
+deps:
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS)
+
+# Installs the dependencies only when one is missing.
+check-deps:
+	@missing=; for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "pirogue: missing build dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
+	install -d $(DESTDIR)$(DATADIR)/fonts
+	install -m 0644 fonts/*.png fonts/*.psf* fonts/LICENSE* $(DESTDIR)$(DATADIR)/fonts/ 2>/dev/null || true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pirogue
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(BUILD) $(BIN) $(O)/asan
+
+-include $(OBJS:.o=.d) $(BUILD)/src/main.d

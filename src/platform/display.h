@@ -1,0 +1,62 @@
+/* display: the contract every display backend (headless, term, drm, fbdev) fulfils. */
+#ifndef PIROGUE_PLATFORM_DISPLAY_H
+#define PIROGUE_PLATFORM_DISPLAY_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "render/console.h"
+#include "render/font.h"
+#include "platform/input.h"
+
+/* What the user asked for; backends ignore what does not apply to them. */
+struct display_opts {
+	const struct font *font; /* pixel backends draw with it (borrowed) */
+	int scale;               /* 1..8 */
+	int rotation;            /* 0, 90, 180, 270 */
+	int width, height;       /* headless surface size in pixels */
+	const char *card;        /* drm: device path or NULL for auto */
+	const char *connector;   /* drm: connector name or NULL */
+	int mode_w, mode_h, mode_hz; /* drm: mode wanted, 0 = preferred */
+	const char *fb;          /* fbdev: device path or NULL */
+	int vt;                  /* VT number, 0 = current */
+};
+
+/* Every backend's own struct begins with this (struct drm_display { struct
+ * display base; ... }), so the loop can hold any of them. */
+struct display_ops;
+struct display {
+	const struct display_ops *ops;
+};
+
+/* A backend. Every function pointer is set (no NULLs) unless noted. */
+struct display_ops {
+	const char *name;
+	/* Opens the display. Returns 0 or a negative errno having logged one
+	 * line naming the device and the fix. */
+	int (*open)(struct display **out, const struct display_opts *o);
+	/* Restores everything the backend changed and frees it; accepts NULL. */
+	void (*close)(struct display *d);
+	/* The console size, in cells, that this display shows. */
+	void (*console_size)(struct display *d, int *cols, int *rows);
+	/* Draws the damaged cells of c and presents them. The console's damage is
+	 * cleared by the caller afterwards. Does not block on vblank: if a flip
+	 * is still pending, the frame is drawn when it completes. */
+	int (*present)(struct display *d, struct console *c);
+	/* File descriptors the loop should poll for this display (flip events,
+	 * hotplug, terminal input); returns how many were written (<= max). */
+	int (*poll_fds)(struct display *d, int *fds, int max);
+	/* Called when one of those fds is readable. May append input events
+	 * (terminal keys, EV_RESIZE) to ev (room for max); returns how many. */
+	int (*dispatch)(struct display *d, int fd, struct in_event *ev, int max);
+	/* Writes the last presented frame as a PNG; NULL when unsupported. */
+	int (*screenshot)(struct display *d, const char *path);
+	/* The VT/session was released or acquired (drm: drop/take master). May be NULL. */
+	void (*suspend)(struct display *d);
+	void (*resume)(struct display *d);
+};
+
+/* Every backend built in, NULL-terminated, in auto-selection order. */
+extern const struct display_ops *const display_backends[];
+/* Finds a backend by name; NULL when unknown or not built in. */
+const struct display_ops *display_find(const char *name);
+
+#endif

@@ -1,0 +1,279 @@
+#include "render/console.h"
+#include "core/utf8.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CON_MAX 4096
+
+static void blank(struct console *c, uint32_t bg)
+{
+	size_t n = (size_t)c->w * (size_t)c->h;
+	for (size_t i = 0; i < n; i++)
+		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
+	memset(c->damage, 1, n);
+	c->damaged = (int)n;
+}
+
+int con_create(struct console **out, int w, int h)
+{
+	*out = NULL;
+	struct console *c = calloc(1, sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	int rc = con_resize(c, w, h);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+void con_destroy(struct console *c)
+{
+	if (!c)
+		return;
+	free(c->cells);
+	free(c->damage);
+	free(c);
+}
+
+int con_resize(struct console *c, int w, int h)
+{
+	if (w < 1 || h < 1 || w > CON_MAX || h > CON_MAX)
+		return -EINVAL;
+	size_t n = (size_t)w * (size_t)h;
+	struct con_cell *cells = malloc(n * sizeof *cells);
+	uint8_t *damage = malloc(n);
+	if (!cells || !damage) {
+		free(cells);
+		free(damage);
+		return -ENOMEM;
+	}
+	free(c->cells);
+	free(c->damage);
+	c->cells = cells;
+	c->damage = damage;
+	c->w = w;
+	c->h = h;
+	blank(c, 0);
+	return 0;
+}
+
+static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
+{
+	size_t i = (size_t)y * (size_t)c->w + (size_t)x;
+	struct con_cell *cell = &c->cells[i];
+	if (cell->ch == v.ch && cell->fg == v.fg && cell->bg == v.bg)
+		return;
+	*cell = v;
+	if (!c->damage[i]) {
+		c->damage[i] = 1;
+		c->damaged++;
+	}
+}
+
+static inline int inside(const struct console *c, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < c->w && y < c->h;
+}
+
+void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)
+{
+	if (inside(c, x, y))
+		set_cell(c, x, y, (struct con_cell){ ch, fg, bg });
+}
+
+void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg)
+{
+	if (inside(c, x, y))
+		set_cell(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg });
+}
+
+void con_set_bg(struct console *c, int x, int y, uint32_t bg)
+{
+	if (inside(c, x, y)) {
+		struct con_cell v = c->cells[(size_t)y * c->w + x];
+		v.bg = bg;
+		set_cell(c, x, y, v);
+	}
+}
+
+const struct con_cell *con_at(const struct console *c, int x, int y)
+{
+	return inside(c, x, y) ? &c->cells[(size_t)y * c->w + x] : NULL;
+}
+
+static int print_impl(struct console *c, int x, int y, uint32_t fg, const uint32_t *bg,
+		      const char *s, int max_w)
+{
+	size_t n = strlen(s);
+	int written = 0;
+	for (size_t i = 0; i < n && (max_w < 0 || written < max_w);) {
+		uint32_t cp;
+		i += utf8_decode(s + i, n - i, &cp);
+		if (inside(c, x, y)) {
+			if (bg)
+				set_cell(c, x, y, (struct con_cell){ cp, fg, *bg });
+			else
+				con_put_fg(c, x, y, cp, fg);
+		}
+		x++;
+		written++;
+		if (x >= c->w)
+			break;
+	}
+	return written;
+}
+
+int con_print(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, int max_w)
+{
+	return print_impl(c, x, y, fg, &bg, utf8, max_w);
+}
+
+int con_print_fg(struct console *c, int x, int y, uint32_t fg, const char *utf8, int max_w)
+{
+	return print_impl(c, x, y, fg, NULL, utf8, max_w);
+}
+
+int con_printf(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return con_print(c, x, y, fg, bg, buf, -1);
+}
+
+/* Walks the text as wrapped lines of at most w code points; calls emit for
+ * each line (start, byte length). Returns the number of lines. */
+static int wrap(int w, const char *s, void (*emit)(void *, int, const char *, size_t), void *ctx)
+{
+	size_t n = strlen(s);
+	int lines = 0;
+	size_t i = 0;
+	if (w < 1)
+		return 0;
+	while (i < n) {
+		while (i < n && s[i] == ' ')
+			i++;
+		if (i >= n)
+			break;
+		size_t line_start = i, last_break = 0, j = i;
+		int cols = 0, have_break = 0;
+		while (j < n && s[j] != '\n' && cols < w) {
+			uint32_t cp;
+			size_t k = utf8_decode(s + j, n - j, &cp);
+			j += k;
+			cols++;
+			if (j < n && s[j] == ' ') {
+				last_break = j;
+				have_break = 1;
+			}
+		}
+		size_t end;
+		if (j >= n || s[j] == '\n' || s[j] == ' ')
+			end = j;
+		else if (have_break)
+			end = last_break;
+		else
+			end = j; /* a word wider than the box is cut */
+		if (emit)
+			emit(ctx, lines, s + line_start, end - line_start);
+		lines++;
+		i = end;
+		if (i < n && s[i] == '\n')
+			i++;
+	}
+	return lines;
+}
+
+struct wrap_ctx {
+	struct console *c;
+	int x, y, h;
+	uint32_t fg, bg;
+};
+
+static void wrap_emit(void *p, int line, const char *s, size_t len)
+{
+	struct wrap_ctx *w = p;
+	if (line >= w->h)
+		return;
+	char buf[1024];
+	if (len >= sizeof buf)
+		len = sizeof buf - 1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	con_print(w->c, w->x, w->y + line, w->fg, w->bg, buf, -1);
+}
+
+int con_print_wrapped(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *utf8)
+{
+	struct wrap_ctx ctx = { c, x, y, h, fg, bg };
+	return wrap(w, utf8, wrap_emit, &ctx);
+}
+
+int con_wrapped_lines(int w, const char *utf8)
+{
+	return wrap(w, utf8, NULL, NULL);
+}
+
+void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg)
+{
+	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+	int x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
+	for (int yy = y0; yy < y1; yy++)
+		for (int xx = x0; xx < x1; xx++)
+			set_cell(c, xx, yy, (struct con_cell){ ch, fg, bg });
+}
+
+void con_clear(struct console *c, uint32_t bg)
+{
+	con_fill(c, 0, 0, c->w, c->h, ' ', 0xFFFFFF, bg);
+}
+
+void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *title)
+{
+	if (w < 2 || h < 2)
+		return;
+	for (int i = 1; i < w - 1; i++) {
+		con_put(c, x + i, y, 0x2500, fg, bg);
+		con_put(c, x + i, y + h - 1, 0x2500, fg, bg);
+	}
+	for (int j = 1; j < h - 1; j++) {
+		con_put(c, x, y + j, 0x2502, fg, bg);
+		con_put(c, x + w - 1, y + j, 0x2502, fg, bg);
+	}
+	con_put(c, x, y, 0x250C, fg, bg);
+	con_put(c, x + w - 1, y, 0x2510, fg, bg);
+	con_put(c, x, y + h - 1, 0x2514, fg, bg);
+	con_put(c, x + w - 1, y + h - 1, 0x2518, fg, bg);
+	if (title && *title) {
+		int len = (int)utf8_len(title);
+		if (len > w - 4)
+			len = w - 4;
+		if (len > 0) {
+			int tx = x + (w - len - 2) / 2;
+			con_put(c, tx, y, ' ', fg, bg);
+			con_print(c, tx + 1, y, fg, bg, title, len);
+			con_put(c, tx + 1 + len, y, ' ', fg, bg);
+		}
+	}
+}
+
+void con_damage_all(struct console *c)
+{
+	size_t n = (size_t)c->w * (size_t)c->h;
+	memset(c->damage, 1, n);
+	c->damaged = (int)n;
+}
+
+void con_clear_damage(struct console *c)
+{
+	memset(c->damage, 0, (size_t)c->w * (size_t)c->h);
+	c->damaged = 0;
+}

@@ -1,0 +1,73 @@
+/* console: the W×H grid of glyph cells the UI draws into, with per-cell damage tracking. */
+#ifndef PIROGUE_RENDER_CONSOLE_H
+#define PIROGUE_RENDER_CONSOLE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Colours are 0xRRGGBB. */
+#define CON_RGB(r, g, b) ((uint32_t)(((r) & 0xFF) << 16 | ((g) & 0xFF) << 8 | ((b) & 0xFF)))
+
+/* One cell: a Unicode code point drawn in fg on bg. */
+struct con_cell {
+	uint32_t ch;
+	uint32_t fg;
+	uint32_t bg;
+};
+
+/* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
+ * changed since the last con_clear_damage(). Read-only outside console.c. */
+struct console {
+	int w, h;
+	struct con_cell *cells;
+	uint8_t *damage;
+	int damaged; /* number of damaged cells */
+};
+
+/* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
+ * Returns 0 or -ENOMEM / -EINVAL. */
+int con_create(struct console **out, int w, int h);
+/* Frees c; accepts NULL. */
+void con_destroy(struct console *c);
+/* Changes the size to w×h; contents become blank and everything is damaged.
+ * On failure the console is unchanged. Returns 0 or a negative errno. */
+int con_resize(struct console *c, int w, int h);
+
+/* Sets one cell; outside the grid it does nothing. A cell is damaged only
+ * when its contents actually change. */
+void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg);
+/* Sets only the glyph and foreground, keeping the background. */
+void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg);
+/* Sets only the background of a cell. */
+void con_set_bg(struct console *c, int x, int y, uint32_t bg);
+/* The cell at (x, y), or NULL outside the grid. */
+const struct con_cell *con_at(const struct console *c, int x, int y);
+
+/* Prints UTF-8 text from (x, y) on one line, clipped at the console's edges
+ * and at max_w cells (max_w < 0: no limit). Returns the cells written. */
+int con_print(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, int max_w);
+/* Like con_print but keeps each cell's background. */
+int con_print_fg(struct console *c, int x, int y, uint32_t fg, const char *utf8, int max_w);
+/* printf-style con_print (no width limit). */
+int con_printf(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Prints text word-wrapped into the w×h box at (x, y); words are never cut
+ * unless one is wider than the box. Returns the number of lines used (which
+ * may exceed h; lines beyond h are not drawn). */
+int con_print_wrapped(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *utf8);
+/* Number of lines con_print_wrapped would use for text in width w. */
+int con_wrapped_lines(int w, const char *utf8);
+
+/* Fills the rectangle (clipped) with ch in fg on bg. */
+void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg);
+/* Clears the whole console to spaces on bg. */
+void con_clear(struct console *c, uint32_t bg);
+/* Draws a single-line box frame (┌─┐│└┘) around the rectangle, clipped,
+ * with an optional centred title (NULL for none). The inside is untouched. */
+void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *title);
+
+/* Marks every cell damaged (e.g. after a VT switch or a new surface). */
+void con_damage_all(struct console *c);
+/* Forgets all damage (after the frame has been presented). */
+void con_clear_damage(struct console *c);
+
+#endif

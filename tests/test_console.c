@@ -1,0 +1,124 @@
+#include "testutil.h"
+#include "render/console.h"
+#include <string.h>
+
+static struct console *mk(int w, int h)
+{
+	struct console *c;
+	assert_int_equal(con_create(&c, w, h), 0);
+	con_clear_damage(c);
+	return c;
+}
+
+static void test_create_bounds(void **st)
+{
+	(void)st;
+	struct console *c;
+	assert_int_not_equal(con_create(&c, 0, 5), 0);
+	assert_null(c);
+	assert_int_not_equal(con_create(&c, 5, 5000), 0);
+	assert_int_equal(con_create(&c, 3, 2), 0);
+	assert_int_equal(c->damaged, 6);
+	assert_int_equal(con_at(c, 2, 1)->ch, ' ');
+	assert_null(con_at(c, 3, 0));
+	assert_null(con_at(c, -1, 0));
+	con_destroy(c);
+	con_destroy(NULL);
+}
+
+static void test_damage_only_on_change(void **st)
+{
+	(void)st;
+	struct console *c = mk(10, 4);
+	con_put(c, 1, 1, '@', 0xFFFFFF, 0);
+	assert_int_equal(c->damaged, 1);
+	assert_true(c->damage[1 * 10 + 1]);
+	con_put(c, 1, 1, '@', 0xFFFFFF, 0); /* same again: no new damage */
+	assert_int_equal(c->damaged, 1);
+	con_clear_damage(c);
+	con_put(c, 1, 1, '@', 0xFFFFFF, 0);
+	assert_int_equal(c->damaged, 0);
+	con_set_bg(c, 1, 1, 0x112233);
+	assert_int_equal(c->damaged, 1);
+	assert_int_equal(con_at(c, 1, 1)->bg, 0x112233);
+	assert_int_equal(con_at(c, 1, 1)->ch, '@');
+	con_put(c, 99, 1, 'x', 1, 2); /* outside: ignored */
+	con_put(c, -1, -1, 'x', 1, 2);
+	assert_int_equal(c->damaged, 1);
+	con_damage_all(c);
+	assert_int_equal(c->damaged, 40);
+	con_destroy(c);
+}
+
+static void test_print_clips_and_decodes(void **st)
+{
+	(void)st;
+	struct console *c = mk(5, 2);
+	int n = con_print(c, 3, 0, 1, 2, "ab\xe2\x99\xa5z", -1); /* ab♥z */
+	assert_int_equal(n, 2);
+	assert_int_equal(con_at(c, 3, 0)->ch, 'a');
+	assert_int_equal(con_at(c, 4, 0)->ch, 'b');
+	assert_int_equal(con_at(c, 0, 1)->ch, ' '); /* no wrap to next line */
+	con_print(c, -1, 1, 1, 2, "x\xe2\x99\xa5yz", 2);
+	assert_int_equal(con_at(c, 0, 1)->ch, 0x2665);
+	assert_int_equal(con_at(c, 1, 1)->ch, ' '); /* max_w 2 stops after ♥ */
+	con_print(c, 0, 1, 1, 2, "\xff", -1); /* malformed: replacement */
+	assert_int_equal(con_at(c, 0, 1)->ch, 0xFFFD);
+	con_destroy(c);
+}
+
+static void test_wrap_never_cuts_words(void **st)
+{
+	(void)st;
+	struct console *c = mk(12, 4);
+	int lines = con_print_wrapped(c, 0, 0, 10, 4, 1, 0, "You attack the orc but do no damage.");
+	assert_int_equal(lines, 4);
+	assert_int_equal(con_wrapped_lines(10, "You attack the orc but do no damage."), 4);
+	char row[11];
+	for (int y = 0; y < 4; y++) {
+		for (int x = 0; x < 10; x++)
+			row[x] = (char)con_at(c, x, y)->ch;
+		row[10] = 0;
+		if (y == 0)
+			assert_string_equal(row, "You attack");
+		if (y == 1)
+			assert_string_equal(row, "the orc   ");
+		if (y == 3)
+			assert_string_equal(row, "damage.   ");
+	}
+	assert_int_equal(con_wrapped_lines(3, "abcdefg"), 3); /* too long: cut */
+	con_destroy(c);
+}
+
+static void test_box_and_fill(void **st)
+{
+	(void)st;
+	struct console *c = mk(8, 5);
+	con_fill(c, -2, -2, 5, 5, '#', 1, 2);
+	assert_int_equal(con_at(c, 2, 2)->ch, '#');
+	assert_int_equal(con_at(c, 3, 2)->ch, ' ');
+	assert_int_equal(c->damaged, 9);
+	con_box(c, 0, 0, 8, 5, 3, 4, "Hi");
+	assert_int_equal(con_at(c, 0, 0)->ch, 0x250C);
+	assert_int_equal(con_at(c, 7, 4)->ch, 0x2518);
+	assert_int_equal(con_at(c, 0, 2)->ch, 0x2502);
+	assert_int_equal(con_at(c, 3, 0)->ch, 'H');
+	assert_int_equal(con_at(c, 2, 2)->ch, '#'); /* inside untouched */
+	assert_int_equal(con_resize(c, 0, 3), -22);
+	assert_int_equal(c->w, 8);
+	assert_int_equal(con_resize(c, 3, 3), 0);
+	assert_int_equal(c->damaged, 9);
+	con_destroy(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_bounds),
+		cmocka_unit_test(test_damage_only_on_change),
+		cmocka_unit_test(test_print_clips_and_decodes),
+		cmocka_unit_test(test_wrap_never_cuts_words),
+		cmocka_unit_test(test_box_and_fill),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
