@@ -321,21 +321,37 @@ static void draw_panel(const struct ui *u, const struct ui_layout *l, const stru
 	(void)u;
 }
 
-static void draw_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const char *text)
+/* Hint lines are lists of "key: action" items; as many whole items as fit
+ * are shown, so nothing is ever cut mid-word. */
+static void draw_hint(const struct ui_layout *l, struct console *c, const char *const *items)
 {
 	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', pal.hint, pal.bg);
-	con_print(c, 1, l->hint_y, pal.hint, pal.bg, text, l->cols - 2);
-	(void)u;
+	int x = 1;
+	for (int i = 0; items[i]; i++) {
+		int len = (int)utf8_len(items[i]);
+		int gap = i ? 2 : 0;
+		if (x + gap + len > l->cols - 1)
+			break;
+		x += gap;
+		con_print(c, x, l->hint_y, pal.hint, pal.bg, items[i], -1);
+		x += len;
+	}
 }
 
-static const char *play_hint(const struct ui *u, const struct ui_layout *l)
-{
-	if (pad(u))
-		return l->compact ? "A:act B:wait Y:look Sel:log Start:menu"
-				  : "D-pad: move (L/R+D-pad: diagonal)  A: pick up/stairs  B: wait  Y: look  Select: log  Start: menu";
-	return l->compact ? "hjklyubn/arrows g > < x:look v:log Q:quit"
-			  : "Move: arrows hjklyubn  .: wait  g: pick up  > <: stairs  x: look  v: log  c: you  Q: quit";
-}
+static const char *const hint_play_keys[] = {
+	"arrows/hjkl: move", ".: wait", "g: get", "><: stairs", "x: look", "v: log", "c: you", "Q: quit", NULL,
+};
+static const char *const hint_play_pad[] = {
+	"D-pad: move", "L/R+D-pad: diagonal", "A: act", "B: wait", "Y: look", "Select: log", "Start: menu", NULL,
+};
+static const char *const hint_look_keys[] = { "Look: move the cursor", "Esc: done", NULL };
+static const char *const hint_look_pad[] = { "Look: D-pad moves the cursor", "B: done", NULL };
+static const char *const hint_history_keys[] = { "\xe2\x86\x91\xe2\x86\x93: scroll", "Esc: close", NULL };
+static const char *const hint_history_pad[] = { "D-pad: scroll", "B: close", NULL };
+static const char *const hint_close_keys[] = { "Esc: close", NULL };
+static const char *const hint_close_pad[] = { "B: close", NULL };
+static const char *const hint_over_keys[] = { "Enter: new game", "Esc: menu", NULL };
+static const char *const hint_over_pad[] = { "A: new game", "B: menu", NULL };
 
 static void draw_play(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
@@ -346,7 +362,7 @@ static void draw_play(const struct ui *u, const struct ui_layout *l, const struc
 	draw_map(l, g, c, cam_x, cam_y);
 	draw_panel(u, l, g, c);
 
-	char desc[96], line[160];
+	char desc[96];
 	int hx = -1, hy = -1;
 	if (u->screen == UI_LOOK) {
 		hx = u->look_x;
@@ -370,13 +386,10 @@ static void draw_play(const struct ui *u, const struct ui_layout *l, const struc
 		/* the description sits on the top row of the map view */
 		con_print(c, l->view_x + 1, l->view_y, 0xFFFFFF, 0x202030, what, l->view_w - 2);
 	}
-	if (u->screen == UI_LOOK) {
-		snprintf(line, sizeof line, "%s",
-			 pad(u) ? "Look: D-pad moves the cursor   B: done" : "Look: move the cursor   Esc: done");
-		draw_hint(u, l, c, line);
-	} else {
-		draw_hint(u, l, c, play_hint(u, l));
-	}
+	if (u->screen == UI_LOOK)
+		draw_hint(l, c, pad(u) ? hint_look_pad : hint_look_keys);
+	else
+		draw_hint(l, c, pad(u) ? hint_play_pad : hint_play_keys);
 }
 
 static void draw_history(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
@@ -395,7 +408,7 @@ static void draw_history(const struct ui *u, const struct ui_layout *l, const st
 		line -= need;
 		con_print_wrapped(c, 2, 1 + line, w, need, m->fg, pal.bg, text);
 	}
-	draw_hint(u, l, c, pad(u) ? "D-pad: scroll   B: close" : "\xe2\x86\x91\xe2\x86\x93: scroll   Esc: close");
+	draw_hint(l, c, pad(u) ? hint_history_pad : hint_history_keys);
 }
 
 static void draw_character(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
@@ -412,7 +425,7 @@ static void draw_character(const struct ui *u, const struct ui_layout *l, const 
 	con_printf(c, x + 2, y + 5, pal.text, pal.bg, "HP: %d/%d", s.hp, s.max_hp);
 	con_printf(c, x + 2, y + 6, pal.text, pal.bg, "Attack: %d", s.power);
 	con_printf(c, x + 2, y + 7, pal.text, pal.bg, "Defense: %d", s.defense);
-	draw_hint(u, l, c, pad(u) ? "B: close" : "Esc: close");
+	draw_hint(l, c, pad(u) ? hint_close_pad : hint_close_keys);
 }
 
 static void draw_gameover(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
@@ -430,7 +443,7 @@ static void draw_gameover(const struct ui *u, const struct ui_layout *l, const s
 	con_printf(c, x + 2, y + 4, pal.text, 0x200000, "with %d experience.", s.xp);
 	con_print(c, x + 2, y + 6, 0xFFFFFF, 0x200000,
 		  pad(u) ? "A: new game   B: menu" : "Enter: new game   Esc: menu", w - 4);
-	draw_hint(u, l, c, pad(u) ? "A: new game   B: menu" : "Enter: new game   Esc: menu");
+	draw_hint(l, c, pad(u) ? hint_over_pad : hint_over_keys);
 }
 
 void ui_draw(const struct ui *u, const struct game *g, struct console *c)
