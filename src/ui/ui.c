@@ -339,7 +339,7 @@ static void draw_hint(const struct ui_layout *l, struct console *c, const char *
 }
 
 static const char *const hint_play_keys[] = {
-	"arrows/hjkl: move", ".: wait", "g: get", "><: stairs", "x: look", "v: log", "c: you", "Q: quit", NULL,
+	"arrows/hjkl: move", ".: wait", "g: get", "><: stairs", "x: look", "v: log", "Q: quit", "c: you", NULL,
 };
 static const char *const hint_play_pad[] = {
 	"D-pad: move", "L/R+D-pad: diagonal", "A: act", "B: wait", "Y: look", "Select: log", "Start: menu", NULL,
