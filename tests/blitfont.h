@@ -107,6 +107,37 @@ __attribute__((weak)) int font_glyph(const struct font *f, uint32_t cp)
 }
 #endif
 
+/* A cw×ch font of TF_RND_N glyphs of random 0/255 pixels (glyph 5 with
+ * random intermediate coverage), code point i = glyph i, seeded. */
+#define TF_RND_N 32
+static inline struct font *tf_random(int cw, int ch, uint32_t seed)
+{
+	struct font *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	f->cell_w = cw;
+	f->cell_h = ch;
+	f->nglyphs = TF_RND_N;
+	f->coverage = malloc((size_t)TF_RND_N * (size_t)(cw * ch));
+	f->map = malloc(TF_RND_N * sizeof *f->map);
+	if (!f->coverage || !f->map) {
+		free(f->coverage);
+		free(f->map);
+		free(f);
+		return NULL;
+	}
+	for (int i = 0; i < TF_RND_N; i++)
+		f->map[i] = (struct font_map_entry){ (uint32_t)i, i };
+	f->map_len = TF_RND_N;
+	snprintf(f->name, sizeof f->name, "random-%dx%d", cw, ch);
+	for (int i = 0; i < TF_RND_N * cw * ch; i++) {
+		seed = seed * 1103515245u + 12345u;
+		uint8_t v = (uint8_t)(seed >> 16);
+		f->coverage[i] = i / (cw * ch) == 5 ? v : (v & 1) ? 255 : 0;
+	}
+	return f;
+}
+
 static inline void tf_free(struct font *f)
 {
 	if (!f)

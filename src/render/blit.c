@@ -44,12 +44,15 @@ struct orient {
 
 /* A damaged cell of a band drawn with the mask path. */
 struct fjob {
-	v8u32 vb, vx;     /* XRGB8888: bg and fg ^ bg in every lane */
-	v8u16 vb16, vx16; /* RGB565: same */
 	const uint8_t *bits; /* the glyph's oriented bitmask rows */
 	int sx0;          /* surface x of the cell's left edge */
 	uint32_t fg, bg;  /* in the surface's format */
 };
+
+/* v in every lane (macros: vector arguments would change the ABI) */
+#define SPLAT32(v) ((v8u32){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SPLAT16(v) ((v8u16){ (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), \
+			     (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v) })
 
 /* A damaged cell drawn pixel by pixel (blended, colour or clipped). */
 struct job {
@@ -82,6 +85,7 @@ struct blitter {
 		int32_t glyph;
 	} cache[BLIT_GCACHE];
 	struct band band; /* scratch for blit_draw */
+	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage */
 };
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
@@ -308,6 +312,35 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
 	int gv = (y0 - bd->sy0) / scale, rep = (y0 - bd->sy0) % scale;
 	int groups = bw / 8;
+	if (bpp == 4 && bw == 8 && scale == 1) {
+		size_t stride = (size_t)s->stride;
+		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
+		int off = y0 - bd->sy0, nrows = y1 - y0;
+		for (int i = 0; i < nf; i++) {
+			const struct fjob *j = &bd->fast[i];
+			const uint8_t *bits = j->bits + off;
+			uint8_t *dst = top + (size_t)j->sx0 * 4;
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			if (i + 1 < nf && j[1].sx0 == j->sx0 + 8) {
+				/* two neighbours: 64 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u32 vb2 = SPLAT32(j[1].bg), vx2 = SPLAT32(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
+					v8u32 p2 = vb2 ^ (vx2 & b->lut32[bits2[y]]);
+					memcpy(dst, &p, 32);
+					memcpy(dst + 32, &p2, 32);
+				}
+				i++;
+				continue;
+			}
+			for (int y = 0; y < nrows; y++, dst += stride) {
+				v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
+				memcpy(dst, &p, 32);
+			}
+		}
+		nf = 0;
+	}
 	for (int y = y0; y < y1; y++) {
 		uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
 		size_t boff = (size_t)gv * (size_t)o->bpr;
@@ -315,7 +348,7 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 			/* the common case: 8 pixels wide, one mask byte per row */
 			for (int i = 0; i < nf; i++) {
 				const struct fjob *j = &bd->fast[i];
-				v8u32 p = j->vb ^ (j->vx & b->lut32[j->bits[boff]]);
+				v8u32 p = SPLAT32(j->bg) ^ (SPLAT32(j->fg ^ j->bg) & b->lut32[j->bits[boff]]);
 				memcpy(row + (size_t)j->sx0 * 4, &p, 32);
 			}
 		} else if (bpp == 4) {
@@ -323,8 +356,9 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 				const struct fjob *j = &bd->fast[i];
 				uint8_t *dst = row + (size_t)j->sx0 * 4;
 				const uint8_t *bits = j->bits + boff;
+				v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
 				for (int k = 0; k < groups; k++) {
-					v8u32 p = j->vb ^ (j->vx & b->lut32[bits[k]]);
+					v8u32 p = vb ^ (vx & b->lut32[bits[k]]);
 					memcpy(dst + 32 * k, &p, 32);
 				}
 				for (int k = groups * 8; k < bw; k++) {
@@ -337,8 +371,9 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 				const struct fjob *j = &bd->fast[i];
 				uint8_t *dst = row + (size_t)j->sx0 * 2;
 				const uint8_t *bits = j->bits + boff;
+				v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
 				for (int k = 0; k < groups; k++) {
-					v8u16 p = j->vb16 ^ (j->vx16 & b->lut16[bits[k]]);
+					v8u16 p = vb ^ (vx & b->lut16[bits[k]]);
 					memcpy(dst + 16 * k, &p, 16);
 				}
 				for (int k = groups * 8; k < bw; k++) {
@@ -418,8 +453,21 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->nf = bd->ns = 0;
+	if (damage && turned) {
+		/* bands are console columns: find the damaged ones a row at a time */
+		int w = c->w < (int)sizeof b->coldmg ? c->w : (int)sizeof b->coldmg;
+		memset(b->coldmg, 0, (size_t)w);
+		for (int y = 0; y < ncells; y++) {
+			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
+			if (any_set(row, w))
+				for (int x = 0; x < w; x++)
+					b->coldmg[x] |= row[x];
+		}
+	}
 	for (int a = 0; a < nbands; a++) {
 		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
+			continue;
+		if (damage && turned && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
 		/* visit cells left to right on the surface */
@@ -440,12 +488,6 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 				j->bits = o->bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
-				uint32_t x = j->fg ^ j->bg;
-				j->vb = (v8u32){ j->bg, j->bg, j->bg, j->bg, j->bg, j->bg, j->bg, j->bg };
-				j->vx = (v8u32){ x, x, x, x, x, x, x, x };
-				uint16_t b16 = (uint16_t)j->bg, x16 = (uint16_t)x;
-				j->vb16 = (v8u16){ b16, b16, b16, b16, b16, b16, b16, b16 };
-				j->vx16 = (v8u16){ x16, x16, x16, x16, x16, x16, x16, x16 };
 				if (bd->nf == BLIT_JOBS)
 					flush_band(b, s);
 			} else {
