@@ -12,12 +12,6 @@
 #define FH 1080
 #define REPS 41
 
-/* Until src/render/font.c is on main: font_glyph()'s contract over the
- * bench font's identity map (weak, so the real one wins once linked). */
-__attribute__((weak)) int font_glyph(const struct font *f, uint32_t cp)
-{
-	return cp < (uint32_t)f->nglyphs ? (int)cp : f->replacement;
-}
 
 static double now(void)
 {
@@ -40,26 +34,6 @@ static struct stat summarise(double *t, int n)
 {
 	qsort(t, (size_t)n, sizeof *t, cmp_double);
 	return (struct stat){ t[0], t[n / 2] };
-}
-
-/* A 256-glyph 8×16 font of random 0/255 pixels, code point i = glyph i. */
-static struct font *bench_font(struct rng *r, int cw, int ch)
-{
-	static struct font f;
-	f.cell_w = cw;
-	f.cell_h = ch;
-	f.nglyphs = 256;
-	f.coverage = malloc((size_t)256 * (size_t)(cw * ch));
-	f.map = malloc(256 * sizeof *f.map);
-	if (!f.coverage || !f.map)
-		return NULL;
-	for (int i = 0; i < 256; i++)
-		f.map[i] = (struct font_map_entry){ (uint32_t)i, i };
-	f.map_len = 256;
-	for (int i = 0; i < 256 * cw * ch; i++)
-		f.coverage[i] = (rng_next(r) & 1) ? 255 : 0;
-	snprintf(f.name, sizeof f.name, "bench-%dx%d", cw, ch);
-	return &f;
 }
 
 /* Times full draws and one-cell draws of c on a FW×FH surface. */
@@ -95,7 +69,7 @@ static void run(const char *label, struct font *f, int scale, enum surf_format f
 	for (int i = 0; i < REPS; i++) {
 		int x = rng_range(&r, 0, c->w - 1), y = rng_range(&r, 0, c->h - 1);
 		size_t ci = (size_t)y * (size_t)c->w + (size_t)x;
-		con_put(c, x, y, (c->cells[ci].ch + 1) & 255, c->cells[ci].fg, c->cells[ci].bg);
+		con_put(c, x, y, c->cells[ci].ch == 'A' ? 'B' : 'A', c->cells[ci].fg, c->cells[ci].bg);
 		damage[ci] = 1;
 		double t0 = now();
 		blit_draw(b, c, &s, damage);
@@ -120,16 +94,25 @@ int main(void)
 {
 	struct rng r;
 	rng_seed(&r, 42);
-	struct font *f = bench_font(&r, 8, 16);
-	if (!f)
+	const char *path = "fonts/cp437-8x16.png";
+	char err[256];
+	struct font *f;
+	if (font_load(&f, path, err, sizeof err)) {
+		fprintf(stderr, "bench_blit: %s (run from the repository root)\n", err);
 		return 1;
+	}
+	if (f->cell_w != 8 || f->cell_h != 16) {
+		fprintf(stderr, "bench_blit: %s is %dx%d, not 8x16\n", path, f->cell_w, f->cell_h);
+		return 1;
+	}
 	/* 240×67 cells of 8×16 on 1920×1080, every cell its own glyph and colours */
 	struct console *c;
 	if (con_create(&c, FW / 8, FH / 16))
 		return 1;
 	for (int y = 0; y < c->h; y++)
 		for (int x = 0; x < c->w; x++)
-			con_put(c, x, y, (uint32_t)(x * 7 + y * 13) & 255, rng_next(&r) & 0xFFFFFF, rng_next(&r) & 0xFFFFFF);
+			con_put(c, x, y, cp437_to_unicode[(x * 7 + y * 13) & 255], rng_next(&r) & 0xFFFFFF,
+				rng_next(&r) & 0xFFFFFF);
 
 	size_t frame = (size_t)FW * FH * 4;
 	uint8_t *src = malloc(frame), *dst = malloc(frame);
@@ -147,7 +130,7 @@ int main(void)
 		__asm__ volatile("" : : "r"(dst) : "memory");
 	}
 	struct stat mc = summarise(t, REPS);
-	printf("frame 1920x1080 XRGB8888 (%zu bytes), %d reps, best (median)\n", frame, REPS);
+	printf("frame 1920x1080 XRGB8888 (%zu bytes), font %s, 240x67 cells, %d reps, best (median)\n", frame, path, REPS);
 	printf("%-34s      %7.3f ms (median %7.3f)\n", "memcpy of one frame", mc.best * 1e3, mc.median * 1e3);
 	free(src);
 	free(dst);
@@ -159,7 +142,6 @@ int main(void)
 	run("blit 8x16 xrgb8888 scale 2 rot 0", f, 2, SURF_XRGB8888, 0, mc.best, c, 0);
 	run("blit 8x16 xrgb8888 scale 2 rot 270", f, 2, SURF_XRGB8888, 270, mc.best, c, 0);
 	con_destroy(c);
-	free(f->coverage);
-	free(f->map);
+	font_destroy(f);
 	return 0;
 }
