@@ -231,6 +231,14 @@ static void test_png_greyscale_coverage(void **st)
 	assert_false(font_has(f, 0x4E00));
 	assert_int_equal(font_glyph(f, 0x4E00), '?'); /* replacement: '?' */
 	assert_int_equal(font_glyph(f, 0x1F600), '?');
+	/* look-alikes share CP437 tiles */
+	assert_int_equal(font_glyph(f, 0x25B6), 0x10);
+	assert_int_equal(font_glyph(f, 0x03B2), 0xE1);
+	assert_int_equal(font_glyph(f, 0x2205), 0xED);
+	assert_int_equal(font_glyph(f, 0x03D5), 0xED);
+	assert_int_equal(font_glyph(f, 0x25AA), 0xFE);
+	assert_true(font_has(f, 0x2126));
+	assert_int_equal(f->map_len, 256 + 12);
 	font_destroy(f);
 
 	/* Same grid as grey + alpha with white: coverage = alpha × grey / 255. */
@@ -559,6 +567,7 @@ static void test_psf1(void **st)
 	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
 	assert_int_equal(font_glyph(f, 'Q'), 'Q');
 	assert_int_equal(font_glyph(f, 0x2190), 0x1B);
+	assert_int_equal(font_glyph(f, 0x25C0), 0x11);
 	font_destroy(f);
 	/* 512-glyph mode with only 256 glyphs' data: truncated */
 	b.d[2] = 0x01;
@@ -730,6 +739,70 @@ static void test_file_errors(void **st)
 	font_destroy(NULL);
 }
 
+/* ---- the shipped default fonts --------------------------------------- */
+
+static void check_shipped(const char *path, int cw, int ch)
+{
+	struct font *f;
+	char err[256];
+	if (font_load(&f, path, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, cw);
+	assert_int_equal(f->cell_h, ch);
+	assert_int_equal(f->nglyphs, 256);
+	assert_null(f->colour);
+	for (int i = 0; i < 256; i++) {
+		assert_true(font_has(f, cp437_to_unicode[i]));
+		assert_int_equal(font_glyph(f, cp437_to_unicode[i]), i);
+		bool empty = i == 0 || i == 0x20 || i == 0xFF;
+		if (blank(f, i) != empty)
+			fail_msg("%s: glyph 0x%02X is %s", path, i, empty ? "not blank" : "blank");
+		for (int k = 0; k < cw * ch; k++)
+			assert_true(font_coverage(f, i)[k] == 0 || font_coverage(f, i)[k] == 255);
+	}
+	/* Lookups the game relies on. */
+	uint32_t want[] = {'@', '#', '.', 'A', 'z', 0x2665, 0x2592, 0x2502, 0x2500, 0x250C, 0x2190, 0x2191};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		assert_false(blank(f, font_glyph(f, want[i])));
+	assert_int_equal(font_glyph(f, 0x2665), 0x03);
+	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
+	assert_int_equal(font_glyph(f, 0x2190), 0x1B);
+	assert_int_equal(font_glyph(f, 0x2191), 0x18);
+	/* │ has a column lit top to bottom, ─ a row lit edge to edge. */
+	const uint8_t *v = font_coverage(f, font_glyph(f, 0x2502));
+	const uint8_t *hz = font_coverage(f, font_glyph(f, 0x2500));
+	bool col = false, row = false;
+	for (int x = 0; x < cw && !col; x++) {
+		col = true;
+		for (int y = 0; y < ch; y++)
+			col = col && v[y * cw + x];
+	}
+	for (int y = 0; y < ch && !row; y++) {
+		row = true;
+		for (int x = 0; x < cw; x++)
+			row = row && hz[y * cw + x];
+	}
+	assert_true(col);
+	assert_true(row);
+	/* ▒ is about half lit. */
+	int lit = 0;
+	for (int k = 0; k < cw * ch; k++)
+		lit += font_coverage(f, 0xB1)[k] != 0;
+	assert_in_range(lit, cw * ch / 4, cw * ch * 3 / 4);
+	/* A missing code point draws the visible replacement '?'. */
+	assert_false(font_has(f, 0x4E00));
+	assert_int_equal(font_glyph(f, 0x4E00), '?');
+	assert_false(blank(f, font_glyph(f, 0x1F600)));
+	font_destroy(f);
+}
+
+static void test_shipped_fonts(void **st)
+{
+	(void)st;
+	check_shipped("fonts/cp437-8x8.png", 8, 8);
+	check_shipped("fonts/cp437-8x16.png", 8, 16);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_psf2_damaged),
 		cmocka_unit_test(test_gzip_errors),
 		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_shipped_fonts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

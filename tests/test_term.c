@@ -21,6 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define GOLDEN_DIR TEST_DIR "/golden/"
@@ -564,6 +570,216 @@ static void test_suspend_resume(void **st)
 	close(p[1]);
 }
 
+/* ---- on a real terminal (a pseudo-terminal) ------------------------------ */
+
+/* The sequence every way out must end with (as in term.c). */
+static const char leave_seq[] =
+	"\033[?2026l\033[0m\033[?1006l\033[?1003l\033[?1002l\033[?1000l"
+	"\033>\033[?7h\033[?25h\033[?1049l";
+
+struct pty {
+	int master, slave;
+	struct termios before;
+};
+
+/* A pty of cols×rows with the slave in the usual cooked mode; skips the
+ * test when the system has no ptys. */
+static void pty_open(struct pty *p, int cols, int rows)
+{
+	p->master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (p->master < 0 || grantpt(p->master) != 0 || unlockpt(p->master) != 0) {
+		printf("no pseudo-terminals here (%s): skipped\n", strerror(errno));
+		skip();
+	}
+	p->slave = open(ptsname(p->master), O_RDWR | O_NOCTTY);
+	assert_true(p->slave >= 0);
+	assert_int_equal(fcntl(p->master, F_SETFL, O_NONBLOCK), 0);
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	assert_int_equal(ioctl(p->master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(tcgetattr(p->slave, &p->before), 0);
+}
+
+static void pty_close(struct pty *p)
+{
+	close(p->slave);
+	close(p->master);
+}
+
+static bool same_termios(const struct termios *a, const struct termios *b)
+{
+	return a->c_iflag == b->c_iflag && a->c_oflag == b->c_oflag && a->c_cflag == b->c_cflag &&
+	       a->c_lflag == b->c_lflag && memcmp(a->c_cc, b->c_cc, sizeof a->c_cc) == 0;
+}
+
+static bool ends_with(const struct buf *b, const char *tail)
+{
+	size_t n = strlen(tail);
+	return b->len >= n && memcmp(b->p + b->len - n, tail, n) == 0;
+}
+
+static void test_tty_raw_size_resize_restore(void **st)
+{
+	(void)st;
+	struct pty p;
+	pty_open(&p, 50, 35);
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, now;
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &ign, &old_int), 0);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, p.slave, p.slave, 0, 0), 0);
+	/* one terminal at a time */
+	struct display *d2 = (struct display *)&d2;
+	assert_int_equal(term_open_fds(&d2, p.slave, p.slave, 0, 0), -EBUSY);
+	assert_null(d2);
+	/* raw, but Ctrl+C still a signal; Ctrl+Z and Ctrl+\ off */
+	struct termios raw;
+	assert_int_equal(tcgetattr(p.slave, &raw), 0);
+	assert_false(raw.c_lflag & (ICANON | ECHO));
+	assert_true(raw.c_lflag & ISIG);
+	assert_false(raw.c_iflag & (ICRNL | IXON));
+	assert_int_equal(raw.c_cc[VSUSP], _POSIX_VDISABLE);
+	assert_int_equal(raw.c_cc[VQUIT], _POSIX_VDISABLE);
+	/* SIGINT was handled (ignored) already: left alone */
+	assert_int_equal(sigaction(SIGINT, NULL, &now), 0);
+	assert_true(now.sa_handler == SIG_IGN);
+
+	int cols, rows;
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 50);
+	assert_int_equal(rows, 35);
+	struct console *c;
+	assert_int_equal(con_create(&c, cols, rows), 0);
+	con_print(c, 0, 0, 0xFFFFFF, 0, "hello", -1);
+	assert_int_equal(d->ops->present(d, c), 0);
+	con_clear_damage(c);
+	struct buf out = { 0 };
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "\033[?1049h"));
+	assert_non_null(strstr(out.p, "hello"));
+
+	/* resized: reported, and the next frame is a full one */
+	struct winsize ws = { .ws_row = 20, .ws_col = 60 };
+	assert_int_equal(ioctl(p.master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(term_handle_resize(d), 1);
+	assert_int_equal(term_handle_resize(d), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 60);
+	assert_int_equal(rows, 20);
+	assert_int_equal(con_resize(c, cols, rows), 0);
+	con_print(c, 0, 0, 0xFFFFFF, 0, "again", -1);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "\033[2J"));
+	assert_non_null(strstr(out.p, "again"));
+
+	/* a size change noticed by console_size alone also redraws everything */
+	ws.ws_col = 61;
+	assert_int_equal(ioctl(p.master, TIOCSWINSZ, &ws), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 61);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "again"));
+
+	d->ops->close(d);
+	drain(p.master, &out);
+	assert_true(ends_with(&out, leave_seq));
+	struct termios after;
+	assert_int_equal(tcgetattr(p.slave, &after), 0);
+	assert_true(same_termios(&p.before, &after));
+	assert_int_equal(sigaction(SIGINT, &old_int, NULL), 0);
+	con_destroy(c);
+	free(out.p);
+	pty_close(&p);
+}
+
+enum way_out { BY_SEGV, BY_ABORT, BY_SIGINT, BY_SIGTERM, BY_EXIT };
+
+/* A child takes the pty, draws, and leaves the given way without calling
+ * close; the terminal must be restored all the same. */
+static void run_child_way_out(enum way_out how)
+{
+	struct pty p;
+	pty_open(&p, 20, 5);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore);
+		/* the test runner's own crash handlers must not catch it in here */
+		int sigs[] = { SIGSEGV, SIGABRT, SIGINT, SIGTERM };
+		for (int i = 0; i < 4; i++)
+			signal(sigs[i], SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		struct display *d;
+		if (term_open_fds(&d, p.slave, p.slave, 0, 0) != 0)
+			_exit(40);
+		struct console *c;
+		if (con_create(&c, 20, 5) != 0)
+			_exit(41);
+		con_print(c, 1, 1, 0xFF0000, 0, "doomed", -1);
+		d->ops->present(d, c);
+		switch (how) {
+		case BY_SEGV: kill(getpid(), SIGSEGV); break;
+		case BY_ABORT: abort();
+		case BY_SIGINT: kill(getpid(), SIGINT); break;
+		case BY_SIGTERM: kill(getpid(), SIGTERM); break;
+		case BY_EXIT: exit(7);
+		}
+		_exit(42); /* not reached */
+	}
+	struct buf out = { 0 };
+	buf_add(&out, "", 0);
+	int status = 0;
+	for (int waited = 0;; waited++) {
+		struct pollfd pf = { .fd = p.master, .events = POLLIN };
+		poll(&pf, 1, 100);
+		char tmp[4096];
+		ssize_t n;
+		while ((n = read(p.master, tmp, sizeof tmp)) > 0)
+			buf_add(&out, tmp, (size_t)n);
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (waited > 100) { /* a hang, not a timing check */
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fail_msg("the child hung");
+		}
+	}
+	char tmp[4096];
+	ssize_t n;
+	while ((n = read(p.master, tmp, sizeof tmp)) > 0)
+		buf_add(&out, tmp, (size_t)n);
+	static const int want_sig[] = { SIGSEGV, SIGABRT, SIGINT, SIGTERM, 0 };
+	if (how == BY_EXIT) {
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 7);
+	} else {
+		if (!WIFSIGNALED(status))
+			fail_msg("child exited %d instead of dying of signal %d",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1, want_sig[how]);
+		assert_int_equal(WTERMSIG(status), want_sig[how]);
+	}
+	assert_non_null(strstr(out.p, "doomed"));
+	if (!ends_with(&out, leave_seq))
+		fail_msg("the terminal was not given back; it got:\n%s", encode(out.p, out.len));
+	struct termios after;
+	assert_int_equal(tcgetattr(p.slave, &after), 0);
+	assert_true(same_termios(&p.before, &after));
+	free(out.p);
+	pty_close(&p);
+}
+
+static void test_restored_on_segv(void **st) { (void)st; run_child_way_out(BY_SEGV); }
+static void test_restored_on_abort(void **st) { (void)st; run_child_way_out(BY_ABORT); }
+static void test_restored_on_sigint(void **st) { (void)st; run_child_way_out(BY_SIGINT); }
+static void test_restored_on_sigterm(void **st) { (void)st; run_child_way_out(BY_SIGTERM); }
+static void test_restored_on_exit(void **st) { (void)st; run_child_way_out(BY_EXIT); }
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,6 +791,12 @@ int main(void)
 		cmocka_unit_test(test_mouse),
 		cmocka_unit_test(test_small_room_and_eof),
 		cmocka_unit_test(test_suspend_resume),
+		cmocka_unit_test(test_tty_raw_size_resize_restore),
+		cmocka_unit_test(test_restored_on_segv),
+		cmocka_unit_test(test_restored_on_abort),
+		cmocka_unit_test(test_restored_on_sigint),
+		cmocka_unit_test(test_restored_on_sigterm),
+		cmocka_unit_test(test_restored_on_exit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
