@@ -41,6 +41,34 @@ static const struct font_map_entry tf_map[] = {
 	{ 0x2588, 6 }, { TF_BLEND_CP, 7 }, { 0xFFFD, 0 },
 };
 
+/* Builds the direct index font_glyph() uses below U+10000 (font.h: every
+ * page pointer valid, absent code points give the replacement). */
+static inline int tf_index(struct font *f)
+{
+	f->pagemem = malloc(256 * 256 * sizeof *f->pagemem);
+	if (!f->pagemem)
+		return -1;
+	for (int i = 0; i < 256 * 256; i++)
+		f->pagemem[i] = (uint16_t)f->replacement;
+	for (size_t i = 0; i < f->map_len; i++)
+		if (f->map[i].cp < 0x10000)
+			f->pagemem[f->map[i].cp] = (uint16_t)f->map[i].glyph;
+	for (int p = 0; p < 256; p++)
+		f->page[p] = f->pagemem + p * 256;
+	return 0;
+}
+
+static inline void tf_free(struct font *f)
+{
+	if (!f)
+		return;
+	free(f->pagemem);
+	free(f->coverage);
+	free(f->colour);
+	free(f->map);
+	free(f);
+}
+
 /* A coverage font (colour == false) or a full-colour tileset with the same
  * shapes (alpha = coverage, RGB a gradient, the replacement glyph's inside
  * half transparent). Free with tf_free. */
@@ -80,41 +108,47 @@ static inline struct font *tf_make(int colour)
 						       (uint32_t)(30 + y * 18) << 8 | (uint32_t)(60 + g * 24);
 				}
 	}
+	if (tf_index(f))
+		goto fail;
 	return f;
 fail:
-	free(f->coverage);
-	free(f->map);
-	free(f);
+	tf_free(f);
 	return NULL;
 }
 
-#ifndef TF_HAVE_FONT_C
-/* Until src/render/font.c lands on main: a lookup with font_glyph()'s
- * contract over the sorted map (weak, so the real one wins once linked). */
-__attribute__((weak)) int font_glyph(const struct font *f, uint32_t cp)
+/* A cw×ch font of TF_RND_N glyphs of random 0/255 pixels (glyph 5 with
+ * random intermediate coverage), code point i = glyph i, seeded. */
+#define TF_RND_N 32
+static inline struct font *tf_random(int cw, int ch, uint32_t seed)
 {
-	size_t lo = 0, hi = f->map_len;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (f->map[mid].cp == cp)
-			return f->map[mid].glyph;
-		if (f->map[mid].cp < cp)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return f->replacement;
-}
-#endif
-
-static inline void tf_free(struct font *f)
-{
+	struct font *f = calloc(1, sizeof *f);
 	if (!f)
-		return;
-	free(f->coverage);
-	free(f->colour);
-	free(f->map);
-	free(f);
+		return NULL;
+	f->cell_w = cw;
+	f->cell_h = ch;
+	f->nglyphs = TF_RND_N;
+	f->coverage = malloc((size_t)TF_RND_N * (size_t)(cw * ch));
+	f->map = malloc(TF_RND_N * sizeof *f->map);
+	if (!f->coverage || !f->map) {
+		free(f->coverage);
+		free(f->map);
+		free(f);
+		return NULL;
+	}
+	for (int i = 0; i < TF_RND_N; i++)
+		f->map[i] = (struct font_map_entry){ (uint32_t)i, i };
+	f->map_len = TF_RND_N;
+	snprintf(f->name, sizeof f->name, "random-%dx%d", cw, ch);
+	for (int i = 0; i < TF_RND_N * cw * ch; i++) {
+		seed = seed * 1103515245u + 12345u;
+		uint8_t v = (uint8_t)(seed >> 16);
+		f->coverage[i] = i / (cw * ch) == 5 ? v : (v & 1) ? 255 : 0;
+	}
+	if (tf_index(f)) {
+		tf_free(f);
+		return NULL;
+	}
+	return f;
 }
 
 #endif

@@ -263,22 +263,40 @@ static void test_golden_colour(void **st)
 
 static const uint32_t random_chars[] = { 'F', 'R', '@', 'g', ' ', 0x2588, TF_BLEND_CP, 0x1F600, 'x' };
 
-static void random_cell(struct console *c, struct rng *r)
+static void random_cell(struct console *c, struct rng *r, bool rnd_font)
 {
 	int x = rng_range(r, 0, c->w - 1), y = rng_range(r, 0, c->h - 1);
-	uint32_t ch = random_chars[rng_range(r, 0, (int)(sizeof random_chars / sizeof random_chars[0]) - 1)];
+	uint32_t ch = rnd_font ? (uint32_t)rng_range(r, 0, TF_RND_N + 1) /* the last two are missing */
+			       : random_chars[rng_range(r, 0, (int)(sizeof random_chars / sizeof random_chars[0]) - 1)];
 	con_put(c, x, y, ch, rng_next(r) & 0xFFFFFF, rng_next(r) & 0xFFFFFF);
 }
 
+/* The fonts of the randomised tests: the two golden ones and random ones
+ * with 8-pixel sides (the blitter's fastest paths). */
+static struct font *test_font(int i)
+{
+	switch (i) {
+	case 0: return tf_make(0);
+	case 1: return tf_make(1);
+	case 2: return tf_random(8, 16, 11);
+	case 3: return tf_random(8, 8, 12);
+	default: return tf_random(16, 8, 13);
+	}
+}
+#define N_TEST_FONTS 5
+
 /* Random edits, redrawn damaged-only over the previous frame, equal a full
- * redraw onto a fresh surface, byte for byte (padding included). The surface
- * clips the console on one side and leaves an untouched strip on the other. */
+ * redraw onto a fresh surface, byte for byte (padding included), and match
+ * the reference model. The surface clips the console on one side and leaves
+ * an untouched strip on the other. */
 static void test_damaged_equals_full(void **st)
 {
 	(void)st;
-	for (int colour = 0; colour <= 1; colour++) {
-		struct font *f = tf_make(colour);
+	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+		struct font *f = test_font(fno);
 		assert_non_null(f);
+		bool rnd = fno >= 2;
+		int cw = f->cell_w, ch = f->cell_h;
 		for (uint64_t seed = 1; seed <= 3; seed++)
 			for (int fi = 0; fi < 2; fi++)
 				for (int scale = 1; scale <= 3; scale++) {
@@ -286,15 +304,16 @@ static void test_damaged_equals_full(void **st)
 					assert_int_equal(blit_create(&b, f, scale), 0);
 					for (int ri = 0; ri < 4; ri++) {
 						struct rng r;
-						rng_seed(&r, seed * 1000 + (uint64_t)(fi * 100 + scale * 10 + ri));
+						rng_seed(&r, seed * 1000 + (uint64_t)(fno * 10000 + fi * 100 + scale * 10 + ri));
 						struct console *c;
-						assert_int_equal(con_create(&c, 9, 6), 0);
+						int cols = rnd ? 21 : 9, rows = rnd ? 5 : 6;
+						assert_int_equal(con_create(&c, cols, rows), 0);
 						for (int i = 0; i < 60; i++)
-							random_cell(c, &r);
-						int lw = 9 * TF_W * scale - 7 - (int)seed, lh = 6 * TF_H * scale + 3;
+							random_cell(c, &r, rnd);
+						int lw = cols * cw * scale - 7 - (int)seed, lh = rows * ch * scale + 3;
 						if (seed == 2) { /* the other way round */
-							lw = 9 * TF_W * scale + 4;
-							lh = 6 * TF_H * scale - 9;
+							lw = cols * cw * scale + 4;
+							lh = rows * ch * scale - 9;
 						}
 						struct tsurf a, full;
 						ts_init(&a, formats[fi], rotations[ri], lw, lh, (int)seed);
@@ -303,15 +322,16 @@ static void test_damaged_equals_full(void **st)
 						for (int round = 0; round < 6; round++) {
 							int edits = rng_range(&r, 1, 12);
 							for (int i = 0; i < edits; i++)
-								random_cell(c, &r);
+								random_cell(c, &r, rnd);
 							blit_draw(b, c, &a.s, c->damage);
 							con_clear_damage(c);
 							ts_init(&full, formats[fi], rotations[ri], lw, lh, (int)seed);
 							blit_draw(b, c, &full.s, NULL);
 							if (memcmp(a.s.pixels, full.s.pixels, a.size))
-								fail_msg("seed %d %s scale %d rotation %d round %d: damaged-only "
-									 "redraw differs from a full redraw",
-									 (int)seed, format_names[fi], scale, rotations[ri], round);
+								fail_msg("font %s seed %d %s scale %d rotation %d round %d: "
+									 "damaged-only redraw differs from a full redraw",
+									 f->name, (int)seed, format_names[fi], scale,
+									 rotations[ri], round);
 							check_reference(&a.s, f, scale, c, SENTINEL);
 							ts_free(&full);
 						}

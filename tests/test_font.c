@@ -231,6 +231,14 @@ static void test_png_greyscale_coverage(void **st)
 	assert_false(font_has(f, 0x4E00));
 	assert_int_equal(font_glyph(f, 0x4E00), '?'); /* replacement: '?' */
 	assert_int_equal(font_glyph(f, 0x1F600), '?');
+	/* look-alikes share CP437 tiles */
+	assert_int_equal(font_glyph(f, 0x25B6), 0x10);
+	assert_int_equal(font_glyph(f, 0x03B2), 0xE1);
+	assert_int_equal(font_glyph(f, 0x2205), 0xED);
+	assert_int_equal(font_glyph(f, 0x03D5), 0xED);
+	assert_int_equal(font_glyph(f, 0x25AA), 0xFE);
+	assert_true(font_has(f, 0x2126));
+	assert_int_equal(f->map_len, 256 + 12);
 	font_destroy(f);
 
 	/* Same grid as grey + alpha with white: coverage = alpha × grey / 255. */
@@ -559,6 +567,7 @@ static void test_psf1(void **st)
 	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
 	assert_int_equal(font_glyph(f, 'Q'), 'Q');
 	assert_int_equal(font_glyph(f, 0x2190), 0x1B);
+	assert_int_equal(font_glyph(f, 0x25C0), 0x11);
 	font_destroy(f);
 	/* 512-glyph mode with only 256 glyphs' data: truncated */
 	b.d[2] = 0x01;

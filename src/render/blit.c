@@ -31,7 +31,7 @@
 
 enum { GK_MASK, GK_BLEND, GK_COLOUR };
 
-typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
 typedef uint16_t v8u16 __attribute__((vector_size(16)));
 
 /* One rotation's view of the font. */
@@ -42,26 +42,57 @@ struct orient {
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
 };
 
-struct blitter {
-	const struct font *f;
-	int scale;
-	uint8_t *kind; /* GK_* per glyph */
-	struct orient o[4];
-	struct {
-		uint32_t cp;
-		int32_t glyph;
-	} cache[BLIT_GCACHE];
+/* A damaged cell of a band drawn with the mask path. */
+struct fjob {
+	const uint8_t *bits; /* the glyph's oriented bitmask rows */
+	int sx0;          /* surface x of the cell's left edge */
+	uint32_t fg, bg;  /* in the surface's format */
 };
 
-/* One damaged cell of a band, ready to draw. */
+/* v in every lane (macros: vector arguments would change the ABI) */
+#define SPLAT32(v) ((v8u32){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SPLAT16(v) ((v8u16){ (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), \
+			     (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v) })
+
+/* A damaged cell drawn pixel by pixel (blended, colour or clipped). */
 struct job {
 	int sx0;      /* surface x of the cell's (unclipped) left edge */
 	int u0, u1;   /* visible columns of the cell, 0 <= u0 < u1 <= band cell width */
 	int glyph;
-	int fast;     /* GK_MASK and not clipped */
-	uint32_t fg, bg;   /* 0xRRGGBB */
-	uint32_t pfg, pbg; /* in the surface's format */
+	uint32_t fg, bg; /* 0xRRGGBB */
 };
+
+/* What one pass over a band draws. */
+struct band {
+	const struct orient *o;
+	int sy0;      /* surface y of the band's top row (may be < 0) */
+	int bw, bh;   /* a cell's size on the surface */
+	int nf, ns;
+	struct fjob fast[BLIT_JOBS];
+	struct job slow[BLIT_JOBS];
+};
+
+struct blitter {
+	v8u32 lut32[256]; /* byte of mask bits -> 8 lanes of 0 / ~0 */
+	v8u16 lut16[256];
+	const struct font *f;
+	int scale;
+	uint8_t *kind; /* GK_* per glyph */
+	struct orient o[4];
+	void (*draw_band)(const struct blitter *b, const struct band *bd, struct surface *s);
+	struct {
+		uint32_t cp;
+		int32_t glyph;
+	} cache[BLIT_GCACHE];
+	struct band band; /* scratch for blit_draw */
+	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage */
+};
+
+static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BLIT_HAVE_AVX2 1
+static void draw_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s);
+#endif
 
 static inline uint32_t to565(uint32_t rgb)
 {
@@ -141,9 +172,20 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 		return -EINVAL;
 	}
 	int rc = -ENOMEM;
-	struct blitter *b = calloc(1, sizeof *b);
+	struct blitter *b = aligned_alloc(_Alignof(struct blitter), sizeof(struct blitter));
 	if (!b)
 		goto fail;
+	memset(b, 0, sizeof *b);
+	for (int m = 0; m < 256; m++)
+		for (int k = 0; k < 8; k++) {
+			b->lut32[m][k] = (m >> k & 1) ? 0xFFFFFFFFu : 0;
+			b->lut16[m][k] = (m >> k & 1) ? 0xFFFF : 0;
+		}
+	b->draw_band = draw_band_base;
+#ifdef BLIT_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		b->draw_band = draw_band_avx2;
+#endif
 	b->f = f;
 	b->scale = scale;
 	b->kind = malloc((size_t)f->nglyphs);
@@ -224,47 +266,6 @@ static inline int lookup(struct blitter *b, uint32_t cp)
 	return g;
 }
 
-/* n scaled pixels of a 0/255 glyph row, XRGB8888. */
-static inline void mask_row32(uint8_t *dst, const uint8_t *bits, int n, uint32_t fg, uint32_t bg)
-{
-	const v4u32 lo = { 1, 2, 4, 8 }, hi = { 16, 32, 64, 128 };
-	const v4u32 vb = { bg, bg, bg, bg };
-	const v4u32 vx = vb ^ (v4u32){ fg, fg, fg, fg };
-	int k = 0;
-	for (; k + 8 <= n; k += 8) {
-		uint32_t m = bits[k >> 3];
-		v4u32 vm = { m, m, m, m };
-		v4u32 a = vb ^ (vx & (v4u32)((vm & lo) == lo));
-		v4u32 c = vb ^ (vx & (v4u32)((vm & hi) == hi));
-		memcpy(dst + 4 * k, &a, 16);
-		memcpy(dst + 4 * k + 16, &c, 16);
-	}
-	for (; k < n; k++) {
-		uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? fg : bg;
-		memcpy(dst + 4 * k, &p, 4);
-	}
-}
-
-/* Same, RGB565. */
-static inline void mask_row16(uint8_t *dst, const uint8_t *bits, int n, uint32_t fg32, uint32_t bg32)
-{
-	uint16_t fg = (uint16_t)fg32, bg = (uint16_t)bg32;
-	const v8u16 sel = { 1, 2, 4, 8, 16, 32, 64, 128 };
-	const v8u16 vb = { bg, bg, bg, bg, bg, bg, bg, bg };
-	const v8u16 vx = vb ^ (v8u16){ fg, fg, fg, fg, fg, fg, fg, fg };
-	int k = 0;
-	for (; k + 8 <= n; k += 8) {
-		uint16_t m = bits[k >> 3];
-		v8u16 vm = { m, m, m, m, m, m, m, m };
-		v8u16 a = vb ^ (vx & (v8u16)((vm & sel) == sel));
-		memcpy(dst + 2 * k, &a, 16);
-	}
-	for (; k < n; k++) {
-		uint16_t p = (bits[k >> 3] >> (k & 7) & 1) ? fg : bg;
-		memcpy(dst + 2 * k, &p, 2);
-	}
-}
-
 /* The visible part [u0, u1) of one scaled row of a cell, any glyph kind,
  * pixel by pixel. gv: unscaled oriented row. dst points at pixel u0. */
 static void slow_row(const struct blitter *b, const struct orient *o, const struct job *j, int gv,
@@ -298,47 +299,92 @@ static void slow_row(const struct blitter *b, const struct orient *o, const stru
 	}
 }
 
-/* Draws jobs [0, n) of a band whose top surface row is sy0 (may be < 0). */
-static void draw_band(const struct blitter *b, const struct orient *o, const struct job *jobs, int n,
-		      struct surface *s, int sy0, int bw, int bh)
+/* Draws a band: surface rows top to bottom, each across all its cells.
+ * Inlined into a baseline and (on x86-64) an AVX2 variant; the vector
+ * types become SSE2/AVX2/NEON instructions accordingly. */
+static inline __attribute__((always_inline)) void draw_band_body(const struct blitter *b, const struct band *bd,
+								 struct surface *s)
 {
+	const struct orient *o = bd->o;
 	int bpp = surf_bpp(s->format);
-	int scale = b->scale;
-	int y0 = sy0 < 0 ? 0 : sy0;
-	int y1 = sy0 + bh > s->height ? s->height : sy0 + bh;
-	int gv = (y0 - sy0) / scale, rep = (y0 - sy0) % scale;
-	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
+	int scale = b->scale, bw = bd->bw, nf = bd->nf;
+	int y0 = bd->sy0 < 0 ? 0 : bd->sy0;
+	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
+	int gv = (y0 - bd->sy0) / scale, rep = (y0 - bd->sy0) % scale;
+	int groups = bw / 8;
+	if (bpp == 4 && bw == 8 && scale == 1) {
+		size_t stride = (size_t)s->stride;
+		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
+		int off = y0 - bd->sy0, nrows = y1 - y0;
+		for (int i = 0; i < nf; i++) {
+			const struct fjob *j = &bd->fast[i];
+			const uint8_t *bits = j->bits + off;
+			uint8_t *dst = top + (size_t)j->sx0 * 4;
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			if (i + 1 < nf && j[1].sx0 == j->sx0 + 8) {
+				/* two neighbours: 64 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u32 vb2 = SPLAT32(j[1].bg), vx2 = SPLAT32(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
+					v8u32 p2 = vb2 ^ (vx2 & b->lut32[bits2[y]]);
+					memcpy(dst, &p, 32);
+					memcpy(dst + 32, &p2, 32);
+				}
+				i++;
+				continue;
+			}
+			for (int y = 0; y < nrows; y++, dst += stride) {
+				v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
+				memcpy(dst, &p, 32);
+			}
+		}
+		nf = 0;
+	}
 	for (int y = y0; y < y1; y++) {
 		uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
 		size_t boff = (size_t)gv * (size_t)o->bpr;
 		if (bpp == 4 && bw == 8) {
 			/* the common case: 8 pixels wide, one mask byte per row */
-			for (int i = 0; i < n; i++) {
-				const struct job *j = &jobs[i];
-				uint8_t *dst = row + (size_t)(j->sx0 + j->u0) * 4;
-				if (j->fast)
-					mask_row32(dst, o->bits + (size_t)j->glyph * gstride + boff, 8, j->pfg, j->pbg);
-				else
-					slow_row(b, o, j, gv, dst, 4);
+			for (int i = 0; i < nf; i++) {
+				const struct fjob *j = &bd->fast[i];
+				v8u32 p = SPLAT32(j->bg) ^ (SPLAT32(j->fg ^ j->bg) & b->lut32[j->bits[boff]]);
+				memcpy(row + (size_t)j->sx0 * 4, &p, 32);
 			}
 		} else if (bpp == 4) {
-			for (int i = 0; i < n; i++) {
-				const struct job *j = &jobs[i];
-				uint8_t *dst = row + (size_t)(j->sx0 + j->u0) * 4;
-				if (j->fast)
-					mask_row32(dst, o->bits + (size_t)j->glyph * gstride + boff, bw, j->pfg, j->pbg);
-				else
-					slow_row(b, o, j, gv, dst, 4);
+			for (int i = 0; i < nf; i++) {
+				const struct fjob *j = &bd->fast[i];
+				uint8_t *dst = row + (size_t)j->sx0 * 4;
+				const uint8_t *bits = j->bits + boff;
+				v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+				for (int k = 0; k < groups; k++) {
+					v8u32 p = vb ^ (vx & b->lut32[bits[k]]);
+					memcpy(dst + 32 * k, &p, 32);
+				}
+				for (int k = groups * 8; k < bw; k++) {
+					uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg;
+					memcpy(dst + 4 * k, &p, 4);
+				}
 			}
 		} else {
-			for (int i = 0; i < n; i++) {
-				const struct job *j = &jobs[i];
-				uint8_t *dst = row + (size_t)(j->sx0 + j->u0) * 2;
-				if (j->fast)
-					mask_row16(dst, o->bits + (size_t)j->glyph * gstride + boff, bw, j->pfg, j->pbg);
-				else
-					slow_row(b, o, j, gv, dst, 2);
+			for (int i = 0; i < nf; i++) {
+				const struct fjob *j = &bd->fast[i];
+				uint8_t *dst = row + (size_t)j->sx0 * 2;
+				const uint8_t *bits = j->bits + boff;
+				v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+				for (int k = 0; k < groups; k++) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[k]]);
+					memcpy(dst + 16 * k, &p, 16);
+				}
+				for (int k = groups * 8; k < bw; k++) {
+					uint16_t p = (uint16_t)((bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg);
+					memcpy(dst + 2 * k, &p, 2);
+				}
 			}
+		}
+		for (int i = 0; i < bd->ns; i++) {
+			const struct job *j = &bd->slow[i];
+			slow_row(b, o, j, gv, row + (size_t)(j->sx0 + j->u0) * (size_t)bpp, bpp);
 		}
 		if (++rep == scale) {
 			rep = 0;
@@ -346,6 +392,19 @@ static void draw_band(const struct blitter *b, const struct orient *o, const str
 		}
 	}
 }
+
+static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s)
+{
+	draw_band_body(b, bd, s);
+}
+
+#ifdef BLIT_HAVE_AVX2
+__attribute__((target("avx2"))) static void draw_band_avx2(const struct blitter *b, const struct band *bd,
+							      struct surface *s)
+{
+	draw_band_body(b, bd, s);
+}
+#endif
 
 static bool any_set(const uint8_t *p, int n)
 {
@@ -360,6 +419,14 @@ static bool any_set(const uint8_t *p, int n)
 		if (p[i])
 			return true;
 	return false;
+}
+
+static void flush_band(struct blitter *b, struct surface *s)
+{
+	struct band *bd = &b->band;
+	if (bd->nf || bd->ns)
+		b->draw_band(b, bd, s);
+	bd->nf = bd->ns = 0;
 }
 
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
@@ -380,12 +447,29 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	if (ncells > maxc)
 		ncells = maxc;
 	bool rgb565 = s->format == SURF_RGB565;
-	struct job jobs[BLIT_JOBS];
+	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
+	struct band *bd = &b->band;
+	bd->o = o;
+	bd->bw = bw;
+	bd->bh = bh;
+	bd->nf = bd->ns = 0;
+	if (damage && turned) {
+		/* bands are console columns: find the damaged ones a row at a time */
+		int w = c->w < (int)sizeof b->coldmg ? c->w : (int)sizeof b->coldmg;
+		memset(b->coldmg, 0, (size_t)w);
+		for (int y = 0; y < ncells; y++) {
+			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
+			if (any_set(row, w))
+				for (int x = 0; x < w; x++)
+					b->coldmg[x] |= row[x];
+		}
+	}
 	for (int a = 0; a < nbands; a++) {
 		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
 			continue;
-		int sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		int n = 0;
+		if (damage && turned && !b->coldmg[a])
+			continue;
+		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
 		/* visit cells left to right on the surface */
 		for (int t = 0; t < ncells; t++) {
 			int k = flip_x ? ncells - 1 - t : t;
@@ -394,23 +478,31 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 			if (damage && !damage[ci])
 				continue;
 			const struct con_cell *cell = &c->cells[ci];
-			struct job *j = &jobs[n];
-			j->sx0 = flip_x ? s->width - (k + 1) * bw : k * bw;
-			j->u0 = j->sx0 < 0 ? -j->sx0 : 0;
-			j->u1 = j->sx0 + bw > s->width ? s->width - j->sx0 : bw;
-			j->glyph = lookup(b, cell->ch);
-			j->fast = b->kind[j->glyph] == GK_MASK && j->u0 == 0 && j->u1 == bw;
-			j->fg = cell->fg;
-			j->bg = cell->bg;
-			j->pfg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
-			j->pbg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
-			if (++n == BLIT_JOBS) {
-				draw_band(b, o, jobs, n, s, sy0, bw, bh);
-				n = 0;
+			int sx0 = flip_x ? s->width - (k + 1) * bw : k * bw;
+			int u0 = sx0 < 0 ? -sx0 : 0;
+			int u1 = sx0 + bw > s->width ? s->width - sx0 : bw;
+			int g = lookup(b, cell->ch);
+			if (b->kind[g] == GK_MASK && u0 == 0 && u1 == bw) {
+				struct fjob *j = &bd->fast[bd->nf++];
+				j->sx0 = sx0;
+				j->bits = o->bits + (size_t)g * gstride;
+				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
+				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
+				if (bd->nf == BLIT_JOBS)
+					flush_band(b, s);
+			} else {
+				struct job *j = &bd->slow[bd->ns++];
+				j->sx0 = sx0;
+				j->u0 = u0;
+				j->u1 = u1;
+				j->glyph = g;
+				j->fg = cell->fg;
+				j->bg = cell->bg;
+				if (bd->ns == BLIT_JOBS)
+					flush_band(b, s);
 			}
 		}
-		if (n)
-			draw_band(b, o, jobs, n, s, sy0, bw, bh);
+		flush_band(b, s);
 	}
 }
 

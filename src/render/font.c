@@ -53,6 +53,18 @@ const uint16_t cp437_to_unicode[256] = {
 	0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0,
 };
 
+/* Further code points that CP437 tiles commonly stand for (the glyphs
+ * are drawn so that they serve both): mapped after the primary table. */
+static const struct {
+	uint8_t byte;
+	uint16_t cp;
+} cp437_alias[] = {
+	{0x10, 0x25B6}, /* ▶ */ {0x11, 0x25C0}, /* ◀ */ {0xE1, 0x03B2}, /* β */
+	{0xE4, 0x2211}, /* ∑ */ {0xE6, 0x03BC}, /* μ */ {0xEA, 0x2126}, /* Ω ohm */
+	{0xEB, 0x00F0}, /* ð */ {0xED, 0x2205}, /* ∅ */ {0xED, 0x03D5}, /* ϕ */
+	{0xEE, 0x2208}, /* ∈ */ {0xFA, 0x22C5}, /* ⋅ */ {0xFE, 0x25AA}, /* ▪ */
+};
+
 /* Upper bound on a font's coverage bytes (glyphs × width × height). */
 #define FONT_MAX_PIXELS ((size_t)64 << 20)
 
@@ -240,6 +252,24 @@ static int font_finish(struct font *f, struct maplist *m)
 	return 0;
 }
 
+/* Maps glyphs 0..min(n,256)-1 as CP437 bytes, then the look-alikes. */
+static int map_cp437(struct maplist *m, int n)
+{
+	for (int g = 0; g < n && g < 256; g++) {
+		int rc = map_add(m, cp437_to_unicode[g], g);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < sizeof cp437_alias / sizeof *cp437_alias; i++) {
+		if (cp437_alias[i].byte >= n)
+			continue;
+		int rc = map_add(m, cp437_alias[i].cp, cp437_alias[i].byte);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* ---- PNG / BMP tilesets --------------------------------------------- */
 
 static int load_image(struct font **out, const uint8_t *d, size_t len, const char *name,
@@ -315,10 +345,8 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 						       (uint32_t)p[1] << 8 | p[2];
 				}
 			}
-		rc = map_add(&m, cp437_to_unicode[g], g);
-		if (rc)
-			break;
 	}
+	rc = map_cp437(&m, 256);
 	if (!rc)
 		rc = font_finish(f, &m);
 	if (rc) {
@@ -350,15 +378,6 @@ static void unpack_bitmaps(struct font *f, const uint8_t *bits, int n, size_t ch
 	}
 }
 
-static int map_cp437(struct maplist *m, int n)
-{
-	for (int g = 0; g < n && g < 256; g++) {
-		int rc = map_add(m, cp437_to_unicode[g], g);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
 
 static int load_psf1(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
 		     size_t errlen)

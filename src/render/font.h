@@ -39,7 +39,8 @@ struct font {
 
 /* Loads a font file, choosing the loader by content, not by name:
  * - PNG (or BMP) tileset: a 16×16 grid of CP437 tiles, cell size = image
- *   size / 16 (both must divide by 16). Glyph i shows cp437_to_unicode[i].
+ *   size / 16 (both must divide by 16). Glyph i shows cp437_to_unicode[i]
+ *   (and a few look-alikes: ▶ ◀ β ∑ μ Ω ð ∅ ϕ ∈ ⋅ ▪ share CP437 tiles).
  *   If the image is fully opaque and tile 0 is one uniform colour, that
  *   colour is a colour key: every pixel of it becomes transparent (as in
  *   libtcod). If every remaining visible pixel is grey (r = g = b) the
@@ -49,7 +50,8 @@ struct font {
  * - PSF1 or PSF2 console font, plain or gzip-compressed, with its Unicode
  *   table when it has one (sequence entries are ignored). Without a table
  *   the glyphs are taken to be in CP437 order (glyph i is
- *   cp437_to_unicode[i], glyphs past 255 unreachable), like the VGA ROM font.
+ *   cp437_to_unicode[i], with the same look-alikes; glyphs past 255
+ *   unreachable), like the VGA ROM font.
  * The replacement glyph is U+FFFD if the font has a non-blank one, else a
  * non-blank '?', else a box outline the loader adds as an extra glyph.
  * On failure returns a negative errno (-ENOENT etc. from the file system,
