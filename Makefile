@@ -136,4 +136,4 @@ vm-test: check-deps
 clean:
 	rm -rf $(BUILD) $(BIN) $(O)/asan
 
--include $(OBJS:.o=.d) $(BUILD)/src/main.d
+-include $(OBJS:.o=.d) $(BUILD)/src/main.d $(TEST_BINS:%=%.d) $(BENCH_BINS:%=%.d)

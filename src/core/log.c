@@ -12,7 +12,7 @@ static size_t log_held_len;
 void log_set_stream(FILE *f) { log_stream = f; }
 void log_set_verbose(int on) { log_verbose = on; }
 
-static void log_v(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void log_v(const char *fmt, va_list ap)
 {
 	char line[512];
 	int n = vsnprintf(line, sizeof line, fmt, ap);

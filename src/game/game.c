@@ -1,10 +1,15 @@
+/* game: the public API of the rules engine (commands in, messages and state out). */
 #include "game/game.h"
 
 #include <errno.h>
-#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "game/ai.h"
+#include "game/combat.h"
+#include "game/world.h"
 
 static const char *const cmd_names[CMD_COUNT] = {
 	[CMD_NONE] = "none",
@@ -42,31 +47,490 @@ int cmd_parse(const char *name, enum cmd *out)
 	return -EINVAL;
 }
 
-/* Interim: the rules engine lands in the next commits (branch rules). */
-struct game {
-	int unused;
-};
-
 int game_create(struct game **out, const struct game_opts *o)
 {
-	(void)out;
-	(void)o;
-	log_error("game: rules engine not landed yet");
-	return -ENOSYS;
+	if (!o || (int)o->mapgen < 0 || o->mapgen >= MAPGEN_COUNT) {
+		log_error("game: unknown map generator %d (expected classic or overlap)", o ? (int)o->mapgen : -1);
+		return -EINVAL;
+	}
+	struct game *g = NULL;
+	int rc = world_create(&g, o->seed, o->mapgen);
+	if (rc)
+		goto fail;
+	rc = world_generate_floor(g, 1);
+	if (rc)
+		goto fail;
+	int sx, sy;
+	map_start(world_floor(g, 1), &sx, &sy);
+	rc = world_spawn_actor(g, ACTOR_PLAYER, 1, sx, sy, NULL);
+	if (rc)
+		goto fail;
+	world_put_player(g, 1, sx, sy);
+	world_refresh_view(g);
+	world_msg(g, GAME_MSG_WELCOME, "Hello and welcome, adventurer, to the dungeons of pirogue!");
+	*out = g;
+	return 0;
+fail:
+	if (rc == -ENOMEM)
+		log_error("game: out of memory creating a game");
+	world_destroy(g);
+	return rc;
 }
 
-void game_destroy(struct game *g) { (void)g; }
-int game_apply(struct game *g, enum cmd c) { (void)g; (void)c; return 0; }
-bool game_is_over(const struct game *g) { (void)g; return true; }
-uint64_t game_checksum(const struct game *g) { (void)g; return 0; }
-int game_turn(const struct game *g) { (void)g; return 0; }
-int game_depth(const struct game *g) { (void)g; return 1; }
-uint64_t game_seed(const struct game *g) { (void)g; return 0; }
-const struct map *game_map(const struct game *g) { (void)g; return NULL; }
-void game_player_pos(const struct game *g, int *x, int *y) { (void)g; *x = 0; *y = 0; }
-void game_stats(const struct game *g, struct game_stats *s) { (void)g; memset(s, 0, sizeof(*s)); }
-int game_drawables(const struct game *g, struct drawable *out, int max) { (void)g; (void)out; (void)max; return 0; }
-int game_msg_count(const struct game *g) { (void)g; return 0; }
-const struct game_msg *game_msg_get(const struct game *g, int i) { (void)g; (void)i; return NULL; }
-const char *game_msg_format(const struct game_msg *m, char *buf, int len) { (void)m; if (len > 0) buf[0] = 0; return buf; }
-const char *game_describe(const struct game *g, int x, int y, char *buf, int len) { (void)g; (void)x; (void)y; (void)buf; (void)len; return NULL; }
+void game_destroy(struct game *g)
+{
+	world_destroy(g);
+}
+
+/* Player bumps towards (dx, dy): attack a blocker, move, or refuse. */
+static int player_move(struct game *g, int dx, int dy)
+{
+	const struct c_pos *p = ecs_get(g->w, g->player, COMP_POS);
+	const struct map *m = world_floor(g, g->depth);
+	int nx = p->x + dx, ny = p->y + dy;
+	if (!map_walkable(m, nx, ny)) {
+		world_msg(g, GAME_MSG_IMPOSSIBLE, "That way is blocked.");
+		return 0;
+	}
+	ecs_entity target = world_blocker_at(g, g->depth, nx, ny);
+	if (target != ECS_NULL) {
+		combat_attack(g, g->player, target);
+		return 1;
+	}
+	world_move(g, g->player, nx, ny);
+	return 1;
+}
+
+/* Takes the stairs under the player to floor depth + delta. */
+static int player_stairs(struct game *g, int delta)
+{
+	const struct c_pos *p = ecs_get(g->w, g->player, COMP_POS);
+	const struct map *m = world_floor(g, g->depth);
+	enum tile want = delta > 0 ? TILE_STAIRS_DOWN : TILE_STAIRS_UP;
+	if (map_tile(m, p->x, p->y) != want) {
+		world_msg(g, GAME_MSG_IMPOSSIBLE, delta > 0 ? "There are no stairs down here." : "There are no stairs up here.");
+		return 0;
+	}
+	int to = g->depth + delta;
+	if (to > g->nfloors) {
+		int rc = world_generate_floor(g, to);
+		if (rc) {
+			world_msg(g, GAME_MSG_IMPOSSIBLE, "The stairs are blocked.");
+			return 0;
+		}
+	}
+	const struct map *dst = world_floor(g, to);
+	int x = delta > 0 ? dst->up_x : dst->down_x;
+	int y = delta > 0 ? dst->up_y : dst->down_y;
+	world_put_player(g, to, x, y);
+	/* Should anything ever stand on the arrival stairs, it is pushed to the
+	 * nearest free cell (it cannot happen with the current rules: monsters
+	 * act only on the player's floor, and he left by these stairs). */
+	ecs_entity in_way = ECS_NULL;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_BLOCKS));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *ep = ecs_get(g->w, e, COMP_POS);
+		if (e != g->player && ep->floor == to && ep->x == x && ep->y == y)
+			in_way = e;
+	}
+	if (in_way != ECS_NULL) {
+		for (int r = 1; r < MAP_W; r++) {
+			for (int yy = y - r; yy <= y + r; yy++) {
+				for (int xx = x - r; xx <= x + r; xx++) {
+					if (map_walkable(dst, xx, yy) && world_blocker_at(g, to, xx, yy) == ECS_NULL &&
+					    !(xx == x && yy == y)) {
+						world_move(g, in_way, xx, yy);
+						goto moved;
+					}
+				}
+			}
+		}
+	moved:
+		world_rebuild_occ(g);
+		world_move(g, g->player, x, y);
+	}
+	world_msg(g, GAME_MSG_STAIRS, delta > 0 ? "You descend the staircase." : "You ascend the staircase.");
+	return 1;
+}
+
+static const int cmd_dx[CMD_COUNT] = {[CMD_MOVE_NE] = 1, [CMD_MOVE_E] = 1, [CMD_MOVE_SE] = 1,
+				      [CMD_MOVE_SW] = -1, [CMD_MOVE_W] = -1, [CMD_MOVE_NW] = -1};
+static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CMD_MOVE_NW] = -1,
+				      [CMD_MOVE_S] = 1, [CMD_MOVE_SE] = 1, [CMD_MOVE_SW] = 1};
+
+int game_apply(struct game *g, enum cmd c)
+{
+	if (g->over || (int)c <= CMD_NONE || c >= CMD_COUNT)
+		return 0;
+	world_rebuild_occ(g);
+	int cost = 0;
+	switch (c) {
+	case CMD_MOVE_N:
+	case CMD_MOVE_NE:
+	case CMD_MOVE_E:
+	case CMD_MOVE_SE:
+	case CMD_MOVE_S:
+	case CMD_MOVE_SW:
+	case CMD_MOVE_W:
+	case CMD_MOVE_NW:
+		cost = player_move(g, cmd_dx[c], cmd_dy[c]);
+		break;
+	case CMD_WAIT:
+		cost = 1;
+		break;
+	case CMD_PICKUP:
+		world_msg(g, GAME_MSG_IMPOSSIBLE, "There is nothing here to pick up.");
+		break;
+	case CMD_DESCEND:
+		cost = player_stairs(g, +1);
+		break;
+	case CMD_ASCEND:
+		cost = player_stairs(g, -1);
+		break;
+	default:
+		break;
+	}
+	if (!cost)
+		return 0;
+	g->turn++;
+	world_refresh_view(g); /* monsters see the player where he is now */
+	ai_take_turns(g);
+	ecs_flush(g->w);
+	/* The player did not move during the monsters' phase and nothing they
+	 * do changes what blocks sight, so his FOV stands; what he remembers
+	 * (new corpses) is updated. */
+	world_update_memory(g);
+	return 1;
+}
+
+bool game_is_over(const struct game *g)
+{
+	return g->over;
+}
+
+int game_turn(const struct game *g)
+{
+	return g->turn;
+}
+
+int game_depth(const struct game *g)
+{
+	return g->depth;
+}
+
+uint64_t game_seed(const struct game *g)
+{
+	return g->seed;
+}
+
+const struct map *game_map(const struct game *g)
+{
+	return world_floor(g, g->depth);
+}
+
+void game_player_pos(const struct game *g, int *x, int *y)
+{
+	const struct c_pos *p = ecs_get(g->w, g->player, COMP_POS);
+	*x = p->x;
+	*y = p->y;
+}
+
+void game_stats(const struct game *g, struct game_stats *s)
+{
+	const struct c_actor *a = ecs_get(g->w, g->player, COMP_ACTOR);
+	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	memset(s, 0, sizeof(*s));
+	s->hp = a->hp;
+	s->max_hp = a->max_hp;
+	s->power = combat_power(g, g->player);
+	s->defense = combat_defense(g, g->player);
+	s->level = pl->level;
+	s->xp = pl->xp;
+	s->xp_next = content_rules.xp_base + pl->level * content_rules.xp_per_level;
+	s->depth = g->depth;
+	s->turn = g->turn;
+}
+
+/* ---- drawing ---- */
+
+struct keyed {
+	uint64_t key;
+	struct drawable d;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	uint64_t x = ((const struct keyed *)a)->key, y = ((const struct keyed *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+/* Where e is drawn now, if at all: in view, or remembered (items/corpses). */
+static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *remembered)
+{
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+	if (!p || !r || p->floor != g->depth)
+		return false;
+	if (e == g->player || world_visible(g, p->x, p->y)) {
+		*x = p->x;
+		*y = p->y;
+		*remembered = false;
+		return true;
+	}
+	if (r->order == GAME_ORDER_ACTOR)
+		return false;
+	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
+	if (!m || !m->known)
+		return false;
+	*x = m->x;
+	*y = m->y;
+	*remembered = true;
+	return true;
+}
+
+int game_drawables(const struct game *g, struct drawable *out, int max)
+{
+	uint32_t n = ecs_pool_count(g->w, COMP_RENDER);
+	if (max <= 0 || n == 0)
+		return 0;
+	struct keyed *k = malloc(n * sizeof(*k));
+	if (!k) {
+		log_error("game: out of memory listing drawables");
+		return 0;
+	}
+	uint32_t cnt = 0;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER));
+	for (ecs_entity e; ecs_query_next(&q, &e) && cnt < n;) {
+		int x, y;
+		bool rem;
+		if (!drawn_at(g, e, &x, &y, &rem))
+			continue;
+		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+		k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
+		k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+					     .remembered = rem};
+		cnt++;
+	}
+	qsort(k, cnt, sizeof(*k), cmp_keyed);
+	int w = 0;
+	for (uint32_t i = 0; i < cnt && w < max; i++)
+		out[w++] = k[i].d;
+	free(k);
+	return w;
+}
+
+int game_msg_count(const struct game *g)
+{
+	return g->log_count;
+}
+
+const struct game_msg *game_msg_get(const struct game *g, int i)
+{
+	if (i < 0 || i >= g->log_count)
+		return NULL;
+	return &g->log[(g->log_start + i) % GAME_LOG_MAX];
+}
+
+const char *game_msg_format(const struct game_msg *m, char *buf, int len)
+{
+	if (len <= 0)
+		return buf;
+	if (m->count > 1)
+		snprintf(buf, (size_t)len, "%s (x%d)", m->text, m->count);
+	else
+		snprintf(buf, (size_t)len, "%s", m->text);
+	return buf;
+}
+
+const char *game_describe(const struct game *g, int x, int y, char *buf, int len)
+{
+	const struct map *m = world_floor(g, g->depth);
+	if (len <= 0 || !map_in(m, x, y) || !m->explored[y * m->w + x])
+		return NULL;
+	buf[0] = 0;
+	int used = 0;
+	/* Two passes: actors first, then corpses and items. */
+	for (int pass = 0; pass < 2; pass++) {
+		struct ecs_query q;
+		ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER) | ECS_BIT(COMP_NAME));
+		for (ecs_entity e; ecs_query_next(&q, &e);) {
+			int ex, ey;
+			bool rem;
+			if (!drawn_at(g, e, &ex, &ey, &rem) || ex != x || ey != y)
+				continue;
+			const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+			if ((r->order == GAME_ORDER_ACTOR) != (pass == 0))
+				continue;
+			int n = snprintf(buf + used, (size_t)(len - used), "%s%s", used ? ", " : "", world_name(g, e));
+			if (n < 0 || used + n >= len) {
+				buf[len - 1] = 0;
+				return buf;
+			}
+			used += n;
+		}
+	}
+	return used ? buf : NULL;
+}
+
+/* ---- checksum: FNV-1a over integers, fed byte by byte little-endian ---- */
+
+struct hash {
+	uint64_t h;
+};
+
+static void h_u64(struct hash *h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h->h ^= (v >> (8 * i)) & 0xFF;
+		h->h *= 0x100000001B3ULL;
+	}
+}
+
+static void h_i(struct hash *h, int v)
+{
+	h_u64(h, (uint64_t)(int64_t)v);
+}
+
+static void h_bytes(struct hash *h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h->h ^= b[i];
+		h->h *= 0x100000001B3ULL;
+	}
+}
+
+static void h_str(struct hash *h, const char *s)
+{
+	size_t n = strlen(s);
+	h_u64(h, n);
+	h_bytes(h, s, n);
+}
+
+static void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
+{
+	h_u64(h, e);
+	h_u64(h, ecs_mask(g->w, e));
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (p) {
+		h_i(h, p->x);
+		h_i(h, p->y);
+		h_i(h, p->floor);
+	}
+	const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+	if (r) {
+		h_u64(h, r->glyph);
+		h_u64(h, r->fg);
+		h_i(h, r->order);
+	}
+	const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
+	if (nm)
+		h_str(h, nm->s);
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	if (a) {
+		h_i(h, a->kind);
+		h_i(h, a->hp);
+		h_i(h, a->max_hp);
+		h_i(h, a->power);
+		h_i(h, a->defense);
+	}
+	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+	if (ai) {
+		h_i(h, ai->state);
+		h_i(h, ai->last_x);
+		h_i(h, ai->last_y);
+		h_i(h, ai->confused);
+		h_i(h, ai->paralysed);
+	}
+	const struct c_blocks *b = ecs_get(g->w, e, COMP_BLOCKS);
+	if (b)
+		h_i(h, b->on);
+	const struct c_corpse *c = ecs_get(g->w, e, COMP_CORPSE);
+	if (c)
+		h_i(h, c->kind);
+	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
+	if (xp)
+		h_i(h, xp->value);
+	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+	if (pl) {
+		h_i(h, pl->level);
+		h_i(h, pl->xp);
+		h_i(h, pl->bonus_power);
+		h_i(h, pl->bonus_defense);
+	}
+	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
+	if (m) {
+		h_i(h, m->x);
+		h_i(h, m->y);
+		h_i(h, m->known);
+	}
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	if (it)
+		h_i(h, it->kind);
+	const struct c_inventory *inv = ecs_get(g->w, e, COMP_INVENTORY);
+	if (inv) {
+		h_i(h, inv->count);
+		for (int i = 0; i < INVENTORY_SLOTS; i++)
+			h_u64(h, inv->slot[i]);
+	}
+	const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
+	if (eqp) {
+		h_i(h, eqp->slot);
+		h_i(h, eqp->power_bonus);
+		h_i(h, eqp->defense_bonus);
+	}
+	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
+	if (eq)
+		for (int i = 0; i < EQUIP_SLOT_COUNT; i++)
+			h_u64(h, eq->slot[i]);
+}
+
+uint64_t game_checksum(const struct game *g)
+{
+	struct hash h = {0xCBF29CE484222325ULL};
+	h_u64(&h, g->seed);
+	h_i(&h, g->mapgen);
+	h_u64(&h, g->rng.state);
+	h_u64(&h, g->rng.inc);
+	h_i(&h, g->turn);
+	h_i(&h, g->depth);
+	h_i(&h, g->over);
+	h_u64(&h, g->player);
+	h_i(&h, g->nfloors);
+	for (int f = 0; f < g->nfloors; f++) {
+		const struct map *m = g->floors[f];
+		h_i(&h, m->w);
+		h_i(&h, m->h);
+		h_bytes(&h, m->tile, sizeof(m->tile));
+		h_bytes(&h, m->visible, sizeof(m->visible));
+		h_bytes(&h, m->explored, sizeof(m->explored));
+		h_i(&h, m->nrooms);
+		for (int r = 0; r < m->nrooms; r++) {
+			h_i(&h, m->rooms[r].x);
+			h_i(&h, m->rooms[r].y);
+			h_i(&h, m->rooms[r].w);
+			h_i(&h, m->rooms[r].h);
+		}
+		h_i(&h, m->up_x);
+		h_i(&h, m->up_y);
+		h_i(&h, m->down_x);
+		h_i(&h, m->down_y);
+	}
+	uint32_t slots = ecs_slots(g->w);
+	h_u64(&h, slots);
+	for (uint32_t i = 0; i < slots; i++) {
+		ecs_entity e = ecs_slot_entity(g->w, i);
+		if (e != ECS_NULL)
+			hash_entity(&h, g, e);
+	}
+	h_i(&h, g->log_count);
+	for (int i = 0; i < g->log_count; i++) {
+		const struct game_msg *m = game_msg_get(g, i);
+		h_str(&h, m->text);
+		h_u64(&h, m->fg);
+		h_i(&h, m->count);
+	}
+	return h.h;
+}

@@ -4,7 +4,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct map;  /* game/map.h */
+#include "game/map.h"
+#include "game/mapgen.h"
+
 struct game; /* opaque */
 
 /* Everything the player can ask for. A command either costs a turn or does
@@ -34,11 +36,10 @@ const char *cmd_name(enum cmd c);
  * unknown name or NULL (then *out is untouched). */
 int cmd_parse(const char *name, enum cmd *out);
 
-/* Options of a new game. mapgen holds an enum mapgen_kind (game/mapgen.h);
- * it is an int only so this header stands without mapgen.h. */
+/* Options of a new game. */
 struct game_opts {
 	uint64_t seed;
-	int mapgen;
+	enum mapgen_kind mapgen;
 };
 
 /* Starts a new game from o: floor 1 generated, the player on it, FOV done,

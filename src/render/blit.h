@@ -6,6 +6,24 @@
 #include "render/font.h"
 #include "render/surface.h"
 
+/* Geometry. The console is laid out in "logical" pixels: cell (x, y) covers
+ * [x*cw*scale, (x+1)*cw*scale) × [y*ch*scale, (y+1)*ch*scale) from the
+ * logical top-left, cw×ch being the font's cell size. The logical image is
+ * the surface's own pixels turned clockwise by s->rotation:
+ *   0:   surface (X, Y) = (x, y)                     logical size W×H
+ *   90:  surface (X, Y) = (W-1-y, x)                 logical size H×W
+ *   180: surface (X, Y) = (W-1-x, H-1-y)             logical size W×H
+ *   270: surface (X, Y) = (y, H-1-x)                 logical size H×W
+ * (W, H: the surface's width and height). So at 90 the console's top row
+ * runs down the surface's right edge, and a panel scanned out in portrait
+ * shows an upright landscape console when it is mounted turned 90°
+ * counter-clockwise (its scan-out top edge on the viewer's left).
+ *
+ * Colours. Coverage fonts: coverage a (0..255) gives, per 8-bit channel,
+ * (fg*a + bg*(255-a) + 127) / 255, so 255 is exactly fg and 0 exactly bg.
+ * Colour fonts (font->colour != NULL): the tile pixel's RGB blended over bg
+ * with the same formula using the pixel's alpha (the cell's fg is unused).
+ * RGB565 output keeps the top 5/6/5 bits of that 8-bit result. */
 struct blitter;
 
 /* Creates a blitter drawing with font f (borrowed; must outlive it) at
@@ -20,12 +38,15 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
 
 /* Draws console c onto s. damage: NULL draws every cell; otherwise only the
  * cells whose damage byte (same layout as c->damage) is nonzero. Cells that
- * fall off the surface are clipped; pixels outside the console area are not
- * touched. Never reads the surface. The result of a damaged-only draw over
- * the previous frame is pixel-identical to a full draw. */
+ * fall off the surface are clipped; pixels outside the console area (and
+ * the padding bytes at the end of each row) are not touched. Never reads
+ * the surface. The result of a damaged-only draw over the previous frame is
+ * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
+ * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
 
-/* Fills the whole surface with colour rgb (0xRRGGBB). */
+/* Fills the whole surface (width × height pixels; not the row padding) with
+ * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);
 
 #endif

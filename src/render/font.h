@@ -25,13 +25,39 @@ struct font {
 	} *map;
 	size_t map_len;
 	char name[64]; /* file name without directories, for messages */
+	/* Direct index for code points below U+10000, built from map:
+	 * page[cp >> 8][cp & 0xFF] is the glyph (the replacement when absent).
+	 * Every page pointer is valid. */
+	const uint16_t *page[256];
+	uint16_t *pagemem; /* storage behind page[] */
 };
 
-/* Loads a font file, choosing the loader by content (PNG signature, PSF1 or
- * PSF2 magic, gzip magic around a PSF). PNG tilesets are 16×16 CP437 grids;
- * their code points follow the CP437 → Unicode table. On failure returns a
- * negative errno and writes one line into err (errlen bytes) naming the file
- * and the problem, e.g. "fonts/x.png: image is 100×64 pixels, not a 16×16
+/* Limits the loaders enforce on any input. */
+#define FONT_MAX_FILE (16u << 20)  /* bytes of a file, and of a decompressed PSF */
+#define FONT_MAX_GLYPHS 65535      /* glyphs in a PSF */
+#define FONT_MAX_CELL 256          /* pixels of a glyph's width and height */
+
+/* Loads a font file, choosing the loader by content, not by name:
+ * - PNG (or BMP) tileset: a 16×16 grid of CP437 tiles, cell size = image
+ *   size / 16 (both must divide by 16). Glyph i shows cp437_to_unicode[i]
+ *   (and a few look-alikes: ▶ ◀ β ∑ μ Ω ð ∅ ϕ ∈ ⋅ ▪ share CP437 tiles).
+ *   If the image is fully opaque and tile 0 is one uniform colour, that
+ *   colour is a colour key: every pixel of it becomes transparent (as in
+ *   libtcod). If every remaining visible pixel is grey (r = g = b) the
+ *   tileset is coverage: alpha × grey / 255, tinted fg over bg by the
+ *   blitter (white-on-black and white-on-alpha both work). Otherwise it is a
+ *   full-colour tileset: colour holds the pixels, coverage their alpha.
+ * - PSF1 or PSF2 console font, plain or gzip-compressed, with its Unicode
+ *   table when it has one (sequence entries are ignored). Without a table
+ *   the glyphs are taken to be in CP437 order (glyph i is
+ *   cp437_to_unicode[i], with the same look-alikes; glyphs past 255
+ *   unreachable), like the VGA ROM font.
+ * The replacement glyph is U+FFFD if the font has a non-blank one, else a
+ * non-blank '?', else a box outline the loader adds as an extra glyph.
+ * On failure returns a negative errno (-ENOENT etc. from the file system,
+ * -EINVAL for a malformed file, -EFBIG over the limits, -ENOMEM), sets *out
+ * to NULL and writes one line into err (errlen bytes) naming the file and
+ * the problem, e.g. "fonts/x.png: image is 100×64 pixels, not a 16×16
  * grid of tiles". */
 int font_load(struct font **out, const char *path, char *err, size_t errlen);
 /* Same, from memory; name is used in messages. Does not keep data. */
@@ -39,11 +65,17 @@ int font_load_mem(struct font **out, const void *data, size_t len, const char *n
 /* Frees f; accepts NULL. */
 void font_destroy(struct font *f);
 /* Glyph index for code point cp; the replacement glyph when the font has none.
- * Always a valid index. */
+ * Always a valid index. Constant time (a table lookup below U+10000). */
 int font_glyph(const struct font *f, uint32_t cp);
 /* True when the font has its own glyph for cp. */
 bool font_has(const struct font *f, uint32_t cp);
-/* The CP437 code point table: cp437_to_unicode[i] for byte i. */
+/* Pointer to glyph g's cell_w × cell_h coverage bytes (g must be valid). */
+static inline const uint8_t *font_coverage(const struct font *f, int g)
+{
+	return f->coverage + (size_t)g * (size_t)f->cell_w * (size_t)f->cell_h;
+}
+/* The CP437 code point table: cp437_to_unicode[i] for byte i (the IBM PC
+ * mapping: 0x01 is U+263A, 0x7F U+2302, 0xFF U+00A0; 0x00 maps to U+0000). */
 extern const uint16_t cp437_to_unicode[256];
 
 #endif

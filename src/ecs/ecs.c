@@ -1,0 +1,365 @@
+#include "ecs/ecs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_DENSE UINT32_MAX
+#define GEN_RETIRED UINT32_MAX
+
+/* One component type: a sparse set. sparse[slot] is the index into the
+ * dense arrays or NO_DENSE; dense[i] is the entity, data + i*size its struct. */
+struct pool {
+	size_t size;
+	uint32_t *sparse; /* world->cap entries */
+	ecs_entity *dense;
+	unsigned char *data;
+	uint32_t count, cap;
+};
+
+struct ecs_world {
+	uint32_t *gen;   /* per slot: generation of the living or next entity */
+	uint8_t *alive;  /* per slot */
+	uint8_t *queued; /* per slot: in the destroy-later queue */
+	uint32_t *mask;  /* per slot: component bits */
+	uint32_t slots;  /* slots ever used */
+	uint32_t cap;    /* allocated slots */
+	uint32_t *free_list;
+	uint32_t nfree;
+	uint32_t living;
+	ecs_entity *later;
+	uint32_t nlater, caplater;
+	struct pool pools[ECS_MAX_COMPONENTS];
+	int npools;
+};
+
+int ecs_world_create(struct ecs_world **out)
+{
+	struct ecs_world *w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*out = w;
+	return 0;
+}
+
+void ecs_world_destroy(struct ecs_world *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < w->npools; i++) {
+		free(w->pools[i].sparse);
+		free(w->pools[i].dense);
+		free(w->pools[i].data);
+	}
+	free(w->gen);
+	free(w->alive);
+	free(w->queued);
+	free(w->mask);
+	free(w->free_list);
+	free(w->later);
+	free(w);
+}
+
+/* Grows every per-slot array to hold at least n slots. */
+static int grow_slots(struct ecs_world *w, uint32_t n)
+{
+	if (n <= w->cap)
+		return 0;
+	uint64_t nc = w->cap ? (uint64_t)w->cap * 2 : 64;
+	while (nc < n)
+		nc *= 2;
+	if (nc > UINT32_MAX)
+		nc = UINT32_MAX;
+	uint32_t c = (uint32_t)nc;
+	uint32_t *gen = realloc(w->gen, c * sizeof(*gen));
+	if (!gen)
+		return -ENOMEM;
+	w->gen = gen;
+	uint8_t *alive = realloc(w->alive, c);
+	if (!alive)
+		return -ENOMEM;
+	w->alive = alive;
+	uint8_t *queued = realloc(w->queued, c);
+	if (!queued)
+		return -ENOMEM;
+	w->queued = queued;
+	uint32_t *mask = realloc(w->mask, c * sizeof(*mask));
+	if (!mask)
+		return -ENOMEM;
+	w->mask = mask;
+	uint32_t *fl = realloc(w->free_list, c * sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	w->free_list = fl;
+	for (int i = 0; i < w->npools; i++) {
+		uint32_t *sp = realloc(w->pools[i].sparse, c * sizeof(*sp));
+		if (!sp)
+			return -ENOMEM;
+		for (uint32_t j = w->cap; j < c; j++)
+			sp[j] = NO_DENSE;
+		w->pools[i].sparse = sp;
+	}
+	for (uint32_t j = w->cap; j < c; j++) {
+		w->gen[j] = 1;
+		w->alive[j] = 0;
+		w->queued[j] = 0;
+		w->mask[j] = 0;
+	}
+	w->cap = c;
+	return 0;
+}
+
+int ecs_register(struct ecs_world *w, size_t size)
+{
+	if (size == 0)
+		return -EINVAL;
+	if (w->npools >= ECS_MAX_COMPONENTS)
+		return -ENOSPC;
+	struct pool *p = &w->pools[w->npools];
+	memset(p, 0, sizeof(*p));
+	p->size = size;
+	if (w->cap) {
+		p->sparse = malloc(w->cap * sizeof(*p->sparse));
+		if (!p->sparse)
+			return -ENOMEM;
+		for (uint32_t j = 0; j < w->cap; j++)
+			p->sparse[j] = NO_DENSE;
+	}
+	return w->npools++;
+}
+
+size_t ecs_component_size(const struct ecs_world *w, int c)
+{
+	if (c < 0 || c >= w->npools)
+		return 0;
+	return w->pools[c].size;
+}
+
+int ecs_create(struct ecs_world *w, ecs_entity *out)
+{
+	uint32_t idx;
+	if (w->nfree) {
+		idx = w->free_list[--w->nfree];
+	} else {
+		if (w->slots == UINT32_MAX)
+			return -ENOSPC;
+		int rc = grow_slots(w, w->slots + 1);
+		if (rc)
+			return rc;
+		idx = w->slots++;
+	}
+	w->alive[idx] = 1;
+	w->queued[idx] = 0;
+	w->mask[idx] = 0;
+	w->living++;
+	*out = ((ecs_entity)w->gen[idx] << 32) | idx;
+	return 0;
+}
+
+bool ecs_alive(const struct ecs_world *w, ecs_entity e)
+{
+	uint32_t idx = ECS_INDEX(e);
+	return e != ECS_NULL && idx < w->slots && w->alive[idx] && w->gen[idx] == ECS_GEN(e);
+}
+
+static void pool_remove(struct pool *p, uint32_t idx)
+{
+	uint32_t d = p->sparse[idx];
+	uint32_t last = p->count - 1;
+	if (d != last) {
+		ecs_entity moved = p->dense[last];
+		p->dense[d] = moved;
+		memcpy(p->data + (size_t)d * p->size, p->data + (size_t)last * p->size, p->size);
+		p->sparse[ECS_INDEX(moved)] = d;
+	}
+	p->sparse[idx] = NO_DENSE;
+	p->count--;
+}
+
+int ecs_destroy(struct ecs_world *w, ecs_entity e)
+{
+	if (!ecs_alive(w, e))
+		return -ENOENT;
+	uint32_t idx = ECS_INDEX(e);
+	for (int c = 0; c < w->npools; c++)
+		if (w->mask[idx] & ECS_BIT(c))
+			pool_remove(&w->pools[c], idx);
+	w->mask[idx] = 0;
+	w->alive[idx] = 0;
+	w->queued[idx] = 0;
+	w->living--;
+	if (w->gen[idx] == GEN_RETIRED - 1) {
+		w->gen[idx] = GEN_RETIRED; /* never reused */
+	} else {
+		w->gen[idx]++;
+		w->free_list[w->nfree++] = idx;
+	}
+	return 0;
+}
+
+int ecs_destroy_later(struct ecs_world *w, ecs_entity e)
+{
+	if (!ecs_alive(w, e))
+		return -ENOENT;
+	uint32_t idx = ECS_INDEX(e);
+	if (w->queued[idx])
+		return 0;
+	if (w->nlater == w->caplater) {
+		uint32_t nc = w->caplater ? w->caplater * 2 : 32;
+		ecs_entity *l = realloc(w->later, nc * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		w->later = l;
+		w->caplater = nc;
+	}
+	w->later[w->nlater++] = e;
+	w->queued[idx] = 1;
+	return 0;
+}
+
+bool ecs_pending(const struct ecs_world *w, ecs_entity e)
+{
+	return ecs_alive(w, e) && w->queued[ECS_INDEX(e)];
+}
+
+void ecs_flush(struct ecs_world *w)
+{
+	for (uint32_t i = 0; i < w->nlater; i++)
+		(void)ecs_destroy(w, w->later[i]); /* may already be gone */
+	w->nlater = 0;
+}
+
+uint32_t ecs_count(const struct ecs_world *w)
+{
+	return w->living;
+}
+
+void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
+{
+	if (!ecs_alive(w, e) || c < 0 || c >= w->npools)
+		return NULL;
+	struct pool *p = &w->pools[c];
+	uint32_t idx = ECS_INDEX(e);
+	uint32_t d = p->sparse[idx];
+	if (d == NO_DENSE) {
+		if (p->count == p->cap) {
+			uint32_t nc = p->cap ? p->cap * 2 : 16;
+			ecs_entity *dense = realloc(p->dense, nc * sizeof(*dense));
+			if (!dense)
+				return NULL;
+			p->dense = dense;
+			unsigned char *data = realloc(p->data, (size_t)nc * p->size);
+			if (!data)
+				return NULL;
+			p->data = data;
+			p->cap = nc;
+		}
+		d = p->count++;
+		p->dense[d] = e;
+		p->sparse[idx] = d;
+		w->mask[idx] |= ECS_BIT(c);
+	}
+	void *dst = p->data + (size_t)d * p->size;
+	if (init)
+		memmove(dst, init, p->size);
+	else
+		memset(dst, 0, p->size);
+	return dst;
+}
+
+int ecs_remove(struct ecs_world *w, ecs_entity e, int c)
+{
+	if (!ecs_has(w, e, c))
+		return -ENOENT;
+	uint32_t idx = ECS_INDEX(e);
+	pool_remove(&w->pools[c], idx);
+	w->mask[idx] &= ~ECS_BIT(c);
+	return 0;
+}
+
+void *ecs_get(const struct ecs_world *w, ecs_entity e, int c)
+{
+	if (!ecs_has(w, e, c))
+		return NULL;
+	const struct pool *p = &w->pools[c];
+	return p->data + (size_t)p->sparse[ECS_INDEX(e)] * p->size;
+}
+
+bool ecs_has(const struct ecs_world *w, ecs_entity e, int c)
+{
+	return c >= 0 && c < w->npools && ecs_alive(w, e) && (w->mask[ECS_INDEX(e)] & ECS_BIT(c));
+}
+
+uint32_t ecs_mask(const struct ecs_world *w, ecs_entity e)
+{
+	return ecs_alive(w, e) ? w->mask[ECS_INDEX(e)] : 0;
+}
+
+uint32_t ecs_pool_count(const struct ecs_world *w, int c)
+{
+	if (c < 0 || c >= w->npools)
+		return 0;
+	return w->pools[c].count;
+}
+
+uint32_t ecs_slots(const struct ecs_world *w)
+{
+	return w->slots;
+}
+
+ecs_entity ecs_slot_entity(const struct ecs_world *w, uint32_t i)
+{
+	if (i >= w->slots || !w->alive[i])
+		return ECS_NULL;
+	return ((ecs_entity)w->gen[i] << 32) | i;
+}
+
+void ecs_query_init(struct ecs_query *q, const struct ecs_world *w, uint32_t mask)
+{
+	q->w = w;
+	q->mask = mask;
+	q->pool = -1;
+	q->pos = w->slots;
+	uint32_t best = UINT32_MAX;
+	for (int c = 0; c < w->npools; c++) {
+		if ((mask & ECS_BIT(c)) && w->pools[c].count < best) {
+			best = w->pools[c].count;
+			q->pool = c;
+		}
+	}
+	/* A bit for an unregistered type matches nothing. */
+	if (w->npools < 32 && (mask >> w->npools)) {
+		q->pool = -1;
+		q->pos = 0;
+		return;
+	}
+	if (q->pool >= 0)
+		q->pos = w->pools[q->pool].count;
+}
+
+bool ecs_query_next(struct ecs_query *q, ecs_entity *e)
+{
+	const struct ecs_world *w = q->w;
+	if (q->pool < 0) {
+		while (q->pos > 0) {
+			uint32_t i = --q->pos;
+			if (i < w->slots && w->alive[i] && (w->mask[i] & q->mask) == q->mask) {
+				*e = ((ecs_entity)w->gen[i] << 32) | i;
+				return true;
+			}
+		}
+		return false;
+	}
+	const struct pool *p = &w->pools[q->pool];
+	while (q->pos > 0) {
+		uint32_t d = --q->pos;
+		if (d >= p->count)
+			continue; /* entries removed behind us */
+		ecs_entity cand = p->dense[d];
+		if ((w->mask[ECS_INDEX(cand)] & q->mask) == q->mask) {
+			*e = cand;
+			return true;
+		}
+	}
+	return false;
+}

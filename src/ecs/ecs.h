@@ -1,0 +1,100 @@
+/* ecs: entities as generational ids, components as plain structs in dense sparse-set pools, queries. */
+#ifndef PIROGUE_ECS_ECS_H
+#define PIROGUE_ECS_ECS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An entity id: slot index in the low 32 bits, the slot's generation in the
+ * high 32 bits. Generations start at 1, so 0 (ECS_NULL) is never an entity.
+ * Destroying an entity bumps its slot's generation; a slot whose generation
+ * would wrap is retired for good, so a stale id never names a new entity. */
+typedef uint64_t ecs_entity;
+#define ECS_NULL ((ecs_entity)0)
+#define ECS_INDEX(e) ((uint32_t)((e) & 0xFFFFFFFFu))
+#define ECS_GEN(e) ((uint32_t)((e) >> 32))
+
+/* At most this many component types per world (a query is a bit mask). */
+#define ECS_MAX_COMPONENTS 32
+
+struct ecs_world;
+
+/* Creates an empty world. Returns 0 or -ENOMEM. */
+int ecs_world_create(struct ecs_world **out);
+/* Frees w, every entity and every component; accepts NULL. */
+void ecs_world_destroy(struct ecs_world *w);
+
+/* Registers a component type of size bytes (> 0). Returns its id (0, 1, 2 ...
+ * in registration order), or -EINVAL (size 0) / -ENOSPC (ECS_MAX_COMPONENTS
+ * reached). */
+int ecs_register(struct ecs_world *w, size_t size);
+/* Size in bytes of component type c (0 for an unknown type). */
+size_t ecs_component_size(const struct ecs_world *w, int c);
+
+/* Creates an entity with no components. Returns 0 with *out set, or
+ * -ENOMEM / -ENOSPC (2^32-1 slots in use). */
+int ecs_create(struct ecs_world *w, ecs_entity *out);
+/* True when e names a living entity (not destroyed, not stale, not ECS_NULL).
+ * An entity queued by ecs_destroy_later stays alive until ecs_flush. */
+bool ecs_alive(const struct ecs_world *w, ecs_entity e);
+/* Destroys e now with all its components. Returns 0, or -ENOENT when e is not
+ * alive. Inside a query loop only the entity the query just returned may be
+ * destroyed this way; use ecs_destroy_later for any other. */
+int ecs_destroy(struct ecs_world *w, ecs_entity e);
+/* Queues e for destruction at the next ecs_flush (safe at any time, also
+ * while iterating; queuing twice is harmless). Returns 0, -ENOENT (not alive)
+ * or -ENOMEM. */
+int ecs_destroy_later(struct ecs_world *w, ecs_entity e);
+/* True when e is queued by ecs_destroy_later. */
+bool ecs_pending(const struct ecs_world *w, ecs_entity e);
+/* Destroys every queued entity still alive, in the order queued. */
+void ecs_flush(struct ecs_world *w);
+/* Number of living entities (queued ones included). */
+uint32_t ecs_count(const struct ecs_world *w);
+
+/* Adds component c to e (or overwrites it when e already has it) with a copy
+ * of init (size bytes of the registered size), or zeroed when init is NULL.
+ * Returns a pointer to the stored component, valid until the next add or
+ * remove of type c, or NULL when e is not alive, c is unknown, or on -ENOMEM. */
+void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init);
+/* Removes component c from e. Returns 0, or -ENOENT when e is not alive or
+ * does not have c. Inside a query loop only the entity just returned may
+ * lose components. */
+int ecs_remove(struct ecs_world *w, ecs_entity e, int c);
+/* Component c of e, or NULL when e is not alive or lacks c. */
+void *ecs_get(const struct ecs_world *w, ecs_entity e, int c);
+/* True when e is alive and has component c. */
+bool ecs_has(const struct ecs_world *w, ecs_entity e, int c);
+/* Bit mask (1u << c) of the component types e has; 0 when not alive. */
+uint32_t ecs_mask(const struct ecs_world *w, ecs_entity e);
+/* Number of entities having component c. */
+uint32_t ecs_pool_count(const struct ecs_world *w, int c);
+
+/* Enumeration of every slot for saving and hashing: slots 0..ecs_slots()-1;
+ * ecs_slot_entity returns the living entity in slot i, or ECS_NULL. */
+uint32_t ecs_slots(const struct ecs_world *w);
+ecs_entity ecs_slot_entity(const struct ecs_world *w, uint32_t i);
+
+/* A query: the entities having every component of a set. Usage:
+ *     struct ecs_query q;
+ *     ecs_query_init(&q, w, ECS_BIT(POS) | ECS_BIT(AI));
+ *     for (ecs_entity e; ecs_query_next(&q, &e);) { ... }
+ * Entities are visited in a fixed order that depends only on the history of
+ * operations (deterministic). During the loop the current entity may be
+ * destroyed or lose components, and components may be added to any entity
+ * (entities gaining the set during the loop may or may not be visited);
+ * anything else (destroying or removing from other entities) must go through
+ * ecs_destroy_later. A mask of 0 visits every living entity. */
+#define ECS_BIT(c) (1u << (c))
+struct ecs_query {
+	const struct ecs_world *w;
+	uint32_t mask;
+	int pool;     /* smallest pool of the set, -1 for all slots */
+	uint32_t pos; /* next index to look at, counting down */
+};
+void ecs_query_init(struct ecs_query *q, const struct ecs_world *w, uint32_t mask);
+/* Sets *e to the next matching entity and returns true, or returns false at
+ * the end. */
+bool ecs_query_next(struct ecs_query *q, ecs_entity *e);
+
+#endif

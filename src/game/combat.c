@@ -1,0 +1,139 @@
+/* combat: melee, death and experience (GAME.md §2). */
+#include "game/combat.h"
+
+#include <ctype.h>
+#include <stdio.h>
+
+int combat_power(const struct game *g, ecs_entity e)
+{
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	if (!a)
+		return 0;
+	int p = a->power;
+	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+	if (pl)
+		p += pl->bonus_power;
+	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
+	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
+		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
+		if (it)
+			p += it->power_bonus;
+	}
+	return p;
+}
+
+int combat_defense(const struct game *g, ecs_entity e)
+{
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	if (!a)
+		return 0;
+	int d = a->defense;
+	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+	if (pl)
+		d += pl->bonus_defense;
+	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
+	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
+		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
+		if (it)
+			d += it->defense_bonus;
+	}
+	return d;
+}
+
+/* "Orc" from "orc" (the first letter capitalised) into buf. */
+static const char *capitalised(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", name);
+	buf[0] = (char)toupper((unsigned char)buf[0]);
+	return buf;
+}
+
+int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
+{
+	struct c_actor *t = ecs_get(g->w, target, COMP_ACTOR);
+	if (!t || !ecs_has(g->w, attacker, COMP_ACTOR))
+		return 0;
+	int dmg = combat_power(g, attacker) - combat_defense(g, target);
+	if (dmg < 0)
+		dmg = 0;
+	bool by_player = attacker == g->player, on_player = target == g->player;
+	char who[NAME_LEN];
+	const char *pts = dmg == 1 ? "hit point" : "hit points";
+	if (by_player) {
+		if (dmg > 0)
+			world_msg(g, GAME_MSG_PLAYER_ATK, "You attack the %s for %d %s.", world_name(g, target), dmg, pts);
+		else
+			world_msg(g, GAME_MSG_PLAYER_ATK, "You attack the %s but do no damage.", world_name(g, target));
+	} else {
+		const struct c_pos *ap = ecs_get(g->w, attacker, COMP_POS);
+		/* Fights between monsters are told only when seen. */
+		if (on_player || (ap && world_visible(g, ap->x, ap->y))) {
+			capitalised(world_name(g, attacker), who, sizeof(who));
+			char victim[NAME_LEN + 4];
+			if (on_player)
+				snprintf(victim, sizeof(victim), "you");
+			else
+				snprintf(victim, sizeof(victim), "the %s", world_name(g, target));
+			if (dmg > 0)
+				world_msg(g, GAME_MSG_ENEMY_ATK, "%s attacks %s for %d %s.", who, victim, dmg, pts);
+			else
+				world_msg(g, GAME_MSG_ENEMY_ATK, "%s attacks %s but does no damage.", who, victim);
+		}
+	}
+	t->hp -= dmg;
+	if (t->hp <= 0) {
+		t->hp = 0;
+		combat_kill(g, target, attacker);
+	}
+	return dmg;
+}
+
+void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
+{
+	struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (e == g->player) {
+		struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+		if (a)
+			a->hp = 0;
+		if (r) {
+			r->glyph = content_rules.corpse_glyph;
+			r->fg = content_rules.player_corpse_fg;
+			r->order = GAME_ORDER_CORPSE;
+		}
+		world_msg(g, GAME_MSG_PLAYER_DIE, "You died!");
+		g->over = true;
+		return;
+	}
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	if (!a)
+		return;
+	char who[NAME_LEN];
+	bool seen = p && p->floor == g->depth && world_visible(g, p->x, p->y);
+	if (seen || killer == g->player)
+		world_msg(g, GAME_MSG_ENEMY_DIE, "%s is dead!", capitalised(world_name(g, e), who, sizeof(who)));
+	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
+	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	if (killer == g->player && xp && pl && xp->value > 0) {
+		pl->xp += xp->value;
+		world_msg(g, GAME_MSG_DEFAULT, "You gain %d experience points.", xp->value);
+	}
+	struct c_corpse corpse = {.kind = a->kind};
+	struct c_name name = {{0}};
+	snprintf(name.s, sizeof(name.s), "remains of %s", world_name(g, e));
+	if (p && p->floor == g->depth && g->occ[p->y * MAP_W + p->x] == e)
+		g->occ[p->y * MAP_W + p->x] = ECS_NULL;
+	ecs_remove(g->w, e, COMP_BLOCKS);
+	ecs_remove(g->w, e, COMP_AI);
+	ecs_remove(g->w, e, COMP_XP);
+	ecs_remove(g->w, e, COMP_ACTOR);
+	ecs_add(g->w, e, COMP_CORPSE, &corpse);
+	ecs_add(g->w, e, COMP_NAME, &name);
+	struct c_memory mem = {.x = p ? p->x : 0, .y = p ? p->y : 0, .known = seen};
+	ecs_add(g->w, e, COMP_MEMORY, &mem);
+	if (r) {
+		r->glyph = content_rules.corpse_glyph;
+		r->fg = content_rules.corpse_fg;
+		r->order = GAME_ORDER_CORPSE;
+	}
+}

@@ -1,0 +1,77 @@
+/* map: one floor's terrain and the player's view of it. */
+#include "game/map.h"
+#include "game/fov.h"
+#include <string.h>
+
+void map_init(struct map *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->w = MAP_W;
+	m->h = MAP_H;
+	/* TILE_WALL == 0: the memset made every cell a wall. */
+	m->up_x = m->up_y = -1;
+	m->down_x = m->down_y = -1;
+}
+
+bool map_in(const struct map *m, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < m->w && y < m->h;
+}
+
+enum tile map_tile(const struct map *m, int x, int y)
+{
+	if (!map_in(m, x, y))
+		return TILE_WALL;
+	return (enum tile)m->tile[y * m->w + x];
+}
+
+void map_set(struct map *m, int x, int y, enum tile t)
+{
+	if (map_in(m, x, y))
+		m->tile[y * m->w + x] = (uint8_t)t;
+}
+
+bool map_walkable(const struct map *m, int x, int y)
+{
+	if (!map_in(m, x, y))
+		return false;
+	return m->tile[y * m->w + x] != TILE_WALL;
+}
+
+bool map_opaque(const struct map *m, int x, int y)
+{
+	return !map_walkable(m, x, y);
+}
+
+void map_room_center(const struct room *r, int *x, int *y)
+{
+	*x = r->x + (r->w - 1) / 2;
+	*y = r->y + (r->h - 1) / 2;
+}
+
+void map_start(const struct map *m, int *x, int *y)
+{
+	if (m->up_x >= 0) {
+		*x = m->up_x;
+		*y = m->up_y;
+	} else if (m->nrooms > 0) {
+		map_room_center(&m->rooms[0], x, y);
+	} else {
+		*x = *y = -1;
+	}
+}
+
+void map_opacity(const struct map *m, uint8_t *out)
+{
+	for (int i = 0; i < m->w * m->h; i++)
+		out[i] = m->tile[i] == TILE_WALL;
+}
+
+void map_update_fov(struct map *m, int ox, int oy, int radius)
+{
+	uint8_t opaque[MAP_H * MAP_W];
+	map_opacity(m, opaque);
+	fov_compute(opaque, m->w, m->h, ox, oy, radius, m->visible);
+	for (int i = 0; i < m->w * m->h; i++)
+		m->explored[i] |= m->visible[i];
+}

@@ -1,0 +1,56 @@
+/* map: one floor's terrain (tiles, rooms, stairs) and what the player has seen of it. */
+#ifndef PIROGUE_GAME_MAP_H
+#define PIROGUE_GAME_MAP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAP_W 80
+#define MAP_H 43
+
+/* Terrain of one cell; stored as uint8_t in struct map. */
+enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };
+
+/* A room's interior: cells x..x+w-1, y..y+h-1 (its walls lie outside). */
+struct room {
+	int x, y, w, h;
+};
+
+#define MAP_MAX_ROOMS 64
+
+/* One floor. Plain data (no pointers), so it can be copied and saved as is. */
+struct map {
+	int w, h;                        /* MAP_W, MAP_H */
+	uint8_t tile[MAP_H * MAP_W];     /* enum tile, index y*w+x */
+	uint8_t visible[MAP_H * MAP_W];  /* 1 = in the player's view now */
+	uint8_t explored[MAP_H * MAP_W]; /* 1 = seen at some time */
+	struct room rooms[MAP_MAX_ROOMS];
+	int nrooms;
+	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
+	int down_x, down_y;
+};
+
+/* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
+ * no rooms, no stairs (coordinates -1). */
+void map_init(struct map *m);
+/* True when (x,y) lies on the map. */
+bool map_in(const struct map *m, int x, int y);
+/* Tile at (x,y); TILE_WALL outside the map. */
+enum tile map_tile(const struct map *m, int x, int y);
+/* Sets the tile at (x,y); ignored outside the map. */
+void map_set(struct map *m, int x, int y, enum tile t);
+/* True for floor and stairs (inside the map only). */
+bool map_walkable(const struct map *m, int x, int y);
+/* True for walls; everything outside the map is opaque. */
+bool map_opaque(const struct map *m, int x, int y);
+/* Centre cell of a room's interior (rounded towards its top-left). */
+void map_room_center(const struct room *r, int *x, int *y);
+/* Where a player starts on this floor when arriving from above (or on floor 1):
+ * the up stairs, or the centre of the first room when there are none. */
+void map_start(const struct map *m, int *x, int *y);
+/* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
+void map_opacity(const struct map *m, uint8_t *out);
+/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute) and
+ * marks every visible cell explored. */
+void map_update_fov(struct map *m, int ox, int oy, int radius);
+
+#endif

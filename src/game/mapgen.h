@@ -1,0 +1,21 @@
+/* mapgen: dungeon floor generators (rooms and corridors, overlapping rooms). */
+#ifndef PIROGUE_GAME_MAPGEN_H
+#define PIROGUE_GAME_MAPGEN_H
+#include "core/rng.h"
+#include "game/map.h"
+
+enum mapgen_kind { MAPGEN_CLASSIC, MAPGEN_OVERLAP, MAPGEN_COUNT };
+
+/* Parses a generator name ("classic", "overlap") into *out: 0, or -EINVAL
+ * (and *out untouched) for any other name or NULL. Logs nothing. */
+int mapgen_parse(const char *name, enum mapgen_kind *out);
+/* Name of a generator as mapgen_parse accepts it; "?" for an invalid kind. */
+const char *mapgen_name(enum mapgen_kind k);
+/* Fills m for floor `depth` (1-based): rooms, corridors, stairs (no up stairs
+ * on depth 1; up stairs in the first room, down stairs in the last room).
+ * Every walkable cell is connected to the up stairs (or to the first room's
+ * centre on floor 1). visible/explored are cleared. Deterministic in r (and
+ * consumes only r). Returns 0, or -EINVAL for a bad kind, depth < 1 or NULL. */
+int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r);
+
+#endif

@@ -1,0 +1,22 @@
+/* path: distance maps (Dijkstra with a bucket queue) and downhill steps for AI, on plain arrays. */
+#ifndef PIROGUE_GAME_PATH_H
+#define PIROGUE_GAME_PATH_H
+#include <stdint.h>
+
+#define PATH_UNREACHABLE 0xFFFF
+
+/* cost: w*h bytes, index y*w+x; 0 = impassable, else the cost to enter the
+ * cell (1 normal; higher e.g. for cells with a monster). Computes dist (w*h
+ * uint16) from the goal (gx,gy) with 8-way moves, each costing the entered
+ * cell's cost; dist[goal] = 0 (even if the goal's own cost is 0); cells that
+ * cannot reach the goal get PATH_UNREACHABLE (distances saturate below it).
+ * A goal off the array leaves every cell unreachable. */
+void path_dijkstra(const uint8_t *cost, int w, int h, int gx, int gy, uint16_t *dist);
+/* Best step from (x,y) downhill on dist (8-way, onto cells with cost != 0
+ * or onto the goal itself, dist 0): the neighbour with the lowest dist that is
+ * lower than dist at (x,y). Ties prefer orthogonal moves, then the order
+ * N, E, S, W (NE, SE, SW, NW for diagonals). Returns 0 and sets *nx,*ny, or
+ * -1 if no neighbour is lower (already at the goal, or unreachable). */
+int path_step(const uint16_t *dist, const uint8_t *cost, int w, int h, int x, int y, int *nx, int *ny);
+
+#endif

@@ -1,0 +1,300 @@
+/* world: game state storage, floors, spawning, occupancy, view memory and the log. */
+#include "game/world.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+static const size_t comp_sizes[COMP_COUNT] = {
+	[COMP_POS] = sizeof(struct c_pos),
+	[COMP_RENDER] = sizeof(struct c_render),
+	[COMP_NAME] = sizeof(struct c_name),
+	[COMP_ACTOR] = sizeof(struct c_actor),
+	[COMP_AI] = sizeof(struct c_ai),
+	[COMP_BLOCKS] = sizeof(struct c_blocks),
+	[COMP_CORPSE] = sizeof(struct c_corpse),
+	[COMP_XP] = sizeof(struct c_xp),
+	[COMP_PLAYER] = sizeof(struct c_player),
+	[COMP_MEMORY] = sizeof(struct c_memory),
+	[COMP_ITEM] = sizeof(struct c_item),
+	[COMP_INVENTORY] = sizeof(struct c_inventory),
+	[COMP_EQUIPPABLE] = sizeof(struct c_equippable),
+	[COMP_EQUIPMENT] = sizeof(struct c_equipment),
+};
+
+int world_create(struct game **out, uint64_t seed, enum mapgen_kind k)
+{
+	struct game *g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	int rc = ecs_world_create(&g->w);
+	if (rc)
+		goto fail;
+	for (int c = 0; c < COMP_COUNT; c++) {
+		rc = ecs_register(g->w, comp_sizes[c]);
+		if (rc != c) {
+			rc = rc < 0 ? rc : -EINVAL;
+			goto fail;
+		}
+	}
+	g->seed = seed;
+	g->mapgen = k;
+	rng_seed(&g->rng, seed);
+	g->depth = 1;
+	*out = g;
+	return 0;
+fail:
+	world_destroy(g);
+	return rc;
+}
+
+void world_destroy(struct game *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nfloors; i++)
+		free(g->floors[i]);
+	free(g->floors);
+	ecs_world_destroy(g->w);
+	free(g);
+}
+
+struct map *world_floor(const struct game *g, int depth)
+{
+	if (depth < 1 || depth > g->nfloors)
+		return NULL;
+	return g->floors[depth - 1];
+}
+
+int world_generate_floor(struct game *g, int depth)
+{
+	if (depth != g->nfloors + 1)
+		return -EINVAL;
+	if (g->nfloors == g->capfloors) {
+		int nc = g->capfloors ? g->capfloors * 2 : 8;
+		struct map **f = realloc(g->floors, (size_t)nc * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		g->floors = f;
+		g->capfloors = nc;
+	}
+	struct map *m = malloc(sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	int rc = mapgen_generate(m, g->mapgen, depth, &g->rng);
+	if (rc) {
+		log_error("game: generating floor %d failed: %s", depth, strerror(-rc));
+		free(m);
+		return rc;
+	}
+	g->floors[g->nfloors++] = m;
+	int sx, sy;
+	map_start(m, &sx, &sy);
+	world_populate(g, depth, sx, sy);
+	return 0;
+}
+
+void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
+{
+	const struct map *m = world_floor(g, depth);
+	int weights[ACTOR_COUNT];
+	for (int k = 0; k < ACTOR_COUNT; k++)
+		weights[k] = content_floor_value(&content_monster_weight[k], depth);
+	int max = content_floor_value(&content_max_monsters_per_room, depth);
+	for (int r = 0; r < m->nrooms; r++) {
+		const struct room *room = &m->rooms[r];
+		int n = rng_range(&g->rng, 0, max);
+		for (int i = 0; i < n; i++) {
+			int x = rng_range(&g->rng, room->x, room->x + room->w - 1);
+			int y = rng_range(&g->rng, room->y, room->y + room->h - 1);
+			int kind = rng_weighted(&g->rng, weights, ACTOR_COUNT);
+			if (kind <= ACTOR_PLAYER)
+				continue;
+			/* A taken cell loses its monster (as in the tutorials). */
+			if (!map_walkable(m, x, y) || map_tile(m, x, y) != TILE_FLOOR)
+				continue;
+			if ((x == avoid_x && y == avoid_y) || world_blocker_at(g, depth, x, y) != ECS_NULL)
+				continue;
+			(void)world_spawn_actor(g, (enum actor_kind)kind, depth, x, y, NULL);
+		}
+	}
+}
+
+int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, int y, ecs_entity *out)
+{
+	const struct actor_def *d = &content_actors[kind];
+	ecs_entity e;
+	int rc = ecs_create(g->w, &e);
+	if (rc)
+		return rc;
+	struct c_pos pos = {.x = x, .y = y, .floor = floor};
+	struct c_render ren = {.glyph = d->glyph, .fg = d->fg, .order = GAME_ORDER_ACTOR};
+	struct c_name name = {{0}};
+	snprintf(name.s, sizeof(name.s), "%s", d->name);
+	struct c_actor act = {.kind = kind, .hp = d->hp, .max_hp = d->hp, .power = d->power, .defense = d->defense};
+	struct c_blocks blk = {.on = 1};
+	bool ok = ecs_add(g->w, e, COMP_POS, &pos) && ecs_add(g->w, e, COMP_RENDER, &ren) &&
+		  ecs_add(g->w, e, COMP_NAME, &name) && ecs_add(g->w, e, COMP_ACTOR, &act) &&
+		  ecs_add(g->w, e, COMP_BLOCKS, &blk);
+	if (ok && kind == ACTOR_PLAYER) {
+		struct c_player pl = {.level = content_rules.start_level, .xp = 0,
+				      .bonus_power = d->start_power, .bonus_defense = d->start_defense};
+		ok = ecs_add(g->w, e, COMP_PLAYER, &pl) && ecs_add(g->w, e, COMP_INVENTORY, NULL) &&
+		     ecs_add(g->w, e, COMP_EQUIPMENT, NULL);
+		if (ok)
+			g->player = e;
+	} else if (ok) {
+		struct c_ai ai = {.state = AI_IDLE, .last_x = -1, .last_y = -1};
+		struct c_xp xp = {.value = d->xp};
+		ok = ecs_add(g->w, e, COMP_AI, &ai) && ecs_add(g->w, e, COMP_XP, &xp);
+	}
+	if (!ok) {
+		ecs_destroy(g->w, e);
+		return -ENOMEM;
+	}
+	if (floor == g->depth && x >= 0 && y >= 0 && x < MAP_W && y < MAP_H)
+		g->occ[y * MAP_W + x] = e;
+	if (out)
+		*out = e;
+	return 0;
+}
+
+void world_clear_monsters(struct game *g, int floor)
+{
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == floor && e != g->player &&
+		    (ecs_has(g->w, e, COMP_AI) || ecs_has(g->w, e, COMP_CORPSE)))
+			ecs_destroy(g->w, e);
+	}
+	world_rebuild_occ(g);
+}
+
+ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= MAP_W || y >= MAP_H)
+		return ECS_NULL;
+	if (floor == g->depth) {
+		ecs_entity e = g->occ[y * MAP_W + x];
+		return ecs_alive(g->w, e) ? e : ECS_NULL;
+	}
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_BLOCKS));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == floor && p->x == x && p->y == y)
+			return e;
+	}
+	return ECS_NULL;
+}
+
+void world_move(struct game *g, ecs_entity e, int x, int y)
+{
+	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (!p)
+		return;
+	bool blocks = ecs_has(g->w, e, COMP_BLOCKS);
+	if (blocks && p->floor == g->depth && g->occ[p->y * MAP_W + p->x] == e)
+		g->occ[p->y * MAP_W + p->x] = ECS_NULL;
+	p->x = x;
+	p->y = y;
+	if (blocks && p->floor == g->depth)
+		g->occ[y * MAP_W + x] = e;
+}
+
+void world_put_player(struct game *g, int depth, int x, int y)
+{
+	struct c_pos *p = ecs_get(g->w, g->player, COMP_POS);
+	p->floor = depth;
+	p->x = x;
+	p->y = y;
+	g->depth = depth;
+	world_rebuild_occ(g);
+}
+
+void world_rebuild_occ(struct game *g)
+{
+	memset(g->occ, 0, sizeof(g->occ));
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_BLOCKS));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == g->depth && p->x >= 0 && p->y >= 0 && p->x < MAP_W && p->y < MAP_H)
+			g->occ[p->y * MAP_W + p->x] = e;
+	}
+}
+
+bool world_visible(const struct game *g, int x, int y)
+{
+	const struct map *m = world_floor(g, g->depth);
+	return m && map_in(m, x, y) && m->visible[y * m->w + x];
+}
+
+void world_refresh_view(struct game *g)
+{
+	struct map *m = world_floor(g, g->depth);
+	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+	if (!m || !pp)
+		return;
+	map_update_fov(m, pp->x, pp->y, content_rules.fov_radius);
+	world_update_memory(g);
+}
+
+void world_update_memory(struct game *g)
+{
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+		if (p->floor != g->depth)
+			continue;
+		if (world_visible(g, p->x, p->y)) {
+			mem->x = p->x;
+			mem->y = p->y;
+			mem->known = 1;
+		} else if (mem->known && world_visible(g, mem->x, mem->y)) {
+			mem->known = 0; /* seen that it is gone from there */
+		}
+	}
+}
+
+const char *world_name(const struct game *g, ecs_entity e)
+{
+	const struct c_name *n = ecs_get(g->w, e, COMP_NAME);
+	return n ? n->s : "";
+}
+
+void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
+{
+	char text[sizeof(g->log[0].text)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (g->log_count > 0) {
+		struct game_msg *last = &g->log[(g->log_start + g->log_count - 1) % GAME_LOG_MAX];
+		if (last->fg == fg && strcmp(last->text, text) == 0) {
+			last->count++;
+			return;
+		}
+	}
+	struct game_msg *m;
+	if (g->log_count < GAME_LOG_MAX) {
+		m = &g->log[(g->log_start + g->log_count) % GAME_LOG_MAX];
+		g->log_count++;
+	} else {
+		m = &g->log[g->log_start];
+		g->log_start = (g->log_start + 1) % GAME_LOG_MAX;
+	}
+	memset(m, 0, sizeof(*m));
+	memcpy(m->text, text, sizeof(m->text));
+	m->fg = fg;
+	m->count = 1;
+}

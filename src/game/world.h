@@ -1,0 +1,92 @@
+/* world: the game state behind game.h (floors, entities, log) and the helpers the rules share; also used by tests and benches. */
+#ifndef PIROGUE_GAME_WORLD_H
+#define PIROGUE_GAME_WORLD_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/rng.h"
+#include "ecs/ecs.h"
+#include "game/components.h"
+#include "game/content.h"
+#include "game/game.h"
+#include "game/map.h"
+#include "game/mapgen.h"
+
+#define WORLD_CELLS (MAP_W * MAP_H)
+#define AI_GOAL_CACHE 4
+
+/* Scratch of the monster phase: not game state (never hashed or saved). */
+struct ai_scratch {
+	uint8_t cost[WORLD_CELLS];
+	uint16_t player_dist[WORLD_CELLS];
+	bool player_dist_ok;
+	struct {
+		int gx, gy;
+		bool ok;
+		uint16_t dist[WORLD_CELLS];
+	} goal[AI_GOAL_CACHE];
+	int goal_next;
+	int dijkstra_runs; /* distance maps computed (for tests and benches) */
+	bool naive;        /* bench baseline: one distance map per monster */
+};
+
+struct game {
+	struct ecs_world *w;
+	struct rng rng;
+	uint64_t seed;
+	enum mapgen_kind mapgen;
+	struct map **floors; /* floors[d-1] for depth d; generated on first visit */
+	int nfloors, capfloors;
+	int depth;
+	int turn;
+	bool over;
+	ecs_entity player;
+	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
+	int log_start, log_count;
+	/* Derived, rebuilt from the state (never hashed or saved): */
+	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor */
+	struct ai_scratch ai;
+};
+
+/* Creates the state without any floor (game_create then enters floor 1). */
+int world_create(struct game **out, uint64_t seed, enum mapgen_kind k);
+void world_destroy(struct game *g);
+
+/* The map of floor depth (1-based) or NULL when not generated yet. */
+struct map *world_floor(const struct game *g, int depth);
+/* Generates floor depth (which must be nfloors + 1) and places its monsters
+ * (none on either stairs or on (avoid_x, avoid_y)). Returns 0 or -errno. */
+int world_generate_floor(struct game *g, int depth);
+/* Places monsters per room on floor depth by the spawn tables. */
+void world_populate(struct game *g, int depth, int avoid_x, int avoid_y);
+
+/* Spawns an actor of kind on floor at (x, y) with its table stats. The
+ * player kind makes the player (only once). Returns 0 or -errno. */
+int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, int y, ecs_entity *out);
+/* Destroys every monster (living or dead) of floor. */
+void world_clear_monsters(struct game *g, int floor);
+/* The entity blocking (x, y) on floor, or ECS_NULL. */
+ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y);
+/* Moves e (on the current floor) to (x, y), keeping the occupancy grid. */
+void world_move(struct game *g, ecs_entity e, int x, int y);
+/* Moves the player to (x, y) of floor depth (which must exist) and makes
+ * it the current floor. */
+void world_put_player(struct game *g, int depth, int x, int y);
+/* Rebuilds the occupancy grid of the current floor. */
+void world_rebuild_occ(struct game *g);
+/* Recomputes the player's FOV on the current floor and updates what the
+ * player remembers of corpses and items. */
+void world_refresh_view(struct game *g);
+/* Updates only what the player remembers of corpses and items from the
+ * current visible[] (enough when the player has not moved). */
+void world_update_memory(struct game *g);
+/* True when (x, y) of the current floor is in the player's view. */
+bool world_visible(const struct game *g, int x, int y);
+/* The name of e ("orc"), "" when it has none. */
+const char *world_name(const struct game *g, ecs_entity e);
+
+/* Appends a message (printf format) to the log; identical to the newest
+ * message (text and colour) it raises that message's count instead. */
+void world_msg(struct game *g, uint32_t fg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

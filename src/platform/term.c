@@ -1,0 +1,1002 @@
+/* term: the terminal display backend. See term.h and docs/term.md. */
+#include "platform/term.h"
+#include "core/log.h"
+#include "core/utf8.h"
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* Written when the backend takes the terminal: alternate screen, cursor
+ * hidden, autowrap off (a glyph the terminal draws wider than we think can
+ * then never scroll the screen), keypad in application mode (so the numeric
+ * keypad is told apart from the digits), mouse reporting (buttons, motion,
+ * SGR 1006 coordinates). */
+static const char term_enter_seq[] =
+	"\033[?1049h\033[?25l\033[?7l\033="
+	"\033[?1000h\033[?1002h\033[?1003h\033[?1006h";
+/* Written when it gives the terminal back (also from signal handlers, so it
+ * is a constant): end a synchronized update left open, colours reset, mouse
+ * off, keypad normal, autowrap on, cursor shown, normal screen. */
+static const char term_leave_seq[] =
+	"\033[?2026l\033[0m\033[?1006l\033[?1003l\033[?1002l\033[?1000l"
+	"\033>\033[?7h\033[?25h\033[?1049l";
+
+/* Synchronized output (DEC mode 2026): terminals that know it show the frame
+ * at once; the others ignore an unknown private mode. */
+#define SYNC_BEGIN "\033[?2026h"
+#define SYNC_END "\033[?2026l"
+
+#define NO_COLOUR 0xFFFFFFFFu /* never a 0xRRGGBB value */
+#define NO_GLYPH 0xFFFFFFFFu  /* a shadow cell the terminal may show anything in */
+#define IN_BUF 512            /* bytes read at once, pending bytes included */
+#define PEND_MAX 64           /* an incomplete sequence longer than this is garbage */
+#define QUEUE_MAX 256
+
+struct term {
+	struct display base;
+	int in_fd, out_fd;
+	bool owns_tty;    /* termios/handlers set up through the file-static instance */
+	bool fixed_size;  /* not a terminal: cols×rows given at open */
+	int cols, rows;   /* the terminal's size (uncapped) */
+	bool full;        /* next present clears the screen and redraws every cell */
+	bool suspended;
+	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown; and the
+	 * console cells they were drawn from (unchanged ones are skipped fast) */
+	int sw, sh;
+	struct con_cell *shadow;
+	struct con_cell *src;
+	int cur_x, cur_y; /* cursor position, -1 when unknown */
+	uint32_t cur_fg, cur_bg;
+	/* the frame being built */
+	char *out;
+	size_t out_len, out_cap;
+	bool out_oom;
+	bool write_failed_logged;
+	/* input: bytes of an incomplete sequence stay at the front of in[] */
+	unsigned char in[IN_BUF];
+	size_t pend_len;
+	struct in_event q[QUEUE_MAX];
+	int qn;
+	bool eof;
+	int mx, my; /* last pointer cell reported */
+};
+
+/* The one terminal this process has taken, for the restoring signal and
+ * atexit handlers (which can reach nothing else). Only async-signal-safe
+ * calls touch it from a handler. */
+static const int term_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL,
+				 SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define TERM_NSIGS ((int)(sizeof term_sigs / sizeof term_sigs[0]))
+#define TERM_NCRASH 5 /* the first five always get the handler */
+static struct {
+	volatile sig_atomic_t active; /* the terminal is currently taken */
+	struct term *owner;
+	int in_fd, out_fd, tio_fd;
+	struct termios saved;
+	bool have_tio;
+	bool installed[TERM_NSIGS];
+	struct sigaction old[TERM_NSIGS];
+	bool atexit_done;
+	bool own_altstack;
+	char altstack[65536];
+} term_g;
+
+/* ---- restoring the terminal ------------------------------------------ */
+
+/* Async-signal-safe: write() and tcsetattr() only. */
+static void term_restore_raw(void)
+{
+	if (!term_g.active)
+		return;
+	term_g.active = 0;
+	size_t off = 0, len = sizeof term_leave_seq - 1;
+	while (off < len) {
+		ssize_t n = write(term_g.out_fd, term_leave_seq + off, len - off);
+		if (n > 0)
+			off += (size_t)n;
+		else if (!(n < 0 && errno == EINTR))
+			break;
+	}
+	if (term_g.have_tio)
+		tcsetattr(term_g.tio_fd, TCSAFLUSH, &term_g.saved);
+}
+
+static void term_signal_handler(int sig)
+{
+	int saved_errno = errno;
+	term_restore_raw();
+	for (int i = 0; i < TERM_NSIGS; i++)
+		if (term_sigs[i] == sig && term_g.installed[i]) {
+			/* give the signal back to whoever had it before (often SIG_DFL) */
+			sigaction(sig, &term_g.old[i], NULL);
+			term_g.installed[i] = false;
+		}
+	errno = saved_errno;
+	/* Blocked while we run; delivered with the old disposition on return. */
+	raise(sig);
+}
+
+static void term_atexit(void)
+{
+	term_restore_raw();
+}
+
+static void term_install_handlers(void)
+{
+	stack_t cur;
+	if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+		/* a stack overflow's SIGSEGV needs a stack to run the handler on */
+		stack_t st = { .ss_sp = term_g.altstack, .ss_size = sizeof term_g.altstack, .ss_flags = 0 };
+		term_g.own_altstack = sigaltstack(&st, NULL) == 0;
+	}
+	for (int i = 0; i < TERM_NSIGS; i++) {
+		struct sigaction old, sa;
+		if (sigaction(term_sigs[i], NULL, &old) != 0)
+			continue;
+		if (i >= TERM_NCRASH && !(!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL))
+			continue; /* someone handles it (or ignores it) already */
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = term_signal_handler;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+		term_g.old[i] = old;
+		if (sigaction(term_sigs[i], &sa, NULL) == 0)
+			term_g.installed[i] = true;
+	}
+	if (!term_g.atexit_done && atexit(term_atexit) == 0)
+		term_g.atexit_done = true;
+}
+
+static void term_remove_handlers(void)
+{
+	for (int i = 0; i < TERM_NSIGS; i++) {
+		if (!term_g.installed[i])
+			continue;
+		struct sigaction cur;
+		/* put the old one back only if ours is still there */
+		if (sigaction(term_sigs[i], NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_handler == term_signal_handler)
+			sigaction(term_sigs[i], &term_g.old[i], NULL);
+		term_g.installed[i] = false;
+	}
+	if (term_g.own_altstack) {
+		stack_t cur;
+		if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == term_g.altstack &&
+		    !(cur.ss_flags & SS_ONSTACK)) {
+			stack_t off = { .ss_flags = SS_DISABLE };
+			sigaltstack(&off, NULL);
+		}
+		term_g.own_altstack = false;
+	}
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void ob_put(struct term *t, const char *s, size_t n)
+{
+	if (t->out_len + n > t->out_cap) {
+		size_t cap = t->out_cap ? t->out_cap : 4096;
+		while (cap < t->out_len + n)
+			cap *= 2;
+		char *p = realloc(t->out, cap);
+		if (!p) {
+			t->out_oom = true;
+			return;
+		}
+		t->out = p;
+		t->out_cap = cap;
+	}
+	memcpy(t->out + t->out_len, s, n);
+	t->out_len += n;
+}
+
+#define OB_LIT(t, s) ob_put((t), (s), sizeof(s) - 1)
+
+/* Appends the decimal digits of v. */
+static void ob_uint(struct term *t, unsigned v)
+{
+	char tmp[12];
+	int i = (int)sizeof tmp;
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	ob_put(t, tmp + i, sizeof tmp - (size_t)i);
+}
+
+/* Writes the whole buffer (normally one write()), then empties it. */
+static int term_flush(struct term *t)
+{
+	size_t off = 0;
+	int rc = 0;
+	while (off < t->out_len) {
+		ssize_t n = write(t->out_fd, t->out + off, t->out_len - off);
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd p = { .fd = t->out_fd, .events = POLLOUT };
+			if (poll(&p, 1, -1) >= 0 || errno == EINTR)
+				continue;
+		}
+		rc = n < 0 ? -errno : -EIO;
+		if (!t->write_failed_logged)
+			log_error("terminal: cannot write to the terminal: %s", strerror(-rc));
+		t->write_failed_logged = true;
+		t->full = true; /* what it shows is unknown now */
+		break;
+	}
+	t->out_len = 0;
+	return rc;
+}
+
+/* ---- size -------------------------------------------------------------- */
+
+static void term_query_size(struct term *t, int *cols, int *rows)
+{
+	if (t->fixed_size) {
+		*cols = t->cols;
+		*rows = t->rows;
+		return;
+	}
+	struct winsize ws;
+	if ((ioctl(t->out_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) ||
+	    (t->in_fd >= 0 && ioctl(t->in_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row)) {
+		*cols = ws.ws_col;
+		*rows = ws.ws_row;
+		return;
+	}
+	/* a serial line or a terminal that does not know its size */
+	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+	int ec = c ? atoi(c) : 0, el = l ? atoi(l) : 0;
+	*cols = ec > 0 ? ec : 80;
+	*rows = el > 0 ? el : 24;
+}
+
+/* Re-reads the size; returns 1 when it changed. */
+static int term_update_size(struct term *t)
+{
+	int c, r;
+	term_query_size(t, &c, &r);
+	if (c == t->cols && r == t->rows)
+		return 0;
+	t->cols = c;
+	t->rows = r;
+	t->full = true;
+	return 1;
+}
+
+int term_handle_resize(struct display *d)
+{
+	struct term *t = (struct term *)d;
+	if (!t)
+		return 0;
+	int changed = term_update_size(t);
+	t->full = true;
+	return changed;
+}
+
+static void term_console_size(struct display *d, int *cols, int *rows)
+{
+	struct term *t = (struct term *)d;
+	term_update_size(t);
+	*cols = t->cols < TERM_MAX_COLS ? t->cols : TERM_MAX_COLS;
+	*rows = t->rows < TERM_MAX_ROWS ? t->rows : TERM_MAX_ROWS;
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+static bool in_ranges(uint32_t c, const uint32_t (*r)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c >= r[i][0] && c <= r[i][1])
+			return true;
+	return false;
+}
+
+/* What to send for a cell's code point: anything a terminal would not draw
+ * in exactly one column (controls, combining and zero-width marks, East
+ * Asian wide characters and wide emoji) becomes '?', so a line can never be
+ * pushed out of step; NUL is a space. */
+static uint32_t term_glyph(uint32_t ch)
+{
+	static const uint32_t zero[][2] = {
+		{ 0x0300, 0x036F }, { 0x0483, 0x0489 }, { 0x0591, 0x05BD }, { 0x0610, 0x061A },
+		{ 0x064B, 0x065F }, { 0x1AB0, 0x1AFF }, { 0x1DC0, 0x1DFF }, { 0x200B, 0x200F },
+		{ 0x2028, 0x202E }, { 0x2060, 0x206F }, { 0x20D0, 0x20FF }, { 0xFE00, 0xFE0F },
+		{ 0xFE20, 0xFE2F }, { 0xFEFF, 0xFEFF }, { 0xE0000, 0xE0FFF },
+	};
+	static const uint32_t wide[][2] = {
+		{ 0x1100, 0x115F }, { 0x231A, 0x231B }, { 0x2329, 0x232A }, { 0x23E9, 0x23EC },
+		{ 0x23F0, 0x23F0 }, { 0x23F3, 0x23F3 }, { 0x25FD, 0x25FE }, { 0x2614, 0x2615 },
+		{ 0x2648, 0x2653 }, { 0x267F, 0x267F }, { 0x2693, 0x2693 }, { 0x26A1, 0x26A1 },
+		{ 0x26AA, 0x26AB }, { 0x26BD, 0x26BE }, { 0x26C4, 0x26C5 }, { 0x26CE, 0x26CE },
+		{ 0x26D4, 0x26D4 }, { 0x26EA, 0x26EA }, { 0x26F2, 0x26F3 }, { 0x26F5, 0x26F5 },
+		{ 0x26FA, 0x26FA }, { 0x26FD, 0x26FD }, { 0x2705, 0x2705 }, { 0x270A, 0x270B },
+		{ 0x2728, 0x2728 }, { 0x274C, 0x274C }, { 0x274E, 0x274E }, { 0x2753, 0x2755 },
+		{ 0x2757, 0x2757 }, { 0x2795, 0x2797 }, { 0x27B0, 0x27B0 }, { 0x27BF, 0x27BF },
+		{ 0x2B1B, 0x2B1C }, { 0x2B50, 0x2B50 }, { 0x2B55, 0x2B55 }, { 0x2E80, 0x303E },
+		{ 0x3041, 0x33FF }, { 0x3400, 0x4DBF }, { 0x4E00, 0x9FFF }, { 0xA000, 0xA4CF },
+		{ 0xA960, 0xA97F }, { 0xAC00, 0xD7A3 }, { 0xF900, 0xFAFF }, { 0xFE10, 0xFE19 },
+		{ 0xFE30, 0xFE6F }, { 0xFF00, 0xFF60 }, { 0xFFE0, 0xFFE6 }, { 0x16FE0, 0x1B2FF },
+		{ 0x1F004, 0x1F004 }, { 0x1F0CF, 0x1F0CF }, { 0x1F18E, 0x1F18E }, { 0x1F191, 0x1F19A },
+		{ 0x1F200, 0x1F251 }, { 0x1F300, 0x1F64F }, { 0x1F680, 0x1F6FF }, { 0x1F7E0, 0x1F7EB },
+		{ 0x1F90C, 0x1F9FF }, { 0x1FA70, 0x1FAFF }, { 0x20000, 0x3FFFD },
+	};
+	if (ch == 0)
+		return ' ';
+	if (ch < 0x20 || (ch >= 0x7F && ch < 0xA0) || ch > 0x10FFFF || (ch >= 0xD800 && ch <= 0xDFFF))
+		return '?';
+	if (ch < 0x300)
+		return ch;
+	if (in_ranges(ch, zero, sizeof zero / sizeof zero[0]) ||
+	    in_ranges(ch, wide, sizeof wide / sizeof wide[0]))
+		return '?';
+	return ch;
+}
+
+/* Two cells look the same on the terminal (a space shows no foreground). */
+static bool same_look(const struct con_cell *a, const struct con_cell *b)
+{
+	return a->ch == b->ch && a->bg == b->bg && (a->ch == ' ' || a->fg == b->fg);
+}
+
+/* Moves the cursor to (x, y) with the shortest sequence available. */
+static void move_to(struct term *t, int x, int y)
+{
+	if (t->cur_x == x && t->cur_y == y)
+		return;
+	char best[32];
+	int bn;
+	/* CUP, always possible */
+	if (x == 0 && y == 0)
+		bn = snprintf(best, sizeof best, "\033[H");
+	else if (x == 0)
+		bn = snprintf(best, sizeof best, "\033[%dH", y + 1);
+	else
+		bn = snprintf(best, sizeof best, "\033[%d;%dH", y + 1, x + 1);
+	if (t->cur_y >= 0) {
+		char alt[32];
+		int an = -1;
+		if (t->cur_y == y) {
+			if (x == 0)
+				an = snprintf(alt, sizeof alt, "\r");
+			else if (t->cur_x >= 0 && x == t->cur_x + 1)
+				an = snprintf(alt, sizeof alt, "\033[C");
+			else if (t->cur_x >= 0 && x > t->cur_x)
+				an = snprintf(alt, sizeof alt, "\033[%dC", x - t->cur_x);
+			else
+				an = snprintf(alt, sizeof alt, "\033[%dG", x + 1);
+		} else if (y == t->cur_y + 1 && x == 0) {
+			an = snprintf(alt, sizeof alt, "\r\n");
+		}
+		if (an > 0 && an < bn) {
+			memcpy(best, alt, (size_t)an);
+			bn = an;
+		}
+	}
+	ob_put(t, best, (size_t)bn);
+	t->cur_x = x;
+	t->cur_y = y;
+}
+
+static void ob_rgb(struct term *t, uint32_t c)
+{
+	ob_uint(t, (c >> 16) & 0xFF);
+	OB_LIT(t, ";");
+	ob_uint(t, (c >> 8) & 0xFF);
+	OB_LIT(t, ";");
+	ob_uint(t, c & 0xFF);
+}
+
+/* Sets the colours for a cell, sending only what differs. */
+static void set_colours(struct term *t, uint32_t ch, uint32_t fg, uint32_t bg)
+{
+	bool need_fg = ch != ' ' && fg != t->cur_fg;
+	bool need_bg = bg != t->cur_bg;
+	if (!need_fg && !need_bg)
+		return;
+	OB_LIT(t, "\033[");
+	if (need_fg) {
+		OB_LIT(t, "38;2;");
+		ob_rgb(t, fg);
+		t->cur_fg = fg;
+	}
+	if (need_bg) {
+		if (need_fg)
+			OB_LIT(t, ";");
+		OB_LIT(t, "48;2;");
+		ob_rgb(t, bg);
+		t->cur_bg = bg;
+	}
+	OB_LIT(t, "m");
+}
+
+static int term_present(struct display *d, struct console *c)
+{
+	struct term *t = (struct term *)d;
+	if (t->suspended)
+		return 0;
+	if (c->w != t->sw || c->h != t->sh) {
+		size_t n = (size_t)c->w * (size_t)c->h;
+		struct con_cell *s = calloc(n, sizeof *s), *src = calloc(n, sizeof *src);
+		if (!s || !src) {
+			free(s);
+			free(src);
+			log_error("terminal: out of memory for a %d×%d screen", c->w, c->h);
+			return -ENOMEM;
+		}
+		free(t->shadow);
+		free(t->src);
+		t->shadow = s;
+		t->src = src;
+		t->sw = c->w;
+		t->sh = c->h;
+		t->full = true;
+	}
+	bool full = t->full;
+	t->out_len = 0;
+	t->out_oom = false;
+	OB_LIT(t, SYNC_BEGIN);
+	size_t empty_len = t->out_len;
+	if (full) {
+		for (int i = 0; i < t->sw * t->sh; i++)
+			t->shadow[i].ch = NO_GLYPH;
+		/* reset colours first so the cleared screen has the default background */
+		OB_LIT(t, "\033[0m\033[2J");
+		t->cur_fg = t->cur_bg = NO_COLOUR;
+		t->cur_x = t->cur_y = -1;
+	}
+	/* Every cell is compared with the shadow, not taken from the damage map:
+	 * the shadow decides, so a frame is right even when the caller dropped
+	 * damage without presenting or a cell was set back to what is shown. An
+	 * unchanged row costs one memcmp (a 240×67 console: ~10 µs). */
+	int dw = c->w < t->cols ? c->w : t->cols;
+	int dh = c->h < t->rows ? c->h : t->rows;
+	for (int y = 0; y < dh; y++) {
+		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
+		struct con_cell *rrow = t->src + (size_t)y * (size_t)t->sw;
+		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
+			continue;
+		for (int x = 0; x < dw; x++) {
+			if (!full && memcmp(&row[x], &rrow[x], sizeof *row) == 0)
+				continue;
+			rrow[x] = row[x];
+			struct con_cell want = { term_glyph(row[x].ch), row[x].fg & 0xFFFFFF, row[x].bg & 0xFFFFFF };
+			if (same_look(&srow[x], &want))
+				continue;
+			move_to(t, x, y);
+			set_colours(t, want.ch, want.fg, want.bg);
+			char u[4];
+			ob_put(t, u, utf8_encode(want.ch, u));
+			srow[x] = want;
+			/* at the terminal's last column the cursor stays put (no autowrap) */
+			t->cur_x = x + 1 < t->cols ? x + 1 : -1;
+		}
+	}
+	t->full = false;
+	if (t->out_oom) {
+		log_error("terminal: out of memory building a frame");
+		t->full = true;
+		t->out_len = 0;
+		return -ENOMEM;
+	}
+	if (t->out_len == empty_len) {
+		t->out_len = 0;
+		return 0; /* nothing changed: nothing written */
+	}
+	OB_LIT(t, SYNC_END);
+	return term_flush(t);
+}
+
+/* ---- input ------------------------------------------------------------- */
+
+static void push(struct term *t, enum ev_type type, uint32_t key, int x, int y, int button,
+		 enum dev_kind from)
+{
+	if (t->qn >= QUEUE_MAX)
+		return;
+	t->q[t->qn++] = (struct in_event){ .type = type, .key = key, .x = x, .y = y,
+					    .button = button, .from = from };
+}
+
+static void push_key(struct term *t, uint32_t key)
+{
+	push(t, EV_KEY_PRESS, key, 0, 0, 0, DEV_KEYBOARD);
+}
+
+/* Length of the UTF-8 character at s: its byte count when complete and
+ * valid (*cp set), 0 when it is a valid but incomplete start, -1 when invalid. */
+static int utf8_char(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char b = s[0];
+	size_t len = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 :
+		     b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+	if (len == 0)
+		return -1;
+	if (n < len) {
+		for (size_t i = 1; i < n; i++)
+			if ((s[i] & 0xC0) != 0x80)
+				return -1;
+		return 0;
+	}
+	if (utf8_decode((const char *)s, len, cp) != len)
+		return -1;
+	return (int)len;
+}
+
+/* A mouse report: b is the xterm button byte, (x, y) 0-based cells. */
+static void mouse(struct term *t, int b, int x, int y, bool press)
+{
+	if (!press || (b & (64 | 128)) || x < 0 || y < 0)
+		return; /* releases, wheel and extra buttons are not used */
+	if (b & 32) {
+		if (x == t->mx && y == t->my)
+			return;
+		t->mx = x;
+		t->my = y;
+		push(t, EV_MOUSE_MOVE, 0, x, y, 0, DEV_MOUSE);
+		return;
+	}
+	if ((b & 3) == 3)
+		return; /* X10 release */
+	t->mx = x;
+	t->my = y;
+	push(t, EV_MOUSE_CLICK, 0, x, y, (b & 3) + 1, DEV_MOUSE);
+}
+
+/* The key of "CSI n ~" (and rxvt's $ ^ @ variants), or KEY_NONE. */
+static uint32_t tilde_key(int n)
+{
+	switch (n) {
+	case 1: case 7: return KEY_HOME;
+	case 2: return KEY_INSERT;
+	case 3: return KEY_DELETE;
+	case 4: case 8: return KEY_END;
+	case 5: return KEY_PGUP;
+	case 6: return KEY_PGDN;
+	case 11: case 12: case 13: case 14: case 15: return KEY_F1 + (uint32_t)(n - 11);
+	case 17: case 18: case 19: case 20: case 21: return KEY_F6 + (uint32_t)(n - 17);
+	case 23: return KEY_F11;
+	case 24: return KEY_F12;
+	default: return KEY_NONE;
+	}
+}
+
+/* The key of a final byte shared by CSI and SS3 forms, or KEY_NONE. */
+static uint32_t final_key(unsigned char f)
+{
+	switch (f) {
+	case 'A': return KEY_UP;
+	case 'B': return KEY_DOWN;
+	case 'C': return KEY_RIGHT;
+	case 'D': return KEY_LEFT;
+	case 'H': return KEY_HOME;
+	case 'F': return KEY_END;
+	case 'E': return KEY_KP5; /* keypad 5 with NumLock off ("begin") */
+	case 'P': return KEY_F1;
+	case 'Q': return KEY_F2;
+	case 'R': return KEY_F3;
+	case 'S': return KEY_F4;
+	default: return KEY_NONE;
+	}
+}
+
+/* ESC [ ...: returns bytes consumed, 0 when incomplete. */
+static size_t parse_csi(struct term *t, const unsigned char *s, size_t n)
+{
+	size_t i = 2;
+	if (i >= n)
+		return 0;
+	if (s[i] == '[') { /* Linux console F1..F5: ESC [ [ A..E */
+		if (n < 4)
+			return 0;
+		if (s[3] >= 'A' && s[3] <= 'E') {
+			push_key(t, KEY_F1 + (uint32_t)(s[3] - 'A'));
+			return 4;
+		}
+		return s[3] >= 0x40 && s[3] <= 0x7E ? 4 : 3;
+	}
+	if (s[i] == 'M') { /* X10 mouse: ESC [ M b x y (terminals without SGR 1006) */
+		if (n < 6)
+			return 0;
+		mouse(t, s[3] - 32, s[4] - 33, s[5] - 33, true);
+		return 6;
+	}
+	unsigned char priv = 0;
+	if (s[i] >= 0x3C && s[i] <= 0x3F)
+		priv = s[i++];
+	int p[8] = { 0 };
+	int np = 0;
+	bool bad = false, sub = false;
+	for (; i < n; i++) {
+		unsigned char c = s[i];
+		if (c >= '0' && c <= '9') {
+			if (np < 8 && !sub && p[np] < 100000)
+				p[np] = p[np] * 10 + (c - '0');
+		} else if (c == ';') {
+			np++;
+			sub = false;
+		} else if (c == ':') {
+			sub = true; /* sub-parameters are not used */
+		} else if (c >= 0x3C && c <= 0x3F) {
+			bad = true;
+		} else {
+			break;
+		}
+	}
+	for (; i < n && s[i] >= 0x20 && s[i] <= 0x2F && s[i] != '$'; i++)
+		bad = true; /* intermediates: nothing a key sends */
+	if (i >= n)
+		return 0;
+	unsigned char f = s[i];
+	if (f != '$' && (f < 0x40 || f > 0x7E))
+		return i; /* broken off: drop it, reread the byte that broke it */
+	i++;
+	if (priv == '<' && !bad && (f == 'M' || f == 'm')) {
+		if (np >= 2)
+			mouse(t, p[0], p[1] - 1, p[2] - 1, f == 'M');
+		return i;
+	}
+	if (priv || bad)
+		return i;
+	uint32_t key;
+	if (f == '~' || f == '$' || f == '^' || f == '@')
+		key = tilde_key(p[0]);
+	else if (f == 'G')
+		key = KEY_KP5; /* Linux console keypad 5 */
+	else
+		key = final_key(f);
+	if (key != KEY_NONE)
+		push_key(t, key);
+	return i;
+}
+
+/* ESC O ...: returns bytes consumed, 0 when incomplete. */
+static size_t parse_ss3(struct term *t, const unsigned char *s, size_t n)
+{
+	size_t i = 2;
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
+		i++;
+	if (i >= n)
+		return 0;
+	unsigned char f = s[i];
+	if (f < 0x40 || f > 0x7E)
+		return i;
+	uint32_t key = final_key(f);
+	if (f >= 'p' && f <= 'y')
+		key = KEY_KP0 + (uint32_t)(f - 'p');
+	else if (f == 'M')
+		key = KEY_KPENTER;
+	else if (f >= 'j' && f <= 'o')
+		key = (uint32_t)"*+,-./"[f - 'j']; /* keypad operators type themselves */
+	else if (f == 'X')
+		key = '=';
+	if (key != KEY_NONE)
+		push_key(t, key);
+	return i + 1;
+}
+
+/* One key or sequence at s: bytes consumed, 0 when incomplete. */
+static size_t parse_one(struct term *t, const unsigned char *s, size_t n)
+{
+	unsigned char b = s[0];
+	uint32_t cp;
+	int len;
+	if (b == 0x1B) {
+		if (n < 2)
+			return 0;
+		if (s[1] == '[')
+			return parse_csi(t, s, n);
+		if (s[1] == 'O')
+			return parse_ss3(t, s, n);
+		if (s[1] == 0x1B) {
+			push_key(t, KEY_ESCAPE); /* the second ESC starts anew */
+			return 1;
+		}
+		/* ESC + a character is Alt+character: not a key we use, dropped whole */
+		len = utf8_char(s + 1, n - 1, &cp);
+		return len == 0 ? 0 : len < 0 ? 2 : (size_t)len + 1;
+	}
+	if (b == '\r' || b == '\n') {
+		push_key(t, KEY_ENTER);
+		return 1;
+	}
+	if (b == '\t') {
+		push_key(t, KEY_TAB);
+		return 1;
+	}
+	if (b == 0x7F || b == 0x08) {
+		push_key(t, KEY_BACKSPACE);
+		return 1;
+	}
+	if (b < 0x20)
+		return 1; /* other control characters (Ctrl+letter) are not keys we use */
+	len = utf8_char(s, n, &cp);
+	if (len < 0)
+		return 1;
+	if (len == 0)
+		return 0;
+	if (cp >= 0x20 && !(cp >= 0x7F && cp < 0xA0))
+		push_key(t, cp);
+	return (size_t)len;
+}
+
+/* Parses in[0..len); an incomplete tail stays at the front of in[]. */
+static void parse_buf(struct term *t, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t used = parse_one(t, t->in + i, len - i);
+		if (used == 0) {
+			if (len - i >= PEND_MAX)
+				i = len; /* no sequence is that long: garbage */
+			break;
+		}
+		i += used;
+	}
+	memmove(t->in, t->in + i, len - i);
+	t->pend_len = len - i;
+}
+
+/* One read() of at most lim bytes after the pending ones, parsed. Returns
+ * bytes read, 0 when nothing was there, -1 at end of input. */
+static ssize_t read_some(struct term *t, size_t lim)
+{
+	if (lim > IN_BUF - t->pend_len)
+		lim = IN_BUF - t->pend_len;
+	if (lim == 0)
+		return 0;
+	ssize_t r = read(t->in_fd, t->in + t->pend_len, lim);
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 0;
+	if (r <= 0) {
+		/* hung up (EOF or EIO): the terminal is gone */
+		t->eof = true;
+		t->pend_len = 0;
+		push(t, EV_QUIT, 0, 0, 0, 0, DEV_KEYBOARD);
+		return -1;
+	}
+	parse_buf(t, t->pend_len + (size_t)r);
+	return r;
+}
+
+static int term_dispatch(struct display *d, int fd, struct in_event *ev, int max)
+{
+	struct term *t = (struct term *)d;
+	if (max <= 0)
+		return 0;
+	/* Queued events first; the fd stays readable, so we are called again. */
+	if (t->qn == 0 && fd == t->in_fd && fd >= 0 && !t->eof) {
+		/* Every event uses at least one byte: reading no more than there is
+		 * room for keeps the queue from outliving this call. */
+		int room = max - (int)t->pend_len;
+		ssize_t r = read_some(t, room > 1 ? (size_t)room : 1);
+		if (r > 0 && t->pend_len == 1 && t->in[0] == 0x1B) {
+			/* The read ended right after ESC. If the rest of a sequence is
+			 * already waiting, take it (no waiting: zero timeout); else it
+			 * is the Escape key. */
+			struct pollfd p = { .fd = t->in_fd, .events = POLLIN };
+			room = max - t->qn - 1;
+			if (room > 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+				r = read_some(t, (size_t)room);
+			if (r >= 0 && t->pend_len == 1 && t->in[0] == 0x1B) {
+				push_key(t, KEY_ESCAPE);
+				t->pend_len = 0;
+			}
+		}
+	}
+	int n = t->qn < max ? t->qn : max;
+	memcpy(ev, t->q, (size_t)n * sizeof *ev);
+	memmove(t->q, t->q + n, (size_t)(t->qn - n) * sizeof *t->q);
+	t->qn -= n;
+	return n;
+}
+
+static int term_poll_fds(struct display *d, int *fds, int max)
+{
+	struct term *t = (struct term *)d;
+	if (max < 1 || t->in_fd < 0 || t->eof)
+		return 0;
+	fds[0] = t->in_fd;
+	return 1;
+}
+
+/* ---- taking and giving back the terminal -------------------------------- */
+
+/* Raw mode on the saved settings, keeping ISIG for Ctrl+C. */
+static int term_set_raw(int fd, const struct termios *saved)
+{
+	struct termios tio = *saved;
+	tio.c_iflag &= ~(tcflag_t)(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON);
+	tio.c_lflag &= ~(tcflag_t)(ECHO | ECHONL | ICANON | IEXTEN);
+	tio.c_lflag |= ISIG;
+	tio.c_cflag |= CS8;
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	tio.c_cc[VSUSP] = _POSIX_VDISABLE; /* Ctrl+Z would stop us with the terminal raw */
+	tio.c_cc[VQUIT] = _POSIX_VDISABLE; /* Ctrl+\ would dump core */
+	return tcsetattr(fd, TCSAFLUSH, &tio) == 0 ? 0 : -errno;
+}
+
+/* Takes the terminal (raw mode, enter sequence); the handlers see it. */
+static int term_take(struct term *t)
+{
+	if (t->owns_tty) {
+		if (term_g.have_tio) {
+			if (tcgetattr(term_g.tio_fd, &term_g.saved) != 0) {
+				int e = errno;
+				log_error("terminal: cannot read the terminal settings: %s", strerror(e));
+				return -e;
+			}
+		}
+		term_g.active = 1;
+		if (term_g.have_tio) {
+			int rc = term_set_raw(term_g.tio_fd, &term_g.saved);
+			if (rc < 0) {
+				term_g.active = 0;
+				log_error("terminal: cannot set raw mode: %s", strerror(-rc));
+				return rc;
+			}
+		}
+	}
+	t->out_len = 0;
+	OB_LIT(t, term_enter_seq);
+	if (t->out_oom)
+		return -ENOMEM;
+	t->full = true;
+	t->mx = t->my = -1;
+	return term_flush(t);
+}
+
+/* Gives the terminal back as it was. */
+static void term_give_back(struct term *t)
+{
+	if (t->owns_tty) {
+		term_restore_raw();
+	} else {
+		t->out_len = 0;
+		OB_LIT(t, term_leave_seq);
+		term_flush(t);
+	}
+}
+
+static void term_suspend(struct display *d)
+{
+	struct term *t = (struct term *)d;
+	if (!t || t->suspended)
+		return;
+	term_give_back(t);
+	t->suspended = true;
+}
+
+static void term_resume(struct display *d)
+{
+	struct term *t = (struct term *)d;
+	if (!t || !t->suspended)
+		return;
+	t->suspended = false;
+	term_update_size(t);
+	term_take(t);
+	t->full = true;
+}
+
+static void term_close(struct display *d)
+{
+	struct term *t = (struct term *)d;
+	if (!t)
+		return;
+	if (!t->suspended)
+		term_give_back(t);
+	if (t->owns_tty) {
+		term_remove_handlers();
+		term_g.owner = NULL;
+		term_g.have_tio = false;
+		log_flush_held();
+	}
+	free(t->shadow);
+	free(t->src);
+	free(t->out);
+	free(t);
+}
+
+int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int rows)
+{
+	*out = NULL;
+	bool in_tty = in_fd >= 0 && isatty(in_fd);
+	bool out_tty = isatty(out_fd);
+	if (!out_tty && (cols < 1 || rows < 1 || cols > TERM_MAX_COLS || rows > TERM_MAX_ROWS)) {
+		log_error("terminal: a size of %d×%d is not possible (1..%d × 1..%d)", cols, rows,
+			  TERM_MAX_COLS, TERM_MAX_ROWS);
+		return -EINVAL;
+	}
+	if ((in_tty || out_tty) && term_g.owner) {
+		log_error("terminal: the terminal is already taken by another display");
+		return -EBUSY;
+	}
+	struct term *t = calloc(1, sizeof *t);
+	if (!t) {
+		log_error("terminal: out of memory");
+		return -ENOMEM;
+	}
+	t->base.ops = &term_display_ops;
+	t->in_fd = in_fd;
+	t->out_fd = out_fd;
+	t->cur_x = t->cur_y = -1;
+	t->cur_fg = t->cur_bg = NO_COLOUR;
+	t->fixed_size = !out_tty;
+	t->owns_tty = in_tty || out_tty;
+	if (t->fixed_size) {
+		t->cols = cols;
+		t->rows = rows;
+	} else {
+		term_update_size(t);
+	}
+	if (t->owns_tty) {
+		term_g.owner = t;
+		term_g.in_fd = in_fd;
+		term_g.out_fd = out_fd;
+		term_g.tio_fd = in_tty ? in_fd : out_fd;
+		term_g.have_tio = true;
+		term_install_handlers();
+	}
+	int rc = term_take(t);
+	if (rc < 0)
+		goto fail;
+	if (t->owns_tty)
+		log_hold(1); /* messages now would land on the game screen */
+	*out = &t->base;
+	return 0;
+fail:
+	if (t->owns_tty) {
+		term_restore_raw();
+		term_remove_handlers();
+		term_g.owner = NULL;
+		term_g.have_tio = false;
+	}
+	free(t->out);
+	free(t);
+	return rc;
+}
+
+static int term_open(struct display **out, const struct display_opts *o)
+{
+	(void)o;
+	*out = NULL;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		log_error("terminal: stdin and stdout must be a terminal for --backend term "
+			  "(use --backend headless when redirecting)");
+		return -ENOTTY;
+	}
+	const char *term = getenv("TERM");
+	if (term && strcmp(term, "dumb") == 0) {
+		log_error("terminal: TERM=dumb cannot show colours or move the cursor; "
+			  "use a real terminal or --backend headless");
+		return -ENOTTY;
+	}
+	return term_open_fds(out, STDIN_FILENO, STDOUT_FILENO, 0, 0);
+}
+
+const struct display_ops term_display_ops = {
+	.name = "term",
+	.open = term_open,
+	.close = term_close,
+	.console_size = term_console_size,
+	.present = term_present,
+	.poll_fds = term_poll_fds,
+	.dispatch = term_dispatch,
+	.screenshot = NULL,
+	.suspend = term_suspend,
+	.resume = term_resume,
+};

@@ -1,0 +1,726 @@
+/* font: loads PNG/BMP CP437 tilesets and PSF1/PSF2 console fonts (plain or
+ * gzip) into glyph coverage, and looks glyphs up by code point. Every size
+ * read from a file is checked before it is used: any input, however broken,
+ * yields either a font or one error line. */
+#include "render/font.h"
+#include "core/utf8.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+/* Debian's libstb ships the implementation in libstb.so: declarations only
+ * here (no STB_IMAGE_IMPLEMENTATION). */
+#include <stb_image.h>
+
+const uint16_t cp437_to_unicode[256] = {
+	0x0000, 0x263A, 0x263B, 0x2665, 0x2666, 0x2663, 0x2660, 0x2022,
+	0x25D8, 0x25CB, 0x25D9, 0x2642, 0x2640, 0x266A, 0x266B, 0x263C,
+	0x25BA, 0x25C4, 0x2195, 0x203C, 0x00B6, 0x00A7, 0x25AC, 0x21A8,
+	0x2191, 0x2193, 0x2192, 0x2190, 0x221F, 0x2194, 0x25B2, 0x25BC,
+	0x0020, 0x0021, 0x0022, 0x0023, 0x0024, 0x0025, 0x0026, 0x0027,
+	0x0028, 0x0029, 0x002A, 0x002B, 0x002C, 0x002D, 0x002E, 0x002F,
+	0x0030, 0x0031, 0x0032, 0x0033, 0x0034, 0x0035, 0x0036, 0x0037,
+	0x0038, 0x0039, 0x003A, 0x003B, 0x003C, 0x003D, 0x003E, 0x003F,
+	0x0040, 0x0041, 0x0042, 0x0043, 0x0044, 0x0045, 0x0046, 0x0047,
+	0x0048, 0x0049, 0x004A, 0x004B, 0x004C, 0x004D, 0x004E, 0x004F,
+	0x0050, 0x0051, 0x0052, 0x0053, 0x0054, 0x0055, 0x0056, 0x0057,
+	0x0058, 0x0059, 0x005A, 0x005B, 0x005C, 0x005D, 0x005E, 0x005F,
+	0x0060, 0x0061, 0x0062, 0x0063, 0x0064, 0x0065, 0x0066, 0x0067,
+	0x0068, 0x0069, 0x006A, 0x006B, 0x006C, 0x006D, 0x006E, 0x006F,
+	0x0070, 0x0071, 0x0072, 0x0073, 0x0074, 0x0075, 0x0076, 0x0077,
+	0x0078, 0x0079, 0x007A, 0x007B, 0x007C, 0x007D, 0x007E, 0x2302,
+	0x00C7, 0x00FC, 0x00E9, 0x00E2, 0x00E4, 0x00E0, 0x00E5, 0x00E7,
+	0x00EA, 0x00EB, 0x00E8, 0x00EF, 0x00EE, 0x00EC, 0x00C4, 0x00C5,
+	0x00C9, 0x00E6, 0x00C6, 0x00F4, 0x00F6, 0x00F2, 0x00FB, 0x00F9,
+	0x00FF, 0x00D6, 0x00DC, 0x00A2, 0x00A3, 0x00A5, 0x20A7, 0x0192,
+	0x00E1, 0x00ED, 0x00F3, 0x00FA, 0x00F1, 0x00D1, 0x00AA, 0x00BA,
+	0x00BF, 0x2310, 0x00AC, 0x00BD, 0x00BC, 0x00A1, 0x00AB, 0x00BB,
+	0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561, 0x2562, 0x2556,
+	0x2555, 0x2563, 0x2551, 0x2557, 0x255D, 0x255C, 0x255B, 0x2510,
+	0x2514, 0x2534, 0x252C, 0x251C, 0x2500, 0x253C, 0x255E, 0x255F,
+	0x255A, 0x2554, 0x2569, 0x2566, 0x2560, 0x2550, 0x256C, 0x2567,
+	0x2568, 0x2564, 0x2565, 0x2559, 0x2558, 0x2552, 0x2553, 0x256B,
+	0x256A, 0x2518, 0x250C, 0x2588, 0x2584, 0x258C, 0x2590, 0x2580,
+	0x03B1, 0x00DF, 0x0393, 0x03C0, 0x03A3, 0x03C3, 0x00B5, 0x03C4,
+	0x03A6, 0x0398, 0x03A9, 0x03B4, 0x221E, 0x03C6, 0x03B5, 0x2229,
+	0x2261, 0x00B1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00F7, 0x2248,
+	0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0,
+};
+
+/* Further code points that CP437 tiles commonly stand for (the glyphs
+ * are drawn so that they serve both): mapped after the primary table. */
+static const struct {
+	uint8_t byte;
+	uint16_t cp;
+} cp437_alias[] = {
+	{0x10, 0x25B6}, /* ▶ */ {0x11, 0x25C0}, /* ◀ */ {0xE1, 0x03B2}, /* β */
+	{0xE4, 0x2211}, /* ∑ */ {0xE6, 0x03BC}, /* μ */ {0xEA, 0x2126}, /* Ω ohm */
+	{0xEB, 0x00F0}, /* ð */ {0xED, 0x2205}, /* ∅ */ {0xED, 0x03D5}, /* ϕ */
+	{0xEE, 0x2208}, /* ∈ */ {0xFA, 0x22C5}, /* ⋅ */ {0xFE, 0x25AA}, /* ▪ */
+};
+
+/* Upper bound on a font's coverage bytes (glyphs × width × height). */
+#define FONT_MAX_PIXELS ((size_t)64 << 20)
+
+/* Writes "<name>: <message>" into err and returns rc. */
+__attribute__((format(printf, 5, 6)))
+static int fail(char *err, size_t errlen, const char *name, int rc, const char *fmt, ...)
+{
+	if (err && errlen) {
+		int n = snprintf(err, errlen, "%s: ", name);
+		if (n >= 0 && (size_t)n < errlen) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return rc;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- building a font ------------------------------------------------- */
+
+/* A growing list of (cp, glyph) pairs. */
+struct maplist {
+	struct font_map_entry *e;
+	size_t n, cap;
+};
+
+static int map_add(struct maplist *m, uint32_t cp, int32_t glyph)
+{
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0; /* not a character: ignore */
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 512;
+		struct font_map_entry *e = realloc(m->e, cap * sizeof *e);
+		if (!e)
+			return -ENOMEM;
+		m->e = e;
+		m->cap = cap;
+	}
+	m->e[m->n].cp = cp;
+	m->e[m->n].glyph = glyph;
+	m->n++;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct font_map_entry *x = a, *y = b;
+	if (x->cp != y->cp)
+		return x->cp < y->cp ? -1 : 1;
+	return (x->glyph > y->glyph) - (x->glyph < y->glyph);
+}
+
+/* Allocates a font of n glyphs of w×h with zeroed coverage (and colour if
+ * asked), room for one more glyph (the generated replacement). */
+static int font_alloc(struct font **out, int w, int h, int n, bool colour)
+{
+	struct font *f = calloc(1, sizeof *f);
+	if (!f)
+		return -ENOMEM;
+	size_t px = (size_t)w * (size_t)h * ((size_t)n + 1);
+	f->cell_w = w;
+	f->cell_h = h;
+	f->nglyphs = n;
+	f->coverage = calloc(px, 1);
+	if (!f->coverage)
+		goto fail;
+	if (colour) {
+		f->colour = calloc(px, sizeof *f->colour);
+		if (!f->colour)
+			goto fail;
+	}
+	*out = f;
+	return 0;
+fail:
+	font_destroy(f);
+	return -ENOMEM;
+}
+
+static bool glyph_blank(const struct font *f, int g)
+{
+	size_t px = (size_t)f->cell_w * (size_t)f->cell_h;
+	const uint8_t *c = f->coverage + (size_t)g * px;
+	for (size_t i = 0; i < px; i++) {
+		if (c[i])
+			return false;
+		if (f->colour && (f->colour[(size_t)g * px + i] >> 24))
+			return false;
+	}
+	return true;
+}
+
+static int32_t map_find(const struct font *f, uint32_t cp)
+{
+	size_t lo = 0, hi = f->map_len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->map[mid].cp < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->map_len && f->map[lo].cp == cp)
+		return f->map[lo].glyph;
+	return -1;
+}
+
+/* Adds a box outline as glyph nglyphs (font_alloc left room for it). */
+static void add_box_glyph(struct font *f)
+{
+	int w = f->cell_w, h = f->cell_h, g = f->nglyphs;
+	size_t base = (size_t)g * (size_t)w * (size_t)h;
+	/* Inset by one pixel where the cell is large enough, so that boxes in
+	 * adjacent cells stay apart. */
+	int x0 = w >= 5 ? 1 : 0, x1 = w >= 5 ? w - 2 : w - 1;
+	int y0 = h >= 5 ? 1 : 0, y1 = h >= 5 ? h - 2 : h - 1;
+	for (int y = y0; y <= y1; y++)
+		for (int x = x0; x <= x1; x++) {
+			if (y != y0 && y != y1 && x != x0 && x != x1)
+				continue;
+			size_t i = base + (size_t)y * (size_t)w + (size_t)x;
+			f->coverage[i] = 255;
+			if (f->colour)
+				f->colour[i] = 0xFFFFFFFFu;
+		}
+	f->nglyphs++;
+	f->replacement = g;
+}
+
+/* Sorts the pairs into f->map (first glyph wins for a repeated code point),
+ * picks the replacement glyph and builds the direct page index. Takes the
+ * list's memory. */
+static int font_finish(struct font *f, struct maplist *m)
+{
+	if (m->n)
+		qsort(m->e, m->n, sizeof *m->e, entry_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (k == 0 || m->e[k - 1].cp != m->e[i].cp)
+			m->e[k++] = m->e[i];
+	f->map = m->e;
+	f->map_len = k;
+	m->e = NULL;
+	m->n = m->cap = 0;
+
+	int32_t g = map_find(f, 0xFFFD);
+	if (g < 0 || glyph_blank(f, g))
+		g = map_find(f, '?');
+	if (g >= 0 && !glyph_blank(f, g))
+		f->replacement = g;
+	else
+		add_box_glyph(f);
+
+	/* Count the pages that hold at least one code point. */
+	size_t npages = 1; /* page 0 of the storage: all replacement */
+	uint32_t last = UINT32_MAX;
+	for (size_t i = 0; i < f->map_len && f->map[i].cp < 0x10000; i++)
+		if ((f->map[i].cp >> 8) != last) {
+			last = f->map[i].cp >> 8;
+			npages++;
+		}
+	f->pagemem = malloc(npages * 256 * sizeof *f->pagemem);
+	if (!f->pagemem)
+		return -ENOMEM;
+	for (size_t i = 0; i < npages * 256; i++)
+		f->pagemem[i] = (uint16_t)f->replacement;
+	for (int p = 0; p < 256; p++)
+		f->page[p] = f->pagemem;
+	size_t used = 0;
+	last = UINT32_MAX;
+	for (size_t i = 0; i < f->map_len && f->map[i].cp < 0x10000; i++) {
+		uint32_t cp = f->map[i].cp;
+		if ((cp >> 8) != last) {
+			last = cp >> 8;
+			used++;
+			f->page[last] = f->pagemem + used * 256;
+		}
+		f->pagemem[used * 256 + (cp & 0xFF)] = (uint16_t)f->map[i].glyph;
+	}
+	return 0;
+}
+
+/* Maps glyphs 0..min(n,256)-1 as CP437 bytes, then the look-alikes. */
+static int map_cp437(struct maplist *m, int n)
+{
+	for (int g = 0; g < n && g < 256; g++) {
+		int rc = map_add(m, cp437_to_unicode[g], g);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < sizeof cp437_alias / sizeof *cp437_alias; i++) {
+		if (cp437_alias[i].byte >= n)
+			continue;
+		int rc = map_add(m, cp437_alias[i].cp, cp437_alias[i].byte);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- PNG / BMP tilesets --------------------------------------------- */
+
+static int load_image(struct font **out, const uint8_t *d, size_t len, const char *name,
+		      const char *kind, char *err, size_t errlen)
+{
+	struct font *f = NULL;
+	struct maplist m = {0};
+	stbi_uc *px = NULL;
+	int w, h, comp, rc;
+
+	if (!stbi_info_from_memory(d, (int)len, &w, &h, &comp))
+		return fail(err, errlen, name, -EINVAL, "not a readable %s image (%s)", kind,
+			    stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+	if (w < 16 || h < 16 || w % 16 || h % 16)
+		return fail(err, errlen, name, -EINVAL,
+			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16)",
+			    w, h);
+	int cw = w / 16, ch = h / 16;
+	if (cw > FONT_MAX_CELL || ch > FONT_MAX_CELL)
+		return fail(err, errlen, name, -EFBIG, "tiles of %d×%d pixels are larger than %d×%d", cw, ch,
+			    FONT_MAX_CELL, FONT_MAX_CELL);
+	int w2, h2;
+	px = stbi_load_from_memory(d, (int)len, &w2, &h2, &comp, 4);
+	if (!px)
+		return fail(err, errlen, name, -EINVAL, "cannot decode %s image (%s)", kind,
+			    stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+	if (w2 != w || h2 != h) {
+		rc = fail(err, errlen, name, -EINVAL, "%s image size changed while decoding", kind);
+		goto out;
+	}
+	size_t npx = (size_t)w * (size_t)h;
+
+	/* Colour key: a fully opaque image whose tile 0 is one colour. */
+	bool opaque = true;
+	for (size_t i = 0; i < npx && opaque; i++)
+		opaque = px[i * 4 + 3] == 255;
+	if (opaque) {
+		bool uniform = true;
+		for (int y = 0; y < ch && uniform; y++)
+			for (int x = 0; x < cw && uniform; x++)
+				uniform = !memcmp(px + ((size_t)y * (size_t)w + (size_t)x) * 4, px, 4);
+		if (uniform) {
+			uint8_t key[4];
+			memcpy(key, px, 4);
+			for (size_t i = 0; i < npx; i++)
+				if (!memcmp(px + i * 4, key, 4))
+					memset(px + i * 4, 0, 4);
+		}
+	}
+	/* Greyscale (coverage) or full colour? */
+	bool grey = true;
+	for (size_t i = 0; i < npx && grey; i++) {
+		const stbi_uc *p = px + i * 4;
+		if (p[3] && (p[0] != p[1] || p[1] != p[2]))
+			grey = false;
+	}
+	rc = font_alloc(&f, cw, ch, 256, !grey);
+	if (rc) {
+		fail(err, errlen, name, rc, "out of memory");
+		goto out;
+	}
+	for (int g = 0; g < 256; g++) {
+		size_t gx = (size_t)(g % 16) * (size_t)cw, gy = (size_t)(g / 16) * (size_t)ch;
+		size_t o = (size_t)g * (size_t)cw * (size_t)ch;
+		for (size_t y = 0; y < (size_t)ch; y++)
+			for (size_t x = 0; x < (size_t)cw; x++, o++) {
+				const stbi_uc *p = px + ((gy + y) * (size_t)w + gx + x) * 4;
+				if (grey) {
+					f->coverage[o] = (uint8_t)((p[3] * p[0] + 127) / 255);
+				} else {
+					f->coverage[o] = p[3];
+					f->colour[o] = (uint32_t)p[3] << 24 | (uint32_t)p[0] << 16 |
+						       (uint32_t)p[1] << 8 | p[2];
+				}
+			}
+	}
+	rc = map_cp437(&m, 256);
+	if (!rc)
+		rc = font_finish(f, &m);
+	if (rc) {
+		fail(err, errlen, name, rc, "out of memory");
+		goto out;
+	}
+	*out = f;
+	f = NULL;
+out:
+	free(m.e);
+	font_destroy(f);
+	stbi_image_free(px);
+	return rc;
+}
+
+/* ---- PSF console fonts ---------------------------------------------- */
+
+/* Turns n packed 1-bit glyphs (rows padded to bytes, MSB left) into
+ * coverage bytes. */
+static void unpack_bitmaps(struct font *f, const uint8_t *bits, int n, size_t charsize)
+{
+	size_t w = (size_t)f->cell_w, h = (size_t)f->cell_h, row = (w + 7) / 8;
+	uint8_t *c = f->coverage;
+	for (int g = 0; g < n; g++) {
+		const uint8_t *b = bits + (size_t)g * charsize;
+		for (size_t y = 0; y < h; y++)
+			for (size_t x = 0; x < w; x++)
+				*c++ = (b[y * row + x / 8] >> (7 - x % 8)) & 1 ? 255 : 0;
+	}
+}
+
+
+static int load_psf1(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
+		     size_t errlen)
+{
+	struct font *f = NULL;
+	struct maplist m = {0};
+	int rc;
+	if (len < 4)
+		return fail(err, errlen, name, -EINVAL, "PSF1 header truncated (%zu bytes)", len);
+	unsigned mode = d[2], charsize = d[3];
+	int n = mode & 0x01 ? 512 : 256;
+	if (mode > 0x07)
+		return fail(err, errlen, name, -EINVAL, "PSF1 mode 0x%02x is not valid", mode);
+	if (charsize == 0)
+		return fail(err, errlen, name, -EINVAL, "PSF1 glyphs are 0 pixels tall");
+	size_t end = 4 + (size_t)n * charsize;
+	if (len < end)
+		return fail(err, errlen, name, -EINVAL,
+			    "file is %zu bytes, too short for %d glyphs of 8×%u (truncated?)", len, n, charsize);
+	rc = font_alloc(&f, 8, (int)charsize, n, false);
+	if (rc)
+		return fail(err, errlen, name, rc, "out of memory");
+	unpack_bitmaps(f, d + 4, n, charsize);
+	if (mode & 0x06) {
+		size_t p = end;
+		for (int g = 0; g < n && !rc; g++) {
+			bool seq = false;
+			for (;;) {
+				if (p + 2 > len) {
+					rc = fail(err, errlen, name, -EINVAL,
+						  "Unicode table truncated at glyph %d of %d", g, n);
+					goto out;
+				}
+				unsigned v = d[p] | (unsigned)d[p + 1] << 8;
+				p += 2;
+				if (v == 0xFFFF)
+					break;
+				if (v == 0xFFFE)
+					seq = true; /* sequences follow: not single code points */
+				else if (!seq && (rc = map_add(&m, v, g)))
+					break;
+			}
+		}
+	} else {
+		rc = map_cp437(&m, n);
+	}
+	if (!rc)
+		rc = font_finish(f, &m);
+	if (rc) {
+		fail(err, errlen, name, rc, "out of memory");
+		goto out;
+	}
+	*out = f;
+	f = NULL;
+out:
+	free(m.e);
+	font_destroy(f);
+	return rc;
+}
+
+static int load_psf2(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
+		     size_t errlen)
+{
+	struct font *f = NULL;
+	struct maplist m = {0};
+	int rc;
+	if (len < 32)
+		return fail(err, errlen, name, -EINVAL, "PSF2 header truncated (%zu bytes)", len);
+	uint32_t version = le32(d + 4), hsize = le32(d + 8), flags = le32(d + 12);
+	uint32_t n = le32(d + 16), charsize = le32(d + 20), h = le32(d + 24), w = le32(d + 28);
+	if (version != 0)
+		return fail(err, errlen, name, -EINVAL, "unsupported PSF2 version %u", version);
+	if (hsize < 32 || hsize > len)
+		return fail(err, errlen, name, -EINVAL, "PSF2 header size %u does not fit a %zu-byte file", hsize,
+			    len);
+	if (n == 0)
+		return fail(err, errlen, name, -EINVAL, "PSF2 font has 0 glyphs");
+	if (n > FONT_MAX_GLYPHS)
+		return fail(err, errlen, name, -EINVAL, "PSF2 font claims %u glyphs (at most %d)", n,
+			    FONT_MAX_GLYPHS);
+	if (w == 0 || h == 0 || w > FONT_MAX_CELL || h > FONT_MAX_CELL)
+		return fail(err, errlen, name, -EINVAL, "PSF2 glyph size %u×%u is impossible (1..%d each)", w, h,
+			    FONT_MAX_CELL);
+	if (charsize != h * ((w + 7) / 8))
+		return fail(err, errlen, name, -EINVAL, "PSF2 glyphs of %u bytes do not match their size %u×%u",
+			    charsize, w, h);
+	/* n ≤ 65535 and charsize ≤ 256 × 32: no overflow in 64 bits or size_t. */
+	uint64_t end = (uint64_t)hsize + (uint64_t)n * charsize;
+	if (end > len)
+		return fail(err, errlen, name, -EINVAL,
+			    "file is %zu bytes, too short for %u glyphs of %u×%u (truncated?)", len, n, w, h);
+	if ((uint64_t)n * w * h > FONT_MAX_PIXELS)
+		return fail(err, errlen, name, -EFBIG, "%u glyphs of %u×%u are too many pixels", n, w, h);
+	rc = font_alloc(&f, (int)w, (int)h, (int)n, false);
+	if (rc)
+		return fail(err, errlen, name, rc, "out of memory");
+	unpack_bitmaps(f, d + hsize, (int)n, charsize);
+	if (flags & 0x01) {
+		size_t p = (size_t)end;
+		for (uint32_t g = 0; g < n && !rc; g++) {
+			bool seq = false;
+			for (;;) {
+				if (p >= len) {
+					rc = fail(err, errlen, name, -EINVAL,
+						  "Unicode table truncated at glyph %u of %u", g, n);
+					goto out;
+				}
+				uint8_t b = d[p];
+				if (b == 0xFF) {
+					p++;
+					break;
+				}
+				if (b == 0xFE) {
+					seq = true; /* sequences follow */
+					p++;
+					continue;
+				}
+				size_t q = p; /* UTF-8 never contains 0xFE or 0xFF */
+				while (q < len && d[q] != 0xFE && d[q] != 0xFF)
+					q++;
+				uint32_t cp;
+				size_t used = utf8_decode((const char *)d + p, q - p, &cp);
+				bool bad = cp == 0xFFFD && used == 1; /* malformed: skip a byte */
+				p += used;
+				if (!seq && !bad && (rc = map_add(&m, cp, (int32_t)g)))
+					break;
+			}
+		}
+	} else {
+		rc = map_cp437(&m, (int)n);
+	}
+	if (!rc)
+		rc = font_finish(f, &m);
+	if (rc) {
+		fail(err, errlen, name, rc, "out of memory");
+		goto out;
+	}
+	*out = f;
+	f = NULL;
+out:
+	free(m.e);
+	font_destroy(f);
+	return rc;
+}
+
+/* ---- gzip ----------------------------------------------------------- */
+
+static int gunzip(const uint8_t *d, size_t len, uint8_t **out, size_t *outlen, const char *name, char *err,
+		  size_t errlen)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	size_t cap = 64 << 10, n = 0;
+	uint8_t *buf = malloc(cap);
+	int rc = 0;
+	if (!buf)
+		return fail(err, errlen, name, -ENOMEM, "out of memory");
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+		free(buf);
+		return fail(err, errlen, name, -ENOMEM, "cannot start gzip decompression");
+	}
+	zs.next_in = (Bytef *)(uintptr_t)d; /* zlib does not write through it */
+	zs.avail_in = (uInt)len;
+	for (;;) {
+		if (n == cap) {
+			if (cap > FONT_MAX_FILE) {
+				rc = fail(err, errlen, name, -EFBIG, "decompresses to more than %u MiB",
+					  FONT_MAX_FILE >> 20);
+				goto out;
+			}
+			size_t nc = cap * 2 > (size_t)FONT_MAX_FILE + 1 ? (size_t)FONT_MAX_FILE + 1 : cap * 2;
+			uint8_t *nb = realloc(buf, nc);
+			if (!nb) {
+				rc = fail(err, errlen, name, -ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap = nc;
+		}
+		zs.next_out = buf + n;
+		zs.avail_out = (uInt)(cap - n);
+		int z = inflate(&zs, Z_NO_FLUSH);
+		n = cap - zs.avail_out;
+		if (z == Z_STREAM_END)
+			break;
+		if (z == Z_OK)
+			continue;
+		if (z == Z_BUF_ERROR && zs.avail_out > 0) {
+			rc = fail(err, errlen, name, -EINVAL, "gzip data is truncated");
+			goto out;
+		}
+		if (z == Z_BUF_ERROR)
+			continue;
+		rc = fail(err, errlen, name, z == Z_MEM_ERROR ? -ENOMEM : -EINVAL, "corrupt gzip data (%s)",
+			  zs.msg ? zs.msg : "zlib error");
+		goto out;
+	}
+	if (n > FONT_MAX_FILE) {
+		rc = fail(err, errlen, name, -EFBIG, "decompresses to more than %u MiB", FONT_MAX_FILE >> 20);
+		goto out;
+	}
+	*out = buf;
+	*outlen = n;
+	buf = NULL;
+out:
+	inflateEnd(&zs);
+	free(buf);
+	return rc;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+static const uint8_t psf2_magic[4] = {0x72, 0xB5, 0x4A, 0x86};
+
+static int load_any(struct font **out, const uint8_t *d, size_t len, const char *name, bool inner, char *err,
+		    size_t errlen)
+{
+	if (len >= 8 && !memcmp(d, png_sig, 8) && !inner)
+		return load_image(out, d, len, name, "PNG", err, errlen);
+	if (len >= 2 && d[0] == 'B' && d[1] == 'M' && !inner)
+		return load_image(out, d, len, name, "BMP", err, errlen);
+	if (len >= 2 && d[0] == 0x36 && d[1] == 0x04)
+		return load_psf1(out, d, len, name, err, errlen);
+	if (len >= 4 && !memcmp(d, psf2_magic, 4))
+		return load_psf2(out, d, len, name, err, errlen);
+	if (len >= 2 && d[0] == 0x1F && d[1] == 0x8B && !inner) {
+		uint8_t *u = NULL;
+		size_t ulen = 0;
+		int rc = gunzip(d, len, &u, &ulen, name, err, errlen);
+		if (rc)
+			return rc;
+		rc = load_any(out, u, ulen, name, true, err, errlen);
+		free(u);
+		return rc;
+	}
+	if (inner)
+		return fail(err, errlen, name, -EINVAL, "gzip content is not a PSF1/PSF2 console font (bad magic)");
+	if (len == 0)
+		return fail(err, errlen, name, -EINVAL, "file is empty");
+	return fail(err, errlen, name, -EINVAL,
+		    "not a font (bad magic): expected a PNG/BMP tileset or a PSF1/PSF2 console font, "
+		    "plain or gzip-compressed");
+}
+
+static void set_name(struct font *f, const char *name)
+{
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	snprintf(f->name, sizeof f->name, "%s", b);
+}
+
+int font_load_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (!name)
+		name = "(font)";
+	if (err && errlen)
+		err[0] = 0;
+	if (!data && len)
+		return fail(err, errlen, name, -EINVAL, "no data");
+	if (len > FONT_MAX_FILE)
+		return fail(err, errlen, name, -EFBIG, "file is %zu bytes, more than the %u MiB a font may have",
+			    len, FONT_MAX_FILE >> 20);
+	int rc = load_any(out, data ? data : "", len, name, false, err, errlen);
+	if (rc == 0)
+		set_name(*out, name);
+	return rc;
+}
+
+int font_load(struct font **out, const char *path, char *err, size_t errlen)
+{
+	*out = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		return fail(err, errlen, path, -e, "cannot open font: %s", strerror(e));
+	}
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = fail(err, errlen, path, -EISDIR, "is a directory, not a font file");
+		goto out;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap > FONT_MAX_FILE) {
+				rc = fail(err, errlen, path, -EFBIG, "file is more than the %u MiB a font may have",
+					  FONT_MAX_FILE >> 20);
+				goto out;
+			}
+			size_t nc = cap ? cap * 2 : 64 << 10;
+			if (nc > (size_t)FONT_MAX_FILE + 1)
+				nc = (size_t)FONT_MAX_FILE + 1;
+			uint8_t *nb = realloc(buf, nc);
+			if (!nb) {
+				rc = fail(err, errlen, path, -ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap = nc;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			rc = fail(err, errlen, path, -e, "cannot read font: %s", strerror(e));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	rc = font_load_mem(out, buf, n, path, err, errlen);
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+void font_destroy(struct font *f)
+{
+	if (!f)
+		return;
+	free(f->coverage);
+	free(f->colour);
+	free(f->map);
+	free(f->pagemem);
+	free(f);
+}
+
+int font_glyph(const struct font *f, uint32_t cp)
+{
+	if (cp < 0x10000)
+		return f->page[cp >> 8][cp & 0xFF];
+	int32_t g = map_find(f, cp);
+	return g >= 0 ? g : f->replacement;
+}
+
+bool font_has(const struct font *f, uint32_t cp)
+{
+	return map_find(f, cp) >= 0;
+}

@@ -1,0 +1,319 @@
+/* Tests of monster behaviour: sight, hunting, memory, flanking, status effects, the shared distance map. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/ai.h"
+#include "game/combat.h"
+#include "game/world.h"
+
+/* Open room (1..40, 1..20), plus a wall column at x = 20 from y = 1 to 19
+ * when walled (a gap at y = 20). Player at (5,5), no monsters. */
+static struct game *arena(bool walled)
+{
+	struct game *g;
+	struct game_opts o = {.seed = 99, .mapgen = MAPGEN_CLASSIC};
+	assert_int_equal(game_create(&g, &o), 0);
+	world_clear_monsters(g, 1);
+	struct map *m = world_floor(g, 1);
+	map_init(m);
+	for (int y = 1; y <= 20; y++)
+		for (int x = 1; x <= 40; x++)
+			map_set(m, x, y, TILE_FLOOR);
+	if (walled)
+		for (int y = 1; y <= 19; y++)
+			map_set(m, 20, y, TILE_WALL);
+	m->rooms[0] = (struct room){1, 1, 40, 20};
+	m->nrooms = 1;
+	world_put_player(g, 1, 5, 5);
+	world_refresh_view(g);
+	return g;
+}
+
+static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
+{
+	ecs_entity e;
+	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
+	return e;
+}
+
+static void pos_of(struct game *g, ecs_entity e, int *x, int *y)
+{
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	*x = p->x;
+	*y = p->y;
+}
+
+static int cheb(int ax, int ay, int bx, int by)
+{
+	int dx = abs(ax - bx), dy = abs(ay - by);
+	return dx > dy ? dx : dy;
+}
+
+static void test_hunts_when_seen(void **state)
+{
+	(void)state;
+	struct game *g = arena(false);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 11, 9); /* 6 away: in view */
+	world_refresh_view(g);
+	int x, y;
+	for (int t = 0; t < 5; t++) {
+		pos_of(g, orc, &x, &y);
+		int before = cheb(x, y, 5, 5);
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		pos_of(g, orc, &x, &y);
+		assert_int_equal(cheb(x, y, 5, 5), before - 1);
+	}
+	pos_of(g, orc, &x, &y);
+	assert_int_equal(cheb(x, y, 5, 5), 1);
+	/* Adjacent (diagonal or not): it attacks instead of moving. */
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	int x2, y2;
+	pos_of(g, orc, &x2, &y2);
+	assert_int_equal(x2, x);
+	assert_int_equal(y2, y);
+	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
+	assert_string_equal(m->text, "Orc attacks you for 1 hit point.");
+	game_destroy(g);
+}
+
+static void test_idle_when_unseen(void **state)
+{
+	(void)state;
+	struct game *g = arena(true);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 25, 5); /* behind the wall */
+	ecs_entity far = spawn(g, ACTOR_ORC, 16, 18); /* out of range (11,13) */
+	world_refresh_view(g);
+	for (int t = 0; t < 10; t++)
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	int x, y;
+	pos_of(g, orc, &x, &y);
+	assert_int_equal(x, 25);
+	assert_int_equal(y, 5);
+	pos_of(g, far, &x, &y);
+	assert_int_equal(x, 16);
+	assert_int_equal(y, 18);
+	const struct c_ai *ai = ecs_get(g->w, orc, COMP_AI);
+	assert_int_equal(ai->state, AI_IDLE);
+	game_destroy(g);
+}
+
+static void test_sight_is_symmetric(void **state)
+{
+	(void)state;
+	/* A monster hunts exactly when the player sees its cell. */
+	struct game *g = arena(true);
+	for (int y = 1; y <= 20; y += 3) {
+		for (int x = 1; x <= 40; x += 3) {
+			if (world_blocker_at(g, 1, x, y) != ECS_NULL || !map_walkable(world_floor(g, 1), x, y))
+				continue;
+			world_clear_monsters(g, 1);
+			ecs_entity e = spawn(g, ACTOR_GOBLIN, x, y);
+			world_refresh_view(g);
+			bool seen = world_visible(g, x, y);
+			ai_begin_phase(g);
+			ai_act(g, e);
+			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+			assert_int_equal(ai->state == AI_HUNTING, seen);
+		}
+	}
+	game_destroy(g);
+}
+
+static void test_walks_to_last_seen(void **state)
+{
+	(void)state;
+	struct game *g = arena(true);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 24, 19);
+	world_put_player(g, 1, 22, 20); /* seen through the gap */
+	world_refresh_view(g);
+	assert_true(world_visible(g, 24, 19));
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	const struct c_ai *ai = ecs_get(g->w, orc, COMP_AI);
+	assert_int_equal(ai->state, AI_HUNTING);
+	assert_int_equal(ai->last_x, 22);
+	assert_int_equal(ai->last_y, 20);
+	/* The player vanishes behind the wall: the orc goes where he was, then
+	 * gives up. */
+	world_put_player(g, 1, 5, 5);
+	world_refresh_view(g);
+	int x, y;
+	for (int t = 0; t < 6; t++)
+		game_apply(g, CMD_WAIT);
+	pos_of(g, orc, &x, &y);
+	assert_int_equal(x, 22);
+	assert_int_equal(y, 20);
+	ai = ecs_get(g->w, orc, COMP_AI);
+	assert_int_equal(ai->state, AI_IDLE);
+	game_apply(g, CMD_WAIT);
+	int x2, y2;
+	pos_of(g, orc, &x2, &y2);
+	assert_int_equal(x2, x);
+	assert_int_equal(y2, y);
+	game_destroy(g);
+}
+
+static void test_one_distance_map_for_all(void **state)
+{
+	(void)state;
+	struct game *g = arena(false);
+	for (int i = 0; i < 6; i++)
+		spawn(g, ACTOR_ORC, 10 + i, 10);
+	world_refresh_view(g);
+	int runs = g->ai.dijkstra_runs;
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(g->ai.dijkstra_runs, runs + 1);
+	game_destroy(g);
+}
+
+static void test_flanking(void **state)
+{
+	(void)state;
+	/* Three orcs in a line behind each other: they spread around the
+	 * player instead of queueing, so all three are soon adjacent. */
+	struct game *g = arena(false);
+	ecs_entity e[3] = {spawn(g, ACTOR_ORC, 9, 5), spawn(g, ACTOR_ORC, 10, 5), spawn(g, ACTOR_ORC, 11, 5)};
+	world_refresh_view(g);
+	for (int t = 0; t < 6; t++)
+		game_apply(g, CMD_WAIT);
+	for (int i = 0; i < 3; i++) {
+		int x, y;
+		pos_of(g, e[i], &x, &y);
+		assert_int_equal(cheb(x, y, 5, 5), 1);
+	}
+	game_destroy(g);
+}
+
+static void test_routes_around_a_blocker(void **state)
+{
+	(void)state;
+	/* A paralysed orc plugs a 1-wide corridor; the other orc sees the
+	 * player but takes a slightly longer side passage rather than wait
+	 * behind it. */
+	struct game *g = arena(false);
+	struct map *m = world_floor(g, 1);
+	map_init(m);
+	for (int x = 2; x <= 10; x++)
+		map_set(m, x, 5, TILE_FLOOR); /* corridor y = 5 */
+	for (int x = 4; x <= 6; x++)
+		map_set(m, x, 7, TILE_FLOOR); /* side passage */
+	map_set(m, 7, 6, TILE_FLOOR);
+	map_set(m, 3, 6, TILE_FLOOR);
+	world_put_player(g, 1, 2, 5);
+	ecs_entity plug = spawn(g, ACTOR_ORC, 5, 5);
+	((struct c_ai *)ecs_get(g->w, plug, COMP_AI))->paralysed = 100;
+	ecs_entity orc = spawn(g, ACTOR_ORC, 7, 5);
+	world_refresh_view(g);
+	assert_true(world_visible(g, 7, 5));
+	int x, y;
+	for (int t = 0; t < 30; t++) {
+		game_apply(g, CMD_WAIT);
+		pos_of(g, orc, &x, &y);
+		if (cheb(x, y, 2, 5) == 1)
+			break;
+	}
+	pos_of(g, orc, &x, &y);
+	assert_int_equal(cheb(x, y, 2, 5), 1);
+	assert_int_equal(x, 3); /* came through the side passage */
+	assert_int_equal(y, 6);
+	game_destroy(g);
+}
+
+static void test_paralysed(void **state)
+{
+	(void)state;
+	struct game *g = arena(false);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
+	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->paralysed = 2;
+	world_refresh_view(g);
+	game_apply(g, CMD_WAIT);
+	game_apply(g, CMD_WAIT);
+	struct game_stats s;
+	game_stats(g, &s);
+	assert_int_equal(s.hp, 30);
+	assert_int_equal(((const struct c_ai *)ecs_get(g->w, orc, COMP_AI))->paralysed, 0);
+	game_apply(g, CMD_WAIT);
+	game_stats(g, &s);
+	assert_int_equal(s.hp, 29);
+	game_destroy(g);
+}
+
+static void test_confused(void **state)
+{
+	(void)state;
+	/* A confused orc ringed by goblins hits one of them every turn
+	 * (whatever direction it stumbles), then recovers. The player is out of
+	 * sight so nobody else acts. */
+	struct game *g = arena(true);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 30, 10);
+	ecs_entity ring[8];
+	int k = 0;
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++)
+			if (dx || dy)
+				ring[k++] = spawn(g, ACTOR_GOBLIN, 30 + dx, 10 + dy);
+	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 2;
+	world_refresh_view(g);
+	assert_false(world_visible(g, 30, 10));
+	game_apply(g, CMD_WAIT);
+	int lost = 0;
+	for (int i = 0; i < 8; i++)
+		lost += 6 - ((const struct c_actor *)ecs_get(g->w, ring[i], COMP_ACTOR))->hp;
+	assert_int_equal(lost, 3);
+	game_apply(g, CMD_WAIT);
+	lost = 0;
+	for (int i = 0; i < 8; i++) {
+		const struct c_actor *a = ecs_get(g->w, ring[i], COMP_ACTOR);
+		lost += a ? 6 - a->hp : 6;
+	}
+	assert_int_equal(lost, 6);
+	assert_int_equal(((const struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused, 0);
+	int x, y;
+	pos_of(g, orc, &x, &y);
+	assert_int_equal(x, 30);
+	assert_int_equal(y, 10);
+	game_destroy(g);
+}
+
+static void test_confused_wanders(void **state)
+{
+	(void)state;
+	/* In the open a confused monster moves at random, not towards the
+	 * player, and says when it recovers if seen. */
+	struct game *g = arena(false);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 12, 10);
+	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 10;
+	world_refresh_view(g);
+	int moved = 0, px = 12, py = 10;
+	for (int t = 0; t < 10; t++) {
+		game_apply(g, CMD_WAIT);
+		int x, y;
+		pos_of(g, orc, &x, &y);
+		assert_true(cheb(x, y, px, py) <= 1);
+		moved += x != px || y != py;
+		px = x;
+		py = y;
+	}
+	assert_true(moved >= 5);
+	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
+	assert_string_equal(m->text, "The orc is no longer confused.");
+	game_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hunts_when_seen),
+		cmocka_unit_test(test_idle_when_unseen),
+		cmocka_unit_test(test_sight_is_symmetric),
+		cmocka_unit_test(test_walks_to_last_seen),
+		cmocka_unit_test(test_one_distance_map_for_all),
+		cmocka_unit_test(test_flanking),
+		cmocka_unit_test(test_routes_around_a_blocker),
+		cmocka_unit_test(test_paralysed),
+		cmocka_unit_test(test_confused),
+		cmocka_unit_test(test_confused_wanders),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

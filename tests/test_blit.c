@@ -1,0 +1,484 @@
+/* Tests for render/blit: golden frames, a reference blitter, damaged-only == full. */
+#include "testutil.h"
+#include "blitfont.h"
+#include "core/rng.h"
+#include "render/blit.h"
+#include "render/console.h"
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#define SENTINEL 0xFF00FFu /* what pixels outside the console keep */
+#define PAD_BYTE 0xA5
+
+static const enum surf_format formats[] = { SURF_XRGB8888, SURF_RGB565 };
+static const char *const format_names[] = { "xrgb8888", "rgb565" };
+static const int rotations[] = { 0, 90, 180, 270 };
+
+static bool regen; /* --regen: write the golden files instead of comparing */
+
+/* A surface with its own buffer. Padding bytes are PAD_BYTE, pixels SENTINEL. */
+struct tsurf {
+	struct surface s;
+	size_t size;
+};
+
+static void ts_init(struct tsurf *t, enum surf_format fmt, int rot, int lw, int lh, int pad)
+{
+	bool turned = rot == 90 || rot == 270;
+	t->s.format = fmt;
+	t->s.rotation = rot;
+	t->s.width = turned ? lh : lw;
+	t->s.height = turned ? lw : lh;
+	t->s.stride = t->s.width * surf_bpp(fmt) + pad;
+	t->size = (size_t)t->s.stride * (size_t)t->s.height;
+	t->s.pixels = malloc(t->size);
+	assert_non_null(t->s.pixels);
+	memset(t->s.pixels, PAD_BYTE, t->size);
+	blit_clear(&t->s, SENTINEL);
+}
+
+static void ts_free(struct tsurf *t)
+{
+	free(t->s.pixels);
+	t->s.pixels = NULL;
+}
+
+/* Pixel (x, y) of a surface as 0xRRGGBB (RGB565 expanded by bit replication). */
+static uint32_t px_rgb(const struct surface *s, int x, int y)
+{
+	const uint8_t *row = (const uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
+	if (s->format == SURF_RGB565) {
+		uint16_t p;
+		memcpy(&p, row + 2 * x, 2);
+		uint32_t r = p >> 11, g = (p >> 5) & 63, b = p & 31;
+		return (r << 3 | r >> 2) << 16 | (g << 2 | g >> 4) << 8 | (b << 3 | b >> 2);
+	}
+	uint32_t p;
+	memcpy(&p, row + 4 * x, 4);
+	return p & 0xFFFFFF;
+}
+
+/* The raw pixel as stored (for exact comparisons). */
+static uint32_t px_raw(const struct surface *s, int x, int y)
+{
+	const uint8_t *row = (const uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
+	if (s->format == SURF_RGB565) {
+		uint16_t p;
+		memcpy(&p, row + 2 * x, 2);
+		return p;
+	}
+	uint32_t p;
+	memcpy(&p, row + 4 * x, 4);
+	return p;
+}
+
+static uint32_t conv(enum surf_format fmt, uint32_t rgb)
+{
+	if (fmt == SURF_RGB565)
+		return ((rgb >> 19) & 31) << 11 | ((rgb >> 10) & 63) << 5 | ((rgb >> 3) & 31);
+	return rgb & 0xFFFFFF;
+}
+
+/* The fixed console of the golden frames: 7×4 cells. */
+static struct console *golden_console(void)
+{
+	struct console *c;
+	assert_int_equal(con_create(&c, 7, 4), 0);
+	static const uint32_t pal[] = { 0xFFFFFF, 0x000000, 0xE04020, 0x20C040, 0x3060F0,
+					0xF0D000, 0x808080, 0x10A0A0 };
+	static const uint32_t chars[4][7] = {
+		{ 'F', 'R', '@', 'g', ' ', 0x2588, TF_BLEND_CP },
+		{ '@', TF_BLEND_CP, 'F', 0x1F600 /* missing: replacement */, 'R', 'g', ' ' },
+		{ 0x2588, 'g', TF_BLEND_CP, 'R', '@', 'F', '?' /* missing */ },
+		{ 'R', 'F', 'g', '@', TF_BLEND_CP, 0x2588, 'F' },
+	};
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 7; x++)
+			con_put(c, x, y, chars[y][x], pal[(x + 2 * y) % 8], pal[(3 * x + y + 1) % 8]);
+	return c;
+}
+
+/* Logical size of the golden surface at scale s: 5 pixels wider than the
+ * console (an untouched strip) and 5 pixels shorter (last row clipped). */
+static void golden_size(int s, int *lw, int *lh)
+{
+	*lw = 7 * TF_W * s + 5;
+	*lh = 4 * TF_H * s - 5;
+}
+
+/* Checks every pixel of s against a straightforward model of the contract
+ * in blit.h (the logical -> surface mapping, the blend formula, untouched
+ * pixels outside the console keep `outside`). */
+static void check_reference(const struct surface *s, const struct font *f, int scale, const struct console *c,
+			    uint32_t outside)
+{
+	int W = s->width, H = s->height;
+	int cw = f->cell_w * scale, ch = f->cell_h * scale;
+	for (int Y = 0; Y < H; Y++)
+		for (int X = 0; X < W; X++) {
+			int x, y;
+			switch (s->rotation) {
+			case 0: x = X; y = Y; break;
+			case 90: x = Y; y = W - 1 - X; break;
+			case 180: x = W - 1 - X; y = H - 1 - Y; break;
+			default: x = H - 1 - Y; y = X; break;
+			}
+			int cx = x / cw, cy = y / ch;
+			uint32_t want;
+			if (cx >= c->w || cy >= c->h) {
+				want = outside;
+			} else {
+				const struct con_cell *cell = con_at(c, cx, cy);
+				int g = font_glyph(f, cell->ch);
+				int i = g * f->cell_w * f->cell_h + (y % ch) / scale * f->cell_w + (x % cw) / scale;
+				uint32_t fg = cell->fg, bg = cell->bg, a = f->coverage[i];
+				if (f->colour) {
+					fg = f->colour[i] & 0xFFFFFF;
+					a = f->colour[i] >> 24;
+				}
+				want = 0;
+				for (int sh = 0; sh <= 16; sh += 8) {
+					uint32_t v = (((fg >> sh) & 255) * a + ((bg >> sh) & 255) * (255 - a) + 127) / 255;
+					want |= v << sh;
+				}
+			}
+			uint32_t got = px_raw(s, X, Y), exp = conv(s->format, want);
+			if (got != exp)
+				fail_msg("rotation %d scale %d %s: pixel (%d, %d) = %06x, want %06x", s->rotation, scale,
+					 format_names[s->format == SURF_RGB565], X, Y, got, exp);
+		}
+}
+
+/* Padding bytes must still be PAD_BYTE. */
+static void check_padding(const struct surface *s)
+{
+	int used = s->width * surf_bpp(s->format);
+	for (int y = 0; y < s->height; y++) {
+		const uint8_t *row = (const uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
+		for (int i = used; i < s->stride; i++)
+			if (row[i] != PAD_BYTE)
+				fail_msg("padding byte %d of row %d was written", i - used, y);
+	}
+}
+
+static void golden_path(char *buf, size_t len, const char *fontname, int fi, int scale, int rot)
+{
+	snprintf(buf, len, TEST_DIR "/golden/blit-%s-%s-s%d-r%d.png", fontname, format_names[fi], scale, rot);
+}
+
+/* Compares s with the golden PNG (or writes it with --regen). */
+static void check_golden(const struct surface *s, const char *path)
+{
+	int W = s->width, H = s->height;
+	uint8_t *rgb = malloc((size_t)W * (size_t)H * 3);
+	assert_non_null(rgb);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			uint32_t p = px_rgb(s, x, y);
+			uint8_t *d = rgb + ((size_t)y * (size_t)W + (size_t)x) * 3;
+			d[0] = (uint8_t)(p >> 16);
+			d[1] = (uint8_t)(p >> 8);
+			d[2] = (uint8_t)p;
+		}
+	if (regen) {
+		if (!stbi_write_png(path, W, H, 3, rgb, W * 3))
+			fail_msg("cannot write %s", path);
+		printf("wrote %s\n", path);
+		free(rgb);
+		return;
+	}
+	int gw, gh, gn;
+	uint8_t *g = stbi_load(path, &gw, &gh, &gn, 3);
+	if (!g) {
+		free(rgb);
+		fail_msg("%s: cannot read golden file (%s); run tools/regen-golden if it was never made", path,
+			 stbi_failure_reason());
+	}
+	if (gw != W || gh != H) {
+		stbi_image_free(g);
+		free(rgb);
+		fail_msg("%s: golden is %d×%d, frame is %d×%d", path, gw, gh, W, H);
+	}
+	for (int i = 0; i < W * H; i++)
+		if (memcmp(g + 3 * i, rgb + 3 * i, 3)) {
+			int x = i % W, y = i / W;
+			uint32_t got = (uint32_t)rgb[3 * i] << 16 | (uint32_t)rgb[3 * i + 1] << 8 | rgb[3 * i + 2];
+			uint32_t want = (uint32_t)g[3 * i] << 16 | (uint32_t)g[3 * i + 1] << 8 | g[3 * i + 2];
+			stbi_image_free(g);
+			free(rgb);
+			fail_msg("%s: pixel (%d, %d) is %06x, golden has %06x", path, x, y, got, want);
+		}
+	stbi_image_free(g);
+	free(rgb);
+}
+
+static void golden_for_font(int colour)
+{
+	struct font *f = tf_make(colour);
+	assert_non_null(f);
+	struct console *c = golden_console();
+	for (int fi = 0; fi < 2; fi++)
+		for (int scale = 1; scale <= 3; scale++) {
+			struct blitter *b;
+			assert_int_equal(blit_create(&b, f, scale), 0);
+			for (int ri = 0; ri < 4; ri++) {
+				int lw, lh;
+				golden_size(scale, &lw, &lh);
+				char path[256];
+				golden_path(path, sizeof path, colour ? "colour" : "coverage", fi, scale, rotations[ri]);
+				/* once with a tight stride, once with an odd one and padding */
+				for (int pad = 0; pad <= 7; pad += 7) {
+					struct tsurf t;
+					ts_init(&t, formats[fi], rotations[ri], lw, lh, pad);
+					blit_draw(b, c, &t.s, NULL);
+					check_reference(&t.s, f, scale, c, SENTINEL);
+					check_padding(&t.s);
+					if (pad == 0 || !regen)
+						check_golden(&t.s, path);
+					ts_free(&t);
+				}
+			}
+			blit_destroy(b);
+		}
+	con_destroy(c);
+	tf_free(f);
+}
+
+static void test_golden_coverage(void **st)
+{
+	(void)st;
+	golden_for_font(0);
+}
+
+static void test_golden_colour(void **st)
+{
+	(void)st;
+	golden_for_font(1);
+}
+
+static const uint32_t random_chars[] = { 'F', 'R', '@', 'g', ' ', 0x2588, TF_BLEND_CP, 0x1F600, 'x' };
+
+static void random_cell(struct console *c, struct rng *r, bool rnd_font)
+{
+	int x = rng_range(r, 0, c->w - 1), y = rng_range(r, 0, c->h - 1);
+	uint32_t ch = rnd_font ? (uint32_t)rng_range(r, 0, TF_RND_N + 1) /* the last two are missing */
+			       : random_chars[rng_range(r, 0, (int)(sizeof random_chars / sizeof random_chars[0]) - 1)];
+	con_put(c, x, y, ch, rng_next(r) & 0xFFFFFF, rng_next(r) & 0xFFFFFF);
+}
+
+/* The fonts of the randomised tests: the two golden ones and random ones
+ * with 8-pixel sides (the blitter's fastest paths). */
+static struct font *test_font(int i)
+{
+	switch (i) {
+	case 0: return tf_make(0);
+	case 1: return tf_make(1);
+	case 2: return tf_random(8, 16, 11);
+	case 3: return tf_random(8, 8, 12);
+	default: return tf_random(16, 8, 13);
+	}
+}
+#define N_TEST_FONTS 5
+
+/* Random edits, redrawn damaged-only over the previous frame, equal a full
+ * redraw onto a fresh surface, byte for byte (padding included), and match
+ * the reference model. The surface clips the console on one side and leaves
+ * an untouched strip on the other. */
+static void test_damaged_equals_full(void **st)
+{
+	(void)st;
+	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+		struct font *f = test_font(fno);
+		assert_non_null(f);
+		bool rnd = fno >= 2;
+		int cw = f->cell_w, ch = f->cell_h;
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			for (int fi = 0; fi < 2; fi++)
+				for (int scale = 1; scale <= 3; scale++) {
+					struct blitter *b;
+					assert_int_equal(blit_create(&b, f, scale), 0);
+					for (int ri = 0; ri < 4; ri++) {
+						struct rng r;
+						rng_seed(&r, seed * 1000 + (uint64_t)(fno * 10000 + fi * 100 + scale * 10 + ri));
+						struct console *c;
+						int cols = rnd ? 21 : 9, rows = rnd ? 5 : 6;
+						assert_int_equal(con_create(&c, cols, rows), 0);
+						for (int i = 0; i < 60; i++)
+							random_cell(c, &r, rnd);
+						int lw = cols * cw * scale - 7 - (int)seed, lh = rows * ch * scale + 3;
+						if (seed == 2) { /* the other way round */
+							lw = cols * cw * scale + 4;
+							lh = rows * ch * scale - 9;
+						}
+						struct tsurf a, full;
+						ts_init(&a, formats[fi], rotations[ri], lw, lh, (int)seed);
+						blit_draw(b, c, &a.s, NULL);
+						con_clear_damage(c);
+						for (int round = 0; round < 6; round++) {
+							int edits = rng_range(&r, 1, 12);
+							for (int i = 0; i < edits; i++)
+								random_cell(c, &r, rnd);
+							blit_draw(b, c, &a.s, c->damage);
+							con_clear_damage(c);
+							ts_init(&full, formats[fi], rotations[ri], lw, lh, (int)seed);
+							blit_draw(b, c, &full.s, NULL);
+							if (memcmp(a.s.pixels, full.s.pixels, a.size))
+								fail_msg("font %s seed %d %s scale %d rotation %d round %d: "
+									 "damaged-only redraw differs from a full redraw",
+									 f->name, (int)seed, format_names[fi], scale,
+									 rotations[ri], round);
+							check_reference(&a.s, f, scale, c, SENTINEL);
+							ts_free(&full);
+						}
+						check_padding(&a.s);
+						ts_free(&a);
+						con_destroy(c);
+					}
+					blit_destroy(b);
+				}
+		tf_free(f);
+	}
+}
+
+/* The output does not depend on what the surface held before. */
+static void test_never_reads_surface(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	struct console *c = golden_console();
+	struct blitter *b;
+	assert_int_equal(blit_create(&b, f, 2), 0);
+	for (int fi = 0; fi < 2; fi++) {
+		struct tsurf t1, t2;
+		ts_init(&t1, formats[fi], 90, 7 * TF_W * 2, 4 * TF_H * 2, 0);
+		ts_init(&t2, formats[fi], 90, 7 * TF_W * 2, 4 * TF_H * 2, 0);
+		for (size_t i = 0; i < t2.size; i++)
+			((uint8_t *)t2.s.pixels)[i] = (uint8_t)(i * 7 + 3);
+		blit_draw(b, c, &t1.s, NULL);
+		blit_draw(b, c, &t2.s, NULL);
+		assert_memory_equal(t1.s.pixels, t2.s.pixels, t1.size);
+		ts_free(&t1);
+		ts_free(&t2);
+	}
+	blit_destroy(b);
+	con_destroy(c);
+	tf_free(f);
+}
+
+static void test_console_size(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	struct blitter *b;
+	assert_int_equal(blit_create(&b, f, 2), 0);
+	struct surface s = { NULL, 645, 100, 645 * 4, SURF_XRGB8888, 0 };
+	int cols, rows;
+	blit_console_size(b, &s, &cols, &rows);
+	assert_int_equal(cols, 32); /* 645 / 20 */
+	assert_int_equal(rows, 4);  /* 100 / 24 */
+	s.rotation = 90;
+	blit_console_size(b, &s, &cols, &rows);
+	assert_int_equal(cols, 5);  /* 100 / 20 */
+	assert_int_equal(rows, 26); /* 645 / 24 */
+	s.rotation = 270;
+	blit_console_size(b, &s, &cols, &rows);
+	assert_int_equal(cols, 5);
+	assert_int_equal(rows, 26);
+	s.rotation = 180;
+	s.width = 19;
+	blit_console_size(b, &s, &cols, &rows);
+	assert_int_equal(cols, 0);
+	assert_int_equal(rows, 4);
+	blit_destroy(b);
+	tf_free(f);
+}
+
+static void test_create_rejects(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	struct blitter *b = (struct blitter *)&b;
+	assert_int_equal(blit_create(&b, f, 0), -EINVAL);
+	assert_null(b);
+	assert_int_equal(blit_create(&b, f, 9), -EINVAL);
+	assert_int_equal(blit_create(&b, NULL, 1), -EINVAL);
+	f->replacement = TF_N;
+	assert_int_equal(blit_create(&b, f, 1), -EINVAL);
+	f->replacement = 0;
+	for (int s = 1; s <= 8; s++) {
+		assert_int_equal(blit_create(&b, f, s), 0);
+		blit_destroy(b);
+	}
+	blit_destroy(NULL);
+	tf_free(f);
+}
+
+/* Scale 8 and a bad rotation: the big path is right, the bad one draws nothing. */
+static void test_scale8_and_bad_rotation(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	struct console *c = golden_console();
+	struct blitter *b;
+	assert_int_equal(blit_create(&b, f, 8), 0);
+	for (int ri = 0; ri < 4; ri++) {
+		struct tsurf t;
+		ts_init(&t, SURF_RGB565, rotations[ri], 7 * TF_W * 8 - 3, 4 * TF_H * 8 + 1, 2);
+		blit_draw(b, c, &t.s, NULL);
+		check_reference(&t.s, f, 8, c, SENTINEL);
+		ts_free(&t);
+	}
+	struct tsurf t;
+	ts_init(&t, SURF_XRGB8888, 0, 100, 100, 0);
+	t.s.rotation = 45;
+	blit_draw(b, c, &t.s, NULL);
+	t.s.rotation = 0;
+	for (int y = 0; y < 100; y++)
+		for (int x = 0; x < 100; x++)
+			assert_int_equal(px_raw(&t.s, x, y), SENTINEL);
+	ts_free(&t);
+	blit_destroy(b);
+	con_destroy(c);
+	tf_free(f);
+}
+
+static void test_clear(void **st)
+{
+	(void)st;
+	struct tsurf t;
+	ts_init(&t, SURF_RGB565, 0, 5, 3, 3);
+	blit_clear(&t.s, 0x123456);
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 5; x++)
+			assert_int_equal(px_raw(&t.s, x, y), conv(SURF_RGB565, 0x123456));
+	check_padding(&t.s);
+	ts_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--regen")) {
+		regen = true;
+		const struct CMUnitTest gen[] = {
+			cmocka_unit_test(test_golden_coverage),
+			cmocka_unit_test(test_golden_colour),
+		};
+		return cmocka_run_group_tests(gen, NULL, NULL);
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_coverage),
+		cmocka_unit_test(test_golden_colour),
+		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_never_reads_surface),
+		cmocka_unit_test(test_console_size),
+		cmocka_unit_test(test_create_rejects),
+		cmocka_unit_test(test_scale8_and_bad_rotation),
+		cmocka_unit_test(test_clear),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

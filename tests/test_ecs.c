@@ -1,0 +1,272 @@
+/* Tests of the entity-component store: ids, pools, queries, deferred destruction. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ecs/ecs.h"
+
+struct pos {
+	int x, y;
+};
+struct hp {
+	int hp;
+};
+struct tag {
+	char c;
+};
+
+static struct ecs_world *mk(int *cpos, int *chp, int *ctag)
+{
+	struct ecs_world *w;
+	assert_int_equal(ecs_world_create(&w), 0);
+	*cpos = ecs_register(w, sizeof(struct pos));
+	*chp = ecs_register(w, sizeof(struct hp));
+	*ctag = ecs_register(w, sizeof(struct tag));
+	assert_int_equal(*cpos, 0);
+	assert_int_equal(*chp, 1);
+	assert_int_equal(*ctag, 2);
+	return w;
+}
+
+static void test_register(void **state)
+{
+	(void)state;
+	struct ecs_world *w;
+	assert_int_equal(ecs_world_create(&w), 0);
+	assert_int_equal(ecs_register(w, 0), -EINVAL);
+	for (int i = 0; i < ECS_MAX_COMPONENTS; i++)
+		assert_int_equal(ecs_register(w, (size_t)i + 1), i);
+	assert_int_equal(ecs_register(w, 4), -ENOSPC);
+	assert_int_equal(ecs_component_size(w, 5), 6);
+	assert_int_equal(ecs_component_size(w, 99), 0);
+	ecs_world_destroy(w);
+	ecs_world_destroy(NULL);
+}
+
+static void test_generations(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity a, b;
+	assert_int_equal(ecs_create(w, &a), 0);
+	assert_true(a != ECS_NULL);
+	assert_true(ecs_alive(w, a));
+	assert_false(ecs_alive(w, ECS_NULL));
+	struct pos p = {3, 4};
+	assert_non_null(ecs_add(w, a, cp, &p));
+	assert_int_equal(ecs_destroy(w, a), 0);
+	assert_false(ecs_alive(w, a));
+	assert_int_equal(ecs_destroy(w, a), -ENOENT);
+	/* The slot is reused with a new generation; the stale id stays dead. */
+	assert_int_equal(ecs_create(w, &b), 0);
+	assert_int_equal(ECS_INDEX(a), ECS_INDEX(b));
+	assert_true(ECS_GEN(b) != ECS_GEN(a));
+	assert_false(ecs_alive(w, a));
+	assert_null(ecs_get(w, a, cp));
+	assert_null(ecs_get(w, b, cp)); /* the new entity starts bare */
+	assert_null(ecs_add(w, a, cp, &p));
+	assert_false(ecs_has(w, a, cp));
+	assert_int_equal(ecs_remove(w, a, cp), -ENOENT);
+	assert_int_equal(ecs_destroy(w, a), -ENOENT);
+	assert_true(ecs_alive(w, b));
+	/* Many cycles on one slot: every old id stays dead. */
+	ecs_entity olds[100];
+	for (int i = 0; i < 100; i++) {
+		olds[i] = b;
+		assert_int_equal(ecs_destroy(w, b), 0);
+		assert_int_equal(ecs_create(w, &b), 0);
+		for (int j = 0; j <= i; j++)
+			assert_false(ecs_alive(w, olds[j]));
+	}
+	assert_int_equal(ecs_count(w), 1);
+	ecs_world_destroy(w);
+}
+
+static void test_components(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[500];
+	for (int i = 0; i < 500; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		struct pos p = {i, -i};
+		assert_non_null(ecs_add(w, e[i], cp, &p));
+		if (i % 3 == 0) {
+			struct hp h = {i * 10};
+			assert_non_null(ecs_add(w, e[i], ch, &h));
+		}
+	}
+	assert_int_equal(ecs_pool_count(w, cp), 500);
+	assert_int_equal(ecs_pool_count(w, ch), 167);
+	for (int i = 0; i < 500; i++) {
+		struct pos *p = ecs_get(w, e[i], cp);
+		assert_non_null(p);
+		assert_int_equal(p->x, i);
+		assert_int_equal(p->y, -i);
+		assert_int_equal(ecs_has(w, e[i], ch), i % 3 == 0);
+		assert_int_equal(ecs_mask(w, e[i]), ECS_BIT(cp) | (i % 3 == 0 ? ECS_BIT(ch) : 0));
+	}
+	/* Removing swaps dense entries; everyone else keeps their data. */
+	for (int i = 0; i < 500; i += 2)
+		assert_int_equal(ecs_remove(w, e[i], cp), 0);
+	assert_int_equal(ecs_remove(w, e[0], cp), -ENOENT);
+	for (int i = 0; i < 500; i++) {
+		struct pos *p = ecs_get(w, e[i], cp);
+		if (i % 2 == 0) {
+			assert_null(p);
+		} else {
+			assert_non_null(p);
+			assert_int_equal(p->x, i);
+		}
+		if (i % 3 == 0)
+			assert_int_equal(((struct hp *)ecs_get(w, e[i], ch))->hp, i * 10);
+	}
+	/* Add overwrites; NULL init zeroes. */
+	struct pos q = {7, 7};
+	ecs_add(w, e[1], cp, &q);
+	assert_int_equal(((struct pos *)ecs_get(w, e[1], cp))->x, 7);
+	struct pos *z = ecs_add(w, e[1], cp, NULL);
+	assert_int_equal(z->x, 0);
+	assert_int_equal(z->y, 0);
+	assert_null(ecs_add(w, e[1], 17, NULL));
+	assert_false(ecs_has(w, e[1], 17));
+	assert_false(ecs_has(w, e[1], -1));
+	/* Destroy drops every component. */
+	assert_int_equal(ecs_destroy(w, e[3]), 0);
+	assert_int_equal(ecs_pool_count(w, ch), 166);
+	ecs_world_destroy(w);
+}
+
+/* Counts entities visited by a query and checks each has the set. */
+static int count_query(struct ecs_world *w, uint32_t mask)
+{
+	struct ecs_query q;
+	int n = 0;
+	ecs_query_init(&q, w, mask);
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		assert_true(ecs_alive(w, e));
+		assert_int_equal(ecs_mask(w, e) & mask, mask);
+		n++;
+	}
+	return n;
+}
+
+static void test_queries(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[60];
+	for (int i = 0; i < 60; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		if (i % 2 == 0)
+			ecs_add(w, e[i], cp, NULL);
+		if (i % 3 == 0)
+			ecs_add(w, e[i], ch, NULL);
+		if (i % 5 == 0)
+			ecs_add(w, e[i], ct, NULL);
+	}
+	assert_int_equal(count_query(w, ECS_BIT(cp)), 30);
+	assert_int_equal(count_query(w, ECS_BIT(ch)), 20);
+	assert_int_equal(count_query(w, ECS_BIT(cp) | ECS_BIT(ch)), 10);
+	assert_int_equal(count_query(w, ECS_BIT(cp) | ECS_BIT(ch) | ECS_BIT(ct)), 2);
+	assert_int_equal(count_query(w, 0), 60);
+	assert_int_equal(count_query(w, ECS_BIT(9)), 0); /* unregistered type */
+	/* Each matching entity exactly once. */
+	int seen[60] = {0};
+	struct ecs_query q;
+	ecs_query_init(&q, w, ECS_BIT(ch) | ECS_BIT(cp));
+	for (ecs_entity x; ecs_query_next(&q, &x);)
+		seen[ECS_INDEX(x)]++;
+	for (int i = 0; i < 60; i++)
+		assert_int_equal(seen[i], i % 6 == 0 ? 1 : 0);
+	ecs_world_destroy(w);
+}
+
+static void test_modify_while_iterating(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[40];
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		struct hp h = {i};
+		ecs_add(w, e[i], ch, &h);
+		ecs_add(w, e[i], cp, NULL);
+	}
+	/* Destroying the current entity and removing its components is safe:
+	 * every entity is still visited exactly once. */
+	int seen[40] = {0};
+	struct ecs_query q;
+	ecs_query_init(&q, w, ECS_BIT(ch));
+	for (ecs_entity x; ecs_query_next(&q, &x);) {
+		int v = ((struct hp *)ecs_get(w, x, ch))->hp;
+		seen[v]++;
+		if (v % 4 == 0)
+			assert_int_equal(ecs_destroy(w, x), 0);
+		else if (v % 4 == 1)
+			assert_int_equal(ecs_remove(w, x, ch), 0);
+		else
+			ecs_add(w, x, ct, NULL); /* adding is fine */
+	}
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(seen[i], 1);
+	assert_int_equal(ecs_pool_count(w, ch), 20);
+	assert_int_equal(ecs_count(w), 30);
+
+	/* Deferred destruction of other entities: all stay visitable and alive
+	 * until the flush, then they are gone. */
+	int visited = 0;
+	ecs_query_init(&q, w, ECS_BIT(cp));
+	for (ecs_entity x; ecs_query_next(&q, &x);) {
+		visited++;
+		for (int i = 0; i < 40; i++)
+			if (ecs_alive(w, e[i]))
+				assert_int_equal(ecs_destroy_later(w, e[i]), 0);
+		assert_true(ecs_pending(w, x));
+	}
+	assert_int_equal(visited, 30);
+	assert_int_equal(ecs_count(w), 30);
+	ecs_flush(w);
+	assert_int_equal(ecs_count(w), 0);
+	assert_int_equal(ecs_pool_count(w, cp), 0);
+	assert_int_equal(ecs_pool_count(w, ch), 0);
+	assert_int_equal(ecs_destroy_later(w, e[1]), -ENOENT);
+	ecs_flush(w); /* empty flush is harmless */
+	ecs_world_destroy(w);
+}
+
+static void test_slots(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity a, b, c;
+	ecs_create(w, &a);
+	ecs_create(w, &b);
+	ecs_create(w, &c);
+	ecs_destroy(w, b);
+	assert_int_equal(ecs_slots(w), 3);
+	assert_true(ecs_slot_entity(w, 0) == a);
+	assert_true(ecs_slot_entity(w, 1) == ECS_NULL);
+	assert_true(ecs_slot_entity(w, 2) == c);
+	assert_true(ecs_slot_entity(w, 3) == ECS_NULL);
+	ecs_world_destroy(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_register),
+		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_components),
+		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_modify_while_iterating),
+		cmocka_unit_test(test_slots),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

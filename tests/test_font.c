@@ -1,0 +1,824 @@
+#include "testutil.h"
+#include "render/font.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <stb_image_write.h>
+
+/* ---- helpers: a growing byte buffer, image and PSF builders ---------- */
+
+struct buf {
+	uint8_t *d;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->d = realloc(b->d, b->cap);
+		assert_non_null(b->d);
+	}
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+
+static void put8(struct buf *b, unsigned v)
+{
+	uint8_t c = (uint8_t)v;
+	put(b, &c, 1);
+}
+
+static void put16(struct buf *b, unsigned v)
+{
+	put8(b, v & 0xFF);
+	put8(b, v >> 8);
+}
+
+static void put32(struct buf *b, uint32_t v)
+{
+	put16(b, v & 0xFFFF);
+	put16(b, v >> 16);
+}
+
+static void put_utf8(struct buf *b, uint32_t cp)
+{
+	if (cp < 0x80) {
+		put8(b, cp);
+	} else if (cp < 0x800) {
+		put8(b, 0xC0 | cp >> 6);
+		put8(b, 0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		put8(b, 0xE0 | cp >> 12);
+		put8(b, 0x80 | ((cp >> 6) & 0x3F));
+		put8(b, 0x80 | (cp & 0x3F));
+	} else {
+		put8(b, 0xF0 | cp >> 18);
+		put8(b, 0x80 | ((cp >> 12) & 0x3F));
+		put8(b, 0x80 | ((cp >> 6) & 0x3F));
+		put8(b, 0x80 | (cp & 0x3F));
+	}
+}
+
+static void write_cb(void *ctx, void *data, int size)
+{
+	put(ctx, data, (size_t)size);
+}
+
+static struct buf png(int w, int h, int comp, const uint8_t *px)
+{
+	struct buf b = {0};
+	assert_true(stbi_write_png_to_func(write_cb, &b, w, h, comp, px, w * comp));
+	return b;
+}
+
+/* Deterministic pattern bit for PSF glyph g at (x, y). */
+static int pat(int g, int x, int y)
+{
+	return ((g * 7 + x * 3 + y * 5) % 11) < 4;
+}
+
+/* A PSF2 of n glyphs w×h with pattern bitmaps; table: when non-NULL, the
+ * raw bytes of the Unicode table (flag set). hdr_n overrides the glyph count
+ * written in the header when nonzero. */
+static struct buf psf2(int n, int w, int h, const struct buf *table)
+{
+	struct buf b = {0};
+	int row = (w + 7) / 8;
+	put32(&b, 0x864AB572);
+	put32(&b, 0);
+	put32(&b, 32);
+	put32(&b, table ? 1 : 0);
+	put32(&b, (uint32_t)n);
+	put32(&b, (uint32_t)(row * h));
+	put32(&b, (uint32_t)h);
+	put32(&b, (uint32_t)w);
+	for (int g = 0; g < n; g++)
+		for (int y = 0; y < h; y++)
+			for (int r = 0; r < row; r++) {
+				unsigned byte = 0;
+				for (int bit = 0; bit < 8; bit++) {
+					int x = r * 8 + bit;
+					if (x < w && pat(g, x, y))
+						byte |= 0x80u >> bit;
+				}
+				put8(&b, byte);
+			}
+	if (table)
+		put(&b, table->d, table->n);
+	return b;
+}
+
+static void check_pattern(const struct font *f, int g)
+{
+	const uint8_t *c = font_coverage(f, g);
+	for (int y = 0; y < f->cell_h; y++)
+		for (int x = 0; x < f->cell_w; x++)
+			assert_int_equal(c[y * f->cell_w + x], pat(g, x, y) ? 255 : 0);
+}
+
+static struct buf gzip(const struct buf *in)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	struct buf b = {0};
+	b.cap = deflateBound(&zs, in->n) + 64;
+	b.d = malloc(b.cap);
+	zs.next_in = in->d;
+	zs.avail_in = (uInt)in->n;
+	zs.next_out = b.d;
+	zs.avail_out = (uInt)b.cap;
+	assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	b.n = b.cap - zs.avail_out;
+	deflateEnd(&zs);
+	return b;
+}
+
+static int load(struct font **f, const struct buf *b, char *err)
+{
+	return font_load_mem(f, b->d, b->n, "x/test.font", err, 256);
+}
+
+static bool blank(const struct font *f, int g)
+{
+	const uint8_t *c = font_coverage(f, g);
+	for (int i = 0; i < f->cell_w * f->cell_h; i++)
+		if (c[i])
+			return false;
+	return true;
+}
+
+/* Expects loading b to fail with a message naming the file and containing
+ * needle. */
+static void expect_error(const struct buf *b, int rc, const char *needle)
+{
+	struct font *f = (struct font *)1;
+	char err[256];
+	int r = load(&f, b, err);
+	if (r != rc || !strstr(err, needle) || strncmp(err, "x/test.font: ", 13) || strchr(err, '\n'))
+		fail_msg("expected %d \"%s\", got %d \"%s\"", rc, needle, r, err);
+	assert_null(f);
+}
+
+/* ---- CP437 table ------------------------------------------------------ */
+
+static void test_cp437_table(void **st)
+{
+	(void)st;
+	assert_int_equal(cp437_to_unicode[0x00], 0);
+	assert_int_equal(cp437_to_unicode[0x01], 0x263A);
+	assert_int_equal(cp437_to_unicode[0x03], 0x2665);
+	assert_int_equal(cp437_to_unicode[0x18], 0x2191);
+	assert_int_equal(cp437_to_unicode[0x1B], 0x2190);
+	assert_int_equal(cp437_to_unicode['A'], 'A');
+	assert_int_equal(cp437_to_unicode[0x7F], 0x2302);
+	assert_int_equal(cp437_to_unicode[0x80], 0x00C7);
+	assert_int_equal(cp437_to_unicode[0xB1], 0x2592);
+	assert_int_equal(cp437_to_unicode[0xB3], 0x2502);
+	assert_int_equal(cp437_to_unicode[0xC4], 0x2500);
+	assert_int_equal(cp437_to_unicode[0xDA], 0x250C);
+	assert_int_equal(cp437_to_unicode[0xE1], 0x00DF);
+	assert_int_equal(cp437_to_unicode[0xFE], 0x25A0);
+	assert_int_equal(cp437_to_unicode[0xFF], 0x00A0);
+	for (int i = 0; i < 256; i++)
+		for (int j = i + 1; j < 256; j++)
+			assert_int_not_equal(cp437_to_unicode[i], cp437_to_unicode[j]);
+}
+
+/* ---- PNG tilesets ----------------------------------------------------- */
+
+/* A 16×16 grid of cw×ch tiles, one grey channel: tile g pixel (x, y) has
+ * value (g + x * 17 + y * 31) & 0xFF, tile 0 not uniform. */
+static uint8_t *grey_grid(int cw, int ch)
+{
+	uint8_t *px = malloc((size_t)cw * 16 * (size_t)ch * 16);
+	for (int g = 0; g < 256; g++)
+		for (int y = 0; y < ch; y++)
+			for (int x = 0; x < cw; x++)
+				px[((g / 16) * ch + y) * cw * 16 + (g % 16) * cw + x] =
+					(uint8_t)((g + x * 17 + y * 31) & 0xFF);
+	return px;
+}
+
+static void test_png_greyscale_coverage(void **st)
+{
+	(void)st;
+	int cw = 3, ch = 5;
+	uint8_t *px = grey_grid(cw, ch);
+	struct buf b = png(cw * 16, ch * 16, 1, px);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->cell_w, 3);
+	assert_int_equal(f->cell_h, 5);
+	assert_int_equal(f->nglyphs, 256);
+	assert_null(f->colour);
+	assert_string_equal(f->name, "test.font");
+	for (int g = 0; g < 256; g++)
+		for (int y = 0; y < ch; y++)
+			for (int x = 0; x < cw; x++)
+				assert_int_equal(font_coverage(f, g)[y * cw + x], (g + x * 17 + y * 31) & 0xFF);
+	/* Glyph i is CP437 byte i. */
+	assert_int_equal(font_glyph(f, 'A'), 'A');
+	assert_int_equal(font_glyph(f, 0x2665), 3);
+	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
+	assert_int_equal(font_glyph(f, 0x00A0), 0xFF);
+	assert_true(font_has(f, 0x2302));
+	assert_false(font_has(f, 0x4E00));
+	assert_int_equal(font_glyph(f, 0x4E00), '?'); /* replacement: '?' */
+	assert_int_equal(font_glyph(f, 0x1F600), '?');
+	/* look-alikes share CP437 tiles */
+	assert_int_equal(font_glyph(f, 0x25B6), 0x10);
+	assert_int_equal(font_glyph(f, 0x03B2), 0xE1);
+	assert_int_equal(font_glyph(f, 0x2205), 0xED);
+	assert_int_equal(font_glyph(f, 0x03D5), 0xED);
+	assert_int_equal(font_glyph(f, 0x25AA), 0xFE);
+	assert_true(font_has(f, 0x2126));
+	assert_int_equal(f->map_len, 256 + 12);
+	font_destroy(f);
+
+	/* Same grid as grey + alpha with white: coverage = alpha × grey / 255. */
+	size_t n = (size_t)cw * 16 * (size_t)ch * 16;
+	uint8_t *ga = malloc(n * 2);
+	for (size_t i = 0; i < n; i++) {
+		ga[2 * i] = 255;
+		ga[2 * i + 1] = px[i];
+	}
+	free(b.d);
+	b = png(cw * 16, ch * 16, 2, ga);
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_null(f->colour);
+	for (int g = 0; g < 256; g++)
+		assert_int_equal(font_coverage(f, g)[0], g & 0xFF);
+	font_destroy(f);
+	/* Half grey under full alpha: 128. */
+	for (size_t i = 0; i < n; i++) {
+		ga[2 * i] = 128;
+		ga[2 * i + 1] = 255;
+	}
+	ga[1] = 0; /* one transparent pixel keeps the image from being keyed */
+	free(b.d);
+	b = png(cw * 16, ch * 16, 2, ga);
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(font_coverage(f, 'A')[0], 128);
+	font_destroy(f);
+	free(ga);
+	free(b.d);
+	free(px);
+}
+
+static void test_png_white_on_black_keyed(void **st)
+{
+	(void)st;
+	/* The usual libtcod layout: white glyphs on black, tile 0 all black. */
+	int cw = 8, ch = 8, w = 128, h = 128;
+	uint8_t *px = calloc((size_t)w * h, 3);
+	for (int g = 1; g < 256; g++)
+		for (int y = 0; y < ch; y++)
+			for (int x = 0; x < cw; x++)
+				if ((x + y + g) % 3 == 0)
+					memset(px + (((g / 16) * ch + y) * w + (g % 16) * cw + x) * 3, 255, 3);
+	struct buf b = png(w, h, 3, px);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_null(f->colour);
+	for (int g = 1; g < 256; g++)
+		for (int y = 0; y < ch; y++)
+			for (int x = 0; x < cw; x++)
+				assert_int_equal(font_coverage(f, g)[y * cw + x], (x + y + g) % 3 == 0 ? 255 : 0);
+	font_destroy(f);
+	free(b.d);
+	free(px);
+}
+
+static void test_png_colour_key(void **st)
+{
+	(void)st;
+	/* Magenta background (tile 0 entirely magenta) with red and white
+	 * pixels: full colour, magenta becomes transparent. */
+	int cw = 4, ch = 4, w = 64, h = 64;
+	uint8_t *px = malloc((size_t)w * h * 3);
+	for (int i = 0; i < w * h; i++) {
+		px[i * 3] = 255;
+		px[i * 3 + 1] = 0;
+		px[i * 3 + 2] = 255;
+	}
+	/* tile 'A' (row 4, col 1): pixel (1,1) red, (2,2) white */
+	uint8_t *red = px + ((4 * ch + 1) * w + 1 * cw + 1) * 3;
+	red[0] = 255, red[1] = 0, red[2] = 0;
+	uint8_t *white = px + ((4 * ch + 2) * w + 1 * cw + 2) * 3;
+	white[0] = white[1] = white[2] = 255;
+	struct buf b = png(w, h, 3, px);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_non_null(f->colour);
+	const uint32_t *a = f->colour + (size_t)'A' * 16;
+	assert_int_equal(a[1 * 4 + 1], 0xFFFF0000u);
+	assert_int_equal(a[2 * 4 + 2], 0xFFFFFFFFu);
+	assert_int_equal(a[0], 0); /* key colour: transparent */
+	assert_int_equal(font_coverage(f, 'A')[0], 0);
+	assert_int_equal(font_coverage(f, 'A')[5], 255);
+	/* '?' is blank in this tileset: the replacement is a generated box. */
+	assert_int_equal(f->nglyphs, 257);
+	assert_int_equal(font_glyph(f, 0x4E00), 256);
+	assert_false(blank(f, 256));
+	assert_int_equal(f->colour[256 * 16] >> 24, 0xFF);
+	font_destroy(f);
+
+	/* Without the red pixel what is left after keying is grey: coverage. */
+	red[0] = 255, red[1] = 0, red[2] = 255;
+	free(b.d);
+	b = png(w, h, 3, px);
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_null(f->colour);
+	assert_int_equal(font_coverage(f, 'A')[2 * 4 + 2], 255);
+	assert_int_equal(font_coverage(f, 'A')[1 * 4 + 1], 0);
+	font_destroy(f);
+
+	/* A colour tileset whose tile 0 is not uniform: nothing keyed. */
+	px[0] = 0;
+	free(b.d);
+	b = png(w, h, 3, px);
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_non_null(f->colour);
+	assert_int_equal(f->colour[1], 0xFFFF00FFu);
+	assert_int_equal(f->colour[0], 0xFF0000FFu);
+	font_destroy(f);
+	free(b.d);
+	free(px);
+}
+
+static void test_bmp_tileset(void **st)
+{
+	(void)st;
+	uint8_t *px = grey_grid(2, 2);
+	struct buf b = {0};
+	uint8_t rgb[32 * 32 * 3];
+	for (int i = 0; i < 32 * 32; i++)
+		rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = px[i];
+	assert_true(stbi_write_bmp_to_func(write_cb, &b, 32, 32, 3, rgb));
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->cell_w, 2);
+	assert_int_equal(font_coverage(f, 7)[3], (7 + 17 + 31) & 0xFF);
+	font_destroy(f);
+	free(b.d);
+	free(px);
+}
+
+static void test_png_errors(void **st)
+{
+	(void)st;
+	uint8_t *px = calloc(300 * 16 * 20, 1);
+	struct buf b = png(100, 64, 1, px);
+	expect_error(&b, -EINVAL, "image is 100×64 pixels, not a 16×16 grid of tiles");
+	free(b.d);
+	b = png(8, 8, 1, px);
+	expect_error(&b, -EINVAL, "8×8 pixels");
+	free(b.d);
+	b = png(300 * 16, 16, 1, px);
+	expect_error(&b, -EFBIG, "tiles of 300×1 pixels are larger");
+	free(b.d);
+	/* truncated: header intact, data cut */
+	b = png(128, 128, 1, px);
+	b.n = 60;
+	expect_error(&b, -EINVAL, "PNG");
+	/* every truncation either fails cleanly or yields a valid font */
+	for (size_t n = 0; n < 60; n++) {
+		struct font *f;
+		char err[256];
+		int rc = font_load_mem(&f, b.d, n, "t", err, sizeof err);
+		assert_int_not_equal(rc, 0);
+		assert_null(f);
+		assert_true(strlen(err) > 3);
+	}
+	free(b.d);
+	free(px);
+}
+
+/* ---- PSF -------------------------------------------------------------- */
+
+static void test_psf2_unicode_table(void **st)
+{
+	(void)st;
+	/* 300 glyphs of 10×12; glyph g shows U+0100+g, glyph 1 also 'A' and a
+	 * sequence, glyph 2 U+1F600, glyph 299 U+FFFD. */
+	struct buf t = {0};
+	for (int g = 0; g < 300; g++) {
+		if (g == 299)
+			put_utf8(&t, 0xFFFD);
+		else
+			put_utf8(&t, 0x100 + (uint32_t)g);
+		if (g == 1) {
+			put_utf8(&t, 'A');
+			put8(&t, 0xFE);
+			put_utf8(&t, 'B'); /* sequence B + combining: not a single cp */
+			put_utf8(&t, 0x301);
+		}
+		if (g == 2)
+			put_utf8(&t, 0x1F600);
+		if (g == 3)
+			put8(&t, 0xC3); /* malformed UTF-8: skipped */
+		put8(&t, 0xFF);
+	}
+	struct buf b = psf2(300, 10, 12, &t);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->cell_w, 10);
+	assert_int_equal(f->cell_h, 12);
+	assert_int_equal(f->nglyphs, 300);
+	assert_null(f->colour);
+	check_pattern(f, 0);
+	check_pattern(f, 123);
+	check_pattern(f, 299);
+	assert_int_equal(font_glyph(f, 0x100), 0);
+	assert_int_equal(font_glyph(f, 0x100 + 250), 250);
+	assert_int_equal(font_glyph(f, 'A'), 1);
+	assert_false(font_has(f, 'B'));
+	assert_false(font_has(f, 0x301));
+	assert_int_equal(font_glyph(f, 0x1F600), 2);
+	assert_int_equal(font_glyph(f, 0x103), 3);
+	assert_int_equal(f->replacement, 299);
+	assert_int_equal(font_glyph(f, 'B'), 299);
+	assert_int_equal(font_glyph(f, 0x1F601), 299);
+	assert_int_equal(font_glyph(f, 0x10FFFF), 299);
+	assert_int_equal(font_glyph(f, 0xFFFFFFFF), 299);
+	font_destroy(f);
+
+	/* gzip-compressed: the same font */
+	struct buf z = gzip(&b);
+	assert_int_equal(load(&f, &z, err), 0);
+	assert_int_equal(f->nglyphs, 300);
+	check_pattern(f, 200);
+	assert_int_equal(font_glyph(f, 0x1F600), 2);
+	font_destroy(f);
+
+	/* through the file system */
+	char path[] = "/tmp/pirogue-test-font-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, z.d, z.n), (ssize_t)z.n);
+	close(fd);
+	assert_int_equal(font_load(&f, path, err, sizeof err), 0);
+	assert_string_equal(f->name, strrchr(path, '/') + 1);
+	assert_int_equal(font_glyph(f, 0x100 + 42), 42);
+	font_destroy(f);
+	unlink(path);
+	free(z.d);
+	free(b.d);
+	free(t.d);
+}
+
+static void test_psf_without_replacement_gets_box(void **st)
+{
+	(void)st;
+	/* 4 glyphs mapped to 'a'..'d' only: no U+FFFD, no '?'. */
+	struct buf t = {0};
+	for (int g = 0; g < 4; g++) {
+		put_utf8(&t, 'a' + (uint32_t)g);
+		put8(&t, 0xFF);
+	}
+	struct buf b = psf2(4, 8, 8, &t);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->nglyphs, 5);
+	assert_int_equal(f->replacement, 4);
+	assert_int_equal(font_glyph(f, '?'), 4);
+	assert_int_equal(font_glyph(f, 'c'), 2);
+	assert_false(blank(f, 4));
+	const uint8_t *box = font_coverage(f, 4);
+	assert_int_equal(box[1 * 8 + 1], 255); /* outline corner */
+	assert_int_equal(box[4 * 8 + 4], 0);   /* hollow */
+	font_destroy(f);
+	free(b.d);
+	free(t.d);
+
+	/* 1×1 glyphs: the box is one lit pixel, still visible. */
+	b = psf2(1, 1, 1, NULL);
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->nglyphs, 2);
+	assert_int_equal(font_coverage(f, font_glyph(f, 0x4E00))[0], 255);
+	font_destroy(f);
+	free(b.d);
+}
+
+static void test_psf1(void **st)
+{
+	(void)st;
+	/* 256 glyphs of 8×14, mode 0x02 table: glyph g = U+2000+g, glyph 0x3F
+	 * also '?', glyph 5 has a sequence. */
+	struct buf b = {0};
+	put8(&b, 0x36);
+	put8(&b, 0x04);
+	put8(&b, 0x02);
+	put8(&b, 14);
+	for (int g = 0; g < 256; g++)
+		for (int y = 0; y < 14; y++) {
+			unsigned byte = 0;
+			for (int x = 0; x < 8; x++)
+				if (pat(g, x, y))
+					byte |= 0x80u >> x;
+			put8(&b, byte);
+		}
+	size_t bitmaps_end = b.n;
+	for (int g = 0; g < 256; g++) {
+		put16(&b, 0x2000 + (unsigned)g);
+		if (g == 0x3F)
+			put16(&b, '?');
+		if (g == 5) {
+			put16(&b, 0xFFFE);
+			put16(&b, 'x');
+			put16(&b, 0x308);
+		}
+		put16(&b, 0xFFFF);
+	}
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	assert_int_equal(f->cell_w, 8);
+	assert_int_equal(f->cell_h, 14);
+	assert_int_equal(f->nglyphs, 256);
+	check_pattern(f, 77);
+	assert_int_equal(font_glyph(f, 0x2000 + 77), 77);
+	assert_int_equal(font_glyph(f, 0x2005), 5);
+	assert_false(font_has(f, 'x'));
+	assert_int_equal(f->replacement, 0x3F);
+	assert_int_equal(font_glyph(f, 'x'), 0x3F);
+	font_destroy(f);
+
+	/* truncated table */
+	struct buf c = b;
+	c.n -= 3;
+	expect_error(&c, -EINVAL, "Unicode table truncated");
+	/* without a table (mode 0): CP437 order */
+	b.d[2] = 0x00;
+	c.n = bitmaps_end;
+	assert_int_equal(load(&f, &c, err), 0);
+	assert_int_equal(font_glyph(f, 0x2665), 3);
+	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
+	assert_int_equal(font_glyph(f, 'Q'), 'Q');
+	assert_int_equal(font_glyph(f, 0x2190), 0x1B);
+	assert_int_equal(font_glyph(f, 0x25C0), 0x11);
+	font_destroy(f);
+	/* 512-glyph mode with only 256 glyphs' data: truncated */
+	b.d[2] = 0x01;
+	expect_error(&c, -EINVAL, "too short for 512 glyphs");
+	b.d[2] = 0x00;
+	b.d[3] = 0;
+	expect_error(&c, -EINVAL, "0 pixels tall");
+	b.d[3] = 14;
+	b.d[2] = 0x40;
+	expect_error(&c, -EINVAL, "mode");
+	c.n = 3;
+	expect_error(&c, -EINVAL, "PSF1 header truncated");
+	free(b.d);
+}
+
+static void set32(struct buf *b, size_t off, uint32_t v)
+{
+	b->d[off] = v & 0xFF;
+	b->d[off + 1] = (v >> 8) & 0xFF;
+	b->d[off + 2] = (v >> 16) & 0xFF;
+	b->d[off + 3] = v >> 24;
+}
+
+static void test_psf2_damaged(void **st)
+{
+	(void)st;
+	struct buf t = {0};
+	for (int g = 0; g < 8; g++) {
+		put_utf8(&t, 'a' + (uint32_t)g);
+		put8(&t, 0xFF);
+	}
+	struct buf good = psf2(8, 8, 16, &t);
+	struct buf b = {0};
+#define FRESH() (free(b.d), b.n = 0, b.cap = 0, b.d = NULL, put(&b, good.d, good.n))
+	FRESH();
+	set32(&b, 16, 0);
+	expect_error(&b, -EINVAL, "0 glyphs");
+	FRESH();
+	set32(&b, 16, 0x80000000u);
+	expect_error(&b, -EINVAL, "2147483648 glyphs");
+	FRESH();
+	set32(&b, 16, 0xFFFFFFFFu);
+	expect_error(&b, -EINVAL, "glyphs");
+	FRESH();
+	set32(&b, 16, 9); /* one glyph more than the data holds */
+	expect_error(&b, -EINVAL, "Unicode table truncated");
+	FRESH();
+	set32(&b, 16, 20);
+	expect_error(&b, -EINVAL, "too short for 20 glyphs");
+	FRESH();
+	set32(&b, 8, 0x7FFFFFFF);
+	expect_error(&b, -EINVAL, "header size");
+	FRESH();
+	set32(&b, 8, 4);
+	expect_error(&b, -EINVAL, "header size");
+	FRESH();
+	set32(&b, 20, 15);
+	expect_error(&b, -EINVAL, "do not match");
+	FRESH();
+	set32(&b, 28, 0);
+	expect_error(&b, -EINVAL, "impossible");
+	FRESH();
+	set32(&b, 28, 100000);
+	set32(&b, 20, 16 * 12500);
+	expect_error(&b, -EINVAL, "impossible");
+	FRESH();
+	set32(&b, 4, 1);
+	expect_error(&b, -EINVAL, "version");
+	FRESH();
+	b.d[0] = 0x73;
+	expect_error(&b, -EINVAL, "bad magic");
+	FRESH();
+	b.n = 20;
+	expect_error(&b, -EINVAL, "PSF2 header truncated");
+	FRESH();
+	b.n = 0;
+	expect_error(&b, -EINVAL, "empty");
+	/* Every truncation of the plain and the gzipped font is an error. */
+	struct buf z = gzip(&good);
+	for (size_t n = 0; n < good.n; n++) {
+		struct font *f;
+		char err[256];
+		assert_int_not_equal(font_load_mem(&f, good.d, n, "t", err, sizeof err), 0);
+		assert_null(f);
+	}
+	for (size_t n = 0; n < z.n; n++) {
+		struct font *f;
+		char err[256];
+		assert_int_not_equal(font_load_mem(&f, z.d, n, "t", err, sizeof err), 0);
+		assert_null(f);
+	}
+	/* Byte flips anywhere: an error line or a usable font, never a crash. */
+	uint32_t s = 12345;
+	for (int i = 0; i < 3000; i++) {
+		FRESH();
+		for (int k = 0; k < 3; k++) {
+			s = s * 1103515245u + 12345u;
+			b.d[(s >> 8) % b.n] = (uint8_t)(s >> 20);
+		}
+		struct font *f;
+		char err[256];
+		int rc = font_load_mem(&f, b.d, b.n, "t", err, sizeof err);
+		if (rc == 0) {
+			for (uint32_t cp = 0; cp < 0x200; cp++)
+				assert_true(font_glyph(f, cp) < f->nglyphs);
+			assert_false(blank(f, f->replacement));
+			font_destroy(f);
+		} else {
+			assert_true(strlen(err) > 3);
+		}
+	}
+#undef FRESH
+	free(z.d);
+	free(b.d);
+	free(good.d);
+	free(t.d);
+}
+
+static void test_gzip_errors(void **st)
+{
+	(void)st;
+	struct buf good = psf2(64, 8, 8, NULL);
+	struct buf z = gzip(&good);
+	struct buf b = {0};
+	put(&b, z.d, z.n);
+	b.d[z.n / 2] ^= 0x55;
+	b.d[z.n / 2 + 1] ^= 0xAA;
+	expect_error(&b, -EINVAL, "gzip");
+	b.n = 0;
+	put(&b, z.d, z.n / 2);
+	expect_error(&b, -EINVAL, "gzip data is truncated");
+	/* gzip around something that is not a PSF */
+	struct buf junk = {0};
+	for (int i = 0; i < 100; i++)
+		put8(&junk, 'j');
+	struct buf zj = gzip(&junk);
+	expect_error(&zj, -EINVAL, "gzip content is not a PSF");
+	/* gzip bomb: 20 MiB of zeros */
+	struct buf big = {0};
+	big.cap = big.n = 20u << 20;
+	big.d = calloc(big.n, 1);
+	struct buf zb = gzip(&big);
+	expect_error(&zb, -EFBIG, "more than 16 MiB");
+	free(big.d);
+	free(zb.d);
+	free(zj.d);
+	free(junk.d);
+	free(b.d);
+	free(z.d);
+	free(good.d);
+}
+
+static void test_file_errors(void **st)
+{
+	(void)st;
+	struct font *f = (struct font *)1;
+	char err[256];
+	assert_int_equal(font_load(&f, "/nonexistent/dir/font.psf", err, sizeof err), -ENOENT);
+	assert_null(f);
+	assert_non_null(strstr(err, "/nonexistent/dir/font.psf: cannot open font"));
+	assert_int_equal(font_load(&f, "/tmp", err, sizeof err), -EISDIR);
+	assert_non_null(strstr(err, "/tmp: is a directory"));
+	/* A tiny error buffer is not overrun. */
+	char small[8];
+	memset(small, 'Z', sizeof small);
+	assert_int_equal(font_load(&f, "/nonexistent", small, 5), -ENOENT);
+	assert_int_equal(small[4], 0);
+	assert_int_equal(small[5], 'Z');
+	font_destroy(NULL);
+}
+
+/* ---- the shipped default fonts --------------------------------------- */
+
+static void check_shipped(const char *path, int cw, int ch)
+{
+	struct font *f;
+	char err[256];
+	if (font_load(&f, path, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, cw);
+	assert_int_equal(f->cell_h, ch);
+	assert_int_equal(f->nglyphs, 256);
+	assert_null(f->colour);
+	for (int i = 0; i < 256; i++) {
+		assert_true(font_has(f, cp437_to_unicode[i]));
+		assert_int_equal(font_glyph(f, cp437_to_unicode[i]), i);
+		bool empty = i == 0 || i == 0x20 || i == 0xFF;
+		if (blank(f, i) != empty)
+			fail_msg("%s: glyph 0x%02X is %s", path, i, empty ? "not blank" : "blank");
+		for (int k = 0; k < cw * ch; k++)
+			assert_true(font_coverage(f, i)[k] == 0 || font_coverage(f, i)[k] == 255);
+	}
+	/* Lookups the game relies on. */
+	uint32_t want[] = {'@', '#', '.', 'A', 'z', 0x2665, 0x2592, 0x2502, 0x2500, 0x250C, 0x2190, 0x2191};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		assert_false(blank(f, font_glyph(f, want[i])));
+	assert_int_equal(font_glyph(f, 0x2665), 0x03);
+	assert_int_equal(font_glyph(f, 0x2592), 0xB1);
+	assert_int_equal(font_glyph(f, 0x2190), 0x1B);
+	assert_int_equal(font_glyph(f, 0x2191), 0x18);
+	/* │ has a column lit top to bottom, ─ a row lit edge to edge. */
+	const uint8_t *v = font_coverage(f, font_glyph(f, 0x2502));
+	const uint8_t *hz = font_coverage(f, font_glyph(f, 0x2500));
+	bool col = false, row = false;
+	for (int x = 0; x < cw && !col; x++) {
+		col = true;
+		for (int y = 0; y < ch; y++)
+			col = col && v[y * cw + x];
+	}
+	for (int y = 0; y < ch && !row; y++) {
+		row = true;
+		for (int x = 0; x < cw; x++)
+			row = row && hz[y * cw + x];
+	}
+	assert_true(col);
+	assert_true(row);
+	/* ▒ is about half lit. */
+	int lit = 0;
+	for (int k = 0; k < cw * ch; k++)
+		lit += font_coverage(f, 0xB1)[k] != 0;
+	assert_in_range(lit, cw * ch / 4, cw * ch * 3 / 4);
+	/* A missing code point draws the visible replacement '?'. */
+	assert_false(font_has(f, 0x4E00));
+	assert_int_equal(font_glyph(f, 0x4E00), '?');
+	assert_false(blank(f, font_glyph(f, 0x1F600)));
+	font_destroy(f);
+}
+
+static void test_shipped_fonts(void **st)
+{
+	(void)st;
+	check_shipped("fonts/cp437-8x8.png", 8, 8);
+	check_shipped("fonts/cp437-8x16.png", 8, 16);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cp437_table),
+		cmocka_unit_test(test_png_greyscale_coverage),
+		cmocka_unit_test(test_png_white_on_black_keyed),
+		cmocka_unit_test(test_png_colour_key),
+		cmocka_unit_test(test_bmp_tileset),
+		cmocka_unit_test(test_png_errors),
+		cmocka_unit_test(test_psf2_unicode_table),
+		cmocka_unit_test(test_psf_without_replacement_gets_box),
+		cmocka_unit_test(test_psf1),
+		cmocka_unit_test(test_psf2_damaged),
+		cmocka_unit_test(test_gzip_errors),
+		cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_shipped_fonts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

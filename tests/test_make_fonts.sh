@@ -1,0 +1,16 @@
+#!/bin/sh
+# tools/make-fonts rebuilds the committed default fonts byte for byte.
+# Skipped (77) when its Debian sources (console-data, xfonts-terminus,
+# pcf2bdf) are not installed.
+for f in /usr/share/consolefonts/cp865-8x8.psf.gz /usr/share/consolefonts/cp850-8x8.psf.gz \
+	/usr/share/fonts/X11/misc/ter-u16n_unicode.pcf.gz; do
+	[ -f "$f" ] || { echo "skip: $f missing (apt-get install console-data xfonts-terminus pcf2bdf)"; exit 77; }
+done
+command -v pcf2bdf >/dev/null || { echo "skip: pcf2bdf missing (apt-get install pcf2bdf)"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+tools/make-fonts "$out" || exit 1
+for f in cp437-8x8.png cp437-8x16.png; do
+	cmp "$out/$f" "fonts/$f" || { echo "fonts/$f differs from what tools/make-fonts builds"; exit 1; }
+done

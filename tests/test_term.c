@@ -1,0 +1,802 @@
+/* Tests of the terminal backend (src/platform/term.c): its output for a small
+ * console against golden escape-sequence files, damage-only redraws, resize,
+ * restore, and the key/mouse parser.
+ *
+ * Golden files tests/golden/term_*.txt hold the bytes written to the
+ * terminal in a readable, exact form: ESC is written \e, CR \r, LF \n, a
+ * backslash \\, any other control byte \xNN; everything else (UTF-8 included)
+ * is itself. A real line break in the file carries no byte: one is put before
+ * every cursor-position sequence (ESC [ ... H) and after every \r\n, and one
+ * ends the file. The test encodes what the backend wrote the same way and
+ * compares the two texts exactly.
+ *
+ * To regenerate them (a reviewed decision: look at the diff):
+ *     PIROGUE_REGEN=1 build/tests/test_term      (from the repository root)
+ * or tools/regen-golden, which runs this too. */
+#include "testutil.h"
+#include "platform/term.h"
+#include "render/console.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define GOLDEN_DIR TEST_DIR "/golden/"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+/* Everything the backend wrote into the pipe so far (read end non-blocking). */
+static void drain(int fd, struct buf *b)
+{
+	b->len = 0;
+	buf_add(b, "", 0);
+	char tmp[4096];
+	for (;;) {
+		ssize_t n = read(fd, tmp, sizeof tmp);
+		if (n <= 0)
+			break;
+		buf_add(b, tmp, (size_t)n);
+	}
+}
+
+/* The golden-file text for bytes s[0..n) (format in the header comment). */
+static char *encode(const char *s, size_t n)
+{
+	struct buf o = { 0 };
+	buf_add(&o, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char tmp[8];
+		if (c == 0x1B) {
+			if (i + 1 < n && s[i + 1] == '[') {
+				size_t j = i + 2;
+				while (j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == ';'))
+					j++;
+				if (j < n && s[j] == 'H' && o.len && o.p[o.len - 1] != '\n')
+					buf_add(&o, "\n", 1);
+			}
+			buf_add(&o, "\\e", 2);
+		} else if (c == '\r') {
+			buf_add(&o, "\\r", 2);
+		} else if (c == '\n') {
+			buf_add(&o, "\\n", 2);
+			if (i > 0 && s[i - 1] == '\r')
+				buf_add(&o, "\n", 1);
+		} else if (c == '\\') {
+			buf_add(&o, "\\\\", 2);
+		} else if (c < 0x20 || c == 0x7F) {
+			snprintf(tmp, sizeof tmp, "\\x%02X", c);
+			buf_add(&o, tmp, 4);
+		} else {
+			buf_add(&o, (const char *)&c, 1);
+		}
+	}
+	if (!o.len || o.p[o.len - 1] != '\n')
+		buf_add(&o, "\n", 1);
+	return o.p;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b = { 0 };
+	buf_add(&b, "", 0);
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_add(&b, tmp, n);
+	fclose(f);
+	return b.p;
+}
+
+/* Compares the output with tests/golden/<name>, or writes it there when
+ * PIROGUE_REGEN=1. */
+static void check_golden(const char *name, const struct buf *out)
+{
+	char path[256];
+	snprintf(path, sizeof path, GOLDEN_DIR "%s", name);
+	char *got = encode(out->p, out->len);
+	const char *regen = getenv("PIROGUE_REGEN");
+	if (regen && strcmp(regen, "1") == 0) {
+		FILE *f = fopen(path, "wb");
+		if (!f)
+			fail_msg("cannot write %s: %s", path, strerror(errno));
+		assert_int_equal(fwrite(got, 1, strlen(got), f), strlen(got));
+		assert_int_equal(fclose(f), 0);
+		printf("regenerated %s\n", path);
+		free(got);
+		return;
+	}
+	char *want = read_file(path);
+	if (!want)
+		fail_msg("%s is missing (regenerate: PIROGUE_REGEN=1 build/tests/test_term)", path);
+	if (strcmp(got, want) != 0) {
+		printf("%s differs; the backend wrote:\n%s", path, got);
+		free(got);
+		free(want);
+		fail_msg("%s differs from the output", path);
+	}
+	free(got);
+	free(want);
+}
+
+static void mk_pipe(int p[2])
+{
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
+}
+
+static size_t count(const struct buf *b, const char *needle)
+{
+	size_t n = 0, l = strlen(needle);
+	for (const char *s = b->p; (s = strstr(s, needle)) != NULL; s += l)
+		n++;
+	return n;
+}
+
+/* The small scene of the golden frames: a box with a title, a red heart,
+ * text in several colours. */
+static void draw_scene(struct console *c)
+{
+	uint32_t bg = CON_RGB(16, 16, 32);
+	con_clear(c, bg);
+	con_box(c, 0, 0, 12, 4, CON_RGB(160, 160, 176), bg, "Hi");
+	con_print(c, 1, 1, CON_RGB(255, 40, 40), bg, "\xe2\x99\xa5" "3", -1); /* ♥3 */
+	con_print(c, 4, 1, CON_RGB(255, 255, 255), bg, "rogue", -1);
+	con_print(c, 1, 2, CON_RGB(200, 200, 0), CON_RGB(0, 64, 0), "grass", -1);
+	con_put(c, 8, 2, '@', CON_RGB(255, 255, 0), bg);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void test_frames_match_golden(void **st)
+{
+	(void)st;
+	int p[2];
+	mk_pipe(p);
+	struct buf out = { 0 };
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, -1, p[1], 12, 4), 0);
+	assert_ptr_equal(d->ops, &term_display_ops);
+	int cols, rows;
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 12);
+	assert_int_equal(rows, 4);
+
+	struct console *c;
+	assert_int_equal(con_create(&c, 12, 4), 0);
+	draw_scene(c);
+	assert_int_equal(d->ops->present(d, c), 0);
+	con_clear_damage(c);
+	drain(p[0], &out); /* enter sequence + the first, full frame */
+	check_golden("term_frame1.txt", &out);
+	assert_non_null(strstr(out.p, "\033[?1049h"));
+	assert_non_null(strstr(out.p, "\xe2\x99\xa5"));
+	assert_non_null(strstr(out.p, "\xe2\x94\x8c")); /* ┌ */
+
+	/* Two cells change: only those two are redrawn. */
+	con_put(c, 8, 2, ' ', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
+	con_put(c, 9, 2, '@', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
+	assert_int_equal(d->ops->present(d, c), 0);
+	con_clear_damage(c);
+	drain(p[0], &out);
+	check_golden("term_frame2.txt", &out);
+	assert_int_equal(count(&out, "@"), 1);
+	assert_true(out.len < 64);
+
+	/* Nothing changed: nothing is written at all. */
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	assert_int_equal(out.len, 0);
+
+	/* A cell damaged but set back to what the terminal shows: the shadow
+	 * decides, nothing is written. */
+	con_put(c, 5, 1, 'x', CON_RGB(1, 2, 3), 0);
+	con_put(c, 5, 1, 'o', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
+	assert_true(c->damaged > 0);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	assert_int_equal(out.len, 0);
+	con_clear_damage(c);
+
+	/* A change the damage map never saw (damage cleared without a present)
+	 * is still drawn. */
+	con_put(c, 10, 1, '!', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
+	con_clear_damage(c);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	assert_int_equal(count(&out, "!"), 1);
+
+	/* The console changes size: the screen is cleared and all redrawn. */
+	assert_int_equal(con_resize(c, 6, 2), 0);
+	con_print(c, 0, 0, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "small", -1);
+	con_print(c, 0, 1, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "\xc3\xa9t\xc3\xa9", -1); /* été */
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	check_golden("term_resize.txt", &out);
+	assert_non_null(strstr(out.p, "\033[2J"));
+
+	/* close gives the terminal back. */
+	d->ops->close(d);
+	drain(p[0], &out);
+	check_golden("term_close.txt", &out);
+	assert_non_null(strstr(out.p, "\033[?1049l"));
+	assert_non_null(strstr(out.p, "\033[?25h"));
+	assert_non_null(strstr(out.p, "\033[0m"));
+	term_display_ops.close(NULL);
+
+	con_destroy(c);
+	free(out.p);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_larger_console_is_clipped(void **st)
+{
+	(void)st;
+	int p[2];
+	mk_pipe(p);
+	struct buf out = { 0 };
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, -1, p[1], 4, 2), 0);
+	struct console *c;
+	assert_int_equal(con_create(&c, 6, 3), 0);
+	con_fill(c, 0, 0, 6, 3, 'a', CON_RGB(1, 1, 1), CON_RGB(2, 2, 2));
+	con_put(c, 5, 0, 'Z', 1, 2);
+	con_put(c, 0, 2, 'Y', 1, 2);
+	drain(p[0], &out);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	assert_int_equal(count(&out, "a"), 8); /* 4×2 cells, no more */
+	assert_null(strstr(out.p, "Z"));
+	assert_null(strstr(out.p, "Y"));
+	d->ops->close(d);
+	con_destroy(c);
+	free(out.p);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_unprintable_glyphs_replaced(void **st)
+{
+	(void)st;
+	int p[2];
+	mk_pipe(p);
+	struct buf out = { 0 };
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, -1, p[1], 5, 1), 0);
+	struct console *c;
+	assert_int_equal(con_create(&c, 5, 1), 0);
+	con_put(c, 0, 0, 0x07, 1, 2);    /* BEL: would ring */
+	con_put(c, 1, 0, 0x4E2D, 1, 2);  /* 中: two columns wide */
+	con_put(c, 2, 0, 0x0301, 1, 2);  /* combining acute: no column */
+	con_put(c, 3, 0, 0x2665, 1, 2);  /* ♥: fine */
+	con_put(c, 4, 0, 0, 1, 2);       /* NUL: a space */
+	drain(p[0], &out);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	/* same colours, adjacent: one run after the colour sequence */
+	assert_non_null(strstr(out.p, "m???\xe2\x99\xa5 "));
+	assert_null(strstr(out.p, "\a"));
+	assert_null(strstr(out.p, "\xe4\xb8\xad"));
+	d->ops->close(d);
+	con_destroy(c);
+	free(out.p);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void test_open_bad_size(void **st)
+{
+	(void)st;
+	int p[2];
+	mk_pipe(p);
+	struct display *d = (struct display *)&d;
+	assert_int_equal(term_open_fds(&d, -1, p[1], 0, 4), -EINVAL);
+	assert_null(d);
+	assert_int_equal(term_open_fds(&d, -1, p[1], 12, TERM_MAX_ROWS + 1), -EINVAL);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* ---- input ------------------------------------------------------------- */
+
+struct key_case {
+	const char *bytes; /* one write (then one dispatch) */
+	uint32_t keys[6];  /* expected key presses, KEY_NONE-terminated */
+};
+
+static const struct key_case key_cases[] = {
+	{ "\033[A", { KEY_UP } },
+	{ "\033[B", { KEY_DOWN } },
+	{ "\033[C", { KEY_RIGHT } },
+	{ "\033[D", { KEY_LEFT } },
+	{ "\033OA", { KEY_UP } },
+	{ "\033OD", { KEY_LEFT } },
+	{ "\033[1;2A", { KEY_UP } },   /* Shift+Up (xterm modifiers) */
+	{ "\033[1;5D", { KEY_LEFT } }, /* Ctrl+Left */
+	{ "\033[H", { KEY_HOME } },
+	{ "\033[F", { KEY_END } },
+	{ "\033OH", { KEY_HOME } },
+	{ "\033OF", { KEY_END } },
+	{ "\033[1~", { KEY_HOME } },
+	{ "\033[7~", { KEY_HOME } },
+	{ "\033[4~", { KEY_END } },
+	{ "\033[8~", { KEY_END } },
+	{ "\033[5~", { KEY_PGUP } },
+	{ "\033[6~", { KEY_PGDN } },
+	{ "\033[5;5~", { KEY_PGUP } },
+	{ "\033[6^", { KEY_PGDN } }, /* rxvt Ctrl+PgDn */
+	{ "\033[2~", { KEY_INSERT } },
+	{ "\033[3~", { KEY_DELETE } },
+	{ "\033[E", { KEY_KP5 } },
+	{ "\033[G", { KEY_KP5 } },
+	{ "\033", { KEY_ESCAPE } },             /* alone in its read */
+	{ "\033\033", { KEY_ESCAPE, KEY_ESCAPE } },
+	{ "\033\033[A", { KEY_ESCAPE, KEY_UP } },
+	{ "<", { '<' } },
+	{ ">", { '>' } },
+	{ "A", { 'A' } },
+	{ "hjkl", { 'h', 'j', 'k', 'l' } },
+	{ "\xc3\xa9", { 0xE9 } },        /* é */
+	{ "\xe2\x99\xa5", { 0x2665 } },  /* ♥ */
+	{ "\xf0\x9f\x90\x89", { 0x1F409 } },
+	{ " ", { KEY_SPACE } },
+	{ "\r", { KEY_ENTER } },
+	{ "\n", { KEY_ENTER } },
+	{ "\t", { KEY_TAB } },
+	{ "\x7f", { KEY_BACKSPACE } },
+	{ "\x08", { KEY_BACKSPACE } },
+	{ "\033Op", { KEY_KP0 } },
+	{ "\033Ou", { KEY_KP5 } },
+	{ "\033Oy", { KEY_KP9 } },
+	{ "\033OM", { KEY_KPENTER } },
+	{ "\033Ok", { '+' } },
+	{ "\033OP", { KEY_F1 } },
+	{ "\033OS", { KEY_F4 } },
+	{ "\033[1;2P", { KEY_F1 } },
+	{ "\033[[A", { KEY_F1 } },
+	{ "\033[[E", { KEY_F5 } },
+	{ "\033[11~", { KEY_F1 } },
+	{ "\033[15~", { KEY_F5 } },
+	{ "\033[17~", { KEY_F6 } },
+	{ "\033[21~", { KEY_F10 } },
+	{ "\033[23~", { KEY_F11 } },
+	{ "\033[24~", { KEY_F12 } },
+	{ "ab\033[Ac", { 'a', 'b', KEY_UP, 'c' } },
+	/* unknown or unused sequences vanish whole */
+	{ "\033[99~", { KEY_NONE } },
+	{ "x\033[99~y", { 'x', 'y' } },
+	{ "\033[?1;2c", { KEY_NONE } }, /* a device-attributes reply */
+	{ "\033[200~", { KEY_NONE } },  /* bracketed paste start */
+	{ "\033[1;5X", { KEY_NONE } },
+	{ "\033[Z", { KEY_NONE } },      /* Shift+Tab */
+	{ "\033a", { KEY_NONE } },       /* Alt+a */
+	{ "\033\xc3\xa9q", { 'q' } },    /* Alt+é, then q */
+	{ "\033[12$q", { KEY_F2, 'q' } }, /* rxvt Shift variant */
+	{ "\033[31;2;3 zq", { 'q' } },   /* intermediates */
+	{ "\x01\x1a\x00", { KEY_NONE } }, /* Ctrl+A, Ctrl+Z, Ctrl+Space */
+	{ "\xff" "a\x80", { 'a' } },      /* broken UTF-8 */
+	{ "\xc2\x85", { KEY_NONE } },     /* a C1 control in UTF-8 */
+	{ "\033[1;2\001A", { 'A' } },     /* a sequence broken off by a control */
+	/* split across reads */
+	{ "\033[", { KEY_NONE } },
+	{ "A", { KEY_UP } },
+	{ "\033[1;", { KEY_NONE } },
+	{ "5C", { KEY_RIGHT } },
+	{ "\033O", { KEY_NONE } },
+	{ "q", { KEY_KP1 } },
+	{ "\xe2\x99", { KEY_NONE } },
+	{ "\xa5!", { 0x2665, '!' } },
+	{ "\033", { KEY_ESCAPE } }, /* a read that ends right after ESC: Escape */
+	{ "[A", { '[', 'A' } },
+};
+
+static void test_key_table(void **st)
+{
+	(void)st;
+	int in[2], out[2];
+	mk_pipe(in);
+	mk_pipe(out);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
+	int fd;
+	assert_int_equal(d->ops->poll_fds(d, &fd, 1), 1);
+	assert_int_equal(fd, in[0]);
+	for (size_t i = 0; i < sizeof key_cases / sizeof key_cases[0]; i++) {
+		const struct key_case *k = &key_cases[i];
+		size_t len = strlen(k->bytes);
+		if (len == 0)
+			len = 1;
+		if (strcmp(k->bytes, "\x01\x1a") == 0)
+			len = 3; /* the trailing NUL is part of the input */
+		assert_int_equal(write(in[1], k->bytes, len), (ssize_t)len);
+		struct in_event ev[64];
+		int n = d->ops->dispatch(d, fd, ev, 64);
+		int want = 0;
+		while (want < 6 && k->keys[want] != KEY_NONE)
+			want++;
+		if (n != want)
+			fail_msg("case %zu: %d events, expected %d", i, n, want);
+		for (int j = 0; j < n; j++) {
+			if (ev[j].type != EV_KEY_PRESS || ev[j].from != DEV_KEYBOARD ||
+			    ev[j].key != k->keys[j])
+				fail_msg("case %zu, event %d: type %d key %#x, expected key %#x", i, j,
+					 (int)ev[j].type, (unsigned)ev[j].key, (unsigned)k->keys[j]);
+		}
+	}
+	d->ops->close(d);
+	close(in[0]);
+	close(in[1]);
+	close(out[0]);
+	close(out[1]);
+}
+
+static int feed(struct display *d, int wfd, int rfd, const char *s, struct in_event *ev, int max)
+{
+	assert_int_equal(write(wfd, s, strlen(s)), (ssize_t)strlen(s));
+	return d->ops->dispatch(d, rfd, ev, max);
+}
+
+static void test_mouse(void **st)
+{
+	(void)st;
+	int in[2], out[2];
+	mk_pipe(in);
+	mk_pipe(out);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
+	struct in_event ev[64];
+	int n = feed(d, in[1], in[0], "\033[<0;5;3M", ev, 64); /* left press at column 5, row 3 */
+	assert_int_equal(n, 1);
+	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
+	assert_int_equal(ev[0].from, DEV_MOUSE);
+	assert_int_equal(ev[0].x, 4);
+	assert_int_equal(ev[0].y, 2);
+	assert_int_equal(ev[0].button, 1);
+	assert_int_equal(feed(d, in[1], in[0], "\033[<0;5;3m", ev, 64), 0); /* release */
+	n = feed(d, in[1], in[0], "\033[<35;6;3M\033[<35;6;3M\033[<35;7;4M", ev, 64);
+	assert_int_equal(n, 2); /* the repeated cell is reported once */
+	assert_int_equal(ev[0].type, EV_MOUSE_MOVE);
+	assert_int_equal(ev[0].x, 5);
+	assert_int_equal(ev[1].x, 6);
+	assert_int_equal(ev[1].y, 3);
+	n = feed(d, in[1], in[0], "\033[<2;1;1M", ev, 64);
+	assert_int_equal(n, 1);
+	assert_int_equal(ev[0].button, 3);
+	assert_int_equal(feed(d, in[1], in[0], "\033[<64;1;1M\033[<65;1;1M", ev, 64), 0); /* wheel */
+	n = feed(d, in[1], in[0], "\033[M !#", ev, 64); /* X10: left press at 0, 2 */
+	assert_int_equal(n, 1);
+	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
+	assert_int_equal(ev[0].x, 0);
+	assert_int_equal(ev[0].y, 2);
+	assert_int_equal(feed(d, in[1], in[0], "\033[M#!!", ev, 64), 0); /* X10 release */
+	d->ops->close(d);
+	close(in[0]);
+	close(in[1]);
+	close(out[0]);
+	close(out[1]);
+}
+
+static void test_small_room_and_eof(void **st)
+{
+	(void)st;
+	int in[2], out[2];
+	mk_pipe(in);
+	mk_pipe(out);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
+	struct in_event ev[4];
+	/* room for two: two come now, the rest on the next calls, none lost */
+	assert_int_equal(feed(d, in[1], in[0], "abcde", ev, 2), 2);
+	assert_int_equal(ev[0].key, 'a');
+	assert_int_equal(ev[1].key, 'b');
+	assert_int_equal(d->ops->dispatch(d, in[0], ev, 2), 2);
+	assert_int_equal(ev[0].key, 'c');
+	assert_int_equal(ev[1].key, 'd');
+	assert_int_equal(d->ops->dispatch(d, in[0], ev, 2), 1);
+	assert_int_equal(ev[0].key, 'e');
+	assert_int_equal(d->ops->dispatch(d, in[0], ev, 2), 0); /* nothing there */
+	/* the terminal goes away: one EV_QUIT, and the fd is no longer polled */
+	close(in[1]);
+	assert_int_equal(d->ops->dispatch(d, in[0], ev, 4), 1);
+	assert_int_equal(ev[0].type, EV_QUIT);
+	int fd;
+	assert_int_equal(d->ops->poll_fds(d, &fd, 1), 0);
+	assert_int_equal(d->ops->dispatch(d, in[0], ev, 4), 0);
+	d->ops->close(d);
+	close(in[0]);
+	close(out[0]);
+	close(out[1]);
+}
+
+static void test_suspend_resume(void **st)
+{
+	(void)st;
+	int p[2];
+	mk_pipe(p);
+	struct buf out = { 0 };
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, -1, p[1], 3, 1), 0);
+	struct console *c;
+	assert_int_equal(con_create(&c, 3, 1), 0);
+	con_print(c, 0, 0, 1, 2, "abc", -1);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	d->ops->suspend(d);
+	drain(p[0], &out);
+	assert_non_null(strstr(out.p, "\033[?1049l"));
+	assert_int_equal(d->ops->present(d, c), 0); /* while suspended: nothing */
+	drain(p[0], &out);
+	assert_int_equal(out.len, 0);
+	d->ops->resume(d);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p[0], &out);
+	assert_non_null(strstr(out.p, "\033[?1049h"));
+	assert_non_null(strstr(out.p, "abc")); /* everything again */
+	d->ops->close(d);
+	drain(p[0], &out);
+	assert_non_null(strstr(out.p, "\033[?1049l"));
+	con_destroy(c);
+	free(out.p);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* ---- on a real terminal (a pseudo-terminal) ------------------------------ */
+
+/* The sequence every way out must end with (as in term.c). */
+static const char leave_seq[] =
+	"\033[?2026l\033[0m\033[?1006l\033[?1003l\033[?1002l\033[?1000l"
+	"\033>\033[?7h\033[?25h\033[?1049l";
+
+struct pty {
+	int master, slave;
+	struct termios before;
+};
+
+/* A pty of cols×rows with the slave in the usual cooked mode; skips the
+ * test when the system has no ptys. */
+static void pty_open(struct pty *p, int cols, int rows)
+{
+	p->master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (p->master < 0 || grantpt(p->master) != 0 || unlockpt(p->master) != 0) {
+		printf("no pseudo-terminals here (%s): skipped\n", strerror(errno));
+		skip();
+	}
+	p->slave = open(ptsname(p->master), O_RDWR | O_NOCTTY);
+	assert_true(p->slave >= 0);
+	assert_int_equal(fcntl(p->master, F_SETFL, O_NONBLOCK), 0);
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	assert_int_equal(ioctl(p->master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(tcgetattr(p->slave, &p->before), 0);
+}
+
+static void pty_close(struct pty *p)
+{
+	close(p->slave);
+	close(p->master);
+}
+
+static bool same_termios(const struct termios *a, const struct termios *b)
+{
+	return a->c_iflag == b->c_iflag && a->c_oflag == b->c_oflag && a->c_cflag == b->c_cflag &&
+	       a->c_lflag == b->c_lflag && memcmp(a->c_cc, b->c_cc, sizeof a->c_cc) == 0;
+}
+
+static bool ends_with(const struct buf *b, const char *tail)
+{
+	size_t n = strlen(tail);
+	return b->len >= n && memcmp(b->p + b->len - n, tail, n) == 0;
+}
+
+static void test_tty_raw_size_resize_restore(void **st)
+{
+	(void)st;
+	struct pty p;
+	pty_open(&p, 50, 35);
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, now;
+	sigemptyset(&ign.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &ign, &old_int), 0);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, p.slave, p.slave, 0, 0), 0);
+	/* one terminal at a time */
+	struct display *d2 = (struct display *)&d2;
+	assert_int_equal(term_open_fds(&d2, p.slave, p.slave, 0, 0), -EBUSY);
+	assert_null(d2);
+	/* raw, but Ctrl+C still a signal; Ctrl+Z and Ctrl+\ off */
+	struct termios raw;
+	assert_int_equal(tcgetattr(p.slave, &raw), 0);
+	assert_false(raw.c_lflag & (ICANON | ECHO));
+	assert_true(raw.c_lflag & ISIG);
+	assert_false(raw.c_iflag & (ICRNL | IXON));
+	assert_int_equal(raw.c_cc[VSUSP], _POSIX_VDISABLE);
+	assert_int_equal(raw.c_cc[VQUIT], _POSIX_VDISABLE);
+	/* SIGINT was handled (ignored) already: left alone */
+	assert_int_equal(sigaction(SIGINT, NULL, &now), 0);
+	assert_true(now.sa_handler == SIG_IGN);
+
+	int cols, rows;
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 50);
+	assert_int_equal(rows, 35);
+	struct console *c;
+	assert_int_equal(con_create(&c, cols, rows), 0);
+	con_print(c, 0, 0, 0xFFFFFF, 0, "hello", -1);
+	assert_int_equal(d->ops->present(d, c), 0);
+	con_clear_damage(c);
+	struct buf out = { 0 };
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "\033[?1049h"));
+	assert_non_null(strstr(out.p, "hello"));
+
+	/* resized: reported, and the next frame is a full one */
+	struct winsize ws = { .ws_row = 20, .ws_col = 60 };
+	assert_int_equal(ioctl(p.master, TIOCSWINSZ, &ws), 0);
+	assert_int_equal(term_handle_resize(d), 1);
+	assert_int_equal(term_handle_resize(d), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 60);
+	assert_int_equal(rows, 20);
+	assert_int_equal(con_resize(c, cols, rows), 0);
+	con_print(c, 0, 0, 0xFFFFFF, 0, "again", -1);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "\033[2J"));
+	assert_non_null(strstr(out.p, "again"));
+
+	/* a size change noticed by console_size alone also redraws everything */
+	ws.ws_col = 61;
+	assert_int_equal(ioctl(p.master, TIOCSWINSZ, &ws), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 61);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(p.master, &out);
+	assert_non_null(strstr(out.p, "again"));
+
+	d->ops->close(d);
+	drain(p.master, &out);
+	assert_true(ends_with(&out, leave_seq));
+	struct termios after;
+	assert_int_equal(tcgetattr(p.slave, &after), 0);
+	assert_true(same_termios(&p.before, &after));
+	assert_int_equal(sigaction(SIGINT, &old_int, NULL), 0);
+	con_destroy(c);
+	free(out.p);
+	pty_close(&p);
+}
+
+enum way_out { BY_SEGV, BY_ABORT, BY_SIGINT, BY_SIGTERM, BY_EXIT };
+
+/* A child takes the pty, draws, and leaves the given way without calling
+ * close; the terminal must be restored all the same. */
+static void run_child_way_out(enum way_out how)
+{
+	struct pty p;
+	pty_open(&p, 20, 5);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore);
+		/* the test runner's own crash handlers must not catch it in here */
+		int sigs[] = { SIGSEGV, SIGABRT, SIGINT, SIGTERM };
+		for (int i = 0; i < 4; i++)
+			signal(sigs[i], SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		struct display *d;
+		if (term_open_fds(&d, p.slave, p.slave, 0, 0) != 0)
+			_exit(40);
+		struct console *c;
+		if (con_create(&c, 20, 5) != 0)
+			_exit(41);
+		con_print(c, 1, 1, 0xFF0000, 0, "doomed", -1);
+		d->ops->present(d, c);
+		switch (how) {
+		case BY_SEGV: kill(getpid(), SIGSEGV); break;
+		case BY_ABORT: abort();
+		case BY_SIGINT: kill(getpid(), SIGINT); break;
+		case BY_SIGTERM: kill(getpid(), SIGTERM); break;
+		case BY_EXIT: exit(7);
+		}
+		_exit(42); /* not reached */
+	}
+	struct buf out = { 0 };
+	buf_add(&out, "", 0);
+	int status = 0;
+	for (int waited = 0;; waited++) {
+		struct pollfd pf = { .fd = p.master, .events = POLLIN };
+		poll(&pf, 1, 10);
+		char tmp[4096];
+		ssize_t n;
+		while ((n = read(p.master, tmp, sizeof tmp)) > 0)
+			buf_add(&out, tmp, (size_t)n);
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (waited > 1000) { /* a hang (10 s), not a timing check */
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			fail_msg("the child hung");
+		}
+	}
+	char tmp[4096];
+	ssize_t n;
+	while ((n = read(p.master, tmp, sizeof tmp)) > 0)
+		buf_add(&out, tmp, (size_t)n);
+	static const int want_sig[] = { SIGSEGV, SIGABRT, SIGINT, SIGTERM, 0 };
+	if (how == BY_EXIT) {
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 7);
+	} else {
+		if (!WIFSIGNALED(status))
+			fail_msg("child exited %d instead of dying of signal %d",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1, want_sig[how]);
+		assert_int_equal(WTERMSIG(status), want_sig[how]);
+	}
+	assert_non_null(strstr(out.p, "doomed"));
+	if (!ends_with(&out, leave_seq))
+		fail_msg("the terminal was not given back; it got:\n%s", encode(out.p, out.len));
+	struct termios after;
+	assert_int_equal(tcgetattr(p.slave, &after), 0);
+	assert_true(same_termios(&p.before, &after));
+	free(out.p);
+	pty_close(&p);
+}
+
+static void test_restored_on_segv(void **st) { (void)st; run_child_way_out(BY_SEGV); }
+static void test_restored_on_abort(void **st) { (void)st; run_child_way_out(BY_ABORT); }
+static void test_restored_on_sigint(void **st) { (void)st; run_child_way_out(BY_SIGINT); }
+static void test_restored_on_sigterm(void **st) { (void)st; run_child_way_out(BY_SIGTERM); }
+static void test_restored_on_exit(void **st) { (void)st; run_child_way_out(BY_EXIT); }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frames_match_golden),
+		cmocka_unit_test(test_larger_console_is_clipped),
+		cmocka_unit_test(test_unprintable_glyphs_replaced),
+		cmocka_unit_test(test_open_bad_size),
+		cmocka_unit_test(test_key_table),
+		cmocka_unit_test(test_mouse),
+		cmocka_unit_test(test_small_room_and_eof),
+		cmocka_unit_test(test_suspend_resume),
+		cmocka_unit_test(test_tty_raw_size_resize_restore),
+		cmocka_unit_test(test_restored_on_segv),
+		cmocka_unit_test(test_restored_on_abort),
+		cmocka_unit_test(test_restored_on_sigint),
+		cmocka_unit_test(test_restored_on_sigterm),
+		cmocka_unit_test(test_restored_on_exit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,276 @@
+/* Tests of the turn machine: which commands cost a turn, who acts, the log. */
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/combat.h"
+#include "game/world.h"
+
+/* A game on a walled 40x20 open room with no monsters; player at (5,5);
+ * down stairs at (38,18). */
+static struct game *arena(void)
+{
+	struct game *g;
+	struct game_opts o = {.seed = 7, .mapgen = MAPGEN_CLASSIC};
+	assert_int_equal(game_create(&g, &o), 0);
+	world_clear_monsters(g, 1);
+	struct map *m = world_floor(g, 1);
+	map_init(m);
+	for (int y = 1; y <= 20; y++)
+		for (int x = 1; x <= 40; x++)
+			map_set(m, x, y, TILE_FLOOR);
+	map_set(m, 38, 18, TILE_STAIRS_DOWN);
+	m->down_x = 38;
+	m->down_y = 18;
+	m->rooms[0] = (struct room){1, 1, 40, 20};
+	m->nrooms = 1;
+	world_put_player(g, 1, 5, 5);
+	world_refresh_view(g);
+	return g;
+}
+
+static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
+{
+	ecs_entity e;
+	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
+	return e;
+}
+
+static int hp_of(struct game *g, ecs_entity e)
+{
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	return a ? a->hp : -1;
+}
+
+static void test_cmd_names(void **state)
+{
+	(void)state;
+	static const char *const want[CMD_COUNT] = {"none", "move_n", "move_ne", "move_e", "move_se",
+						    "move_s", "move_sw", "move_w", "move_nw", "wait",
+						    "pickup", "descend", "ascend"};
+	for (int c = 0; c < CMD_COUNT; c++) {
+		assert_string_equal(cmd_name((enum cmd)c), want[c]);
+		enum cmd back = CMD_COUNT;
+		assert_int_equal(cmd_parse(want[c], &back), 0);
+		assert_int_equal(back, c);
+	}
+	enum cmd keep = CMD_WAIT;
+	assert_int_equal(cmd_parse("Wait", &keep), -EINVAL);
+	assert_int_equal(cmd_parse("", &keep), -EINVAL);
+	assert_int_equal(cmd_parse(NULL, &keep), -EINVAL);
+	assert_int_equal(keep, CMD_WAIT);
+	assert_string_equal(cmd_name(CMD_COUNT), "?");
+	assert_string_equal(cmd_name((enum cmd)-1), "?");
+}
+
+static void test_what_costs_a_turn(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	uint64_t sum = game_checksum(g);
+	/* Free: nothing, unknown values, pick up with nothing there, stairs
+	 * where there are none. */
+	assert_int_equal(game_apply(g, CMD_NONE), 0);
+	assert_int_equal(game_apply(g, CMD_COUNT), 0);
+	assert_int_equal(game_apply(g, (enum cmd)-3), 0);
+	assert_int_equal(game_apply(g, (enum cmd)1000), 0);
+	assert_int_equal(game_checksum(g), sum); /* really nothing happened */
+	assert_int_equal(game_apply(g, CMD_PICKUP), 0);
+	assert_int_equal(game_apply(g, CMD_DESCEND), 0);
+	assert_int_equal(game_apply(g, CMD_ASCEND), 0);
+	assert_int_equal(game_turn(g), 0);
+	/* Bumping a wall: free, the player stays. */
+	world_put_player(g, 1, 1, 1);
+	world_refresh_view(g);
+	assert_int_equal(game_apply(g, CMD_MOVE_N), 0);
+	assert_int_equal(game_apply(g, CMD_MOVE_W), 0);
+	assert_int_equal(game_apply(g, CMD_MOVE_NW), 0);
+	assert_int_equal(game_apply(g, CMD_MOVE_NE), 0);
+	assert_int_equal(game_apply(g, CMD_MOVE_SW), 0);
+	assert_int_equal(game_turn(g), 0);
+	int x, y;
+	game_player_pos(g, &x, &y);
+	assert_int_equal(x, 1);
+	assert_int_equal(y, 1);
+	/* Costs a turn: moving, waiting, attacking, stairs. */
+	assert_int_equal(game_apply(g, CMD_MOVE_SE), 1);
+	game_player_pos(g, &x, &y);
+	assert_int_equal(x, 2);
+	assert_int_equal(y, 2);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	spawn(g, ACTOR_TROLL, 3, 2);
+	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+	assert_int_equal(game_turn(g), 3);
+	world_clear_monsters(g, 1);
+	world_put_player(g, 1, 38, 18);
+	assert_int_equal(game_apply(g, CMD_DESCEND), 1);
+	assert_int_equal(game_depth(g), 2);
+	assert_int_equal(game_turn(g), 4);
+	game_destroy(g);
+}
+
+static void test_dead_never_act(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
+	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 4;
+	world_refresh_view(g);
+	int n0 = game_msg_count(g);
+	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+	assert_true(ecs_has(g->w, orc, COMP_CORPSE));
+	for (int i = n0; i < game_msg_count(g); i++)
+		assert_null(strstr(game_msg_get(g, i)->text, "attacks you"));
+	assert_int_equal(hp_of(g, g->player), 30);
+	/* Nor later. */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(hp_of(g, g->player), 30);
+	const struct c_pos *p = ecs_get(g->w, orc, COMP_POS);
+	assert_int_equal(p->x, 6);
+	assert_int_equal(p->y, 5);
+	game_destroy(g);
+}
+
+static void test_nothing_acts_twice(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	/* Four orcs adjacent: each hits once per turn for 1. */
+	spawn(g, ACTOR_ORC, 4, 4);
+	spawn(g, ACTOR_ORC, 6, 4);
+	spawn(g, ACTOR_ORC, 4, 6);
+	spawn(g, ACTOR_ORC, 6, 6);
+	world_refresh_view(g);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(hp_of(g, g->player), 26);
+	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
+	assert_string_equal(m->text, "Orc attacks you for 1 hit point.");
+	assert_int_equal(m->count, 4);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(hp_of(g, g->player), 22);
+	assert_int_equal(m->count, 8); /* still the same stacked line */
+	game_destroy(g);
+}
+
+static void test_monsters_move_at_most_once(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	enum { N = 12 };
+	ecs_entity e[N];
+	for (int i = 0; i < N; i++)
+		e[i] = spawn(g, i % 3 ? ACTOR_ORC : ACTOR_GOBLIN, 8 + (i % 4) * 2, 2 + (i / 4) * 3);
+	world_refresh_view(g);
+	for (int t = 0; t < 15; t++) {
+		int ox[N], oy[N];
+		for (int i = 0; i < N; i++) {
+			const struct c_pos *p = ecs_get(g->w, e[i], COMP_POS);
+			ox[i] = p->x;
+			oy[i] = p->y;
+		}
+		int hp = hp_of(g, g->player);
+		int seen_attackers = 0;
+		for (int i = 0; i < N; i++) {
+			const struct c_pos *p = ecs_get(g->w, e[i], COMP_POS);
+			if (abs(p->x - 5) <= 1 && abs(p->y - 5) <= 1)
+				seen_attackers++;
+		}
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		for (int i = 0; i < N; i++) {
+			const struct c_pos *p = ecs_get(g->w, e[i], COMP_POS);
+			assert_true(abs(p->x - ox[i]) <= 1 && abs(p->y - oy[i]) <= 1);
+		}
+		/* Orcs deal 1, goblins 0: at most one blow per adjacent monster. */
+		assert_true(hp_of(g, g->player) >= hp - seen_attackers);
+		if (game_is_over(g))
+			break;
+	}
+	game_destroy(g);
+}
+
+static void test_message_stacking(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	int n0 = game_msg_count(g);
+	world_msg(g, GAME_MSG_DEFAULT, "Alpha.");
+	world_msg(g, GAME_MSG_DEFAULT, "Alpha.");
+	world_msg(g, GAME_MSG_DEFAULT, "Alpha.");
+	assert_int_equal(game_msg_count(g), n0 + 1);
+	const struct game_msg *m = game_msg_get(g, n0);
+	assert_int_equal(m->count, 3);
+	char buf[128];
+	assert_string_equal(game_msg_format(m, buf, sizeof(buf)), "Alpha. (x3)");
+	world_msg(g, GAME_MSG_DEFAULT, "Beta.");
+	world_msg(g, GAME_MSG_DEFAULT, "Alpha.");
+	assert_int_equal(game_msg_count(g), n0 + 3);
+	assert_string_equal(game_msg_format(game_msg_get(g, n0 + 2), buf, sizeof(buf)), "Alpha.");
+	/* Same text, other colour: not the same message. */
+	world_msg(g, GAME_MSG_IMPOSSIBLE, "Alpha.");
+	assert_int_equal(game_msg_count(g), n0 + 4);
+	assert_null(game_msg_get(g, -1));
+	assert_null(game_msg_get(g, game_msg_count(g)));
+	/* Truncated formatting stays terminated. */
+	assert_string_equal(game_msg_format(m, buf, 5), "Alph");
+	/* The wall bump message stacks too. */
+	world_put_player(g, 1, 1, 1);
+	game_apply(g, CMD_MOVE_N);
+	game_apply(g, CMD_MOVE_N);
+	assert_string_equal(game_msg_format(game_msg_get(g, game_msg_count(g) - 1), buf, sizeof(buf)),
+			    "That way is blocked. (x2)");
+	game_destroy(g);
+}
+
+static void test_log_bounded(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	for (int i = 0; i < GAME_LOG_MAX + 100; i++)
+		world_msg(g, GAME_MSG_DEFAULT, "Message %d.", i);
+	assert_int_equal(game_msg_count(g), GAME_LOG_MAX);
+	assert_string_equal(game_msg_get(g, GAME_LOG_MAX - 1)->text, "Message 611.");
+	assert_string_equal(game_msg_get(g, 0)->text, "Message 100.");
+	game_destroy(g);
+}
+
+static void test_welcome_and_create_errors(void **state)
+{
+	(void)state;
+	struct game *g;
+	struct game_opts o = {.seed = 1, .mapgen = MAPGEN_COUNT};
+	assert_int_equal(game_create(&g, &o), -EINVAL);
+	o.mapgen = MAPGEN_OVERLAP;
+	assert_int_equal(game_create(&g, &o), 0);
+	assert_int_equal(game_msg_count(g), 1);
+	assert_int_equal(game_turn(g), 0);
+	assert_int_equal(game_depth(g), 1);
+	assert_true(game_seed(g) == 1);
+	assert_false(game_is_over(g));
+	const struct map *m = game_map(g);
+	int x, y;
+	game_player_pos(g, &x, &y);
+	assert_true(map_walkable(m, x, y));
+	assert_true(m->visible[y * m->w + x]);
+	assert_true(m->explored[y * m->w + x]);
+	game_destroy(g);
+	game_destroy(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmd_names),
+		cmocka_unit_test(test_what_costs_a_turn),
+		cmocka_unit_test(test_dead_never_act),
+		cmocka_unit_test(test_nothing_acts_twice),
+		cmocka_unit_test(test_monsters_move_at_most_once),
+		cmocka_unit_test(test_message_stacking),
+		cmocka_unit_test(test_log_bounded),
+		cmocka_unit_test(test_welcome_and_create_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
