@@ -736,7 +736,7 @@ static void run_child_way_out(enum way_out how)
 	int status = 0;
 	for (int waited = 0;; waited++) {
 		struct pollfd pf = { .fd = p.master, .events = POLLIN };
-		poll(&pf, 1, 100);
+		poll(&pf, 1, 10);
 		char tmp[4096];
 		ssize_t n;
 		while ((n = read(p.master, tmp, sizeof tmp)) > 0)
@@ -744,7 +744,7 @@ static void run_child_way_out(enum way_out how)
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid)
 			break;
-		if (waited > 100) { /* a hang, not a timing check */
+		if (waited > 1000) { /* a hang (10 s), not a timing check */
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			fail_msg("the child hung");

@@ -197,7 +197,10 @@ int game_apply(struct game *g, enum cmd c)
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);
-	world_refresh_view(g);
+	/* The player did not move during the monsters' phase and nothing they
+	 * do changes what blocks sight, so his FOV stands; what he remembers
+	 * (new corpses) is updated. */
+	world_update_memory(g);
 	return 1;
 }
 
@@ -311,8 +314,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 		cnt++;
 	}
 	qsort(k, cnt, sizeof(*k), cmp_keyed);
+	/* Too many: the lowest layers (corpses first) are left out, never the
+	 * actors and the player. */
+	uint32_t first = cnt > (uint32_t)max ? cnt - (uint32_t)max : 0;
 	int w = 0;
-	for (uint32_t i = 0; i < cnt && w < max; i++)
+	for (uint32_t i = first; i < cnt; i++)
 		out[w++] = k[i].d;
 	free(k);
 	return w;

@@ -47,9 +47,11 @@ struct term {
 	int cols, rows;   /* the terminal's size (uncapped) */
 	bool full;        /* next present clears the screen and redraws every cell */
 	bool suspended;
-	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown */
+	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown; and the
+	 * console cells they were drawn from (unchanged ones are skipped fast) */
 	int sw, sh;
 	struct con_cell *shadow;
+	struct con_cell *src;
 	int cur_x, cur_y; /* cursor position, -1 when unknown */
 	uint32_t cur_fg, cur_bg;
 	/* the frame being built */
@@ -426,13 +428,18 @@ static int term_present(struct display *d, struct console *c)
 	if (t->suspended)
 		return 0;
 	if (c->w != t->sw || c->h != t->sh) {
-		struct con_cell *s = calloc((size_t)c->w * (size_t)c->h, sizeof *s);
-		if (!s) {
+		size_t n = (size_t)c->w * (size_t)c->h;
+		struct con_cell *s = calloc(n, sizeof *s), *src = calloc(n, sizeof *src);
+		if (!s || !src) {
+			free(s);
+			free(src);
 			log_error("terminal: out of memory for a %d×%d screen", c->w, c->h);
 			return -ENOMEM;
 		}
 		free(t->shadow);
+		free(t->src);
 		t->shadow = s;
+		t->src = src;
 		t->sw = c->w;
 		t->sh = c->h;
 		t->full = true;
@@ -450,15 +457,22 @@ static int term_present(struct display *d, struct console *c)
 		t->cur_fg = t->cur_bg = NO_COLOUR;
 		t->cur_x = t->cur_y = -1;
 	}
-	/* Every cell is compared with the shadow: that decides, so a frame is
-	 * right even when the caller dropped damage without presenting. (Comparing
-	 * 16k cells costs microseconds; the damage map adds nothing here.) */
+	/* Every cell is compared with the shadow, not taken from the damage map:
+	 * the shadow decides, so a frame is right even when the caller dropped
+	 * damage without presenting or a cell was set back to what is shown. An
+	 * unchanged row costs one memcmp (a 240×67 console: ~10 µs). */
 	int dw = c->w < t->cols ? c->w : t->cols;
 	int dh = c->h < t->rows ? c->h : t->rows;
 	for (int y = 0; y < dh; y++) {
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
+		struct con_cell *rrow = t->src + (size_t)y * (size_t)t->sw;
+		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
+			continue;
 		for (int x = 0; x < dw; x++) {
+			if (!full && memcmp(&row[x], &rrow[x], sizeof *row) == 0)
+				continue;
+			rrow[x] = row[x];
 			struct con_cell want = { term_glyph(row[x].ch), row[x].fg & 0xFFFFFF, row[x].bg & 0xFFFFFF };
 			if (same_look(&srow[x], &want))
 				continue;
@@ -892,6 +906,7 @@ static void term_close(struct display *d)
 		log_flush_held();
 	}
 	free(t->shadow);
+	free(t->src);
 	free(t->out);
 	free(t);
 }

@@ -1,0 +1,1104 @@
+#include "platform/drm.h"
+#include "core/log.h"
+#include "platform/kmsutil.h"
+#include "render/blit.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#define DRM_MAX_CARDS 16
+#define DRM_MAX_SAVED 4
+#define DRM_PATH_LEN 64
+
+struct drm_buf {
+	uint32_t handle, fb_id;
+	uint64_t size;
+	void *map;
+	struct surface surf;
+};
+
+/* A CRTC as found before we touched it, and the connector we drove on it. */
+struct drm_saved {
+	uint32_t crtc_id, conn_id;
+	drmModeCrtcPtr crtc;
+};
+
+/* An output: which connector, on which CRTC, in which mode. */
+struct drm_choice {
+	uint32_t conn_id, crtc_id;
+	char name[32];
+	drmModeModeInfo mode;
+};
+
+struct drm_display {
+	struct display base;
+	int fd, uevent_fd, wake_fd;
+	char path[DRM_PATH_LEN], driver[32];
+	/* what the user asked for */
+	char want_conn[32];
+	int want_w, want_h, want_hz;
+	int rotation;
+	struct blitter *blit;
+	/* the output in use */
+	bool active;    /* a mode is set on a connected display */
+	bool suspended; /* VT released: not master, draw nothing */
+	struct drm_choice out;
+	enum surf_format fmt;
+	struct drm_buf buf[2];
+	bool have_bufs;
+	int front, flip_target;
+	bool flip_pending, frame_wanted, can_flip, reprobe_wanted, lost_master_logged;
+	struct drm_saved saved[DRM_MAX_SAVED];
+	int nsaved;
+	struct kms_stale stale;
+	struct console *con; /* last console presented (borrowed) */
+	int cols, rows;
+};
+
+/* The open display, for drm_emergency_restore (this backend's file-static instance). */
+static struct drm_display *drm_instance;
+
+/* ---- cards ---- */
+
+static void norm_card_path(const char *in, char *out, size_t len)
+{
+	if (strchr(in, '/'))
+		snprintf(out, len, "%s", in);
+	else
+		snprintf(out, len, "/dev/dri/%s", in);
+}
+
+static int card_cmp(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+	size_t lx = strlen(x), ly = strlen(y);
+	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+/* The primary nodes of every DRM device (libdrm's enumeration, else the
+ * /dev/dri/cardN that exist), sorted. Returns how many. */
+static int enum_cards(char paths[][DRM_PATH_LEN], int max)
+{
+	int n = 0;
+	drmDevicePtr devs[DRM_MAX_CARDS];
+	int nd = drmGetDevices2(0, devs, DRM_MAX_CARDS);
+	for (int i = 0; i < nd && n < max; i++) {
+		if (devs[i]->available_nodes & (1 << DRM_NODE_PRIMARY))
+			snprintf(paths[n++], DRM_PATH_LEN, "%s", devs[i]->nodes[DRM_NODE_PRIMARY]);
+	}
+	if (nd > 0)
+		drmFreeDevices(devs, nd);
+	if (n == 0) {
+		for (int i = 0; i < 32 && n < max; i++) {
+			char p[DRM_PATH_LEN];
+			snprintf(p, sizeof p, "/dev/dri/card%d", i);
+			if (access(p, F_OK) == 0)
+				snprintf(paths[n++], DRM_PATH_LEN, "%s", p);
+		}
+	}
+	qsort(paths, (size_t)n, DRM_PATH_LEN, card_cmp);
+	return n;
+}
+
+/* Names (comm and pid) of other processes holding card `path` open, so the
+ * "cannot become master" line can say who; empty when none can be seen. */
+static void card_holders(const char *path, char *buf, size_t len)
+{
+	buf[0] = 0;
+	struct stat cst;
+	if (stat(path, &cst) < 0)
+		return;
+	DIR *proc = opendir("/proc");
+	if (!proc)
+		return;
+	size_t used = 0;
+	int found = 0;
+	pid_t self = getpid();
+	struct dirent *pe;
+	while ((pe = readdir(proc)) && found < 3) {
+		if (!isdigit((unsigned char)pe->d_name[0]) || atoi(pe->d_name) == self)
+			continue;
+		int pid = atoi(pe->d_name);
+		char fddir[64];
+		snprintf(fddir, sizeof fddir, "/proc/%d/fd", pid);
+		DIR *fds = opendir(fddir);
+		if (!fds)
+			continue;
+		bool holds = false;
+		struct dirent *fe;
+		while (!holds && (fe = readdir(fds))) {
+			if (fe->d_name[0] == '.')
+				continue;
+			char fp[96];
+			struct stat st;
+			snprintf(fp, sizeof fp, "%s/%d", fddir, atoi(fe->d_name));
+			holds = stat(fp, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == cst.st_rdev;
+		}
+		closedir(fds);
+		if (!holds)
+			continue;
+		char cp[64], comm[32] = "?";
+		snprintf(cp, sizeof cp, "/proc/%d/comm", pid);
+		FILE *f = fopen(cp, "r");
+		if (f) {
+			if (fgets(comm, sizeof comm, f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		int w = snprintf(buf + used, len - used, "%s%s (pid %d)", found ? ", " : "", comm, pid);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		found++;
+	}
+	closedir(proc);
+}
+
+/* The one line for "cannot become DRM master". */
+static void log_master_failure(const char *path, int err)
+{
+	char who[160];
+	card_holders(path, who, sizeof who);
+	if (err == EACCES || err == EPERM)
+		log_error("%s: cannot become DRM master (%s)%s%s: run pirogue from a text console login (Ctrl+Alt+F3, or --vt N as root), "
+			  "as root, or stop the X/Wayland session holding the display (sudo systemctl stop display-manager)",
+			  path, strerror(err), who[0] ? "; the card is open in " : "", who);
+	else
+		log_error("%s: the display is held by another DRM master (%s%s, probably a running X/Wayland compositor or "
+			  "another pirogue): switch to a free VT and run pirogue there (or with --vt N), or stop the display "
+			  "manager (sudo systemctl stop display-manager)",
+			  path, who[0] ? who : "who holds it cannot be seen", "");
+}
+
+/* Opens a card node; on failure logs one line (when quiet is false). */
+static int open_card(const char *path, bool quiet)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	int err = errno;
+	if (!quiet) {
+		if (err == ENOENT || err == ENODEV || err == ENXIO)
+			log_error("%s: no such DRM card (%s): --list-displays shows the cards there are", path, strerror(err));
+		else if (err == EACCES || err == EPERM)
+			log_error("%s: %s: add yourself to the video group (sudo usermod -aG video $USER, then log in again) "
+				  "or run as root",
+				  path, strerror(err));
+		else
+			log_error("%s: %s", path, strerror(err));
+	}
+	return -err;
+}
+
+static void driver_name(int fd, char *buf, size_t len)
+{
+	drmVersionPtr v = drmGetVersion(fd);
+	snprintf(buf, len, "%s", v && v->name ? v->name : "unknown driver");
+	drmFreeVersion(v);
+}
+
+/* 0 when fd is (or could become) DRM master, else the negative errno. */
+static int take_master(int fd)
+{
+	if (drmIsMaster(fd))
+		return 0;
+	if (drmSetMaster(fd) == 0)
+		return 0;
+	return errno ? -errno : -EBUSY;
+}
+
+static void conn_name(const drmModeConnector *c, char *buf, size_t len)
+{
+	kms_connector_name(buf, len, drmModeGetConnectorTypeName(c->connector_type), c->connector_type_id);
+}
+
+static int mode_hz(const drmModeModeInfo *m)
+{
+	if (m->vrefresh)
+		return (int)m->vrefresh;
+	if (!m->htotal || !m->vtotal)
+		return 0;
+	return (int)(((uint64_t)m->clock * 1000 + (uint64_t)m->htotal * m->vtotal / 2) / ((uint64_t)m->htotal * m->vtotal));
+}
+
+/* Writes "WxH@Hz[*] ..." for a connector's modes (no duplicates). */
+static void mode_list(const drmModeConnector *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < c->count_modes; i++) {
+		const drmModeModeInfo *m = &c->modes[i];
+		bool dup = false;
+		for (int j = 0; j < i && !dup; j++)
+			dup = c->modes[j].hdisplay == m->hdisplay && c->modes[j].vdisplay == m->vdisplay &&
+			      mode_hz(&c->modes[j]) == mode_hz(m) &&
+			      !(m->type & DRM_MODE_TYPE_PREFERRED);
+		if (dup)
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%ux%u@%d%s", used ? " " : "", m->hdisplay, m->vdisplay,
+				 mode_hz(m), m->type & DRM_MODE_TYPE_PREFERRED ? "*" : "");
+		if (w < 0 || (size_t)w >= len - used) {
+			if (len > 4)
+				snprintf(buf + len - 4, 4, "...");
+			return;
+		}
+		used += (size_t)w;
+	}
+}
+
+/* Index of the chosen mode of connector c for the wanted size, or -ENOENT. */
+static int pick_mode(const drmModeConnector *c, int w, int h, int hz)
+{
+	struct kms_mode ms[256];
+	int n = c->count_modes < 256 ? c->count_modes : 256;
+	for (int i = 0; i < n; i++)
+		ms[i] = (struct kms_mode){ c->modes[i].hdisplay, c->modes[i].vdisplay, mode_hz(&c->modes[i]),
+					   (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) != 0 };
+	return kms_choose_mode(ms, n, w, h, hz);
+}
+
+/* A CRTC that can drive connector c: its current one, else the first free-
+ * looking one its encoders allow. 0 when none. */
+static uint32_t pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *c)
+{
+	uint32_t crtc = 0;
+	if (c->encoder_id) {
+		drmModeEncoderPtr e = drmModeGetEncoder(fd, c->encoder_id);
+		if (e) {
+			crtc = e->crtc_id;
+			drmModeFreeEncoder(e);
+		}
+	}
+	for (int i = 0; !crtc && i < c->count_encoders; i++) {
+		drmModeEncoderPtr e = drmModeGetEncoder(fd, c->encoders[i]);
+		if (!e)
+			continue;
+		for (int j = 0; j < res->count_crtcs; j++)
+			if (e->possible_crtcs & (1u << j)) {
+				crtc = res->crtcs[j];
+				break;
+			}
+		drmModeFreeEncoder(e);
+	}
+	return crtc;
+}
+
+/* Finds the output for the wishes (want_conn, want_w/h/hz). probe: ask the
+ * kernel to re-probe connectors (slow: EDID) rather than use what it knows.
+ * prefer: a connector id to keep when it is still usable (0: none).
+ * strict: a wished mode the display lacks is an error (at open) rather than
+ * a fall back to the preferred mode (after a hotplug). Returns 0, -ENOENT
+ * when nothing usable is connected, -EINVAL for a wish that cannot be met;
+ * logs one line when loud. */
+static int choose_output(int fd, const char *path, const char *want_conn, int ww, int wh, int whz, bool probe,
+			 uint32_t prefer, bool strict, bool loud, struct drm_choice *ch)
+{
+	drmModeResPtr res = drmModeGetResources(fd);
+	if (!res) {
+		int err = errno ? errno : ENODEV;
+		if (loud)
+			log_error("%s: cannot read display resources (%s): is it a display controller? --list-displays",
+				  path, strerror(err));
+		return -err;
+	}
+	int rc = -ENOENT;
+	bool named_seen = false;
+	char names[256] = "";
+	size_t nused = 0;
+	drmModeConnectorPtr best = NULL;
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnectorPtr c = probe ? drmModeGetConnector(fd, res->connectors[i])
+					      : drmModeGetConnectorCurrent(fd, res->connectors[i]);
+		if (!c)
+			continue;
+		char name[32];
+		conn_name(c, name, sizeof name);
+		int w = snprintf(names + nused, sizeof names - nused, "%s%s (%s)", nused ? ", " : "", name,
+				 c->connection == DRM_MODE_CONNECTED ? "connected" : "disconnected");
+		if (w > 0 && (size_t)w < sizeof names - nused)
+			nused += (size_t)w;
+		bool usable = c->connection == DRM_MODE_CONNECTED && c->count_modes > 0;
+		if (want_conn && *want_conn) {
+			if (!kms_connector_match(want_conn, name)) {
+				drmModeFreeConnector(c);
+				continue;
+			}
+			named_seen = true;
+		}
+		if (usable && (!best || (prefer && c->connector_id == prefer && best->connector_id != prefer))) {
+			drmModeFreeConnector(best);
+			best = c;
+		} else {
+			drmModeFreeConnector(c);
+		}
+	}
+	if (want_conn && *want_conn && !named_seen) {
+		if (loud)
+			log_error("%s: no connector named %s; this card has: %s", path, want_conn, names[0] ? names : "none");
+		rc = -EINVAL;
+		goto out;
+	}
+	if (!best) {
+		if (loud)
+			log_error("%s: no display connected (%s): plug one in, or choose another card with --card "
+				  "(--list-displays)",
+				  path, names[0] ? names : "no connectors");
+		goto out;
+	}
+	int mi = pick_mode(best, ww, wh, whz);
+	if (mi < 0) {
+		char modes[512], name[32];
+		mode_list(best, modes, sizeof modes);
+		conn_name(best, name, sizeof name);
+		if (strict) {
+			if (loud) {
+				if (whz)
+					log_error("%s %s: no mode %dx%d@%d; it offers %s", path, name, ww, wh, whz, modes);
+				else
+					log_error("%s %s: no mode %dx%d; it offers %s", path, name, ww, wh, modes);
+			}
+			rc = -EINVAL;
+			goto out;
+		}
+		mi = pick_mode(best, 0, 0, 0);
+		if (loud)
+			log_error("%s %s: the display now lacks mode %dx%d; using its preferred mode %ux%u", path, name,
+				  ww, wh, best->modes[mi].hdisplay, best->modes[mi].vdisplay);
+	}
+	ch->crtc_id = pick_crtc(fd, res, best);
+	if (!ch->crtc_id) {
+		if (loud)
+			log_error("%s: no display controller (CRTC) can drive the connected display", path);
+		rc = -ENODEV;
+		goto out;
+	}
+	ch->conn_id = best->connector_id;
+	conn_name(best, ch->name, sizeof ch->name);
+	ch->mode = best->modes[mi];
+	rc = 0;
+out:
+	drmModeFreeConnector(best);
+	drmModeFreeResources(res);
+	return rc;
+}
+
+/* ---- buffers ---- */
+
+static void buf_destroy(int fd, struct drm_buf *b)
+{
+	if (b->map && b->map != MAP_FAILED)
+		munmap(b->map, b->size);
+	if (b->fb_id)
+		drmModeRmFB(fd, b->fb_id);
+	if (b->handle) {
+		struct drm_mode_destroy_dumb dreq = { .handle = b->handle };
+		drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &dreq);
+	}
+	memset(b, 0, sizeof *b);
+}
+
+static int buf_create(int fd, struct drm_buf *b, int w, int h, enum surf_format fmt, int rotation)
+{
+	memset(b, 0, sizeof *b);
+	struct drm_mode_create_dumb creq = { .width = (uint32_t)w, .height = (uint32_t)h,
+					     .bpp = fmt == SURF_RGB565 ? 16 : 32 };
+	if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &creq) < 0)
+		return -errno;
+	b->handle = creq.handle;
+	b->size = creq.size;
+	uint32_t handles[4] = { creq.handle }, pitches[4] = { creq.pitch }, offsets[4] = { 0 };
+	uint32_t fourcc = fmt == SURF_RGB565 ? DRM_FORMAT_RGB565 : DRM_FORMAT_XRGB8888;
+	if (drmModeAddFB2(fd, (uint32_t)w, (uint32_t)h, fourcc, handles, pitches, offsets, &b->fb_id, 0) &&
+	    drmModeAddFB(fd, (uint32_t)w, (uint32_t)h, fmt == SURF_RGB565 ? 16 : 24, fmt == SURF_RGB565 ? 16 : 32,
+			 creq.pitch, creq.handle, &b->fb_id)) {
+		int err = -errno;
+		b->fb_id = 0;
+		buf_destroy(fd, b);
+		return err;
+	}
+	struct drm_mode_map_dumb mreq = { .handle = creq.handle };
+	if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &mreq) < 0) {
+		int err = -errno;
+		buf_destroy(fd, b);
+		return err;
+	}
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mreq.offset);
+	if (b->map == MAP_FAILED) {
+		int err = -errno;
+		b->map = NULL;
+		buf_destroy(fd, b);
+		return err;
+	}
+	b->surf = (struct surface){ .pixels = b->map, .width = w, .height = h, .stride = (int)creq.pitch,
+				    .format = fmt, .rotation = rotation };
+	return 0;
+}
+
+static void bufs_destroy(struct drm_display *d)
+{
+	buf_destroy(d->fd, &d->buf[0]);
+	buf_destroy(d->fd, &d->buf[1]);
+	d->have_bufs = false;
+}
+
+/* Two buffers of w×h in d->fmt (falling back to RGB565 when XRGB8888 is
+ * refused), cleared to black. */
+static int bufs_create(struct drm_display *d, int w, int h)
+{
+	int rc = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		rc = buf_create(d->fd, &d->buf[0], w, h, d->fmt, d->rotation);
+		if (!rc)
+			rc = buf_create(d->fd, &d->buf[1], w, h, d->fmt, d->rotation);
+		if (!rc)
+			break;
+		bufs_destroy(d);
+		if (d->fmt == SURF_RGB565)
+			break;
+		d->fmt = SURF_RGB565;
+	}
+	if (rc) {
+		log_error("%s: cannot create %dx%d display buffers: %s", d->path, w, h, strerror(-rc));
+		return rc;
+	}
+	blit_clear(&d->buf[0].surf, 0);
+	blit_clear(&d->buf[1].surf, 0);
+	d->have_bufs = true;
+	return 0;
+}
+
+/* ---- CRTC save / restore ---- */
+
+static void save_crtc(struct drm_display *d, uint32_t crtc_id, uint32_t conn_id)
+{
+	for (int i = 0; i < d->nsaved; i++)
+		if (d->saved[i].crtc_id == crtc_id)
+			return;
+	if (d->nsaved == DRM_MAX_SAVED)
+		return;
+	d->saved[d->nsaved++] = (struct drm_saved){ crtc_id, conn_id, drmModeGetCrtc(d->fd, crtc_id) };
+}
+
+/* Only ioctls: also used by the crash handler. */
+static void restore_one(int fd, struct drm_saved *s)
+{
+	drmModeCrtcPtr c = s->crtc;
+	if (c && c->mode_valid && c->buffer_id) {
+		uint32_t conn = s->conn_id;
+		if (drmModeSetCrtc(fd, s->crtc_id, c->buffer_id, c->x, c->y, &conn, 1, &c->mode) == 0)
+			return;
+	}
+	/* nothing was shown, or what was shown is gone: switch it off; the
+	 * kernel's console takes the display back when we close */
+	drmModeSetCrtc(fd, s->crtc_id, 0, 0, 0, NULL, 0, NULL);
+}
+
+static void restore_crtc(struct drm_display *d, uint32_t crtc_id)
+{
+	for (int i = 0; i < d->nsaved; i++)
+		if (d->saved[i].crtc_id == crtc_id)
+			restore_one(d->fd, &d->saved[i]);
+}
+
+void drm_emergency_restore(void)
+{
+	struct drm_display *d = drm_instance;
+	if (!d || d->suspended)
+		return;
+	for (int i = 0; i < d->nsaved; i++)
+		restore_one(d->fd, &d->saved[i]);
+}
+
+/* ---- frames ---- */
+
+static void flip_done(int fd, unsigned seq, unsigned sec, unsigned usec, void *data)
+{
+	struct drm_display *d = data;
+	d->flip_pending = false;
+	d->front = d->flip_target;
+}
+
+static void handle_events(struct drm_display *d)
+{
+	drmEventContext ev = { .version = 2, .page_flip_handler = flip_done };
+	drmHandleEvent(d->fd, &ev);
+}
+
+/* Waits up to ms for a pending flip to complete. */
+static void wait_flip(struct drm_display *d, int ms)
+{
+	while (d->flip_pending) {
+		struct pollfd p = { .fd = d->fd, .events = POLLIN };
+		int r = poll(&p, 1, ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			d->flip_pending = false; /* never came: stop waiting for it */
+			break;
+		}
+		handle_events(d);
+	}
+}
+
+static void lost_master(struct drm_display *d, int err)
+{
+	if (!d->lost_master_logged)
+		log_master_failure(d->path, err);
+	d->lost_master_logged = true;
+}
+
+static void dirty(struct drm_display *d, struct drm_buf *b)
+{
+	/* only some drivers need it (virtio-gpu when drawing to the front
+	 * buffer); the rest answer ENOSYS, which is fine */
+	drmModeDirtyFB(d->fd, b->fb_id, NULL, 0);
+}
+
+/* Draws what changed into the back buffer and flips to it (or, without
+ * flips, into the front buffer followed by DirtyFB). */
+static int draw_frame(struct drm_display *d)
+{
+	d->frame_wanted = false;
+	if (!d->con || !d->have_bufs || !d->stale.map[0])
+		return 0;
+	if (!d->can_flip) {
+		int f = d->front;
+		if (!kms_stale_any(&d->stale, f))
+			return 0;
+		blit_draw(d->blit, d->con, &d->buf[f].surf, d->stale.map[f]);
+		kms_stale_clear(&d->stale, f);
+		dirty(d, &d->buf[f]);
+		return 0;
+	}
+	int b = 1 - d->front;
+	if (kms_stale_any(&d->stale, b)) {
+		blit_draw(d->blit, d->con, &d->buf[b].surf, d->stale.map[b]);
+		kms_stale_clear(&d->stale, b);
+	} else if (!kms_stale_any(&d->stale, d->front)) {
+		return 0; /* both buffers show the console already */
+	}
+	int r = drmModePageFlip(d->fd, d->out.crtc_id, d->buf[b].fb_id, DRM_MODE_PAGE_FLIP_EVENT, d);
+	if (r == 0) {
+		d->flip_pending = true;
+		d->flip_target = b;
+		return 0;
+	}
+	if (r == -EBUSY) {
+		/* a flip we did not ask for is in flight: draw again after it */
+		kms_stale_all(&d->stale, b);
+		d->frame_wanted = true;
+		return 0;
+	}
+	if (r == -EACCES || r == -EPERM) {
+		kms_stale_all(&d->stale, b);
+		lost_master(d, -r);
+		return 0;
+	}
+	/* the driver cannot flip: show the buffer and draw into it from now on */
+	log_info("%s: page flip not supported (%s); drawing into the shown buffer", d->path, strerror(-r));
+	d->can_flip = false;
+	uint32_t conn = d->out.conn_id;
+	if (drmModeSetCrtc(d->fd, d->out.crtc_id, d->buf[b].fb_id, 0, 0, &conn, 1, &d->out.mode)) {
+		int err = errno;
+		kms_stale_all(&d->stale, b);
+		if (err == EACCES || err == EPERM)
+			lost_master(d, err);
+		else
+			log_error("%s: cannot show a frame: %s", d->path, strerror(err));
+		return -err;
+	}
+	d->front = b;
+	dirty(d, &d->buf[b]);
+	return 0;
+}
+
+/* Sets output ch: buffers of its mode size, a full frame drawn, the mode
+ * set. Returns 0 or a negative errno (logged). */
+static int set_output(struct drm_display *d, const struct drm_choice *ch)
+{
+	wait_flip(d, 100);
+	int w = ch->mode.hdisplay, h = ch->mode.vdisplay;
+	if (d->active && d->out.crtc_id && d->out.crtc_id != ch->crtc_id)
+		restore_crtc(d, d->out.crtc_id);
+	save_crtc(d, ch->crtc_id, ch->conn_id);
+	if (d->have_bufs && (d->buf[0].surf.width != w || d->buf[0].surf.height != h))
+		bufs_destroy(d);
+	if (!d->have_bufs) {
+		int rc = bufs_create(d, w, h);
+		if (rc)
+			return rc;
+	}
+	int cols = 0, rows = 0;
+	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
+	if (cols < 1 || rows < 1) {
+		log_error("%s %s: mode %dx%d is too small for the font at this scale", d->path, ch->name, w, h);
+		return -ERANGE;
+	}
+	d->cols = cols;
+	d->rows = rows;
+	int b = d->front;
+	kms_stale_all(&d->stale, -1);
+	if (d->con && d->stale.map[0]) {
+		blit_draw(d->blit, d->con, &d->buf[b].surf, NULL);
+		kms_stale_clear(&d->stale, b);
+	}
+	uint32_t conn = ch->conn_id;
+	drmModeModeInfo mode = ch->mode;
+	if (drmModeSetCrtc(d->fd, ch->crtc_id, d->buf[b].fb_id, 0, 0, &conn, 1, &mode)) {
+		int err = errno;
+		kms_stale_all(&d->stale, b);
+		if (err == EACCES || err == EPERM || err == EBUSY)
+			log_master_failure(d->path, err);
+		else
+			log_error("%s %s: cannot set mode %dx%d@%d: %s", d->path, ch->name, w, h, mode_hz(&mode),
+				  strerror(err));
+		return -err;
+	}
+	dirty(d, &d->buf[b]);
+	d->out = *ch;
+	d->active = true;
+	d->lost_master_logged = false;
+	log_info("%s %s: %dx%d@%d, %s, console %dx%d cells", d->path, ch->name, w, h, mode_hz(&mode),
+		 d->fmt == SURF_RGB565 ? "RGB565" : "XRGB8888", cols, rows);
+	return 0;
+}
+
+/* Re-reads the connectors (after a uevent or a VT switch) and follows what
+ * happened. Appends EV_RESIZE to ev when the console size changed. */
+static int reprobe(struct drm_display *d, struct in_event *ev, int max)
+{
+	d->reprobe_wanted = false;
+	int oc = d->cols, orow = d->rows;
+	struct drm_choice ch;
+	int rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false,
+			       d->active ? d->out.conn_id : 0, false, false, &ch);
+	if (rc < 0) {
+		if (d->active)
+			log_error("%s %s: display disconnected; waiting for one to be plugged in", d->path, d->out.name);
+		d->active = false;
+		return 0;
+	}
+	if (d->active && ch.conn_id == d->out.conn_id && ch.crtc_id == d->out.crtc_id &&
+	    !memcmp(&ch.mode, &d->out.mode, sizeof ch.mode))
+		return 0;
+	if (set_output(d, &ch))
+		return 0;
+	log_error("%s %s: display connected, %ux%u@%d", d->path, ch.name, ch.mode.hdisplay, ch.mode.vdisplay,
+		  mode_hz(&ch.mode));
+	if ((d->cols != oc || d->rows != orow) && max > 0) {
+		ev[0] = (struct in_event){ .type = EV_RESIZE };
+		return 1;
+	}
+	return 0;
+}
+
+/* Drains the uevent socket; true when one asks for a re-probe. */
+static bool read_uevents(struct drm_display *d)
+{
+	bool hit = false;
+	for (;;) {
+		char buf[8192];
+		struct sockaddr_nl sa;
+		struct iovec iov = { buf, sizeof buf - 1 };
+		struct msghdr mh = { .msg_name = &sa, .msg_namelen = sizeof sa, .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t n = recvmsg(d->uevent_fd, &mh, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) { /* overflowed: something happened */
+				hit = true;
+				continue;
+			}
+			break;
+		}
+		if (n == 0 || sa.nl_pid != 0) /* only the kernel's own messages */
+			continue;
+		buf[n] = 0;
+		struct kms_uevent ue;
+		if (kms_uevent_parse(buf, (size_t)n, &ue) == 0 && kms_uevent_is_drm_hotplug(&ue, d->path))
+			hit = true;
+	}
+	return hit;
+}
+
+static int open_uevents(void)
+{
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+	if (s < 0)
+		return -errno;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	if (bind(s, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		int err = -errno;
+		close(s);
+		return err;
+	}
+	return s;
+}
+
+/* ---- the backend ---- */
+
+static void drm_close(struct display *dp);
+
+static int drm_open(struct display **out, const struct display_opts *o)
+{
+	*out = NULL;
+	if (drm_instance) {
+		log_error("drm: the display is already open in this program");
+		return -EBUSY;
+	}
+	if (!o->font) {
+		log_error("drm: no font to draw with");
+		return -EINVAL;
+	}
+	struct drm_display *d = calloc(1, sizeof *d);
+	if (!d)
+		return -ENOMEM;
+	d->base.ops = &drm_display_ops;
+	d->fd = d->uevent_fd = d->wake_fd = -1;
+	d->can_flip = true;
+	d->rotation = o->rotation;
+	d->want_w = o->mode_w;
+	d->want_h = o->mode_h;
+	d->want_hz = o->mode_hz;
+	if (o->connector)
+		snprintf(d->want_conn, sizeof d->want_conn, "%s", o->connector);
+	int rc = blit_create(&d->blit, o->font, o->scale ? o->scale : 1);
+	if (rc) {
+		log_error("drm: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
+		goto fail;
+	}
+	/* the card: the one asked for, else the first with a connected display */
+	struct drm_choice ch;
+	if (o->card) {
+		norm_card_path(o->card, d->path, sizeof d->path);
+		d->fd = open_card(d->path, false);
+		if (d->fd < 0) {
+			rc = d->fd;
+			goto fail;
+		}
+	} else {
+		char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
+		int n = enum_cards(cards, DRM_MAX_CARDS);
+		if (n == 0) {
+			log_error("drm: no DRM card (/dev/dri/card*): the kernel has no display driver loaded; try "
+				  "--backend fbdev or --backend term");
+			rc = -ENODEV;
+			goto fail;
+		}
+		for (int i = 0; i < n && d->fd < 0; i++) {
+			int fd = open_card(cards[i], n > 1);
+			if (fd < 0)
+				continue;
+			if (n > 1 && choose_output(fd, cards[i], d->want_conn, 0, 0, 0, true, 0, false, false, &ch) < 0) {
+				close(fd);
+				continue;
+			}
+			d->fd = fd;
+			snprintf(d->path, sizeof d->path, "%.63s", cards[i]);
+		}
+		if (d->fd < 0) {
+			/* none had a display: report on the first */
+			snprintf(d->path, sizeof d->path, "%.63s", cards[0]);
+			d->fd = open_card(d->path, false);
+			if (d->fd < 0) {
+				rc = d->fd;
+				goto fail;
+			}
+		}
+	}
+	driver_name(d->fd, d->driver, sizeof d->driver);
+	uint64_t cap = 0;
+	if (drmGetCap(d->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
+		log_error("%s (%s): the driver has no dumb buffers (not a display controller?); choose another card "
+			  "with --card (--list-displays)",
+			  d->path, d->driver);
+		rc = -ENODEV;
+		goto fail;
+	}
+	cap = 0;
+	d->fmt = drmGetCap(d->fd, DRM_CAP_DUMB_PREFERRED_DEPTH, &cap) == 0 && cap == 16 ? SURF_RGB565 : SURF_XRGB8888;
+	rc = take_master(d->fd);
+	if (rc) {
+		log_master_failure(d->path, -rc);
+		goto fail;
+	}
+	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, true, &ch);
+	if (rc)
+		goto fail;
+	d->uevent_fd = open_uevents();
+	if (d->uevent_fd < 0)
+		log_info("drm: no kernel uevents (%s): displays plugged in later will not be noticed",
+			 strerror(-d->uevent_fd));
+	d->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (d->wake_fd < 0) {
+		rc = -errno;
+		log_error("drm: eventfd: %s", strerror(-rc));
+		goto fail;
+	}
+	drm_instance = d;
+	rc = set_output(d, &ch);
+	if (rc)
+		goto fail;
+	*out = &d->base;
+	return 0;
+fail:
+	drm_close(&d->base);
+	return rc;
+}
+
+static void drm_close(struct display *dp)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (!d)
+		return;
+	if (d->fd >= 0) {
+		wait_flip(d, 100);
+		if (!d->suspended)
+			for (int i = 0; i < d->nsaved; i++)
+				restore_one(d->fd, &d->saved[i]);
+		bufs_destroy(d);
+	}
+	for (int i = 0; i < d->nsaved; i++)
+		drmModeFreeCrtc(d->saved[i].crtc);
+	if (drm_instance == d)
+		drm_instance = NULL;
+	kms_stale_free(&d->stale);
+	blit_destroy(d->blit);
+	if (d->uevent_fd >= 0)
+		close(d->uevent_fd);
+	if (d->wake_fd >= 0)
+		close(d->wake_fd);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d);
+}
+
+static void drm_console_size(struct display *dp, int *cols, int *rows)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	*cols = d->cols;
+	*rows = d->rows;
+}
+
+static int drm_present(struct display *dp, struct console *c)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (c != d->con || c->w != d->stale.w || c->h != d->stale.h) {
+		/* a new or resized console: every cell of both buffers is stale */
+		int rc = kms_stale_resize(&d->stale, c->w, c->h);
+		if (rc)
+			return rc;
+		d->con = c;
+	} else {
+		kms_stale_add(&d->stale, c->damage);
+	}
+	if (!d->active || d->suspended || d->flip_pending) {
+		d->frame_wanted = true;
+		return 0;
+	}
+	return draw_frame(d);
+}
+
+static int drm_poll_fds(struct display *dp, int *fds, int max)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	int n = 0;
+	int mine[3] = { d->fd, d->uevent_fd, d->wake_fd };
+	for (int i = 0; i < 3; i++)
+		if (mine[i] >= 0 && n < max)
+			fds[n++] = mine[i];
+	return n;
+}
+
+static int drm_dispatch(struct display *dp, int fd, struct in_event *ev, int max)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (fd == d->fd) {
+		handle_events(d);
+		if (d->frame_wanted && !d->flip_pending && d->active && !d->suspended)
+			draw_frame(d);
+		return 0;
+	}
+	if (fd == d->uevent_fd) {
+		if (read_uevents(d))
+			d->reprobe_wanted = true;
+	} else if (fd == d->wake_fd) {
+		uint64_t v;
+		ssize_t r = read(d->wake_fd, &v, sizeof v);
+		(void)r;
+	} else {
+		return 0;
+	}
+	if (d->reprobe_wanted && !d->suspended)
+		return reprobe(d, ev, max);
+	return 0;
+}
+
+static void drm_suspend(struct display *dp)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (d->suspended)
+		return;
+	d->suspended = true;
+	if (drmDropMaster(d->fd) < 0)
+		log_info("%s: drop master: %s", d->path, strerror(errno));
+}
+
+static void drm_resume(struct display *dp)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (!d->suspended)
+		return;
+	int rc = take_master(d->fd);
+	if (rc) {
+		log_master_failure(d->path, -rc);
+		return; /* stays suspended: frames are kept until the next resume */
+	}
+	d->suspended = false;
+	d->lost_master_logged = false;
+	/* another program had the display: set our mode again and redraw all,
+	 * then look at the connectors, which may have changed meanwhile */
+	if (d->active) {
+		struct drm_choice ch = d->out;
+		if (set_output(d, &ch))
+			d->active = false;
+	}
+	d->reprobe_wanted = true;
+	uint64_t one = 1;
+	ssize_t r = write(d->wake_fd, &one, sizeof one);
+	(void)r;
+}
+
+const struct display_ops drm_display_ops = {
+	.name = "drm",
+	.open = drm_open,
+	.close = drm_close,
+	.console_size = drm_console_size,
+	.present = drm_present,
+	.poll_fds = drm_poll_fds,
+	.dispatch = drm_dispatch,
+	.screenshot = NULL,
+	.suspend = drm_suspend,
+	.resume = drm_resume,
+};
+
+/* ---- probing and listing ---- */
+
+int drm_probe(const struct display_opts *o, char *why, size_t len)
+{
+	char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
+	int n;
+	if (o && o->card) {
+		norm_card_path(o->card, cards[0], DRM_PATH_LEN);
+		n = 1;
+	} else {
+		n = enum_cards(cards, DRM_MAX_CARDS);
+	}
+	if (n == 0) {
+		snprintf(why, len, "no DRM card (/dev/dri/card*)");
+		return -ENODEV;
+	}
+	char first_reason[200] = "";
+	int first_err = -ENODEV;
+	for (int i = 0; i < n; i++) {
+		char reason[200] = "";
+		int err = 0;
+		int fd = open_card(cards[i], true);
+		char drv[32] = "";
+		struct drm_choice ch;
+		if (fd < 0) {
+			err = fd;
+			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)", cards[i], strerror(-fd));
+		} else {
+			driver_name(fd, drv, sizeof drv);
+			err = take_master(fd);
+			if (err) {
+				char who[120];
+				card_holders(cards[i], who, sizeof who);
+				snprintf(reason, sizeof reason, "%.63s (%s) cannot be mastered (%s%s%.60s)", cards[i], drv,
+					 strerror(-err), who[0] ? ", held by " : "", who);
+			} else if ((err = choose_output(fd, cards[i], o ? o->connector : NULL, 0, 0, 0, true, 0, false,
+							 false, &ch)) < 0) {
+				snprintf(reason, sizeof reason, "%.63s (%s) has no connected %s%.31s", cards[i], drv,
+					 o && o->connector ? "connector " : "display",
+					 o && o->connector ? o->connector : "");
+			}
+			close(fd);
+		}
+		if (!err) {
+			snprintf(why, len, "%s (%s) has a connected connector %s", cards[i], drv, ch.name);
+			return 0;
+		}
+		if (!first_reason[0]) {
+			snprintf(first_reason, sizeof first_reason, "%s", reason);
+			first_err = err;
+		}
+	}
+	snprintf(why, len, "%s%s", first_reason, n > 1 ? " (and no other card qualifies)" : "");
+	return first_err;
+}
+
+int drm_list_displays(FILE *out)
+{
+	char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
+	int n = enum_cards(cards, DRM_MAX_CARDS);
+	fprintf(out, "DRM cards (* = preferred mode):\n");
+	if (n == 0)
+		fprintf(out, "  none (/dev/dri/card* does not exist: no display driver loaded)\n");
+	for (int i = 0; i < n; i++) {
+		int fd = open_card(cards[i], true);
+		if (fd < 0) {
+			fprintf(out, "  %s: cannot open: %s%s\n", cards[i], strerror(-fd),
+				fd == -EACCES ? " (join the video group or run as root)" : "");
+			continue;
+		}
+		char drv[32], who[160] = "";
+		driver_name(fd, drv, sizeof drv);
+		int m = take_master(fd);
+		if (m)
+			card_holders(cards[i], who, sizeof who);
+		fprintf(out, "  %s: driver %s, %s%s%s%s\n", cards[i], drv,
+			m ? "cannot be mastered: " : "can be mastered", m ? strerror(-m) : "", who[0] ? ", held by " : "",
+			who);
+		drmModeResPtr res = drmModeGetResources(fd);
+		if (!res) {
+			fprintf(out, "    no display resources (render-only device?)\n");
+			close(fd);
+			continue;
+		}
+		for (int k = 0; k < res->count_connectors; k++) {
+			drmModeConnectorPtr c = drmModeGetConnector(fd, res->connectors[k]);
+			if (!c)
+				continue;
+			char name[32], modes[2048];
+			conn_name(c, name, sizeof name);
+			const char *st = c->connection == DRM_MODE_CONNECTED	  ? "connected"
+					 : c->connection == DRM_MODE_DISCONNECTED ? "disconnected"
+										  : "unknown";
+			mode_list(c, modes, sizeof modes);
+			if (c->count_modes)
+				fprintf(out, "    %-12s %s, %dx%d mm: %s\n", name, st, (int)c->mmWidth, (int)c->mmHeight,
+					modes);
+			else
+				fprintf(out, "    %-12s %s\n", name, st);
+			drmModeFreeConnector(c);
+		}
+		drmModeFreeResources(res);
+		close(fd);
+	}
+	return n;
+}

@@ -1,0 +1,84 @@
+#include "testutil.h"
+#include "platform/crash.h"
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void old_handler(int sig)
+{
+	static const char m[] = "old handler ran\n";
+	ssize_t n = write(2, m, sizeof m - 1);
+	(void)n;
+	_exit(42);
+}
+
+/* Runs a child that installs the handlers (after an earlier handler for
+ * SIGBUS when chain) and dies of sig; returns its wait status and stderr. */
+static int crash_child(int sig, int chain, char *out, size_t len)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 2);
+		struct rlimit nocore = { 0, 0 }; /* no core file in the work tree */
+		setrlimit(RLIMIT_CORE, &nocore);
+		if (chain)
+			signal(sig, old_handler);
+		if (crash_install_handlers())
+			_exit(3);
+		if (crash_install_handlers()) /* twice is harmless */
+			_exit(4);
+		if (sig == SIGABRT)
+			abort();
+		raise(sig);
+		_exit(5);
+	}
+	close(p[1]);
+	size_t used = 0;
+	ssize_t n;
+	while (used < len - 1 && (n = read(p[0], out + used, len - 1 - used)) > 0)
+		used += (size_t)n;
+	out[used] = 0;
+	close(p[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void test_dies_of_the_same_signal(void **st)
+{
+	(void)st;
+	char out[256];
+	int status = crash_child(SIGABRT, 0, out, sizeof out);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
+	assert_non_null(strstr(out, "display and console restored"));
+}
+
+static void test_chains_to_earlier_handler(void **st)
+{
+	(void)st;
+	char out[256];
+	int status = crash_child(SIGBUS, 1, out, sizeof out);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 42);
+	char *a = strstr(out, "restored"), *b = strstr(out, "old handler ran");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b); /* ours first, then the one that was there */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dies_of_the_same_signal),
+		cmocka_unit_test(test_chains_to_earlier_handler),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
