@@ -49,4 +49,14 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
  * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);
 
+/* The console most backends aim for (GAME.md §6's reference layout). */
+#define BLIT_WANT_COLS 80
+#define BLIT_WANT_ROWS 50
+
+/* The largest integer scale (1..8) at which font f on a surface of w×h
+ * pixels (before rotation; 90/270 swap the axes) still shows at least
+ * want_cols × want_rows cells; 1 when even scale 1 shows fewer. This is
+ * what a backend uses when the user gave no --scale. */
+int blit_fit_scale(const struct font *f, int w, int h, int rotation, int want_cols, int want_rows);
+
 #endif
