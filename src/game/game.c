@@ -197,7 +197,10 @@ int game_apply(struct game *g, enum cmd c)
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);
-	world_refresh_view(g);
+	/* The player did not move during the monsters' phase and nothing they
+	 * do changes what blocks sight, so his FOV stands; what he remembers
+	 * (new corpses) is updated. */
+	world_update_memory(g);
 	return 1;
 }
 

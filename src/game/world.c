@@ -243,6 +243,11 @@ void world_refresh_view(struct game *g)
 	if (!m || !pp)
 		return;
 	map_update_fov(m, pp->x, pp->y, content_rules.fov_radius);
+	world_update_memory(g);
+}
+
+void world_update_memory(struct game *g)
+{
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {

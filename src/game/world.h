@@ -77,6 +77,9 @@ void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
+/* Updates only what the player remembers of corpses and items from the
+ * current visible[] (enough when the player has not moved). */
+void world_update_memory(struct game *g);
 /* True when (x, y) of the current floor is in the player's view. */
 bool world_visible(const struct game *g, int x, int y);
 /* The name of e ("orc"), "" when it has none. */

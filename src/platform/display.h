@@ -2,6 +2,7 @@
 #ifndef PIROGUE_PLATFORM_DISPLAY_H
 #define PIROGUE_PLATFORM_DISPLAY_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "render/console.h"
 #include "render/font.h"
@@ -58,5 +59,10 @@ struct display_ops {
 extern const struct display_ops *const display_backends[];
 /* Finds a backend by name; NULL when unknown or not built in. */
 const struct display_ops *display_find(const char *name);
+
+/* The automatic choice (DESIGN.md): drm if a card can be mastered, else
+ * fbdev if a framebuffer opens, else term if stdout is a terminal, else
+ * headless. Writes the reason into why (len bytes). Never NULL. */
+const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
 
 #endif

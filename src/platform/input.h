@@ -36,6 +36,7 @@ enum ev_type {
 	EV_MOUSE_CLICK, /* x, y, button (1 left, 2 middle, 3 right) */
 	EV_RESIZE,      /* the display's console size changed */
 	EV_QUIT,        /* the user or the system asked to quit (SIGTERM, SIGHUP, end of script) */
+	EV_VT_SWITCH,   /* button: the VT the user asked for (Ctrl+Alt+F1..F12 on an evdev keyboard) */
 };
 
 enum dev_kind {

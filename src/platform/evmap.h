@@ -1,0 +1,251 @@
+/* evmap: pure translation of evdev event sequences into pirogue in_events (US keymap, gamepad and stick state, pointer, device classes, SDL GameControllerDB mappings and GUIDs); no I/O on devices. */
+#ifndef PIROGUE_PLATFORM_EVMAP_H
+#define PIROGUE_PLATFORM_EVMAP_H
+
+/* platform/input.h names pirogue's keys KEY_UP, KEY_ENTER, KEY_F1...; the
+ * kernel's <linux/input-event-codes.h> defines macros with the same names.
+ * input.h must therefore be seen first; after this header the KEY_* names
+ * are the kernel's and pirogue's keys are spelled PK_* below. */
+#if defined(KEY_ESC) && !defined(PIROGUE_PLATFORM_INPUT_H)
+#error "include platform/evmap.h (or platform/input.h) before <linux/input.h> or libevdev"
+#endif
+#include "platform/input.h"
+
+enum evm_pkey {
+	PK_NONE = KEY_NONE, PK_ENTER = KEY_ENTER, PK_ESCAPE = KEY_ESCAPE,
+	PK_SPACE = KEY_SPACE, PK_TAB = KEY_TAB, PK_BACKSPACE = KEY_BACKSPACE,
+	PK_UP = KEY_UP, PK_DOWN = KEY_DOWN, PK_LEFT = KEY_LEFT, PK_RIGHT = KEY_RIGHT,
+	PK_HOME = KEY_HOME, PK_END = KEY_END, PK_PGUP = KEY_PGUP, PK_PGDN = KEY_PGDN,
+	PK_INSERT = KEY_INSERT, PK_DELETE = KEY_DELETE,
+	PK_KP0 = KEY_KP0, PK_KP1 = KEY_KP1, PK_KP2 = KEY_KP2, PK_KP3 = KEY_KP3,
+	PK_KP4 = KEY_KP4, PK_KP5 = KEY_KP5, PK_KP6 = KEY_KP6, PK_KP7 = KEY_KP7,
+	PK_KP8 = KEY_KP8, PK_KP9 = KEY_KP9, PK_KPENTER = KEY_KPENTER,
+	PK_F1 = KEY_F1, PK_F2 = KEY_F2, PK_F3 = KEY_F3, PK_F4 = KEY_F4,
+	PK_F5 = KEY_F5, PK_F6 = KEY_F6, PK_F7 = KEY_F7, PK_F8 = KEY_F8,
+	PK_F9 = KEY_F9, PK_F10 = KEY_F10, PK_F11 = KEY_F11, PK_F12 = KEY_F12,
+	PK_MODIFIER = KEY_MODIFIER, PK_LAST = KEY_LAST,
+};
+
+#include <linux/input-event-codes.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Most in_events one evm_dev_feed() call can write (a gamepad report with
+ * every button pressed at once). */
+#define EVM_MAX_OUT 16
+
+/* Left stick: normalised axis values run -1000..1000. The stick engages
+ * (emits a direction) when its deflection reaches EVM_STICK_ENGAGE and lets
+ * go when it falls below EVM_STICK_RELEASE (dead zone with hysteresis). A
+ * sector is 45 degrees wide; the current sector is kept until the stick is
+ * more than EVM_STICK_HYST_DEG beyond its edge. */
+#define EVM_STICK_ENGAGE 500
+#define EVM_STICK_RELEASE 350
+#define EVM_STICK_HYST_DEG 8
+/* An axis bound to a button counts as pressed beyond this (normalised). */
+#define EVM_AXIS_PRESS 500
+
+/* ---------- device capabilities and classes ---------- */
+
+struct evm_caps {
+	uint8_t key[(KEY_CNT + 7) / 8];
+	uint8_t rel[(REL_CNT + 7) / 8];
+	uint8_t abs[(ABS_CNT + 7) / 8];
+	uint8_t prop[(INPUT_PROP_CNT + 7) / 8];
+	uint16_t bus, vendor, product, version;
+	char name[128];
+};
+
+enum evm_class {
+	EVM_KEYBOARD = 1,
+	EVM_GAMEPAD = 2,
+	EVM_MOUSE = 4,
+};
+
+/* Bit helpers for struct evm_caps bitmaps (code beyond the map: false). */
+bool evm_bit(const uint8_t *map, int nbytes, unsigned code);
+void evm_set_bit(uint8_t *map, int nbytes, unsigned code);
+#define EVM_HAS(caps, field, code) evm_bit((caps)->field, (int)sizeof (caps)->field, (code))
+#define EVM_SET(caps, field, code) evm_set_bit((caps)->field, (int)sizeof (caps)->field, (code))
+
+/* Classifies a device by what it can report: keyboard (KEY_A..KEY_Z and
+ * KEY_ENTER), gamepad (BTN_GAMEPAD/BTN_SOUTH, or ABS_X+ABS_Y with joystick
+ * buttons), mouse (REL_X+REL_Y+BTN_LEFT, or an absolute pointer: ABS_X+ABS_Y
+ * with BTN_LEFT or BTN_TOUCH that is neither a joystick nor a touchpad).
+ * Returns a mask of enum evm_class (0: ignored) and sets *why to a short
+ * static explanation of the decision. */
+unsigned evm_classify(const struct evm_caps *c, const char **why);
+
+/* ---------- SDL GameControllerDB ---------- */
+
+enum evm_btn {
+	EVM_B_SOUTH, EVM_B_EAST, EVM_B_WEST, EVM_B_NORTH, EVM_B_TL, EVM_B_TR,
+	EVM_B_START, EVM_B_SELECT, EVM_B_DUP, EVM_B_DDOWN, EVM_B_DLEFT, EVM_B_DRIGHT,
+	EVM_B_COUNT,
+	/* axis targets follow the buttons in a binding's target field */
+	EVM_T_LX = EVM_B_COUNT, EVM_T_LY,
+	EVM_T_COUNT
+};
+
+/* One "target:source" pair of a mapping line, by SDL's indices. */
+struct evm_dbbind {
+	uint8_t target;   /* enum evm_btn, or EVM_T_LX / EVM_T_LY */
+	int8_t out_half;  /* '+leftx:' = 1, '-leftx:' = -1, else 0 */
+	char kind;        /* 'b' button, 'a' axis, 'h' hat */
+	int8_t in_half;   /* '+a1' = 1, '-a1' = -1, else 0 */
+	bool invert;      /* 'a1~' */
+	uint8_t hatmask;  /* 1 up, 2 right, 4 down, 8 left */
+	uint16_t index;   /* bN / aN / hN */
+};
+
+#define EVM_DB_MAXBINDS 24
+struct evm_dbentry {
+	uint8_t guid[16];
+	char name[64];
+	int nbinds;
+	struct evm_dbbind binds[EVM_DB_MAXBINDS];
+};
+
+struct evm_db {
+	struct evm_dbentry *v;
+	int n, cap;
+};
+
+/* Parses one line of a GameControllerDB ("GUID,name,a:b0,...,platform:Linux,").
+ * Blank lines, '#' comments and lines for another platform are skipped
+ * (returns 1). A good line is stored (0; a later line for the same GUID wins
+ * in evm_db_find). A bad line logs one line "SRC:LINE: ...: what is wrong;
+ * line ignored" and returns -EINVAL; -ENOMEM when out of memory. */
+int evm_db_add_line(struct evm_db *db, const char *line, const char *src, int lineno);
+/* Adds every line of text (lines separated by '\n'); bad lines are reported
+ * and skipped. Returns the number of good entries added, or -ENOMEM. */
+int evm_db_add_text(struct evm_db *db, const char *text, const char *src);
+/* Loads a GameControllerDB file. Returns the number of entries added, or a
+ * negative errno after logging one line naming the file. */
+int evm_db_load_file(struct evm_db *db, const char *path);
+/* Finds the entry for a GUID: the exact GUID first, then ignoring the CRC
+ * bytes (2-3) and then also the version (bytes 12-13), as SDL does. NULL if
+ * none. */
+const struct evm_dbentry *evm_db_find(const struct evm_db *db, const uint8_t guid[16]);
+/* Frees the entries; the db may be reused. Accepts NULL. */
+void evm_db_free(struct evm_db *db);
+
+/* The SDL joystick GUID of an evdev device (SDL's Linux driver): bus (LE16),
+ * 0, then vendor, 0, product, 0, version, 0 (LE16 each) when vendor and
+ * product are non-zero, else the first 11 bytes of the name. */
+void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
+/* Writes the GUID as 32 lower-case hex digits and a NUL into out[33]. */
+void evm_guid_str(const uint8_t guid[16], char out[33]);
+/* Parses 32 hex digits. Returns 0 or -EINVAL. */
+int evm_guid_parse(const char *s, uint8_t guid[16]);
+
+/* ---------- gamepad mapping: evdev code -> logical control ---------- */
+
+struct evm_rule {
+	uint16_t type;    /* EV_KEY or EV_ABS */
+	uint16_t code;
+	int8_t in_half;   /* EV_ABS: use only this half (hat direction, +aN/-aN); 0 whole axis */
+	bool invert;
+	uint8_t target;   /* enum evm_btn or EVM_T_LX/LY */
+	int8_t out_half;  /* axis target driven by a button or half axis: sign of the output */
+};
+
+#define EVM_MAX_RULES 32
+struct evm_padmap {
+	int n;
+	struct evm_rule r[EVM_MAX_RULES];
+	char source[64];  /* "kernel layout" or the DB entry's name */
+};
+
+/* The kernel's standard gamepad layout (BTN_SOUTH..., BTN_DPAD_*, ABS_HAT0X/Y,
+ * ABS_X/ABS_Y), plus BTN_TRIGGER..BTN_BASE4 for generic joysticks. */
+void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c);
+/* Resolves a DB entry against a device's capabilities the way SDL numbers
+ * them: buttons BTN_JOYSTICK..KEY_MAX then 0..BTN_JOYSTICK-1, axes in code
+ * order without the hats, hats in order of presence. Bindings whose index the
+ * device does not have are dropped. Returns the number of rules. */
+int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const struct evm_caps *c);
+
+/* Scales a raw absolute value from [min,max] to -1000..1000. */
+int evm_norm_axis(int value, int min, int max);
+
+/* ---------- per-device translation state ---------- */
+
+/* The event a held movement key/direction repeats. gen changes each time a
+ * new hold starts, so the owner can restart its repeat timer. */
+struct evm_hold {
+	bool on;
+	uint32_t gen;
+	struct in_event ev;
+};
+
+struct evm_kbd {
+	uint16_t mods;       /* EVM_MOD_* bits held */
+	bool caps;           /* Caps Lock toggled on */
+	uint16_t lone;       /* a modifier pressed with nothing else since, or 0 */
+	uint16_t held_code;  /* evdev code behind the hold, 0 none */
+};
+
+struct evm_pad {
+	uint16_t btn;        /* logical buttons down, bit per enum evm_btn */
+	uint16_t prev;       /* as of the last report */
+	int ax[2];           /* left stick, -1000..1000 */
+	int part[2][3];      /* per stick axis: negative half, whole axis, positive half */
+	int sector;          /* -1 centre, 0 right, 1 down-right ... 7 up-right */
+	uint16_t hold_mask;  /* d-pad buttons behind the hold; 0 none */
+	bool hold_stick;     /* the stick is behind the hold */
+};
+
+/* The pointer all mice share, in pixels, and the cell grid it is reported in. */
+struct evm_pointer {
+	int px_w, px_h, cell_w, cell_h;  /* 0 until evm_pointer_space() */
+	int x, y;                        /* pixels */
+	int cx, cy;                      /* last reported cell, -1 none */
+};
+
+struct evm_mouse {
+	int dx, dy;          /* relative motion this report */
+	int absx, absy;      /* absolute position this report */
+	uint8_t absset;      /* bit 0: absx given this report, bit 1: absy */
+	uint8_t clicks;      /* buttons pressed this report: bit 0 left, 1 middle, 2 right */
+};
+
+struct evm_dev {
+	unsigned cls;        /* enum evm_class mask */
+	bool syncing;        /* between evm_dev_sync_begin and _end */
+	struct evm_kbd kbd;
+	struct evm_pad pad;
+	struct evm_padmap map;
+	struct evm_mouse mouse;
+	struct evm_hold hold;
+	int absmin[ABS_CNT], absmax[ABS_CNT];
+};
+
+/* Sets up translation state for a device of classes cls with capabilities
+ * c (absolute ranges come from absmin/absmax, filled by the caller; the
+ * gamepad map is the kernel layout unless evm_padmap_from_db replaces it). */
+void evm_dev_init(struct evm_dev *d, unsigned cls, const struct evm_caps *c);
+/* Feeds one evdev event. Writes at most EVM_MAX_OUT events to out and
+ * returns how many. Keys act on press; gamepad axes, hats and mouse motion
+ * act at SYN_REPORT. Kernel autorepeat (value 2) is ignored. */
+int evm_dev_feed(struct evm_dev *d, struct evm_pointer *p, unsigned type, unsigned code, int value, struct in_event *out);
+/* SYN_DROPPED recovery: between _begin and _end, the events fed are the
+ * differences libevdev computed (LIBEVDEV_READ_FLAG_SYNC); they update the
+ * state (modifiers, held keys and buttons, stick, pointer) but emit nothing,
+ * so a key lost in the gap is neither stuck nor replayed. */
+void evm_dev_sync_begin(struct evm_dev *d);
+void evm_dev_sync_end(struct evm_dev *d, struct evm_pointer *p);
+/* Forgets everything held (VT switched away, device gone): no hold, no
+ * modifiers, stick centred. Caps Lock survives. */
+void evm_dev_release_all(struct evm_dev *d);
+
+/* Sets the pixel size of the screen and of a cell; the pointer is clamped
+ * into it. A zero or negative size turns pointer events off. */
+void evm_pointer_space(struct evm_pointer *p, int px_w, int px_h, int cell_w, int cell_h);
+
+/* Whether a key is a movement key that repeats while held: arrows,
+ * Home/End/PgUp/PgDn, keypad 1-4 and 6-9, h j k l y u b n, and the pad
+ * directions. */
+bool evm_key_repeats(uint32_t key);
+
+#endif

@@ -1,0 +1,175 @@
+/* headless: the display backend that draws into a surface in memory. See headless.h. */
+#include "platform/headless.h"
+#include "core/log.h"
+#include "render/blit.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stb_image_write.h>
+
+struct headless {
+	struct display base;
+	struct surface s;
+	struct blitter *blit;
+	int last_w, last_h; /* console size last presented (0: none yet) */
+};
+
+static int headless_open(struct display **out, const struct display_opts *o)
+{
+	*out = NULL;
+	int w = o->width ? o->width : HEADLESS_DEFAULT_W;
+	int h = o->height ? o->height : HEADLESS_DEFAULT_H;
+	if (!o->font) {
+		log_error("headless: no font to draw with");
+		return -EINVAL;
+	}
+	if (w < 1 || h < 1 || w > HEADLESS_MAX_SIDE || h > HEADLESS_MAX_SIDE) {
+		log_error("headless: a surface of %d×%d pixels is not possible; use --size WxH with sides 1..%d", w, h,
+			  HEADLESS_MAX_SIDE);
+		return -EINVAL;
+	}
+	if (o->rotation != 0 && o->rotation != 90 && o->rotation != 180 && o->rotation != 270) {
+		log_error("headless: rotation %d is not 0, 90, 180 or 270", o->rotation);
+		return -EINVAL;
+	}
+	int rc = -ENOMEM;
+	struct headless *d = calloc(1, sizeof *d);
+	if (!d)
+		goto fail;
+	d->base.ops = &headless_display_ops;
+	d->s.width = w;
+	d->s.height = h;
+	d->s.stride = w * 4;
+	d->s.format = SURF_XRGB8888;
+	d->s.rotation = o->rotation;
+	d->s.pixels = malloc((size_t)d->s.stride * (size_t)h);
+	if (!d->s.pixels)
+		goto fail_d;
+	rc = blit_create(&d->blit, o->font, o->scale);
+	if (rc)
+		goto fail_px; /* blit_create said why */
+	blit_clear(&d->s, 0);
+	*out = &d->base;
+	return 0;
+fail_px:
+	free(d->s.pixels);
+fail_d:
+	free(d);
+fail:
+	if (rc == -ENOMEM)
+		log_error("headless: out of memory for a %d×%d surface", w, h);
+	return rc;
+}
+
+static void headless_close(struct display *base)
+{
+	if (!base)
+		return;
+	struct headless *d = (struct headless *)base;
+	blit_destroy(d->blit);
+	free(d->s.pixels);
+	free(d);
+}
+
+static void headless_console_size(struct display *base, int *cols, int *rows)
+{
+	struct headless *d = (struct headless *)base;
+	blit_console_size(d->blit, &d->s, cols, rows);
+}
+
+static int headless_present(struct display *base, struct console *c)
+{
+	struct headless *d = (struct headless *)base;
+	if (c->w != d->last_w || c->h != d->last_h) {
+		/* a new console: what the old one left outside it must go too */
+		blit_clear(&d->s, 0);
+		blit_draw(d->blit, c, &d->s, NULL);
+		d->last_w = c->w;
+		d->last_h = c->h;
+	} else {
+		blit_draw(d->blit, c, &d->s, c->damage);
+	}
+	return 0;
+}
+
+static int headless_poll_fds(struct display *base, int *fds, int max)
+{
+	return 0;
+}
+
+static int headless_dispatch(struct display *base, int fd, struct in_event *ev, int max)
+{
+	return 0;
+}
+
+static void write_to_file(void *ctx, void *data, int size)
+{
+	FILE *f = ctx;
+	if (size > 0)
+		fwrite(data, 1, (size_t)size, f);
+}
+
+static int headless_screenshot(struct display *base, const char *path)
+{
+	struct headless *d = (struct headless *)base;
+	int w = d->s.width, h = d->s.height;
+	uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+	if (!rgb) {
+		log_error("screenshot %s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < h; y++) {
+		const uint8_t *row = (const uint8_t *)d->s.pixels + (size_t)y * (size_t)d->s.stride;
+		uint8_t *o = rgb + (size_t)y * (size_t)w * 3;
+		for (int x = 0; x < w; x++, o += 3) {
+			uint32_t p;
+			memcpy(&p, row + 4 * x, 4);
+			o[0] = (uint8_t)(p >> 16);
+			o[1] = (uint8_t)(p >> 8);
+			o[2] = (uint8_t)p;
+		}
+	}
+	int rc = 0;
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		rc = -errno;
+		log_error("screenshot %s: cannot create the file (%s); give a path in a writable directory", path,
+			  strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	int ok = stbi_write_png_to_func(write_to_file, f, w, h, 3, rgb, w * 3);
+	int werr = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) && !werr)
+		werr = errno ? errno : EIO;
+	if (!ok || werr) {
+		rc = werr ? -werr : -ENOMEM;
+		log_error("screenshot %s: writing the PNG failed (%s)", path, strerror(-rc));
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			remove(path); /* no half-written picture; never a device */
+	}
+out:
+	free(rgb);
+	return rc;
+}
+
+const struct surface *headless_surface(struct display *base)
+{
+	return &((struct headless *)base)->s;
+}
+
+const struct display_ops headless_display_ops = {
+	.name = "headless",
+	.open = headless_open,
+	.close = headless_close,
+	.console_size = headless_console_size,
+	.present = headless_present,
+	.poll_fds = headless_poll_fds,
+	.dispatch = headless_dispatch,
+	.screenshot = headless_screenshot,
+	.suspend = NULL,
+	.resume = NULL,
+};

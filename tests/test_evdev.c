@@ -1,0 +1,1025 @@
+/* Tests for platform/evmap (pure translation, synthetic event sequences) and,
+ * where the host allows, platform/evdev (devices, hotplug, uinput). */
+#include "testutil.h"
+#include "platform/evmap.h"
+#include "core/log.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct evm_pointer ptr;
+static struct in_event got[256];
+static int ngot;
+
+static void feed(struct evm_dev *d, unsigned type, unsigned code, int value)
+{
+	struct in_event out[EVM_MAX_OUT];
+	int n = evm_dev_feed(d, &ptr, type, code, value, out);
+	assert_true(n >= 0 && n <= EVM_MAX_OUT);
+	assert_true(ngot + n <= (int)(sizeof got / sizeof *got));
+	memcpy(got + ngot, out, (size_t)n * sizeof *out);
+	ngot += n;
+}
+
+static void syn(struct evm_dev *d)
+{
+	feed(d, EV_SYN, SYN_REPORT, 0);
+}
+
+/* One key or button change followed by its SYN_REPORT. */
+static void key(struct evm_dev *d, unsigned code, int value)
+{
+	feed(d, EV_KEY, code, value);
+	syn(d);
+}
+
+static void tap(struct evm_dev *d, unsigned code)
+{
+	key(d, code, 1);
+	key(d, code, 0);
+}
+
+static void abs1(struct evm_dev *d, unsigned code, int value)
+{
+	feed(d, EV_ABS, code, value);
+	syn(d);
+}
+
+static void reset_got(void)
+{
+	ngot = 0;
+	memset(got, 0, sizeof got);
+}
+
+static void expect_keys(const uint32_t *keys, int n)
+{
+	assert_int_equal(ngot, n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(got[i].type, EV_KEY_PRESS);
+		assert_int_equal(got[i].key, keys[i]);
+	}
+	reset_got();
+}
+
+#define EXPECT(...) do { \
+	const uint32_t want_[] = {__VA_ARGS__}; \
+	expect_keys(want_, (int)(sizeof want_ / sizeof *want_)); \
+} while (0)
+#define EXPECT_NONE() do { assert_int_equal(ngot, 0); reset_got(); } while (0)
+
+static void caps_keyboard(struct evm_caps *c)
+{
+	memset(c, 0, sizeof *c);
+	for (unsigned k = KEY_ESC; k <= KEY_DELETE; k++)
+		EVM_SET(c, key, k);
+	c->bus = 0x11;
+	c->vendor = 1;
+	c->product = 1;
+}
+
+static void caps_pad(struct evm_caps *c, bool hat)
+{
+	static const uint16_t btn[] = {BTN_SOUTH, BTN_EAST, BTN_WEST, BTN_NORTH, BTN_TL, BTN_TR,
+				       BTN_START, BTN_SELECT, BTN_MODE};
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < sizeof btn / sizeof *btn; i++)
+		EVM_SET(c, key, btn[i]);
+	if (hat) {
+		EVM_SET(c, abs, ABS_HAT0X);
+		EVM_SET(c, abs, ABS_HAT0Y);
+	} else {
+		for (unsigned k = BTN_DPAD_UP; k <= BTN_DPAD_RIGHT; k++)
+			EVM_SET(c, key, k);
+	}
+	EVM_SET(c, abs, ABS_X);
+	EVM_SET(c, abs, ABS_Y);
+	EVM_SET(c, abs, ABS_RX);
+	EVM_SET(c, abs, ABS_RY);
+	c->bus = 3;
+	c->vendor = 0x045e;
+	c->product = 0x028e;
+	c->version = 0x0114;
+	snprintf(c->name, sizeof c->name, "Test Pad");
+}
+
+static void mk_dev(struct evm_dev *d, const struct evm_caps *c, unsigned cls)
+{
+	memset(d, 0, sizeof *d);
+	for (int a = 0; a < ABS_CNT; a++) {
+		d->absmin[a] = -32768;
+		d->absmax[a] = 32767;
+	}
+	for (int a = ABS_HAT0X; a <= ABS_HAT3Y; a++) {
+		d->absmin[a] = -1;
+		d->absmax[a] = 1;
+	}
+	evm_dev_init(d, cls, c);
+	reset_got();
+}
+
+static struct evm_dev kbd;
+
+static void setup_kbd(void)
+{
+	struct evm_caps c;
+	caps_keyboard(&c);
+	assert_int_equal(evm_classify(&c, NULL), EVM_KEYBOARD);
+	mk_dev(&kbd, &c, EVM_KEYBOARD);
+}
+
+/* ---------- classification ---------- */
+
+static void test_classify(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	const char *why = NULL;
+	caps_keyboard(&c);
+	assert_int_equal(evm_classify(&c, &why), EVM_KEYBOARD);
+	assert_non_null(strstr(why, "KEY_A"));
+
+	caps_pad(&c, false);
+	assert_int_equal(evm_classify(&c, &why), EVM_GAMEPAD);
+	assert_non_null(strstr(why, "BTN_SOUTH"));
+
+	/* a generic joystick: stick axes and BTN_TRIGGER.. buttons */
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, abs, ABS_X);
+	EVM_SET(&c, abs, ABS_Y);
+	EVM_SET(&c, key, BTN_TRIGGER);
+	EVM_SET(&c, key, BTN_THUMB);
+	assert_int_equal(evm_classify(&c, &why), EVM_GAMEPAD);
+	assert_non_null(strstr(why, "joystick"));
+
+	/* a mouse */
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, rel, REL_X);
+	EVM_SET(&c, rel, REL_Y);
+	EVM_SET(&c, rel, REL_WHEEL);
+	EVM_SET(&c, key, BTN_LEFT);
+	EVM_SET(&c, key, BTN_RIGHT);
+	assert_int_equal(evm_classify(&c, &why), EVM_MOUSE);
+	assert_non_null(strstr(why, "REL_X"));
+
+	/* QEMU usb-tablet: absolute pointer */
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, abs, ABS_X);
+	EVM_SET(&c, abs, ABS_Y);
+	EVM_SET(&c, key, BTN_LEFT);
+	assert_int_equal(evm_classify(&c, &why), EVM_MOUSE);
+	assert_non_null(strstr(why, "absolute"));
+
+	/* a laptop touchpad is not taken for a tablet */
+	EVM_SET(&c, key, BTN_TOOL_FINGER);
+	EVM_SET(&c, key, BTN_TOUCH);
+	assert_int_equal(evm_classify(&c, &why), 0);
+	assert_non_null(strstr(why, "touchpad"));
+	/* ... but a touchscreen is a pointer */
+	EVM_SET(&c, prop, INPUT_PROP_DIRECT);
+	assert_int_equal(evm_classify(&c, &why), EVM_MOUSE);
+
+	/* a power button: a few keys, no letters */
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, key, KEY_POWER);
+	assert_int_equal(evm_classify(&c, &why), 0);
+	assert_non_null(strstr(why, "no letter keys"));
+
+	/* a keyboard with letters but no Enter is not a keyboard */
+	caps_keyboard(&c);
+	c.key[KEY_ENTER / 8] &= (uint8_t)~(1u << (KEY_ENTER % 8));
+	assert_int_equal(evm_classify(&c, &why), 0);
+
+	/* a keyboard with a built-in pointing stick */
+	caps_keyboard(&c);
+	EVM_SET(&c, rel, REL_X);
+	EVM_SET(&c, rel, REL_Y);
+	EVM_SET(&c, key, BTN_LEFT);
+	assert_int_equal(evm_classify(&c, &why), EVM_KEYBOARD | EVM_MOUSE);
+	assert_non_null(strstr(why, "pointer"));
+}
+
+/* ---------- keyboard ---------- */
+
+static void test_shift_punctuation(void **st)
+{
+	(void)st;
+	setup_kbd();
+	tap(&kbd, KEY_DOT);
+	EXPECT('.');
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	tap(&kbd, KEY_DOT);
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	EXPECT('>'); /* no KEY_MODIFIER: Shift was not alone */
+	key(&kbd, KEY_RIGHTSHIFT, 1);
+	tap(&kbd, KEY_COMMA);
+	tap(&kbd, KEY_A);
+	tap(&kbd, KEY_1);
+	tap(&kbd, KEY_SLASH);
+	tap(&kbd, KEY_SEMICOLON);
+	tap(&kbd, KEY_APOSTROPHE);
+	key(&kbd, KEY_RIGHTSHIFT, 0);
+	EXPECT('<', 'A', '!', '?', ':', '"');
+	tap(&kbd, KEY_A);
+	tap(&kbd, KEY_COMMA);
+	tap(&kbd, KEY_SLASH);
+	tap(&kbd, KEY_G);
+	tap(&kbd, KEY_0);
+	tap(&kbd, KEY_MINUS);
+	EXPECT('a', ',', '/', 'g', '0', '-');
+}
+
+static void test_caps_lock(void **st)
+{
+	(void)st;
+	setup_kbd();
+	tap(&kbd, KEY_CAPSLOCK);
+	EXPECT(KEY_MODIFIER); /* a lone lock key, too */
+	tap(&kbd, KEY_Q);
+	tap(&kbd, KEY_DOT); /* Caps Lock is for letters only */
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	tap(&kbd, KEY_Q);
+	tap(&kbd, KEY_DOT);
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	EXPECT('Q', '.', 'q', '>');
+	tap(&kbd, KEY_CAPSLOCK);
+	tap(&kbd, KEY_Q);
+	EXPECT(KEY_MODIFIER, 'q');
+}
+
+static void test_lone_modifier(void **st)
+{
+	(void)st;
+	setup_kbd();
+	tap(&kbd, KEY_LEFTSHIFT);
+	EXPECT(KEY_MODIFIER);
+	tap(&kbd, KEY_RIGHTCTRL);
+	tap(&kbd, KEY_LEFTALT);
+	tap(&kbd, KEY_LEFTMETA);
+	tap(&kbd, KEY_NUMLOCK);
+	EXPECT(KEY_MODIFIER, KEY_MODIFIER, KEY_MODIFIER, KEY_MODIFIER);
+	/* the press alone produces nothing; the release of a lone one does */
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	EXPECT_NONE();
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	EXPECT(KEY_MODIFIER);
+	/* Shift then Ctrl, released: only the last one pressed was alone */
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	key(&kbd, KEY_LEFTCTRL, 1);
+	key(&kbd, KEY_LEFTCTRL, 0);
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	EXPECT(KEY_MODIFIER);
+	/* unknown keys (volume) produce nothing */
+	tap(&kbd, KEY_VOLUMEUP);
+	EXPECT_NONE();
+}
+
+static void test_special_keys(void **st)
+{
+	(void)st;
+	setup_kbd();
+	tap(&kbd, KEY_UP);
+	tap(&kbd, KEY_DOWN);
+	tap(&kbd, KEY_LEFT);
+	tap(&kbd, KEY_RIGHT);
+	tap(&kbd, KEY_HOME);
+	tap(&kbd, KEY_END);
+	tap(&kbd, KEY_PAGEUP);
+	tap(&kbd, KEY_PAGEDOWN);
+	EXPECT(PK_UP, PK_DOWN, PK_LEFT, PK_RIGHT, PK_HOME, PK_END, PK_PGUP, PK_PGDN);
+	tap(&kbd, KEY_ENTER);
+	tap(&kbd, KEY_ESC);
+	tap(&kbd, KEY_SPACE);
+	tap(&kbd, KEY_TAB);
+	tap(&kbd, KEY_BACKSPACE);
+	tap(&kbd, KEY_KPENTER);
+	tap(&kbd, KEY_INSERT);
+	tap(&kbd, KEY_DELETE);
+	EXPECT(PK_ENTER, PK_ESCAPE, ' ', '\t', PK_BACKSPACE, PK_KPENTER, PK_INSERT, PK_DELETE);
+	assert_int_equal(PK_ENTER, '\r');
+	assert_int_equal(PK_ESCAPE, 0x1B);
+	tap(&kbd, KEY_F1);
+	tap(&kbd, KEY_F10);
+	tap(&kbd, KEY_F11);
+	tap(&kbd, KEY_F12);
+	EXPECT(PK_F1, PK_F10, PK_F11, PK_F12);
+	/* the keypad is always directional numbers, whatever Num Lock says */
+	static const unsigned kp[10] = {KEY_KP0, KEY_KP1, KEY_KP2, KEY_KP3, KEY_KP4,
+					KEY_KP5, KEY_KP6, KEY_KP7, KEY_KP8, KEY_KP9};
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 10; i++)
+			tap(&kbd, kp[i]);
+		EXPECT(PK_KP0, PK_KP1, PK_KP2, PK_KP3, PK_KP4, PK_KP5, PK_KP6, PK_KP7, PK_KP8, PK_KP9);
+		tap(&kbd, KEY_NUMLOCK);
+		EXPECT(KEY_MODIFIER);
+	}
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	tap(&kbd, KEY_KP8); /* Shift does not turn the keypad into anything else */
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	tap(&kbd, KEY_KPDOT);
+	tap(&kbd, KEY_KPPLUS);
+	EXPECT(PK_KP8, '.', '+');
+	/* kernel autorepeat (value 2) is ignored: pirogue repeats by itself */
+	key(&kbd, KEY_A, 1);
+	key(&kbd, KEY_A, 2);
+	key(&kbd, KEY_A, 2);
+	key(&kbd, KEY_A, 0);
+	EXPECT('a');
+}
+
+static void test_ctrl_alt(void **st)
+{
+	(void)st;
+	setup_kbd();
+	key(&kbd, KEY_LEFTCTRL, 1);
+	key(&kbd, KEY_LEFTALT, 1);
+	tap(&kbd, KEY_F2);
+	tap(&kbd, KEY_F12);
+	key(&kbd, KEY_LEFTALT, 0);
+	key(&kbd, KEY_LEFTCTRL, 0);
+	assert_int_equal(ngot, 2);
+	assert_int_equal(got[0].type, EV_VT_SWITCH);
+	assert_int_equal(got[0].button, 2);
+	assert_int_equal(got[1].type, EV_VT_SWITCH);
+	assert_int_equal(got[1].button, 12);
+	reset_got();
+	/* Ctrl+letter is the control character, as a terminal sends it */
+	key(&kbd, KEY_RIGHTCTRL, 1);
+	tap(&kbd, KEY_C);
+	tap(&kbd, KEY_F2); /* Ctrl+F2 without Alt is just F2 */
+	key(&kbd, KEY_RIGHTCTRL, 0);
+	/* Alt is ignored */
+	key(&kbd, KEY_RIGHTALT, 1);
+	tap(&kbd, KEY_X);
+	key(&kbd, KEY_RIGHTALT, 0);
+	assert_int_equal(got[0].from, DEV_KEYBOARD);
+	EXPECT(3, PK_F2, 'x');
+}
+
+static void test_key_hold(void **st)
+{
+	(void)st;
+	setup_kbd();
+	key(&kbd, KEY_UP, 1);
+	assert_true(kbd.hold.on);
+	assert_int_equal(kbd.hold.ev.key, PK_UP);
+	uint32_t gen = kbd.hold.gen;
+	key(&kbd, KEY_I, 1); /* another key stops the repeat */
+	assert_false(kbd.hold.on);
+	key(&kbd, KEY_I, 0);
+	key(&kbd, KEY_UP, 0);
+	assert_false(kbd.hold.on);
+	key(&kbd, KEY_H, 1);
+	assert_true(kbd.hold.on);
+	assert_int_equal(kbd.hold.ev.key, 'h');
+	assert_int_not_equal(kbd.hold.gen, gen);
+	key(&kbd, KEY_KP9, 1); /* the newest held key repeats */
+	assert_int_equal(kbd.hold.ev.key, PK_KP9);
+	key(&kbd, KEY_H, 0); /* releasing the older one changes nothing */
+	assert_true(kbd.hold.on);
+	key(&kbd, KEY_KP9, 0);
+	assert_false(kbd.hold.on);
+	key(&kbd, KEY_KP5, 1); /* waiting does not repeat */
+	assert_false(kbd.hold.on);
+	key(&kbd, KEY_KP5, 0);
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	key(&kbd, KEY_H, 1); /* 'H' is not a movement key */
+	assert_false(kbd.hold.on);
+	key(&kbd, KEY_H, 0);
+	key(&kbd, KEY_LEFT, 1); /* Shift+arrow is */
+	assert_true(kbd.hold.on);
+	key(&kbd, KEY_LEFT, 0);
+	key(&kbd, KEY_LEFTSHIFT, 0);
+	key(&kbd, KEY_LEFTCTRL, 1);
+	key(&kbd, KEY_LEFT, 1);
+	assert_false(kbd.hold.on);
+	assert_true(evm_key_repeats(PAD_UPLEFT));
+	assert_true(evm_key_repeats('n'));
+	assert_false(evm_key_repeats('.'));
+	assert_false(evm_key_repeats(PAD_SOUTH));
+	assert_false(evm_key_repeats(0));
+}
+
+/* ---------- gamepad ---------- */
+
+static struct evm_dev pad;
+
+static void setup_pad(bool hat)
+{
+	struct evm_caps c;
+	caps_pad(&c, hat);
+	assert_int_equal(evm_classify(&c, NULL), EVM_GAMEPAD);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+}
+
+static void test_pad_buttons(void **st)
+{
+	(void)st;
+	setup_pad(false);
+	feed(&pad, EV_KEY, BTN_SOUTH, 1);
+	EXPECT_NONE(); /* gamepads act on the report */
+	syn(&pad);
+	assert_int_equal(got[0].from, DEV_GAMEPAD);
+	EXPECT(PAD_SOUTH);
+	key(&pad, BTN_SOUTH, 0);
+	EXPECT_NONE();
+	tap(&pad, BTN_EAST);
+	tap(&pad, BTN_WEST);
+	tap(&pad, BTN_NORTH);
+	tap(&pad, BTN_START);
+	tap(&pad, BTN_SELECT);
+	tap(&pad, BTN_MODE); /* guide: not used */
+	EXPECT(PAD_EAST, PAD_WEST, PAD_NORTH, PAD_START, PAD_SELECT);
+	/* two buttons in one report */
+	feed(&pad, EV_KEY, BTN_SOUTH, 1);
+	feed(&pad, EV_KEY, BTN_START, 1);
+	syn(&pad);
+	EXPECT(PAD_SOUTH, PAD_START);
+}
+
+static void test_dpad_buttons(void **st)
+{
+	(void)st;
+	setup_pad(false);
+	key(&pad, BTN_DPAD_UP, 1);
+	EXPECT(PAD_UP);
+	assert_true(pad.hold.on);
+	assert_int_equal(pad.hold.ev.key, PAD_UP);
+	key(&pad, BTN_DPAD_UP, 0);
+	assert_false(pad.hold.on);
+	tap(&pad, BTN_DPAD_DOWN);
+	tap(&pad, BTN_DPAD_LEFT);
+	tap(&pad, BTN_DPAD_RIGHT);
+	EXPECT(PAD_DOWN, PAD_LEFT, PAD_RIGHT);
+	/* rolling the thumb from up to left: up, then left, no diagonal */
+	key(&pad, BTN_DPAD_UP, 1);
+	key(&pad, BTN_DPAD_LEFT, 1);
+	key(&pad, BTN_DPAD_UP, 0);
+	assert_true(pad.hold.on); /* left, the newest, still repeats */
+	assert_int_equal(pad.hold.ev.key, PAD_LEFT);
+	key(&pad, BTN_DPAD_LEFT, 0);
+	assert_false(pad.hold.on);
+	EXPECT(PAD_UP, PAD_LEFT);
+	/* both in one report: the d-pad was pressed on its diagonal */
+	feed(&pad, EV_KEY, BTN_DPAD_DOWN, 1);
+	feed(&pad, EV_KEY, BTN_DPAD_RIGHT, 1);
+	syn(&pad);
+	EXPECT(PAD_DOWNRIGHT);
+	assert_true(pad.hold.on);
+}
+
+static void test_dpad_hat(void **st)
+{
+	(void)st;
+	setup_pad(true);
+	abs1(&pad, ABS_HAT0Y, -1);
+	abs1(&pad, ABS_HAT0Y, 0);
+	abs1(&pad, ABS_HAT0Y, 1);
+	abs1(&pad, ABS_HAT0Y, 0);
+	abs1(&pad, ABS_HAT0X, -1);
+	abs1(&pad, ABS_HAT0X, 1); /* straight from left to right */
+	abs1(&pad, ABS_HAT0X, 0);
+	EXPECT(PAD_UP, PAD_DOWN, PAD_LEFT, PAD_RIGHT);
+	feed(&pad, EV_ABS, ABS_HAT0X, -1);
+	feed(&pad, EV_ABS, ABS_HAT0Y, -1);
+	syn(&pad);
+	EXPECT(PAD_UPLEFT);
+	assert_true(pad.hold.on);
+	feed(&pad, EV_ABS, ABS_HAT0X, 0);
+	feed(&pad, EV_ABS, ABS_HAT0Y, 0);
+	syn(&pad);
+	EXPECT_NONE();
+	assert_false(pad.hold.on);
+}
+
+static void test_shoulder_diagonals(void **st)
+{
+	(void)st;
+	static const struct { unsigned shoulder, dir; uint32_t want; } t[] = {
+		{BTN_TL, BTN_DPAD_UP, PAD_UPLEFT}, {BTN_TR, BTN_DPAD_UP, PAD_UPRIGHT},
+		{BTN_TL, BTN_DPAD_DOWN, PAD_DOWNLEFT}, {BTN_TR, BTN_DPAD_DOWN, PAD_DOWNRIGHT},
+		{BTN_TL, BTN_DPAD_LEFT, PAD_UPLEFT}, {BTN_TR, BTN_DPAD_LEFT, PAD_DOWNLEFT},
+		{BTN_TL, BTN_DPAD_RIGHT, PAD_UPRIGHT}, {BTN_TR, BTN_DPAD_RIGHT, PAD_DOWNRIGHT},
+	};
+	setup_pad(false);
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		key(&pad, t[i].shoulder, 1);
+		key(&pad, t[i].dir, 1);
+		assert_true(pad.hold.on);
+		assert_int_equal(pad.hold.ev.key, t[i].want);
+		key(&pad, t[i].dir, 0);
+		key(&pad, t[i].shoulder, 0);
+		EXPECT(t[i].shoulder == BTN_TL ? PAD_TL : PAD_TR, t[i].want);
+	}
+	/* both shoulders: no diagonal */
+	key(&pad, BTN_TL, 1);
+	key(&pad, BTN_TR, 1);
+	tap(&pad, BTN_DPAD_UP);
+	key(&pad, BTN_TL, 0);
+	key(&pad, BTN_TR, 0);
+	EXPECT(PAD_TL, PAD_TR, PAD_UP);
+	/* the same with a hat */
+	setup_pad(true);
+	key(&pad, BTN_TR, 1);
+	abs1(&pad, ABS_HAT0Y, 1);
+	EXPECT(PAD_TR, PAD_DOWNRIGHT);
+}
+
+static void stick(struct evm_dev *d, int x, int y)
+{
+	feed(d, EV_ABS, ABS_X, x);
+	feed(d, EV_ABS, ABS_Y, y);
+	syn(d);
+}
+
+static void test_stick_sectors(void **st)
+{
+	(void)st;
+	static const struct { int x, y; uint32_t want; } dirs[8] = {
+		{30000, 0, PAD_RIGHT}, {21000, 21000, PAD_DOWNRIGHT}, {0, 30000, PAD_DOWN},
+		{-21000, 21000, PAD_DOWNLEFT}, {-30000, 0, PAD_LEFT}, {-21000, -21000, PAD_UPLEFT},
+		{0, -30000, PAD_UP}, {21000, -21000, PAD_UPRIGHT},
+	};
+	setup_pad(false);
+	for (int i = 0; i < 8; i++) {
+		stick(&pad, dirs[i].x, dirs[i].y);
+		assert_true(pad.hold.on);
+		stick(&pad, 0, 0);
+		assert_false(pad.hold.on);
+		EXPECT(dirs[i].want);
+	}
+	/* the dead zone: 30% does nothing */
+	stick(&pad, 9800, 0);
+	stick(&pad, 0, -9800);
+	EXPECT_NONE();
+	/* engage at 50%, stay engaged down to 35% */
+	stick(&pad, 17000, 0);
+	EXPECT(PAD_RIGHT);
+	stick(&pad, 13000, 0);
+	EXPECT_NONE();
+	assert_true(pad.hold.on);
+	stick(&pad, 11000, 0); /* below 35%: let go */
+	assert_false(pad.hold.on);
+	stick(&pad, 15000, 0); /* 46%: not yet again */
+	EXPECT_NONE();
+	/* sector hysteresis: from right, 30 degrees is still right, 35 is down-right */
+	stick(&pad, 30000, 0);
+	stick(&pad, 25981, 15000); /* 30 degrees */
+	EXPECT(PAD_RIGHT);
+	stick(&pad, 24575, 17207); /* 35 degrees */
+	EXPECT(PAD_DOWNRIGHT);
+	/* and back: 20 degrees is within down-right's widened edge (45-30.5=14.5) */
+	stick(&pad, 28191, 10261); /* 20 degrees */
+	EXPECT_NONE();
+	stick(&pad, 29544, 5209); /* 10 degrees */
+	EXPECT(PAD_RIGHT);
+	/* the stick and the d-pad share the hold: the newest wins */
+	key(&pad, BTN_DPAD_UP, 1);
+	assert_int_equal(pad.hold.ev.key, PAD_UP);
+	stick(&pad, 0, 0); /* the stick letting go does not stop the d-pad's hold */
+	assert_true(pad.hold.on);
+	key(&pad, BTN_DPAD_UP, 0);
+	assert_false(pad.hold.on);
+	EXPECT(PAD_UP);
+}
+
+/* ---------- SYN_DROPPED ---------- */
+
+static void test_syn_dropped(void **st)
+{
+	(void)st;
+	setup_kbd();
+	/* Shift went up while events were lost: it must not stay stuck */
+	key(&kbd, KEY_LEFTSHIFT, 1);
+	feed(&kbd, EV_SYN, SYN_DROPPED, 0);
+	assert_true(kbd.syncing);
+	feed(&kbd, EV_KEY, KEY_LEFTSHIFT, 0); /* libevdev's computed difference */
+	feed(&kbd, EV_KEY, KEY_A, 1);         /* pressed during the gap: not replayed */
+	feed(&kbd, EV_SYN, SYN_REPORT, 0);
+	evm_dev_sync_end(&kbd, &ptr);
+	assert_false(kbd.syncing);
+	EXPECT_NONE();
+	key(&kbd, KEY_A, 0);
+	tap(&kbd, KEY_DOT);
+	EXPECT('.');
+	/* a held movement key released in the gap stops repeating */
+	key(&kbd, KEY_RIGHT, 1);
+	assert_true(kbd.hold.on);
+	evm_dev_sync_begin(&kbd);
+	feed(&kbd, EV_KEY, KEY_RIGHT, 0);
+	evm_dev_sync_end(&kbd, &ptr);
+	assert_false(kbd.hold.on);
+	EXPECT(PK_RIGHT);
+	/* a modifier pressed in the gap counts but is not "alone" */
+	evm_dev_sync_begin(&kbd);
+	feed(&kbd, EV_KEY, KEY_RIGHTSHIFT, 1);
+	evm_dev_sync_end(&kbd, &ptr);
+	tap(&kbd, KEY_COMMA);
+	key(&kbd, KEY_RIGHTSHIFT, 0);
+	EXPECT('<');
+
+	/* gamepad: a button pressed in the gap does not fire later; the stick
+	 * moved in the gap does not start a repeat */
+	setup_pad(false);
+	stick(&pad, 30000, 0);
+	EXPECT(PAD_RIGHT);
+	evm_dev_sync_begin(&pad);
+	feed(&pad, EV_KEY, BTN_SOUTH, 1);
+	feed(&pad, EV_ABS, ABS_X, 0);
+	feed(&pad, EV_ABS, ABS_Y, 30000);
+	feed(&pad, EV_SYN, SYN_REPORT, 0);
+	evm_dev_sync_end(&pad, &ptr);
+	EXPECT_NONE();
+	assert_false(pad.hold.on);
+	syn(&pad);
+	EXPECT_NONE();
+	key(&pad, BTN_SOUTH, 0);
+	tap(&pad, BTN_SOUTH);
+	stick(&pad, 0, 0);
+	stick(&pad, 0, 30000);
+	EXPECT(PAD_SOUTH, PAD_DOWN);
+
+	evm_dev_release_all(&pad);
+	assert_false(pad.hold.on);
+	assert_int_equal(pad.pad.sector, -1);
+}
+
+/* ---------- mouse ---------- */
+
+static void test_mouse_relative(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	struct evm_dev m;
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, rel, REL_X);
+	EVM_SET(&c, rel, REL_Y);
+	EVM_SET(&c, key, BTN_LEFT);
+	mk_dev(&m, &c, EVM_MOUSE);
+	memset(&ptr, 0, sizeof ptr);
+	/* before the app tells the pointer space: nothing */
+	feed(&m, EV_REL, REL_X, 5);
+	syn(&m);
+	key(&m, BTN_LEFT, 1);
+	EXPECT_NONE();
+	evm_pointer_space(&ptr, 640, 480, 8, 16); /* 80x30 cells, pointer in the middle */
+	feed(&m, EV_REL, REL_X, 8);
+	feed(&m, EV_REL, REL_Y, 1);
+	syn(&m);
+	assert_int_equal(ngot, 1);
+	assert_int_equal(got[0].type, EV_MOUSE_MOVE);
+	assert_int_equal(got[0].x, 41);
+	assert_int_equal(got[0].y, 15);
+	assert_int_equal(got[0].from, DEV_MOUSE);
+	reset_got();
+	feed(&m, EV_REL, REL_X, 1); /* same cell: no event */
+	syn(&m);
+	EXPECT_NONE();
+	key(&m, BTN_LEFT, 0);
+	feed(&m, EV_KEY, BTN_LEFT, 1);
+	syn(&m);
+	assert_int_equal(ngot, 1);
+	assert_int_equal(got[0].type, EV_MOUSE_CLICK);
+	assert_int_equal(got[0].x, 41);
+	assert_int_equal(got[0].y, 15);
+	assert_int_equal(got[0].button, 1);
+	reset_got();
+	key(&m, BTN_LEFT, 0);
+	EXPECT_NONE();
+	/* clamped at the edges */
+	feed(&m, EV_REL, REL_X, -100000);
+	feed(&m, EV_REL, REL_Y, 100000);
+	syn(&m);
+	assert_int_equal(got[0].x, 0);
+	assert_int_equal(got[0].y, 29);
+	reset_got();
+	/* motion and a right click in one report: move first, then the click there */
+	feed(&m, EV_REL, REL_X, 20);
+	feed(&m, EV_KEY, BTN_RIGHT, 1);
+	syn(&m);
+	assert_int_equal(ngot, 2);
+	assert_int_equal(got[0].type, EV_MOUSE_MOVE);
+	assert_int_equal(got[1].type, EV_MOUSE_CLICK);
+	assert_int_equal(got[1].x, 2);
+	assert_int_equal(got[1].button, 3);
+	reset_got();
+	/* a new space (resize) re-reports the cell on the next motion */
+	evm_pointer_space(&ptr, 320, 240, 8, 16);
+	feed(&m, EV_REL, REL_Y, -1);
+	syn(&m);
+	assert_int_equal(ngot, 1);
+	assert_int_equal(got[0].y, 14);
+	reset_got();
+}
+
+static void test_mouse_absolute(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	struct evm_dev m;
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, abs, ABS_X);
+	EVM_SET(&c, abs, ABS_Y);
+	EVM_SET(&c, key, BTN_LEFT);
+	mk_dev(&m, &c, EVM_MOUSE);
+	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
+	m.absmax[ABS_X] = m.absmax[ABS_Y] = 32767; /* QEMU usb-tablet */
+	memset(&ptr, 0, sizeof ptr);
+	evm_pointer_space(&ptr, 800, 600, 10, 20);
+	feed(&m, EV_ABS, ABS_X, 32767);
+	feed(&m, EV_ABS, ABS_Y, 0);
+	syn(&m);
+	assert_int_equal(ngot, 1);
+	assert_int_equal(got[0].x, 79);
+	assert_int_equal(got[0].y, 0);
+	reset_got();
+	feed(&m, EV_ABS, ABS_Y, 16384); /* x stays */
+	feed(&m, EV_KEY, BTN_LEFT, 1);
+	syn(&m);
+	assert_int_equal(ngot, 2);
+	assert_int_equal(got[0].x, 79);
+	assert_int_equal(got[0].y, 15);
+	assert_int_equal(got[1].type, EV_MOUSE_CLICK);
+	reset_got();
+}
+
+/* ---------- GUID and GameControllerDB ---------- */
+
+static char logbuf[4096];
+static FILE *logf_;
+
+static void log_capture(void)
+{
+	memset(logbuf, 0, sizeof logbuf);
+	logf_ = fmemopen(logbuf, sizeof logbuf - 1, "w");
+	assert_non_null(logf_);
+	log_set_stream(logf_);
+}
+
+static void log_release(void)
+{
+	fflush(logf_);
+	log_set_stream(NULL);
+	fclose(logf_);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_guid(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	uint8_t g[16], g2[16];
+	char s[33];
+	caps_pad(&c, false); /* bus 3, 045e:028e version 0114: an Xbox 360 pad */
+	evm_guid(&c, g);
+	evm_guid_str(g, s);
+	assert_string_equal(s, "030000005e0400008e02000014010000");
+	assert_int_equal(evm_guid_parse(s, g2), 0);
+	assert_memory_equal(g, g2, 16);
+	assert_int_equal(evm_guid_parse("030000005E0400008E02000014010000", g2), 0);
+	assert_memory_equal(g, g2, 16);
+	assert_int_equal(evm_guid_parse("030000005e0400008e0200001401000", g2), -EINVAL);
+	assert_int_equal(evm_guid_parse("030000005e0400008e02000014010000x", g2), -EINVAL);
+	assert_int_equal(evm_guid_parse("0300000g5e0400008e02000014010000", g2), -EINVAL);
+	/* no vendor/product (some Bluetooth and virtual devices): the name */
+	c.vendor = 0;
+	c.bus = 0x19;
+	snprintf(c.name, sizeof c.name, "Retro Pad Deluxe");
+	evm_guid(&c, g);
+	evm_guid_str(g, s);
+	/* "Retro Pad D" = 52 65 74 72 6f 20 50 61 64 20 44 */
+	assert_string_equal(s, "19000000" "526574726f205061642044" "00");
+}
+
+static void test_db_lines(void **st)
+{
+	(void)st;
+	struct evm_db db = {0};
+	log_capture();
+	assert_int_equal(evm_db_add_line(&db, "# a comment", "t.txt", 1), 1);
+	assert_int_equal(evm_db_add_line(&db, "   ", "t.txt", 2), 1);
+	assert_int_equal(evm_db_add_line(&db,
+		"030000005e0400008e02000014010000,Xbox 360 Controller,a:b0,b:b1,back:b6,dpdown:h0.4,"
+		"dpleft:h0.8,dpright:h0.2,dpup:h0.1,guide:b8,leftshoulder:b4,leftstick:b9,"
+		"lefttrigger:a2,leftx:a0,lefty:a1,rightshoulder:b5,rightstick:b10,righttrigger:a5,"
+		"rightx:a3,righty:a4,start:b7,x:b2,y:b3,platform:Linux,\r\n", "t.txt", 3), 0);
+	assert_int_equal(db.n, 1);
+	assert_string_equal(db.v[0].name, "Xbox 360 Controller");
+	assert_int_equal(db.v[0].nbinds, 14); /* the ones pirogue uses */
+	/* another platform's line is skipped quietly, whatever is in it */
+	assert_int_equal(evm_db_add_line(&db, "xinput,XInput,a:b0,platform:Windows,", "t.txt", 4), 1);
+	/* unknown outputs (newer SDL) are ignored, like SDL does */
+	assert_int_equal(evm_db_add_line(&db,
+		"05000000c82d00000161000000010000,8BitDo,a:b1,misc7:b12,+leftx:b13,-leftx:b14,lefty:a1~,"
+		"crc:1234,hint:!SDL_X:=1,", "t.txt", 5), 0);
+	assert_int_equal(db.n, 2);
+	const struct evm_dbentry *e = &db.v[1];
+	assert_int_equal(e->nbinds, 4);
+	assert_int_equal(e->binds[1].out_half, 1);
+	assert_int_equal(e->binds[2].out_half, -1);
+	assert_true(e->binds[3].invert);
+	assert_string_equal(logbuf, "");
+
+	/* bad lines: one line each, naming file and line, nothing stored */
+	assert_int_equal(evm_db_add_line(&db, "zz0000005e0400008e02000014010000,Pad,a:b0", "t.txt", 6), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000", "t.txt", 7), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000,Pad,a=b0", "t.txt", 8), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000,Pad,a:q5", "t.txt", 9), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000,Pad,dpup:h0.3", "t.txt", 10), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000,Pad,a:b", "t.txt", 11), -EINVAL);
+	assert_int_equal(evm_db_add_line(&db, "030000005e0400008e02000014010000,Pad,leftx:+b1", "t.txt", 12), -EINVAL);
+	log_release();
+	assert_int_equal(db.n, 2);
+	assert_int_equal(count_lines(logbuf), 7);
+	assert_non_null(strstr(logbuf, "pirogue: t.txt:6: bad gamepad mapping: GUID \"zz00"));
+	assert_non_null(strstr(logbuf, "t.txt:7: bad gamepad mapping: no controller name"));
+	assert_non_null(strstr(logbuf, "t.txt:8: bad gamepad mapping: \"a=b0\" is not target:source"));
+	assert_non_null(strstr(logbuf, "t.txt:9: bad gamepad mapping: a:q5: source must be"));
+	assert_non_null(strstr(logbuf, "t.txt:10: bad gamepad mapping: dpup:h0.3: hat mask"));
+	assert_non_null(strstr(logbuf, "t.txt:11: "));
+	assert_non_null(strstr(logbuf, "t.txt:12: "));
+	assert_non_null(strstr(logbuf, "line ignored"));
+
+	/* a text with a bad line in the middle: the others still count */
+	log_capture();
+	int n = evm_db_add_text(&db,
+		"03000000aaaa0000bbbb000001000000,One,a:b0\n"
+		"garbage\n"
+		"03000000cccc0000dddd000001000000,Two,a:b0\n", "SDL_GAMECONTROLLERCONFIG");
+	log_release();
+	assert_int_equal(n, 2);
+	assert_int_equal(db.n, 4);
+	assert_int_equal(count_lines(logbuf), 1);
+	assert_non_null(strstr(logbuf, "SDL_GAMECONTROLLERCONFIG:2: bad gamepad mapping"));
+
+	/* files: a missing one is one line naming it */
+	log_capture();
+	assert_int_equal(evm_db_load_file(&db, "/nonexistent/gamecontrollerdb.txt"), -ENOENT);
+	log_release();
+	assert_non_null(strstr(logbuf, "/nonexistent/gamecontrollerdb.txt: cannot open"));
+	assert_int_equal(count_lines(logbuf), 1);
+	char path[] = "/tmp/pirogue-test-db-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("# test\n03000000eeee0000ffff000001000000,Three,a:b0\nbad,line\n", f);
+	fclose(f);
+	log_capture();
+	assert_int_equal(evm_db_load_file(&db, path), 1);
+	log_release();
+	unlink(path);
+	assert_int_equal(count_lines(logbuf), 1);
+	assert_non_null(strstr(logbuf, ":3: bad gamepad mapping"));
+	assert_non_null(strstr(logbuf, path));
+	evm_db_free(&db);
+	evm_db_free(&db);
+	evm_db_free(NULL);
+}
+
+static void test_db_find(void **st)
+{
+	(void)st;
+	struct evm_db db = {0};
+	uint8_t g[16];
+	assert_int_equal(evm_db_add_text(&db,
+		"030000005e0400008e02000010010000,Old firmware,a:b0\n"
+		"03001234aaaa0000bbbb000001000000,With CRC,a:b0\n"
+		"030000005e0400008e02000014010000,Exact,a:b0\n", "t"), 3);
+	assert_int_equal(evm_guid_parse("030000005e0400008e02000014010000", g), 0);
+	assert_string_equal(evm_db_find(&db, g)->name, "Exact");
+	/* another version: falls back to the entry that ignores it */
+	assert_int_equal(evm_guid_parse("030000005e0400008e02000099990000", g), 0);
+	assert_string_equal(evm_db_find(&db, g)->name, "Exact"); /* the later line wins */
+	/* the CRC bytes do not have to match */
+	assert_int_equal(evm_guid_parse("03000000aaaa0000bbbb000001000000", g), 0);
+	assert_string_equal(evm_db_find(&db, g)->name, "With CRC");
+	/* another bus: no match */
+	assert_int_equal(evm_guid_parse("050000005e0400008e02000014010000", g), 0);
+	assert_null(evm_db_find(&db, g));
+	evm_db_free(&db);
+}
+
+/* A pad that does not follow the kernel layout, mapped by a DB line. */
+static void test_db_mapping(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	struct evm_db db = {0};
+	memset(&c, 0, sizeof c);
+	/* SDL numbers buttons from BTN_JOYSTICK up, then the codes below it */
+	EVM_SET(&c, key, KEY_BACK);            /* b4 */
+	EVM_SET(&c, key, BTN_TRIGGER);         /* b0 */
+	EVM_SET(&c, key, BTN_THUMB);           /* b1 */
+	EVM_SET(&c, key, BTN_THUMB2);          /* b2 */
+	EVM_SET(&c, key, BTN_TRIGGER_HAPPY1);  /* b3 */
+	/* axes in code order, hats left out; hats in order of presence */
+	EVM_SET(&c, abs, ABS_X);      /* a0 */
+	EVM_SET(&c, abs, ABS_Y);      /* a1 */
+	EVM_SET(&c, abs, ABS_HAT1X);  /* h0 (the first hat present) */
+	EVM_SET(&c, abs, ABS_HAT1Y);
+	EVM_SET(&c, abs, ABS_MISC);   /* a2 */
+	c.bus = 3;
+	c.vendor = 0x0079;
+	c.product = 0x0006;
+	c.version = 0x0110;
+	assert_int_equal(evm_classify(&c, NULL), EVM_GAMEPAD);
+	uint8_t g[16];
+	evm_guid(&c, g);
+	char s[33];
+	evm_guid_str(g, s);
+	assert_string_equal(s, "03000000790000000600000010010000");
+	char line[512];
+	snprintf(line, sizeof line,
+		 "%s,DragonRise Generic,a:b1,b:b2,x:b0,y:b3,back:b4,start:a2,dpup:h0.1,dpdown:h0.4,"
+		 "dpleft:h0.8,dpright:h0.2,leftx:a0,lefty:a1~,leftshoulder:b9,platform:Linux,", s);
+	assert_int_equal(evm_db_add_line(&db, line, "t", 1), 0);
+	const struct evm_dbentry *e = evm_db_find(&db, g);
+	assert_non_null(e);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+	pad.absmin[ABS_MISC] = 0;
+	pad.absmax[ABS_MISC] = 255;
+	assert_int_equal(evm_padmap_from_db(&pad.map, e, &c), 12); /* b9 does not exist */
+	assert_string_equal(pad.map.source, "DragonRise Generic");
+	tap(&pad, BTN_THUMB);
+	tap(&pad, BTN_THUMB2);
+	tap(&pad, BTN_TRIGGER);
+	tap(&pad, BTN_TRIGGER_HAPPY1);
+	tap(&pad, KEY_BACK);
+	abs1(&pad, ABS_MISC, 255); /* an axis as a button */
+	abs1(&pad, ABS_MISC, 0);
+	abs1(&pad, ABS_HAT1Y, -1);
+	abs1(&pad, ABS_HAT1Y, 0);
+	abs1(&pad, ABS_HAT1X, 1);
+	abs1(&pad, ABS_HAT1X, 0);
+	abs1(&pad, ABS_HAT0X, 1); /* not mapped any more */
+	stick(&pad, 0, 30000); /* lefty inverted: pushing "down" is up */
+	EXPECT(PAD_SOUTH, PAD_EAST, PAD_WEST, PAD_NORTH, PAD_SELECT, PAD_START, PAD_UP, PAD_RIGHT, PAD_UP);
+
+	/* buttons driving half axes (+leftx:b0,-leftx:b1) */
+	evm_db_free(&db);
+	snprintf(line, sizeof line, "%s,Halves,+leftx:b0,-leftx:b1", s);
+	assert_int_equal(evm_db_add_line(&db, line, "t", 1), 0);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+	assert_int_equal(evm_padmap_from_db(&pad.map, &db.v[0], &c), 2);
+	key(&pad, BTN_THUMB, 1);
+	key(&pad, BTN_THUMB, 0);
+	key(&pad, BTN_TRIGGER, 1);
+	EXPECT(PAD_LEFT, PAD_RIGHT);
+	evm_db_free(&db);
+
+	/* the kernel layout needs no line */
+	caps_pad(&c, true);
+	evm_padmap_default(&pad.map, &c);
+	assert_string_equal(pad.map.source, "kernel layout");
+	assert_int_equal(pad.map.n, 8 + 4 + 2);
+}
+
+static void test_norm_axis(void **st)
+{
+	(void)st;
+	assert_int_equal(evm_norm_axis(-1, -1, 1), -1000);
+	assert_int_equal(evm_norm_axis(0, -1, 1), 0);
+	assert_int_equal(evm_norm_axis(1, -1, 1), 1000);
+	assert_int_equal(evm_norm_axis(0, 0, 255), -1000);
+	assert_int_equal(evm_norm_axis(255, 0, 255), 1000);
+	assert_int_equal(evm_norm_axis(-32768, -32768, 32767), -1000);
+	assert_int_equal(evm_norm_axis(32767, -32768, 32767), 1000);
+	assert_int_equal(evm_norm_axis(0, -32768, 32767), 0);
+	assert_int_equal(evm_norm_axis(99999, 0, 10), 1000);
+	assert_int_equal(evm_norm_axis(5, 5, 5), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_shift_punctuation),
+		cmocka_unit_test(test_caps_lock),
+		cmocka_unit_test(test_lone_modifier),
+		cmocka_unit_test(test_special_keys),
+		cmocka_unit_test(test_ctrl_alt),
+		cmocka_unit_test(test_key_hold),
+		cmocka_unit_test(test_pad_buttons),
+		cmocka_unit_test(test_dpad_buttons),
+		cmocka_unit_test(test_dpad_hat),
+		cmocka_unit_test(test_shoulder_diagonals),
+		cmocka_unit_test(test_stick_sectors),
+		cmocka_unit_test(test_syn_dropped),
+		cmocka_unit_test(test_mouse_relative),
+		cmocka_unit_test(test_mouse_absolute),
+		cmocka_unit_test(test_guid),
+		cmocka_unit_test(test_db_lines),
+		cmocka_unit_test(test_db_find),
+		cmocka_unit_test(test_db_mapping),
+		cmocka_unit_test(test_norm_axis),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
