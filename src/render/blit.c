@@ -3,6 +3,7 @@
 #include "core/log.h"
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,9 +300,11 @@ static void slow_row(const struct blitter *b, const struct orient *o, const stru
 	}
 }
 
-/* Draws a band: surface rows top to bottom, each across all its cells.
- * Inlined into a baseline and (on x86-64) an AVX2 variant; the vector
- * types become SSE2/AVX2/NEON instructions accordingly. */
+/* Draws a band. Mask cells go one cell (or two neighbours) at a time, all
+ * its rows, with its colours held in registers; cells needing the per-pixel
+ * path go a surface row at a time across the band. Inlined into a baseline
+ * and (on x86-64) an AVX2 variant; the vector types become SSE2, AVX2 or
+ * NEON instructions accordingly. */
 static inline __attribute__((always_inline)) void draw_band_body(const struct blitter *b, const struct band *bd,
 								 struct surface *s)
 {
@@ -310,19 +313,20 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 	int scale = b->scale, bw = bd->bw, nf = bd->nf;
 	int y0 = bd->sy0 < 0 ? 0 : bd->sy0;
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
-	int gv = (y0 - bd->sy0) / scale, rep = (y0 - bd->sy0) % scale;
+	int off = y0 - bd->sy0, nrows = y1 - y0;
+	int gv0 = off / scale, rep0 = off % scale;
 	int groups = bw / 8;
-	if (bpp == 4 && bw == 8 && scale == 1) {
-		size_t stride = (size_t)s->stride;
-		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
-		int off = y0 - bd->sy0, nrows = y1 - y0;
-		for (int i = 0; i < nf; i++) {
-			const struct fjob *j = &bd->fast[i];
+	size_t stride = (size_t)s->stride, bpr = (size_t)o->bpr;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
+	for (int i = 0; i < nf; i++) {
+		const struct fjob *j = &bd->fast[i];
+		uint8_t *dst = top + (size_t)j->sx0 * (size_t)bpp;
+		bool pair = bw == 8 && scale == 1 && i + 1 < nf && j[1].sx0 == j->sx0 + 8;
+		if (bpp == 4 && bw == 8 && scale == 1) {
+			/* the common case: one mask byte per row */
 			const uint8_t *bits = j->bits + off;
-			uint8_t *dst = top + (size_t)j->sx0 * 4;
 			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
-			if (i + 1 < nf && j[1].sx0 == j->sx0 + 8) {
-				/* two neighbours: 64 contiguous bytes a row */
+			if (pair) { /* 64 contiguous bytes a row */
 				const uint8_t *bits2 = j[1].bits + off;
 				v8u32 vb2 = SPLAT32(j[1].bg), vx2 = SPLAT32(j[1].fg ^ j[1].bg);
 				for (int y = 0; y < nrows; y++, dst += stride) {
@@ -332,31 +336,35 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 					memcpy(dst + 32, &p2, 32);
 				}
 				i++;
-				continue;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
+					memcpy(dst, &p, 32);
+				}
 			}
-			for (int y = 0; y < nrows; y++, dst += stride) {
-				v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
-				memcpy(dst, &p, 32);
-			}
-		}
-		nf = 0;
-	}
-	for (int y = y0; y < y1; y++) {
-		uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
-		size_t boff = (size_t)gv * (size_t)o->bpr;
-		if (bpp == 4 && bw == 8) {
-			/* the common case: 8 pixels wide, one mask byte per row */
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				v8u32 p = SPLAT32(j->bg) ^ (SPLAT32(j->fg ^ j->bg) & b->lut32[j->bits[boff]]);
-				memcpy(row + (size_t)j->sx0 * 4, &p, 32);
+		} else if (bpp == 2 && bw == 8 && scale == 1) {
+			const uint8_t *bits = j->bits + off;
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			if (pair) { /* 32 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u16 vb2 = SPLAT16(j[1].bg), vx2 = SPLAT16(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					v8u16 p2 = vb2 ^ (vx2 & b->lut16[bits2[y]]);
+					memcpy(dst, &p, 16);
+					memcpy(dst + 16, &p2, 16);
+				}
+				i++;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					memcpy(dst, &p, 16);
+				}
 			}
 		} else if (bpp == 4) {
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				uint8_t *dst = row + (size_t)j->sx0 * 4;
-				const uint8_t *bits = j->bits + boff;
-				v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 				for (int k = 0; k < groups; k++) {
 					v8u32 p = vb ^ (vx & b->lut32[bits[k]]);
 					memcpy(dst + 32 * k, &p, 32);
@@ -365,13 +373,15 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 					uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg;
 					memcpy(dst + 4 * k, &p, 4);
 				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
 			}
 		} else {
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				uint8_t *dst = row + (size_t)j->sx0 * 2;
-				const uint8_t *bits = j->bits + boff;
-				v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 				for (int k = 0; k < groups; k++) {
 					v8u16 p = vb ^ (vx & b->lut16[bits[k]]);
 					memcpy(dst + 16 * k, &p, 16);
@@ -380,8 +390,18 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 					uint16_t p = (uint16_t)((bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg);
 					memcpy(dst + 2 * k, &p, 2);
 				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
 			}
 		}
+	}
+	if (!bd->ns)
+		return;
+	int gv = gv0, rep = rep0;
+	for (int y = y0; y < y1; y++) {
+		uint8_t *row = (uint8_t *)s->pixels + (size_t)y * stride;
 		for (int i = 0; i < bd->ns; i++) {
 			const struct job *j = &bd->slow[i];
 			slow_row(b, o, j, gv, row + (size_t)(j->sx0 + j->u0) * (size_t)bpp, bpp);
@@ -470,19 +490,17 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 		if (damage && turned && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		/* visit cells left to right on the surface */
-		for (int t = 0; t < ncells; t++) {
-			int k = flip_x ? ncells - 1 - t : t;
-			int cx = turned ? a : k, cy = turned ? k : a;
-			size_t ci = (size_t)cy * (size_t)c->w + (size_t)cx;
+		/* visit the band's cells left to right on the surface */
+		int k0 = flip_x ? ncells - 1 : 0;
+		ptrdiff_t ci = turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0;
+		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
+		int sx0 = flip_x ? s->width - ncells * bw : 0;
+		for (int t = 0; t < ncells; t++, ci += dci, sx0 += bw) {
 			if (damage && !damage[ci])
 				continue;
 			const struct con_cell *cell = &c->cells[ci];
-			int sx0 = flip_x ? s->width - (k + 1) * bw : k * bw;
-			int u0 = sx0 < 0 ? -sx0 : 0;
-			int u1 = sx0 + bw > s->width ? s->width - sx0 : bw;
 			int g = lookup(b, cell->ch);
-			if (b->kind[g] == GK_MASK && u0 == 0 && u1 == bw) {
+			if (b->kind[g] == GK_MASK && sx0 >= 0 && sx0 + bw <= s->width) {
 				struct fjob *j = &bd->fast[bd->nf++];
 				j->sx0 = sx0;
 				j->bits = o->bits + (size_t)g * gstride;
@@ -493,8 +511,8 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
 				j->sx0 = sx0;
-				j->u0 = u0;
-				j->u1 = u1;
+				j->u0 = sx0 < 0 ? -sx0 : 0;
+				j->u1 = sx0 + bw > s->width ? s->width - sx0 : bw;
 				j->glyph = g;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
