@@ -11,6 +11,15 @@ BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/pirogue
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
+# Cross build for another Debian architecture (needs its gcc and :ARCH -dev
+# packages), e.g. make CROSS=aarch64-linux-gnu O=build/aarch64 LDFLAGS=-static
+CROSS    ?=
+ifneq ($(CROSS),)
+CC       := $(CROSS)-gcc
+AR       := $(CROSS)-ar
+PKG      := env PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig pkg-config
+endif
+
 # Backends that need hardware libraries; set to 0 to build without them.
 WITH_DRM   ?= 1
 WITH_EVDEV ?= 1
@@ -87,9 +96,10 @@ test: check-deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@tools/run-tests $(BUILD) $(BIN)
 
-# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
+# rig, tests/test_vm.sh, runs in the plain make test only).
 asan:
-	@$(MAKE) --no-print-directory O=$(O)/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@PIROGUE_VM=0 $(MAKE) --no-print-directory O=$(O)/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
@@ -116,6 +126,12 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pirogue
 	rm -rf $(DESTDIR)$(DATADIR)
+
+# The VM rig: Debian's kernels in QEMU, the game as PID 1's child (tests/vm/,
+# docs/vmrig.md). make test runs it too through tests/test_vm.sh.
+vm-test: check-deps
+	@$(MAKE) --no-print-directory all
+	@tests/vm/run.sh $(BIN) $(VM_CONFIGS)
 
 clean:
 	rm -rf $(BUILD) $(BIN) $(O)/asan

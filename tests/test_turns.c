@@ -260,6 +260,71 @@ static void test_welcome_and_create_errors(void **state)
 	game_destroy(NULL);
 }
 
+static void test_drawables_and_memory(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	/* A wall column at x = 10 hides the east side. */
+	struct map *m = world_floor(g, 1);
+	for (int y = 1; y <= 19; y++)
+		map_set(m, 10, y, TILE_WALL);
+	ecs_entity orc = spawn(g, ACTOR_ORC, 7, 5);
+	spawn(g, ACTOR_TROLL, 15, 5); /* unseen */
+	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 1;
+	world_refresh_view(g);
+	struct drawable d[16];
+	int n = game_drawables(g, d, 16);
+	assert_int_equal(n, 2); /* orc, then the player last among actors */
+	assert_int_equal(d[0].glyph, 'o');
+	assert_int_equal(d[0].fg, 0x3F7F3F);
+	assert_int_equal(d[1].glyph, '@');
+	assert_int_equal(d[1].order, GAME_ORDER_ACTOR);
+	char buf[64];
+	assert_string_equal(game_describe(g, 7, 5, buf, sizeof(buf)), "orc");
+	assert_null(game_describe(g, 15, 5, buf, sizeof(buf))); /* never seen */
+	assert_null(game_describe(g, 8, 8, buf, sizeof(buf)));  /* seen, empty */
+	assert_null(game_describe(g, -1, 0, buf, sizeof(buf)));
+	/* Kill it: the corpse is drawn in view, below the actors. */
+	world_put_player(g, 1, 6, 5);
+	world_refresh_view(g);
+	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+	n = game_drawables(g, d, 16);
+	assert_int_equal(n, 2);
+	assert_int_equal(d[0].glyph, '%');
+	assert_int_equal(d[0].order, GAME_ORDER_CORPSE);
+	assert_false(d[0].remembered);
+	/* Out of view: the corpse stays drawn where it was seen, remembered. */
+	world_put_player(g, 1, 12, 5);
+	world_refresh_view(g);
+	assert_false(world_visible(g, 7, 5));
+	n = game_drawables(g, d, 16);
+	bool corpse = false, troll = false;
+	for (int i = 0; i < n; i++) {
+		if (d[i].glyph == '%') {
+			corpse = true;
+			assert_true(d[i].remembered);
+			assert_int_equal(d[i].x, 7);
+		}
+		troll |= d[i].glyph == 'T';
+	}
+	assert_true(corpse);
+	assert_true(troll); /* in view now */
+	assert_string_equal(game_describe(g, 7, 5, buf, sizeof(buf)), "remains of orc");
+	/* Actors are not remembered: the troll vanishes once out of view. */
+	world_put_player(g, 1, 5, 5);
+	world_refresh_view(g);
+	n = game_drawables(g, d, 16);
+	for (int i = 0; i < n; i++)
+		assert_true(d[i].glyph != 'T');
+	/* max limits the output. */
+	assert_int_equal(game_drawables(g, d, 1), 1);
+	assert_int_equal(d[0].glyph, '@'); /* the corpse is dropped first */
+	assert_int_equal(game_drawables(g, d, 0), 0);
+	/* Truncated descriptions stay terminated. */
+	assert_string_equal(game_describe(g, 7, 5, buf, 8), "remains");
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_message_stacking),
 		cmocka_unit_test(test_log_bounded),
 		cmocka_unit_test(test_welcome_and_create_errors),
+		cmocka_unit_test(test_drawables_and_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

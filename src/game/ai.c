@@ -44,7 +44,8 @@ static const uint16_t *dist_to(struct game *g, int gx, int gy, bool player)
 		s->dijkstra_runs++;
 		return s->player_dist;
 	}
-	if (player) {
+	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+	if (player || (pp && pp->x == gx && pp->y == gy)) {
 		if (!s->player_dist_ok) {
 			path_dijkstra(s->cost, MAP_W, MAP_H, gx, gy, s->player_dist);
 			s->player_dist_ok = true;

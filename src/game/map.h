@@ -47,6 +47,10 @@ void map_room_center(const struct room *r, int *x, int *y);
 /* Where a player starts on this floor when arriving from above (or on floor 1):
  * the up stairs, or the centre of the first room when there are none. */
 void map_start(const struct map *m, int *x, int *y);
+/* Marks in out (w*h bytes, set to 1 or 0) every walkable cell reachable from
+ * (sx,sy) by 8-way steps over walkable cells, and returns how many there
+ * are; 0 (and out all 0) when (sx,sy) is not walkable. */
+int map_flood(const struct map *m, int sx, int sy, uint8_t *out);
 /* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
 void map_opacity(const struct map *m, uint8_t *out);
 /* Recomputes m->visible from (ox,oy) with the given radius (fov_compute) and

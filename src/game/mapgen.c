@@ -15,7 +15,10 @@
  * start cell, the walkable cell farthest from the start (first in scan order
  * on ties) takes the down stairs instead.
  * Connectivity: every room's centre lies in its interior and every tunnel
- * joins two centres, so all floor is one 4-connected region. */
+ * joins two centres, so all floor is one 4-connected region.
+ * Diagonal squeezes (two floor cells touching only at a corner between two
+ * walls) are opened by turning one of the walls into floor, so a floor
+ * never has a passage that sight (game/fov.h) does not follow. */
 #include "game/mapgen.h"
 #include <errno.h>
 #include <stdbool.h>
@@ -142,6 +145,30 @@ static void farthest_cell(const struct map *m, int sx, int sy, int *fx, int *fy)
 	}
 }
 
+/* Opens every diagonal squeeze: in a 2x2 block whose floors touch only at
+ * a corner, the upper wall becomes floor. Repeats until none is left (each
+ * pass only adds floor, so it ends). Never touches the map's border. */
+static void open_squeezes(struct map *m)
+{
+	bool again = true;
+	while (again) {
+		again = false;
+		for (int y = 1; y + 2 < m->h; y++) {
+			const uint8_t *row = &m->tile[y * m->w];
+			const uint8_t *below = row + m->w;
+			for (int x = 1; x + 2 < m->w; x++) {
+				bool a = row[x] != TILE_WALL, b = row[x + 1] != TILE_WALL;
+				bool c = below[x] != TILE_WALL, d = below[x + 1] != TILE_WALL;
+				if (a == d && b == c && a != b) {
+					/* a squeeze: open its upper wall */
+					map_set(m, a ? x + 1 : x, y, TILE_FLOOR);
+					again = true;
+				}
+			}
+		}
+	}
+}
+
 int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
 {
 	if (!m || !r || (int)k < 0 || k >= MAPGEN_COUNT || depth < 1)
@@ -167,6 +194,7 @@ int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
 		}
 		m->rooms[m->nrooms++] = nr;
 	}
+	open_squeezes(m);
 	/* The first attempt always succeeds, so there is at least one room. */
 	int sx, sy;
 	map_room_center(&m->rooms[0], &sx, &sy);

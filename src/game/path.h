@@ -5,12 +5,18 @@
 
 #define PATH_UNREACHABLE 0xFFFF
 
-/* cost: w*h bytes, index y*w+x; 0 = impassable, else the cost to enter the
- * cell (1 normal; higher e.g. for cells with a monster). Computes dist (w*h
- * uint16) from the goal (gx,gy) with 8-way moves, each costing the entered
- * cell's cost; dist[goal] = 0 (even if the goal's own cost is 0); cells that
- * cannot reach the goal get PATH_UNREACHABLE (distances saturate below it).
- * A goal off the array leaves every cell unreachable. */
+/* cost: w*h bytes, index y*w+x; 0 = impassable, else the cost of a cell
+ * (1 normal; higher e.g. for cells with a monster, so others route around).
+ * Computes dist (w*h uint16) from the goal (gx,gy) with 8-way moves:
+ * dist[c] is the least sum of the costs of the cells of a path from c to the
+ * goal, c included and the goal excluded; dist[goal] = 0 (whatever the goal's
+ * own cost, so the goal may be an impassable cell such as the player's).
+ * Stepping downhill (path_step) therefore follows a cheapest path where each
+ * step pays for the cell it enters, and the mover's own cell does not change
+ * its choice. Impassable cells and cells that cannot reach the goal get
+ * PATH_UNREACHABLE; sums saturate at PATH_UNREACHABLE - 1. A goal off the
+ * array leaves every cell unreachable. No allocation up to 8192 cells; above
+ * that, if memory runs out, it logs once and leaves every cell unreachable. */
 void path_dijkstra(const uint8_t *cost, int w, int h, int gx, int gy, uint16_t *dist);
 /* Best step from (x,y) downhill on dist (8-way, onto cells with cost != 0
  * or onto the goal itself, dist 0): the neighbour with the lowest dist that is

@@ -1,0 +1,477 @@
+#include "testutil.h"
+#include "game/fov.h"
+#include "game/map.h"
+#include "game/mapgen.h"
+#include "core/rng.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A hand-made map as text: '#' wall, '.' floor, '@' the origin (floor).
+ * The expected picture shows what is visible: visible cells keep their
+ * character, hidden ones are spaces. */
+#define HMAX 16
+#define WMAX 32
+
+struct hmap {
+	int w, h, ox, oy;
+	uint8_t opaque[HMAX * WMAX];
+	char ch[HMAX * WMAX];
+};
+
+static void parse(struct hmap *m, const char *const *rows)
+{
+	memset(m, 0, sizeof(*m));
+	m->ox = m->oy = -1;
+	for (m->h = 0; rows[m->h]; m->h++) {
+		int len = (int)strlen(rows[m->h]);
+		if (m->h == 0)
+			m->w = len;
+		assert_int_equal(len, m->w);
+		for (int x = 0; x < len; x++) {
+			char c = rows[m->h][x];
+			m->ch[m->h * m->w + x] = c;
+			m->opaque[m->h * m->w + x] = c == '#';
+			if (c == '@') {
+				m->ox = x;
+				m->oy = m->h;
+			}
+		}
+	}
+	assert_true(m->ox >= 0);
+}
+
+/* Renders what fov_compute shows into out (h lines of w chars, '\n' after each). */
+static void render(const struct hmap *m, int radius, char *out)
+{
+	uint8_t vis[HMAX * WMAX];
+	fov_compute(m->opaque, m->w, m->h, m->ox, m->oy, radius, vis);
+	char *p = out;
+	for (int y = 0; y < m->h; y++) {
+		for (int x = 0; x < m->w; x++)
+			*p++ = vis[y * m->w + x] ? m->ch[y * m->w + x] : ' ';
+		*p++ = '\n';
+	}
+	*p = 0;
+}
+
+static void expect(const char *const *rows, int radius, const char *const *want)
+{
+	struct hmap m;
+	parse(&m, rows);
+	char got[HMAX * (WMAX + 1) + 1], exp[HMAX * (WMAX + 1) + 1];
+	render(&m, radius, got);
+	char *p = exp;
+	for (int y = 0; want[y]; y++) {
+		size_t n = strlen(want[y]);
+		memcpy(p, want[y], n);
+		p += n;
+		*p++ = '\n';
+	}
+	*p = 0;
+	if (strcmp(got, exp) != 0)
+		print_message("got:\n%s\nwanted:\n%s\n", got, exp);
+	assert_string_equal(got, exp);
+}
+
+static void test_open_room_radius(void **st)
+{
+	(void)st;
+	/* radius 2: dx*dx+dy*dy <= 2*2+2 = 6, a round disc, walls out of reach */
+	static const char *const map[] = {
+		"#########",
+		"#.......#",
+		"#.......#",
+		"#...@...#",
+		"#.......#",
+		"#.......#",
+		"#########", NULL };
+	static const char *const want[] = {
+		"         ",
+		"   ...   ",
+		"  .....  ",
+		"  ..@..  ",
+		"  .....  ",
+		"   ...   ",
+		"         ", NULL };
+	expect(map, 2, want);
+	/* unlimited: a convex room shows all of itself and all its walls */
+	expect(map, -1, map);
+	expect(map, 8, map);
+}
+
+static void test_corridor_radius(void **st)
+{
+	(void)st;
+	static const char *const map[] = {
+		"#############",
+		"#@..........#",
+		"#############", NULL };
+	/* radius 3: (3,0) in (9 <= 12), (3,1) in (10), (4,0) out (16) */
+	static const char *const want[] = {
+		"#####        ",
+		"#@...        ",
+		"#####        ", NULL };
+	expect(map, 3, want);
+}
+
+static void test_doorway_cone(void **st)
+{
+	(void)st;
+	/* Looking out of a corridor into a room: a widening cone. (4,3) is
+	 * hidden because the line to it passes inside the wall at (4,4);
+	 * (4,2) is seen because its line only grazes that wall's corner. */
+	static const char *const map[] = {
+		"###########",
+		"#.........#",
+		"#.........#",
+		"#.........#",
+		"#####.#####",
+		"    #.#    ",
+		"    #@#    ",
+		"    ###    ", NULL };
+	static const char *const want[] = {
+		"    ###    ",
+		"    ...    ",
+		"    ...    ",
+		"     .     ",
+		"    #.#    ",
+		"    #.#    ",
+		"    #@#    ",
+		"    ###    ", NULL };
+	expect(map, -1, want);
+}
+
+static void test_pillars(void **st)
+{
+	(void)st;
+	/* A lone pillar casts a shadow straight behind it (the cells whose
+	 * line passes through its centre), widening with distance. */
+	static const char *const map[] = {
+		"##########",
+		"#........#",
+		"#...#....#",
+		"#........#",
+		"#.@......#",
+		"##########", NULL };
+	static const char *const want[] = {
+		"###### ###",
+		"#.... ...#",
+		"#...#....#",
+		"#........#",
+		"#.@......#",
+		"##########", NULL };
+	expect(map, -1, want);
+	/* A block of wall next to the eye: the room corner behind it is hidden */
+	static const char *const map2[] = {
+		"######",
+		"#....#",
+		"#.##.#",
+		"#.#@.#",
+		"#....#",
+		"######", NULL };
+	static const char *const want2[] = {
+		"     #",
+		"    .#",
+		"  ##.#",
+		"  #@.#",
+		" ....#",
+		"######", NULL };
+	expect(map2, -1, want2);
+}
+
+static void test_room_corner(void **st)
+{
+	(void)st;
+	/* Standing at the end of a corridor that runs along a room's outer
+	 * wall into the room: the corridor is a narrow beam, so the room's
+	 * cells beside the corridor mouth stay hidden ((7,2): its line passes
+	 * inside the wall at (6,2)), while the far wall (9,2) is lit by the
+	 * edge of the beam. */
+	static const char *const map[] = {
+		"##########",
+		"#@.......#",
+		"#######..#",
+		"      #..#",
+		"      #..#",
+		"      ####", NULL };
+	static const char *const want[] = {
+		"##########",
+		"#@.......#",
+		"#######  #",
+		"          ",
+		"          ",
+		"          ", NULL };
+	expect(map, -1, want);
+	/* One step into the room: the whole room and its walls. */
+	static const char *const map2[] = {
+		"##########",
+		"#.......@#",
+		"#######..#",
+		"      #..#",
+		"      #..#",
+		"      ####", NULL };
+	expect(map2, -1, map2);
+}
+
+/* The diagonal gap between two walls touching at a corner, in all eight
+ * orientations: the cell through the gap and everything behind it stay
+ * hidden; the two walls themselves are lit. */
+static void test_diagonal_gap(void **st)
+{
+	(void)st;
+	static const char *const base[] = {
+		"#######",
+		"#@#...#",
+		"##....#",
+		"#.....#",
+		"#.....#",
+		"#######", NULL };
+	struct hmap m;
+	parse(&m, base);
+	for (int t = 0; t < 8; t++) {
+		/* transform: t&1 mirror x, t&2 mirror y, t&4 transpose */
+		struct hmap n;
+		memset(&n, 0, sizeof(n));
+		n.w = (t & 4) ? m.h : m.w;
+		n.h = (t & 4) ? m.w : m.h;
+		for (int y = 0; y < m.h; y++) {
+			for (int x = 0; x < m.w; x++) {
+				int tx = (t & 1) ? m.w - 1 - x : x;
+				int ty = (t & 2) ? m.h - 1 - y : y;
+				if (t & 4) {
+					int s = tx;
+					tx = ty;
+					ty = s;
+				}
+				n.ch[ty * n.w + tx] = m.ch[y * m.w + x];
+				n.opaque[ty * n.w + tx] = m.opaque[y * m.w + x];
+				if (x == m.ox && y == m.oy) {
+					n.ox = tx;
+					n.oy = ty;
+				}
+			}
+		}
+		uint8_t vis[HMAX * WMAX];
+		fov_compute(n.opaque, n.w, n.h, n.ox, n.oy, -1, vis);
+		for (int y = 0; y < n.h; y++) {
+			for (int x = 0; x < n.w; x++) {
+				int dx = abs(x - n.ox), dy = abs(y - n.oy);
+				/* visible: the origin and the 8 cells around it (all walls
+				 * but the one through the gap); nothing else */
+				bool want = dx <= 1 && dy <= 1 && !(dx == 1 && dy == 1 && !n.opaque[y * n.w + x]);
+				if (vis[y * n.w + x] != want)
+					print_message("orientation %d cell %d,%d\n", t, x, y);
+				assert_int_equal(vis[y * n.w + x], want);
+			}
+		}
+	}
+	/* A gap farther off: walls (5,3) and (4,4) touch at a corner; (5,4)
+	 * lies behind that gap, and so does everything past it. (Plain Ford
+	 * shadowcasting would show (5,4), (6,5) and (7,5) through the gap.) */
+	static const char *const map[] = {
+		"########",
+		"#@.....#",
+		"#......#",
+		"#....#.#",
+		"#...#..#",
+		"#......#",
+		"########", NULL };
+	static const char *const want[] = {
+		"########",
+		"#@.....#",
+		"#......#",
+		"#....# #",
+		"#...#   ",
+		"#....   ",
+		"######  ", NULL };
+	expect(map, -1, want);
+}
+
+static void test_edges_and_bad_input(void **st)
+{
+	(void)st;
+	/* No walls at all: the array edge bounds the view, nothing is written
+	 * outside it, and everything in radius is seen. */
+	uint8_t op[5 * 4] = { 0 }, vis[5 * 4 + 1];
+	vis[20] = 0xAA;
+	fov_compute(op, 5, 4, 0, 0, -1, vis);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(vis[i], 1);
+	assert_int_equal(vis[20], 0xAA);
+	/* radius 0: the origin only */
+	fov_compute(op, 5, 4, 2, 2, 0, vis);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(vis[i], i == 2 * 5 + 2);
+	/* origin off the array: nothing visible */
+	memset(vis, 7, 20);
+	fov_compute(op, 5, 4, 5, 0, 8, vis);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(vis[i], 0);
+	/* an opaque origin still sees itself */
+	op[2 * 5 + 2] = 1;
+	fov_compute(op, 5, 4, 2, 2, 8, vis);
+	assert_int_equal(vis[2 * 5 + 2], 1);
+	/* empty array: nothing touched */
+	vis[0] = 9;
+	fov_compute(op, 0, 4, 0, 0, 8, vis);
+	assert_int_equal(vis[0], 9);
+}
+
+/* For every floor cell A, the view from A; then A sees B <=> B sees A for
+ * every pair of floor cells. Also checks the radius bound and that the
+ * origin is always seen. */
+static void check_symmetry(const uint8_t *opaque, int w, int h, int radius)
+{
+	int n = w * h;
+	uint8_t *all = calloc((size_t)n * (size_t)n, 1);
+	assert_non_null(all);
+	int floors = 0;
+	for (int i = 0; i < n; i++) {
+		if (opaque[i])
+			continue;
+		floors++;
+		uint8_t *v = all + (size_t)i * (size_t)n;
+		fov_compute(opaque, w, h, i % w, i / w, radius, v);
+		assert_int_equal(v[i], 1);
+		for (int j = 0; j < n; j++) {
+			if (!v[j] || radius < 0)
+				continue;
+			int dx = j % w - i % w, dy = j / w - i / w;
+			assert_true(dx * dx + dy * dy <= radius * radius + radius);
+		}
+	}
+	assert_true(floors > 0);
+	long pairs = 0;
+	for (int i = 0; i < n; i++) {
+		if (opaque[i])
+			continue;
+		for (int j = i + 1; j < n; j++) {
+			if (opaque[j])
+				continue;
+			uint8_t ab = all[(size_t)i * (size_t)n + (size_t)j];
+			uint8_t ba = all[(size_t)j * (size_t)n + (size_t)i];
+			if (ab != ba)
+				print_message("asymmetric: (%d,%d) %s (%d,%d)\n", i % w, i / w,
+					      ab ? "sees" : "does not see", j % w, j / w);
+			assert_int_equal(ab, ba);
+			pairs += ab;
+		}
+	}
+	assert_true(pairs > 0);
+	free(all);
+}
+
+static void test_symmetry_generated_maps(void **st)
+{
+	(void)st;
+	struct map m;
+	struct rng r;
+	uint8_t op[MAP_W * MAP_H];
+	for (int k = 0; k < MAPGEN_COUNT; k++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			rng_seed(&r, seed * 7919 + (uint64_t)k);
+			assert_int_equal(mapgen_generate(&m, (enum mapgen_kind)k, (int)seed, &r), 0);
+			map_opacity(&m, op);
+			check_symmetry(op, m.w, m.h, 8);
+		}
+	}
+}
+
+/* Exact integer test: do the closed segments ab and cd meet? */
+static int orient(int ax, int ay, int bx, int by, int cx, int cy)
+{
+	long v = (long)(bx - ax) * (cy - ay) - (long)(by - ay) * (cx - ax);
+	return (v > 0) - (v < 0);
+}
+
+static bool within(int ax, int ay, int bx, int by, int cx, int cy)
+{
+	return cx >= (ax < bx ? ax : bx) && cx <= (ax > bx ? ax : bx) &&
+	       cy >= (ay < by ? ay : by) && cy <= (ay > by ? ay : by);
+}
+
+static bool segments_meet(int ax, int ay, int bx, int by, int cx, int cy, int dx, int dy)
+{
+	int o1 = orient(ax, ay, bx, by, cx, cy), o2 = orient(ax, ay, bx, by, dx, dy);
+	int o3 = orient(cx, cy, dx, dy, ax, ay), o4 = orient(cx, cy, dx, dy, bx, by);
+	if (o1 != o2 && o3 != o4)
+		return true;
+	return (!o1 && within(ax, ay, bx, by, cx, cy)) || (!o2 && within(ax, ay, bx, by, dx, dy)) ||
+	       (!o3 && within(cx, cy, dx, dy, ax, ay)) || (!o4 && within(cx, cy, dx, dy, bx, by));
+}
+
+static bool opaque_at(const uint8_t *op, int w, int h, int x, int y)
+{
+	return x < 0 || y < 0 || x >= w || y >= h || op[y * w + x];
+}
+
+/* Does the line between the centres of a and b cross the segment joining
+ * two walls that touch at a corner (a diagonal gap)? */
+static bool crosses_gap(const uint8_t *op, int w, int h, int ax, int ay, int bx, int by)
+{
+	int x0 = (ax < bx ? ax : bx) - 1, x1 = (ax > bx ? ax : bx) + 1;
+	int y0 = (ay < by ? ay : by) - 1, y1 = (ay > by ? ay : by) + 1;
+	for (int y = y0; y <= y1; y++) {
+		for (int x = x0; x <= x1; x++) {
+			if (!opaque_at(op, w, h, x, y))
+				continue;
+			if (opaque_at(op, w, h, x + 1, y + 1) && segments_meet(ax, ay, bx, by, x, y, x + 1, y + 1))
+				return true;
+			if (opaque_at(op, w, h, x + 1, y - 1) && segments_meet(ax, ay, bx, by, x, y, x + 1, y - 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Random dense clutter: many pillars, diagonal gaps and odd corners.
+ * Symmetry, and no floor cell ever seen across a diagonal gap. */
+static void test_symmetry_random_clutter(void **st)
+{
+	(void)st;
+	struct rng r;
+	rng_seed(&r, 12345);
+	enum { W = 40, H = 25 };
+	uint8_t op[W * H], vis[W * H];
+	long gaps_checked = 0;
+	for (int round = 0; round < 6; round++) {
+		int pct = 15 + 6 * round;
+		int radius = round % 2 ? 8 : -1;
+		for (int i = 0; i < W * H; i++)
+			op[i] = rng_range(&r, 0, 99) < pct;
+		check_symmetry(op, W, H, radius);
+		for (int a = 0; a < W * H; a += 7) {
+			if (op[a])
+				continue;
+			fov_compute(op, W, H, a % W, a / W, radius, vis);
+			for (int b = 0; b < W * H; b++) {
+				if (op[b] || b == a)
+					continue;
+				bool gap = crosses_gap(op, W, H, a % W, a / W, b % W, b / W);
+				gaps_checked += gap;
+				if (gap && vis[b])
+					print_message("(%d,%d) sees (%d,%d) across a diagonal gap\n",
+						      a % W, a / W, b % W, b / W);
+				assert_false(gap && vis[b]);
+			}
+		}
+	}
+	assert_true(gaps_checked > 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_room_radius),
+		cmocka_unit_test(test_corridor_radius),
+		cmocka_unit_test(test_doorway_cone),
+		cmocka_unit_test(test_pillars),
+		cmocka_unit_test(test_room_corner),
+		cmocka_unit_test(test_diagonal_gap),
+		cmocka_unit_test(test_edges_and_bad_input),
+		cmocka_unit_test(test_symmetry_generated_maps),
+		cmocka_unit_test(test_symmetry_random_clutter),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,149 @@
+#include "testutil.h"
+#include "game/map.h"
+#include <string.h>
+
+static void test_init_is_solid(void **st)
+{
+	(void)st;
+	struct map m;
+	memset(&m, 0x5A, sizeof(m));
+	map_init(&m);
+	assert_int_equal(m.w, MAP_W);
+	assert_int_equal(m.h, MAP_H);
+	assert_int_equal(m.nrooms, 0);
+	assert_int_equal(m.up_x, -1);
+	assert_int_equal(m.up_y, -1);
+	assert_int_equal(m.down_x, -1);
+	for (int i = 0; i < MAP_W * MAP_H; i++) {
+		assert_int_equal(m.tile[i], TILE_WALL);
+		assert_int_equal(m.visible[i], 0);
+		assert_int_equal(m.explored[i], 0);
+	}
+	int x, y;
+	map_start(&m, &x, &y);
+	assert_int_equal(x, -1);
+	assert_int_equal(y, -1);
+}
+
+static void test_bounds_and_kinds(void **st)
+{
+	(void)st;
+	struct map m;
+	map_init(&m);
+	assert_true(map_in(&m, 0, 0));
+	assert_true(map_in(&m, MAP_W - 1, MAP_H - 1));
+	assert_false(map_in(&m, -1, 0));
+	assert_false(map_in(&m, 0, -1));
+	assert_false(map_in(&m, MAP_W, 0));
+	assert_false(map_in(&m, 0, MAP_H));
+	map_set(&m, 3, 4, TILE_FLOOR);
+	map_set(&m, 5, 4, TILE_STAIRS_DOWN);
+	map_set(&m, 6, 4, TILE_STAIRS_UP);
+	map_set(&m, -1, 4, TILE_FLOOR);     /* ignored */
+	map_set(&m, MAP_W, 4, TILE_FLOOR);  /* ignored */
+	assert_int_equal(m.tile[4 * MAP_W + 3], TILE_FLOOR);
+	assert_int_equal(map_tile(&m, 3, 4), TILE_FLOOR);
+	assert_int_equal(map_tile(&m, 4, 4), TILE_WALL);
+	assert_int_equal(map_tile(&m, -5, 4), TILE_WALL);
+	assert_true(map_walkable(&m, 3, 4));
+	assert_true(map_walkable(&m, 5, 4));
+	assert_true(map_walkable(&m, 6, 4));
+	assert_false(map_walkable(&m, 4, 4));
+	assert_false(map_walkable(&m, -1, 4));
+	assert_false(map_opaque(&m, 3, 4));
+	assert_false(map_opaque(&m, 5, 4));
+	assert_true(map_opaque(&m, 4, 4));
+	assert_true(map_opaque(&m, -1, -1));
+	assert_true(map_opaque(&m, MAP_W, MAP_H));
+	uint8_t op[MAP_W * MAP_H];
+	map_opacity(&m, op);
+	int clear = 0;
+	for (int i = 0; i < MAP_W * MAP_H; i++)
+		clear += !op[i];
+	assert_int_equal(clear, 3);
+	assert_int_equal(op[4 * MAP_W + 3], 0);
+	assert_int_equal(op[4 * MAP_W + 4], 1);
+}
+
+static void test_room_center_and_start(void **st)
+{
+	(void)st;
+	struct room r = { 10, 5, 5, 4 }; /* x 10..14, y 5..8 */
+	int x, y;
+	map_room_center(&r, &x, &y);
+	assert_int_equal(x, 12);
+	assert_int_equal(y, 6);
+	struct map m;
+	map_init(&m);
+	m.rooms[0] = r;
+	m.nrooms = 1;
+	map_start(&m, &x, &y);
+	assert_int_equal(x, 12);
+	assert_int_equal(y, 6);
+	m.up_x = 3;
+	m.up_y = 2;
+	map_start(&m, &x, &y);
+	assert_int_equal(x, 3);
+	assert_int_equal(y, 2);
+}
+
+static void test_flood(void **st)
+{
+	(void)st;
+	struct map m;
+	map_init(&m);
+	uint8_t out[MAP_W * MAP_H];
+	assert_int_equal(map_flood(&m, 5, 5, out), 0); /* start in rock */
+	/* a 3-cell corridor, a cell joined only diagonally, and an island */
+	map_set(&m, 5, 5, TILE_FLOOR);
+	map_set(&m, 6, 5, TILE_FLOOR);
+	map_set(&m, 7, 5, TILE_STAIRS_DOWN);
+	map_set(&m, 8, 6, TILE_FLOOR);  /* diagonal from (7,5) */
+	map_set(&m, 20, 20, TILE_FLOOR); /* island */
+	assert_int_equal(map_flood(&m, 5, 5, out), 4);
+	assert_int_equal(out[6 * MAP_W + 8], 1);
+	assert_int_equal(out[20 * MAP_W + 20], 0);
+	assert_int_equal(out[5 * MAP_W + 4], 0);
+	assert_int_equal(map_flood(&m, 20, 20, out), 1);
+	assert_int_equal(map_flood(&m, -1, 0, out), 0);
+}
+
+static void test_update_fov_remembers(void **st)
+{
+	(void)st;
+	struct map m;
+	map_init(&m);
+	/* two rooms 5x3 joined by a corridor */
+	for (int y = 2; y <= 4; y++)
+		for (int x = 2; x <= 6; x++) {
+			map_set(&m, x, y, TILE_FLOOR);
+			map_set(&m, x + 20, y, TILE_FLOOR);
+		}
+	for (int x = 7; x < 22; x++)
+		map_set(&m, x, 3, TILE_FLOOR);
+	map_update_fov(&m, 4, 3, 8);
+	assert_int_equal(m.visible[3 * MAP_W + 4], 1);
+	assert_int_equal(m.visible[2 * MAP_W + 2], 1);
+	assert_int_equal(m.visible[1 * MAP_W + 1], 1); /* the corner wall is lit */
+	assert_int_equal(m.visible[3 * MAP_W + 24], 0); /* far room: out of radius */
+	assert_int_equal(m.explored[2 * MAP_W + 2], 1);
+	map_update_fov(&m, 24, 3, 8);
+	assert_int_equal(m.visible[2 * MAP_W + 2], 0);  /* no longer in view */
+	assert_int_equal(m.explored[2 * MAP_W + 2], 1); /* but remembered */
+	assert_int_equal(m.visible[3 * MAP_W + 24], 1);
+	assert_int_equal(m.explored[3 * MAP_W + 24], 1);
+	for (int i = 0; i < MAP_W * MAP_H; i++)
+		assert_true(!m.visible[i] || m.explored[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_is_solid),
+		cmocka_unit_test(test_bounds_and_kinds),
+		cmocka_unit_test(test_room_center_and_start),
+		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_update_fov_remembers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# The VM rig (tests/vm/, docs/vmrig.md) as part of make test: boots Debian's
+# kernels in QEMU with the game as PID 1's child and checks DRM, fbdev, evdev,
+# uinput gamepad and mouse, VT switching and SIGTERM. Skipped (exit 77, with
+# the reason) where QEMU is not installed or under the sanitizer build.
+# $PIROGUE: the host binary (headless reference frames).
+if [ "${PIROGUE_VM:-1}" = 0 ]; then
+	echo "SKIP vm rig: PIROGUE_VM=0 (the sanitizer run; the plain make test and make vm-test run it)"
+	exit 77
+fi
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	echo "SKIP vm rig: QEMU is not installed (apt-get install qemu-system-x86 qemu-system-arm, or run make vm-test as root, which installs what it needs)"
+	exit 77
+fi
+# shellcheck disable=SC2086
+exec tests/vm/run.sh "${PIROGUE:-./pirogue}" ${VM_CONFIGS:-}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The VM rig (make vm-test): fetches Debian's kernels, builds the static game
+# and helper for each architecture, packs the initramfs images, then boots each
+# configuration and runs the checks (tests/vm/vmtest.py).
+# Usage: tests/vm/run.sh HOST_PIROGUE [CONFIG...]
+#   CONFIG: x86_64-bochs x86_64-virtio aarch64-virtio (default: all three)
+# Environment: VM_DIR (default build/vm), the cache and output directory.
+# Exit 0 all passed, 77 skipped (the reason is printed), 1 failed.
+set -eu
+cd "$(dirname "$0")/../.."
+# The static builds below are make runs of their own: nothing from a calling
+# make (sanitizer flags, O=, jobserver) may leak into them.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+host_bin=$1
+shift
+configs=${*:-x86_64-bochs x86_64-virtio aarch64-virtio}
+vm=${VM_DIR:-build/vm}
+archs=
+for c in $configs; do
+	a=${c%%-*}
+	case " $archs " in *" $a "*) ;; *) archs="$archs $a" ;; esac
+done
+# shellcheck disable=SC2086
+tests/vm/setup.sh "$vm" $archs || exit $?
+W="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla -O2"
+for a in $archs; do
+	bin=$vm/bin-$a
+	mkdir -p "$bin"
+	if [ "$a" = x86_64 ]; then
+		cross= cc=gcc libdir=/usr/lib/x86_64-linux-gnu busybox=$(command -v busybox)
+	else
+		cross=aarch64-linux-gnu cc=aarch64-linux-gnu-gcc libdir=/usr/lib/aarch64-linux-gnu busybox=$vm/kernel-$a/busybox
+	fi
+	echo "vmrig: building the static game and helper for $a"
+	if ! make --no-print-directory -j2 O="$bin" CROSS=$cross LDFLAGS=-static all >"$bin/make.log" 2>&1; then
+		tail -n 20 "$bin/make.log"
+		echo "vmrig: static build for $a failed (log: $bin/make.log)"
+		exit 1
+	fi
+	# shellcheck disable=SC2086
+	$cc $W -static -I/usr/include/libevdev-1.0 -o "$bin/vmhelper" tests/vm/vmhelper.c -L$libdir -levdev
+	${cross:+$cross-}strip -o "$bin/pirogue.stripped" "$bin/pirogue"
+	tests/vm/mkinitrd.sh "$a" "$vm/kernel-$a" "$busybox" "$bin/pirogue.stripped" "$bin/vmhelper" "$vm/initrd-$a.cpio.gz"
+done
+# shellcheck disable=SC2086
+exec python3 tests/vm/vmtest.py --cache "$vm" --out "$vm/out" --pirogue "$host_bin" $configs

@@ -1,0 +1,247 @@
+/* vmhelper: the VM rig's hands inside the guest — uinput gamepad and mouse,
+ * and a report of a VT's display and keyboard mode.
+ *
+ *   vmhelper uinput      reads commands, one per line, from stdin:
+ *                          pad | mouse              create that device
+ *                          tap DEV CODE             press, sync, release, sync
+ *                          emit DEV TYPE CODE VALUE one event (names as in
+ *                                                   linux/input-event-codes.h)
+ *                          sync DEV                 SYN_REPORT
+ *                          unplug DEV               destroy the device
+ *                        and answers each with "VH ok ..." or "VH error ..."
+ *   vmhelper vt [N]      prints "VH vt active=A tty=N mode=text|graphics
+ *                        kbmode=raw|xlate|mediumraw|unicode|off"
+ *                        for /dev/ttyN (default: the active VT)
+ *
+ * Exit status 0, or 1 after a line on stdout naming what failed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libevdev/libevdev-uinput.h>
+#include <libevdev/libevdev.h>
+#include <linux/kd.h>
+#include <linux/vt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+struct vdev {
+	const char *name;
+	struct libevdev_uinput *ui;
+};
+
+static struct libevdev_uinput *make_pad(void)
+{
+	static const int buttons[] = {
+		BTN_SOUTH, BTN_EAST, BTN_NORTH, BTN_WEST, BTN_TL, BTN_TR, BTN_SELECT,
+		BTN_START, BTN_MODE, BTN_THUMBL, BTN_THUMBR, BTN_DPAD_UP,
+		BTN_DPAD_DOWN, BTN_DPAD_LEFT, BTN_DPAD_RIGHT,
+	};
+	struct input_absinfo stick = { .minimum = -32768, .maximum = 32767, .fuzz = 16, .flat = 128 };
+	struct input_absinfo trigger = { .minimum = 0, .maximum = 255 };
+	struct input_absinfo hat = { .minimum = -1, .maximum = 1 };
+	struct libevdev *d = libevdev_new();
+	struct libevdev_uinput *ui = NULL;
+	int rc;
+
+	if (!d)
+		return NULL;
+	/* Identifies as an Xbox 360 pad, which follows the kernel layout. */
+	libevdev_set_name(d, "vmrig virtual gamepad");
+	libevdev_set_id_bustype(d, BUS_USB);
+	libevdev_set_id_vendor(d, 0x045e);
+	libevdev_set_id_product(d, 0x028e);
+	libevdev_set_id_version(d, 0x0114);
+	libevdev_enable_event_type(d, EV_KEY);
+	for (size_t i = 0; i < sizeof buttons / sizeof buttons[0]; i++)
+		libevdev_enable_event_code(d, EV_KEY, buttons[i], NULL);
+	libevdev_enable_event_type(d, EV_ABS);
+	libevdev_enable_event_code(d, EV_ABS, ABS_X, &stick);
+	libevdev_enable_event_code(d, EV_ABS, ABS_Y, &stick);
+	libevdev_enable_event_code(d, EV_ABS, ABS_RX, &stick);
+	libevdev_enable_event_code(d, EV_ABS, ABS_RY, &stick);
+	libevdev_enable_event_code(d, EV_ABS, ABS_Z, &trigger);
+	libevdev_enable_event_code(d, EV_ABS, ABS_RZ, &trigger);
+	libevdev_enable_event_code(d, EV_ABS, ABS_HAT0X, &hat);
+	libevdev_enable_event_code(d, EV_ABS, ABS_HAT0Y, &hat);
+	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
+	libevdev_free(d);
+	if (rc < 0) {
+		printf("VH error uinput gamepad: %s\n", strerror(-rc));
+		return NULL;
+	}
+	return ui;
+}
+
+static struct libevdev_uinput *make_mouse(void)
+{
+	struct libevdev *d = libevdev_new();
+	struct libevdev_uinput *ui = NULL;
+	int rc;
+
+	if (!d)
+		return NULL;
+	libevdev_set_name(d, "vmrig virtual mouse");
+	libevdev_set_id_bustype(d, BUS_USB);
+	libevdev_set_id_vendor(d, 0x046d);
+	libevdev_set_id_product(d, 0xc077);
+	libevdev_enable_event_type(d, EV_KEY);
+	libevdev_enable_event_code(d, EV_KEY, BTN_LEFT, NULL);
+	libevdev_enable_event_code(d, EV_KEY, BTN_RIGHT, NULL);
+	libevdev_enable_event_code(d, EV_KEY, BTN_MIDDLE, NULL);
+	libevdev_enable_event_type(d, EV_REL);
+	libevdev_enable_event_code(d, EV_REL, REL_X, NULL);
+	libevdev_enable_event_code(d, EV_REL, REL_Y, NULL);
+	libevdev_enable_event_code(d, EV_REL, REL_WHEEL, NULL);
+	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
+	libevdev_free(d);
+	if (rc < 0) {
+		printf("VH error uinput mouse: %s\n", strerror(-rc));
+		return NULL;
+	}
+	return ui;
+}
+
+static struct vdev *find(struct vdev *devs, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (name && !strcmp(devs[i].name, name))
+			return &devs[i];
+	return NULL;
+}
+
+/* Parses a type name (EV_KEY) or number. */
+static int parse_type(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+	if (*s && !*end)
+		return (int)v;
+	return libevdev_event_type_from_name(s);
+}
+
+/* Parses a code name (BTN_SOUTH) of the given type, or a number. */
+static int parse_code(int type, const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+	if (*s && !*end)
+		return (int)v;
+	return libevdev_event_code_from_name(type, s);
+}
+
+static int emit(struct vdev *d, int type, int code, int value)
+{
+	int rc = libevdev_uinput_write_event(d->ui, (unsigned)type, (unsigned)code, value);
+	if (rc < 0)
+		printf("VH error write %s: %s\n", d->name, strerror(-rc));
+	return rc;
+}
+
+static int cmd_uinput(void)
+{
+	struct vdev devs[2] = { { "pad", NULL }, { "mouse", NULL } };
+	char line[256];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("VH ready\n");
+	while (fgets(line, sizeof line, stdin)) {
+		char *argv[6] = { 0 };
+		int argc = 0;
+		for (char *t = strtok(line, " \t\r\n"); t && argc < 6; t = strtok(NULL, " \t\r\n"))
+			argv[argc++] = t;
+		if (argc == 0)
+			continue;
+		struct vdev *d = find(devs, 2, argc > 1 ? argv[1] : argv[0]);
+		if (!strcmp(argv[0], "pad") || !strcmp(argv[0], "mouse")) {
+			d = find(devs, 2, argv[0]);
+			if (d->ui) {
+				printf("VH error %s exists\n", d->name);
+				continue;
+			}
+			d->ui = !strcmp(argv[0], "pad") ? make_pad() : make_mouse();
+			if (d->ui)
+				printf("VH ok %s %s\n", d->name, libevdev_uinput_get_devnode(d->ui)
+					? libevdev_uinput_get_devnode(d->ui) : "(no devnode: is /sys mounted?)");
+			continue;
+		}
+		if (!d || !d->ui) {
+			printf("VH error %s: no such device (create it with pad or mouse)\n",
+			       argc > 1 ? argv[1] : argv[0]);
+			continue;
+		}
+		if (!strcmp(argv[0], "unplug") && argc == 2) {
+			libevdev_uinput_destroy(d->ui);
+			d->ui = NULL;
+			printf("VH ok unplug %s\n", d->name);
+		} else if (!strcmp(argv[0], "sync") && argc == 2) {
+			if (emit(d, EV_SYN, SYN_REPORT, 0) == 0)
+				printf("VH ok sync %s\n", d->name);
+		} else if (!strcmp(argv[0], "tap") && argc == 3) {
+			int code = parse_code(EV_KEY, argv[2]);
+			if (code < 0) {
+				printf("VH error unknown key %s\n", argv[2]);
+				continue;
+			}
+			if (emit(d, EV_KEY, code, 1) || emit(d, EV_SYN, SYN_REPORT, 0) ||
+			    emit(d, EV_KEY, code, 0) || emit(d, EV_SYN, SYN_REPORT, 0))
+				continue;
+			printf("VH ok tap %s %s\n", d->name, argv[2]);
+		} else if (!strcmp(argv[0], "emit") && argc == 5) {
+			int type = parse_type(argv[2]);
+			int code = type < 0 ? -1 : parse_code(type, argv[3]);
+			if (code < 0) {
+				printf("VH error unknown event %s %s\n", argv[2], argv[3]);
+				continue;
+			}
+			if (emit(d, type, code, atoi(argv[4])) == 0)
+				printf("VH ok emit %s %s %s %s\n", d->name, argv[2], argv[3], argv[4]);
+		} else {
+			printf("VH error bad command %s (see vmhelper.c)\n", argv[0]);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (devs[i].ui)
+			libevdev_uinput_destroy(devs[i].ui);
+	printf("VH bye\n");
+	return 0;
+}
+
+static int cmd_vt(int tty)
+{
+	struct vt_stat st;
+	char path[32];
+	int mode = -1, kb = -1;
+	int fd = open("/dev/tty0", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, VT_GETSTATE, &st) < 0) {
+		printf("VH error /dev/tty0 VT_GETSTATE: %s\n", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	if (tty <= 0)
+		tty = st.v_active;
+	snprintf(path, sizeof path, "/dev/tty%d", tty);
+	fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, KDGETMODE, &mode) < 0 || ioctl(fd, KDGKBMODE, &kb) < 0) {
+		printf("VH error %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	const char *kbs = kb == K_RAW ? "raw" : kb == K_XLATE ? "xlate" : kb == K_MEDIUMRAW ? "mediumraw"
+		: kb == K_UNICODE ? "unicode" : kb == K_OFF ? "off" : "unknown";
+	printf("VH vt active=%d tty=%d mode=%s kbmode=%s\n", st.v_active, tty,
+	       mode == KD_TEXT ? "text" : mode == KD_GRAPHICS ? "graphics" : "unknown", kbs);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "uinput"))
+		return cmd_uinput();
+	if (argc >= 2 && !strcmp(argv[1], "vt"))
+		return cmd_vt(argc >= 3 ? atoi(argv[2]) : 0);
+	printf("VH error usage: vmhelper uinput | vmhelper vt [N]\n");
+	return 1;
+}

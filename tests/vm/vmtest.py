@@ -1,0 +1,730 @@
+#!/usr/bin/env python3
+"""pirogue's VM rig: boots Debian's kernel in QEMU with the game in the
+initramfs, drives it over QMP and the serial console, and compares QEMU's
+screendumps with the headless backend's frames for the same seed, size and
+keys. Python 3 standard library only.
+
+Every check prints one line: PASS|FAIL|SKIP <config> <check>: <reason>.
+Exit status: 0 all passed, 77 some skipped and none failed, 1 a failure.
+See docs/vmrig.md.
+"""
+import argparse
+import json
+import os
+import queue
+import re
+import shlex
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+# ---------------------------------------------------------------- images
+
+
+def read_ppm(path):
+    """Returns (width, height, RGB bytes) of a binary PPM (P6, maxval 255)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    fields = []
+    pos = 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b'#':
+            pos = data.index(b'\n', pos) + 1
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    pos += 1
+    if fields[0] != b'P6' or fields[3] != b'255':
+        raise ValueError(f'{path}: not a P6 PPM with maxval 255')
+    w, h = int(fields[1]), int(fields[2])
+    rgb = data[pos:pos + w * h * 3]
+    if len(rgb) != w * h * 3:
+        raise ValueError(f'{path}: truncated PPM')
+    return w, h, rgb
+
+
+def read_png(path):
+    """Returns (width, height, RGB bytes) of an 8-bit, non-interlaced PNG
+    (grey, grey+alpha, RGB or RGBA; alpha is dropped)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise ValueError(f'{path}: not a PNG')
+    pos = 8
+    idat = []
+    ihdr = None
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b'IHDR':
+            ihdr = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat.append(body)
+        elif kind == b'IEND':
+            break
+    if not ihdr:
+        raise ValueError(f'{path}: no IHDR')
+    w, h, depth, ctype, _, _, interlace = ihdr
+    chans = {0: 1, 2: 3, 4: 2, 6: 4}.get(ctype)
+    if depth != 8 or chans is None or interlace:
+        raise ValueError(f'{path}: unsupported PNG (depth {depth}, colour type {ctype}, interlace {interlace})')
+    raw = zlib.decompress(b''.join(idat))
+    stride = w * chans
+    out = bytearray(h * stride)
+    prev = bytearray(stride)
+    p = 0
+    for y in range(h):
+        ft = raw[p]
+        line = bytearray(raw[p + 1:p + 1 + stride])
+        p += 1 + stride
+        if ft == 1:
+            for i in range(chans, stride):
+                line[i] = (line[i] + line[i - chans]) & 255
+        elif ft == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 255
+        elif ft == 3:
+            for i in range(stride):
+                left = line[i - chans] if i >= chans else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 255
+        elif ft == 4:
+            for i in range(stride):
+                a = line[i - chans] if i >= chans else 0
+                b = prev[i]
+                c = prev[i - chans] if i >= chans else 0
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 255
+        elif ft != 0:
+            raise ValueError(f'{path}: bad filter type {ft}')
+        out[y * stride:(y + 1) * stride] = line
+        prev = line
+    if chans == 3:
+        return w, h, bytes(out)
+    rgb = bytearray(w * h * 3)
+    for i in range(w * h):
+        if chans == 4:
+            rgb[i * 3:i * 3 + 3] = out[i * 4:i * 4 + 3]
+        elif chans == 2:
+            rgb[i * 3:i * 3 + 3] = bytes([out[i * 2]]) * 3
+        else:
+            rgb[i * 3:i * 3 + 3] = bytes([out[i]]) * 3
+    return w, h, bytes(rgb)
+
+
+def write_png(path, img):
+    """Writes (width, height, RGB bytes) as a PNG (for people to look at)."""
+    w, h, rgb = img
+    raw = b''.join(b'\0' + rgb[y * w * 3:(y + 1) * w * 3] for y in range(h))
+
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
+    with open(path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) +
+                chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
+
+
+def compare(a, b):
+    """Returns None when the images are identical, else a one-line reason."""
+    if a[:2] != b[:2]:
+        return f'size {a[0]}x{a[1]} vs {b[0]}x{b[1]}'
+    if a[2] == b[2]:
+        return None
+    w, h = a[0], a[1]
+    da, db = a[2], b[2]
+    n = 0
+    x0, y0, x1, y1 = w, h, -1, -1
+    for y in range(h):
+        row = slice(y * w * 3, (y + 1) * w * 3)
+        if da[row] == db[row]:
+            continue
+        for x in range(w):
+            i = (y * w + x) * 3
+            if da[i:i + 3] != db[i:i + 3]:
+                n += 1
+                x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+    return f'{n} pixels differ within ({x0},{y0})-({x1},{y1})'
+
+
+# ---------------------------------------------------------------- QEMU
+
+
+class Timeout(Exception):
+    pass
+
+
+class Guest:
+    """One QEMU run: serial console (commands, markers), QMP (keys, screendumps)."""
+
+    FRAME = re.compile(r'pirogue: frame presented (\d+)')
+
+    def __init__(self, cfg, args, outdir):
+        self.cfg = cfg
+        self.outdir = outdir
+        self.t0 = time.monotonic()
+        self.lines = queue.Queue()
+        self.frames = 0
+        self.last_frame_t = 0.0
+        self.history = []
+        self.lock = threading.Lock()
+        self.qmp_path = os.path.join(tempfile.mkdtemp(prefix='vmrig-'), 'qmp.sock')
+        arch = cfg['arch']
+        kdir = os.path.join(args.cache, f'kernel-{arch}')
+        if arch == 'x86_64':
+            cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc', '-kernel', os.path.join(kdir, 'vmlinux')]
+            console = 'ttyS0'
+        else:
+            cmd = ['qemu-system-aarch64', '-accel', 'tcg', '-M', 'virt', '-cpu', 'cortex-a72',
+                   '-kernel', os.path.join(kdir, 'vmlinuz'), '-device', 'virtio-keyboard-pci']
+            console = 'ttyAMA0'
+        gpu = {'bochs': ['-vga', 'std'],
+               'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
+        cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
+                '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
+                '-append', f'console={console} panic=-1 loglevel=1',
+                '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
+        self.cmd = cmd
+        self.log = open(os.path.join(outdir, 'serial.log'), 'w')
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        threading.Thread(target=self._reader, daemon=True).start()
+        self.qmp = None
+        for _ in range(200):
+            try:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(self.qmp_path)
+                self.qmp = s.makefile('rw')
+                break
+            except OSError:
+                time.sleep(0.05)
+        if not self.qmp:
+            raise RuntimeError('QEMU did not open its QMP socket: ' + ' '.join(map(shlex.quote, cmd)))
+        json.loads(self.qmp.readline())
+        self.qmp_cmd('qmp_capabilities')
+
+    def _reader(self):
+        for raw in self.proc.stdout:
+            s = raw.decode('utf-8', 'replace').rstrip('\r\n')
+            t = time.monotonic() - self.t0
+            self.log.write(f'[{t:8.3f}] {s}\n')
+            self.log.flush()
+            m = self.FRAME.search(s)
+            with self.lock:
+                self.history.append(s)
+                if m:
+                    self.frames = max(self.frames, int(m.group(1)))
+                    self.last_frame_t = time.monotonic()
+            self.lines.put(s)
+        self.lines.put(None)
+
+    def qmp_cmd(self, name, **arguments):
+        self.qmp.write(json.dumps({'execute': name, 'arguments': arguments}) + '\n')
+        self.qmp.flush()
+        while True:
+            r = json.loads(self.qmp.readline())
+            if 'return' in r:
+                return r['return']
+            if 'error' in r:
+                raise RuntimeError(f'QMP {name}: {r["error"].get("desc", r["error"])}')
+
+    def expect(self, pred, timeout):
+        """Returns the first serial line for which pred is true."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise Timeout(f'no expected line within {timeout:.0f} s')
+            try:
+                s = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if s is None:
+                raise Timeout('QEMU exited')
+            if pred(s):
+                return s
+
+    def sh(self, line, timeout=20):
+        """Runs one shell line in the guest; returns (status, output lines)."""
+        with self.lock:
+            start = len(self.history)
+        self.proc.stdin.write(line.encode() + b'\n')
+        self.proc.stdin.flush()
+        done = self.expect(lambda s: s.startswith('VMRIG_DONE '), timeout)
+        with self.lock:
+            out = self.history[start:]
+        out = [s for s in out if not s.startswith('VMRIG_DONE ')]
+        return int(done.split()[1]), out
+
+    def send_keys(self, tokens):
+        for tok in tokens:
+            self.qmp_cmd('send-key', keys=[{'type': 'qcode', 'data': q} for q in QCODES.get(tok, [tok])])
+            time.sleep(0.15)
+
+    def frame_count(self):
+        with self.lock:
+            return self.frames
+
+    def settle(self, after, timeout=30, quiet=0.6):
+        """Waits until a frame newer than `after` was presented and no new
+        frame came for `quiet` seconds. Returns the newest frame number."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                n, t = self.frames, self.last_frame_t
+            if n > after and time.monotonic() - t >= quiet:
+                return n
+            time.sleep(0.05)
+        raise Timeout(f'no frame after #{after} within {timeout:.0f} s')
+
+    def quiet(self, secs=1.0):
+        """Waits until no frame came for secs seconds; returns the newest frame number."""
+        while True:
+            with self.lock:
+                n, t = self.frames, self.last_frame_t
+            left = secs - (time.monotonic() - t)
+            if left <= 0:
+                return n
+            time.sleep(min(left, 0.1) + 0.01)
+
+    def wait_line(self, needle, start, timeout):
+        """True when a serial line from history[start:] contains needle within timeout s."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self.lock:
+                if any(needle in s for s in self.history[start:]):
+                    return True
+            time.sleep(0.05)
+        return False
+
+    def mark(self):
+        with self.lock:
+            return len(self.history)
+
+    def screendump(self, name):
+        path = os.path.join(self.outdir, f'{name}.ppm')
+        self.qmp_cmd('screendump', filename=path)
+        img = read_ppm(path)
+        write_png(path[:-4] + '.png', img)
+        os.unlink(path)
+        return img
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.qmp_cmd('quit')
+            except Exception:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+# QMP qcodes for the --keys tokens the checks use.
+QCODES = {'>': ['shift', 'dot'], '<': ['shift', 'comma'], '.': ['dot'], ',': ['comma'],
+          'enter': ['ret'], 'escape': ['esc'], 'space': ['spc'], '/': ['slash']}
+
+# ---------------------------------------------------------------- checks
+
+
+class Rig:
+    def __init__(self, args):
+        self.args = args
+        self.results = []
+        self.help = ''
+        try:
+            r = subprocess.run([args.pirogue, '--help'], capture_output=True, text=True, timeout=10)
+            self.help = r.stdout + r.stderr
+        except (OSError, subprocess.TimeoutExpired) as e:
+            self.help = ''
+            print(f'vmrig: cannot run {args.pirogue} --help: {e}')
+        self.expected_cache = {}
+
+    def report(self, verdict, cfg, check, reason):
+        name = f'{cfg["name"]} {check}' if cfg else check
+        self.results.append(verdict)
+        print(f'{verdict} {name}: {reason}', flush=True)
+
+    def lacks(self, *words):
+        """The first word --help does not mention (a feature not in main yet)."""
+        for w in words:
+            if w not in self.help:
+                return w
+        return None
+
+    def headless(self, size, keys, name):
+        """The headless backend's frame for the seed, size and keys."""
+        key = (size, tuple(keys))
+        if key in self.expected_cache:
+            return self.expected_cache[key]
+        d = self.args.out
+        kf = os.path.join(d, f'keys-{name}.txt')
+        with open(kf, 'w') as f:
+            f.write(''.join(k + '\n' for k in keys))
+        png = os.path.join(d, f'expected-{size[0]}x{size[1]}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
+        cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed),
+               '--size', f'{size[0]}x{size[1]}', '--keys', kf, '--screenshot', png]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        if r.returncode != 0 or not os.path.exists(png):
+            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): exit {r.returncode}: '
+                               + (r.stderr or r.stdout).strip().splitlines()[-1:][0] if (r.stderr or r.stdout).strip()
+                               else f'headless run failed: exit {r.returncode}, no output')
+        img = read_png(png)
+        self.expected_cache[key] = img
+        return img
+
+    def run_config(self, cfg):
+        outdir = os.path.join(self.args.out, cfg['name'])
+        os.makedirs(outdir, exist_ok=True)
+        t0 = time.monotonic()
+        g = None
+        try:
+            g = Guest(cfg, self.args, outdir)
+            Session(self, cfg, g).run()
+        except Exception as e:
+            self.report('FAIL', cfg, 'rig', f'{type(e).__name__}: {e} (serial log: {outdir}/serial.log)')
+        finally:
+            if g:
+                g.close()
+        print(f'vmrig: {cfg["name"]} took {time.monotonic() - t0:.1f} s', flush=True)
+
+
+class Session:
+    """The checks of one configuration, in one boot of the VM."""
+
+    # QMP keys (as --keys tokens): moves, '>' included (no stairs under the
+    # player: the game says so, which changes the frame too).
+    KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
+    # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
+    PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'sigterm']
+    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
+
+    def __init__(self, rig, cfg, g):
+        self.rig, self.cfg, self.g = rig, cfg, g
+        self.pid = None
+        self.keys_done = []      # what the game has had so far, as --keys tokens
+        self.size = tuple(rig.args.mode)
+        self.tag = ''            # '' on DRM, 'fbdev-' on the fbdev backend
+        self.broken = None       # why the remaining checks of this game run cannot run
+        self.vt_before = ''
+
+    def report(self, verdict, check, reason):
+        self.rig.report(verdict, self.cfg, self.tag + check, reason)
+
+    def headless(self, keys):
+        name = (self.tag or 'drm-') + f'{len(keys)}keys'
+        return self.rig.headless(self.size, keys, name)
+
+    def same_as_headless(self, what, name):
+        """None when the screen equals the headless frame for the keys the
+        game has had, else a one-line reason."""
+        exp = self.headless(self.keys_done)
+        name = self.tag + name
+        got = self.g.screendump(name)
+        diff = compare(got, exp)
+        if diff:
+            write_png(os.path.join(self.g.outdir, f'{name}-expected.png'), exp)
+            return f'{what}: {diff} (see {self.g.outdir}/{name}.png and {name}-expected.png)'
+        return None
+
+    def run(self):
+        g = self.g
+        try:
+            ready = g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, 90)
+        except Timeout as e:
+            self.report('FAIL', 'boot', f'{e} (serial log: {g.outdir}/serial.log)')
+            return
+        if 'panic' in ready:
+            self.report('FAIL', 'boot', ready)
+            return
+        rc, out = g.sh('for d in /sys/class/drm/card0/device/driver /sys/class/drm/card0/device/virtio*/driver; '
+                       'do [ -e $d ] && echo "VMRIG_DRIVER $(basename $(readlink $d))"; done')
+        drivers = [s.split()[1] for s in out if s.startswith('VMRIG_DRIVER')]
+        want = {'bochs': 'bochs-drm', 'virtio': 'virtio_gpu'}[self.cfg['gpu']]
+        driver = want if want in drivers else ','.join(drivers) or 'none'
+        errs = [s for s in g.history if 'VMRIG_INSMOD_ERROR' in s]
+        rc, vt = g.sh('vmhelper vt 1')
+        self.vt_before = vt[-1] if vt else ''
+        if driver != want or errs or rc != 0 or 'mode=text' not in self.vt_before:
+            self.report('FAIL', 'boot', f'card0 driver {driver} (want {want}); {"; ".join(errs)} {self.vt_before}')
+            return
+        self.report('PASS', 'boot', f'{ready.split()[2]} up at {ready.split()[1]} s, card0 is {driver}, '
+                    f'{self.vt_before[3:]}')
+        # The uinput helper reads commands from a FIFO the shell keeps open on fd 3.
+        rc, out = g.sh('mkfifo /tmp/vh && { vmhelper uinput </tmp/vh & } && exec 3>/tmp/vh')
+        if rc != 0:
+            self.broken = 'the uinput helper did not start: ' + ' '.join(out)
+        miss = self.rig.lacks('--backend', '--screenshot', '--keys', '--verbose', '--mode', '--seed')
+        if miss:
+            self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
+        self.series('drm', self.CHECKS)
+        if self.cfg.get('fbdev'):
+            self.tag = 'fbdev-'
+            self.broken = None
+            if miss:
+                self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
+            self.keys_done = []
+            self.series('fbdev', [c[len(self.tag):] for c in self.FB_CHECKS])
+
+    def series(self, backend, checks):
+        for check in checks:
+            if self.broken:
+                self.report('SKIP', check, self.broken)
+                continue
+            try:
+                if check == 'start-frame':
+                    self.start_frame(backend)
+                else:
+                    getattr(self, check.replace('-', '_'))()
+            except (Timeout, RuntimeError, ValueError, OSError) as e:
+                self.report('FAIL', check, f'{type(e).__name__}: {e}')
+        if self.pid:   # a check failed with the game running: end it for the next series
+            self.g.sh(f'kill -KILL {self.pid}; wait {self.pid}', timeout=20)
+            self.pid = None
+
+    # ------------------------------------------------------------ the game
+
+    def start_game(self, backend):
+        """Starts the game in the background; waits for its first frame."""
+        g = self.g
+        args = ['pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose']
+        if backend == 'drm':
+            args += ['--mode', f'{self.size[0]}x{self.size[1]}']
+        with g.lock:          # a new game counts its frames from 1 again
+            g.frames = 0
+        before = 0
+        mark = g.mark()
+        rc, out = g.sh(' '.join(args) + ' & echo "VMRIG_PID $!"')
+        pid = [s.split()[1] for s in out if s.startswith('VMRIG_PID')]
+        if rc != 0 or not pid:
+            raise RuntimeError('could not start the game: ' + ' | '.join(out))
+        self.pid = pid[0]
+        try:
+            return g.settle(before, timeout=30)
+        except Timeout:
+            rc, out = g.sh(f'kill -0 {self.pid} 2>/dev/null && echo alive || echo gone')
+            state = out[-1] if out else '?'
+            with g.lock:
+                said = [s for s in g.history[mark:] if s.startswith('pirogue')]
+            if state == 'gone':
+                self.pid = None
+            for s in said:
+                if 'is not built into this pirogue' in s:
+                    raise NotBuilt(f'{s} (the {backend} backend is not in main yet)')
+            raise RuntimeError(f'no "pirogue: frame presented" line within 30 s (game {state}; '
+                               f'it said: {" | ".join(said[-3:]) or "nothing"})')
+
+    def start_frame(self, backend):
+        if backend == 'fbdev':
+            rc, out = self.g.sh('cat /sys/class/graphics/fb0/virtual_size')
+            if rc != 0 or not out:
+                raise RuntimeError('no /dev/fb0 (the kernel has no fbdev emulation for this card)')
+            self.size = tuple(int(v) for v in out[-1].split(','))
+        try:
+            n = self.start_game(backend)
+        except NotBuilt as e:
+            self.broken = str(e)
+            return self.report('SKIP', 'start-frame', self.broken)
+        except RuntimeError as e:
+            self.broken = f'the game did not start on {backend}'
+            return self.report('FAIL', 'start-frame', str(e))
+        why = self.same_as_headless('start', 'start')
+        if why:
+            return self.report('FAIL', 'start-frame', why)
+        self.report('PASS', 'start-frame', f'{backend} frame #{n} at {self.size[0]}x{self.size[1]} equals the '
+                    f'headless frame for seed {self.rig.args.seed}, pixel for pixel')
+
+    def keys(self):
+        g = self.g
+        start = self.headless(self.keys_done)
+        before = g.frame_count()
+        g.send_keys(self.KEYS)
+        self.keys_done += self.KEYS
+        n = g.settle(before)
+        if compare(start, self.headless(self.keys_done)) is None:
+            raise RuntimeError(f'keys {" ".join(self.KEYS)} do not change the headless frame: the check would prove nothing')
+        why = self.same_as_headless('after keys', 'keys')
+        if why:
+            return self.report('FAIL', 'keys', why)
+        self.report('PASS', 'keys', f'after QMP keys {" ".join(self.KEYS)} frame #{n} equals the headless frame')
+
+    def helper(self, cmd, want, timeout=10):
+        """Sends one command to the uinput helper; returns its answer line."""
+        g = self.g
+        mark = g.mark()
+        g.sh(f'echo "{cmd}" >&3')
+        if not g.wait_line('VH ', mark, timeout):
+            raise RuntimeError(f'the uinput helper did not answer "{cmd}"')
+        with g.lock:
+            ans = [s for s in g.history[mark:] if s.startswith('VH ')][0]
+        if not ans.startswith('VH ok ' + want):
+            raise RuntimeError(f'uinput helper: {ans}')
+        return ans
+
+    def plug(self, kind, name):
+        """Creates a uinput device and waits until the game has noticed it
+        (a --verbose line naming it), or 2 s."""
+        g = self.g
+        mark = g.mark()
+        ans = self.helper(kind, kind)
+        seen = g.wait_line(name, mark, 2.0)
+        return ans.split()[-1], seen
+
+    def gamepad(self):
+        g = self.g
+        before_img = g.screendump('gamepad-before')
+        node, seen = self.plug('pad', 'vmrig virtual gamepad')
+        before = g.frame_count()
+        for code, _ in self.PAD:
+            self.helper(f'tap pad {code}', 'tap')
+            time.sleep(0.15)
+        try:
+            n = g.settle(before, timeout=10)
+        except Timeout:
+            return self.report('FAIL', 'gamepad', f'no frame after the d-pad taps on {node} '
+                               f'(the game {"logged" if seen else "did not log"} the new device)')
+        pad_img = g.screendump('gamepad-moved')
+        if compare(before_img, pad_img) is None:
+            return self.report('FAIL', 'gamepad', 'the screen did not change after the d-pad taps')
+        # The key hint names the buttons of the device last used; a lone
+        # Shift (a modifier: costs nothing) brings the keyboard's back, so
+        # the frame can be compared with the headless one.
+        self.keys_done += [tok for _, tok in self.PAD] + ['modifier']
+        before = g.frame_count()
+        g.send_keys(['shift'])
+        g.quiet(1.0)
+        why = self.same_as_headless('after the d-pad and a lone Shift', 'gamepad')
+        if why:
+            return self.report('FAIL', 'gamepad', why)
+        self.report('PASS', 'gamepad', f'a uinput pad ({node}) created after the start moved the player: '
+                    f'{" ".join(t for _, t in self.PAD)}, frame #{n} equals the headless frame')
+
+    def gamepad_unplug(self):
+        g = self.g
+        mark = g.mark()
+        before = g.frame_count()
+        img = g.screendump('unplug-before')
+        self.helper('unplug pad', 'unplug')
+        time.sleep(1.0)
+        after = g.screendump('unplug-after')
+        with g.lock:
+            died = [s for s in g.history[mark:] if 'frame presented' not in s and s.startswith('pirogue')]
+        if compare(img, after) is not None:
+            return self.report('FAIL', 'gamepad-unplug', f'the screen changed when the pad was unplugged: '
+                               f'{compare(img, after)}; the game said: {" | ".join(died) or "nothing"}')
+        g.send_keys(['h'])
+        self.keys_done.append('h')
+        g.settle(before)
+        why = self.same_as_headless('keyboard after the unplug', 'unplug')
+        if why:
+            return self.report('FAIL', 'gamepad-unplug', why)
+        self.report('PASS', 'gamepad-unplug', 'unplugging the pad left the screen as it was; the keyboard '
+                    'still moves the player (frame equals the headless one)')
+
+    def mouse(self):
+        self.report('SKIP', 'mouse', 'not written yet')
+
+    def chvt(self):
+        g = self.g
+        before = g.frame_count()
+        game_img = g.screendump('chvt-before')
+        rc, out = g.sh('timeout 10 chvt 2; echo "VMRIG_CHVT $?"; vmhelper vt', timeout=20)
+        vt = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        if 'active=2' not in vt:
+            return self.report('FAIL', 'chvt', f'chvt 2 did not switch (the game did not release the VT?): '
+                               f'{" | ".join(out)}')
+        time.sleep(0.5)
+        away = g.screendump('chvt-away')
+        if compare(game_img, away) is None:
+            return self.report('FAIL', 'chvt', 'on VT 2 the screen still shows the game: it kept the display')
+        # A key pressed on VT 2 must not reach the game.
+        g.send_keys(['l'])
+        rc, out = g.sh('timeout 10 chvt 1; echo "VMRIG_CHVT $?"; vmhelper vt', timeout=20)
+        vt = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        if 'active=1' not in vt or 'mode=graphics' not in vt:
+            return self.report('FAIL', 'chvt', f'back on VT 1: {vt}')
+        try:
+            n = g.settle(before, timeout=15)
+        except Timeout:
+            return self.report('FAIL', 'chvt', 'no frame presented after returning to VT 1 (no redraw)')
+        why = self.same_as_headless('after chvt 2, a key on VT 2, chvt 1', 'chvt')
+        if why:
+            return self.report('FAIL', 'chvt', why)
+        self.report('PASS', 'chvt', f'on VT 2 the console was shown, a key there did not reach the game; '
+                    f'back on VT 1 frame #{n} redrew the game exactly')
+
+    def sigterm(self):
+        g = self.g
+        rc, out = g.sh('vmhelper vt 1')
+        playing = out[-1] if out else 'no VT report'
+        rc, out = g.sh(f'kill -TERM {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+        self.pid = None
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        vt = [s for s in out if s.startswith('VH vt')]
+        status = ex[0].split()[1] if ex else '?'
+        after = vt[0] if vt else 'no VT report'
+        problems = []
+        if 'mode=graphics' not in playing or 'kbmode=off' not in playing:
+            problems.append(f'while playing the VT was not in graphics mode with the keyboard off ({playing})')
+        if status != '0':
+            problems.append(f'exit status {status}')
+        if 'mode=text' not in after:
+            problems.append(f'VT not back in text mode ({after})')
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        if f'kbmode={kb_before}' not in after:
+            problems.append(f'keyboard mode not restored (before the game {kb_before}; after: {after})')
+        if problems:
+            return self.report('FAIL', 'sigterm', '; '.join(problems))
+        self.report('PASS', 'sigterm', f'exit 0; while playing {playing[6:]}; after: {after[6:]} (as before)')
+
+
+class NotBuilt(Exception):
+    pass
+
+
+CONFIGS = {
+    'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True},
+    'x86_64-virtio': {'arch': 'x86_64', 'gpu': 'virtio'},
+    'aarch64-virtio': {'arch': 'aarch64', 'gpu': 'virtio'},
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--cache', required=True, help='build/vm: kernels and initramfs images')
+    ap.add_argument('--out', required=True, help='where screendumps, expected frames and serial logs go')
+    ap.add_argument('--pirogue', required=True, help='host pirogue binary (headless reference frames)')
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--mode', default='640x480', help='display mode the game asks for (WxH)')
+    ap.add_argument('configs', nargs='*', default=list(CONFIGS), help=f'any of {", ".join(CONFIGS)}')
+    args = ap.parse_args()
+    args.mode = [int(v) for v in args.mode.split('x')]
+    os.makedirs(args.out, exist_ok=True)
+    rig = Rig(args)
+    for c in args.configs:
+        if c not in CONFIGS:
+            print(f'vmrig: unknown configuration {c} (known: {", ".join(CONFIGS)})')
+            return 1
+        cfg = dict(CONFIGS[c], name=c)
+        rig.run_config(cfg)
+    p, f, s = (rig.results.count(v) for v in ('PASS', 'FAIL', 'SKIP'))
+    print(f'vmrig: {p} passed, {f} failed, {s} skipped')
+    return 1 if f or not rig.results else (77 if s else 0)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
