@@ -58,7 +58,7 @@ static int current_vt(void)
 	int tty_nr = 0;
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %d", &tty_nr) != 1)
 		return 0;
-	unsigned ma = ((unsigned)tty_nr >> 8) & 0xfff, mi = ((unsigned)tty_nr & 0xff) | (((unsigned)tty_nr >> 12) & 0xfff00);
+	unsigned ma = ((unsigned)tty_nr >> 8) & 0xff, mi = ((unsigned)tty_nr & 0xff) | (((unsigned)tty_nr >> 12) & 0xfff00);
 	return ma == TTY_MAJOR_ && mi >= 1 && mi <= VT_MAX_ ? (int)mi : 0;
 }
 
@@ -136,11 +136,26 @@ int vt_open(struct vt **out, int vtnum)
 		struct vt_stat st;
 		if (ioctl(v->fd, VT_GETSTATE, &st) == 0 && st.v_active != num) {
 			v->prev_active = st.v_active;
-			if (ioctl(v->fd, VT_ACTIVATE, num) < 0 || ioctl(v->fd, VT_WAITACTIVE, num) < 0) {
+			if (ioctl(v->fd, VT_ACTIVATE, num) < 0) {
 				rc = -errno;
 				log_error("%s: cannot switch to VT %d (%s): run as root or from a console login",
 					  path, num, strerror(-rc));
 				v->prev_active = 0;
+				goto fail;
+			}
+			/* not VT_WAITACTIVE: it waits forever when the VT shown now
+			 * belongs to a program that refuses to let go */
+			int waited = 0;
+			while (ioctl(v->fd, VT_GETSTATE, &st) == 0 && st.v_active != num && waited < 5000) {
+				usleep(20000);
+				waited += 20;
+			}
+			if (st.v_active != num) {
+				log_error("%s: VT %d did not become active within 5 s: the program on VT %d (an X or "
+					  "Wayland session?) keeps the console; stop it or pick a VT from a text login",
+					  path, num, v->prev_active);
+				v->prev_active = 0;
+				rc = -EBUSY;
 				goto fail;
 			}
 		}
