@@ -234,6 +234,37 @@ int vt_switch_to(struct vt *v, int n)
 	return 0;
 }
 
+int vt_reset(int n)
+{
+	if (n < 1 || n > VT_MAX_) {
+		log_error("VT %d: a VT number is 1..%d", n, VT_MAX_);
+		return -EINVAL;
+	}
+	char path[32];
+	snprintf(path, sizeof path, "/dev/tty%d", n);
+	int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		log_error("%s: %s%s", path, strerror(-rc), rc == -EACCES ? ": run as root" : "");
+		return rc;
+	}
+	int kd;
+	if (ioctl(fd, KDGETMODE, &kd) < 0) {
+		int rc = -errno;
+		log_error("%s: not a virtual console (%s)", path, strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	struct vt_mode m = { .mode = VT_AUTO };
+	int rc = 0;
+	if (ioctl(fd, KDSETMODE, KD_TEXT) < 0 || ioctl(fd, KDSKBMODE, K_UNICODE) < 0 || ioctl(fd, VT_SETMODE, &m) < 0) {
+		rc = -errno;
+		log_error("%s: cannot reset the console (%s): run as root", path, strerror(-rc));
+	}
+	close(fd);
+	return rc;
+}
+
 void vt_emergency_restore(void)
 {
 	struct vt *v = vt_instance;
