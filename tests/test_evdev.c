@@ -1004,7 +1004,10 @@ static void test_norm_axis(void **st)
 #include <libevdev/libevdev-uinput.h>
 #include <libevdev/libevdev.h>
 #include <poll.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static long long mono_ms(void)
@@ -1341,6 +1344,105 @@ static void test_dev_uinput(void **st)
 	libevdev_uinput_destroy(ms);
 	rm_tmpdir();
 }
+
+/* Run as an unprivileged user: nodes that cannot be opened. Runs in a child
+ * that drops root; needs root and uinput to set up. */
+#define CHILD_CHECK(cond, code) do { if (!(cond)) { fprintf(stderr, "permissions: step %d failed: %s\n", code, #cond); _exit(code); } } while (0)
+static void perm_child(struct libevdev_uinput *kb, const char *dir, const char *stash)
+{
+	static char lbuf[4096];
+	struct in_event ev[64];
+	char a[256], b[256];
+	CHILD_CHECK(setgroups(0, NULL) == 0, 1);
+	CHILD_CHECK(setresgid(65534, 65534, 65534) == 0, 2);
+	CHILD_CHECK(setresuid(65534, 65534, 65534) == 0, 3);
+	FILE *lf = fmemopen(lbuf, sizeof lbuf - 1, "w");
+	log_set_stream(lf);
+	struct evdev *e;
+	struct evdev_opts o = {.dir = dir};
+	/* event960 was there at start: reported at once, with the fix */
+	CHILD_CHECK(evdev_open(&e, &o) == 0, 4);
+	fflush(lf);
+	CHILD_CHECK(count_lines(lbuf) == 1, 5);
+	CHILD_CHECK(strstr(lbuf, "event960") && strstr(lbuf, "permission denied") &&
+		    strstr(lbuf, "sudo usermod -aG input $USER"), 6);
+	/* a node appears unreadable (udev has not set it up yet): not reported
+	 * at once; when its permissions change (IN_ATTRIB) it is opened */
+	snprintf(a, sizeof a, "%s/n961", stash);
+	snprintf(b, sizeof b, "%s/event961", dir);
+	CHILD_CHECK(link(a, b) == 0, 7);
+	CHILD_CHECK(pump(e, ev, 64, 300) == 0, 8);
+	fflush(lf);
+	CHILD_CHECK(count_lines(lbuf) == 1, 9);
+	CHILD_CHECK(chmod(b, 0600) == 0, 10);
+	CHILD_CHECK(pump(e, ev, 64, 300) == 0, 11);
+	int fds[8];
+	CHILD_CHECK(evdev_poll_fds(e, fds, 8) == 4, 12);
+	libevdev_uinput_write_event(kb, EV_KEY, KEY_Q, 1);
+	libevdev_uinput_write_event(kb, EV_SYN, SYN_REPORT, 0);
+	libevdev_uinput_write_event(kb, EV_KEY, KEY_Q, 0);
+	libevdev_uinput_write_event(kb, EV_SYN, SYN_REPORT, 0);
+	CHILD_CHECK(pump(e, ev, 64, 300) == 1 && ev[0].key == 'q', 13);
+	/* a node that stays unreadable is reported once, after the retries */
+	snprintf(a, sizeof a, "%s/n962", stash);
+	snprintf(b, sizeof b, "%s/event962", dir);
+	CHILD_CHECK(link(a, b) == 0, 14);
+	pump(e, ev, 64, EVDEV_RETRY_FOR_MS + 500);
+	fflush(lf);
+	CHILD_CHECK(count_lines(lbuf) == 2 && strstr(lbuf, "event962: permission denied"), 15);
+	CHILD_CHECK(chmod(b, 0000) == 0, 16); /* IN_ATTRIB, still unreadable: no new line */
+	pump(e, ev, 64, 300);
+	fflush(lf);
+	CHILD_CHECK(count_lines(lbuf) == 2, 17);
+	evdev_close(e);
+	_exit(0);
+}
+
+static void test_dev_permissions(void **st)
+{
+	(void)st;
+	int fd = open("/dev/uinput", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || geteuid() != 0) {
+		printf("test_dev_permissions: skipped: needs root and /dev/uinput (%s)\n",
+		       fd < 0 ? strerror(errno) : "not root");
+		if (fd >= 0)
+			close(fd);
+		skip();
+	}
+	close(fd);
+	unsigned keys[KEY_MAX];
+	int nk = 0;
+	for (unsigned k = KEY_ESC; k <= KEY_DELETE; k++)
+		keys[nk++] = k;
+	struct libevdev_uinput *kb = uinput_make("pirogue-test-keyboard", BUS_VIRTUAL, keys, nk, NULL, 0,
+						 NULL, NULL, 0);
+	struct stat sb;
+	assert_int_equal(stat(libevdev_uinput_get_devnode(kb), &sb), 0);
+	mk_tmpdir();
+	char stash[128], path[192];
+	snprintf(stash, sizeof stash, "%s/stash", tmpdir);
+	assert_int_equal(mkdir(stash, 0755), 0);
+	assert_int_equal(chown(tmpdir, 65534, 65534), 0);
+	/* nodes owned by the unprivileged user, mode 0: only chmod lets it in */
+	snprintf(path, sizeof path, "%s/event960", tmpdir);
+	assert_int_equal(mknod(path, S_IFCHR | 0600, sb.st_rdev), 0);
+	for (int i = 961; i <= 962; i++) {
+		snprintf(path, sizeof path, "%s/n%d", stash, i);
+		assert_int_equal(mknod(path, S_IFCHR, sb.st_rdev), 0);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		perm_child(kb, tmpdir, stash);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	libevdev_uinput_destroy(kb);
+	rm_tmpdir();
+}
 #endif
 
 int main(void)
@@ -1370,6 +1472,7 @@ int main(void)
 		cmocka_unit_test(test_dev_missing_dir),
 		cmocka_unit_test(test_dev_hotplug_non_devices),
 		cmocka_unit_test(test_dev_uinput),
+		cmocka_unit_test(test_dev_permissions),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
