@@ -289,15 +289,14 @@ static struct font *test_font(int i)
  * redraw onto a fresh surface, byte for byte (padding included), and match
  * the reference model. The surface clips the console on one side and leaves
  * an untouched strip on the other. */
-static void test_damaged_equals_full(void **st)
+static void damaged_equals_full(int first_font, uint64_t seeds)
 {
-	(void)st;
-	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+	for (int fno = first_font; fno < N_TEST_FONTS; fno++) {
 		struct font *f = test_font(fno);
 		assert_non_null(f);
 		bool rnd = fno >= 2;
 		int cw = f->cell_w, ch = f->cell_h;
-		for (uint64_t seed = 1; seed <= 3; seed++)
+		for (uint64_t seed = 1; seed <= seeds; seed++)
 			for (int fi = 0; fi < 2; fi++)
 				for (int scale = 1; scale <= 3; scale++) {
 					struct blitter *b;
@@ -343,6 +342,23 @@ static void test_damaged_equals_full(void **st)
 				}
 		tf_free(f);
 	}
+}
+
+static void test_damaged_equals_full(void **st)
+{
+	(void)st;
+	damaged_equals_full(0, 3);
+}
+
+/* The code used without AVX2 (and on other CPUs) draws the same pixels. */
+static void test_baseline_code(void **st)
+{
+	(void)st;
+	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+	golden_for_font(0);
+	golden_for_font(1);
+	damaged_equals_full(0, 1);
+	unsetenv("PIROGUE_BLIT_BASELINE");
 }
 
 /* The output does not depend on what the surface held before. */
@@ -474,6 +490,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_golden_coverage),
 		cmocka_unit_test(test_golden_colour),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),
 		cmocka_unit_test(test_console_size),
 		cmocka_unit_test(test_create_rejects),

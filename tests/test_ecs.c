@@ -258,6 +258,71 @@ static void test_slots(void **state)
 	ecs_world_destroy(w);
 }
 
+/* Saving and restoring a world: same ids, same reuse order afterwards. */
+static void test_restore(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *a = mk(&cp, &ch, &ct);
+	ecs_entity e[10];
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(ecs_create(a, &e[i]), 0);
+		struct pos p = {i, i * 2};
+		ecs_add(a, e[i], cp, &p);
+	}
+	ecs_destroy(a, e[3]);
+	ecs_destroy(a, e[7]);
+	ecs_destroy(a, e[5]);
+	ecs_entity again;
+	ecs_create(a, &again); /* reuses 5 with generation 2 */
+	ecs_destroy(a, again);
+	/* "Save": generations, free list, living entities and their data. */
+	uint32_t n = ecs_slots(a), gen[16], fl[16], nf = ecs_free_count(a);
+	for (uint32_t i = 0; i < n; i++)
+		gen[i] = ecs_slot_gen(a, i);
+	for (uint32_t i = 0; i < nf; i++)
+		fl[i] = ecs_free_at(a, i);
+	assert_int_equal(ecs_free_at(a, nf), UINT32_MAX);
+	/* "Load". */
+	struct ecs_world *b = mk(&cp, &ch, &ct);
+	assert_int_equal(ecs_restore_slots(b, n, gen, fl, nf), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		ecs_entity x = ecs_slot_entity(a, i);
+		if (x == ECS_NULL)
+			continue;
+		assert_int_equal(ecs_create_at(b, x), 0);
+		ecs_add(b, x, cp, ecs_get(a, x, cp));
+	}
+	assert_int_equal(ecs_count(b), ecs_count(a));
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(ecs_alive(b, e[i]), ecs_alive(a, e[i]));
+		if (ecs_alive(a, e[i]))
+			assert_int_equal(((struct pos *)ecs_get(b, e[i], cp))->y, i * 2);
+	}
+	/* Both go on identically. */
+	for (int i = 0; i < 5; i++) {
+		ecs_entity xa, xb;
+		assert_int_equal(ecs_create(a, &xa), 0);
+		assert_int_equal(ecs_create(b, &xb), 0);
+		assert_true(xa == xb);
+	}
+	/* Misuse is refused. */
+	assert_int_equal(ecs_restore_slots(b, n, gen, fl, nf), -EBUSY);
+	assert_int_equal(ecs_create_at(b, e[0]), -EINVAL); /* alive */
+	struct ecs_world *c = mk(&cp, &ch, &ct);
+	uint32_t dup[2] = {1, 1};
+	assert_int_equal(ecs_restore_slots(c, n, gen, dup, 2), -EINVAL);
+	uint32_t out_of_range[1] = {99};
+	assert_int_equal(ecs_restore_slots(c, n, gen, out_of_range, 1), -EINVAL);
+	assert_int_equal(ecs_restore_slots(c, n, gen, fl, nf), 0);
+	assert_int_equal(ecs_create_at(c, ((ecs_entity)gen[fl[0]] << 32) | fl[0]), -EINVAL); /* free */
+	assert_int_equal(ecs_create_at(c, ((ecs_entity)(gen[0] + 1) << 32) | 0), -EINVAL); /* wrong gen */
+	assert_int_equal(ecs_create_at(c, ((ecs_entity)1 << 32) | 500), -EINVAL); /* no such slot */
+	ecs_world_destroy(a);
+	ecs_world_destroy(b);
+	ecs_world_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_queries),
 		cmocka_unit_test(test_modify_while_iterating),
 		cmocka_unit_test(test_slots),
+		cmocka_unit_test(test_restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -318,6 +318,7 @@ static void test_drawables_and_memory(void **state)
 		assert_true(d[i].glyph != 'T');
 	/* max limits the output. */
 	assert_int_equal(game_drawables(g, d, 1), 1);
+	assert_int_equal(d[0].glyph, '@'); /* the corpse is dropped first */
 	assert_int_equal(game_drawables(g, d, 0), 0);
 	/* Truncated descriptions stay terminated. */
 	assert_string_equal(game_describe(g, 7, 5, buf, 8), "remains");

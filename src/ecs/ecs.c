@@ -363,3 +363,67 @@ bool ecs_query_next(struct ecs_query *q, ecs_entity *e)
 	}
 	return false;
 }
+
+uint32_t ecs_slot_gen(const struct ecs_world *w, uint32_t i)
+{
+	return i < w->slots ? w->gen[i] : 0;
+}
+
+uint32_t ecs_free_count(const struct ecs_world *w)
+{
+	return w->nfree;
+}
+
+uint32_t ecs_free_at(const struct ecs_world *w, uint32_t i)
+{
+	return i < w->nfree ? w->free_list[i] : UINT32_MAX;
+}
+
+int ecs_restore_slots(struct ecs_world *w, uint32_t nslots, const uint32_t *gen, const uint32_t *free_idx,
+		      uint32_t nfree)
+{
+	if (w->slots != 0 || w->nlater != 0)
+		return -EBUSY;
+	if (nfree > nslots)
+		return -EINVAL;
+	int rc = grow_slots(w, nslots);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < nslots; i++) {
+		if (gen[i] == 0)
+			return -EINVAL;
+		w->gen[i] = gen[i];
+		w->queued[i] = 0; /* marks "listed free" while checking below */
+	}
+	for (uint32_t k = 0; k < nfree; k++) {
+		uint32_t i = free_idx[k];
+		if (i >= nslots || w->queued[i] || gen[i] == GEN_RETIRED) {
+			for (uint32_t j = 0; j < nslots; j++)
+				w->queued[j] = 0;
+			return -EINVAL;
+		}
+		w->queued[i] = 1;
+	}
+	for (uint32_t i = 0; i < nslots; i++)
+		w->queued[i] = 0;
+	memcpy(w->free_list, free_idx, nfree * sizeof(*free_idx));
+	w->nfree = nfree;
+	w->slots = nslots;
+	return 0;
+}
+
+int ecs_create_at(struct ecs_world *w, ecs_entity e)
+{
+	uint32_t idx = ECS_INDEX(e);
+	if (e == ECS_NULL || idx >= w->slots || w->alive[idx] || w->gen[idx] != ECS_GEN(e) ||
+	    ECS_GEN(e) == GEN_RETIRED)
+		return -EINVAL;
+	for (uint32_t k = 0; k < w->nfree; k++)
+		if (w->free_list[k] == idx)
+			return -EINVAL;
+	w->alive[idx] = 1;
+	w->queued[idx] = 0;
+	w->mask[idx] = 0;
+	w->living++;
+	return 0;
+}

@@ -75,6 +75,26 @@ uint32_t ecs_pool_count(const struct ecs_world *w, int c);
 uint32_t ecs_slots(const struct ecs_world *w);
 ecs_entity ecs_slot_entity(const struct ecs_world *w, uint32_t i);
 
+/* Restoring a saved world exactly (ids, and the order in which freed slots
+ * are reused, so that a loaded game goes on as the saved one would):
+ * ecs_slot_gen is the generation of slot i (of its living entity, or the one
+ * it will give next; 0xFFFFFFFF once retired); ecs_free_count/ecs_free_at
+ * list the free slots, the last one reused first. */
+uint32_t ecs_slot_gen(const struct ecs_world *w, uint32_t i);
+uint32_t ecs_free_count(const struct ecs_world *w);
+uint32_t ecs_free_at(const struct ecs_world *w, uint32_t i);
+/* On an empty world (no slot used yet), sets up nslots dead slots with the
+ * given generations and free list (every other slot counts as retired until
+ * ecs_create_at revives it). Returns 0, -EBUSY (world not empty), -EINVAL
+ * (a free index out of range, listed twice, or with a retired or zero
+ * generation) or -ENOMEM. */
+int ecs_restore_slots(struct ecs_world *w, uint32_t nslots, const uint32_t *gen, const uint32_t *free_idx,
+		      uint32_t nfree);
+/* Brings entity e back to life under its exact id: its slot must exist, not
+ * be alive or in the free list, and have generation ECS_GEN(e). Returns 0,
+ * or -EINVAL. */
+int ecs_create_at(struct ecs_world *w, ecs_entity e);
+
 /* A query: the entities having every component of a set. Usage:
  *     struct ecs_query q;
  *     ecs_query_init(&q, w, ECS_BIT(POS) | ECS_BIT(AI));

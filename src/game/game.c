@@ -314,8 +314,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 		cnt++;
 	}
 	qsort(k, cnt, sizeof(*k), cmp_keyed);
+	/* Too many: the lowest layers (corpses first) are left out, never the
+	 * actors and the player. */
+	uint32_t first = cnt > (uint32_t)max ? cnt - (uint32_t)max : 0;
 	int w = 0;
-	for (uint32_t i = 0; i < cnt && w < max; i++)
+	for (uint32_t i = first; i < cnt; i++)
 		out[w++] = k[i].d;
 	free(k);
 	return w;

@@ -52,7 +52,9 @@ void game_destroy(struct game *g);
 /* Applies one player command. Returns 1 when it cost a turn (then every
  * living monster has acted once and FOV is updated), 0 when it did not:
  * CMD_NONE, an unknown value, bumping a wall, stairs commands off the
- * stairs, or any command once the game is over. Messages go to the log. */
+ * stairs, or any command once the game is over. Messages go to the log,
+ * also for some commands that cost no turn ("That way is blocked."), so a
+ * recording must keep every command given, not only those returning 1. */
 int game_apply(struct game *g, enum cmd c);
 /* True once the player has died; the game then takes no more turns. */
 bool game_is_over(const struct game *g);
@@ -98,8 +100,9 @@ struct drawable {
 };
 /* Fills out with up to max drawables of the current floor: every actor the
  * player sees now and every corpse/item seen now or remembered, sorted by
- * order (stable: ties keep a fixed entity order), the player last among
- * actors. Returns the number written (never more than max). */
+ * order (ties in a fixed entity order), the player last of all. When there
+ * are more than max, the lowest layers are left out first. Returns the
+ * number written (never more than max). */
 int game_drawables(const struct game *g, struct drawable *out, int max);
 
 /* Message colours (0xRRGGBB). */

@@ -214,8 +214,6 @@ int vt_switch_to(struct vt *v, int n)
 {
 	if (!v || n < 1 || n > VT_MAX_)
 		return -EINVAL;
-	if (n == v->num)
-		return 0;
 	if (ioctl(v->fd, VT_ACTIVATE, n) < 0)
 		return -errno;
 	return 0;

@@ -27,7 +27,9 @@
 struct blitter;
 
 /* Creates a blitter drawing with font f (borrowed; must outlive it) at
- * integer scale 1..8. Returns 0, -EINVAL or -ENOMEM. */
+ * integer scale 1..8. Returns 0, -EINVAL or -ENOMEM. On x86-64 CPUs with
+ * AVX2 it uses AVX2 code unless the environment has
+ * PIROGUE_BLIT_BASELINE=1 (same pixels; for tests and comparisons). */
 int blit_create(struct blitter **out, const struct font *f, int scale);
 /* Frees b; accepts NULL. */
 void blit_destroy(struct blitter *b);
