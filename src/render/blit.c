@@ -13,17 +13,19 @@
  * "oriented" (turned the way they appear on the surface) and scaled
  * horizontally, as one bitmask per unscaled oriented row (bit k of byte
  * k/8 = pixel k of the scaled row, LSB first). A glyph whose coverage is
- * only 0 or 255 (the usual case) is then drawn row by row as
- * bg ^ ((fg ^ bg) & mask), eight pixels at a time with vector types that
- * gcc and clang turn into SIMD on x86-64 (SSE2) and arm (NEON). Glyphs with
- * intermediate coverage, colour tiles, and cells clipped by the surface's
- * edge take a per-pixel path that reads the font through the same
- * orientation (base + u*du + v*dv into the glyph).
+ * only 0 or 255 (the usual case) is drawn as bg ^ ((fg ^ bg) & mask), the
+ * mask for eight pixels coming from a table indexed by a byte of the
+ * bitmask, with vector types that gcc and clang turn into SIMD (SSE2 or
+ * AVX2 on x86-64, NEON on arm). Glyphs with intermediate coverage, colour
+ * tiles, and cells clipped by the surface's edge take a per-pixel path
+ * (vectorised too) that reads the font through the same orientation
+ * (base + u*du + v*dv into the glyph).
  *
- * The surface is written in scan order: cells that share surface rows (a
- * console row at 0/180°, a console column at 90/270°) form a "band"; the
- * damaged cells of a band are collected and then drawn one surface row at a
- * time across all of them. The surface is never read.
+ * Cells that share surface rows (a console row at 0/180°, a console column
+ * at 90/270°) form a "band": its damaged cells are collected left to right
+ * on the surface, then each is drawn top to bottom, neighbouring 8-pixel
+ * cells in pairs so every row write covers 64 contiguous bytes. The surface
+ * is never read.
  */
 
 #define BLIT_MAX_CELL 256        /* font cell side limit (pixels) */
@@ -42,7 +44,8 @@ typedef uint8_t v4u8 __attribute__((vector_size(4)));
 struct orient {
 	int gw, gh;    /* oriented unscaled glyph size */
 	int bpr;       /* bytes per scaled bitmask row: ceil(gw * scale / 8) */
-	uint8_t *bits; /* nglyphs × gh × bpr */
+	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
+	bool tried;    /* bits were built (or could not be) */
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
 };
 
@@ -91,7 +94,8 @@ struct blitter {
 		int32_t glyph;
 	} cache[BLIT_GCACHE];
 	struct band band; /* scratch for blit_draw */
-	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage */
+	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
+			       * (consoles are at most 4096 wide) */
 };
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
@@ -116,39 +120,53 @@ static int rot_index(int rotation)
 	}
 }
 
-static int build_orient(struct blitter *b, int r)
+/* Geometry of rotation r's view of the font (cheap; done at create). */
+static void init_orient(struct blitter *b, int r)
 {
 	const struct font *f = b->f;
 	struct orient *o = &b->o[r];
-	int cw = f->cell_w, ch = f->cell_h, s = b->scale;
+	int cw = f->cell_w, ch = f->cell_h;
 	bool turned = r == 1 || r == 3;
 	o->gw = turned ? ch : cw;
 	o->gh = turned ? cw : ch;
-	o->bpr = (o->gw * s + 7) / 8;
+	o->bpr = (o->gw * b->scale + 7) / 8;
 	switch (r) {
 	case 0: o->base = 0; o->du = 1; o->dv = cw; break;
 	case 1: o->base = (ch - 1) * cw; o->du = -cw; o->dv = 1; break;
 	case 2: o->base = ch * cw - 1; o->du = -1; o->dv = -cw; break;
 	default: o->base = cw - 1; o->du = cw; o->dv = -1; break;
 	}
+}
+
+/* The mask bits of rotation r, built on first use. Without memory for
+ * them every cell takes the per-pixel path: slower, same pixels. */
+static void build_bits(struct blitter *b, int r)
+{
+	struct orient *o = &b->o[r];
+	if (o->tried)
+		return;
+	o->tried = true;
+	const struct font *f = b->f;
+	int s = b->scale;
 	size_t per = (size_t)o->gh * (size_t)o->bpr;
-	if ((size_t)f->nglyphs > SIZE_MAX / per)
-		return -ENOMEM;
-	o->bits = calloc((size_t)f->nglyphs, per);
-	if (!o->bits)
-		return -ENOMEM;
-	size_t gsize = (size_t)cw * (size_t)ch;
+	if ((size_t)f->nglyphs <= SIZE_MAX / per)
+		o->bits = calloc((size_t)f->nglyphs, per);
+	if (!o->bits) {
+		log_error("blit: out of memory for the glyph masks of %s; drawing pixel by pixel", f->name);
+		return;
+	}
+	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
 	for (int g = 0; g < f->nglyphs; g++) {
 		if (b->kind[g] != GK_MASK)
 			continue;
 		const uint8_t *cov = f->coverage + (size_t)g * gsize;
 		uint8_t *dst = o->bits + (size_t)g * per;
 		for (int v = 0; v < o->gh; v++, dst += o->bpr)
-			for (int u = 0; u < o->gw * s; u++)
-				if (cov[o->base + (u / s) * o->du + v * o->dv])
-					dst[u >> 3] |= (uint8_t)(1u << (u & 7));
+			for (int gu = 0; gu < o->gw; gu++)
+				if (cov[o->base + gu * o->du + v * o->dv])
+					for (int u = gu * s; u < (gu + 1) * s; u++)
+						dst[u >> 3] |= (uint8_t)(1u << (u & 7));
 	}
-	return 0;
 }
 
 int blit_create(struct blitter **out, const struct font *f, int scale)
@@ -204,8 +222,7 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 		b->kind[g] = k;
 	}
 	for (int r = 0; r < 4; r++)
-		if (build_orient(b, r))
-			goto fail_o;
+		init_orient(b, r);
 	/* Every slot starts as the (valid) entry for code point 0xFFFFFFFF. */
 	int32_t gmax = font_glyph(f, 0xFFFFFFFFu);
 	if (gmax < 0 || gmax >= f->nglyphs)
@@ -216,10 +233,6 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	}
 	*out = b;
 	return 0;
-fail_o:
-	for (int r = 0; r < 4; r++)
-		free(b->o[r].bits);
-	free(b->kind);
 fail_b:
 	free(b);
 fail:
@@ -550,6 +563,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
+	build_bits(b, r);
 	const struct orient *o = &b->o[r];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
@@ -569,9 +583,10 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->nf = bd->ns = 0;
-	if (damage && turned) {
+	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
+	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
-		int w = c->w < (int)sizeof b->coldmg ? c->w : (int)sizeof b->coldmg;
+		int w = c->w;
 		memset(b->coldmg, 0, (size_t)w);
 		for (int y = 0; y < ncells; y++) {
 			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
@@ -583,7 +598,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	for (int a = 0; a < nbands; a++) {
 		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
 			continue;
-		if (damage && turned && !b->coldmg[a])
+		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
 		/* visit the band's cells left to right on the surface */
@@ -596,7 +611,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 				continue;
 			const struct con_cell *cell = &c->cells[ci];
 			int g = lookup(b, cell->ch);
-			if (b->kind[g] == GK_MASK && sx0 >= 0 && sx0 + bw <= s->width) {
+			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
 				struct fjob *j = &bd->fast[bd->nf++];
 				j->sx0 = sx0;
 				j->bits = o->bits + (size_t)g * gstride;
