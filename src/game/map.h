@@ -10,7 +10,9 @@
 /* Terrain of one cell; stored as uint8_t in struct map. */
 enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };
 
-/* A room's interior: cells x..x+w-1, y..y+h-1 (its walls lie outside). */
+/* A room's interior: cells x..x+w-1, y..y+h-1 (its walls lie outside).
+ * On cave floors a room is a patch of the cave: its centre is floor, the
+ * rest of the rectangle not necessarily. */
 struct room {
 	int x, y, w, h;
 };
