@@ -136,11 +136,32 @@ int main(void)
 	free(dst);
 
 	run("blit 8x16 xrgb8888 scale 1 rot 0", f, 1, SURF_XRGB8888, 0, mc.best, c, 1);
+	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+	run("same, baseline code (no AVX2)", f, 1, SURF_XRGB8888, 0, mc.best, c, 0);
+	unsetenv("PIROGUE_BLIT_BASELINE");
 	run("blit 8x16 rgb565   scale 1 rot 0", f, 1, SURF_RGB565, 0, mc.best, c, 0);
 	run("blit 8x16 xrgb8888 scale 1 rot 90", f, 1, SURF_XRGB8888, 90, mc.best, c, 0);
 	run("blit 8x16 xrgb8888 scale 1 rot 180", f, 1, SURF_XRGB8888, 180, mc.best, c, 0);
 	run("blit 8x16 xrgb8888 scale 2 rot 0", f, 2, SURF_XRGB8888, 0, mc.best, c, 0);
 	run("blit 8x16 xrgb8888 scale 2 rot 270", f, 2, SURF_XRGB8888, 270, mc.best, c, 0);
+
+	/* the per-pixel paths: a full-colour tileset and a greyscale (blended)
+	 * one, made from the same glyphs (a copy of the font with other pixels) */
+	size_t npx = (size_t)f->nglyphs * 8 * 16;
+	struct font colour = *f, grey = *f;
+	colour.colour = malloc(npx * sizeof *colour.colour);
+	grey.coverage = malloc(npx);
+	if (!colour.colour || !grey.coverage)
+		return 1;
+	for (size_t i = 0; i < npx; i++) {
+		uint32_t a = f->coverage[i] ? 255 : (i % 3 ? 0 : 128);
+		colour.colour[i] = a << 24 | (uint32_t)(i * 2654435761u >> 8 & 0xFFFFFF);
+		grey.coverage[i] = (uint8_t)(f->coverage[i] ? 255 - (i % 5) * 40 : 0);
+	}
+	run("colour tileset xrgb8888 scale 1 rot 0", &colour, 1, SURF_XRGB8888, 0, mc.best, c, 0);
+	run("greyscale font xrgb8888 scale 1 rot 0", &grey, 1, SURF_XRGB8888, 0, mc.best, c, 0);
+	free(colour.colour);
+	free(grey.coverage);
 	con_destroy(c);
 	font_destroy(f);
 	return 0;

@@ -289,15 +289,14 @@ static struct font *test_font(int i)
  * redraw onto a fresh surface, byte for byte (padding included), and match
  * the reference model. The surface clips the console on one side and leaves
  * an untouched strip on the other. */
-static void test_damaged_equals_full(void **st)
+static void damaged_equals_full(int first_font, uint64_t seeds)
 {
-	(void)st;
-	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+	for (int fno = first_font; fno < N_TEST_FONTS; fno++) {
 		struct font *f = test_font(fno);
 		assert_non_null(f);
 		bool rnd = fno >= 2;
 		int cw = f->cell_w, ch = f->cell_h;
-		for (uint64_t seed = 1; seed <= 3; seed++)
+		for (uint64_t seed = 1; seed <= seeds; seed++)
 			for (int fi = 0; fi < 2; fi++)
 				for (int scale = 1; scale <= 3; scale++) {
 					struct blitter *b;
@@ -343,6 +342,23 @@ static void test_damaged_equals_full(void **st)
 				}
 		tf_free(f);
 	}
+}
+
+static void test_damaged_equals_full(void **st)
+{
+	(void)st;
+	damaged_equals_full(0, 3);
+}
+
+/* The code used without AVX2 (and on other CPUs) draws the same pixels. */
+static void test_baseline_code(void **st)
+{
+	(void)st;
+	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+	golden_for_font(0);
+	golden_for_font(1);
+	damaged_equals_full(0, 1);
+	unsetenv("PIROGUE_BLIT_BASELINE");
 }
 
 /* The output does not depend on what the surface held before. */
@@ -395,6 +411,21 @@ static void test_console_size(void **st)
 	assert_int_equal(cols, 0);
 	assert_int_equal(rows, 4);
 	blit_destroy(b);
+	tf_free(f);
+}
+
+static void test_fit_scale(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0); /* 10×12 */
+	struct surface s = { NULL, 1920, 1080, 1920 * 4, SURF_XRGB8888, 0 };
+	assert_int_equal(blit_fit_scale(f, &s, 80, 50), 1); /* 192×90 at 1, 96×45 at 2 */
+	assert_int_equal(blit_fit_scale(f, &s, 80, 40), 2);
+	assert_int_equal(blit_fit_scale(f, &s, 1, 1), 8);
+	s.rotation = 90; /* 1080 wide, 1920 tall */
+	assert_int_equal(blit_fit_scale(f, &s, 50, 80), 2); /* 54×80 at 2 */
+	s.width = 10;
+	assert_int_equal(blit_fit_scale(f, &s, 80, 50), 1);
 	tf_free(f);
 }
 
@@ -474,8 +505,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_golden_coverage),
 		cmocka_unit_test(test_golden_colour),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),
 		cmocka_unit_test(test_console_size),
+		cmocka_unit_test(test_fit_scale),
 		cmocka_unit_test(test_create_rejects),
 		cmocka_unit_test(test_scale8_and_bad_rotation),
 		cmocka_unit_test(test_clear),

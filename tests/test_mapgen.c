@@ -11,6 +11,8 @@ static void test_parse_and_name(void **st)
 	assert_int_equal(k, MAPGEN_CLASSIC);
 	assert_int_equal(mapgen_parse("overlap", &k), 0);
 	assert_int_equal(k, MAPGEN_OVERLAP);
+	assert_int_equal(mapgen_parse("cave", &k), 0);
+	assert_int_equal(k, MAPGEN_CAVE);
 	for (int i = 0; i < MAPGEN_COUNT; i++) {
 		assert_int_equal(mapgen_parse(mapgen_name((enum mapgen_kind)i), &k), 0);
 		assert_int_equal(k, i);
@@ -20,6 +22,7 @@ static void test_parse_and_name(void **st)
 	assert_int_equal(mapgen_parse("", &k), -EINVAL);
 	assert_int_equal(mapgen_parse("classic ", &k), -EINVAL);
 	assert_int_equal(mapgen_parse("bogus", &k), -EINVAL);
+	assert_int_equal(mapgen_parse("caves", &k), -EINVAL);
 	assert_int_equal(mapgen_parse(NULL, &k), -EINVAL);
 	assert_int_equal(k, MAPGEN_OVERLAP); /* untouched */
 	assert_string_equal(mapgen_name(MAPGEN_COUNT), "?");
@@ -164,6 +167,13 @@ static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
 		const struct room *r = &m->rooms[i];
 		CHECK(r->x >= 1 && r->y >= 1);
 		CHECK(r->x + r->w <= MAP_W - 1 && r->y + r->h <= MAP_H - 1);
+		int rcx, rcy;
+		map_room_center(r, &rcx, &rcy);
+		CHECK(m->tile[rcy * MAP_W + rcx] != TILE_WALL);
+		if (k == MAPGEN_CAVE) { /* a patch of cave around a floor cell */
+			CHECK(r->w >= 1 && r->w <= 7 && r->h >= 1 && r->h <= 7);
+			continue;
+		}
 		for (int y = r->y; y < r->y + r->h; y++)
 			for (int x = r->x; x < r->x + r->w; x++)
 				CHECK(m->tile[y * MAP_W + x] != TILE_WALL);
@@ -179,18 +189,22 @@ static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
 	}
 	if (k == MAPGEN_CLASSIC)
 		CHECK(m->nrooms <= 30);
-	else
+	else if (k == MAPGEN_OVERLAP)
 		CHECK_EQ(m->nrooms, 16);
+	else /* a cave holds at least 30% of the inside */
+		CHECK(m->nrooms <= 15 && walkable * 100 >= (MAP_W - 2) * (MAP_H - 2) * 30);
 }
 
-/* 500 seeds x both generators x depths 1..10. */
+/* 500 seeds x the room generators x depths 1..10; 100 seeds for caves
+ * (slower to make). */
 static void test_invariants_many_seeds(void **st)
 {
 	(void)st;
 	static struct map m;
 	for (int k = 0; k < MAPGEN_COUNT; k++) {
 		long rooms = 0, maps = 0, overlaps = 0;
-		for (uint64_t seed = 0; seed < 500; seed++) {
+		uint64_t seeds = k == MAPGEN_CAVE ? 100 : 500;
+		for (uint64_t seed = 0; seed < seeds; seed++) {
 			struct rng r;
 			rng_seed(&r, seed);
 			for (int depth = 1; depth <= 10; depth++) {
@@ -209,9 +223,11 @@ static void test_invariants_many_seeds(void **st)
 		if (k == MAPGEN_CLASSIC) {
 			assert_true(avg10 >= 80 && avg10 <= 200);
 			assert_int_equal(overlaps, 0);
-		} else {
+		} else if (k == MAPGEN_OVERLAP) {
 			assert_int_equal(avg10, 160);
 			assert_true(overlaps > maps);
+		} else {
+			assert_true(avg10 >= 80 && avg10 <= 150);
 		}
 	}
 }

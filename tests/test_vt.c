@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,11 +72,27 @@ static void test_null_and_idle(void **st)
 	assert_int_equal(vt_number(NULL), 0);
 }
 
+static void test_reset_rejects(void **st)
+{
+	(void)st;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	log_set_stream(mem);
+	assert_int_equal(vt_reset(0), -EINVAL);
+	assert_int_equal(vt_reset(64), -EINVAL);
+	log_set_stream(NULL);
+	fclose(mem);
+	assert_non_null(strstr(buf, "VT 64: a VT number is 1..63"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_null_and_idle),
+		cmocka_unit_test(test_reset_rejects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,9 @@
 /* Terrain of one cell; stored as uint8_t in struct map. */
 enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };
 
-/* A room's interior: cells x..x+w-1, y..y+h-1 (its walls lie outside). */
+/* A room's interior: cells x..x+w-1, y..y+h-1 (its walls lie outside).
+ * On cave floors a room is a patch of the cave: its centre is floor, the
+ * rest of the rectangle not necessarily. */
 struct room {
 	int x, y, w, h;
 };
@@ -53,8 +55,8 @@ void map_start(const struct map *m, int *x, int *y);
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out);
 /* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
 void map_opacity(const struct map *m, uint8_t *out);
-/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute) and
- * marks every visible cell explored. */
+/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute,
+ * then fov_light_walls) and marks every visible cell explored. */
 void map_update_fov(struct map *m, int ox, int oy, int radius);
 
 #endif

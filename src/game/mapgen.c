@@ -9,13 +9,21 @@
  * overlap: the Phaser tutorial's variant: every room is kept even where it
  *   overlaps others (which merges them into irregular halls), room sizes
  *   scaled from its 20x15 grid to 80x43, 16 rooms, tunnels horizontal-first.
+ * cave: cellular automaton (the RogueBasin recipe): 45% of the inside walls
+ *   at random, four rounds of "wall if 5+ walls in the 3x3 block or at most
+ *   2 in the 5x5 block" then three of "wall if 5+ in the 3x3 block"; only
+ *   the largest 8-connected region is kept (tried again while it holds less
+ *   than 30% of the inside; after 50 tries the classic generator is used).
+ *   Rooms, for spawning, are 7x7 patches centred on the floor cell nearest
+ *   the centre of each block of a 5x3 grid holding 12+ floor cells.
  *
  * Stairs: up stairs at the centre of the first room (floors 2+), down stairs
  * at the centre of the last room (as in the tutorial); should that be the
  * start cell, the walkable cell farthest from the start (first in scan order
  * on ties) takes the down stairs instead.
  * Connectivity: every room's centre lies in its interior and every tunnel
- * joins two centres, so all floor is one 4-connected region.
+ * joins two centres, so all floor is one 4-connected region; a cave keeps
+ * one 8-connected region, which opening its squeezes makes 4-connected.
  * Diagonal squeezes (two floor cells touching only at a corner between two
  * walls) are opened by turning one of the walls into floor, so a floor
  * never has a passage that sight (game/fov.h) does not follow. */
@@ -24,8 +32,14 @@
 #include <stdbool.h>
 #include <string.h>
 
-struct mapgen_params {
-	const char *name;
+static const char *const names[MAPGEN_COUNT] = {
+	[MAPGEN_CLASSIC] = "classic",
+	[MAPGEN_OVERLAP] = "overlap",
+	[MAPGEN_CAVE] = "cave",
+};
+
+/* Rooms-and-tunnels generators. */
+struct rooms_params {
 	int attempts;       /* rooms tried */
 	int min_w, max_w;   /* wall-to-wall width (interior = this - 1) */
 	int min_h, max_h;
@@ -33,19 +47,30 @@ struct mapgen_params {
 	bool random_bend;   /* tunnel bend chosen at random (else horizontal first) */
 };
 
-static const struct mapgen_params params[MAPGEN_COUNT] = {
-	[MAPGEN_CLASSIC] = { .name = "classic", .attempts = 30, .min_w = 6, .max_w = 10,
-			     .min_h = 6, .max_h = 10, .keep_overlap = false, .random_bend = true },
-	[MAPGEN_OVERLAP] = { .name = "overlap", .attempts = 16, .min_w = 5, .max_w = 15,
-			     .min_h = 4, .max_h = 10, .keep_overlap = true, .random_bend = false },
+static const struct rooms_params rooms_params[] = {
+	[MAPGEN_CLASSIC] = { .attempts = 30, .min_w = 6, .max_w = 10, .min_h = 6, .max_h = 10,
+			     .keep_overlap = false, .random_bend = true },
+	[MAPGEN_OVERLAP] = { .attempts = 16, .min_w = 5, .max_w = 15, .min_h = 4, .max_h = 10,
+			     .keep_overlap = true, .random_bend = false },
 };
+
+/* The cave generator. */
+static const struct {
+	int fill_pct;              /* walls at the start, percent of the inside */
+	int rounds_open, rounds;   /* rounds with the 5x5 rule, then without */
+	int min_region_pct;        /* smallest kept region, percent of the inside */
+	int tries;                 /* before falling back to classic */
+	int blocks_x, blocks_y;    /* spawning grid */
+	int block_min_floor;       /* floor cells for a block to get a room */
+	int room_half;             /* room patch: (2 * half + 1) a side */
+} cave = { 45, 4, 3, 30, 50, 5, 3, 12, 3 };
 
 int mapgen_parse(const char *name, enum mapgen_kind *out)
 {
 	if (!name)
 		return -EINVAL;
 	for (int k = 0; k < MAPGEN_COUNT; k++) {
-		if (strcmp(name, params[k].name) == 0) {
+		if (strcmp(name, names[k]) == 0) {
 			*out = (enum mapgen_kind)k;
 			return 0;
 		}
@@ -57,7 +82,7 @@ const char *mapgen_name(enum mapgen_kind k)
 {
 	if ((int)k < 0 || k >= MAPGEN_COUNT)
 		return "?";
-	return params[k].name;
+	return names[k];
 }
 
 static void carve_room(struct map *m, const struct room *r)
@@ -169,12 +194,9 @@ static void open_squeezes(struct map *m)
 	}
 }
 
-int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
+/* Rooms joined by tunnels (classic, overlap). */
+static void gen_rooms(struct map *m, const struct rooms_params *p, struct rng *r)
 {
-	if (!m || !r || (int)k < 0 || k >= MAPGEN_COUNT || depth < 1)
-		return -EINVAL;
-	const struct mapgen_params *p = &params[k];
-	map_init(m);
 	for (int i = 0; i < p->attempts && m->nrooms < MAP_MAX_ROOMS; i++) {
 		int w = rng_range(r, p->min_w, p->max_w);
 		int h = rng_range(r, p->min_h, p->max_h);
@@ -194,8 +216,152 @@ int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
 		}
 		m->rooms[m->nrooms++] = nr;
 	}
-	open_squeezes(m);
 	/* The first attempt always succeeds, so there is at least one room. */
+}
+
+/* One cave attempt: returns the size of the region kept. */
+static int cave_attempt(struct map *m, struct rng *r)
+{
+	int w = m->w, h = m->h;
+	/* The automaton runs on a copy padded by 2 cells of wall on every side
+	 * (1 = wall), with a summed-area table for the 3x3 and 5x5 counts:
+	 * sat[y][x] = walls in padded rows < y, columns < x. */
+	enum { PAD = 2, PW = MAP_W + 2 * PAD, PH = MAP_H + 2 * PAD, SW = PW + 1 };
+	uint8_t g[PH * PW];
+	uint16_t sat[(PH + 1) * SW];
+	memset(g, 1, sizeof(g));
+	for (int y = 1; y < h - 1; y++)
+		for (int x = 1; x < w - 1; x++)
+			g[(y + PAD) * PW + x + PAD] = rng_range(r, 0, 99) < cave.fill_pct;
+	for (int round = 0; round < cave.rounds_open + cave.rounds; round++) {
+		memset(sat, 0, SW * sizeof(sat[0]));
+		for (int y = 1; y <= PH; y++) {
+			int rowsum = 0;
+			sat[y * SW] = 0;
+			for (int x = 1; x <= PW; x++) {
+				rowsum += g[(y - 1) * PW + x - 1];
+				sat[y * SW + x] = (uint16_t)(sat[(y - 1) * SW + x] + rowsum);
+			}
+		}
+		/* walls in the block of radius rr around padded (px, py) */
+#define BLOCK(px, py, rr)                                                                           \
+	(sat[((py) + (rr) + 1) * SW + (px) + (rr) + 1] - sat[((py) - (rr)) * SW + (px) + (rr) + 1] -       \
+	 sat[((py) + (rr) + 1) * SW + (px) - (rr)] + sat[((py) - (rr)) * SW + (px) - (rr)])
+		/* every cell reads only sat, so g can be rewritten in place */
+		for (int y = 1 + PAD; y < h - 1 + PAD; y++) {
+			for (int x = 1 + PAD; x < w - 1 + PAD; x++) {
+				bool wall = BLOCK(x, y, 1) >= 5;
+				if (round < cave.rounds_open && BLOCK(x, y, 2) <= 2)
+					wall = true;
+				g[y * PW + x] = wall;
+			}
+		}
+#undef BLOCK
+	}
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			m->tile[y * w + x] = g[(y + PAD) * PW + x + PAD] ? TILE_WALL : TILE_FLOOR;
+	/* label 8-connected regions; keep the largest (first found on ties) */
+	int16_t label[MAP_H * MAP_W];
+	int16_t queue[MAP_H * MAP_W];
+	int best = -1, best_size = 0, nlabels = 0;
+	for (int i = 0; i < w * h; i++)
+		label[i] = -1;
+	for (int i = 0; i < w * h; i++) {
+		if (m->tile[i] == TILE_WALL || label[i] >= 0)
+			continue;
+		int qh = 0, qt = 0;
+		label[i] = (int16_t)nlabels;
+		queue[qt++] = (int16_t)i;
+		while (qh < qt) { /* floor lies inside the wall border: no bounds to check */
+			int u = queue[qh++];
+			static const int dx8[8] = { -1, 0, 1, -1, 1, -1, 0, 1 }, dy8[8] = { -1, -1, -1, 0, 0, 1, 1, 1 };
+			for (int k = 0; k < 8; k++) {
+				int v = u + dy8[k] * w + dx8[k];
+				if (m->tile[v] == TILE_WALL || label[v] >= 0)
+					continue;
+				label[v] = (int16_t)nlabels;
+				queue[qt++] = (int16_t)v;
+			}
+		}
+		if (qt > best_size) {
+			best_size = qt;
+			best = nlabels;
+		}
+		nlabels++;
+	}
+	for (int i = 0; i < w * h; i++)
+		if (label[i] != best)
+			m->tile[i] = TILE_WALL;
+	return best_size;
+}
+
+/* Rooms for a cave: a patch around the floor cell nearest each block's centre. */
+static void cave_rooms(struct map *m)
+{
+	int iw = m->w - 2, ih = m->h - 2;
+	for (int by = 0; by < cave.blocks_y; by++) {
+		for (int bx = 0; bx < cave.blocks_x; bx++) {
+			int x0 = 1 + bx * iw / cave.blocks_x, x1 = 1 + (bx + 1) * iw / cave.blocks_x;
+			int y0 = 1 + by * ih / cave.blocks_y, y1 = 1 + (by + 1) * ih / cave.blocks_y;
+			int mx = (x0 + x1 - 1) / 2, my = (y0 + y1 - 1) / 2;
+			int floors = 0, cx = -1, cy = -1, bestd = 1 << 30;
+			for (int y = y0; y < y1; y++)
+				for (int x = x0; x < x1; x++) {
+					if (m->tile[y * m->w + x] == TILE_WALL)
+						continue;
+					floors++;
+					int d = (x - mx) * (x - mx) + (y - my) * (y - my);
+					if (d < bestd) {
+						bestd = d;
+						cx = x;
+						cy = y;
+					}
+				}
+			if (floors < cave.block_min_floor || m->nrooms >= MAP_MAX_ROOMS)
+				continue;
+			int hx = cave.room_half, hy = cave.room_half;
+			if (hx > cx - 1)
+				hx = cx - 1;
+			if (hx > m->w - 2 - cx)
+				hx = m->w - 2 - cx;
+			if (hy > cy - 1)
+				hy = cy - 1;
+			if (hy > m->h - 2 - cy)
+				hy = m->h - 2 - cy;
+			m->rooms[m->nrooms++] = (struct room){ cx - hx, cy - hy, 2 * hx + 1, 2 * hy + 1 };
+		}
+	}
+}
+
+/* A cave; false if no attempt kept enough (m is then left for the caller to redo). */
+static bool gen_cave(struct map *m, struct rng *r)
+{
+	int inside = (m->w - 2) * (m->h - 2);
+	for (int t = 0; t < cave.tries; t++) {
+		if (cave_attempt(m, r) * 100 < inside * cave.min_region_pct)
+			continue;
+		cave_rooms(m);
+		if (m->nrooms > 0)
+			return true;
+	}
+	return false;
+}
+
+int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
+{
+	if (!m || !r || (int)k < 0 || k >= MAPGEN_COUNT || depth < 1)
+		return -EINVAL;
+	map_init(m);
+	if (k == MAPGEN_CAVE) {
+		if (!gen_cave(m, r)) {
+			map_init(m);
+			gen_rooms(m, &rooms_params[MAPGEN_CLASSIC], r);
+		}
+	} else {
+		gen_rooms(m, &rooms_params[k], r);
+	}
+	open_squeezes(m);
 	int sx, sy;
 	map_room_center(&m->rooms[0], &sx, &sy);
 	if (depth > 1) {

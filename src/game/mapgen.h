@@ -1,12 +1,13 @@
-/* mapgen: dungeon floor generators (rooms and corridors, overlapping rooms). */
+/* mapgen: dungeon floor generators (rooms and corridors, overlapping rooms, caves). */
 #ifndef PIROGUE_GAME_MAPGEN_H
 #define PIROGUE_GAME_MAPGEN_H
 #include "core/rng.h"
 #include "game/map.h"
 
-enum mapgen_kind { MAPGEN_CLASSIC, MAPGEN_OVERLAP, MAPGEN_COUNT };
+/* Later generators are appended before MAPGEN_COUNT; values never change. */
+enum mapgen_kind { MAPGEN_CLASSIC, MAPGEN_OVERLAP, MAPGEN_CAVE, MAPGEN_COUNT };
 
-/* Parses a generator name ("classic", "overlap") into *out: 0, or -EINVAL
+/* Parses a generator name ("classic", "overlap", "cave") into *out: 0, or -EINVAL
  * (and *out untouched) for any other name or NULL. Logs nothing. */
 int mapgen_parse(const char *name, enum mapgen_kind *out);
 /* Name of a generator as mapgen_parse accepts it; "?" for an invalid kind. */
@@ -14,7 +15,9 @@ const char *mapgen_name(enum mapgen_kind k);
 /* Fills m for floor `depth` (1-based): rooms, corridors, stairs (no up stairs
  * on depth 1; up stairs in the first room, down stairs in the last room).
  * Every walkable cell is connected to the up stairs (or to the first room's
- * centre on floor 1). visible/explored are cleared. Deterministic in r (and
+ * centre on floor 1), by 4-way steps. Every room's centre is walkable; in a
+ * cave a "room" is a patch of the cave (a square around a floor cell, not
+ * all of it floor), there for spawning. visible/explored are cleared. Deterministic in r (and
  * consumes only r). Returns 0, or -EINVAL for a bad kind, depth < 1 or NULL. */
 int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r);
 

@@ -2,6 +2,7 @@
 #include "game/path.h"
 #include "core/log.h"
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /* Costs are 1..255, so every pending distance lies in [cur, cur + 255]:
@@ -15,10 +16,39 @@
 static const int dx8[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 static const int dy8[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };
 
+/* Moves the cell v (new distance nd) into its bucket, unlinking it from the
+ * old one if it was queued. Returns 1 if v was not queued before. */
+static inline int requeue(int32_t *head, int32_t *next, int32_t *prev, uint16_t *dist, int v, unsigned nd)
+{
+	int added = 1;
+	if (prev[v] != NOT_QUEUED) { /* unlink from its old bucket */
+		if (prev[v] >= 0)
+			next[prev[v]] = next[v];
+		else
+			head[dist[v] & (NBUCKETS - 1)] = next[v];
+		if (next[v] >= 0)
+			prev[next[v]] = prev[v];
+		added = 0;
+	}
+	dist[v] = (uint16_t)nd;
+	int nb = (int)(nd & (NBUCKETS - 1));
+	next[v] = head[nb];
+	prev[v] = -1;
+	if (head[nb] >= 0)
+		prev[head[nb]] = v;
+	head[nb] = v;
+	return added;
+}
+
 static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int32_t *next, int32_t *prev)
 {
 	int32_t head[NBUCKETS];
 	int n = w * h;
+	/* neighbour offsets in the order of dx8/dy8 */
+	const ptrdiff_t off[8] = { -w, 1, w, -1, 1 - w, 1 + w, w - 1, -w - 1 };
+	/* y = u / w by a multiply when exact (u * w < 2^32), else a division */
+	bool fast_div = (uint64_t)n * (uint64_t)w < ((uint64_t)1 << 32);
+	uint64_t recip = (((uint64_t)1 << 32) + (uint64_t)w - 1) / (uint64_t)w;
 	for (int i = 0; i < NBUCKETS; i++)
 		head[i] = -1;
 	for (int i = 0; i < n; i++)
@@ -39,8 +69,23 @@ static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int
 			prev[next[u]] = -1;
 		prev[u] = NOT_QUEUED;
 		queued--;
-		int ux = u % w, uy = u / w;
+		int uy = fast_div ? (int)(((uint64_t)(unsigned)u * recip) >> 32) : u / w;
+		int ux = u - uy * w;
 		unsigned du = dist[u];
+		if (ux > 0 && uy > 0 && ux < w - 1 && uy < h - 1) {
+			/* inside the border: no bounds to check */
+			for (int k = 0; k < 8; k++) {
+				int v = u + (int)off[k];
+				if (cost[v] == 0)
+					continue;
+				unsigned nd = du + cost[v];
+				if (nd > PATH_UNREACHABLE - 1)
+					nd = PATH_UNREACHABLE - 1;
+				if (nd < dist[v])
+					queued += requeue(head, next, prev, dist, v, nd);
+			}
+			continue;
+		}
 		for (int k = 0; k < 8; k++) {
 			int vx = ux + dx8[k], vy = uy + dy8[k];
 			if (vx < 0 || vy < 0 || vx >= w || vy >= h)
@@ -51,25 +96,8 @@ static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int
 			unsigned nd = du + cost[v];
 			if (nd > PATH_UNREACHABLE - 1)
 				nd = PATH_UNREACHABLE - 1;
-			if (nd >= dist[v])
-				continue;
-			if (prev[v] != NOT_QUEUED) { /* unlink from its old bucket */
-				if (prev[v] >= 0)
-					next[prev[v]] = next[v];
-				else
-					head[dist[v] & (NBUCKETS - 1)] = next[v];
-				if (next[v] >= 0)
-					prev[next[v]] = prev[v];
-			} else {
-				queued++;
-			}
-			dist[v] = (uint16_t)nd;
-			int nb = (int)(nd & (NBUCKETS - 1));
-			next[v] = head[nb];
-			prev[v] = -1;
-			if (head[nb] >= 0)
-				prev[head[nb]] = v;
-			head[nb] = v;
+			if (nd < dist[v])
+				queued += requeue(head, next, prev, dist, v, nd);
 		}
 	}
 }

@@ -2,6 +2,7 @@
 #include "platform/display.h"
 #include "platform/headless.h"
 #include "platform/term.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,27 +43,59 @@ const struct display_ops *display_find(const char *name)
 
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len)
 {
-	char no_drm[240] = "drm not built in", no_fb[240] = "fbdev not built in";
+	static const struct display_opts none = { 0 };
+	if (!o)
+		o = &none;
+	char no_drm[280] = "drm not built in", no_fb[280] = "fbdev not built in";
 #ifdef HAVE_DRM_BACKEND
 	char r[200];
 	if (drm_probe(o, r, sizeof r) == 0) {
 		snprintf(why, len, "drm: %s", r);
 		return &drm_display_ops;
 	}
-	snprintf(no_drm, sizeof no_drm, "no drm: %s", r);
+	snprintf(no_drm, sizeof no_drm, "no DRM card could be mastered with a display: %s", r);
 #endif
 #ifdef HAVE_FBDEV_BACKEND
 	char path[64], rf[200];
-	if (fbdev_probe(o, false, path, sizeof path, rf, sizeof rf) == 0) {
-		snprintf(why, len, "fbdev %s: %s (%s)", path, rf, no_drm);
+	/* A DRM driver's fbdev emulation ("...drmfb") shows nothing the drm
+	 * backend could not: when drm is unusable (held by X, nothing
+	 * connected) so is it. Without the drm backend it is the way to draw. */
+#ifdef HAVE_DRM_BACKEND
+	bool skip_emulation = !o->fb;
+#else
+	bool skip_emulation = false;
+#endif
+	if (fbdev_probe(o, skip_emulation, path, sizeof path, rf, sizeof rf) == 0) {
+		snprintf(why, len, "fbdev: %s; %s", rf, no_drm);
 		return &fbdev_display_ops;
 	}
-	snprintf(no_fb, sizeof no_fb, "no fbdev: %s", rf);
+	snprintf(no_fb, sizeof no_fb, "no usable framebuffer: %s", rf);
 #endif
 	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		snprintf(why, len, "term: stdin and stdout are a terminal (%s; %s)", no_drm, no_fb);
+		snprintf(why, len, "term: stdin and stdout are a terminal; %s; %s", no_drm, no_fb);
 		return &term_display_ops;
 	}
-	snprintf(why, len, "headless: stdout is not a terminal (%s; %s)", no_drm, no_fb);
+	snprintf(why, len, "headless: stdout is not a terminal; %s; %s", no_drm, no_fb);
 	return &headless_display_ops;
+}
+
+int display_list(FILE *out, const struct display_opts *o)
+{
+	int rc = 0;
+#ifdef HAVE_DRM_BACKEND
+	rc = drm_list_displays(out);
+#else
+	fprintf(out, "DRM: not built in (built with WITH_DRM=0)\n");
+#endif
+#ifdef HAVE_FBDEV_BACKEND
+	int rf = fbdev_list_displays(out);
+	if (rc >= 0 && rf < 0)
+		rc = rf;
+	else if (rc >= 0)
+		rc += rf;
+#endif
+	char why[768];
+	display_auto(o, why, sizeof why);
+	fprintf(out, "Automatic choice: %s\n", why);
+	return rc;
 }

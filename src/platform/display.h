@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "render/console.h"
 #include "render/font.h"
 #include "platform/input.h"
@@ -60,9 +61,20 @@ extern const struct display_ops *const display_backends[];
 /* Finds a backend by name; NULL when unknown or not built in. */
 const struct display_ops *display_find(const char *name);
 
-/* The automatic choice (DESIGN.md): drm if a card can be mastered, else
- * fbdev if a framebuffer opens, else term if stdout is a terminal, else
- * headless. Writes the reason into why (len bytes). Never NULL. */
+/* The automatic choice (DESIGN.md): drm if a card (o->card, else any) can
+ * be mastered and has a connected display (o->connector when given), else
+ * fbdev if a framebuffer (o->fb, else the first /dev/fbN that is not a DRM
+ * driver's emulation) opens in a usable format, else term if stdin and
+ * stdout are a terminal, else headless. Writes the reason into why (len
+ * bytes), e.g. "drm: /dev/dri/card0 (vc4) has a connected connector
+ * HDMI-A-1" or "fbdev: /dev/fb1 (fb_ili9341) opens, 320x240 RGB565; no DRM
+ * card could be mastered with a display: ...". o may be NULL. Never NULL. */
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
+
+/* For --list-displays: prints the DRM cards (driver, connectors, status,
+ * modes with the preferred one marked), the framebuffers, and the line
+ * "Automatic choice: <backend>: <why>" for options o (NULL: defaults).
+ * Returns the number of devices found or a negative errno. */
+int display_list(FILE *out, const struct display_opts *o);
 
 #endif

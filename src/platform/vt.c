@@ -58,7 +58,7 @@ static int current_vt(void)
 	int tty_nr = 0;
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %d", &tty_nr) != 1)
 		return 0;
-	unsigned ma = ((unsigned)tty_nr >> 8) & 0xfff, mi = ((unsigned)tty_nr & 0xff) | (((unsigned)tty_nr >> 12) & 0xfff00);
+	unsigned ma = ((unsigned)tty_nr >> 8) & 0xff, mi = ((unsigned)tty_nr & 0xff) | (((unsigned)tty_nr >> 12) & 0xfff00);
 	return ma == TTY_MAJOR_ && mi >= 1 && mi <= VT_MAX_ ? (int)mi : 0;
 }
 
@@ -136,11 +136,26 @@ int vt_open(struct vt **out, int vtnum)
 		struct vt_stat st;
 		if (ioctl(v->fd, VT_GETSTATE, &st) == 0 && st.v_active != num) {
 			v->prev_active = st.v_active;
-			if (ioctl(v->fd, VT_ACTIVATE, num) < 0 || ioctl(v->fd, VT_WAITACTIVE, num) < 0) {
+			if (ioctl(v->fd, VT_ACTIVATE, num) < 0) {
 				rc = -errno;
 				log_error("%s: cannot switch to VT %d (%s): run as root or from a console login",
 					  path, num, strerror(-rc));
 				v->prev_active = 0;
+				goto fail;
+			}
+			/* not VT_WAITACTIVE: it waits forever when the VT shown now
+			 * belongs to a program that refuses to let go */
+			int waited = 0;
+			while (ioctl(v->fd, VT_GETSTATE, &st) == 0 && st.v_active != num && waited < 5000) {
+				usleep(20000);
+				waited += 20;
+			}
+			if (st.v_active != num) {
+				log_error("%s: VT %d did not become active within 5 s: the program on VT %d (an X or "
+					  "Wayland session?) keeps the console; stop it or pick a VT from a text login",
+					  path, num, v->prev_active);
+				v->prev_active = 0;
+				rc = -EBUSY;
 				goto fail;
 			}
 		}
@@ -214,11 +229,40 @@ int vt_switch_to(struct vt *v, int n)
 {
 	if (!v || n < 1 || n > VT_MAX_)
 		return -EINVAL;
-	if (n == v->num)
-		return 0;
 	if (ioctl(v->fd, VT_ACTIVATE, n) < 0)
 		return -errno;
 	return 0;
+}
+
+int vt_reset(int n)
+{
+	if (n < 1 || n > VT_MAX_) {
+		log_error("VT %d: a VT number is 1..%d", n, VT_MAX_);
+		return -EINVAL;
+	}
+	char path[32];
+	snprintf(path, sizeof path, "/dev/tty%d", n);
+	int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		log_error("%s: %s%s", path, strerror(-rc), rc == -EACCES ? ": run as root" : "");
+		return rc;
+	}
+	int kd;
+	if (ioctl(fd, KDGETMODE, &kd) < 0) {
+		int rc = -errno;
+		log_error("%s: not a virtual console (%s)", path, strerror(-rc));
+		close(fd);
+		return rc;
+	}
+	struct vt_mode m = { .mode = VT_AUTO };
+	int rc = 0;
+	if (ioctl(fd, KDSETMODE, KD_TEXT) < 0 || ioctl(fd, KDSKBMODE, K_UNICODE) < 0 || ioctl(fd, VT_SETMODE, &m) < 0) {
+		rc = -errno;
+		log_error("%s: cannot reset the console (%s): run as root", path, strerror(-rc));
+	}
+	close(fd);
+	return rc;
 }
 
 void vt_emergency_restore(void)

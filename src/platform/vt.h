@@ -37,6 +37,12 @@ void vt_acquire_ack(struct vt *v);
  * keyboard were not muted. The switch then goes through the release signal.
  * Returns 0, -EINVAL or the ioctl's negative errno. */
 int vt_switch_to(struct vt *v, int n);
+/* Repairs VT n (1..63) left in graphics mode with a muted keyboard by a
+ * program that could not clean up (killed with SIGKILL): KD_TEXT, the
+ * keyboard in K_UNICODE, VT_AUTO switching. For a --reset-vt option or a
+ * systemd ExecStopPost=. Returns 0 or a negative errno having logged one
+ * line. */
+int vt_reset(int n);
 /* Restores text mode, the keyboard mode and VT_AUTO on the open vt, with
  * nothing but ioctl(): usable from a crash signal handler. Does nothing when
  * no vt is open. */

@@ -3,6 +3,7 @@
 #include "core/log.h"
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +13,19 @@
  * "oriented" (turned the way they appear on the surface) and scaled
  * horizontally, as one bitmask per unscaled oriented row (bit k of byte
  * k/8 = pixel k of the scaled row, LSB first). A glyph whose coverage is
- * only 0 or 255 (the usual case) is then drawn row by row as
- * bg ^ ((fg ^ bg) & mask), eight pixels at a time with vector types that
- * gcc and clang turn into SIMD on x86-64 (SSE2) and arm (NEON). Glyphs with
- * intermediate coverage, colour tiles, and cells clipped by the surface's
- * edge take a per-pixel path that reads the font through the same
- * orientation (base + u*du + v*dv into the glyph).
+ * only 0 or 255 (the usual case) is drawn as bg ^ ((fg ^ bg) & mask), the
+ * mask for eight pixels coming from a table indexed by a byte of the
+ * bitmask, with vector types that gcc and clang turn into SIMD (SSE2 or
+ * AVX2 on x86-64, NEON on arm). Glyphs with intermediate coverage, colour
+ * tiles, and cells clipped by the surface's edge take a per-pixel path
+ * (vectorised too) that reads the font through the same orientation
+ * (base + u*du + v*dv into the glyph).
  *
- * The surface is written in scan order: cells that share surface rows (a
- * console row at 0/180°, a console column at 90/270°) form a "band"; the
- * damaged cells of a band are collected and then drawn one surface row at a
- * time across all of them. The surface is never read.
+ * Cells that share surface rows (a console row at 0/180°, a console column
+ * at 90/270°) form a "band": its damaged cells are collected left to right
+ * on the surface, then each is drawn top to bottom, neighbouring 8-pixel
+ * cells in pairs so every row write covers 64 contiguous bytes. The surface
+ * is never read.
  */
 
 #define BLIT_MAX_CELL 256        /* font cell side limit (pixels) */
@@ -33,12 +36,16 @@ enum { GK_MASK, GK_BLEND, GK_COLOUR };
 
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 typedef uint16_t v8u16 __attribute__((vector_size(16)));
+typedef uint8_t v8u8 __attribute__((vector_size(8)));
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint8_t v4u8 __attribute__((vector_size(4)));
 
 /* One rotation's view of the font. */
 struct orient {
 	int gw, gh;    /* oriented unscaled glyph size */
 	int bpr;       /* bytes per scaled bitmask row: ceil(gw * scale / 8) */
-	uint8_t *bits; /* nglyphs × gh × bpr */
+	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
+	bool tried;    /* bits were built (or could not be) */
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
 };
 
@@ -51,6 +58,7 @@ struct fjob {
 
 /* v in every lane (macros: vector arguments would change the ABI) */
 #define SPLAT32(v) ((v8u32){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SPLAT4(v) ((v4u32){ (v), (v), (v), (v) })
 #define SPLAT16(v) ((v8u16){ (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), \
 			     (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v) })
 
@@ -74,6 +82,7 @@ struct band {
 
 struct blitter {
 	v8u32 lut32[256]; /* byte of mask bits -> 8 lanes of 0 / ~0 */
+	v4u32 lut4[16];   /* nibble -> 4 lanes */
 	v8u16 lut16[256];
 	const struct font *f;
 	int scale;
@@ -85,7 +94,8 @@ struct blitter {
 		int32_t glyph;
 	} cache[BLIT_GCACHE];
 	struct band band; /* scratch for blit_draw */
-	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage */
+	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
+			       * (consoles are at most 4096 wide) */
 };
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
@@ -99,19 +109,6 @@ static inline uint32_t to565(uint32_t rgb)
 	return ((rgb >> 8) & 0xF800) | ((rgb >> 5) & 0x07E0) | ((rgb >> 3) & 0x001F);
 }
 
-static inline uint32_t blend(uint32_t f, uint32_t b, uint32_t a)
-{
-	if (a == 255)
-		return f & 0xFFFFFF;
-	if (a == 0)
-		return b & 0xFFFFFF;
-	uint32_t na = 255 - a;
-	uint32_t r = (((f >> 16) & 255) * a + ((b >> 16) & 255) * na + 127) / 255;
-	uint32_t g = (((f >> 8) & 255) * a + ((b >> 8) & 255) * na + 127) / 255;
-	uint32_t bl = ((f & 255) * a + (b & 255) * na + 127) / 255;
-	return r << 16 | g << 8 | bl;
-}
-
 static int rot_index(int rotation)
 {
 	switch (rotation) {
@@ -123,39 +120,53 @@ static int rot_index(int rotation)
 	}
 }
 
-static int build_orient(struct blitter *b, int r)
+/* Geometry of rotation r's view of the font (cheap; done at create). */
+static void init_orient(struct blitter *b, int r)
 {
 	const struct font *f = b->f;
 	struct orient *o = &b->o[r];
-	int cw = f->cell_w, ch = f->cell_h, s = b->scale;
+	int cw = f->cell_w, ch = f->cell_h;
 	bool turned = r == 1 || r == 3;
 	o->gw = turned ? ch : cw;
 	o->gh = turned ? cw : ch;
-	o->bpr = (o->gw * s + 7) / 8;
+	o->bpr = (o->gw * b->scale + 7) / 8;
 	switch (r) {
 	case 0: o->base = 0; o->du = 1; o->dv = cw; break;
 	case 1: o->base = (ch - 1) * cw; o->du = -cw; o->dv = 1; break;
 	case 2: o->base = ch * cw - 1; o->du = -1; o->dv = -cw; break;
 	default: o->base = cw - 1; o->du = cw; o->dv = -1; break;
 	}
+}
+
+/* The mask bits of rotation r, built on first use. Without memory for
+ * them every cell takes the per-pixel path: slower, same pixels. */
+static void build_bits(struct blitter *b, int r)
+{
+	struct orient *o = &b->o[r];
+	if (o->tried)
+		return;
+	o->tried = true;
+	const struct font *f = b->f;
+	int s = b->scale;
 	size_t per = (size_t)o->gh * (size_t)o->bpr;
-	if ((size_t)f->nglyphs > SIZE_MAX / per)
-		return -ENOMEM;
-	o->bits = calloc((size_t)f->nglyphs, per);
-	if (!o->bits)
-		return -ENOMEM;
-	size_t gsize = (size_t)cw * (size_t)ch;
+	if ((size_t)f->nglyphs <= SIZE_MAX / per)
+		o->bits = calloc((size_t)f->nglyphs, per);
+	if (!o->bits) {
+		log_error("blit: out of memory for the glyph masks of %s; drawing pixel by pixel", f->name);
+		return;
+	}
+	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
 	for (int g = 0; g < f->nglyphs; g++) {
 		if (b->kind[g] != GK_MASK)
 			continue;
 		const uint8_t *cov = f->coverage + (size_t)g * gsize;
 		uint8_t *dst = o->bits + (size_t)g * per;
 		for (int v = 0; v < o->gh; v++, dst += o->bpr)
-			for (int u = 0; u < o->gw * s; u++)
-				if (cov[o->base + (u / s) * o->du + v * o->dv])
-					dst[u >> 3] |= (uint8_t)(1u << (u & 7));
+			for (int gu = 0; gu < o->gw; gu++)
+				if (cov[o->base + gu * o->du + v * o->dv])
+					for (int u = gu * s; u < (gu + 1) * s; u++)
+						dst[u >> 3] |= (uint8_t)(1u << (u & 7));
 	}
-	return 0;
 }
 
 int blit_create(struct blitter **out, const struct font *f, int scale)
@@ -179,11 +190,15 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	for (int m = 0; m < 256; m++)
 		for (int k = 0; k < 8; k++) {
 			b->lut32[m][k] = (m >> k & 1) ? 0xFFFFFFFFu : 0;
+			if (m < 16 && k < 4)
+				b->lut4[m][k] = (m >> k & 1) ? 0xFFFFFFFFu : 0;
 			b->lut16[m][k] = (m >> k & 1) ? 0xFFFF : 0;
 		}
 	b->draw_band = draw_band_base;
 #ifdef BLIT_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2"))
+	/* PIROGUE_BLIT_BASELINE=1 keeps the baseline code (tests, comparisons) */
+	const char *base = getenv("PIROGUE_BLIT_BASELINE");
+	if (__builtin_cpu_supports("avx2") && !(base && *base == '1'))
 		b->draw_band = draw_band_avx2;
 #endif
 	b->f = f;
@@ -207,8 +222,7 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 		b->kind[g] = k;
 	}
 	for (int r = 0; r < 4; r++)
-		if (build_orient(b, r))
-			goto fail_o;
+		init_orient(b, r);
 	/* Every slot starts as the (valid) entry for code point 0xFFFFFFFF. */
 	int32_t gmax = font_glyph(f, 0xFFFFFFFFu);
 	if (gmax < 0 || gmax >= f->nglyphs)
@@ -219,10 +233,6 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	}
 	*out = b;
 	return 0;
-fail_o:
-	for (int r = 0; r < 4; r++)
-		free(b->o[r].bits);
-	free(b->kind);
 fail_b:
 	free(b);
 fail:
@@ -253,6 +263,16 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
 	*rows = r < 0 || lh < 0 ? 0 : lh / ch;
 }
 
+int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int rows)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	for (int scale = 8; scale > 1; scale--)
+		if (lw / (f->cell_w * scale) >= cols && lh / (f->cell_h * scale) >= rows)
+			return scale;
+	return 1;
+}
+
 static inline int lookup(struct blitter *b, uint32_t cp)
 {
 	unsigned slot = cp & (BLIT_GCACHE - 1);
@@ -266,112 +286,233 @@ static inline int lookup(struct blitter *b, uint32_t cp)
 	return g;
 }
 
-/* The visible part [u0, u1) of one scaled row of a cell, any glyph kind,
- * pixel by pixel. gv: unscaled oriented row. dst points at pixel u0. */
-static void slow_row(const struct blitter *b, const struct orient *o, const struct job *j, int gv,
-		     uint8_t *dst, int bpp)
+/* memcpy for the short, variable copies of a cell row, inline (n is a
+ * multiple of 2). */
+static inline __attribute__((always_inline)) void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
 {
+	size_t k = 0;
+	for (; k + 32 <= n; k += 32)
+		memcpy(d + k, s + k, 32);
+	for (; k + 4 <= n; k += 4)
+		memcpy(d + k, s + k, 4);
+	if (k < n)
+		memcpy(d + k, s + k, 2);
+}
+
+/* One cell through the per-pixel path (blended coverage, colour tiles,
+ * cells clipped by the surface's edge): each glyph row is computed once,
+ * widened by the scale, into a row buffer, then copied to its visible
+ * surface rows and columns. top: the surface row y0 of the band. */
+static inline __attribute__((always_inline)) void slow_cell(const struct blitter *b, const struct orient *o,
+							    const struct job *j, uint8_t *top, size_t stride,
+							    int nrows, int gv0, int rep0, int bpp, bool wide)
+{
+	uint8_t row[BLIT_MAX_CELL * 8 * 4];
 	const struct font *f = b->f;
 	size_t goff = (size_t)j->glyph * (size_t)f->cell_w * (size_t)f->cell_h;
-	int s = b->scale;
-	int u = j->u0;
-	while (u < j->u1) {
-		int gu = u / s;
-		int idx = o->base + gu * o->du + gv * o->dv;
-		uint32_t rgb;
-		if (f->colour) {
-			uint32_t px = f->colour[goff + (size_t)idx];
-			rgb = blend(px, j->bg, px >> 24);
-		} else {
-			rgb = blend(j->fg, j->bg, f->coverage[goff + (size_t)idx]);
+	const uint32_t *col = f->colour ? f->colour + goff : NULL;
+	const uint8_t *cov = f->coverage + goff;
+	int s = b->scale, gw = o->gw;
+	uint8_t *dst = top + (size_t)(j->sx0 + j->u0) * (size_t)bpp;
+	const uint8_t *src = row + (size_t)j->u0 * (size_t)bpp;
+	size_t n = (size_t)(j->u1 - j->u0) * (size_t)bpp;
+	int gv = gv0, rep = rep0;
+	for (int y = 0; y < nrows; y++, dst += stride) {
+		if (y == 0 || rep == 0) {
+			/* the glyph row as 0xRRGGBB, eight pixels at a time (the
+			 * blend formula of blit.h; x / 255 as (x + 1 + (x >> 8)) >> 8,
+			 * exact below 65535), then widened and converted */
+			uint32_t rgb[BLIT_MAX_CELL + 8];
+			int idx = o->base + gv * o->dv, du = o->du;
+#define TAKE(arr, k) ((k) < n8 ? (uint32_t)(arr)[e + (k) * du] : 0u)
+#define GATHER8(arr) ((v8u32){ TAKE(arr, 0), TAKE(arr, 1), TAKE(arr, 2), TAKE(arr, 3), \
+			       TAKE(arr, 4), TAKE(arr, 5), TAKE(arr, 6), TAKE(arr, 7) })
+#define GATHER4(arr) ((v4u32){ TAKE(arr, 0), TAKE(arr, 1), TAKE(arr, 2), TAKE(arr, 3) })
+#define BLEND(VT, out, fv, a, bgv, m8)                                                   \
+	do {                                                                             \
+		VT na_ = (m8) - (a);                                                     \
+		VT r_ = (((fv) >> 16) & (m8)) * (a) + (((bgv) >> 16) & (m8)) * na_ + 127; \
+		VT g_ = (((fv) >> 8) & (m8)) * (a) + (((bgv) >> 8) & (m8)) * na_ + 127;   \
+		VT b_ = ((fv) & (m8)) * (a) + ((bgv) & (m8)) * na_ + 127;                 \
+		r_ = (r_ + 1 + (r_ >> 8)) >> 8;                                          \
+		g_ = (g_ + 1 + (g_ >> 8)) >> 8;                                          \
+		b_ = (b_ + 1 + (b_ >> 8)) >> 8;                                          \
+		out = r_ << 16 | g_ << 8 | b_;                                           \
+	} while (0)
+			/* lanes built in registers from the font (not through a
+			 * buffer: that would stall store forwarding) */
+			if (wide) {
+				const v8u32 bgv = SPLAT32(j->bg), fgv = SPLAT32(j->fg), m8 = SPLAT32(255u);
+				for (int gu = 0; gu < gw; gu += 8) {
+					int e = idx + gu * du, n8 = gw - gu;
+					v8u32 fv, a, out;
+					if (col) {
+						if (du == 1 && n8 >= 8)
+							memcpy(&fv, col + e, 32);
+						else
+							fv = GATHER8(col);
+						a = fv >> 24;
+					} else {
+						fv = fgv;
+						if (du == 1 && n8 >= 8) {
+							v8u8 c8;
+							memcpy(&c8, cov + e, 8);
+							a = __builtin_convertvector(c8, v8u32);
+						} else {
+							a = GATHER8(cov);
+						}
+					}
+					BLEND(v8u32, out, fv, a, bgv, m8);
+					memcpy(rgb + gu, &out, 32);
+				}
+			} else {
+				const v4u32 bgv = SPLAT4(j->bg), fgv = SPLAT4(j->fg), m8 = SPLAT4(255u);
+				for (int gu = 0; gu < gw; gu += 4) {
+					int e = idx + gu * du, n8 = gw - gu;
+					v4u32 fv, a, out;
+					if (col) {
+						if (du == 1 && n8 >= 4)
+							memcpy(&fv, col + e, 16);
+						else
+							fv = GATHER4(col);
+						a = fv >> 24;
+					} else {
+						fv = fgv;
+						if (du == 1 && n8 >= 4) {
+							v4u8 c4;
+							memcpy(&c4, cov + e, 4);
+							a = __builtin_convertvector(c4, v4u32);
+						} else {
+							a = GATHER4(cov);
+						}
+					}
+					BLEND(v4u32, out, fv, a, bgv, m8);
+					memcpy(rgb + gu, &out, 16);
+				}
+			}
+#undef BLEND
+#undef GATHER4
+#undef GATHER8
+#undef TAKE
+			if (bpp == 4 && s == 1) {
+				copy_bytes(row, (const uint8_t *)rgb, (size_t)gw * 4);
+			} else if (bpp == 4) {
+				uint8_t *p = row;
+				for (int gu = 0; gu < gw; gu++)
+					for (int k = 0; k < s; k++, p += 4)
+						memcpy(p, &rgb[gu], 4);
+			} else {
+				uint8_t *p = row;
+				for (int gu = 0; gu < gw; gu++) {
+					uint16_t v = (uint16_t)to565(rgb[gu]);
+					for (int k = 0; k < s; k++, p += 2)
+						memcpy(p, &v, 2);
+				}
+			}
 		}
-		int end = (gu + 1) * s;
-		if (end > j->u1)
-			end = j->u1;
-		if (bpp == 4) {
-			for (; u < end; u++, dst += 4)
-				memcpy(dst, &rgb, 4);
-		} else {
-			uint16_t p = (uint16_t)to565(rgb);
-			for (; u < end; u++, dst += 2)
-				memcpy(dst, &p, 2);
+		copy_bytes(dst, src, n);
+		if (++rep == s) {
+			rep = 0;
+			gv++;
 		}
 	}
 }
 
-/* Draws a band: surface rows top to bottom, each across all its cells.
- * Inlined into a baseline and (on x86-64) an AVX2 variant; the vector
- * types become SSE2/AVX2/NEON instructions accordingly. */
+/* Eight XRGB8888 pixels bg ^ (x & mask of byte m) at dst: one 32-byte
+ * vector when wide (AVX2), two 16-byte ones otherwise (SSE2, NEON). */
+#define PUT8(dst, vb8, vx8, vb4, vx4, m)                                           \
+	do {                                                                       \
+		unsigned m_ = (m);                                                 \
+		if (wide) {                                                        \
+			v8u32 p_ = (vb8) ^ ((vx8) & b->lut32[m_]);                 \
+			memcpy((dst), &p_, 32);                                    \
+		} else {                                                           \
+			v4u32 l_ = (vb4) ^ ((vx4) & b->lut4[m_ & 15]);             \
+			v4u32 h_ = (vb4) ^ ((vx4) & b->lut4[m_ >> 4]);             \
+			memcpy((dst), &l_, 16);                                    \
+			memcpy((dst) + 16, &h_, 16);                               \
+		}                                                                  \
+	} while (0)
+
+/* Draws a band. Mask cells go one cell (or two neighbours) at a time, all
+ * its rows, with its colours held in registers; then the cells that need
+ * the per-pixel path. Inlined into a baseline
+ * and (on x86-64) an AVX2 variant; the vector types become SSE2, AVX2 or
+ * NEON instructions accordingly. */
 static inline __attribute__((always_inline)) void draw_band_body(const struct blitter *b, const struct band *bd,
-								 struct surface *s)
+								 struct surface *s, bool wide)
 {
 	const struct orient *o = bd->o;
 	int bpp = surf_bpp(s->format);
 	int scale = b->scale, bw = bd->bw, nf = bd->nf;
 	int y0 = bd->sy0 < 0 ? 0 : bd->sy0;
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
-	int gv = (y0 - bd->sy0) / scale, rep = (y0 - bd->sy0) % scale;
+	int off = y0 - bd->sy0, nrows = y1 - y0;
+	int gv0 = off / scale, rep0 = off % scale;
 	int groups = bw / 8;
-	if (bpp == 4 && bw == 8 && scale == 1) {
-		size_t stride = (size_t)s->stride;
-		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
-		int off = y0 - bd->sy0, nrows = y1 - y0;
-		for (int i = 0; i < nf; i++) {
-			const struct fjob *j = &bd->fast[i];
+	size_t stride = (size_t)s->stride, bpr = (size_t)o->bpr;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
+	for (int i = 0; i < nf; i++) {
+		const struct fjob *j = &bd->fast[i];
+		uint8_t *dst = top + (size_t)j->sx0 * (size_t)bpp;
+		bool pair = bw == 8 && scale == 1 && i + 1 < nf && j[1].sx0 == j->sx0 + 8;
+		if (bpp == 4 && bw == 8 && scale == 1) {
+			/* the common case: one mask byte per row */
 			const uint8_t *bits = j->bits + off;
-			uint8_t *dst = top + (size_t)j->sx0 * 4;
 			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
-			if (i + 1 < nf && j[1].sx0 == j->sx0 + 8) {
-				/* two neighbours: 64 contiguous bytes a row */
+			v4u32 vb4 = SPLAT4(j->bg), vx4 = SPLAT4(j->fg ^ j->bg);
+			if (pair) { /* 64 contiguous bytes a row */
 				const uint8_t *bits2 = j[1].bits + off;
 				v8u32 vb2 = SPLAT32(j[1].bg), vx2 = SPLAT32(j[1].fg ^ j[1].bg);
+				v4u32 vb24 = SPLAT4(j[1].bg), vx24 = SPLAT4(j[1].fg ^ j[1].bg);
 				for (int y = 0; y < nrows; y++, dst += stride) {
-					v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
-					v8u32 p2 = vb2 ^ (vx2 & b->lut32[bits2[y]]);
-					memcpy(dst, &p, 32);
-					memcpy(dst + 32, &p2, 32);
+					PUT8(dst, vb, vx, vb4, vx4, bits[y]);
+					PUT8(dst + 32, vb2, vx2, vb24, vx24, bits2[y]);
 				}
 				i++;
-				continue;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride)
+					PUT8(dst, vb, vx, vb4, vx4, bits[y]);
 			}
-			for (int y = 0; y < nrows; y++, dst += stride) {
-				v8u32 p = vb ^ (vx & b->lut32[bits[y]]);
-				memcpy(dst, &p, 32);
-			}
-		}
-		nf = 0;
-	}
-	for (int y = y0; y < y1; y++) {
-		uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
-		size_t boff = (size_t)gv * (size_t)o->bpr;
-		if (bpp == 4 && bw == 8) {
-			/* the common case: 8 pixels wide, one mask byte per row */
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				v8u32 p = SPLAT32(j->bg) ^ (SPLAT32(j->fg ^ j->bg) & b->lut32[j->bits[boff]]);
-				memcpy(row + (size_t)j->sx0 * 4, &p, 32);
+		} else if (bpp == 2 && bw == 8 && scale == 1) {
+			const uint8_t *bits = j->bits + off;
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			if (pair) { /* 32 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u16 vb2 = SPLAT16(j[1].bg), vx2 = SPLAT16(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					v8u16 p2 = vb2 ^ (vx2 & b->lut16[bits2[y]]);
+					memcpy(dst, &p, 16);
+					memcpy(dst + 16, &p2, 16);
+				}
+				i++;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					memcpy(dst, &p, 16);
+				}
 			}
 		} else if (bpp == 4) {
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				uint8_t *dst = row + (size_t)j->sx0 * 4;
-				const uint8_t *bits = j->bits + boff;
-				v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
-				for (int k = 0; k < groups; k++) {
-					v8u32 p = vb ^ (vx & b->lut32[bits[k]]);
-					memcpy(dst + 32 * k, &p, 32);
-				}
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			v4u32 vb4 = SPLAT4(j->bg), vx4 = SPLAT4(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+				for (int k = 0; k < groups; k++)
+					PUT8(dst + 32 * k, vb, vx, vb4, vx4, bits[k]);
 				for (int k = groups * 8; k < bw; k++) {
 					uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg;
 					memcpy(dst + 4 * k, &p, 4);
 				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
 			}
 		} else {
-			for (int i = 0; i < nf; i++) {
-				const struct fjob *j = &bd->fast[i];
-				uint8_t *dst = row + (size_t)j->sx0 * 2;
-				const uint8_t *bits = j->bits + boff;
-				v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 				for (int k = 0; k < groups; k++) {
 					v8u16 p = vb ^ (vx & b->lut16[bits[k]]);
 					memcpy(dst + 16 * k, &p, 16);
@@ -380,29 +521,27 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 					uint16_t p = (uint16_t)((bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg);
 					memcpy(dst + 2 * k, &p, 2);
 				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
 			}
 		}
-		for (int i = 0; i < bd->ns; i++) {
-			const struct job *j = &bd->slow[i];
-			slow_row(b, o, j, gv, row + (size_t)(j->sx0 + j->u0) * (size_t)bpp, bpp);
-		}
-		if (++rep == scale) {
-			rep = 0;
-			gv++;
-		}
 	}
+	for (int i = 0; i < bd->ns; i++)
+		slow_cell(b, o, &bd->slow[i], top, stride, nrows, gv0, rep0, bpp, wide);
 }
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s)
 {
-	draw_band_body(b, bd, s);
+	draw_band_body(b, bd, s, false);
 }
 
 #ifdef BLIT_HAVE_AVX2
 __attribute__((target("avx2"))) static void draw_band_avx2(const struct blitter *b, const struct band *bd,
 							      struct surface *s)
 {
-	draw_band_body(b, bd, s);
+	draw_band_body(b, bd, s, true);
 }
 #endif
 
@@ -434,6 +573,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
+	build_bits(b, r);
 	const struct orient *o = &b->o[r];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
@@ -453,9 +593,10 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->nf = bd->ns = 0;
-	if (damage && turned) {
+	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
+	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
-		int w = c->w < (int)sizeof b->coldmg ? c->w : (int)sizeof b->coldmg;
+		int w = c->w;
 		memset(b->coldmg, 0, (size_t)w);
 		for (int y = 0; y < ncells; y++) {
 			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
@@ -467,22 +608,20 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	for (int a = 0; a < nbands; a++) {
 		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
 			continue;
-		if (damage && turned && !b->coldmg[a])
+		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		/* visit cells left to right on the surface */
-		for (int t = 0; t < ncells; t++) {
-			int k = flip_x ? ncells - 1 - t : t;
-			int cx = turned ? a : k, cy = turned ? k : a;
-			size_t ci = (size_t)cy * (size_t)c->w + (size_t)cx;
+		/* visit the band's cells left to right on the surface */
+		int k0 = flip_x ? ncells - 1 : 0;
+		ptrdiff_t ci = turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0;
+		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
+		int sx0 = flip_x ? s->width - ncells * bw : 0;
+		for (int t = 0; t < ncells; t++, ci += dci, sx0 += bw) {
 			if (damage && !damage[ci])
 				continue;
 			const struct con_cell *cell = &c->cells[ci];
-			int sx0 = flip_x ? s->width - (k + 1) * bw : k * bw;
-			int u0 = sx0 < 0 ? -sx0 : 0;
-			int u1 = sx0 + bw > s->width ? s->width - sx0 : bw;
 			int g = lookup(b, cell->ch);
-			if (b->kind[g] == GK_MASK && u0 == 0 && u1 == bw) {
+			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
 				struct fjob *j = &bd->fast[bd->nf++];
 				j->sx0 = sx0;
 				j->bits = o->bits + (size_t)g * gstride;
@@ -493,8 +632,8 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
 				j->sx0 = sx0;
-				j->u0 = u0;
-				j->u1 = u1;
+				j->u0 = sx0 < 0 ? -sx0 : 0;
+				j->u1 = sx0 + bw > s->width ? s->width - sx0 : bw;
 				j->glyph = g;
 				j->fg = cell->fg;
 				j->bg = cell->bg;

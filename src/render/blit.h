@@ -27,7 +27,9 @@
 struct blitter;
 
 /* Creates a blitter drawing with font f (borrowed; must outlive it) at
- * integer scale 1..8. Returns 0, -EINVAL or -ENOMEM. */
+ * integer scale 1..8. Returns 0, -EINVAL or -ENOMEM. On x86-64 CPUs with
+ * AVX2 it uses AVX2 code unless the environment has
+ * PIROGUE_BLIT_BASELINE=1 (same pixels; for tests and comparisons). */
 int blit_create(struct blitter **out, const struct font *f, int scale);
 /* Frees b; accepts NULL. */
 void blit_destroy(struct blitter *b);
@@ -45,18 +47,13 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
 
+/* The largest scale (1..8) at which font f shows at least cols × rows cells
+ * on surface s (rotation included); 1 when even scale 1 shows fewer. For
+ * backends given scale 0 ("auto": the largest that fits 80×50 cells). */
+int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int rows);
+
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);
-
-/* The console most backends aim for (GAME.md §6's reference layout). */
-#define BLIT_WANT_COLS 80
-#define BLIT_WANT_ROWS 50
-
-/* The largest integer scale (1..8) at which font f on a surface of w×h
- * pixels (before rotation; 90/270 swap the axes) still shows at least
- * want_cols × want_rows cells; 1 when even scale 1 shows fewer. This is
- * what a backend uses when the user gave no --scale. */
-int blit_fit_scale(const struct font *f, int w, int h, int rotation, int want_cols, int want_rows);
 
 #endif

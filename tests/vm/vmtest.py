@@ -160,6 +160,50 @@ def compare(a, b):
 # ---------------------------------------------------------------- QEMU
 
 
+def find_glyph(img, font, ch, rows):
+    """Finds the one cell of the top `rows` console rows that shows glyph ch
+    of font ((tile_w, tile_h, coverage rows), CP437 16x16 grid), in any
+    colour on a plain background, at the default scale (the largest that
+    fits 80x50 cells). Returns ((col, row), (cell_w, cell_h)) or None."""
+    w, h, rgb = img
+    tw, th, tiles = font
+    scale = max(1, min(w // (tw * 80), h // (th * 50)))
+    cw, ch_ = tw * scale, th * scale
+    code = ord(ch)
+    tile = [[tiles[(code // 16) * th + y][(code % 16) * tw + x] for x in range(tw)] for y in range(th)]
+    hits = []
+    for cy in range(min(rows, h // ch_)):
+        for cx in range(w // cw):
+            def px(x, y):
+                i = ((cy * ch_ + y * scale) * w + cx * cw + x * scale) * 3
+                return rgb[i:i + 3]
+            bg = fg = None
+            ok = True
+            for y in range(th):
+                for x in range(tw):
+                    p = px(x, y)
+                    if tile[y][x]:
+                        fg = fg or p
+                        ok = p == fg
+                    else:
+                        bg = bg or p
+                        ok = p == bg
+                    if not ok:
+                        break
+                if not ok:
+                    break
+            if ok and fg != bg:
+                hits.append((cx, cy))
+    return (hits[0], (cw, ch_)) if len(hits) == 1 else None
+
+
+def load_font_png(path):
+    """A CP437 16x16 tileset PNG as (tile_w, tile_h, rows of 0/1 coverage)."""
+    w, h, rgb = read_png(path)
+    rows = [[1 if sum(rgb[(y * w + x) * 3:(y * w + x) * 3 + 3]) > 3 * 127 else 0 for x in range(w)] for y in range(h)]
+    return w // 16, h // 16, rows
+
+
 class Timeout(Exception):
     pass
 
@@ -352,11 +396,26 @@ class Rig:
             self.help = ''
             print(f'vmrig: cannot run {args.pirogue} --help: {e}')
         self.expected_cache = {}
+        try:
+            r = subprocess.run(['nm', '--defined-only', args.pirogue], capture_output=True, text=True, timeout=30)
+            self.symbols = {ln.split()[-1] for ln in r.stdout.splitlines() if ln.strip()} if r.returncode == 0 else None
+        except OSError:
+            self.symbols = None
+        # The game's default font (beside the binary, as in the initramfs)
+        # and the map's height in rows, for finding the player.
+        self.font_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'fonts', 'cp437-8x8.png')
+        self.font = load_font_png(self.font_path) if os.path.exists(self.font_path) else None
+        self.map_rows = 1000   # all rows: the player's @ is the only one on screen
 
     def report(self, verdict, cfg, check, reason):
         name = f'{cfg["name"]} {check}' if cfg else check
         self.results.append(verdict)
         print(f'{verdict} {name}: {reason}', flush=True)
+
+    def links(self, name):
+        """Whether the game binary contains function name (True when it
+        cannot be told: a stripped binary)."""
+        return self.symbols is None or not self.symbols or name in self.symbols
 
     def lacks(self, *words):
         """The first word --help does not mention (a feature not in main yet)."""
@@ -480,10 +539,21 @@ class Session:
             self.keys_done = []
             self.series('fbdev', [c[len(self.tag):] for c in self.FB_CHECKS])
 
+    # What each check needs besides a running game, as a function the game
+    # binary links in when that part is wired into it.
+    REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
+                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open'}
+    WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling'}
+
     def series(self, backend, checks):
         for check in checks:
             if self.broken:
                 self.report('SKIP', check, self.broken)
+                continue
+            need = self.REQUIRES.get(check)
+            if need and not self.rig.links(need):
+                self.report('SKIP', check, f'the game does not link {need}(): {self.WHAT[need]} is not wired '
+                            'into it yet (not in main)')
                 continue
             try:
                 if check == 'start-frame':
@@ -504,6 +574,7 @@ class Session:
         args = ['pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose']
         if backend == 'drm':
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
+        args += ['--vt', '1']    # its stdio is the serial console, not a VT
         with g.lock:          # a new game counts its frames from 1 again
             g.frames = 0
         before = 0
@@ -554,7 +625,7 @@ class Session:
         before = g.frame_count()
         g.send_keys(self.KEYS)
         self.keys_done += self.KEYS
-        n = g.settle(before)
+        n = g.settle(before, timeout=10)
         if compare(start, self.headless(self.keys_done)) is None:
             raise RuntimeError(f'keys {" ".join(self.KEYS)} do not change the headless frame: the check would prove nothing')
         why = self.same_as_headless('after keys', 'keys')
@@ -628,7 +699,7 @@ class Session:
                                f'{compare(img, after)}; the game said: {" | ".join(died) or "nothing"}')
         g.send_keys(['h'])
         self.keys_done.append('h')
-        g.settle(before)
+        g.settle(before, timeout=10)
         why = self.same_as_headless('keyboard after the unplug', 'unplug')
         if why:
             return self.report('FAIL', 'gamepad-unplug', why)
@@ -636,9 +707,70 @@ class Session:
                     'still moves the player (frame equals the headless one)')
 
     def mouse(self):
-        self.report('SKIP', 'mouse', 'not written yet')
+        g = self.g
+        keys = self.keys_done
+        if not self.rig.font:
+            raise RuntimeError(f'no {self.rig.font_path} to find the player with')
+        cell = find_glyph(self.headless(keys), self.rig.font, '@', self.rig.map_rows)
+        if not cell:
+            raise RuntimeError(f'cannot find the player (@ in {self.rig.font_path}) in the headless frame')
+        (cx, cy), (cw, ch) = cell
+        w, h = self.size
+        base = g.screendump('mouse-before')
+        node, seen = self.plug('mouse', 'vmrig virtual mouse')
+        # Park the pointer in the bottom right corner (the HUD: no map cell,
+        # nothing hovered), then move it onto the player's cell.
+        for cmd in ('emit mouse EV_REL REL_X 10000', 'emit mouse EV_REL REL_Y 10000', 'sync mouse'):
+            self.helper(cmd, cmd.split()[0])
+        g.quiet(1.0)
+        parked = g.screendump('mouse-parked')
+        if compare(base, parked) is not None:
+            return self.report('FAIL', 'mouse', f'the pointer parked on the HUD changed the screen: {compare(base, parked)}')
+        before = g.frame_count()
+        tx, ty = cx * cw + cw // 2, cy * ch + ch // 2
+        for cmd in (f'emit mouse EV_REL REL_X {tx - (w - 1)}', f'emit mouse EV_REL REL_Y {ty - (h - 1)}', 'sync mouse'):
+            self.helper(cmd, cmd.split()[0])
+        try:
+            g.settle(before, timeout=10)
+        except Timeout:
+            return self.report('FAIL', 'mouse', f'no frame after the pointer moved onto the player (cell {cx},{cy}) '
+                               f'with {node} (the game {"logged" if seen else "did not log"} the new mouse)')
+        hover = g.screendump('mouse-hover')
+        if compare(base, hover) is None:
+            return self.report('FAIL', 'mouse', 'hovering the player changed nothing on screen')
+        # A left click on the player's cell looks at it, as 'x' does; moving
+        # the pointer back onto the HUD ends the hover.
+        before = g.frame_count()
+        self.helper('tap mouse BTN_LEFT', 'tap')
+        for cmd in (f'emit mouse EV_REL REL_X {(w - 1) - tx}', f'emit mouse EV_REL REL_Y {(h - 1) - ty}', 'sync mouse'):
+            self.helper(cmd, cmd.split()[0])
+        try:
+            g.settle(before, timeout=10)
+        except Timeout:
+            return self.report('FAIL', 'mouse', 'no frame after the click')
+        self.keys_done = keys + ['x']
+        why = self.same_as_headless('after a click on the player (expected: look, as x)', 'mouse-click')
+        if why:
+            return self.report('FAIL', 'mouse', why)
+        before = g.frame_count()
+        g.send_keys(['escape'])
+        self.keys_done.append('escape')
+        g.settle(before, timeout=10)
+        why = self.same_as_headless('escape after the click', 'mouse-escape')
+        if why:
+            return self.report('FAIL', 'mouse', why)
+        self.report('PASS', 'mouse', f'a uinput mouse ({node}): parked on the HUD nothing changed, hovering the player '
+                    f'(cell {cx},{cy}) showed it, a click looked at it exactly as x does (frame equals the headless one)')
 
     def chvt(self):
+        try:
+            self.chvt_run()
+        finally:
+            rc, out = self.g.sh('vmhelper vt')
+            if out and 'active=1' not in out[-1]:
+                self.g.sh('timeout 10 chvt 1', timeout=20)
+
+    def chvt_run(self):
         g = self.g
         before = g.frame_count()
         game_img = g.screendump('chvt-before')
@@ -658,7 +790,7 @@ class Session:
         if 'active=1' not in vt or 'mode=graphics' not in vt:
             return self.report('FAIL', 'chvt', f'back on VT 1: {vt}')
         try:
-            n = g.settle(before, timeout=15)
+            n = g.settle(before, timeout=10)
         except Timeout:
             return self.report('FAIL', 'chvt', 'no frame presented after returning to VT 1 (no redraw)')
         why = self.same_as_headless('after chvt 2, a key on VT 2, chvt 1', 'chvt')
