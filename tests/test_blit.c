@@ -414,6 +414,21 @@ static void test_console_size(void **st)
 	tf_free(f);
 }
 
+static void test_fit_scale(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0); /* 10×12 */
+	struct surface s = { NULL, 1920, 1080, 1920 * 4, SURF_XRGB8888, 0 };
+	assert_int_equal(blit_fit_scale(f, &s, 80, 50), 1); /* 192×90 at 1, 96×45 at 2 */
+	assert_int_equal(blit_fit_scale(f, &s, 80, 40), 2);
+	assert_int_equal(blit_fit_scale(f, &s, 1, 1), 8);
+	s.rotation = 90; /* 1080 wide, 1920 tall */
+	assert_int_equal(blit_fit_scale(f, &s, 50, 80), 2); /* 54×80 at 2 */
+	s.width = 10;
+	assert_int_equal(blit_fit_scale(f, &s, 80, 50), 1);
+	tf_free(f);
+}
+
 static void test_create_rejects(void **st)
 {
 	(void)st;
@@ -493,6 +508,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),
 		cmocka_unit_test(test_console_size),
+		cmocka_unit_test(test_fit_scale),
 		cmocka_unit_test(test_create_rejects),
 		cmocka_unit_test(test_scale8_and_bad_rotation),
 		cmocka_unit_test(test_clear),

@@ -1098,6 +1098,7 @@ static void test_dev_hotplug_non_devices(void **st)
 	assert_int_equal(evdev_open(&e, &o), 0);
 	assert_int_equal(evdev_poll_fds(e, fds, 8), 3);
 	assert_int_equal(evdev_poll_fds(e, fds, 2), -ENOSPC);
+	assert_int_equal(evdev_count(e, DEV_KEYBOARD), 0);
 	assert_int_equal(pump(e, ev, 16, 0), 0); /* idle: nothing readable */
 	log_capture();
 	snprintf(path, sizeof path, "%s/event7", tmpdir);
@@ -1251,6 +1252,10 @@ static void test_dev_uinput(void **st)
 	uinput_link(ms, 902);
 	assert_int_equal(pump(e, ev, 64, 200), 0);
 	assert_int_equal(evdev_poll_fds(e, fds, 8), 6);
+	assert_int_equal(evdev_count(e, DEV_KEYBOARD), 1);
+	assert_int_equal(evdev_count(e, DEV_GAMEPAD), 1);
+	assert_int_equal(evdev_count(e, DEV_MOUSE), 1);
+	assert_int_equal(evdev_count(e, DEV_SCRIPT), 0);
 	evdev_set_pointer_space(e, 640, 480, 8, 16);
 	uwrite(gp, EV_KEY, BTN_SOUTH, 1);
 	uwrite(gp, EV_KEY, BTN_SOUTH, 0);

@@ -212,6 +212,21 @@ static void test_open_rejects(void **st)
 	assert_int_equal(cols, HEADLESS_DEFAULT_H / (TF_W * 3)); /* width 100, height default 400, turned */
 	assert_int_equal(rows, 100 / (TF_H * 3));
 	d->ops->close(d);
+	/* scale 0: the largest that shows 80×50 cells of 10×12 (800×600 at 1) */
+	o.rotation = 0;
+	o.scale = 0;
+	o.width = 1700;
+	o.height = 1250;
+	assert_int_equal(headless_display_ops.open(&d, &o), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 85); /* scale 2 */
+	assert_int_equal(rows, 52);
+	d->ops->close(d);
+	o.width = 300; /* not even at scale 1: scale 1 */
+	assert_int_equal(headless_display_ops.open(&d, &o), 0);
+	d->ops->console_size(d, &cols, &rows);
+	assert_int_equal(cols, 30);
+	d->ops->close(d);
 	tf_free(f);
 }
 

@@ -490,6 +490,16 @@ void evdev_grab(struct evdev *e, bool on)
 		dev_grab(e->dev[i], on && e->grab_opt);
 }
 
+int evdev_count(const struct evdev *e, enum dev_kind kind)
+{
+	unsigned want = kind == DEV_KEYBOARD ? EVM_KEYBOARD : kind == DEV_GAMEPAD ? EVM_GAMEPAD :
+			kind == DEV_MOUSE ? EVM_MOUSE : 0;
+	int n = 0;
+	for (int i = 0; i < e->ndev; i++)
+		n += (e->dev[i]->m.cls & want) != 0;
+	return n;
+}
+
 /* ---------- dispatch ---------- */
 
 static void hotplug(struct evdev *e)

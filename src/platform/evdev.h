@@ -59,6 +59,9 @@ void evdev_grab(struct evdev *e, bool on);
  * when it changes, and EV_MOUSE_CLICK; until this is called (or with a zero
  * size) mice produce no events. */
 void evdev_set_pointer_space(struct evdev *e, int px_w, int px_h, int cell_w, int cell_h);
+/* How many open devices can act as kind (DEV_KEYBOARD, DEV_GAMEPAD or
+ * DEV_MOUSE; a keyboard with a pointing stick counts for both). */
+int evdev_count(const struct evdev *e, enum dev_kind kind);
 /* For --list-inputs: prints one line per event node in o->dir (path, name,
  * vendor:product, class and why, gamepad GUID and mapping, whether it could
  * be opened, with the fix when permission was denied). Returns 0, or a

@@ -47,7 +47,8 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->s.pixels = malloc((size_t)d->s.stride * (size_t)h);
 	if (!d->s.pixels)
 		goto fail_d;
-	rc = blit_create(&d->blit, o->font, o->scale);
+	int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->s, 80, 50);
+	rc = blit_create(&d->blit, o->font, scale);
 	if (rc)
 		goto fail_px; /* blit_create said why */
 	blit_clear(&d->s, 0);

@@ -11,8 +11,9 @@
 /* Largest surface side accepted (pixels). */
 #define HEADLESS_MAX_SIDE 16384
 
-/* The backend ("headless"). open() needs o->font, o->scale 1..8 and
- * o->rotation 0/90/180/270; o->width × o->height is the surface's own
+/* The backend ("headless"). open() needs o->font, o->scale 1..8 (0: the
+ * largest that still shows 80×50 cells, else 1) and o->rotation
+ * 0/90/180/270; o->width × o->height is the surface's own
  * (scan-out) size, before rotation, so at 90/270 the console is
  * o->height pixels wide. The surface is XRGB8888, black at open.
  * - console_size: the cells that fit (blit_console_size).

@@ -263,6 +263,16 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
 	*rows = r < 0 || lh < 0 ? 0 : lh / ch;
 }
 
+int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int rows)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	for (int scale = 8; scale > 1; scale--)
+		if (lw / (f->cell_w * scale) >= cols && lh / (f->cell_h * scale) >= rows)
+			return scale;
+	return 1;
+}
+
 static inline int lookup(struct blitter *b, uint32_t cp)
 {
 	unsigned slot = cp & (BLIT_GCACHE - 1);

@@ -47,6 +47,11 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
 
+/* The largest scale (1..8) at which font f shows at least cols × rows cells
+ * on surface s (rotation included); 1 when even scale 1 shows fewer. For
+ * backends given scale 0 ("auto": the largest that fits 80×50 cells). */
+int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int rows);
+
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);
