@@ -460,6 +460,83 @@ static void test_symmetry_random_clutter(void **st)
 	assert_true(gaps_checked > 1000);
 }
 
+/* fov_light_walls: afterwards no visible floor has an unlit wall beside it
+ * (within range); only walls were added; and it does add some (Ford's rule
+ * alone misses e.g. the walls beside a doorway seen from the side). */
+static void test_light_walls(void **st)
+{
+	(void)st;
+	struct map m;
+	struct rng r;
+	uint8_t op[MAP_W * MAP_H], v1[MAP_W * MAP_H], v2[MAP_W * MAP_H];
+	long added = 0;
+	for (int k = 0; k < MAPGEN_COUNT; k++) {
+		rng_seed(&r, 99 + (uint64_t)k);
+		assert_int_equal(mapgen_generate(&m, (enum mapgen_kind)k, 1, &r), 0);
+		map_opacity(&m, op);
+		for (int o = 0; o < MAP_W * MAP_H; o += 5) {
+			if (op[o])
+				continue;
+			int ox = o % MAP_W, oy = o / MAP_W;
+			fov_compute(op, MAP_W, MAP_H, ox, oy, 8, v1);
+			memcpy(v2, v1, sizeof(v2));
+			fov_light_walls(op, MAP_W, MAP_H, ox, oy, 8, v2);
+			for (int i = 0; i < MAP_W * MAP_H; i++) {
+				if (v1[i] != v2[i]) {
+					assert_true(op[i] && v2[i] && !v1[i]); /* a wall turned on */
+					added++;
+				}
+				if (!v2[i] || op[i])
+					continue;
+				for (int dy = -1; dy <= 1; dy++)
+					for (int dx = -1; dx <= 1; dx++) {
+						int x = i % MAP_W + dx, y = i / MAP_W + dy;
+						int ddx = x - ox, ddy = y - oy;
+						if (ddx * ddx + ddy * ddy <= 72 && op[y * MAP_W + x])
+							assert_int_equal(v2[y * MAP_W + x], 1);
+					}
+			}
+			/* nothing out of range */
+			for (int i = 0; i < MAP_W * MAP_H; i++) {
+				int ddx = i % MAP_W - ox, ddy = i / MAP_W - oy;
+				if (v2[i])
+					assert_true(ddx * ddx + ddy * ddy <= 72);
+			}
+		}
+	}
+	assert_true(added > 100);
+	/* by hand: leaving a room's east side, the corridor cell (11,3) is
+	 * seen; Ford's rule leaves the wall (12,4) beside it dark */
+	static const char *const rows[] = {
+		"#############",
+		"#.........###",
+		"#.........###",
+		"#............",
+		"#.........#.#",
+		"#....@....#.#",
+		"#####.#####.#", NULL };
+	struct hmap hm;
+	parse(&hm, rows);
+	fov_compute(hm.opaque, hm.w, hm.h, hm.ox, hm.oy, 8, v1);
+	assert_int_equal(v1[3 * hm.w + 11], 1);
+	assert_int_equal(v1[4 * hm.w + 12], 0);
+	memcpy(v2, v1, (size_t)(hm.w * hm.h));
+	fov_light_walls(hm.opaque, hm.w, hm.h, hm.ox, hm.oy, 8, v2);
+	assert_int_equal(v2[4 * hm.w + 12], 1);
+	for (int i = 0; i < hm.w * hm.h; i++)
+		if (i != 4 * hm.w + 12)
+			assert_int_equal(v1[i], v2[i]);
+	/* the same with unlimited radius (the cell-by-cell path) */
+	fov_compute(hm.opaque, hm.w, hm.h, hm.ox, hm.oy, -1, v1);
+	memcpy(v2, v1, (size_t)(hm.w * hm.h));
+	fov_light_walls(hm.opaque, hm.w, hm.h, hm.ox, hm.oy, -1, v2);
+	assert_int_equal(v1[4 * hm.w + 12], 0);
+	assert_int_equal(v2[4 * hm.w + 12], 1);
+	/* bad input: nothing happens */
+	fov_light_walls(hm.opaque, 0, 5, 0, 0, 8, v1);
+	fov_light_walls(hm.opaque, hm.w, hm.h, -1, 0, 8, v1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_edges_and_bad_input),
 		cmocka_unit_test(test_symmetry_generated_maps),
 		cmocka_unit_test(test_symmetry_random_clutter),
+		cmocka_unit_test(test_light_walls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

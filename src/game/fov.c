@@ -179,6 +179,87 @@ static void scan_row(const struct scan *s, int depth, struct frac start, struct 
 		scan_row(s, depth + 1, start, end);
 }
 
+/* The general case of fov_light_walls: cell by cell. */
+static void light_walls_slow(const uint8_t *opaque, int w, int h, int ox, int oy, int reach, int r2,
+			     uint8_t *visible)
+{
+	int y0 = oy - reach < 0 ? 0 : oy - reach, y1 = oy + reach >= h ? h - 1 : oy + reach;
+	for (int y = y0; y <= y1; y++) {
+		int x0 = ox - reach < 0 ? 0 : ox - reach, x1 = ox + reach >= w ? w - 1 : ox + reach;
+		for (int x = x0; x <= x1; x++) {
+			if (!visible[y * w + x] || opaque[y * w + x])
+				continue;
+			for (int ny = y - 1; ny <= y + 1; ny++) {
+				if (ny < 0 || ny >= h)
+					continue;
+				for (int nx = x - 1; nx <= x + 1; nx++) {
+					if (nx < 0 || nx >= w)
+						continue;
+					int i = ny * w + nx;
+					if (visible[i] || !opaque[i])
+						continue;
+					int ddx = nx - ox, ddy = ny - oy;
+					if (r2 >= 0 && ddx * ddx + ddy * ddy > r2)
+						continue;
+					visible[i] = 1;
+				}
+			}
+		}
+	}
+}
+
+/* Largest radius handled with one 64-bit mask per row (2 * 30 + 1 bits). */
+#define MASK_RADIUS 30
+
+void fov_light_walls(const uint8_t *opaque, int w, int h, int ox, int oy, int radius, uint8_t *visible)
+{
+	if (w <= 0 || h <= 0 || ox < 0 || oy < 0 || ox >= w || oy >= h)
+		return;
+	int far = w > h ? w : h;
+	int reach = radius >= 0 && radius < far ? radius : far;
+	int r2 = radius >= 0 ? radius * radius + radius : -1;
+	if (radius < 0 || reach > MASK_RADIUS) {
+		light_walls_slow(opaque, w, h, ox, oy, reach, r2, visible);
+		return;
+	}
+	/* Row masks over x in [ox - reach, ox + reach] (bit = x - ox + reach),
+	 * rows oy - reach - 1 .. oy + reach + 1 (index + 1): floor[] = visible
+	 * floor, dark[] = unlit walls inside the disc. A dark wall next to a
+	 * visible floor (8-way) is the dilated floor mask AND dark. */
+	uint64_t floor[2 * MASK_RADIUS + 3] = { 0 }, dark[2 * MASK_RADIUS + 3] = { 0 };
+	int n = 2 * reach + 1;
+	int span = reach;
+	for (int j = 0; j < n; j++) {
+		int y = oy - reach + j, dy = y - oy;
+		while (span > 0 && span * span + dy * dy > r2)
+			span--;
+		while (span < reach && (span + 1) * (span + 1) + dy * dy <= r2)
+			span++;
+		if (y < 0 || y >= h)
+			continue;
+		int x0 = ox - span < 0 ? 0 : ox - span, x1 = ox + span >= w ? w - 1 : ox + span;
+		const uint8_t *vrow = visible + y * w, *orow = opaque + y * w;
+		uint64_t f = 0, d = 0;
+		for (int x = x0; x <= x1; x++) { /* branch-free: the cells are noise to a predictor */
+			unsigned v = vrow[x] != 0, o = orow[x] != 0;
+			f |= (uint64_t)(v & !o) << (x - ox + reach);
+			d |= (uint64_t)(o & !v) << (x - ox + reach);
+		}
+		floor[j + 1] = f;
+		dark[j + 1] = d;
+	}
+	for (int j = 0; j < n; j++) {
+		uint64_t near = floor[j] | floor[j + 1] | floor[j + 2];
+		uint64_t lit = (near | near << 1 | near >> 1) & dark[j + 1];
+		int y = oy - reach + j;
+		while (lit) {
+			int b = __builtin_ctzll(lit);
+			lit &= lit - 1;
+			visible[y * w + ox - reach + b] = 1;
+		}
+	}
+}
+
 void fov_compute(const uint8_t *opaque, int w, int h, int ox, int oy, int radius, uint8_t *visible)
 {
 	static const int tf[4][4] = {

@@ -97,6 +97,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	uint8_t opaque[MAP_H * MAP_W];
 	map_opacity(m, opaque);
 	fov_compute(opaque, m->w, m->h, ox, oy, radius, m->visible);
+	fov_light_walls(opaque, m->w, m->h, ox, oy, radius, m->visible);
 	for (int i = 0; i < m->w * m->h; i++)
 		m->explored[i] |= m->visible[i];
 }

@@ -55,8 +55,8 @@ void map_start(const struct map *m, int *x, int *y);
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out);
 /* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
 void map_opacity(const struct map *m, uint8_t *out);
-/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute) and
- * marks every visible cell explored. */
+/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute,
+ * then fov_light_walls) and marks every visible cell explored. */
 void map_update_fov(struct map *m, int ox, int oy, int radius);
 
 #endif
