@@ -52,10 +52,10 @@ struct drm_display {
 	char want_conn[32];
 	int want_w, want_h, want_hz;
 	int rotation;
-	const struct font *font;
-	int scale_opt; /* 0: the largest scale that fits 80×50 cells, per mode */
 	struct blitter *blit;
-	int blit_scale;
+	const struct font *font;
+	int scale;       /* the blitter's scale */
+	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
 	/* the output in use */
 	bool active;    /* a mode is set on a connected display */
 	bool suspended; /* VT released: not master, draw nothing */
@@ -645,16 +645,14 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		if (rc)
 			return rc;
 	}
-	int scale = d->scale_opt ? d->scale_opt : blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
-	if (!d->blit || scale != d->blit_scale) {
-		blit_destroy(d->blit);
-		d->blit = NULL;
-		int rc = blit_create(&d->blit, d->font, scale);
-		if (rc) {
-			log_error("drm: cannot set up the glyph blitter (scale %d): %s", scale, strerror(-rc));
-			return rc;
+	if (d->auto_scale) {
+		int want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
+		struct blitter *nb;
+		if (want != d->scale && blit_create(&nb, d->font, want) == 0) {
+			blit_destroy(d->blit);
+			d->blit = nb;
+			d->scale = want;
 		}
-		d->blit_scale = scale;
 	}
 	int cols = 0, rows = 0;
 	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
@@ -791,11 +789,11 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	if (o->connector)
 		snprintf(d->want_conn, sizeof d->want_conn, "%s", o->connector);
 	d->font = o->font;
-	d->scale_opt = o->scale;
-	int rc;
-	if (o->scale < 0 || o->scale > 8) {
-		log_error("drm: scale %d: the scale is 1..8 (0: automatic)", o->scale);
-		rc = -EINVAL;
+	d->scale = o->scale ? o->scale : 1;
+	d->auto_scale = !o->scale;
+	int rc = blit_create(&d->blit, o->font, d->scale);
+	if (rc) {
+		log_error("drm: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
 		goto fail;
 	}
 	/* the card: the one asked for, else the first with a connected display */

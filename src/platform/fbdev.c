@@ -65,10 +65,9 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	d->base.ops = &fbdev_display_ops;
 	d->fd = -1;
 	snprintf(d->path, sizeof d->path, "%s", o->fb ? o->fb : "/dev/fb0");
-	int rc;
-	if (o->scale < 0 || o->scale > 8) {
-		log_error("fbdev: scale %d: the scale is 1..8 (0: automatic)", o->scale);
-		rc = -EINVAL;
+	int rc = blit_create(&d->blit, o->font, o->scale ? o->scale : 1);
+	if (rc) {
+		log_error("fbdev: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
 		goto fail;
 	}
 	d->fd = open(d->path, O_RDWR | O_CLOEXEC);
@@ -121,16 +120,19 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	}
 	d->surf = (struct surface){ .pixels = (uint8_t *)d->map + off, .width = (int)v.xres, .height = (int)v.yres,
 				    .stride = (int)f.line_length, .format = fmt, .rotation = o->rotation };
-	int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
-	rc = blit_create(&d->blit, o->font, scale);
-	if (rc) {
-		log_error("fbdev: cannot set up the glyph blitter (scale %d): %s", scale, strerror(-rc));
-		goto fail;
+	if (!o->scale) {
+		/* no --scale: the largest that still shows 80×50 cells */
+		blit_destroy(d->blit);
+		d->blit = NULL;
+		if ((rc = blit_create(&d->blit, o->font, blit_fit_scale(o->font, &d->surf, 80, 50)))) {
+			log_error("fbdev: cannot set up the glyph blitter: %s", strerror(-rc));
+			goto fail;
+		}
 	}
 	blit_console_size(d->blit, &d->surf, &d->cols, &d->rows);
 	if (d->cols < 1 || d->rows < 1) {
 		log_error("%s (%s): %ux%u pixels is too small for the font at scale %d", d->path, d->id, v.xres, v.yres,
-			  scale);
+			  o->scale);
 		rc = -ERANGE;
 		goto fail;
 	}
