@@ -237,7 +237,8 @@ class Guest:
                'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
         cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
                 '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
-                '-append', f'console={console} panic=-1 loglevel=1',
+                # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
+                '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
                 '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
         self.cmd = cmd
         self.log = open(os.path.join(outdir, 'serial.log'), 'w')
@@ -573,6 +574,12 @@ class Session:
             if need and not self.rig.links(need):
                 self.report('SKIP', check, f'the game does not link {need}() ({self.WHAT[need]}): '
                             'not wired in yet, not in main')
+                continue
+            if backend == 'fbdev' and check == 'start-frame' and not self.rig.links('vt_open'):
+                # Without KD_GRAPHICS fbcon keeps drawing its cursor into /dev/fb0.
+                self.broken = ('the game does not link vt_open() (the VT handling): without it fbcon draws '
+                               'over /dev/fb0; not wired in yet, not in main')
+                self.report('SKIP', check, self.broken)
                 continue
             if check == 'ctrl-alt-fn' and not self.rig.app_mentions('EV_VT_SWITCH'):
                 self.report('SKIP', check, 'src/app and src/main.c do not handle EV_VT_SWITCH yet (not in main)')
