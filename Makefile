@@ -63,27 +63,48 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all run test unit-test asan bench deps install uninstall clean check-deps vm-test
+.PHONY: tools all run test unit-test asan bench deps install uninstall clean check-deps vm-test
 all: $(BIN)
+
+# make V=1 shows the full command lines.
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs cmocka)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs cmocka)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
+	@$(if $(Q),echo "  BENCH   $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
+
+# Developer tools (tools/*.c) linked against the library, e.g. mkrec.
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
+tools: $(TOOL_BINS)
+$(BUILD)/tools/%: tools/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TOOL    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
 # make run: build (installing missing build dependencies first) and play.
 run: check-deps
@@ -93,7 +114,7 @@ run: check-deps
 # make test: build everything and run every test; the last line of output is
 # "N passed, N failed".
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
 	@tools/run-tests $(BUILD) $(BIN)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM

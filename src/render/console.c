@@ -265,6 +265,16 @@ void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_
 	}
 }
 
+int con_copy(struct console *dst, const struct console *src)
+{
+	if (dst->w != src->w || dst->h != src->h)
+		return -EINVAL;
+	for (int y = 0; y < src->h; y++)
+		for (int x = 0; x < src->w; x++)
+			set_cell(dst, x, y, src->cells[(size_t)y * src->w + x]);
+	return 0;
+}
+
 void con_damage_all(struct console *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;

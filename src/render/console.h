@@ -65,6 +65,11 @@ void con_clear(struct console *c, uint32_t bg);
  * with an optional centred title (NULL for none). The inside is untouched. */
 void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *title);
 
+/* Makes dst's cells equal src's (same size required: returns -EINVAL
+ * otherwise), damaging only the cells that differ. Lets a screen be drawn
+ * from scratch into a spare console without over-reporting damage. */
+int con_copy(struct console *dst, const struct console *src);
+
 /* Marks every cell damaged (e.g. after a VT switch or a new surface). */
 void con_damage_all(struct console *c);
 /* Forgets all damage (after the frame has been presented). */

@@ -29,7 +29,7 @@ done | awk '!seen[$0]++' | while read -r ko; do
 done
 cp "$busybox" "$root/bin/busybox"
 # The applet list of the host's busybox-static (the same Debian version).
-for a in $(busybox --list); do
+for a in $(/bin/busybox --list); do
 	[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 done
 cp "$game" "$root/bin/pirogue"

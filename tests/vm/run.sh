@@ -27,7 +27,7 @@ for a in $archs; do
 	bin=$vm/bin-$a
 	mkdir -p "$bin"
 	if [ "$a" = x86_64 ]; then
-		cross= cc=gcc libdir=/usr/lib/x86_64-linux-gnu busybox=$(command -v busybox)
+		cross= cc=gcc libdir=/usr/lib/x86_64-linux-gnu busybox=/bin/busybox
 	else
 		cross=aarch64-linux-gnu cc=aarch64-linux-gnu-gcc libdir=/usr/lib/aarch64-linux-gnu busybox=$vm/kernel-$a/busybox
 	fi

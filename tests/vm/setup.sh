@@ -23,7 +23,7 @@ need python3 command -v python3
 need cpio command -v cpio
 need kmod command -v depmod
 need xz-utils command -v xz
-need busybox-static sh -c 'file -L /bin/busybox 2>/dev/null | grep -q "statically linked" || busybox --list | grep -qx chvt'
+need busybox-static sh -c 'dpkg-query -W -f="\${Status}" busybox-static | grep -q "ok installed"'
 need libevdev-dev have_lib x86_64-linux-gnu libevdev.a
 for a in $archs; do
 	case $a in

@@ -1,0 +1,700 @@
+/* The loop: one poll() over signals, the display and the input devices;
+ * events become actions, actions become game commands or screen changes,
+ * and a frame is presented only when a cell changed. */
+#include "app/app.h"
+#include "app/bindings.h"
+#include "core/log.h"
+#include "game/game.h"
+#include "game/map.h"
+#include "game/mapgen.h"
+#include "platform/display.h"
+#include "render/console.h"
+#include "render/font.h"
+#include "save/record.h"
+#include "ui/ui.h"
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_FDS 64
+#define MAX_EVENTS 64
+
+struct app {
+	const struct app_config *cfg;
+	struct font *font;
+	const struct display_ops *ops;
+	struct display *disp;
+	struct console *con;     /* what is on screen (damage = what changed) */
+	struct console *scratch; /* where ui_draw composes the next frame */
+	int sfd;                 /* signalfd, -1 when not used */
+	struct ui ui;
+	struct game *game;
+	enum mapgen_kind mapgen;
+	uint64_t next_seed;
+	bool seeded;             /* next_seed came from --seed */
+	struct rec_writer *rec;
+	bool recording_done;     /* --record covers the first game only */
+	int frames;
+	bool quit;
+	int status;
+};
+
+/* ------------------------------------------------------------------ */
+/* fonts */
+
+static int load_font(struct app *a)
+{
+	char err[256];
+	if (a->cfg->font) {
+		if (font_load(&a->font, a->cfg->font, err, sizeof err)) {
+			log_error("%s (give --font a PNG tileset or a PSF font)", err);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	/* The shipped default: next to the binary (a build tree), then the
+	 * installed data directory. */
+	char exe[PATH_MAX], path[PATH_MAX + 32];
+	const char *dirs[2] = { NULL, PIROGUE_DATADIR };
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			dirs[0] = exe;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!dirs[i])
+			continue;
+		snprintf(path, sizeof path, "%s/fonts/cp437-8x8.png", dirs[i]);
+		if (access(path, R_OK) == 0) {
+			if (font_load(&a->font, path, err, sizeof err)) {
+				log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+				return -EINVAL;
+			}
+			return 0;
+		}
+	}
+	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue or give --font FILE",
+		  dirs[0] ? dirs[0] : ".", PIROGUE_DATADIR);
+	return -ENOENT;
+}
+
+/* ------------------------------------------------------------------ */
+/* display */
+
+static const struct display_ops *choose_backend(struct app *a)
+{
+	const char *name = a->cfg->backend;
+	if (a->cfg->replay)
+		name = "headless";
+	if (name) {
+		const struct display_ops *ops = display_find(name);
+		if (!ops)
+			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
+		return ops;
+	}
+	char why[256];
+	const struct display_ops *ops = display_auto(&(struct display_opts){ 0 }, why, sizeof why);
+	log_info("display: %s", why);
+	return ops;
+}
+
+static int open_display(struct app *a)
+{
+	a->ops = choose_backend(a);
+	if (!a->ops)
+		return -ENODEV;
+	bool needs_font = strcmp(a->ops->name, "term") != 0;
+	if (needs_font && load_font(a))
+		return -EINVAL;
+	if (!needs_font && a->cfg->font) {
+		/* still check it, so a bad --font is never silently ignored */
+		if (load_font(a))
+			return -EINVAL;
+	}
+	struct display_opts o = {
+		.font = a->font,
+		.scale = a->cfg->scale,
+		.rotation = a->cfg->rotation,
+		.width = a->cfg->width,
+		.height = a->cfg->height,
+		.card = a->cfg->card,
+		.connector = a->cfg->connector,
+		.mode_w = a->cfg->mode_w,
+		.mode_h = a->cfg->mode_h,
+		.mode_hz = a->cfg->mode_hz,
+		.fb = a->cfg->fb,
+		.vt = a->cfg->vt,
+	};
+	int rc = a->ops->open(&a->disp, &o);
+	if (rc)
+		return rc;
+	/* log lines would scribble over a full-screen terminal */
+	if (!strcmp(a->ops->name, "term"))
+		log_hold(1);
+	return 0;
+}
+
+static int size_consoles(struct app *a)
+{
+	int cols, rows;
+	a->ops->console_size(a->disp, &cols, &rows);
+	if (cols < 1)
+		cols = 1;
+	if (rows < 1)
+		rows = 1;
+	int rc;
+	if (!a->con) {
+		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
+			return rc;
+	} else if (a->con->w != cols || a->con->h != rows) {
+		if ((rc = con_resize(a->con, cols, rows)) || (rc = con_resize(a->scratch, cols, rows)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Draws the current screen and presents it if any cell changed. */
+static int frame(struct app *a)
+{
+	ui_draw(&a->ui, a->game, a->scratch);
+	con_copy(a->con, a->scratch);
+	if (!a->con->damaged)
+		return 0;
+	int rc = a->ops->present(a->disp, a->con);
+	if (rc) {
+		log_error("cannot present a frame on the %s display (%s)", a->ops->name, strerror(-rc));
+		return rc;
+	}
+	con_clear_damage(a->con);
+	a->frames++;
+	log_info("frame presented %d", a->frames);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* game */
+
+static uint64_t fresh_seed(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+}
+
+static int new_game(struct app *a)
+{
+	game_destroy(a->game);
+	a->game = NULL;
+	uint64_t seed = a->seeded ? a->next_seed++ : fresh_seed();
+	struct game_opts o = { .seed = seed, .mapgen = (int)a->mapgen };
+	int rc = game_create(&a->game, &o);
+	if (rc) {
+		log_error("cannot start a new game (%s)", strerror(-rc));
+		return rc;
+	}
+	log_info("new game, seed %llu", (unsigned long long)seed);
+	if (a->cfg->record && !a->recording_done) {
+		a->recording_done = true;
+		rc = rec_writer_open(&a->rec, a->cfg->record, seed, mapgen_name(a->mapgen));
+		if (rc)
+			return rc;
+	} else if (a->rec) {
+		/* a recording holds one game: the next one is not recorded */
+		rec_writer_close(a->rec);
+		a->rec = NULL;
+	}
+	a->ui.screen = UI_PLAY;
+	a->ui.can_continue = true;
+	a->ui.hover_x = a->ui.hover_y = -1;
+	return 0;
+}
+
+static void apply(struct app *a, enum cmd c)
+{
+	if (!a->game || game_is_over(a->game))
+		return;
+	game_apply(a->game, c);
+	if (a->rec)
+		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
+	if (game_is_over(a->game)) {
+		a->ui.screen = UI_GAMEOVER;
+		a->ui.can_continue = false;
+		if (a->rec) {
+			rec_writer_close(a->rec);
+			a->rec = NULL;
+		}
+	}
+}
+
+static enum cmd move_cmd(enum action act)
+{
+	return (enum cmd)(CMD_MOVE_N + (act - ACT_MOVE_N));
+}
+
+static void act_title(struct app *a, enum action act)
+{
+	enum ui_menu_item items[MENU_COUNT];
+	int n = ui_menu_items(&a->ui, items);
+	if (a->ui.menu_sel >= n)
+		a->ui.menu_sel = n - 1;
+	switch (act) {
+	case ACT_MOVE_N:
+		a->ui.menu_sel = (a->ui.menu_sel + n - 1) % n;
+		break;
+	case ACT_MOVE_S:
+		a->ui.menu_sel = (a->ui.menu_sel + 1) % n;
+		break;
+	case ACT_CONFIRM:
+	case ACT_PAD_A:
+		a->ui.notice[0] = 0;
+		switch (items[a->ui.menu_sel]) {
+		case MENU_CONTINUE:
+			a->ui.screen = UI_PLAY;
+			break;
+		case MENU_NEW_GAME:
+			if (new_game(a)) {
+				a->quit = true;
+				a->status = 1;
+			}
+			break;
+		default:
+			a->quit = true;
+			break;
+		}
+		break;
+	case ACT_CANCEL:
+	case ACT_QUIT:
+	case ACT_PAD_B:
+		a->quit = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static void act_play(struct app *a, enum action act)
+{
+	int px, py;
+	switch (act) {
+	case ACT_MOVE_N: case ACT_MOVE_NE: case ACT_MOVE_E: case ACT_MOVE_SE:
+	case ACT_MOVE_S: case ACT_MOVE_SW: case ACT_MOVE_W: case ACT_MOVE_NW:
+		apply(a, move_cmd(act));
+		break;
+	case ACT_WAIT:
+	case ACT_PAD_B:
+		apply(a, CMD_WAIT);
+		break;
+	case ACT_PICKUP:
+		apply(a, CMD_PICKUP);
+		break;
+	case ACT_DESCEND:
+		apply(a, CMD_DESCEND);
+		break;
+	case ACT_ASCEND:
+		apply(a, CMD_ASCEND);
+		break;
+	case ACT_PAD_A: {
+		/* the one button that does what the cell calls for */
+		const struct map *m = game_map(a->game);
+		game_player_pos(a->game, &px, &py);
+		int t = m->tile[py * m->w + px];
+		apply(a, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
+		break;
+	}
+	case ACT_LOOK:
+		game_player_pos(a->game, &px, &py);
+		a->ui.look_x = px;
+		a->ui.look_y = py;
+		a->ui.screen = UI_LOOK;
+		break;
+	case ACT_HISTORY:
+		a->ui.history_top = 0;
+		a->ui.screen = UI_HISTORY;
+		break;
+	case ACT_CHARACTER:
+		a->ui.screen = UI_CHARACTER;
+		break;
+	case ACT_CANCEL:
+	case ACT_QUIT:
+	case ACT_MENU:
+		a->ui.screen = UI_TITLE;
+		a->ui.menu_sel = 0;
+		break;
+	default:
+		break; /* unbound here: costs nothing */
+	}
+}
+
+static void act_look(struct app *a, enum action act)
+{
+	int dx, dy;
+	if (bind_move_delta(act, &dx, &dy)) {
+		const struct map *m = game_map(a->game);
+		int x = a->ui.look_x + dx, y = a->ui.look_y + dy;
+		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
+			a->ui.look_x = x;
+			a->ui.look_y = y;
+		}
+		return;
+	}
+	if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_LOOK || act == ACT_CONFIRM || act == ACT_PAD_A)
+		a->ui.screen = UI_PLAY;
+}
+
+static void act_history(struct app *a, enum action act)
+{
+	int total = game_msg_count(a->game);
+	if (act == ACT_MOVE_N && a->ui.history_top < total - 1)
+		a->ui.history_top++;
+	else if (act == ACT_MOVE_S && a->ui.history_top > 0)
+		a->ui.history_top--;
+	else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_HISTORY || act == ACT_CONFIRM)
+		a->ui.screen = UI_PLAY;
+}
+
+static void act_gameover(struct app *a, enum action act)
+{
+	if (act == ACT_CONFIRM || act == ACT_PAD_A) {
+		if (new_game(a)) {
+			a->quit = true;
+			a->status = 1;
+		}
+	} else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_QUIT || act == ACT_MENU) {
+		a->ui.screen = UI_TITLE;
+		a->ui.menu_sel = 0;
+	}
+}
+
+static void on_action(struct app *a, enum action act)
+{
+	switch (a->ui.screen) {
+	case UI_TITLE: act_title(a, act); break;
+	case UI_PLAY: act_play(a, act); break;
+	case UI_LOOK: act_look(a, act); break;
+	case UI_HISTORY: act_history(a, act); break;
+	case UI_CHARACTER:
+		if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_CHARACTER || act == ACT_CONFIRM)
+			a->ui.screen = UI_PLAY;
+		break;
+	case UI_GAMEOVER: act_gameover(a, act); break;
+	}
+}
+
+static void on_event(struct app *a, const struct in_event *ev)
+{
+	int mx, my;
+	switch (ev->type) {
+	case EV_KEY_PRESS:
+		a->ui.last_dev = ev->from == DEV_SCRIPT ? a->ui.last_dev : ev->from;
+		on_action(a, bind_action(ev->key));
+		break;
+	case EV_MOUSE_MOVE:
+		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0) {
+			a->ui.hover_x = mx;
+			a->ui.hover_y = my;
+		} else {
+			a->ui.hover_x = a->ui.hover_y = -1;
+		}
+		break;
+	case EV_MOUSE_CLICK:
+		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0 &&
+		    (a->ui.screen == UI_PLAY || a->ui.screen == UI_LOOK)) {
+			/* a click looks at the cell (targeting will use it too) */
+			a->ui.look_x = mx;
+			a->ui.look_y = my;
+			a->ui.screen = UI_LOOK;
+		}
+		break;
+	case EV_RESIZE:
+		if (size_consoles(a) == 0)
+			con_damage_all(a->con);
+		break;
+	case EV_QUIT:
+		a->quit = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* input sources */
+
+/* --keys: one key a line, '#' comments. Every key is handled and drawn in
+ * turn; the frame after the last one stays for --screenshot. */
+static int run_script(struct app *a)
+{
+	FILE *f = fopen(a->cfg->keys, "r");
+	if (!f) {
+		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
+		return 1;
+	}
+	char line[256];
+	int lineno = 0;
+	int status = 0;
+	while (!a->quit && fgets(line, sizeof line, f)) {
+		lineno++;
+		char *s = line;
+		size_t n = strlen(s);
+		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+			s[--n] = 0;
+		/* '#' alone on a line is a comment too; a key '#' cannot be given */
+		char *hash = strchr(s, '#');
+		if (hash)
+			*hash = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		n = strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			s[--n] = 0;
+		if (!*s) {
+			/* a line holding just a space is the space key */
+			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
+				s = (char *)"space";
+			else
+				continue;
+		}
+		uint32_t key;
+		if (key_parse(s, &key)) {
+			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
+				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
+			status = 2;
+			break;
+		}
+		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
+		on_event(a, &ev);
+		if (frame(a)) {
+			status = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return status;
+}
+
+static int open_signals(struct app *a)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGWINCH);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -errno;
+	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (a->sfd < 0) {
+		int e = errno;
+		log_error("cannot create a signalfd: %s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static void on_signal(struct app *a)
+{
+	struct signalfd_siginfo si;
+	while (read(a->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		switch (si.ssi_signo) {
+		case SIGWINCH: {
+			struct in_event ev = { .type = EV_RESIZE };
+			on_event(a, &ev);
+			break;
+		}
+		default:
+			log_info("signal %u: quitting", si.ssi_signo);
+			a->quit = true;
+			break;
+		}
+	}
+}
+
+/* The interactive loop: sleeps in poll() until a signal or input arrives;
+ * never wakes up on its own. */
+static int run_loop(struct app *a)
+{
+	while (!a->quit) {
+		if (frame(a))
+			return 1;
+		struct pollfd pfd[MAX_FDS];
+		int nfd = 0;
+		pfd[nfd++] = (struct pollfd){ .fd = a->sfd, .events = POLLIN };
+		int dfds[MAX_FDS / 2];
+		int nd = a->ops->poll_fds(a->disp, dfds, MAX_FDS / 2);
+		for (int i = 0; i < nd; i++)
+			pfd[nfd++] = (struct pollfd){ .fd = dfds[i], .events = POLLIN };
+		int rc = poll(pfd, (nfds_t)nfd, -1);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			log_error("poll failed: %s", strerror(errno));
+			return 1;
+		}
+		for (int i = 0; i < nfd && !a->quit; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == a->sfd) {
+				on_signal(a);
+				continue;
+			}
+			struct in_event ev[MAX_EVENTS];
+			int n = a->ops->dispatch(a->disp, pfd[i].fd, ev, MAX_EVENTS);
+			if (n < 0) {
+				log_error("the %s display failed (%s)", a->ops->name, strerror(-n));
+				return 1;
+			}
+			for (int k = 0; k < n && !a->quit; k++)
+				on_event(a, &ev[k]);
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* replay */
+
+static int replay(struct app *a)
+{
+	struct recording r;
+	char err[256];
+	if (rec_load(a->cfg->replay, &r, err, sizeof err)) {
+		log_error("%s", err);
+		return 1;
+	}
+	int status = 0;
+	if (mapgen_parse(r.mapgen, &a->mapgen)) {
+		log_error("%s: unknown map generator '%s'", a->cfg->replay, r.mapgen);
+		status = 1;
+		goto out;
+	}
+	struct game_opts o = { .seed = r.seed, .mapgen = (int)a->mapgen };
+	if (game_create(&a->game, &o)) {
+		log_error("%s: cannot create the game", a->cfg->replay);
+		status = 1;
+		goto out;
+	}
+	a->ui.screen = UI_PLAY;
+	a->ui.hover_x = a->ui.hover_y = -1;
+	for (size_t i = 0; i < r.nsteps; i++) {
+		const struct rec_step *s = &r.steps[i];
+		if (game_is_over(a->game)) {
+			log_error("%s:%d: replay diverged: the game is already over before this command",
+				  a->cfg->replay, s->line);
+			status = 1;
+			goto out;
+		}
+		game_apply(a->game, s->cmd);
+		uint64_t sum = game_checksum(a->game);
+		if (game_turn(a->game) != s->turn || sum != s->checksum) {
+			log_error("%s:%d: replay diverged at turn %d (%s): state %016llx, recorded turn %d state %016llx",
+				  a->cfg->replay, s->line, game_turn(a->game), cmd_name(s->cmd),
+				  (unsigned long long)sum, s->turn, (unsigned long long)s->checksum);
+			status = 1;
+			goto out;
+		}
+	}
+	if (game_is_over(a->game))
+		a->ui.screen = UI_GAMEOVER;
+	log_info("replayed %zu commands: turn %d, identical", r.nsteps, game_turn(a->game));
+	if (frame(a))
+		status = 1;
+out:
+	rec_free(&r);
+	return status;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void app_close(struct app *a)
+{
+	rec_writer_close(a->rec);
+	game_destroy(a->game);
+	if (a->disp)
+		a->ops->close(a->disp);
+	log_flush_held();
+	con_destroy(a->con);
+	con_destroy(a->scratch);
+	font_destroy(a->font);
+	if (a->sfd >= 0)
+		close(a->sfd);
+}
+
+int app_run(const struct app_config *cfg)
+{
+	struct app a = { .cfg = cfg, .sfd = -1 };
+	a.ui.hover_x = a.ui.hover_y = -1;
+	a.mapgen = MAPGEN_CLASSIC;
+	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
+		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
+		return 2;
+	}
+	a.seeded = cfg->has_seed;
+	a.next_seed = cfg->seed;
+	if (open_display(&a) || size_consoles(&a)) {
+		a.status = 1;
+		goto out;
+	}
+	if (cfg->replay) {
+		a.status = replay(&a);
+	} else {
+		if (cfg->has_seed && new_game(&a)) {
+			a.status = 1;
+			goto out;
+		}
+		if (cfg->keys) {
+			if (frame(&a))
+				a.status = 1;
+			else
+				a.status = run_script(&a);
+		} else if (!strcmp(a.ops->name, "headless")) {
+			/* nothing will ever arrive: draw the first frame and stop */
+			a.status = frame(&a) ? 1 : 0;
+		} else {
+			if (open_signals(&a)) {
+				a.status = 1;
+				goto out;
+			}
+			a.status = run_loop(&a);
+		}
+	}
+	if (cfg->screenshot && a.status == 0) {
+		if (!a.ops->screenshot) {
+			log_error("--screenshot needs the headless backend (this display is %s)", a.ops->name);
+			a.status = 1;
+		} else if (a.ops->screenshot(a.disp, cfg->screenshot)) {
+			a.status = 1;
+		}
+	}
+out:
+	app_close(&a);
+	return a.status;
+}
+
+int app_list(bool displays, bool inputs, const struct app_config *cfg)
+{
+	(void)cfg;
+	int status = 0;
+	if (displays) {
+		char why[256];
+		const struct display_ops *ops = display_auto(&(struct display_opts){ 0 }, why, sizeof why);
+		printf("backends built in:");
+		for (int i = 0; display_backends[i]; i++)
+			printf(" %s", display_backends[i]->name);
+		printf("\nautomatic choice: %s (%s)\n", ops ? ops->name : "none", why);
+	}
+	if (inputs) {
+		printf("input devices: evdev support is not built into this pirogue\n");
+	}
+	return status;
+}

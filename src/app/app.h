@@ -1,0 +1,36 @@
+/* app: the program's loop — backends chosen and opened, poll(), input to commands, frames. */
+#ifndef PIROGUE_APP_APP_H
+#define PIROGUE_APP_APP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Everything the command line (and later the config file) decides. Strings
+ * are borrowed from argv. Zero/NULL means "default". */
+struct app_config {
+	const char *backend;      /* headless, term, drm, fbdev or NULL = auto */
+	const char *font;         /* font file or NULL = shipped default */
+	int scale;                /* 1..8, 0 = largest that fits 80×50 cells */
+	int rotation;             /* 0, 90, 180, 270 */
+	int width, height;        /* headless surface size, 0 = default */
+	const char *screenshot;   /* PNG written from the frame after the last input */
+	const char *keys;         /* --keys file */
+	bool has_seed;
+	uint64_t seed;
+	const char *mapgen;       /* classic, overlap */
+	const char *record;       /* --record FILE */
+	const char *replay;       /* --replay FILE */
+	const char *card, *connector, *fb, *gamepad_db;
+	int mode_w, mode_h, mode_hz;
+	int vt;
+	bool verbose;
+};
+
+/* Runs the program with cfg; returns the process exit status (0 ok, 1 a
+ * runtime failure that has been reported in one line). */
+int app_run(const struct app_config *cfg);
+
+/* --list-displays / --list-inputs: prints what was found to stdout; returns
+ * the exit status. */
+int app_list(bool displays, bool inputs, const struct app_config *cfg);
+
+#endif

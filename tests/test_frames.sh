@@ -1,0 +1,29 @@
+#!/bin/sh
+# Whole frames of the game, headless, compared pixel for pixel with the
+# golden PNGs listed in tests/frames.list.
+set -u
+P=${PIROGUE:-./pirogue}
+B=${BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+while IFS='|' read -r name args; do
+	name=$(echo "$name" | tr -d ' ')
+	case "$name" in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! "$P" $args --screenshot "$tmp/$name.png"; then
+		echo "FAIL: frame $name: pirogue $args failed"
+		fail=1
+	elif ! "$B/tools/pngcmp" "$tmp/$name.png" "tests/golden/frame-$name.png"; then
+		echo "FAIL: frame $name differs from tests/golden/frame-$name.png (pirogue $args)"
+		fail=1
+	fi
+done < tests/frames.list
+[ "$n" -gt 0 ] || { echo "FAIL: no frames listed"; fail=1; }
+# the same seed and keys always give the same frame
+"$P" --backend headless --seed 7 --keys tests/frames/walk.keys --screenshot "$tmp/a.png" &&
+"$P" --backend headless --seed 7 --keys tests/frames/walk.keys --screenshot "$tmp/b.png" &&
+cmp -s "$tmp/a.png" "$tmp/b.png" || { echo "FAIL: same seed and keys gave different frames"; fail=1; }
+exit $fail

@@ -1,0 +1,110 @@
+#include "testutil.h"
+#include "ui/ui.h"
+
+static void test_reference_layout(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	ui_layout(80, 50, &l);
+	assert_false(l.too_small);
+	assert_false(l.compact);
+	/* GAME.md §6: map 80×43 on top, panel below, hint on the last row */
+	assert_int_equal(l.view_w, 80);
+	assert_int_equal(l.view_h, 43);
+	assert_int_equal(l.panel_y, 43);
+	assert_int_equal(l.hint_y, 49);
+	assert_int_equal(l.log_h, 5);
+	/* the log sits beside the 20-wide HP bar without overlapping it */
+	assert_true(l.log_x >= 21);
+	assert_true(l.log_x + l.log_w <= 80);
+	assert_true(l.log_y > l.panel_y - 1 && l.log_y + l.log_h <= l.hint_y);
+}
+
+static void test_small_and_too_small(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	ui_layout(40, 30, &l);
+	assert_false(l.too_small);
+	assert_true(l.compact);
+	assert_int_equal(l.view_w, 40);
+	assert_int_equal(l.view_h, 23);
+	assert_true(l.log_y + l.log_h <= l.hint_y);
+	assert_true(l.log_x + l.log_w <= 40);
+	ui_layout(39, 30, &l);
+	assert_true(l.too_small);
+	ui_layout(40, 29, &l);
+	assert_true(l.too_small);
+}
+
+static void test_camera_follows_and_centres(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	int cx, cy;
+	ui_layout(40, 30, &l);
+	/* every focus cell of an 80×43 map stays inside the scrolled view */
+	for (int y = 0; y < 43; y++)
+		for (int x = 0; x < 80; x++) {
+			ui_camera(&l, 80, 43, x, y, &cx, &cy);
+			assert_true(x - cx >= 0 && x - cx < l.view_w);
+			assert_true(y - cy >= 0 && y - cy < l.view_h);
+			assert_true(cx >= 0 && cx + l.view_w <= 80); /* never scrolls past the edge */
+			assert_true(cy >= 0 && cy + l.view_h <= 43);
+		}
+	/* a bigger console centres the whole map */
+	ui_layout(120, 67, &l);
+	ui_camera(&l, 80, 43, 5, 5, &cx, &cy);
+	assert_int_equal(cx, -20);
+	assert_int_equal(cy, -(60 - 43) / 2);
+	/* the reference size shows the map exactly */
+	ui_layout(80, 50, &l);
+	ui_camera(&l, 80, 43, 79, 42, &cx, &cy);
+	assert_int_equal(cx, 0);
+	assert_int_equal(cy, 0);
+}
+
+static void test_menu_items(void **st)
+{
+	(void)st;
+	struct ui u = { 0 };
+	enum ui_menu_item it[MENU_COUNT];
+	assert_int_equal(ui_menu_items(&u, it), 2);
+	assert_int_equal(it[0], MENU_NEW_GAME);
+	assert_int_equal(it[1], MENU_QUIT);
+	u.can_continue = true;
+	assert_int_equal(ui_menu_items(&u, it), 3);
+	assert_int_equal(it[0], MENU_CONTINUE);
+}
+
+static void test_title_and_too_small_draw(void **st)
+{
+	(void)st;
+	struct console *c;
+	struct ui u = { 0 };
+	assert_int_equal(con_create(&c, 80, 50), 0);
+	ui_draw(&u, NULL, c);
+	/* the menu and the hint are on screen */
+	int found_new = 0;
+	for (int y = 0; y < 50; y++)
+		for (int x = 0; x + 8 < 80; x++)
+			if (con_at(c, x, y)->ch == 'N' && con_at(c, x + 1, y)->ch == 'e' && con_at(c, x + 4, y)->ch == 'g')
+				found_new = 1;
+	assert_true(found_new);
+	assert_int_equal(con_resize(c, 30, 20), 0);
+	ui_draw(&u, NULL, c);
+	assert_int_equal(con_at(c, 1, 9)->ch, 'S'); /* "Screen too small." */
+	con_destroy(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference_layout),
+		cmocka_unit_test(test_small_and_too_small),
+		cmocka_unit_test(test_camera_follows_and_centres),
+		cmocka_unit_test(test_menu_items),
+		cmocka_unit_test(test_title_and_too_small_draw),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
