@@ -142,11 +142,12 @@ check-deps:
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
-	install -m 0644 fonts/*.png fonts/*.psf* fonts/LICENSE* $(DESTDIR)$(DATADIR)/fonts/ 2>/dev/null || true
+	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/pirogue/README.md
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pirogue
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/pirogue
 
 # The VM rig: Debian's kernels in QEMU, the game as PID 1's child (tests/vm/,
 # docs/vmrig.md). make test runs it too through tests/test_vm.sh.

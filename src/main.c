@@ -1,6 +1,7 @@
 /* main: wiring — parse the command line into an app_config and run the app. */
 #include "app/app.h"
 #include "core/log.h"
+#include "platform/vt.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -38,6 +39,7 @@ static const char usage_text[] =
 	"  --fb PATH            framebuffer device for the fbdev backend (default /dev/fb0)\n"
 	"  --vt N               run on virtual terminal N\n"
 	"  --list-displays      list DRM cards, connectors and modes, and the backend choice\n"
+	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
 	"  --list-inputs        list input devices and how each is classified\n"
@@ -50,7 +52,7 @@ enum {
 	OPT_HELP = 256, OPT_VERSION, OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE,
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
-	OPT_GAMEPAD_DB, OPT_VERBOSE,
+	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -122,7 +125,7 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 int main(int argc, char **argv)
 {
 	struct app_config cfg = { 0 };
-	int list_displays = 0, list_inputs = 0;
+	int list_displays = 0, list_inputs = 0, reset_vt = 0;
 	opterr = 0;
 	for (;;) {
 		int c = getopt_long(argc, argv, ":", long_opts, NULL);
@@ -213,6 +216,10 @@ int main(int argc, char **argv)
 		case OPT_VERBOSE:
 			cfg.verbose = true;
 			break;
+		case OPT_RESET_VT:
+			if (parse_int(optarg, 1, 63, &reset_vt))
+				return bad_value("reset-vt", optarg, "a virtual terminal number from 1 to 63");
+			break;
 		case ':':
 			log_error("option '%s' needs a value (see --help)", name);
 			return EXIT_USAGE;
@@ -230,6 +237,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	log_set_verbose(cfg.verbose);
+	if (reset_vt)
+		return vt_reset(reset_vt) ? 1 : 0;
 	if (list_displays || list_inputs)
 		return app_list(list_displays, list_inputs, &cfg);
 	return app_run(&cfg);

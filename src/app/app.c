@@ -7,7 +7,12 @@
 #include "game/game.h"
 #include "game/map.h"
 #include "game/mapgen.h"
+#include "platform/crash.h"
 #include "platform/display.h"
+#include "platform/vt.h"
+#if WITH_EVDEV
+#include "platform/evdev.h"
+#endif
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
@@ -34,6 +39,10 @@ struct app {
 	struct console *con;     /* what is on screen (damage = what changed) */
 	struct console *scratch; /* where ui_draw composes the next frame */
 	int sfd;                 /* signalfd, -1 when not used */
+	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
+	struct evdev *ev;        /* input devices, for drm and fbdev */
+	bool bare;               /* a console backend: VT + evdev */
+	bool suspended;          /* our VT is switched away */
 	struct ui ui;
 	struct game *game;
 	enum mapgen_kind mapgen;
@@ -109,11 +118,23 @@ static const struct display_ops *choose_backend(struct app *a)
 	return ops;
 }
 
+static int open_signals(struct app *a);
+static void on_vt_release(struct app *a);
+static void on_vt_acquire(struct app *a);
+
 static int open_display(struct app *a)
 {
 	a->ops = choose_backend(a);
 	if (!a->ops)
 		return -ENODEV;
+	a->bare = !strcmp(a->ops->name, "drm") || !strcmp(a->ops->name, "fbdev");
+	if (a->bare) {
+		/* the console: crash handlers first, so that nothing below can
+		 * leave it in graphics mode; VT signals blocked before vt_open */
+		int rc;
+		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
+			return rc;
+	}
 	bool needs_font = strcmp(a->ops->name, "term") != 0;
 	if (needs_font && load_font(a))
 		return -EINVAL;
@@ -423,6 +444,11 @@ static void on_event(struct app *a, const struct in_event *ev)
 	case EV_QUIT:
 		a->quit = true;
 		break;
+	case EV_VT_SWITCH:
+		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks */
+		if (a->vt && ev->button != vt_number(a->vt))
+			vt_switch_to(a->vt, ev->button);
+		break;
 	default:
 		break;
 	}
@@ -485,12 +511,16 @@ static int run_script(struct app *a)
 
 static int open_signals(struct app *a)
 {
+	if (a->sfd >= 0)
+		return 0;
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, VT_RELEASE_SIGNAL);
+	sigaddset(&set, VT_ACQUIRE_SIGNAL);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -512,6 +542,14 @@ static void on_signal(struct app *a)
 			on_event(a, &ev);
 			break;
 		}
+		case VT_RELEASE_SIGNAL:
+			if (a->vt)
+				on_vt_release(a);
+			break;
+		case VT_ACQUIRE_SIGNAL:
+			if (a->vt)
+				on_vt_acquire(a);
+			break;
 		default:
 			log_info("signal %u: quitting", si.ssi_signo);
 			a->quit = true;
@@ -520,20 +558,114 @@ static void on_signal(struct app *a)
 	}
 }
 
+/* The bare-console input: evdev devices, grabbed while we have the screen. */
+static int open_input(struct app *a)
+{
+#if WITH_EVDEV
+	struct evdev_opts o = { .dir = NULL, .gamepad_db = a->cfg->gamepad_db, .grab = true };
+	int rc = evdev_open(&a->ev, &o);
+	if (rc)
+		return rc;
+	if (!evdev_count(a->ev, DEV_KEYBOARD) && !evdev_count(a->ev, DEV_GAMEPAD))
+		log_error("no keyboard or gamepad found yet (plug one in; --list-inputs shows what is there)");
+	/* the pointer moves over the console in unscaled font pixels */
+	evdev_set_pointer_space(a->ev, a->con->w * a->font->cell_w, a->con->h * a->font->cell_h,
+				a->font->cell_w, a->font->cell_h);
+	return 0;
+#else
+	log_error("this pirogue was built without evdev (WITH_EVDEV=0): the %s backend has no keyboard; "
+		  "rebuild with WITH_EVDEV=1", a->ops->name);
+	return -ENOTSUP;
+#endif
+}
+
+static void input_grab(struct app *a, bool on)
+{
+#if WITH_EVDEV
+	if (a->ev)
+		evdev_grab(a->ev, on);
+#else
+	(void)a;
+	(void)on;
+#endif
+}
+
+/* Our VT is being switched away: give up the display and the devices, then
+ * let the switch happen. */
+static void on_vt_release(struct app *a)
+{
+	if (a->suspended)
+		return;
+	input_grab(a, false);
+	if (a->ops->suspend)
+		a->ops->suspend(a->disp);
+	a->suspended = true;
+	vt_release_ack(a->vt);
+	log_info("VT released");
+}
+
+/* Our VT is back: take the display and devices again and redraw everything. */
+static void on_vt_acquire(struct app *a)
+{
+	vt_acquire_ack(a->vt);
+	if (!a->suspended)
+		return;
+	a->suspended = false;
+	if (a->ops->resume)
+		a->ops->resume(a->disp);
+	input_grab(a, true);
+	con_damage_all(a->con);
+	log_info("VT acquired");
+}
+
+static int poll_input_fds(struct app *a, int *fds, int max)
+{
+#if WITH_EVDEV
+	if (a->ev) {
+		int n = evdev_poll_fds(a->ev, fds, max);
+		return n < 0 ? 0 : n;
+	}
+#endif
+	(void)a;
+	(void)fds;
+	(void)max;
+	return 0;
+}
+
+/* Reads one input fd until it has nothing more, handling every event. */
+static void dispatch_input(struct app *a, int fd)
+{
+#if WITH_EVDEV
+	struct in_event ev[MAX_EVENTS];
+	int n;
+	do {
+		n = evdev_dispatch(a->ev, fd, ev, MAX_EVENTS);
+		for (int k = 0; k < n && !a->quit; k++)
+			on_event(a, &ev[k]);
+	} while (n == MAX_EVENTS && !a->quit);
+#else
+	(void)a;
+	(void)fd;
+#endif
+}
+
 /* The interactive loop: sleeps in poll() until a signal or input arrives;
  * never wakes up on its own. */
 static int run_loop(struct app *a)
 {
 	while (!a->quit) {
-		if (frame(a))
+		if (!a->suspended && frame(a))
 			return 1;
 		struct pollfd pfd[MAX_FDS];
 		int nfd = 0;
 		pfd[nfd++] = (struct pollfd){ .fd = a->sfd, .events = POLLIN };
-		int dfds[MAX_FDS / 2];
-		int nd = a->ops->poll_fds(a->disp, dfds, MAX_FDS / 2);
+		int fds[MAX_FDS];
+		int nd = a->ops->poll_fds(a->disp, fds, MAX_FDS / 4);
 		for (int i = 0; i < nd; i++)
-			pfd[nfd++] = (struct pollfd){ .fd = dfds[i], .events = POLLIN };
+			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		int ni = poll_input_fds(a, fds, MAX_FDS - nfd);
+		for (int i = 0; i < ni; i++)
+			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		int rc = poll(pfd, (nfds_t)nfd, -1);
 		if (rc < 0) {
 			if (errno == EINTR)
@@ -546,6 +678,10 @@ static int run_loop(struct app *a)
 				continue;
 			if (pfd[i].fd == a->sfd) {
 				on_signal(a);
+				continue;
+			}
+			if (i > nd) {
+				dispatch_input(a, pfd[i].fd);
 				continue;
 			}
 			struct in_event ev[MAX_EVENTS];
@@ -620,8 +756,12 @@ static void app_close(struct app *a)
 {
 	rec_writer_close(a->rec);
 	game_destroy(a->game);
+#if WITH_EVDEV
+	evdev_close(a->ev);
+#endif
 	if (a->disp)
 		a->ops->close(a->disp);
+	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	log_flush_held();
 	con_destroy(a->con);
 	con_destroy(a->scratch);
@@ -661,7 +801,7 @@ int app_run(const struct app_config *cfg)
 			/* nothing will ever arrive: draw the first frame and stop */
 			a.status = frame(&a) ? 1 : 0;
 		} else {
-			if (open_signals(&a)) {
+			if (open_signals(&a) || (a.bare && open_input(&a))) {
 				a.status = 1;
 				goto out;
 			}
@@ -683,18 +823,25 @@ out:
 
 int app_list(bool displays, bool inputs, const struct app_config *cfg)
 {
-	(void)cfg;
 	int status = 0;
 	if (displays) {
-		char why[256];
-		const struct display_ops *ops = display_auto(&(struct display_opts){ 0 }, why, sizeof why);
-		printf("backends built in:");
+		struct display_opts o = { .card = cfg->card, .connector = cfg->connector, .fb = cfg->fb };
+		if (display_list(stdout, &o) < 0)
+			status = 1;
+		printf("Backends built in:");
 		for (int i = 0; display_backends[i]; i++)
 			printf(" %s", display_backends[i]->name);
-		printf("\nautomatic choice: %s (%s)\n", ops ? ops->name : "none", why);
+		printf("\n");
 	}
 	if (inputs) {
-		printf("input devices: evdev support is not built into this pirogue\n");
+#if WITH_EVDEV
+		struct evdev_opts o = { .gamepad_db = cfg->gamepad_db };
+		if (evdev_list(stdout, &o) < 0)
+			status = 1;
+#else
+		printf("input devices: not available (built with WITH_EVDEV=0)\n");
+#endif
 	}
+	fflush(stdout);
 	return status;
 }

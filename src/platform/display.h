@@ -12,7 +12,7 @@
 /* What the user asked for; backends ignore what does not apply to them. */
 struct display_opts {
 	const struct font *font; /* pixel backends draw with it (borrowed) */
-	int scale;               /* 1..8 */
+	int scale;               /* 1..8; 0: the largest that fits 80×50 cells */
 	int rotation;            /* 0, 90, 180, 270 */
 	int width, height;       /* headless surface size in pixels */
 	const char *card;        /* drm: device path or NULL for auto */

@@ -53,6 +53,9 @@ struct drm_display {
 	int want_w, want_h, want_hz;
 	int rotation;
 	struct blitter *blit;
+	const struct font *font;
+	int scale;       /* the blitter's scale */
+	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
 	/* the output in use */
 	bool active;    /* a mode is set on a connected display */
 	bool suspended; /* VT released: not master, draw nothing */
@@ -642,6 +645,15 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		if (rc)
 			return rc;
 	}
+	if (d->auto_scale) {
+		int want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
+		struct blitter *nb;
+		if (want != d->scale && blit_create(&nb, d->font, want) == 0) {
+			blit_destroy(d->blit);
+			d->blit = nb;
+			d->scale = want;
+		}
+	}
 	int cols = 0, rows = 0;
 	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
 	if (cols < 1 || rows < 1) {
@@ -776,7 +788,10 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	d->want_hz = o->mode_hz;
 	if (o->connector)
 		snprintf(d->want_conn, sizeof d->want_conn, "%s", o->connector);
-	int rc = blit_create(&d->blit, o->font, o->scale ? o->scale : 1);
+	d->font = o->font;
+	d->scale = o->scale ? o->scale : 1;
+	d->auto_scale = !o->scale;
+	int rc = blit_create(&d->blit, o->font, d->scale);
 	if (rc) {
 		log_error("drm: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
 		goto fail;

@@ -120,6 +120,15 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	}
 	d->surf = (struct surface){ .pixels = (uint8_t *)d->map + off, .width = (int)v.xres, .height = (int)v.yres,
 				    .stride = (int)f.line_length, .format = fmt, .rotation = o->rotation };
+	if (!o->scale) {
+		/* no --scale: the largest that still shows 80×50 cells */
+		blit_destroy(d->blit);
+		d->blit = NULL;
+		if ((rc = blit_create(&d->blit, o->font, blit_fit_scale(o->font, &d->surf, 80, 50)))) {
+			log_error("fbdev: cannot set up the glyph blitter: %s", strerror(-rc));
+			goto fail;
+		}
+	}
 	blit_console_size(d->blit, &d->surf, &d->cols, &d->rows);
 	if (d->cols < 1 || d->rows < 1) {
 		log_error("%s (%s): %ux%u pixels is too small for the font at scale %d", d->path, d->id, v.xres, v.yres,

@@ -172,13 +172,25 @@ int kms_stale_resize(struct kms_stale *s, int w, int h)
 
 void kms_stale_add(struct kms_stale *s, const uint8_t *damage)
 {
-	size_t n = (size_t)s->w * (size_t)s->h;
+	size_t n = (size_t)s->w * (size_t)s->h, i = 0;
 	if (!s->map[0] || !damage)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		uint8_t d = damage[i] ? 1 : 0;
-		s->map[0][i] |= d;
-		s->map[1][i] |= d;
+	/* nonzero means stale, so OR-ing whole words keeps the meaning */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t d, a, b;
+		memcpy(&d, damage + i, 8);
+		if (!d)
+			continue;
+		memcpy(&a, s->map[0] + i, 8);
+		memcpy(&b, s->map[1] + i, 8);
+		a |= d;
+		b |= d;
+		memcpy(s->map[0] + i, &a, 8);
+		memcpy(s->map[1] + i, &b, 8);
+	}
+	for (; i < n; i++) {
+		s->map[0][i] |= damage[i];
+		s->map[1][i] |= damage[i];
 	}
 }
 
@@ -192,11 +204,18 @@ void kms_stale_all(struct kms_stale *s, int i)
 
 bool kms_stale_any(const struct kms_stale *s, int i)
 {
-	size_t n = (size_t)s->w * (size_t)s->h;
+	size_t n = (size_t)s->w * (size_t)s->h, k = 0;
 	if (i < 0 || i > 1 || !s->map[i])
 		return false;
-	for (size_t k = 0; k < n; k++)
-		if (s->map[i][k])
+	const uint8_t *m = s->map[i];
+	for (; k + 8 <= n; k += 8) {
+		uint64_t w;
+		memcpy(&w, m + k, 8);
+		if (w)
+			return true;
+	}
+	for (; k < n; k++)
+		if (m[k])
 			return true;
 	return false;
 }

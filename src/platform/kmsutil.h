@@ -66,7 +66,8 @@ struct kms_stale {
 /* Sizes the maps for a w×h console and marks everything stale in both.
  * Returns 0, -EINVAL or -ENOMEM (then s is unchanged). */
 int kms_stale_resize(struct kms_stale *s, int w, int h);
-/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps. */
+/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps.
+ * Map bytes are "nonzero = stale" (not necessarily 1). */
 void kms_stale_add(struct kms_stale *s, const uint8_t *damage);
 /* Marks every cell of buffer i (0 or 1; -1 for both) stale. */
 void kms_stale_all(struct kms_stale *s, int i);

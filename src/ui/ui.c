@@ -396,17 +396,24 @@ static void draw_history(const struct ui *u, const struct ui_layout *l, const st
 {
 	con_box(c, 0, 0, l->cols, l->rows - 1, pal.box, pal.bg, "Message history");
 	int w = l->cols - 4, h = l->rows - 3;
-	int line = h;
 	char text[160];
-	int total = game_msg_count(g);
-	for (int i = total - 1 - u->history_top; i >= 0 && line > 0; i--) {
-		const struct game_msg *m = game_msg_get(g, i);
+	/* the newest messages (less history_top) that fit, drawn oldest first
+	 * from the top of the box */
+	int last = game_msg_count(g) - 1 - u->history_top, first = last + 1, used = 0;
+	while (first > 0) {
+		const struct game_msg *m = game_msg_get(g, first - 1);
 		game_msg_format(m, text, sizeof text);
 		int need = con_wrapped_lines(w, text);
-		if (line - need < 0)
+		if (used + need > h)
 			break;
-		line -= need;
-		con_print_wrapped(c, 2, 1 + line, w, need, m->fg, pal.bg, text);
+		used += need;
+		first--;
+	}
+	int y = 1;
+	for (int i = first; i <= last; i++) {
+		const struct game_msg *m = game_msg_get(g, i);
+		game_msg_format(m, text, sizeof text);
+		y += con_print_wrapped(c, 2, y, w, h + 1 - y, m->fg, pal.bg, text);
 	}
 	draw_hint(l, c, pad(u) ? hint_history_pad : hint_history_keys);
 }

@@ -161,40 +161,41 @@ def compare(a, b):
 
 
 def find_glyph(img, font, ch, rows):
-    """Finds the one cell of the top `rows` console rows that shows glyph ch
-    of font ((tile_w, tile_h, coverage rows), CP437 16x16 grid), in any
-    colour on a plain background, at the default scale (the largest that
-    fits 80x50 cells). Returns ((col, row), (cell_w, cell_h)) or None."""
+    """Finds the one console cell among the top `rows` rows that shows glyph
+    ch of font ((tile_w, tile_h, coverage rows), a CP437 16x16 grid) in one
+    colour on a plain background, trying integer scales 1..8 (the console
+    starts at the top left). Returns ((col, row), (cell_w, cell_h)) or None."""
     w, h, rgb = img
     tw, th, tiles = font
-    scale = max(1, min(w // (tw * 80), h // (th * 50)))
-    cw, ch_ = tw * scale, th * scale
     code = ord(ch)
     tile = [[tiles[(code // 16) * th + y][(code % 16) * tw + x] for x in range(tw)] for y in range(th)]
-    hits = []
-    for cy in range(min(rows, h // ch_)):
-        for cx in range(w // cw):
-            def px(x, y):
-                i = ((cy * ch_ + y * scale) * w + cx * cw + x * scale) * 3
-                return rgb[i:i + 3]
-            bg = fg = None
-            ok = True
-            for y in range(th):
-                for x in range(tw):
-                    p = px(x, y)
-                    if tile[y][x]:
-                        fg = fg or p
-                        ok = p == fg
-                    else:
-                        bg = bg or p
-                        ok = p == bg
+    for scale in range(1, 9):
+        cw, ch_ = tw * scale, th * scale
+        hits = []
+        for cy in range(min(rows, h // ch_)):
+            for cx in range(w // cw):
+                bg = fg = None
+                ok = True
+                for y in range(th):
+                    base = ((cy * ch_ + y * scale) * w + cx * cw) * 3
+                    for x in range(tw):
+                        i = base + x * scale * 3
+                        p = rgb[i:i + 3]
+                        if tile[y][x]:
+                            fg = fg or p
+                            ok = p == fg
+                        else:
+                            bg = bg or p
+                            ok = p == bg
+                        if not ok:
+                            break
                     if not ok:
                         break
-                if not ok:
-                    break
-            if ok and fg != bg:
-                hits.append((cx, cy))
-    return (hits[0], (cw, ch_)) if len(hits) == 1 else None
+                if ok and fg != bg:
+                    hits.append((cx, cy))
+        if len(hits) == 1:
+            return hits[0], (cw, ch_)
+    return None
 
 
 def load_font_png(path):
@@ -236,7 +237,8 @@ class Guest:
                'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
         cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
                 '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
-                '-append', f'console={console} panic=-1 loglevel=1',
+                # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
+                '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
                 '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
         self.cmd = cmd
         self.log = open(os.path.join(outdir, 'serial.log'), 'w')
@@ -378,7 +380,7 @@ class Guest:
 
 
 # QMP qcodes for the --keys tokens the checks use.
-QCODES = {'>': ['shift', 'dot'], '<': ['shift', 'comma'], '.': ['dot'], ',': ['comma'],
+QCODES = {'ctrl-alt-f2': ['ctrl', 'alt', 'f2'], '>': ['shift', 'dot'], '<': ['shift', 'comma'], '.': ['dot'], ',': ['comma'],
           'enter': ['ret'], 'escape': ['esc'], 'space': ['spc'], '/': ['slash']}
 
 # ---------------------------------------------------------------- checks
@@ -411,6 +413,22 @@ class Rig:
         name = f'{cfg["name"]} {check}' if cfg else check
         self.results.append(verdict)
         print(f'{verdict} {name}: {reason}', flush=True)
+
+    def app_mentions(self, word):
+        """Whether the app's sources (src/app, src/main.c) use word."""
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'src')
+        files = [os.path.join(src, 'main.c')]
+        app = os.path.join(src, 'app')
+        if os.path.isdir(app):
+            files += [os.path.join(app, f) for f in os.listdir(app) if f.endswith('.c')]
+        for f in files:
+            try:
+                with open(f, encoding='utf-8', errors='replace') as fh:
+                    if word in fh.read():
+                        return True
+            except OSError:
+                pass
+        return False
 
     def links(self, name):
         """Whether the game binary contains function name (True when it
@@ -469,7 +487,7 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'sigterm']
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm', 'crash']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -542,8 +560,10 @@ class Session:
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
-                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open'}
-    WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling'}
+                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open',
+                'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers'}
+    WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
+            'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
 
     def series(self, backend, checks):
         for check in checks:
@@ -552,12 +572,23 @@ class Session:
                 continue
             need = self.REQUIRES.get(check)
             if need and not self.rig.links(need):
-                self.report('SKIP', check, f'the game does not link {need}(): {self.WHAT[need]} is not wired '
-                            'into it yet (not in main)')
+                self.report('SKIP', check, f'the game does not link {need}() ({self.WHAT[need]}): '
+                            'not wired in yet, not in main')
+                continue
+            if backend == 'fbdev' and check == 'start-frame' and not self.rig.links('vt_open'):
+                # Without KD_GRAPHICS fbcon keeps drawing its cursor into /dev/fb0.
+                self.broken = ('the game does not link vt_open() (the VT handling): without it fbcon draws '
+                               'over /dev/fb0; not wired in yet, not in main')
+                self.report('SKIP', check, self.broken)
+                continue
+            if check == 'ctrl-alt-fn' and not self.rig.app_mentions('EV_VT_SWITCH'):
+                self.report('SKIP', check, 'src/app and src/main.c do not handle EV_VT_SWITCH yet (not in main)')
                 continue
             try:
                 if check == 'start-frame':
                     self.start_frame(backend)
+                elif check == 'crash':
+                    self.crash(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -798,6 +829,61 @@ class Session:
             return self.report('FAIL', 'chvt', why)
         self.report('PASS', 'chvt', f'on VT 2 the console was shown, a key there did not reach the game; '
                     f'back on VT 1 frame #{n} redrew the game exactly')
+
+    def ctrl_alt_fn(self):
+        try:
+            self.ctrl_alt_fn_run()
+        finally:
+            rc, out = self.g.sh('vmhelper vt')
+            if out and 'active=1' not in out[-1]:
+                self.g.sh('timeout 10 chvt 1', timeout=20)
+
+    def ctrl_alt_fn_run(self):
+        g = self.g
+        before = g.frame_count()
+        g.send_keys(['ctrl-alt-f2'])
+        vt = 'no VT report'
+        for _ in range(25):
+            rc, out = g.sh('vmhelper vt')
+            vt = out[-1] if out else vt
+            if 'active=2' in vt:
+                break
+            time.sleep(0.2)
+        if 'active=2' not in vt:
+            return self.report('FAIL', 'ctrl-alt-fn', f'Ctrl+Alt+F2 did not switch to VT 2 ({vt})')
+        rc, out = g.sh('timeout 10 chvt 1; vmhelper vt', timeout=20)
+        try:
+            n = g.settle(before, timeout=10)
+        except Timeout:
+            return self.report('FAIL', 'ctrl-alt-fn', 'no frame presented after returning to VT 1 (no redraw)')
+        why = self.same_as_headless('after Ctrl+Alt+F2 and chvt 1', 'ctrl-alt-fn')
+        if why:
+            return self.report('FAIL', 'ctrl-alt-fn', why)
+        self.report('PASS', 'ctrl-alt-fn', f'Ctrl+Alt+F2 (QMP) switched to VT 2 through the game; back on VT 1 '
+                    f'frame #{n} redrew the game exactly')
+
+    def crash(self, backend):
+        """SIGSEGV: the crash path restores the VT (the game dies of the signal)."""
+        g = self.g
+        self.keys_done = []
+        self.start_game(backend)
+        rc, out = g.sh('vmhelper vt 1')
+        playing = out[-1] if out else 'no VT report'
+        rc, out = g.sh(f'kill -SEGV {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+        self.pid = None
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        vt = [s for s in out if s.startswith('VH vt')]
+        status = ex[0].split()[1] if ex else '?'
+        after = vt[0] if vt else 'no VT report'
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        problems = []
+        if 'mode=graphics' not in playing:
+            problems.append(f'while playing the VT was not in graphics mode ({playing})')
+        if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
+            problems.append(f'after the crash the VT was not restored (before the game kbmode={kb_before}; after: {after})')
+        if problems:
+            return self.report('FAIL', 'crash', '; '.join(problems))
+        self.report('PASS', 'crash', f'kill -SEGV: exit status {status}; after: {after[6:]} (as before)')
 
     def sigterm(self):
         g = self.g
