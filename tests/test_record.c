@@ -84,6 +84,7 @@ static void test_damaged(void **st)
 	expect_error(REC_MAGIC "\nseed 1\nwait x 000000000000000z\n", ":3: expected");
 	expect_error(REC_MAGIC "\nseed -1\n", "bad seed");
 	expect_error(REC_MAGIC "\nmapgen classic\n", "no 'seed' line");
+	expect_error(REC_MAGIC "\nseed 1\nmapgen averyveryverylongname\n", ":3: bad map generator name");
 	char path[128], err[256];
 	struct recording r;
 	snprintf(path, sizeof path, "%s/missing.rec", dir);

@@ -68,21 +68,21 @@ static int load_font(struct app *a)
 		}
 		return 0;
 	}
-	/* The shipped default: next to the binary (a build tree), then the
-	 * installed data directory. */
+	/* The shipped default: $PIROGUE_DATA_DIR (tests, out-of-tree builds),
+	 * next to the binary (a build tree), then the installed data directory. */
 	char exe[PATH_MAX], path[PATH_MAX + 32];
-	const char *dirs[2] = { NULL, PIROGUE_DATADIR };
+	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), NULL, PIROGUE_DATADIR };
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = 0;
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = 0;
-			dirs[0] = exe;
+			dirs[1] = exe;
 		}
 	}
-	for (int i = 0; i < 2; i++) {
-		if (!dirs[i])
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i] || !dirs[i][0])
 			continue;
 		snprintf(path, sizeof path, "%s/fonts/cp437-8x8.png", dirs[i]);
 		if (access(path, R_OK) == 0) {
@@ -93,8 +93,8 @@ static int load_font(struct app *a)
 			return 0;
 		}
 	}
-	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue or give --font FILE",
-		  dirs[0] ? dirs[0] : ".", PIROGUE_DATADIR);
+	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
+		  "to the directory holding fonts/, or give --font FILE", dirs[1] ? dirs[1] : ".", PIROGUE_DATADIR);
 	return -ENOENT;
 }
 

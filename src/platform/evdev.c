@@ -126,7 +126,8 @@ static void sysfs_name(const char *node, char *buf, size_t len)
 {
 	char path[96];
 	buf[0] = 0;
-	snprintf(path, sizeof path, "/sys/class/input/%s/device/name", node);
+	if ((size_t)snprintf(path, sizeof path, "/sys/class/input/%.40s/device/name", node) >= sizeof path)
+		return;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;

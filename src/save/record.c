@@ -117,7 +117,13 @@ int rec_load(const char *path, struct recording *out, char *err, size_t errlen)
 			continue;
 		}
 		if (!strcmp(word, "mapgen")) {
-			snprintf(out->mapgen, sizeof out->mapgen, "%s", rest);
+			size_t len = strlen(rest);
+			if (len == 0 || len >= sizeof out->mapgen) {
+				snprintf(err, errlen, "%s:%d: bad map generator name '%s'", path, lineno, rest);
+				rc = -EINVAL;
+				goto out;
+			}
+			memcpy(out->mapgen, rest, len + 1);
 			have_mapgen = 1;
 			continue;
 		}
