@@ -1,6 +1,7 @@
 /* main: wiring — parse the command line into an app_config and run the app. */
 #include "app/app.h"
 #include "core/log.h"
+#include "game/mapgen.h"
 #include "platform/vt.h"
 #include <errno.h>
 #include <getopt.h>
@@ -17,7 +18,7 @@ static const char usage_text[] =
 	"\n"
 	"Game:\n"
 	"  --seed N             start a new game at once with seed N (no menu)\n"
-	"  --mapgen KIND        dungeon generator: classic (default) or overlap\n"
+	"  --mapgen KIND        dungeon generator: classic (default), overlap or cave\n"
 	"  --record FILE        write the seed and every command to FILE\n"
 	"  --replay FILE        play FILE back headless; exit 0 if it replays exactly,\n"
 	"                       1 naming the first turn where it diverged\n"
@@ -176,11 +177,13 @@ int main(int argc, char **argv)
 			cfg.has_seed = true;
 			break;
 		}
-		case OPT_MAPGEN:
-			if (strcmp(optarg, "classic") && strcmp(optarg, "overlap"))
-				return bad_value("mapgen", optarg, "classic or overlap");
+		case OPT_MAPGEN: {
+			enum mapgen_kind kind;
+			if (mapgen_parse(optarg, &kind))
+				return bad_value("mapgen", optarg, "classic, overlap or cave");
 			cfg.mapgen = optarg;
 			break;
+		}
 		case OPT_RECORD:
 			cfg.record = optarg;
 			break;

@@ -50,7 +50,7 @@ int cmd_parse(const char *name, enum cmd *out)
 int game_create(struct game **out, const struct game_opts *o)
 {
 	if (!o || (int)o->mapgen < 0 || o->mapgen >= MAPGEN_COUNT) {
-		log_error("game: unknown map generator %d (expected classic or overlap)", o ? (int)o->mapgen : -1);
+		log_error("game: unknown map generator %d (expected classic, overlap or cave)", o ? (int)o->mapgen : -1);
 		return -EINVAL;
 	}
 	struct game *g = NULL;
