@@ -851,9 +851,6 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		log_master_failure(d->path, -rc);
 		goto fail;
 	}
-	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, true, &ch);
-	if (rc)
-		goto fail;
 	d->uevent_fd = open_uevents();
 	if (d->uevent_fd < 0)
 		log_info("drm: no kernel uevents (%s): displays plugged in later will not be noticed",
@@ -862,6 +859,27 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	if (d->wake_fd < 0) {
 		rc = -errno;
 		log_error("drm: eventfd: %s", strerror(-rc));
+		goto fail;
+	}
+	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, false, &ch);
+	if (rc == -ENOENT && d->uevent_fd >= 0) {
+		/* nothing connected yet (a TV switched off, a kiosk booted before
+		 * its screen): wait for one, with the console at 80×50 cells
+		 * until a mode says otherwise (then dispatch gives EV_RESIZE) */
+		log_error("%s (%s): no display connected%s%s; waiting for one to be plugged in", d->path, d->driver,
+			  d->want_conn[0] ? " to " : "", d->want_conn);
+		d->cols = 80;
+		d->rows = 50;
+		drm_instance = d;
+		*out = &d->base;
+		return 0;
+	}
+	if (rc) {
+		/* say why, in one line */
+		rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false, 0, true,
+				   true, &ch);
+		if (!rc)
+			rc = -EAGAIN;
 		goto fail;
 	}
 	drm_instance = d;
