@@ -511,8 +511,15 @@ class Session:
         game has had, else a one-line reason."""
         exp = self.headless(self.keys_done)
         name = self.tag + name
-        got = self.g.screendump(name)
-        diff = compare(got, exp)
+        # The last frame may still be on its way (a slow TCG guest): up to
+        # two more looks, each after a second without a new frame.
+        for attempt in range(3):
+            if attempt:
+                self.g.quiet(1.0)
+            got = self.g.screendump(name)
+            diff = compare(got, exp)
+            if not diff:
+                break
         if diff:
             write_png(os.path.join(self.g.outdir, f'{name}-expected.png'), exp)
             return f'{what}: {diff} (see {self.g.outdir}/{name}.png and {name}-expected.png)'
@@ -810,8 +817,11 @@ class Session:
         if 'active=2' not in vt:
             return self.report('FAIL', 'chvt', f'chvt 2 did not switch (the game did not release the VT?): '
                                f'{" | ".join(out)}')
-        time.sleep(0.5)
-        away = g.screendump('chvt-away')
+        for _ in range(20):     # the console redraws itself on VT 2
+            time.sleep(0.25)
+            away = g.screendump('chvt-away')
+            if compare(game_img, away) is not None:
+                break
         if compare(game_img, away) is None:
             return self.report('FAIL', 'chvt', 'on VT 2 the screen still shows the game: it kept the display')
         # A key pressed on VT 2 must not reach the game.
