@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "core/rng.h"
 #include "game/ai.h"
 #include "game/world.h"
@@ -12,13 +12,6 @@
 #define SEEDS 5
 #define ROUNDS 40
 #define TURNS 10 /* consecutive monster turns per round */
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 struct start {
 	ecs_entity e;
@@ -90,10 +83,10 @@ static double run(bool naive, int *turns, long *maps)
 		for (int r = 0; r < ROUNDS; r++) {
 			reset(g, st);
 			int runs0 = g->ai.dijkstra_runs;
-			double t0 = now();
+			double t0 = bench_now();
 			for (int t = 0; t < TURNS; t++)
 				ai_take_turns(g);
-			total += now() - t0;
+			total += bench_now() - t0;
 			*turns += TURNS;
 			*maps += g->ai.dijkstra_runs - runs0;
 		}

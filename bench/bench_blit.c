@@ -1,4 +1,5 @@
 /* bench_blit: full-frame and one-cell blit times against a memcpy of the same frame, measured in the same run. */
+#include "bench.h"
 #include "core/rng.h"
 #include "render/blit.h"
 #include "render/console.h"
@@ -6,35 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FW 1920
 #define FH 1080
 #define REPS 41
-
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-struct stat {
-	double best, median;
-};
-
-static struct stat summarise(double *t, int n)
-{
-	qsort(t, (size_t)n, sizeof *t, cmp_double);
-	return (struct stat){ t[0], t[n / 2] };
-}
 
 /* Times full draws and one-cell draws of c on a FW×FH surface. */
 static void run(const char *label, struct font *f, int scale, enum surf_format fmt, int rot, double memcpy_best,
@@ -59,9 +35,9 @@ static void run(const char *label, struct font *f, int scale, enum surf_format f
 	double t[REPS], t1[REPS];
 	blit_draw(b, c, &s, NULL); /* warm up */
 	for (int i = 0; i < REPS; i++) {
-		double t0 = now();
+		double t0 = bench_now();
 		blit_draw(b, c, &s, NULL);
-		t[i] = now() - t0;
+		t[i] = bench_now() - t0;
 	}
 	/* one changed cell, a different one each time */
 	struct rng r;
@@ -71,19 +47,18 @@ static void run(const char *label, struct font *f, int scale, enum surf_format f
 		size_t ci = (size_t)y * (size_t)c->w + (size_t)x;
 		con_put(c, x, y, c->cells[ci].ch == 'A' ? 'B' : 'A', c->cells[ci].fg, c->cells[ci].bg);
 		damage[ci] = 1;
-		double t0 = now();
+		double t0 = bench_now();
 		blit_draw(b, c, &s, damage);
-		t1[i] = now() - t0;
+		t1[i] = bench_now() - t0;
 		damage[ci] = 0;
 	}
-	struct stat full = summarise(t, REPS), one = summarise(t1, REPS);
+	struct bench_stat full = bench_summarise(t, REPS), one = bench_summarise(t1, REPS);
 	printf("%-34s full %7.3f ms (median %7.3f)  ratio vs memcpy %5.2f", label, full.best * 1e3,
 	       full.median * 1e3, full.best / memcpy_best);
 	printf("  one cell %6.2f us = %5.3f%% of full\n", one.best * 1e6, 100.0 * one.best / full.best);
 	if (verdict) {
 		printf("  target: full <= 1.5 x memcpy: %s; one cell <= 1%% of full: %s\n",
-		       full.best / memcpy_best <= 1.5 ? "met" : "NOT met",
-		       one.best / full.best <= 0.01 ? "met" : "NOT met");
+		       bench_met(full.best / memcpy_best <= 1.5), bench_met(one.best / full.best <= 0.01));
 	}
 	free(damage);
 	free(s.pixels);
@@ -124,12 +99,12 @@ int main(void)
 	double t[REPS];
 	memcpy(dst, src, frame);
 	for (int i = 0; i < REPS; i++) {
-		double t0 = now();
+		double t0 = bench_now();
 		memcpy(dst, src, frame);
-		t[i] = now() - t0;
+		t[i] = bench_now() - t0;
 		__asm__ volatile("" : : "r"(dst) : "memory");
 	}
-	struct stat mc = summarise(t, REPS);
+	struct bench_stat mc = bench_summarise(t, REPS);
 	printf("frame 1920x1080 XRGB8888 (%zu bytes), font %s, 240x67 cells, %d reps, best (median)\n", frame, path, REPS);
 	printf("%-34s      %7.3f ms (median %7.3f)\n", "memcpy of one frame", mc.best * 1e3, mc.median * 1e3);
 	free(src);

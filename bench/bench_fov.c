@@ -1,4 +1,5 @@
 /* bench_fov: fov_compute and path_dijkstra per call against naive baselines (ray casting, BFS, binary-heap Dijkstra) measured in the same run. */
+#include "bench.h"
 #include "core/rng.h"
 #include "game/fov.h"
 #include "game/map.h"
@@ -7,25 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RADIUS 8
 #define ORIGINS 1000
 #define PASSES 15
 #define GOALS 200
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* Keeps the compiler from dropping work whose result is unused. */
 static volatile unsigned sink;
@@ -139,21 +126,21 @@ static void time_fov(fov_fn f, const uint8_t *op, int w, int h, const int *orig,
 		exit(1);
 	*seen = 0;
 	for (int p = 0; p < PASSES; p++) {
-		double t0 = now();
+		double t0 = bench_now();
 		for (int i = 0; i < ORIGINS; i++) {
 			f(op, w, h, orig[i] % w, orig[i] / w, RADIUS, vis);
 			sink += vis[orig[(i + 1) % ORIGINS]];
 		}
-		t[p] = now() - t0;
+		t[p] = bench_now() - t0;
 	}
 	for (int i = 0; i < ORIGINS; i++) { /* how much each one sees */
 		f(op, w, h, orig[i] % w, orig[i] / w, RADIUS, vis);
 		for (int j = 0; j < w * h; j++)
 			*seen += vis[j];
 	}
-	qsort(t, PASSES, sizeof *t, cmp_double);
-	*best = t[0] * 1e9 / ORIGINS;
-	*median = t[PASSES / 2] * 1e9 / ORIGINS;
+	struct bench_stat s = bench_summarise(t, PASSES);
+	*best = s.best * 1e9 / ORIGINS;
+	*median = s.median * 1e9 / ORIGINS;
 	free(vis);
 }
 
@@ -280,15 +267,14 @@ static double time_path(path_fn f, const uint8_t *cost, const int *goal, uint16_
 {
 	double t[PASSES];
 	for (int p = 0; p < PASSES; p++) {
-		double t0 = now();
+		double t0 = bench_now();
 		for (int i = 0; i < GOALS; i++) {
 			f(cost, MAP_W, MAP_H, goal[i] % MAP_W, goal[i] / MAP_W, dist);
 			sink += dist[goal[(i + 1) % GOALS]];
 		}
-		t[p] = now() - t0;
+		t[p] = bench_now() - t0;
 	}
-	qsort(t, PASSES, sizeof *t, cmp_double);
-	return t[0] * 1e9 / GOALS;
+	return bench_summarise(t, PASSES).best * 1e9 / GOALS;
 }
 
 static void bench_path(void)

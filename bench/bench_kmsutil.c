@@ -1,4 +1,5 @@
 /* bench_kmsutil: a double-buffered DRM frame as the drm backend draws it (stale-map bookkeeping + damaged-cell blit) against a full redraw, measured in the same run. */
+#include "bench.h"
 #include "core/rng.h"
 #include "platform/kmsutil.h"
 #include "render/blit.h"
@@ -7,31 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FW 1920
 #define FH 1080
 #define REPS 61
 #define CHANGED 40 /* cells changed per frame: a typical turn (player, monsters, log line) */
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double best(double *t, int n)
-{
-	qsort(t, (size_t)n, sizeof *t, cmp_double);
-	return t[0];
-}
 
 int main(void)
 {
@@ -66,30 +47,31 @@ int main(void)
 		for (int k = 0; k < CHANGED; k++)
 			con_put(c, rng_range(&r, 0, c->w - 1), rng_range(&r, 0, c->h - 1), '@' + (i & 7), rng_next(&r) & 0xFFFFFF, 0);
 		int back = 1 - front;
-		double t0 = now();
+		double t0 = bench_now();
 		kms_stale_add(&ks, c->damage);
 		int any = kms_stale_any(&ks, back);
-		double t1 = now();
+		double t1 = bench_now();
 		if (any)
 			blit_draw(b, c, &s[back], ks.map[back]);
-		double t2 = now();
+		double t2 = bench_now();
 		kms_stale_clear(&ks, back);
-		double t3 = now();
+		double t3 = bench_now();
 		tbook[i] = (t1 - t0) + (t3 - t2);
 		tframe[i] = t3 - t0;
 		con_clear_damage(c);
 		front = back;
-		t0 = now();
+		t0 = bench_now();
 		blit_draw(b, c, &s[front], NULL);
-		tfull[i] = now() - t0;
+		tfull[i] = bench_now() - t0;
 	}
-	double full = best(tfull, REPS), book = best(tbook, REPS), frame = best(tframe, REPS);
+	double full = bench_summarise(tfull, REPS).best, book = bench_summarise(tbook, REPS).best,
+	       frame = bench_summarise(tframe, REPS).best;
 	printf("1920x1080 XRGB8888, 240x67 cells of 8x16, %d changed cells per frame, best of %d\n", CHANGED, REPS);
 	printf("full redraw (baseline)                 %8.3f ms  ratio 1.000\n", full * 1e3);
 	printf("double-buffered frame (union damage)   %8.3f ms  ratio %.4f\n", frame * 1e3, frame / full);
 	printf("  of which stale-map bookkeeping       %8.3f ms  ratio %.4f\n", book * 1e3, book / full);
-	printf("  target: bookkeeping <= 2%% of a full redraw: %s; frame <= 15%%: %s\n", book / full <= 0.02 ? "met" : "NOT met",
-	       frame / full <= 0.15 ? "met" : "NOT met");
+	printf("  target: bookkeeping <= 2%% of a full redraw: %s; frame <= 15%%: %s\n", bench_met(book / full <= 0.02),
+	       bench_met(frame / full <= 0.15));
 	kms_stale_free(&ks);
 	free(s[0].pixels);
 	free(s[1].pixels);

@@ -1,6 +1,7 @@
 /* bench_term: the terminal backend's frames (bytes and time) against the
  * straightforward way (cursor move + both colours + glyph for every cell),
  * measured in the same run, on a 240×67 console written into a memfd. */
+#include "bench.h"
 #include "platform/term.h"
 #include "render/console.h"
 #include <fcntl.h>
@@ -8,19 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define W 240
 #define H 67
 #define REPS 200
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* A game-like screen: runs of the same colours, a few different cells. */
 static void scene(struct console *c, int frame)
@@ -79,17 +72,17 @@ int main(void)
 	taken(fd);
 
 	/* full frames: ours (forced full by a resize notice) and the naive one */
-	double t0 = now();
+	double t0 = bench_now();
 	for (int i = 0; i < REPS; i++) {
 		term_handle_resize(d);
 		d->ops->present(d, c);
 		taken(fd);
 	}
-	double full_ours = (now() - t0) / REPS;
+	double full_ours = (bench_now() - t0) / REPS;
 	term_handle_resize(d);
 	d->ops->present(d, c);
 	size_t full_bytes = taken(fd);
-	t0 = now();
+	t0 = bench_now();
 	size_t naive_bytes = 0;
 	for (int i = 0; i < REPS; i++) {
 		naive_bytes = naive_frame(c, naive);
@@ -97,13 +90,13 @@ int main(void)
 			return 1;
 		taken(fd);
 	}
-	double full_naive = (now() - t0) / REPS;
+	double full_naive = (bench_now() - t0) / REPS;
 	con_clear_damage(c);
 
 	/* one step of the @: two cells change */
 	int step_reps = REPS * 50;
 	size_t step_bytes = 0;
-	t0 = now();
+	t0 = bench_now();
 	for (int i = 0; i < step_reps; i++) {
 		con_put(c, 5 + (i & 1), 5, '@', CON_RGB(255, 255, 0), 0);
 		con_put(c, 6 - (i & 1), 5, '.', CON_RGB(90, 90, 90), 0);
@@ -111,7 +104,7 @@ int main(void)
 		con_clear_damage(c);
 		step_bytes = taken(fd);
 	}
-	double step_ours = (now() - t0) / step_reps;
+	double step_ours = (bench_now() - t0) / step_reps;
 
 	printf("terminal frames of %dx%d cells (naive = move + both colours + glyph per cell):\n", W, H);
 	printf("  naive full frame  %8zu bytes %9.1f us\n", naive_bytes, full_naive * 1e6);

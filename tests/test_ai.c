@@ -1,41 +1,22 @@
 /* Tests of monster behaviour: sight, hunting, memory, flanking, status effects, the shared distance map. */
-#include "testutil.h"
+#include "gamefix.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "game/ai.h"
 #include "game/combat.h"
-#include "game/world.h"
 
 /* Open room (1..40, 1..20), plus a wall column at x = 20 from y = 1 to 19
  * when walled (a gap at y = 20). Player at (5,5), no monsters. */
 static struct game *arena(bool walled)
 {
-	struct game *g;
-	struct game_opts o = {.seed = 99, .mapgen = MAPGEN_CLASSIC};
-	assert_int_equal(game_create(&g, &o), 0);
-	world_clear_monsters(g, 1);
-	struct map *m = world_floor(g, 1);
-	map_init(m);
-	for (int y = 1; y <= 20; y++)
-		for (int x = 1; x <= 40; x++)
-			map_set(m, x, y, TILE_FLOOR);
+	struct game *g = gamefix_room(99);
 	if (walled)
 		for (int y = 1; y <= 19; y++)
-			map_set(m, 20, y, TILE_WALL);
-	m->rooms[0] = (struct room){1, 1, 40, 20};
-	m->nrooms = 1;
-	world_put_player(g, 1, 5, 5);
-	world_refresh_view(g);
+			map_set(world_floor(g, 1), 20, y, TILE_WALL);
+	gamefix_enter(g, 5, 5);
 	return g;
-}
-
-static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
-{
-	ecs_entity e;
-	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
-	return e;
 }
 
 static void pos_of(struct game *g, ecs_entity e, int *x, int *y)
@@ -55,7 +36,7 @@ static void test_hunts_when_seen(void **state)
 {
 	(void)state;
 	struct game *g = arena(false);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 11, 9); /* 6 away: in view */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 11, 9); /* 6 away: in view */
 	world_refresh_view(g);
 	int x, y;
 	for (int t = 0; t < 5; t++) {
@@ -82,8 +63,8 @@ static void test_idle_when_unseen(void **state)
 {
 	(void)state;
 	struct game *g = arena(true);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 25, 5); /* behind the wall */
-	ecs_entity far = spawn(g, ACTOR_ORC, 16, 18); /* out of range (11,13) */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 25, 5); /* behind the wall */
+	ecs_entity far = gamefix_spawn(g, ACTOR_ORC, 16, 18); /* out of range (11,13) */
 	world_refresh_view(g);
 	for (int t = 0; t < 10; t++)
 		assert_int_equal(game_apply(g, CMD_WAIT), 1);
@@ -109,7 +90,7 @@ static void test_sight_is_symmetric(void **state)
 			if (world_blocker_at(g, 1, x, y) != ECS_NULL || !map_walkable(world_floor(g, 1), x, y))
 				continue;
 			world_clear_monsters(g, 1);
-			ecs_entity e = spawn(g, ACTOR_GOBLIN, x, y);
+			ecs_entity e = gamefix_spawn(g, ACTOR_GOBLIN, x, y);
 			world_refresh_view(g);
 			bool seen = world_visible(g, x, y);
 			ai_begin_phase(g);
@@ -125,7 +106,7 @@ static void test_walks_to_last_seen(void **state)
 {
 	(void)state;
 	struct game *g = arena(true);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 24, 19);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 24, 19);
 	world_put_player(g, 1, 22, 20); /* seen through the gap */
 	world_refresh_view(g);
 	assert_true(world_visible(g, 24, 19));
@@ -159,7 +140,7 @@ static void test_one_distance_map_for_all(void **state)
 	(void)state;
 	struct game *g = arena(false);
 	for (int i = 0; i < 6; i++)
-		spawn(g, ACTOR_ORC, 10 + i, 10);
+		gamefix_spawn(g, ACTOR_ORC, 10 + i, 10);
 	world_refresh_view(g);
 	int runs = g->ai.dijkstra_runs;
 	assert_int_equal(game_apply(g, CMD_WAIT), 1);
@@ -173,7 +154,8 @@ static void test_flanking(void **state)
 	/* Three orcs in a line behind each other: they spread around the
 	 * player instead of queueing, so all three are soon adjacent. */
 	struct game *g = arena(false);
-	ecs_entity e[3] = {spawn(g, ACTOR_ORC, 9, 5), spawn(g, ACTOR_ORC, 10, 5), spawn(g, ACTOR_ORC, 11, 5)};
+	ecs_entity e[3] = {gamefix_spawn(g, ACTOR_ORC, 9, 5), gamefix_spawn(g, ACTOR_ORC, 10, 5),
+			    gamefix_spawn(g, ACTOR_ORC, 11, 5)};
 	world_refresh_view(g);
 	for (int t = 0; t < 6; t++)
 		game_apply(g, CMD_WAIT);
@@ -201,9 +183,9 @@ static void test_routes_around_a_blocker(void **state)
 	map_set(m, 7, 6, TILE_FLOOR);
 	map_set(m, 3, 6, TILE_FLOOR);
 	world_put_player(g, 1, 2, 5);
-	ecs_entity plug = spawn(g, ACTOR_ORC, 5, 5);
+	ecs_entity plug = gamefix_spawn(g, ACTOR_ORC, 5, 5);
 	((struct c_ai *)ecs_get(g->w, plug, COMP_AI))->paralysed = 100;
-	ecs_entity orc = spawn(g, ACTOR_ORC, 7, 5);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 7, 5);
 	world_refresh_view(g);
 	assert_true(world_visible(g, 7, 5));
 	int x, y;
@@ -224,7 +206,7 @@ static void test_paralysed(void **state)
 {
 	(void)state;
 	struct game *g = arena(false);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 6, 5);
 	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->paralysed = 2;
 	world_refresh_view(g);
 	game_apply(g, CMD_WAIT);
@@ -246,13 +228,13 @@ static void test_confused(void **state)
 	 * (whatever direction it stumbles), then recovers. The player is out of
 	 * sight so nobody else acts. */
 	struct game *g = arena(true);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 30, 10);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 30, 10);
 	ecs_entity ring[8];
 	int k = 0;
 	for (int dy = -1; dy <= 1; dy++)
 		for (int dx = -1; dx <= 1; dx++)
 			if (dx || dy)
-				ring[k++] = spawn(g, ACTOR_GOBLIN, 30 + dx, 10 + dy);
+				ring[k++] = gamefix_spawn(g, ACTOR_GOBLIN, 30 + dx, 10 + dy);
 	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 2;
 	world_refresh_view(g);
 	assert_false(world_visible(g, 30, 10));
@@ -282,7 +264,7 @@ static void test_confused_wanders(void **state)
 	/* In the open a confused monster moves at random, not towards the
 	 * player, and says when it recovers if seen. */
 	struct game *g = arena(false);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 12, 10);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 12, 10);
 	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 10;
 	world_refresh_view(g);
 	int moved = 0, px = 12, py = 10;

@@ -1,27 +1,15 @@
 /* Tests of melee: damage, exact messages, corpses, experience, the player's death. */
-#include "testutil.h"
+#include "gamefix.h"
 
 #include <string.h>
 
 #include "game/combat.h"
-#include "game/world.h"
 
 /* A game on a walled 40x20 open room with no monsters; player at (5,5). */
 static struct game *arena(void)
 {
-	struct game *g;
-	struct game_opts o = {.seed = 42, .mapgen = MAPGEN_CLASSIC};
-	assert_int_equal(game_create(&g, &o), 0);
-	world_clear_monsters(g, 1);
-	struct map *m = world_floor(g, 1);
-	map_init(m);
-	for (int y = 1; y <= 20; y++)
-		for (int x = 1; x <= 40; x++)
-			map_set(m, x, y, TILE_FLOOR);
-	m->rooms[0] = (struct room){1, 1, 40, 20};
-	m->nrooms = 1;
-	world_put_player(g, 1, 5, 5);
-	world_refresh_view(g);
+	struct game *g = gamefix_room(42);
+	gamefix_enter(g, 5, 5);
 	return g;
 }
 
@@ -39,10 +27,10 @@ static bool has_msg(const struct game *g, const char *text)
 	return false;
 }
 
+/* A monster at (x, y) on floor 1, in the player's view from the start. */
 static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
 {
-	ecs_entity e;
-	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
+	ecs_entity e = gamefix_spawn(g, k, x, y);
 	world_refresh_view(g);
 	return e;
 }

@@ -1,10 +1,9 @@
 /* Tests of floors: persistence up and down, arrival on the stairs, monster placement by the spawn tables. */
-#include "testutil.h"
+#include "gamefix.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/world.h"
 
 struct snap {
 	ecs_entity e;
@@ -40,9 +39,7 @@ static void test_persistence(void **state)
 {
 	(void)state;
 	for (int k = 0; k < MAPGEN_COUNT; k++) {
-		struct game *g;
-		struct game_opts o = {.seed = 5 + (uint64_t)k, .mapgen = (enum mapgen_kind)k};
-		assert_int_equal(game_create(&g, &o), 0);
+		struct game *g = gamefix_new(5 + (uint64_t)k, (enum mapgen_kind)k);
 		const struct map *f1 = world_floor(g, 1);
 		assert_int_equal(f1->up_x, -1); /* floor 1 has no way up */
 		assert_int_equal(game_apply(g, CMD_ASCEND), 0);
@@ -100,9 +97,7 @@ static void test_persistence(void **state)
 static void test_deep_descent(void **state)
 {
 	(void)state;
-	struct game *g;
-	struct game_opts o = {.seed = 1234, .mapgen = MAPGEN_CLASSIC};
-	assert_int_equal(game_create(&g, &o), 0);
+	struct game *g = gamefix_new(1234, MAPGEN_CLASSIC);
 	for (int d = 2; d <= 12; d++) {
 		go_to_stairs_and(g, true);
 		assert_int_equal(game_depth(g), d);

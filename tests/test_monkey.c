@@ -1,12 +1,11 @@
 /* The monkey: a bot plays random legal commands for 10,000 turns on each of 20 seeds, checking the world's invariants every turn; plus determinism. */
-#include "testutil.h"
+#include "gamefix.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/rng.h"
 #include "game/path.h"
-#include "game/world.h"
 
 #define SEEDS 20
 #define TURNS 10000
@@ -26,6 +25,14 @@ struct bot {
 	uint8_t cost[WORLD_CELLS];
 	uint16_t to_down[WORLD_CELLS];
 };
+
+/* The bot starts afresh, its own generator seeded with seed. */
+static void bot_reset(struct bot *b, uint64_t seed)
+{
+	rng_seed(&b->r, seed);
+	b->depth = 0;
+	b->map = NULL;
+}
 
 static enum cmd bot_pick(struct bot *b, const struct game *g, bool *useless)
 {
@@ -202,6 +209,17 @@ static void check_world(struct checker *c, const struct game *g)
 	assert_int_equal(s.depth, g->depth);
 }
 
+/* A new game for seed (the map generators in turn), the bot and the checker
+ * starting afresh; the world is checked before the first turn. */
+static struct game *new_game(uint64_t seed, struct bot *b, struct checker *c)
+{
+	struct game *g = gamefix_new(seed, (enum mapgen_kind)(seed % MAPGEN_COUNT));
+	bot_reset(b, seed * 7919);
+	c->labelled = NULL;
+	check_world(c, g);
+	return g;
+}
+
 struct mpos {
 	ecs_entity e;
 	int x, y;
@@ -216,15 +234,8 @@ static void test_monkey(void **state)
 	uint64_t seed = 1;
 	int games = 0, deaths = 0, max_depth = 0, kills_total = 0;
 	for (int slot = 0; slot < SEEDS; slot++) {
-		struct game *g;
-		struct game_opts o = {.seed = seed, .mapgen = (enum mapgen_kind)(seed % MAPGEN_COUNT)};
-		assert_int_equal(game_create(&g, &o), 0);
+		struct game *g = new_game(seed, &b, &c);
 		games++;
-		rng_seed(&b.r, seed * 7919);
-		b.depth = 0;
-		b.map = NULL;
-		c.labelled = NULL;
-		check_world(&c, g);
 		for (int turn = 0; turn < TURNS; turn++) {
 			bool useless;
 			enum cmd cmd = bot_pick(&b, g, &useless);
@@ -267,14 +278,8 @@ static void test_monkey(void **state)
 				assert_int_equal(game_apply(g, CMD_WAIT), 0);
 				game_destroy(g);
 				seed++;
-				o = (struct game_opts){.seed = seed, .mapgen = (enum mapgen_kind)(seed % MAPGEN_COUNT)};
-				assert_int_equal(game_create(&g, &o), 0);
+				g = new_game(seed, &b, &c);
 				games++;
-				rng_seed(&b.r, seed * 7919);
-				b.depth = 0;
-				b.map = NULL;
-				c.labelled = NULL;
-				check_world(&c, g);
 			}
 		}
 		game_destroy(g);
@@ -292,13 +297,9 @@ static void test_monkey(void **state)
 /* Same seed and commands: the same checksum after every command. */
 static void run_recorded(uint64_t seed, enum mapgen_kind k, uint64_t *sums, int n)
 {
-	struct game *g;
-	struct game_opts o = {.seed = seed, .mapgen = k};
-	assert_int_equal(game_create(&g, &o), 0);
+	struct game *g = gamefix_new(seed, k);
 	static struct bot b;
-	rng_seed(&b.r, 4242);
-	b.depth = 0;
-	b.map = NULL;
+	bot_reset(&b, 4242);
 	for (int i = 0; i < n; i++) {
 		bool useless;
 		game_apply(g, bot_pick(&b, g, &useless));
@@ -320,9 +321,7 @@ static void test_determinism(void **state)
 		assert_true(a[0] != c[0]);
 	}
 	/* Every command that costs a turn changes the state. */
-	struct game *g;
-	struct game_opts o = {.seed = 3, .mapgen = MAPGEN_CLASSIC};
-	assert_int_equal(game_create(&g, &o), 0);
+	struct game *g = gamefix_new(3, MAPGEN_CLASSIC);
 	uint64_t s0 = game_checksum(g);
 	assert_int_equal(game_apply(g, CMD_WAIT), 1);
 	assert_true(game_checksum(g) != s0);

@@ -1,5 +1,5 @@
 /* Tests of the turn machine: which commands cost a turn, who acts, the log. */
-#include "testutil.h"
+#include "gamefix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,36 +7,18 @@
 #include <string.h>
 
 #include "game/combat.h"
-#include "game/world.h"
 
 /* A game on a walled 40x20 open room with no monsters; player at (5,5);
  * down stairs at (38,18). */
 static struct game *arena(void)
 {
-	struct game *g;
-	struct game_opts o = {.seed = 7, .mapgen = MAPGEN_CLASSIC};
-	assert_int_equal(game_create(&g, &o), 0);
-	world_clear_monsters(g, 1);
+	struct game *g = gamefix_room(7);
 	struct map *m = world_floor(g, 1);
-	map_init(m);
-	for (int y = 1; y <= 20; y++)
-		for (int x = 1; x <= 40; x++)
-			map_set(m, x, y, TILE_FLOOR);
 	map_set(m, 38, 18, TILE_STAIRS_DOWN);
 	m->down_x = 38;
 	m->down_y = 18;
-	m->rooms[0] = (struct room){1, 1, 40, 20};
-	m->nrooms = 1;
-	world_put_player(g, 1, 5, 5);
-	world_refresh_view(g);
+	gamefix_enter(g, 5, 5);
 	return g;
-}
-
-static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
-{
-	ecs_entity e;
-	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
-	return e;
 }
 
 static int hp_of(struct game *g, ecs_entity e)
@@ -101,7 +83,7 @@ static void test_what_costs_a_turn(void **state)
 	assert_int_equal(x, 2);
 	assert_int_equal(y, 2);
 	assert_int_equal(game_apply(g, CMD_WAIT), 1);
-	spawn(g, ACTOR_TROLL, 3, 2);
+	gamefix_spawn(g, ACTOR_TROLL, 3, 2);
 	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
 	assert_int_equal(game_turn(g), 3);
 	world_clear_monsters(g, 1);
@@ -116,7 +98,7 @@ static void test_dead_never_act(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 6, 5);
 	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 4;
 	world_refresh_view(g);
 	int n0 = game_msg_count(g);
@@ -140,10 +122,10 @@ static void test_nothing_acts_twice(void **state)
 	(void)state;
 	struct game *g = arena();
 	/* Four orcs adjacent: each hits once per turn for 1. */
-	spawn(g, ACTOR_ORC, 4, 4);
-	spawn(g, ACTOR_ORC, 6, 4);
-	spawn(g, ACTOR_ORC, 4, 6);
-	spawn(g, ACTOR_ORC, 6, 6);
+	gamefix_spawn(g, ACTOR_ORC, 4, 4);
+	gamefix_spawn(g, ACTOR_ORC, 6, 4);
+	gamefix_spawn(g, ACTOR_ORC, 4, 6);
+	gamefix_spawn(g, ACTOR_ORC, 6, 6);
 	world_refresh_view(g);
 	assert_int_equal(game_apply(g, CMD_WAIT), 1);
 	assert_int_equal(hp_of(g, g->player), 26);
@@ -163,7 +145,7 @@ static void test_monsters_move_at_most_once(void **state)
 	enum { N = 12 };
 	ecs_entity e[N];
 	for (int i = 0; i < N; i++)
-		e[i] = spawn(g, i % 3 ? ACTOR_ORC : ACTOR_GOBLIN, 8 + (i % 4) * 2, 2 + (i / 4) * 3);
+		e[i] = gamefix_spawn(g, i % 3 ? ACTOR_ORC : ACTOR_GOBLIN, 8 + (i % 4) * 2, 2 + (i / 4) * 3);
 	world_refresh_view(g);
 	for (int t = 0; t < 15; t++) {
 		int ox[N], oy[N];
@@ -268,8 +250,8 @@ static void test_drawables_and_memory(void **state)
 	struct map *m = world_floor(g, 1);
 	for (int y = 1; y <= 19; y++)
 		map_set(m, 10, y, TILE_WALL);
-	ecs_entity orc = spawn(g, ACTOR_ORC, 7, 5);
-	spawn(g, ACTOR_TROLL, 15, 5); /* unseen */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 7, 5);
+	gamefix_spawn(g, ACTOR_TROLL, 15, 5); /* unseen */
 	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 1;
 	world_refresh_view(g);
 	struct drawable d[16];

@@ -323,6 +323,7 @@ static int choose_output(int fd, const char *path, const char *want_conn, int ww
 	char names[256] = "";
 	size_t nused = 0;
 	drmModeConnectorPtr best = NULL;
+	int best_rank = 0;
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnectorPtr c = probe ? drmModeGetConnector(fd, res->connectors[i])
 					      : drmModeGetConnectorCurrent(fd, res->connectors[i]);
@@ -331,10 +332,18 @@ static int choose_output(int fd, const char *path, const char *want_conn, int ww
 		char name[32];
 		conn_name(c, name, sizeof name);
 		int w = snprintf(names + nused, sizeof names - nused, "%s%s (%s)", nused ? ", " : "", name,
-				 c->connection == DRM_MODE_CONNECTED ? "connected" : "disconnected");
+				 c->connection == DRM_MODE_CONNECTED	      ? "connected"
+				 : c->connection == DRM_MODE_DISCONNECTED ? "disconnected"
+									  : "status unknown");
 		if (w > 0 && (size_t)w < sizeof names - nused)
 			nused += (size_t)w;
-		bool usable = c->connection == DRM_MODE_CONNECTED && c->count_modes > 0;
+		/* connected beats "unknown" (outputs that cannot sense a display,
+		 * such as composite video, yet list modes); the connector in use
+		 * beats another of the same rank */
+		int rank = c->count_modes <= 0 ? 0 : c->connection == DRM_MODE_CONNECTED ? 4
+						 : c->connection == DRM_MODE_UNKNOWNCONNECTION ? 2 : 0;
+		if (rank && prefer && c->connector_id == prefer)
+			rank++;
 		if (want_conn && *want_conn) {
 			if (!kms_connector_match(want_conn, name)) {
 				drmModeFreeConnector(c);
@@ -342,7 +351,8 @@ static int choose_output(int fd, const char *path, const char *want_conn, int ww
 			}
 			named_seen = true;
 		}
-		if (usable && (!best || (prefer && c->connector_id == prefer && best->connector_id != prefer))) {
+		if (rank > best_rank) {
+			best_rank = rank;
 			drmModeFreeConnector(best);
 			best = c;
 		} else {
@@ -851,9 +861,6 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		log_master_failure(d->path, -rc);
 		goto fail;
 	}
-	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, true, &ch);
-	if (rc)
-		goto fail;
 	d->uevent_fd = open_uevents();
 	if (d->uevent_fd < 0)
 		log_info("drm: no kernel uevents (%s): displays plugged in later will not be noticed",
@@ -862,6 +869,27 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	if (d->wake_fd < 0) {
 		rc = -errno;
 		log_error("drm: eventfd: %s", strerror(-rc));
+		goto fail;
+	}
+	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, false, &ch);
+	if (rc == -ENOENT && d->uevent_fd >= 0) {
+		/* nothing connected yet (a TV switched off, a kiosk booted before
+		 * its screen): wait for one, with the console at 80×50 cells
+		 * until a mode says otherwise (then dispatch gives EV_RESIZE) */
+		log_error("%s (%s): no display connected%s%s; waiting for one to be plugged in", d->path, d->driver,
+			  d->want_conn[0] ? " to " : "", d->want_conn);
+		d->cols = 80;
+		d->rows = 50;
+		drm_instance = d;
+		*out = &d->base;
+		return 0;
+	}
+	if (rc) {
+		/* say why, in one line */
+		rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false, 0, true,
+				   true, &ch);
+		if (!rc)
+			rc = -EAGAIN;
 		goto fail;
 	}
 	drm_instance = d;

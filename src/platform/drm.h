@@ -19,6 +19,8 @@
  * - The console passed to present() must stay valid until the next
  *   present() or close(): a deferred frame, a redraw after resume or after a
  *   display is plugged back in draw from it.
+ * - Nothing connected at open: it opens anyway and waits (console 80×50
+ *   cells until a display appears), having logged one line.
  * - Hotplug: kernel uevents (a netlink socket in poll_fds) make it re-probe
  *   the connectors: unplugged, it waits (frames are kept, not drawn);
  *   plugged (again), it sets the mode and redraws everything; dispatch()

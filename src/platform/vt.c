@@ -46,6 +46,17 @@ static int current_vt(void)
 		if (!fstat(fd, &st) && vt_of_stat(&st))
 			return vt_of_stat(&st);
 	}
+	/* /dev/console or /dev/tty0 (a program started by init): they stand
+	 * for the VT shown now, when the console is a VT at all */
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		struct vt_stat vs;
+		if (!fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+		    ((major(st.st_rdev) == 5 && minor(st.st_rdev) == 1) ||
+		     (major(st.st_rdev) == TTY_MAJOR_ && minor(st.st_rdev) == 0)) &&
+		    ioctl(fd, VT_GETSTATE, &vs) == 0 && vs.v_active >= 1 && vs.v_active <= VT_MAX_)
+			return vs.v_active;
+	}
 	FILE *f = fopen("/proc/self/stat", "r");
 	if (!f)
 		return 0;

@@ -12,7 +12,8 @@
 struct vt;
 
 /* Takes a virtual terminal. vtnum 0: the one on stdin/stdout/stderr or the
- * controlling terminal, which must be a VT; N > 0: /dev/ttyN, made the
+ * controlling terminal, which must be a VT (/dev/console and /dev/tty0 on
+ * stdio, as init gives them, stand for the VT shown now); N > 0: /dev/ttyN, made the
  * active VT first (VT_ACTIVATE + VT_WAITACTIVE). Then: KD_GRAPHICS (the
  * kernel stops drawing text), the keyboard muted (K_OFF: no key reaches a
  * shell or getty; the game reads keys through evdev), and VT_PROCESS

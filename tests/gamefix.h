@@ -1,0 +1,50 @@
+/* gamefix: game fixtures shared by the game tests: a new game, a floor that is one open room, monsters placed by hand. */
+#ifndef PIROGUE_GAMEFIX_H
+#define PIROGUE_GAMEFIX_H
+#include "testutil.h"
+
+#include "game/world.h"
+
+/* A new game (seed, map generator k); fails the test if it cannot be made. */
+static inline struct game *gamefix_new(uint64_t seed, enum mapgen_kind k)
+{
+	struct game *g;
+	struct game_opts o = {.seed = seed, .mapgen = k};
+	assert_int_equal(game_create(&g, &o), 0);
+	return g;
+}
+
+/* A game (seed, classic generator) whose floor 1 is remade as one open room
+ * of floor, x 1..40 and y 1..20, walled around, with no monsters. The player
+ * is not placed yet: add walls or stairs to world_floor(g, 1), then
+ * gamefix_enter. */
+static inline struct game *gamefix_room(uint64_t seed)
+{
+	struct game *g = gamefix_new(seed, MAPGEN_CLASSIC);
+	world_clear_monsters(g, 1);
+	struct map *m = world_floor(g, 1);
+	map_init(m);
+	for (int y = 1; y <= 20; y++)
+		for (int x = 1; x <= 40; x++)
+			map_set(m, x, y, TILE_FLOOR);
+	m->rooms[0] = (struct room){1, 1, 40, 20};
+	m->nrooms = 1;
+	return g;
+}
+
+/* Puts the player at (x, y) on floor 1 and updates what it sees. */
+static inline void gamefix_enter(struct game *g, int x, int y)
+{
+	world_put_player(g, 1, x, y);
+	world_refresh_view(g);
+}
+
+/* A monster of kind k at (x, y) on floor 1; fails the test if it cannot be placed. */
+static inline ecs_entity gamefix_spawn(struct game *g, enum actor_kind k, int x, int y)
+{
+	ecs_entity e;
+	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
+	return e;
+}
+
+#endif
