@@ -252,21 +252,33 @@ static int font_finish(struct font *f, struct maplist *m)
 	return 0;
 }
 
-/* Maps glyphs 0..min(n,256)-1 as CP437 bytes, then the look-alikes. */
-static int map_cp437(struct maplist *m, int n)
+/* Maps glyphs 0..min(n,256)-1 as CP437 bytes, then the look-alikes; a
+ * failure is written into err. */
+static int map_cp437(struct maplist *m, int n, const char *name, char *err, size_t errlen)
 {
-	for (int g = 0; g < n && g < 256; g++) {
-		int rc = map_add(m, cp437_to_unicode[g], g);
-		if (rc)
-			return rc;
+	int rc = 0;
+	for (int g = 0; g < n && g < 256 && !rc; g++)
+		rc = map_add(m, cp437_to_unicode[g], g);
+	for (size_t i = 0; i < sizeof cp437_alias / sizeof *cp437_alias && !rc; i++)
+		if (cp437_alias[i].byte < n)
+			rc = map_add(m, cp437_alias[i].cp, cp437_alias[i].byte);
+	return rc ? fail(err, errlen, name, rc, "out of memory") : 0;
+}
+
+/* The end of every loader. rc is 0 when m holds f's code points, else the
+ * error already written into err. Builds f's index and hands f to *out; on
+ * any failure frees f. Frees m's memory either way. */
+static int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
+		     size_t errlen)
+{
+	if (!rc && (rc = font_finish(f, m)))
+		fail(err, errlen, name, rc, "out of memory");
+	free(m->e);
+	if (rc) {
+		font_destroy(f);
+		return rc;
 	}
-	for (size_t i = 0; i < sizeof cp437_alias / sizeof *cp437_alias; i++) {
-		if (cp437_alias[i].byte >= n)
-			continue;
-		int rc = map_add(m, cp437_alias[i].cp, cp437_alias[i].byte);
-		if (rc)
-			return rc;
-	}
+	*out = f;
 	return 0;
 }
 
@@ -346,36 +358,94 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 				}
 			}
 	}
-	rc = map_cp437(&m, 256);
-	if (!rc)
-		rc = font_finish(f, &m);
-	if (rc) {
-		fail(err, errlen, name, rc, "out of memory");
-		goto out;
-	}
-	*out = f;
-	f = NULL;
+	rc = font_done(out, f, &m, map_cp437(&m, 256, name, err, errlen), name, err, errlen);
 out:
-	free(m.e);
-	font_destroy(f);
 	stbi_image_free(px);
 	return rc;
 }
 
 /* ---- PSF console fonts ---------------------------------------------- */
 
-/* Turns n packed 1-bit glyphs (rows padded to bytes, MSB left) into
- * coverage bytes. */
-static void unpack_bitmaps(struct font *f, const uint8_t *bits, int n, size_t charsize)
+/* A font of n glyphs of w×h from n packed 1-bit bitmaps of charsize bytes
+ * each (rows padded to bytes, MSB left); a failure is written into err. */
+static int psf_glyphs(struct font **out, int w, int h, int n, const uint8_t *bits, size_t charsize,
+		      const char *name, char *err, size_t errlen)
 {
-	size_t w = (size_t)f->cell_w, h = (size_t)f->cell_h, row = (w + 7) / 8;
+	struct font *f;
+	int rc = font_alloc(&f, w, h, n, false);
+	if (rc)
+		return fail(err, errlen, name, rc, "out of memory");
+	size_t row = ((size_t)w + 7) / 8;
 	uint8_t *c = f->coverage;
 	for (int g = 0; g < n; g++) {
 		const uint8_t *b = bits + (size_t)g * charsize;
-		for (size_t y = 0; y < h; y++)
-			for (size_t x = 0; x < w; x++)
+		for (size_t y = 0; y < (size_t)h; y++)
+			for (size_t x = 0; x < (size_t)w; x++)
 				*c++ = (b[y * row + x / 8] >> (7 - x % 8)) & 1 ? 255 : 0;
 	}
+	*out = f;
+	return 0;
+}
+
+/* Reads a PSF1 Unicode table for n glyphs from d[p..len): per glyph 16-bit
+ * little-endian code points, 0xFFFE before its sequences, 0xFFFF at its end.
+ * A failure is written into err. */
+static int psf1_table(struct maplist *m, const uint8_t *d, size_t len, size_t p, int n, const char *name,
+		      char *err, size_t errlen)
+{
+	for (int g = 0; g < n; g++) {
+		bool seq = false;
+		for (;;) {
+			if (p + 2 > len)
+				return fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %d of %d", g,
+					    n);
+			unsigned v = d[p] | (unsigned)d[p + 1] << 8;
+			p += 2;
+			if (v == 0xFFFF)
+				break;
+			if (v == 0xFFFE)
+				seq = true; /* sequences follow: not single code points */
+			else if (!seq && map_add(m, v, g))
+				return fail(err, errlen, name, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* Reads a PSF2 Unicode table for n glyphs from d[p..len): per glyph UTF-8
+ * code points, 0xFE before its sequences, 0xFF at its end. A failure is
+ * written into err. */
+static int psf2_table(struct maplist *m, const uint8_t *d, size_t len, size_t p, uint32_t n, const char *name,
+		      char *err, size_t errlen)
+{
+	for (uint32_t g = 0; g < n; g++) {
+		bool seq = false;
+		for (;;) {
+			if (p >= len)
+				return fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %u of %u", g,
+					    n);
+			uint8_t b = d[p];
+			if (b == 0xFF) {
+				p++;
+				break;
+			}
+			if (b == 0xFE) {
+				seq = true; /* sequences follow */
+				p++;
+				continue;
+			}
+			size_t q = p; /* UTF-8 never contains 0xFE or 0xFF */
+			while (q < len && d[q] != 0xFE && d[q] != 0xFF)
+				q++;
+			uint32_t cp;
+			size_t used = utf8_decode((const char *)d + p, q - p, &cp);
+			bool bad = cp == 0xFFFD && used == 1; /* malformed: skip a byte */
+			p += used;
+			if (!seq && !bad && map_add(m, cp, (int32_t)g))
+				return fail(err, errlen, name, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
 }
 
 
@@ -384,7 +454,6 @@ static int load_psf1(struct font **out, const uint8_t *d, size_t len, const char
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
-	int rc;
 	if (len < 4)
 		return fail(err, errlen, name, -EINVAL, "PSF1 header truncated (%zu bytes)", len);
 	unsigned mode = d[2], charsize = d[3];
@@ -397,45 +466,14 @@ static int load_psf1(struct font **out, const uint8_t *d, size_t len, const char
 	if (len < end)
 		return fail(err, errlen, name, -EINVAL,
 			    "file is %zu bytes, too short for %d glyphs of 8×%u (truncated?)", len, n, charsize);
-	rc = font_alloc(&f, 8, (int)charsize, n, false);
+	int rc = psf_glyphs(&f, 8, (int)charsize, n, d + 4, charsize, name, err, errlen);
 	if (rc)
-		return fail(err, errlen, name, rc, "out of memory");
-	unpack_bitmaps(f, d + 4, n, charsize);
-	if (mode & 0x06) {
-		size_t p = end;
-		for (int g = 0; g < n && !rc; g++) {
-			bool seq = false;
-			for (;;) {
-				if (p + 2 > len) {
-					rc = fail(err, errlen, name, -EINVAL,
-						  "Unicode table truncated at glyph %d of %d", g, n);
-					goto out;
-				}
-				unsigned v = d[p] | (unsigned)d[p + 1] << 8;
-				p += 2;
-				if (v == 0xFFFF)
-					break;
-				if (v == 0xFFFE)
-					seq = true; /* sequences follow: not single code points */
-				else if (!seq && (rc = map_add(&m, v, g)))
-					break;
-			}
-		}
-	} else {
-		rc = map_cp437(&m, n);
-	}
-	if (!rc)
-		rc = font_finish(f, &m);
-	if (rc) {
-		fail(err, errlen, name, rc, "out of memory");
-		goto out;
-	}
-	*out = f;
-	f = NULL;
-out:
-	free(m.e);
-	font_destroy(f);
-	return rc;
+		return rc;
+	if (mode & 0x06)
+		rc = psf1_table(&m, d, len, end, n, name, err, errlen);
+	else
+		rc = map_cp437(&m, n, name, err, errlen);
+	return font_done(out, f, &m, rc, name, err, errlen);
 }
 
 static int load_psf2(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
@@ -443,7 +481,6 @@ static int load_psf2(struct font **out, const uint8_t *d, size_t len, const char
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
-	int rc;
 	if (len < 32)
 		return fail(err, errlen, name, -EINVAL, "PSF2 header truncated (%zu bytes)", len);
 	uint32_t version = le32(d + 4), hsize = le32(d + 8), flags = le32(d + 12);
@@ -471,56 +508,33 @@ static int load_psf2(struct font **out, const uint8_t *d, size_t len, const char
 			    "file is %zu bytes, too short for %u glyphs of %u×%u (truncated?)", len, n, w, h);
 	if ((uint64_t)n * w * h > FONT_MAX_PIXELS)
 		return fail(err, errlen, name, -EFBIG, "%u glyphs of %u×%u are too many pixels", n, w, h);
-	rc = font_alloc(&f, (int)w, (int)h, (int)n, false);
+	int rc = psf_glyphs(&f, (int)w, (int)h, (int)n, d + hsize, charsize, name, err, errlen);
 	if (rc)
-		return fail(err, errlen, name, rc, "out of memory");
-	unpack_bitmaps(f, d + hsize, (int)n, charsize);
-	if (flags & 0x01) {
-		size_t p = (size_t)end;
-		for (uint32_t g = 0; g < n && !rc; g++) {
-			bool seq = false;
-			for (;;) {
-				if (p >= len) {
-					rc = fail(err, errlen, name, -EINVAL,
-						  "Unicode table truncated at glyph %u of %u", g, n);
-					goto out;
-				}
-				uint8_t b = d[p];
-				if (b == 0xFF) {
-					p++;
-					break;
-				}
-				if (b == 0xFE) {
-					seq = true; /* sequences follow */
-					p++;
-					continue;
-				}
-				size_t q = p; /* UTF-8 never contains 0xFE or 0xFF */
-				while (q < len && d[q] != 0xFE && d[q] != 0xFF)
-					q++;
-				uint32_t cp;
-				size_t used = utf8_decode((const char *)d + p, q - p, &cp);
-				bool bad = cp == 0xFFFD && used == 1; /* malformed: skip a byte */
-				p += used;
-				if (!seq && !bad && (rc = map_add(&m, cp, (int32_t)g)))
-					break;
-			}
-		}
-	} else {
-		rc = map_cp437(&m, (int)n);
-	}
-	if (!rc)
-		rc = font_finish(f, &m);
-	if (rc) {
-		fail(err, errlen, name, rc, "out of memory");
-		goto out;
-	}
-	*out = f;
-	f = NULL;
-out:
-	free(m.e);
-	font_destroy(f);
-	return rc;
+		return rc;
+	if (flags & 0x01)
+		rc = psf2_table(&m, d, len, (size_t)end, n, name, err, errlen);
+	else
+		rc = map_cp437(&m, (int)n, name, err, errlen);
+	return font_done(out, f, &m, rc, name, err, errlen);
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* Doubles *buf (64 KiB at first) up to one byte more than FONT_MAX_FILE, so
+ * that a larger file shows: -EFBIG when *cap is already past that, -ENOMEM. */
+static int grow(uint8_t **buf, size_t *cap)
+{
+	if (*cap > FONT_MAX_FILE)
+		return -EFBIG;
+	size_t nc = *cap ? *cap * 2 : 64 << 10;
+	if (nc > (size_t)FONT_MAX_FILE + 1)
+		nc = (size_t)FONT_MAX_FILE + 1;
+	uint8_t *nb = realloc(*buf, nc);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap = nc;
+	return 0;
 }
 
 /* ---- gzip ----------------------------------------------------------- */
@@ -530,32 +544,20 @@ static int gunzip(const uint8_t *d, size_t len, uint8_t **out, size_t *outlen, c
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
-	size_t cap = 64 << 10, n = 0;
-	uint8_t *buf = malloc(cap);
+	size_t cap = 0, n = 0;
+	uint8_t *buf = NULL;
 	int rc = 0;
-	if (!buf)
-		return fail(err, errlen, name, -ENOMEM, "out of memory");
-	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-		free(buf);
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
 		return fail(err, errlen, name, -ENOMEM, "cannot start gzip decompression");
-	}
 	zs.next_in = (Bytef *)(uintptr_t)d; /* zlib does not write through it */
 	zs.avail_in = (uInt)len;
 	for (;;) {
-		if (n == cap) {
-			if (cap > FONT_MAX_FILE) {
-				rc = fail(err, errlen, name, -EFBIG, "decompresses to more than %u MiB",
-					  FONT_MAX_FILE >> 20);
-				goto out;
-			}
-			size_t nc = cap * 2 > (size_t)FONT_MAX_FILE + 1 ? (size_t)FONT_MAX_FILE + 1 : cap * 2;
-			uint8_t *nb = realloc(buf, nc);
-			if (!nb) {
-				rc = fail(err, errlen, name, -ENOMEM, "out of memory");
-				goto out;
-			}
-			buf = nb;
-			cap = nc;
+		if (n == cap && (rc = grow(&buf, &cap))) {
+			if (rc == -EFBIG)
+				fail(err, errlen, name, rc, "decompresses to more than %u MiB", FONT_MAX_FILE >> 20);
+			else
+				fail(err, errlen, name, rc, "out of memory");
+			goto out;
 		}
 		zs.next_out = buf + n;
 		zs.avail_out = (uInt)(cap - n);
@@ -665,22 +667,13 @@ int font_load(struct font **out, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	for (;;) {
-		if (n == cap) {
-			if (cap > FONT_MAX_FILE) {
-				rc = fail(err, errlen, path, -EFBIG, "file is more than the %u MiB a font may have",
-					  FONT_MAX_FILE >> 20);
-				goto out;
-			}
-			size_t nc = cap ? cap * 2 : 64 << 10;
-			if (nc > (size_t)FONT_MAX_FILE + 1)
-				nc = (size_t)FONT_MAX_FILE + 1;
-			uint8_t *nb = realloc(buf, nc);
-			if (!nb) {
-				rc = fail(err, errlen, path, -ENOMEM, "out of memory");
-				goto out;
-			}
-			buf = nb;
-			cap = nc;
+		if (n == cap && (rc = grow(&buf, &cap))) {
+			if (rc == -EFBIG)
+				fail(err, errlen, path, rc, "file is more than the %u MiB a font may have",
+				     FONT_MAX_FILE >> 20);
+			else
+				fail(err, errlen, path, rc, "out of memory");
+			goto out;
 		}
 		ssize_t r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
