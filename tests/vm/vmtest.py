@@ -559,6 +559,7 @@ class Session:
         miss = self.rig.lacks('--backend', '--screenshot', '--keys', '--verbose', '--mode', '--seed')
         if miss:
             self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
+        self.listings(want)
         self.series('drm', self.CHECKS)
         if self.cfg.get('fbdev'):
             self.tag = 'fbdev-'
@@ -567,6 +568,42 @@ class Session:
                 self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
             self.keys_done = []
             self.series('fbdev', [c[len(self.tag):] for c in self.FB_CHECKS])
+
+    def listings(self, driver):
+        """--list-displays and --list-inputs, with a uinput pad and mouse plugged."""
+        g = self.g
+        for check, opt in (('list-displays', '--list-displays'), ('list-inputs', '--list-inputs')):
+            if self.broken or opt not in self.rig.help:
+                self.report('SKIP', check, self.broken or f'pirogue --help does not list {opt} yet')
+                continue
+            try:
+                if check == 'list-inputs':
+                    self.helper('pad', 'pad')
+                    self.helper('mouse', 'mouse')
+                rc, out = g.sh(f'pirogue {opt}', timeout=30)
+                if check == 'list-inputs':
+                    self.helper('unplug pad', 'unplug')
+                    self.helper('unplug mouse', 'unplug')
+            except RuntimeError as e:
+                self.report('FAIL', check, str(e))
+                continue
+            def has(pred):
+                return any(pred(ln) for ln in out)
+            if check == 'list-displays':
+                wants = [(has(lambda ln: '/dev/dri/card0' in ln and driver in ln), f'card0 with its driver {driver}'),
+                         (has(lambda ln: ' connected' in ln and '640x480' in ln), 'a connected connector with 640x480'),
+                         (has(lambda ln: '/dev/fb0' in ln), '/dev/fb0'),
+                         (has(lambda ln: 'choice' in ln.lower() and 'drm' in ln), 'the automatic choice: drm')]
+            else:
+                wants = [(has(lambda ln: 'keyboard' in ln.lower() and 'vmrig' not in ln and ': keyboard' in ln),
+                          "QEMU's keyboard as a keyboard"),
+                         (has(lambda ln: 'vmrig virtual gamepad' in ln and ': gamepad' in ln), 'the uinput pad as a gamepad'),
+                         (has(lambda ln: 'vmrig virtual mouse' in ln and ': mouse' in ln), 'the uinput mouse as a mouse')]
+            missing = [what for ok, what in wants if not ok]
+            if rc != 0 or missing:
+                self.report('FAIL', check, f'exit {rc}; does not show {", ".join(missing) or "-"}: ' + ' | '.join(out))
+            else:
+                self.report('PASS', check, f'shows {", ".join(w for _, w in wants)}')
 
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
