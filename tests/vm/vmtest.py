@@ -491,7 +491,8 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm', 'crash']
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
+              'sigint-sighup', 'crash']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -608,7 +609,7 @@ class Session:
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
-                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open',
+                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
                 'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers'}
     WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
             'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
@@ -637,6 +638,8 @@ class Session:
                     self.start_frame(backend)
                 elif check == 'crash':
                     self.crash(backend)
+                elif check == 'sigint-sighup':
+                    self.sigint_sighup(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -913,6 +916,29 @@ class Session:
             return self.report('FAIL', 'ctrl-alt-fn', why)
         self.report('PASS', 'ctrl-alt-fn', f'Ctrl+Alt+F2 (QMP) switched to VT 2 through the game; back on VT 1 '
                     f'frame #{n} redrew the game exactly')
+
+    def sigint_sighup(self, backend):
+        """SIGINT and SIGHUP, each on a fresh game: the VT is given back."""
+        g = self.g
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        seen = []
+        for sig in ('INT', 'HUP'):
+            self.start_game(backend)
+            rc, out = g.sh('vmhelper vt 1')
+            playing = out[-1] if out else 'no VT report'
+            rc, out = g.sh(f'kill -{sig} {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+            self.pid = None
+            ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+            after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+            status = ex[0].split()[1] if ex else '?'
+            if 'mode=graphics' not in playing:
+                return self.report('FAIL', 'sigint-sighup', f'SIG{sig}: while playing the VT was not in graphics mode ({playing})')
+            if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
+                return self.report('FAIL', 'sigint-sighup', f'SIG{sig} (exit {status}): VT not restored (before the game '
+                                   f'kbmode={kb_before}; after: {after})')
+            seen.append(f'SIG{sig}: exit {status}')
+        self.report('PASS', 'sigint-sighup', f'{", ".join(seen)}; each time VT 1 was back in text mode with '
+                    f'kbmode={kb_before}')
 
     def crash(self, backend):
         """SIGSEGV: the crash path restores the VT (the game dies of the signal)."""
