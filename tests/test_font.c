@@ -164,6 +164,16 @@ static void expect_error(const struct buf *b, int rc, const char *needle)
 	assert_null(f);
 }
 
+/* The n bytes at d are no font: an error, no font, an error line. */
+static void expect_no_font(const uint8_t *d, size_t n)
+{
+	struct font *f;
+	char err[256];
+	assert_int_not_equal(font_load_mem(&f, d, n, "t", err, sizeof err), 0);
+	assert_null(f);
+	assert_true(strlen(err) > 3);
+}
+
 /* ---- CP437 table ------------------------------------------------------ */
 
 static void test_cp437_table(void **st)
@@ -391,14 +401,8 @@ static void test_png_errors(void **st)
 	b.n = 60;
 	expect_error(&b, -EINVAL, "PNG");
 	/* every truncation either fails cleanly or yields a valid font */
-	for (size_t n = 0; n < 60; n++) {
-		struct font *f;
-		char err[256];
-		int rc = font_load_mem(&f, b.d, n, "t", err, sizeof err);
-		assert_int_not_equal(rc, 0);
-		assert_null(f);
-		assert_true(strlen(err) > 3);
-	}
+	for (size_t n = 0; n < 60; n++)
+		expect_no_font(b.d, n);
 	free(b.d);
 	free(px);
 }
@@ -602,40 +606,32 @@ static void test_psf2_damaged(void **st)
 	struct buf good = psf2(8, 8, 16, &t);
 	struct buf b = {0};
 #define FRESH() (free(b.d), b.n = 0, b.cap = 0, b.d = NULL, put(&b, good.d, good.n))
-	FRESH();
-	set32(&b, 16, 0);
-	expect_error(&b, -EINVAL, "0 glyphs");
-	FRESH();
-	set32(&b, 16, 0x80000000u);
-	expect_error(&b, -EINVAL, "2147483648 glyphs");
-	FRESH();
-	set32(&b, 16, 0xFFFFFFFFu);
-	expect_error(&b, -EINVAL, "glyphs");
-	FRESH();
-	set32(&b, 16, 9); /* one glyph more than the data holds */
-	expect_error(&b, -EINVAL, "Unicode table truncated");
-	FRESH();
-	set32(&b, 16, 20);
-	expect_error(&b, -EINVAL, "too short for 20 glyphs");
-	FRESH();
-	set32(&b, 8, 0x7FFFFFFF);
-	expect_error(&b, -EINVAL, "header size");
-	FRESH();
-	set32(&b, 8, 4);
-	expect_error(&b, -EINVAL, "header size");
-	FRESH();
-	set32(&b, 20, 15);
-	expect_error(&b, -EINVAL, "do not match");
-	FRESH();
-	set32(&b, 28, 0);
-	expect_error(&b, -EINVAL, "impossible");
+	/* One header field (at byte off) set to v. */
+	static const struct {
+		size_t off;
+		uint32_t v;
+		const char *error;
+	} bad_field[] = {
+		{16, 0, "0 glyphs"},
+		{16, 0x80000000u, "2147483648 glyphs"},
+		{16, 0xFFFFFFFFu, "glyphs"},
+		{16, 9, "Unicode table truncated"}, /* one glyph more than the data holds */
+		{16, 20, "too short for 20 glyphs"},
+		{8, 0x7FFFFFFF, "header size"},
+		{8, 4, "header size"},
+		{20, 15, "do not match"},
+		{28, 0, "impossible"},
+		{4, 1, "version"},
+	};
+	for (size_t i = 0; i < sizeof bad_field / sizeof bad_field[0]; i++) {
+		FRESH();
+		set32(&b, bad_field[i].off, bad_field[i].v);
+		expect_error(&b, -EINVAL, bad_field[i].error);
+	}
 	FRESH();
 	set32(&b, 28, 100000);
 	set32(&b, 20, 16 * 12500);
 	expect_error(&b, -EINVAL, "impossible");
-	FRESH();
-	set32(&b, 4, 1);
-	expect_error(&b, -EINVAL, "version");
 	FRESH();
 	b.d[0] = 0x73;
 	expect_error(&b, -EINVAL, "bad magic");
@@ -647,18 +643,10 @@ static void test_psf2_damaged(void **st)
 	expect_error(&b, -EINVAL, "empty");
 	/* Every truncation of the plain and the gzipped font is an error. */
 	struct buf z = gzip(&good);
-	for (size_t n = 0; n < good.n; n++) {
-		struct font *f;
-		char err[256];
-		assert_int_not_equal(font_load_mem(&f, good.d, n, "t", err, sizeof err), 0);
-		assert_null(f);
-	}
-	for (size_t n = 0; n < z.n; n++) {
-		struct font *f;
-		char err[256];
-		assert_int_not_equal(font_load_mem(&f, z.d, n, "t", err, sizeof err), 0);
-		assert_null(f);
-	}
+	for (size_t n = 0; n < good.n; n++)
+		expect_no_font(good.d, n);
+	for (size_t n = 0; n < z.n; n++)
+		expect_no_font(z.d, n);
 	/* Byte flips anywhere: an error line or a usable font, never a crash. */
 	uint32_t s = 12345;
 	for (int i = 0; i < 3000; i++) {

@@ -65,6 +65,7 @@ struct drm_display {
 	bool have_bufs;
 	int front, flip_target;
 	bool flip_pending, frame_wanted, can_flip, reprobe_wanted, lost_master_logged;
+	bool alloc_failed; /* the last bufs_create() could not get the memory */
 	struct drm_saved saved[DRM_MAX_SAVED];
 	int nsaved;
 	struct kms_stale stale;
@@ -486,6 +487,7 @@ static int bufs_create(struct drm_display *d, int w, int h)
 	}
 	if (rc) {
 		log_error("%s: cannot create %dx%d display buffers: %s", d->path, w, h, strerror(-rc));
+		d->alloc_failed = true;
 		return rc;
 	}
 	blit_clear(&d->buf[0].surf, 0);
@@ -894,6 +896,20 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	}
 	drm_instance = d;
 	rc = set_output(d, &ch);
+	/* a 4K preferred mode may not fit in the memory a small board has
+	 * for display buffers: without --mode, step down to 1080p, then 720p */
+	static const int smaller[][2] = { { 1920, 1080 }, { 1280, 720 } };
+	for (size_t i = 0; rc && d->alloc_failed && !d->want_w && i < sizeof smaller / sizeof *smaller; i++) {
+		struct drm_choice sm;
+		if (ch.mode.hdisplay * ch.mode.vdisplay <= smaller[i][0] * smaller[i][1] ||
+		    choose_output(d->fd, d->path, d->want_conn, smaller[i][0], smaller[i][1], 0, false, ch.conn_id, true,
+				  false, &sm))
+			continue;
+		log_error("%s %s: trying %dx%d instead (--mode chooses the mode)", d->path, sm.name, smaller[i][0],
+			  smaller[i][1]);
+		d->alloc_failed = false;
+		rc = set_output(d, &sm);
+	}
 	if (rc)
 		goto fail;
 	*out = &d->base;

@@ -491,7 +491,8 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm', 'crash']
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
+              'sigint-sighup', 'crash']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -559,6 +560,7 @@ class Session:
         miss = self.rig.lacks('--backend', '--screenshot', '--keys', '--verbose', '--mode', '--seed')
         if miss:
             self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
+        self.listings(want)
         self.series('drm', self.CHECKS)
         if self.cfg.get('fbdev'):
             self.tag = 'fbdev-'
@@ -568,10 +570,46 @@ class Session:
             self.keys_done = []
             self.series('fbdev', [c[len(self.tag):] for c in self.FB_CHECKS])
 
+    def listings(self, driver):
+        """--list-displays and --list-inputs, with a uinput pad and mouse plugged."""
+        g = self.g
+        for check, opt in (('list-displays', '--list-displays'), ('list-inputs', '--list-inputs')):
+            if self.broken or opt not in self.rig.help:
+                self.report('SKIP', check, self.broken or f'pirogue --help does not list {opt} yet')
+                continue
+            try:
+                if check == 'list-inputs':
+                    self.helper('pad', 'pad')
+                    self.helper('mouse', 'mouse')
+                rc, out = g.sh(f'pirogue {opt}', timeout=30)
+                if check == 'list-inputs':
+                    self.helper('unplug pad', 'unplug')
+                    self.helper('unplug mouse', 'unplug')
+            except RuntimeError as e:
+                self.report('FAIL', check, str(e))
+                continue
+            def has(pred):
+                return any(pred(ln) for ln in out)
+            if check == 'list-displays':
+                wants = [(has(lambda ln: '/dev/dri/card0' in ln and driver in ln), f'card0 with its driver {driver}'),
+                         (has(lambda ln: ' connected' in ln and '640x480' in ln), 'a connected connector with 640x480'),
+                         (has(lambda ln: '/dev/fb0' in ln), '/dev/fb0'),
+                         (has(lambda ln: 'choice' in ln.lower() and 'drm' in ln), 'the automatic choice: drm')]
+            else:
+                wants = [(has(lambda ln: 'keyboard' in ln.lower() and 'vmrig' not in ln and ': keyboard' in ln),
+                          "QEMU's keyboard as a keyboard"),
+                         (has(lambda ln: 'vmrig virtual gamepad' in ln and ': gamepad' in ln), 'the uinput pad as a gamepad'),
+                         (has(lambda ln: 'vmrig virtual mouse' in ln and ': mouse' in ln), 'the uinput mouse as a mouse')]
+            missing = [what for ok, what in wants if not ok]
+            if rc != 0 or missing:
+                self.report('FAIL', check, f'exit {rc}; does not show {", ".join(missing) or "-"}: ' + ' | '.join(out))
+            else:
+                self.report('PASS', check, f'shows {", ".join(w for _, w in wants)}')
+
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
-                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open',
+                'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
                 'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers'}
     WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
             'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
@@ -600,6 +638,8 @@ class Session:
                     self.start_frame(backend)
                 elif check == 'crash':
                     self.crash(backend)
+                elif check == 'sigint-sighup':
+                    self.sigint_sighup(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -876,6 +916,29 @@ class Session:
             return self.report('FAIL', 'ctrl-alt-fn', why)
         self.report('PASS', 'ctrl-alt-fn', f'Ctrl+Alt+F2 (QMP) switched to VT 2 through the game; back on VT 1 '
                     f'frame #{n} redrew the game exactly')
+
+    def sigint_sighup(self, backend):
+        """SIGINT and SIGHUP, each on a fresh game: the VT is given back."""
+        g = self.g
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        seen = []
+        for sig in ('INT', 'HUP'):
+            self.start_game(backend)
+            rc, out = g.sh('vmhelper vt 1')
+            playing = out[-1] if out else 'no VT report'
+            rc, out = g.sh(f'kill -{sig} {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+            self.pid = None
+            ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+            after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+            status = ex[0].split()[1] if ex else '?'
+            if 'mode=graphics' not in playing:
+                return self.report('FAIL', 'sigint-sighup', f'SIG{sig}: while playing the VT was not in graphics mode ({playing})')
+            if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
+                return self.report('FAIL', 'sigint-sighup', f'SIG{sig} (exit {status}): VT not restored (before the game '
+                                   f'kbmode={kb_before}; after: {after})')
+            seen.append(f'SIG{sig}: exit {status}')
+        self.report('PASS', 'sigint-sighup', f'{", ".join(seen)}; each time VT 1 was back in text mode with '
+                    f'kbmode={kb_before}')
 
     def crash(self, backend):
         """SIGSEGV: the crash path restores the VT (the game dies of the signal)."""
