@@ -119,6 +119,7 @@ static const struct display_ops *choose_backend(struct app *a)
 }
 
 static int open_signals(struct app *a);
+static void set_pointer_space(struct app *a);
 static void on_vt_release(struct app *a);
 static void on_vt_acquire(struct app *a);
 
@@ -438,8 +439,10 @@ static void on_event(struct app *a, const struct in_event *ev)
 		}
 		break;
 	case EV_RESIZE:
-		if (size_consoles(a) == 0)
+		if (size_consoles(a) == 0) {
 			con_damage_all(a->con);
+			set_pointer_space(a);
+		}
 		break;
 	case EV_QUIT:
 		a->quit = true;
@@ -568,14 +571,24 @@ static int open_input(struct app *a)
 		return rc;
 	if (!evdev_count(a->ev, DEV_KEYBOARD) && !evdev_count(a->ev, DEV_GAMEPAD))
 		log_error("no keyboard or gamepad found yet (plug one in; --list-inputs shows what is there)");
-	/* the pointer moves over the console in unscaled font pixels */
-	evdev_set_pointer_space(a->ev, a->con->w * a->font->cell_w, a->con->h * a->font->cell_h,
-				a->font->cell_w, a->font->cell_h);
+	set_pointer_space(a);
 	return 0;
 #else
 	log_error("this pirogue was built without evdev (WITH_EVDEV=0): the %s backend has no keyboard; "
 		  "rebuild with WITH_EVDEV=1", a->ops->name);
 	return -ENOTSUP;
+#endif
+}
+
+/* The mouse pointer moves over the console in unscaled font pixels. */
+static void set_pointer_space(struct app *a)
+{
+#if WITH_EVDEV
+	if (a->ev)
+		evdev_set_pointer_space(a->ev, a->con->w * a->font->cell_w, a->con->h * a->font->cell_h,
+					a->font->cell_w, a->font->cell_h);
+#else
+	(void)a;
 #endif
 }
 
