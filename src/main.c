@@ -1,5 +1,6 @@
 /* main: wiring — parse the command line into an app_config and run the app. */
 #include "app/app.h"
+#include "app/config.h"
 #include "core/log.h"
 #include "game/mapgen.h"
 #include "platform/vt.h"
@@ -44,6 +45,13 @@ static const char usage_text[] =
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
 	"  --list-inputs        list input devices and how each is classified\n"
+	"Settings files:\n"
+	"  --config FILE        read settings from FILE instead of /etc/pirogue.conf and\n"
+	"                       $XDG_CONFIG_HOME/pirogue/pirogue.conf (--config /dev/null: none;\n"
+	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
+	"                       Lines are 'setting = value' with the names of these options:\n"
+	"                       backend font scale rotate size card connector mode fb vt\n"
+	"                       gamepad-db mapgen verbose (yes/no). Options given here win.\n"
 	"Other:\n"
 	"  --verbose            log what happens (one line per frame presented)\n"
 	"  --help               show this help and exit\n"
@@ -53,7 +61,7 @@ enum {
 	OPT_HELP = 256, OPT_VERSION, OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE,
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
-	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT,
+	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -80,12 +88,26 @@ static const struct option long_opts[] = {
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
+	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad_value(const char *opt, const char *val, const char *want)
+/* What the options set, and where the current value comes from (for
+ * messages): NULL for the command line, else "FILE:LINE". */
+struct opts {
+	struct app_config cfg;
+	int list_displays, list_inputs, reset_vt;
+	const char *where;
+	char *owned[64]; /* values copied out of settings files */
+	int nowned;
+};
+
+static int bad_value(const struct opts *o, const char *opt, const char *val, const char *want)
 {
-	log_error("invalid value '%s' for --%s: expected %s (see --help)", val, opt, want);
+	if (o->where)
+		log_error("%s: invalid value '%s' for %s: expected %s", o->where, val, opt, want);
+	else
+		log_error("invalid value '%s' for --%s: expected %s (see --help)", val, opt, want);
 	return EXIT_USAGE;
 }
 
@@ -123,126 +145,238 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 	return 0;
 }
 
+/* Applies one option (from the command line or a settings file). Returns 0,
+ * -1 when the program should stop with status 0 (--help, --version), or an
+ * exit status (2) after a one-line message. */
+static int set_option(struct opts *o, int c, const char *val)
+{
+	switch (c) {
+	case OPT_HELP:
+		fputs(usage_text, stdout);
+		return -1;
+	case OPT_VERSION:
+		printf("pirogue %s\n", PIROGUE_VERSION);
+		return -1;
+	case OPT_BACKEND:
+		if (strcmp(val, "headless") && strcmp(val, "term") && strcmp(val, "drm") &&
+		    strcmp(val, "fbdev"))
+			return bad_value(o, "backend", val, "headless, term, drm or fbdev");
+		o->cfg.backend = val;
+		break;
+	case OPT_FONT:
+		o->cfg.font = val;
+		break;
+	case OPT_SCALE:
+		if (parse_int(val, 1, 8, &o->cfg.scale))
+			return bad_value(o, "scale", val, "an integer from 1 to 8");
+		break;
+	case OPT_ROTATE:
+		if (parse_int(val, 0, 270, &o->cfg.rotation) || o->cfg.rotation % 90)
+			return bad_value(o, "rotate", val, "0, 90, 180 or 270");
+		break;
+	case OPT_SIZE:
+		if (parse_size(val, &o->cfg.width, &o->cfg.height, NULL))
+			return bad_value(o, "size", val, "WIDTHxHEIGHT in pixels, e.g. 640x400");
+		break;
+	case OPT_SCREENSHOT:
+		o->cfg.screenshot = val;
+		break;
+	case OPT_KEYS:
+		o->cfg.keys = val;
+		break;
+	case OPT_SEED: {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(val, &end, 10);
+		if (errno || end == val || *end || val[0] == '-')
+			return bad_value(o, "seed", val, "a non-negative integer");
+		o->cfg.seed = (uint64_t)v;
+		o->cfg.has_seed = true;
+		break;
+	}
+	case OPT_MAPGEN: {
+		enum mapgen_kind kind;
+		if (mapgen_parse(val, &kind))
+			return bad_value(o, "mapgen", val, "classic, overlap or cave");
+		o->cfg.mapgen = val;
+		break;
+	}
+	case OPT_RECORD:
+		o->cfg.record = val;
+		break;
+	case OPT_REPLAY:
+		o->cfg.replay = val;
+		break;
+	case OPT_CARD:
+		o->cfg.card = val;
+		break;
+	case OPT_CONNECTOR:
+		o->cfg.connector = val;
+		break;
+	case OPT_MODE:
+		if (parse_size(val, &o->cfg.mode_w, &o->cfg.mode_h, &o->cfg.mode_hz))
+			return bad_value(o, "mode", val, "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x720@60");
+		break;
+	case OPT_FB:
+		o->cfg.fb = val;
+		break;
+	case OPT_VT:
+		if (parse_int(val, 1, 63, &o->cfg.vt))
+			return bad_value(o, "vt", val, "a virtual terminal number from 1 to 63");
+		break;
+	case OPT_LIST_DISPLAYS:
+		o->list_displays = 1;
+		break;
+	case OPT_LIST_INPUTS:
+		o->list_inputs = 1;
+		break;
+	case OPT_GAMEPAD_DB:
+		o->cfg.gamepad_db = val;
+		break;
+	case OPT_VERBOSE:
+		o->cfg.verbose = true;
+		break;
+	case OPT_RESET_VT:
+		if (parse_int(val, 1, 63, &o->reset_vt))
+			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
+		break;
+	case OPT_CONFIG:
+		break; /* handled before everything else */
+	default:
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Settings that make sense in a file: the long options that configure. */
+static const int config_settings[] = {
+	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE,
+};
+
+static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
+{
+	struct opts *o = ctx;
+	char where[300];
+	snprintf(where, sizeof where, "%s:%d", file, line);
+	int id = 0;
+	for (int i = 0; long_opts[i].name; i++)
+		if (!strcmp(long_opts[i].name, key))
+			id = long_opts[i].val;
+	int allowed = 0;
+	for (size_t i = 0; i < sizeof config_settings / sizeof config_settings[0]; i++)
+		allowed |= config_settings[i] == id;
+	if (!allowed) {
+		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
+			  "vt gamepad-db mapgen verbose)", where, key);
+		return EXIT_USAGE;
+	}
+	if (id == OPT_VERBOSE) {
+		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
+			o->cfg.verbose = true;
+		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
+			o->cfg.verbose = false;
+		else {
+			log_error("%s: invalid value '%s' for verbose: expected yes or no", where, value);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (o->nowned == (int)(sizeof o->owned / sizeof o->owned[0])) {
+		log_error("%s: too many settings", where);
+		return EXIT_USAGE;
+	}
+	char *copy = strdup(value);
+	if (!copy)
+		return 1;
+	o->owned[o->nowned++] = copy;
+	o->where = where;
+	int rc = set_option(o, id, copy);
+	o->where = NULL;
+	return rc;
+}
+
+/* Reads the settings files (or --config FILE). Returns 0 or an exit status. */
+static int read_settings(struct opts *o, int argc, char **argv)
+{
+	const char *only = getenv("PIROGUE_CONFIG");
+	if (only && !only[0])
+		only = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			only = argv[i + 1];
+		else if (!strncmp(argv[i], "--config=", 9))
+			only = argv[i] + 9;
+	}
+	if (only) {
+		int rc = config_read(only, config_setting, o);
+		if (rc == -ENOENT) {
+			log_error("settings file %s does not exist (give --config an existing file)", only);
+			return EXIT_USAGE;
+		}
+		return rc ? EXIT_USAGE : 0;
+	}
+	char user[512];
+	const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
+	for (int i = 0; i < 2; i++) {
+		if (!files[i])
+			continue;
+		int rc = config_read(files[i], config_setting, o);
+		if (rc && rc != -ENOENT)
+			return EXIT_USAGE;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct app_config cfg = { 0 };
-	int list_displays = 0, list_inputs = 0, reset_vt = 0;
+	static struct opts o; /* main's own state; values point into argv or o.owned */
+	int status = read_settings(&o, argc, argv);
+	if (status)
+		goto out;
 	opterr = 0;
 	for (;;) {
 		int c = getopt_long(argc, argv, ":", long_opts, NULL);
 		if (c == -1)
 			break;
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-		switch (c) {
-		case OPT_HELP:
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_VERSION:
-			printf("pirogue %s\n", PIROGUE_VERSION);
-			return 0;
-		case OPT_BACKEND:
-			if (strcmp(optarg, "headless") && strcmp(optarg, "term") && strcmp(optarg, "drm") &&
-			    strcmp(optarg, "fbdev"))
-				return bad_value("backend", optarg, "headless, term, drm or fbdev");
-			cfg.backend = optarg;
-			break;
-		case OPT_FONT:
-			cfg.font = optarg;
-			break;
-		case OPT_SCALE:
-			if (parse_int(optarg, 1, 8, &cfg.scale))
-				return bad_value("scale", optarg, "an integer from 1 to 8");
-			break;
-		case OPT_ROTATE:
-			if (parse_int(optarg, 0, 270, &cfg.rotation) || cfg.rotation % 90)
-				return bad_value("rotate", optarg, "0, 90, 180 or 270");
-			break;
-		case OPT_SIZE:
-			if (parse_size(optarg, &cfg.width, &cfg.height, NULL))
-				return bad_value("size", optarg, "WIDTHxHEIGHT in pixels, e.g. 640x400");
-			break;
-		case OPT_SCREENSHOT:
-			cfg.screenshot = optarg;
-			break;
-		case OPT_KEYS:
-			cfg.keys = optarg;
-			break;
-		case OPT_SEED: {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-')
-				return bad_value("seed", optarg, "a non-negative integer");
-			cfg.seed = (uint64_t)v;
-			cfg.has_seed = true;
-			break;
-		}
-		case OPT_MAPGEN: {
-			enum mapgen_kind kind;
-			if (mapgen_parse(optarg, &kind))
-				return bad_value("mapgen", optarg, "classic, overlap or cave");
-			cfg.mapgen = optarg;
-			break;
-		}
-		case OPT_RECORD:
-			cfg.record = optarg;
-			break;
-		case OPT_REPLAY:
-			cfg.replay = optarg;
-			break;
-		case OPT_CARD:
-			cfg.card = optarg;
-			break;
-		case OPT_CONNECTOR:
-			cfg.connector = optarg;
-			break;
-		case OPT_MODE:
-			if (parse_size(optarg, &cfg.mode_w, &cfg.mode_h, &cfg.mode_hz))
-				return bad_value("mode", optarg, "WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x720@60");
-			break;
-		case OPT_FB:
-			cfg.fb = optarg;
-			break;
-		case OPT_VT:
-			if (parse_int(optarg, 1, 63, &cfg.vt))
-				return bad_value("vt", optarg, "a virtual terminal number from 1 to 63");
-			break;
-		case OPT_LIST_DISPLAYS:
-			list_displays = 1;
-			break;
-		case OPT_LIST_INPUTS:
-			list_inputs = 1;
-			break;
-		case OPT_GAMEPAD_DB:
-			cfg.gamepad_db = optarg;
-			break;
-		case OPT_VERBOSE:
-			cfg.verbose = true;
-			break;
-		case OPT_RESET_VT:
-			if (parse_int(optarg, 1, 63, &reset_vt))
-				return bad_value("reset-vt", optarg, "a virtual terminal number from 1 to 63");
-			break;
-		case ':':
+		if (c == ':') {
 			log_error("option '%s' needs a value (see --help)", name);
-			return EXIT_USAGE;
-		default:
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (c == '?') {
 			log_error("unknown option '%s' (see --help)", name);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
+		}
+		int rc = set_option(&o, c, optarg);
+		if (rc) {
+			status = rc < 0 ? 0 : rc;
+			goto out;
 		}
 	}
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto out;
 	}
-	if (cfg.replay && (cfg.record || cfg.keys || cfg.has_seed)) {
+	if (o.cfg.replay && (o.cfg.record || o.cfg.keys || o.cfg.has_seed)) {
 		log_error("--replay cannot be combined with --record, --keys or --seed");
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		goto out;
 	}
-	log_set_verbose(cfg.verbose);
-	if (reset_vt)
-		return vt_reset(reset_vt) ? 1 : 0;
-	if (list_displays || list_inputs)
-		return app_list(list_displays, list_inputs, &cfg);
-	return app_run(&cfg);
+	log_set_verbose(o.cfg.verbose);
+	if (o.reset_vt)
+		status = vt_reset(o.reset_vt) ? 1 : 0;
+	else if (o.list_displays || o.list_inputs)
+		status = app_list(o.list_displays, o.list_inputs, &o.cfg);
+	else
+		status = app_run(&o.cfg);
+out:
+	for (int i = 0; i < o.nowned; i++)
+		free(o.owned[i]);
+	return status;
 }

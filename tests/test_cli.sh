@@ -42,4 +42,28 @@ check_usage 1 "font.png" --backend headless --font "$tmp/font.png"
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }
 check_usage 1 "nodir" --backend headless --screenshot "$tmp/nodir/t.png"
+# settings files: 'setting = value', the same checks, errors name file:line
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
+printf '# a comment\n[pirogue]\nsize = 320x240\nmapgen = overlap\nverbose = no\n' > "$tmp/good.conf"
+"$P" --config "$tmp/good.conf" --backend headless --screenshot "$tmp/c1.png" &&
+	[ "$(png_size "$tmp/c1.png")" = 320x240 ] || { echo "FAIL: size from --config not used"; fail=1; }
+"$P" --config "$tmp/good.conf" --size 200x300 --backend headless --screenshot "$tmp/c2.png" &&
+	[ "$(png_size "$tmp/c2.png")" = 200x300 ] || { echo "FAIL: the command line does not win over the settings file"; fail=1; }
+printf 'size = 320x240\ncolour = red\n' > "$tmp/bad1.conf"
+check_usage 2 "bad1.conf:2: unknown setting 'colour'" --config "$tmp/bad1.conf"
+printf 'scale = 9\n' > "$tmp/bad2.conf"
+check_usage 2 "bad2.conf:1: invalid value '9' for scale" --config "$tmp/bad2.conf"
+printf 'scale 2\n' > "$tmp/bad3.conf"
+check_usage 2 "bad3.conf:1: expected 'setting = value'" --config "$tmp/bad3.conf"
+printf 'seed = 4\n' > "$tmp/bad4.conf"
+check_usage 2 "bad4.conf:1: unknown setting 'seed'" --config "$tmp/bad4.conf"
+check_usage 2 "settings file $tmp/none.conf does not exist" --config "$tmp/none.conf"
+# the per-user file is read from $XDG_CONFIG_HOME
+mkdir -p "$tmp/xdg/pirogue"
+printf '[keys]\n' > "$tmp/xdg/pirogue/pirogue.conf"
+err=$(env -u PIROGUE_CONFIG XDG_CONFIG_HOME="$tmp/xdg" "$P" --backend headless 2>&1 >/dev/null); rc=$?
+if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -q "pirogue.conf:1: unknown section '\[keys\]'"; then
+	echo "FAIL: XDG settings file: exit $rc, '$err'"
+	fail=1
+fi
 exit $fail

@@ -1,0 +1,86 @@
+#include "app/config.h"
+#include "core/log.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	return s;
+}
+
+int config_read(const char *path, config_fn fn, void *ctx)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		int e = errno;
+		if (e == ENOENT)
+			return -ENOENT;
+		log_error("cannot read settings file %s: %s", path, strerror(e));
+		return -e;
+	}
+	char buf[1024];
+	int line = 0, rc = 0;
+	while (fgets(buf, sizeof buf, f)) {
+		line++;
+		if (!strchr(buf, '\n') && !feof(f)) {
+			log_error("%s:%d: line too long (at most %zu characters)", path, line, sizeof buf - 2);
+			rc = -EINVAL;
+			break;
+		}
+		char *s = trim(buf);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			if (strcmp(s, "[pirogue]") != 0) {
+				log_error("%s:%d: unknown section '%s' (only [pirogue] is known)", path, line, s);
+				rc = -EINVAL;
+				break;
+			}
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			log_error("%s:%d: expected 'setting = value', got '%s'", path, line, s);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = 0;
+		char *key = trim(s), *value = trim(eq + 1);
+		if (!*key) {
+			log_error("%s:%d: a value without a setting name", path, line);
+			rc = -EINVAL;
+			break;
+		}
+		rc = fn(ctx, path, line, key, value);
+		if (rc)
+			break;
+	}
+	if (!rc && ferror(f)) {
+		rc = -EIO;
+		log_error("cannot read settings file %s: %s", path, strerror(EIO));
+	}
+	fclose(f);
+	return rc;
+}
+
+const char *config_user_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && xdg[0] == '/') {
+		snprintf(buf, len, "%s/pirogue/pirogue.conf", xdg);
+		return buf;
+	}
+	const char *home = getenv("HOME");
+	if (home && home[0]) {
+		snprintf(buf, len, "%s/.config/pirogue/pirogue.conf", home);
+		return buf;
+	}
+	return NULL;
+}

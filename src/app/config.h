@@ -1,0 +1,27 @@
+/* config: the INI-style settings files (/etc/pirogue.conf, $XDG_CONFIG_HOME/pirogue/pirogue.conf), read line by line. */
+#ifndef PIROGUE_APP_CONFIG_H
+#define PIROGUE_APP_CONFIG_H
+#include <stddef.h>
+
+/* Called for each "key = value" line; file and line are for messages.
+ * Returns 0 to go on, nonzero to stop reading (that value is returned). */
+typedef int (*config_fn)(void *ctx, const char *file, int line, const char *key, const char *value);
+
+/* Reads path: blank lines and lines starting with '#' or ';' are skipped; a
+ * "[pirogue]" section header is accepted (other sections are errors, for
+ * now); every other line must be "key = value" (spaces around both trimmed,
+ * value may be empty). Returns 0 when every line was accepted, -ENOENT
+ * when the file does not exist (nothing logged: the files are optional),
+ * the callback's nonzero result, or a negative errno after logging one line
+ * naming the file (and line) and the problem. */
+int config_read(const char *path, config_fn fn, void *ctx);
+
+/* The per-user file: $XDG_CONFIG_HOME/pirogue/pirogue.conf, else
+ * $HOME/.config/pirogue/pirogue.conf; written into buf. Returns buf, or NULL
+ * when neither variable is set. */
+const char *config_user_path(char *buf, size_t len);
+
+/* The system-wide file. */
+#define CONFIG_SYSTEM_PATH "/etc/pirogue.conf"
+
+#endif

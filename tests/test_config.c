@@ -1,0 +1,105 @@
+#include "testutil.h"
+#include "app/config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct seen {
+	int n;
+	char keys[8][32], values[8][64];
+	int lines[8];
+	int stop_at; /* return 7 on this call (1-based), 0 = never */
+};
+
+static int collect(void *ctx, const char *file, int line, const char *key, const char *value)
+{
+	(void)file;
+	struct seen *s = ctx;
+	if (s->n < 8) {
+		snprintf(s->keys[s->n], sizeof s->keys[0], "%s", key);
+		snprintf(s->values[s->n], sizeof s->values[0], "%s", value);
+		s->lines[s->n] = line;
+	}
+	s->n++;
+	return s->n == s->stop_at ? 7 : 0;
+}
+
+static const char *write_tmp(const char *text)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/pirogue-conf-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_lines(void **st)
+{
+	(void)st;
+	struct seen s = { 0 };
+	const char *p = write_tmp("# comment\n; another\n\n[pirogue]\n  scale=2 \r\nfont =  /x/y z.png\nfb =\n");
+	assert_int_equal(config_read(p, collect, &s), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.keys[0], "scale");
+	assert_string_equal(s.values[0], "2");
+	assert_int_equal(s.lines[0], 5);
+	assert_string_equal(s.values[1], "/x/y z.png");
+	assert_string_equal(s.keys[2], "fb");
+	assert_string_equal(s.values[2], "");
+	unlink(p);
+}
+
+static void test_errors(void **st)
+{
+	(void)st;
+	struct seen s = { 0 };
+	const char *bad[] = { "scale 2\n", "[keys]\n", " = 3\n" };
+	for (int i = 0; i < 3; i++) {
+		const char *p = write_tmp(bad[i]);
+		assert_int_equal(config_read(p, collect, &s), -EINVAL);
+		unlink(p);
+	}
+	assert_int_equal(s.n, 0);
+	assert_int_equal(config_read("/nonexistent/pirogue.conf", collect, &s), -ENOENT);
+	/* the callback can stop the reading with its own status */
+	s.stop_at = 2;
+	const char *p = write_tmp("a = 1\nb = 2\nc = 3\n");
+	assert_int_equal(config_read(p, collect, &s), 7);
+	assert_int_equal(s.n, 2);
+	unlink(p);
+	/* an over-long line */
+	char big[1500];
+	memset(big, 'x', sizeof big - 2);
+	big[sizeof big - 2] = '\n';
+	big[sizeof big - 1] = 0;
+	p = write_tmp(big);
+	assert_int_equal(config_read(p, collect, &s), -EINVAL);
+	unlink(p);
+}
+
+static void test_user_path(void **st)
+{
+	(void)st;
+	char buf[256];
+	setenv("XDG_CONFIG_HOME", "/cfg", 1);
+	assert_string_equal(config_user_path(buf, sizeof buf), "/cfg/pirogue/pirogue.conf");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_string_equal(config_user_path(buf, sizeof buf), "/home/u/.config/pirogue/pirogue.conf");
+	unsetenv("HOME");
+	assert_null(config_user_path(buf, sizeof buf));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_user_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
