@@ -827,7 +827,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 			goto fail;
 		}
 		for (int i = 0; i < n && d->fd < 0; i++) {
-			int fd = open_card(cards[i], n > 1);
+			int fd = open_card(cards[i], true);
 			if (fd < 0)
 				continue;
 			if (n > 1 && choose_output(fd, cards[i], d->want_conn, 0, 0, 0, true, 0, false, false, &ch) < 0) {
@@ -837,8 +837,23 @@ static int drm_open(struct display **out, const struct display_opts *o)
 			d->fd = fd;
 			snprintf(d->path, sizeof d->path, "%.63s", cards[i]);
 		}
+		/* none has a display: the first that drives outputs at all (on a
+		 * Pi, not the V3D render-only card) waits for one */
+		for (int i = 0; i < n && d->fd < 0; i++) {
+			int fd = open_card(cards[i], true);
+			if (fd < 0)
+				continue;
+			drmModeResPtr res = drmModeGetResources(fd);
+			if (res && res->count_connectors > 0 && res->count_crtcs > 0) {
+				d->fd = fd;
+				snprintf(d->path, sizeof d->path, "%.63s", cards[i]);
+			} else {
+				close(fd);
+			}
+			drmModeFreeResources(res);
+		}
 		if (d->fd < 0) {
-			/* none had a display: report on the first */
+			/* none can: report on the first */
 			snprintf(d->path, sizeof d->path, "%.63s", cards[0]);
 			d->fd = open_card(d->path, false);
 			if (d->fd < 0) {
