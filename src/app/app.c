@@ -101,7 +101,7 @@ static int load_font(struct app *a)
 /* ------------------------------------------------------------------ */
 /* display */
 
-static const struct display_ops *choose_backend(struct app *a)
+static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
 {
 	const char *name = a->cfg->backend;
 	if (a->cfg->replay)
@@ -113,7 +113,7 @@ static const struct display_ops *choose_backend(struct app *a)
 		return ops;
 	}
 	char why[256];
-	const struct display_ops *ops = display_auto(&(struct display_opts){ 0 }, why, sizeof why);
+	const struct display_ops *ops = display_auto(o, why, sizeof why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -125,27 +125,7 @@ static void on_vt_acquire(struct app *a);
 
 static int open_display(struct app *a)
 {
-	a->ops = choose_backend(a);
-	if (!a->ops)
-		return -ENODEV;
-	a->bare = !strcmp(a->ops->name, "drm") || !strcmp(a->ops->name, "fbdev");
-	if (a->bare) {
-		/* the console: crash handlers first, so that nothing below can
-		 * leave it in graphics mode; VT signals blocked before vt_open */
-		int rc;
-		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
-			return rc;
-	}
-	bool needs_font = strcmp(a->ops->name, "term") != 0;
-	if (needs_font && load_font(a))
-		return -EINVAL;
-	if (!needs_font && a->cfg->font) {
-		/* still check it, so a bad --font is never silently ignored */
-		if (load_font(a))
-			return -EINVAL;
-	}
 	struct display_opts o = {
-		.font = a->font,
 		.scale = a->cfg->scale,
 		.rotation = a->cfg->rotation,
 		.width = a->cfg->width,
@@ -158,6 +138,21 @@ static int open_display(struct app *a)
 		.fb = a->cfg->fb,
 		.vt = a->cfg->vt,
 	};
+	a->ops = choose_backend(a, &o);
+	if (!a->ops)
+		return -ENODEV;
+	a->bare = !strcmp(a->ops->name, "drm") || !strcmp(a->ops->name, "fbdev");
+	if (a->bare) {
+		/* the console: crash handlers first, so that nothing below can
+		 * leave it in graphics mode; VT signals blocked before vt_open */
+		int rc;
+		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
+			return rc;
+	}
+	/* the terminal draws text, but a bad --font is never silently ignored */
+	if ((strcmp(a->ops->name, "term") || a->cfg->font) && load_font(a))
+		return -EINVAL;
+	o.font = a->font;
 	int rc = a->ops->open(&a->disp, &o);
 	if (rc)
 		return rc;
