@@ -395,7 +395,8 @@ class Rig:
         self.results = []
         self.help = ''
         try:
-            r = subprocess.run([args.pirogue, '--help'], capture_output=True, text=True, timeout=10)
+            r = subprocess.run([args.pirogue, '--help'], capture_output=True, text=True, timeout=10,
+                               env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
             self.help = r.stdout + r.stderr
         except (OSError, subprocess.TimeoutExpired) as e:
             self.help = ''
@@ -458,7 +459,9 @@ class Rig:
         png = os.path.join(d, f'expected-{size[0]}x{size[1]}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
         cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed), '--font', self.font_path,
                '--size', f'{size[0]}x{size[1]}', '--keys', kf, '--screenshot', png]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        # No settings file of this machine may change the reference frame.
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
         if r.returncode != 0 or not os.path.exists(png):
             said = (r.stderr or r.stdout).strip().splitlines()
             raise RuntimeError(f'headless run failed ({" ".join(cmd)}): exit {r.returncode}: '
@@ -582,7 +585,7 @@ class Session:
                 if check == 'list-inputs':
                     self.helper('pad', 'pad')
                     self.helper('mouse', 'mouse')
-                rc, out = g.sh(f'pirogue {opt}', timeout=30)
+                rc, out = g.sh(f'PIROGUE_CONFIG=/dev/null pirogue {opt}', timeout=30)
                 if check == 'list-inputs':
                     self.helper('unplug pad', 'unplug')
                     self.helper('unplug mouse', 'unplug')
@@ -654,7 +657,7 @@ class Session:
     def start_game(self, backend):
         """Starts the game in the background; waits for its first frame."""
         g = self.g
-        args = ['pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose',
+        args = ['PIROGUE_CONFIG=/dev/null', 'pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose',
                 '--font', '/bin/fonts/' + FONT]
         if backend == 'drm':
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
