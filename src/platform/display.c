@@ -8,17 +8,13 @@
 #include <unistd.h>
 
 /* Every backend is `extern const struct display_ops <name>_display_ops;` in
- * platform/<name>.h. The hardware ones are listed only when their source is
- * in the tree (and, for drm, built: WITH_DRM), so the list always links. */
-#if defined(__has_include)
-#if WITH_DRM && __has_include("platform/drm.h")
-#include "platform/drm.h"
-#define HAVE_DRM_BACKEND 1
-#endif
-#if __has_include("platform/fbdev.h")
+ * platform/<name>.h. drm needs libdrm and is built only with WITH_DRM=1;
+ * fbdev needs nothing but the kernel headers and is always there. */
 #include "platform/fbdev.h"
 #define HAVE_FBDEV_BACKEND 1
-#endif
+#if WITH_DRM
+#include "platform/drm.h"
+#define HAVE_DRM_BACKEND 1
 #endif
 
 const struct display_ops *const display_backends[] = {
