@@ -551,6 +551,7 @@ class Session:
         if driver != want or errs or rc != 0 or 'mode=text' not in self.vt_before:
             self.report('FAIL', 'boot', f'card0 driver {driver} (want {want}); {"; ".join(errs)} {self.vt_before}')
             return
+        self.console_size = g.screendump('console-before')[:2]
         self.report('PASS', 'boot', f'{ready.split()[2]} up at {ready.split()[1]} s, card0 is {driver}, '
                     f'{self.vt_before[3:]}')
         # The uinput helper reads commands from a FIFO the shell keeps open on fd 3.
@@ -959,9 +960,13 @@ class Session:
             problems.append(f'while playing the VT was not in graphics mode ({playing})')
         if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
             problems.append(f'after the crash the VT was not restored (before the game kbmode={kb_before}; after: {after})')
+        crtc = self.crtc_restored('crash')
+        if crtc:
+            problems.append(crtc)
         if problems:
             return self.report('FAIL', 'crash', '; '.join(problems))
-        self.report('PASS', 'crash', f'kill -SEGV: exit status {status}; after: {after[6:]} (as before)')
+        self.report('PASS', 'crash', f'kill -SEGV: exit status {status}; after: {after[6:]} (as before), '
+                    f'the console\'s mode back')
 
     def sigterm(self):
         g = self.g
@@ -983,9 +988,26 @@ class Session:
         kb_before = self.vt_before.split('kbmode=')[-1]
         if f'kbmode={kb_before}' not in after:
             problems.append(f'keyboard mode not restored (before the game {kb_before}; after: {after})')
+        crtc = self.crtc_restored('sigterm')
+        if crtc:
+            problems.append(crtc)
         if problems:
             return self.report('FAIL', 'sigterm', '; '.join(problems))
-        self.report('PASS', 'sigterm', f'exit 0; while playing {playing[6:]}; after: {after[6:]} (as before)')
+        self.report('PASS', 'sigterm', f'exit 0; while playing {playing[6:]}; after: {after[6:]} (as before), '
+                    f'the console\'s {self.console_size[0]}x{self.console_size[1]} mode back')
+
+    def crtc_restored(self, name):
+        """None when the display shows the console's mode again (the game's
+        DRM mode differs from it), else why not."""
+        if self.tag:
+            return None   # fbdev does not change the mode
+        for _ in range(10):
+            size = self.g.screendump(f'{name}-after')[:2]
+            if size == self.console_size:
+                return None
+            time.sleep(0.2)
+        return (f'the display still has {size[0]}x{size[1]}, not the console\'s '
+                f'{self.console_size[0]}x{self.console_size[1]}: the CRTC was not restored')
 
 
 class NotBuilt(Exception):
