@@ -8,26 +8,19 @@
 #include <unistd.h>
 
 /* Every backend is `extern const struct display_ops <name>_display_ops;` in
- * platform/<name>.h. The hardware ones are listed only when their source is
- * in the tree (and, for drm, built: WITH_DRM), so the list always links. */
-#if defined(__has_include)
-#if WITH_DRM && __has_include("platform/drm.h")
+ * platform/<name>.h. drm needs libdrm and is built only with WITH_DRM=1;
+ * fbdev needs nothing but the kernel headers and is always there. */
+#include "platform/fbdev.h"
+#if WITH_DRM
 #include "platform/drm.h"
 #define HAVE_DRM_BACKEND 1
-#endif
-#if __has_include("platform/fbdev.h")
-#include "platform/fbdev.h"
-#define HAVE_FBDEV_BACKEND 1
-#endif
 #endif
 
 const struct display_ops *const display_backends[] = {
 #ifdef HAVE_DRM_BACKEND
 	&drm_display_ops,
 #endif
-#ifdef HAVE_FBDEV_BACKEND
 	&fbdev_display_ops,
-#endif
 	&term_display_ops,
 	&headless_display_ops,
 	NULL,
@@ -55,7 +48,6 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	}
 	snprintf(no_drm, sizeof no_drm, "no DRM card could be mastered with a display: %s", r);
 #endif
-#ifdef HAVE_FBDEV_BACKEND
 	char path[64], rf[200];
 	/* A DRM driver's fbdev emulation ("...drmfb") shows nothing the drm
 	 * backend could not: when drm is unusable (held by X, nothing
@@ -70,7 +62,6 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 		return &fbdev_display_ops;
 	}
 	snprintf(no_fb, sizeof no_fb, "no usable framebuffer: %s", rf);
-#endif
 	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		snprintf(why, len, "term: stdin and stdout are a terminal; %s; %s", no_drm, no_fb);
 		return &term_display_ops;
@@ -87,13 +78,11 @@ int display_list(FILE *out, const struct display_opts *o)
 #else
 	fprintf(out, "DRM: not built in (built with WITH_DRM=0)\n");
 #endif
-#ifdef HAVE_FBDEV_BACKEND
 	int rf = fbdev_list_displays(out);
 	if (rc >= 0 && rf < 0)
 		rc = rf;
 	else if (rc >= 0)
 		rc += rf;
-#endif
 	char why[768];
 	display_auto(o, why, sizeof why);
 	fprintf(out, "Automatic choice: %s\n", why);
