@@ -407,8 +407,7 @@ class Rig:
             self.symbols = {ln.split()[-1] for ln in r.stdout.splitlines() if ln.strip()} if r.returncode == 0 else None
         except OSError:
             self.symbols = None
-        # The game's default font (beside the binary, as in the initramfs)
-        # and the map's height in rows, for finding the player.
+        # The font both sides draw with, also for finding the player's @.
         self.font_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
                                                        'fonts', FONT))
         self.font = load_font_png(self.font_path) if os.path.exists(self.font_path) else None
@@ -457,6 +456,8 @@ class Rig:
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
         png = os.path.join(d, f'expected-{size[0]}x{size[1]}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
+        if os.path.exists(png):
+            os.unlink(png)
         cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed), '--font', self.font_path,
                '--size', f'{size[0]}x{size[1]}', '--keys', kf, '--screenshot', png]
         # No settings file of this machine may change the reference frame.
