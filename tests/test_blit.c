@@ -223,7 +223,7 @@ static void golden_for_font(int colour)
 	assert_non_null(f);
 	struct console *c = golden_console();
 	for (int fi = 0; fi < 2; fi++)
-		for (int scale = 1; scale <= 3; scale++) {
+		for (int scale = 1; scale <= 8; scale++) { /* every scale the blitter takes */
 			struct blitter *b;
 			assert_int_equal(blit_create(&b, f, scale), 0);
 			for (int ri = 0; ri < 4; ri++) {
