@@ -496,7 +496,7 @@ class Session:
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
-              'sigint-sighup', 'crash']
+              'sigint-sighup', 'crash', 'console-tty']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -615,7 +615,7 @@ class Session:
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
                 'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
-                'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers'}
+                'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open'}
     WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
             'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
 
@@ -645,6 +645,8 @@ class Session:
                     self.crash(backend)
                 elif check == 'sigint-sighup':
                     self.sigint_sighup(backend)
+                elif check == 'console-tty':
+                    self.console_tty(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -655,14 +657,22 @@ class Session:
 
     # ------------------------------------------------------------ the game
 
-    def start_game(self, backend):
-        """Starts the game in the background; waits for its first frame."""
+    def start_game(self, backend, on_tty=False):
+        """Starts the game in the background; waits for its first frame.
+        on_tty: as a login shell or a systemd unit (TTYPath=/dev/tty1,
+        StandardInput=tty) starts it: stdin and stdout on tty1, which is its
+        controlling terminal, and no --vt; else its stdio is the serial
+        console and it is given --vt 1."""
         g = self.g
         args = ['PIROGUE_CONFIG=/dev/null', 'pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose',
                 '--font', '/bin/fonts/' + FONT]
         if backend == 'drm':
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
-        args += ['--vt', '1']    # its stdio is the serial console, not a VT
+        if on_tty:
+            args.insert(1, 'setsid -c')
+            args += ['</dev/tty1', '>/dev/tty1', '2>/dev/console']
+        else:
+            args += ['--vt', '1']    # its stdio is the serial console, not a VT
         with g.lock:          # a new game counts its frames from 1 again
             g.frames = 0
         before = 0
@@ -971,6 +981,34 @@ class Session:
             return self.report('FAIL', 'crash', '; '.join(problems))
         self.report('PASS', 'crash', f'kill -SEGV: exit status {status}; after: {after[6:]} (as before), '
                     f'the console\'s mode back')
+
+    def console_tty(self, backend):
+        """Started on the console's own terminal (a login shell, a systemd
+        unit with a TTY): the game takes the VT on its stdin without --vt,
+        draws the same frame, and gives the VT back on SIGTERM."""
+        g = self.g
+        self.keys_done = []
+        n = self.start_game(backend, on_tty=True)
+        why = self.same_as_headless('started on tty1', 'console-tty')
+        rc, out = g.sh('vmhelper vt 1')
+        playing = out[-1] if out else 'no VT report'
+        rc, out = g.sh(f'kill -TERM {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+        self.pid = None
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        status = ex[0].split()[1] if ex else '?'
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        problems = [why] if why else []
+        if 'mode=graphics' not in playing or 'kbmode=off' not in playing:
+            problems.append(f'while playing the VT was not in graphics mode with the keyboard off ({playing})')
+        if status != '0':
+            problems.append(f'exit status {status}')
+        if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
+            problems.append(f'VT not given back ({after})')
+        if problems:
+            return self.report('FAIL', 'console-tty', '; '.join(problems))
+        self.report('PASS', 'console-tty', f'stdin/stdout on tty1 (setsid -c), no --vt: frame #{n} equals the headless '
+                    f'one; while playing {playing[6:]}; after SIGTERM exit 0, {after[6:]}')
 
     def sigterm(self):
         g = self.g
