@@ -496,7 +496,7 @@ class Session:
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
-              'sigint-sighup', 'crash', 'console-tty']
+              'sigint-sighup', 'crash', 'console-tty', 'auto-scale']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -647,6 +647,8 @@ class Session:
                     self.sigint_sighup(backend)
                 elif check == 'console-tty':
                     self.console_tty(backend)
+                elif check == 'auto-scale':
+                    self.auto_scale(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -1009,6 +1011,26 @@ class Session:
             return self.report('FAIL', 'console-tty', '; '.join(problems))
         self.report('PASS', 'console-tty', f'stdin/stdout on tty1 (setsid -c), no --vt: frame #{n} equals the headless '
                     f'one; while playing {playing[6:]}; after SIGTERM exit 0, {after[6:]}')
+
+    def auto_scale(self, backend):
+        """Without --scale, at 1280x800 the 8x8 font fits 80x50 cells at
+        scale 2: the display backend must choose what headless chooses."""
+        g = self.g
+        saved = self.size
+        self.size = (1280, 800)
+        self.keys_done = []
+        try:
+            n = self.start_game(backend)
+            why = self.same_as_headless('at 1280x800 without --scale', 'auto-scale')
+        finally:
+            self.size = saved
+            if self.pid:
+                g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+                self.pid = None
+        if why:
+            return self.report('FAIL', 'auto-scale', why)
+        self.report('PASS', 'auto-scale', f'{backend} frame #{n} at 1280x800 (scale 2 chosen by the backend) equals '
+                    'the headless frame at that size, pixel for pixel')
 
     def sigterm(self):
         g = self.g
