@@ -496,7 +496,7 @@ class Session:
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
-              'sigint-sighup', 'crash', 'console-tty', 'auto-scale']
+              'sigint-sighup', 'crash', 'console-tty', 'auto-scale', 'hotplug']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -649,6 +649,8 @@ class Session:
                     self.console_tty(backend)
                 elif check == 'auto-scale':
                     self.auto_scale(backend)
+                elif check == 'hotplug':
+                    self.hotplug(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -1031,6 +1033,46 @@ class Session:
             return self.report('FAIL', 'auto-scale', why)
         self.report('PASS', 'auto-scale', f'{backend} frame #{n} at 1280x800 (scale 2 chosen by the backend) equals '
                     'the headless frame at that size, pixel for pixel')
+
+    def hotplug(self, backend):
+        """The display unplugged and plugged back while playing (sysfs
+        forces the connector off, then back to detection, each announced
+        with a uevent as a real HDMI plug would be). While it is away the
+        game keeps running and takes a key, but draws nothing (QEMU keeps
+        showing the old picture); when it returns the game sets the mode
+        again and shows the current state."""
+        g = self.g
+        self.keys_done = []
+        self.start_game(backend)
+        conn = 'for s in /sys/class/drm/card0-*/status; do echo {} > "$s"; done; echo change > /sys/class/drm/card0/uevent'
+        try:
+            rc, out = g.sh(conn.format('off'))
+            if rc != 0:
+                raise RuntimeError('cannot force the connector off: ' + ' | '.join(out))
+            time.sleep(1.5)
+            before = g.frame_count()
+            g.send_keys(['l'])
+            g.settle(before, timeout=10)
+            rc, out = g.sh(f'kill -0 {self.pid} && echo VMRIG_ALIVE')
+            if 'VMRIG_ALIVE' not in out:
+                self.pid = None
+                return self.report('FAIL', 'hotplug', 'the game exited when the display was unplugged')
+            why = self.same_as_headless('while unplugged (the game must not draw)', 'hotplug-off')
+            if why:
+                return self.report('FAIL', 'hotplug', 'the unplug was not noticed: the game kept drawing. ' + why)
+            g.sh(conn.format('detect'))
+            time.sleep(1.5)
+            self.keys_done = ['l']
+            why = self.same_as_headless('after the display came back', 'hotplug-back')
+            if why:
+                return self.report('FAIL', 'hotplug', why)
+        finally:
+            if self.pid:
+                g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+                self.pid = None
+        self.report('PASS', 'hotplug', 'unplugged (connector forced off + uevent): the game kept running, took a key '
+                    'and drew nothing; plugged back: it set the mode again and showed the frame after that key, '
+                    'equal to the headless one')
 
     def sigterm(self):
         g = self.g
