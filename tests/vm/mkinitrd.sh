@@ -7,7 +7,7 @@ set -eu
 arch=$1 kdir=$2 busybox=$3 game=$4 helper=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 case $arch in
-x86_64) mods="bochs virtio_pci virtio-gpu virtio_input evdev uinput" ;;
+x86_64) mods="bochs cirrus virtio_pci virtio-gpu virtio_input evdev uinput" ;;
 aarch64) mods="virtio_pci virtio-gpu virtio_input evdev uinput" ;;
 *) echo "mkinitrd: unknown architecture $arch"; exit 1 ;;
 esac

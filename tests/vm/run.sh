@@ -3,7 +3,7 @@
 # and helper for each architecture, packs the initramfs images, then boots each
 # configuration and runs the checks (tests/vm/vmtest.py).
 # Usage: tests/vm/run.sh HOST_PIROGUE [CONFIG...]
-#   CONFIG: x86_64-bochs x86_64-virtio aarch64-virtio (default: all three)
+#   CONFIG: x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio (default: all four)
 # Environment: VM_DIR (default build/vm), the cache and output directory.
 # Exit 0 all passed, 77 skipped (the reason is printed), 1 failed.
 set -eu
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 host_bin=$1
 shift
-configs=${*:-x86_64-bochs x86_64-virtio aarch64-virtio}
+configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio}
 vm=${VM_DIR:-build/vm}
 archs=
 for c in $configs; do

@@ -135,6 +135,15 @@ def write_png(path, img):
                 chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
 
 
+def to_rgb565(img):
+    """The image with each pixel cut to the 5/6/5 bits a 16-bit display
+    keeps (the low bits zeroed), so a 16-bit screen compares with an
+    XRGB8888 reference exactly at the precision it has."""
+    w, h, rgb = img
+    mask = bytes([0xF8, 0xFC, 0xF8]) * (w * h)
+    return (w, h, bytes(a & m for a, m in zip(rgb, mask)))
+
+
 def compare(a, b):
     """Returns None when the images are identical, else a one-line reason."""
     if a[:2] != b[:2]:
@@ -234,6 +243,7 @@ class Guest:
                    '-kernel', os.path.join(kdir, 'vmlinuz'), '-device', 'virtio-keyboard-pci']
             console = 'ttyAMA0'
         gpu = {'bochs': ['-vga', 'std'],
+               'cirrus': ['-vga', 'cirrus'],
                'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
         cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
                 '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
@@ -522,10 +532,14 @@ class Session:
         name = self.tag + name
         # The last frame may still be on its way (a slow TCG guest): up to
         # two more looks, each after a second without a new frame.
+        if self.cfg.get('rgb565'):
+            exp = to_rgb565(exp)
         for attempt in range(3):
             if attempt:
                 self.g.quiet(1.0)
             got = self.g.screendump(name)
+            if self.cfg.get('rgb565'):
+                got = to_rgb565(got)
             diff = compare(got, exp)
             if not diff:
                 break
@@ -547,7 +561,7 @@ class Session:
         rc, out = g.sh('for d in /sys/class/drm/card0/device/driver /sys/class/drm/card0/device/virtio*/driver; '
                        'do [ -e $d ] && echo "VMRIG_DRIVER $(basename $(readlink $d))"; done')
         drivers = [s.split()[1] for s in out if s.startswith('VMRIG_DRIVER')]
-        want = {'bochs': 'bochs-drm', 'virtio': 'virtio_gpu'}[self.cfg['gpu']]
+        want = {'bochs': 'bochs-drm', 'cirrus': 'cirrus', 'virtio': 'virtio_gpu'}[self.cfg['gpu']]
         driver = want if want in drivers else ','.join(drivers) or 'none'
         errs = [s for s in g.history if 'VMRIG_INSMOD_ERROR' in s]
         rc, vt = g.sh('vmhelper vt 1')
@@ -566,7 +580,7 @@ class Session:
         if miss:
             self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
         self.listings(want)
-        self.series('drm', self.CHECKS)
+        self.series('drm', self.cfg.get('checks', self.CHECKS))
         if self.cfg.get('fbdev'):
             self.tag = 'fbdev-'
             self.broken = None
@@ -718,7 +732,15 @@ class Session:
         why = self.same_as_headless('start', 'start')
         if why:
             return self.report('FAIL', 'start-frame', why)
-        self.report('PASS', 'start-frame', f'{backend} frame #{n} at {self.size[0]}x{self.size[1]} equals the '
+        fmt = ''
+        if self.cfg.get('rgb565'):
+            with self.g.lock:
+                said = [ln for ln in self.g.history if ln.startswith('pirogue: /dev/dri/') and 'console' in ln]
+            if not said or 'RGB565' not in said[-1]:
+                return self.report('FAIL', 'start-frame', 'the drm backend did not choose RGB565 on a 16-bit device: '
+                                   + (said[-1] if said else 'it said nothing about its mode'))
+            fmt = ' in RGB565 (compared at 5/6/5 bits)'
+        self.report('PASS', 'start-frame', f'{backend} frame #{n} at {self.size[0]}x{self.size[1]}{fmt} equals the '
                     f'headless frame for seed {self.rig.args.seed}, pixel for pixel')
 
     def keys(self):
@@ -1123,6 +1145,9 @@ class NotBuilt(Exception):
 CONFIGS = {
     'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True},
     'x86_64-virtio': {'arch': 'x86_64', 'gpu': 'virtio'},
+    # cirrus prefers 16 bits per pixel: the RGB565 path of the drm backend
+    'x86_64-cirrus': {'arch': 'x86_64', 'gpu': 'cirrus', 'rgb565': True,
+                      'checks': ['start-frame', 'keys', 'sigterm']},
     'aarch64-virtio': {'arch': 'aarch64', 'gpu': 'virtio'},
 }
 
