@@ -9,6 +9,9 @@
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
+#if WITH_DRM
+#include "platform/drm.h"
+#endif
 #include "platform/vt.h"
 #if WITH_EVDEV
 #include "platform/evdev.h"
@@ -142,6 +145,21 @@ static int open_display(struct app *a)
 	if (!a->ops)
 		return -ENODEV;
 	a->bare = !strcmp(a->ops->name, "drm") || !strcmp(a->ops->name, "fbdev");
+#if WITH_DRM
+	if (!strcmp(a->ops->name, "drm")) {
+		/* A display held by another program (a second pirogue, X) is
+		 * refused before the VT is touched: taking that VT and giving it
+		 * back would change it, and the picture, under the program that
+		 * owns it. */
+		char why[256];
+		int rc = drm_probe(&o, why, sizeof why);
+		if (rc == -EBUSY || rc == -EACCES) {
+			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
+				  "(--list-displays shows who holds which card)", why);
+			return rc;
+		}
+	}
+#endif
 	if (a->bare) {
 		/* the console: crash handlers first, so that nothing below can
 		 * leave it in graphics mode; VT signals blocked before vt_open */

@@ -505,7 +505,7 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'sigterm',
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'second-instance', 'sigterm',
               'sigint-sighup', 'crash', 'console-tty', 'auto-scale', 'hotplug']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
@@ -629,7 +629,8 @@ class Session:
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
                 'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
-                'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open'}
+                'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open',
+                'second-instance': 'vt_open'}
     WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
             'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
 
@@ -1095,6 +1096,35 @@ class Session:
         self.report('PASS', 'hotplug', 'unplugged (connector forced off + uevent): the game kept running, took a key '
                     'and drew nothing; plugged back: it set the mode again and showed the frame after that key, '
                     'equal to the headless one')
+
+    def second_instance(self):
+        """A second pirogue started while the first plays: it says in one
+        line that the display is taken, exits 1, and leaves the first one's
+        VT (graphics mode, keyboard off) and screen exactly as they were."""
+        g = self.g
+        rc, out = g.sh('vmhelper vt 1')
+        before = out[-1] if out else 'no VT report'
+        cmd = (f'PIROGUE_CONFIG=/dev/null pirogue --backend drm --seed 2 --vt 1 --font /bin/fonts/{FONT} '
+               f'--mode {self.size[0]}x{self.size[1]}; echo "VMRIG_EXIT $?"; vmhelper vt 1')
+        rc, out = g.sh(cmd, timeout=30)
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        status = ex[0].split()[1] if ex else '?'
+        said = [s for s in out if s.startswith('pirogue:')]
+        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        problems = []
+        if status != '1':
+            problems.append(f'the second instance exited {status}, not 1')
+        if len(said) != 1 or 'display is taken' not in said[0]:
+            problems.append(f'it said {said!r}, not one line that the display is taken')
+        if after != before:
+            problems.append(f'the first game\'s VT changed: {before} -> {after}')
+        why = self.same_as_headless('the first game after the second tried', 'second-instance')
+        if why:
+            problems.append(why)
+        if problems:
+            return self.report('FAIL', 'second-instance', '; '.join(problems))
+        self.report('PASS', 'second-instance', f'exit 1 with "{said[0][:110]}..."; the first game\'s VT ({before[6:]}) '
+                    'and screen unchanged')
 
     def sigterm(self):
         g = self.g
