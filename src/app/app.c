@@ -171,13 +171,9 @@ static int open_display(struct app *a)
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) && load_font(a))
 		return -EINVAL;
 	o.font = a->font;
-	int rc = a->ops->open(&a->disp, &o);
-	if (rc)
-		return rc;
-	/* log lines would scribble over a full-screen terminal */
-	if (!strcmp(a->ops->name, "term"))
-		log_hold(1);
-	return 0;
+	/* the terminal backend itself holds log lines back while it owns the
+	 * terminal, and writes them when it gives it back */
+	return a->ops->open(&a->disp, &o);
 }
 
 static int size_consoles(struct app *a)
@@ -788,7 +784,6 @@ static void app_close(struct app *a)
 	if (a->disp)
 		a->ops->close(a->disp);
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
-	log_flush_held();
 	con_destroy(a->con);
 	con_destroy(a->scratch);
 	font_destroy(a->font);

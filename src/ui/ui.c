@@ -294,7 +294,7 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 	}
 }
 
-static void draw_panel(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	struct game_stats s;
 	game_stats(g, &s);
@@ -319,7 +319,6 @@ static void draw_panel(const struct ui *u, const struct ui_layout *l, const stru
 		con_print(c, 1, y + 5, pal.dim_text, pal.bg, buf, 21);
 	}
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
-	(void)u;
 }
 
 /* Hint lines are lists of "key: action" items; as many whole items as fit
@@ -361,7 +360,7 @@ static void draw_play(const struct ui *u, const struct ui_layout *l, const struc
 	focus(u, g, &fx, &fy);
 	ui_camera(l, m->w, m->h, fx, fy, &cam_x, &cam_y);
 	draw_map(l, g, c, cam_x, cam_y);
-	draw_panel(u, l, g, c);
+	draw_panel(l, g, c);
 
 	char desc[96];
 	int hx = -1, hy = -1;
