@@ -87,6 +87,15 @@ static void test_wrap_never_cuts_words(void **st)
 			assert_string_equal(row, "damage.   ");
 	}
 	assert_int_equal(con_wrapped_lines(3, "abcdefg"), 3); /* too long: cut */
+	/* the tail of a text taller than its box: skip the first lines */
+	con_clear(c, 0);
+	assert_int_equal(con_print_wrapped_from(c, 0, 0, 10, 2, 2, 1, 0, "You attack the orc but do no damage."), 4);
+	for (int x = 0; x < 10; x++)
+		row[x] = (char)con_at(c, x, 1)->ch;
+	row[10] = 0;
+	assert_string_equal(row, "damage.   ");
+	assert_int_equal(con_at(c, 0, 0)->ch, 'b');
+	assert_int_equal(con_at(c, 0, 2)->ch, ' '); /* nothing below the box */
 	con_destroy(c);
 }
 

@@ -194,14 +194,15 @@ static int wrap(int w, const char *s, void (*emit)(void *, int, const char *, si
 
 struct wrap_ctx {
 	struct console *c;
-	int x, y, h;
+	int x, y, h, skip;
 	uint32_t fg, bg;
 };
 
 static void wrap_emit(void *p, int line, const char *s, size_t len)
 {
 	struct wrap_ctx *w = p;
-	if (line >= w->h)
+	line -= w->skip;
+	if (line < 0 || line >= w->h)
 		return;
 	char buf[1024];
 	if (len >= sizeof buf)
@@ -211,10 +212,16 @@ static void wrap_emit(void *p, int line, const char *s, size_t len)
 	con_print(w->c, w->x, w->y + line, w->fg, w->bg, buf, -1);
 }
 
+int con_print_wrapped_from(struct console *c, int x, int y, int w, int h, int skip, uint32_t fg, uint32_t bg,
+			   const char *utf8)
+{
+	struct wrap_ctx ctx = { c, x, y, h, skip > 0 ? skip : 0, fg, bg };
+	return wrap(w, utf8, wrap_emit, &ctx);
+}
+
 int con_print_wrapped(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *utf8)
 {
-	struct wrap_ctx ctx = { c, x, y, h, fg, bg };
-	return wrap(w, utf8, wrap_emit, &ctx);
+	return con_print_wrapped_from(c, x, y, w, h, 0, fg, bg, utf8);
 }
 
 int con_wrapped_lines(int w, const char *utf8)

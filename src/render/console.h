@@ -54,6 +54,10 @@ int con_printf(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const 
  * unless one is wider than the box. Returns the number of lines used (which
  * may exceed h; lines beyond h are not drawn). */
 int con_print_wrapped(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_t bg, const char *utf8);
+/* The same, leaving out the first skip wrapped lines: line skip lands on row
+ * y (to show the end of a text taller than the box). */
+int con_print_wrapped_from(struct console *c, int x, int y, int w, int h, int skip, uint32_t fg, uint32_t bg,
+			   const char *utf8);
 /* Number of lines con_print_wrapped would use for text in width w. */
 int con_wrapped_lines(int w, const char *utf8);
 

@@ -275,18 +275,8 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 		uint32_t fg = scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
 		int top = line - need;
 		if (top < 0) {
-			/* only the last lines of a long message fit: draw into a
-			 * taller virtual box clipped to the log */
-			struct console *tmp;
-			if (con_create(&tmp, w, need) == 0) {
-				con_print_wrapped(tmp, 0, 0, w, need, fg, pal.bg, text);
-				for (int r = -top; r < need; r++)
-					for (int cx = 0; cx < w; cx++) {
-						const struct con_cell *cell = con_at(tmp, cx, r);
-						con_put(c, x + cx, y + top + r, cell->ch, cell->fg, cell->bg);
-					}
-				con_destroy(tmp);
-			}
+			/* only the last lines of a long message fit */
+			con_print_wrapped_from(c, x, y, w, line, -top, fg, pal.bg, text);
 			break;
 		}
 		con_print_wrapped(c, x, y + top, w, need, fg, pal.bg, text);
