@@ -268,6 +268,9 @@ static void apply(struct app *a, enum cmd c)
 	}
 }
 
+/* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
+_Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
+
 static enum cmd move_cmd(enum action act)
 {
 	return (enum cmd)(CMD_MOVE_N + (act - ACT_MOVE_N));
