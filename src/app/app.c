@@ -103,6 +103,17 @@ static int load_font(struct app *a)
 /* ------------------------------------------------------------------ */
 /* display */
 
+/* Nothing can show the game (why: display_auto's reason, "none: ..."): one
+ * line and no backend, so the program exits non-zero. Never a silent
+ * headless run. (A kiosk mode waits here for a display instead.) */
+static const struct display_ops *no_display(struct app *a, const char *why)
+{
+	(void)a;
+	log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+		  strncmp(why, "none: ", 6) ? why : why + 6);
+	return NULL;
+}
+
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
 {
 	const char *name = a->cfg->backend;
@@ -114,8 +125,10 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
 		return ops;
 	}
-	char why[256];
+	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
+	if (!ops)
+		return no_display(a, why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -150,11 +163,18 @@ static int open_display(struct app *a)
 		 * refused before the VT is touched: taking that VT and giving it
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
-		char why[256];
+		char why[512];
 		int rc = drm_probe(&o, why, sizeof why);
-		if (rc == -EBUSY || rc == -EACCES) {
+		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
+			return rc;
+		}
+		if (rc == -EACCES || rc == -EPERM) {
+			/* the card refuses this user: a permission, not a holder */
+			log_error("the display cannot be used: %s%s", why,
+				  strstr(why, "cannot be mastered") ? " (run pirogue from a text console login, or as root)"
+								    : "");
 			return rc;
 		}
 	}
