@@ -3,13 +3,16 @@
 #include "app/config.h"
 #include "core/log.h"
 #include "game/mapgen.h"
+#include "platform/term.h"
 #include "platform/vt.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_USAGE 2
 
@@ -42,7 +45,10 @@ static const char usage_text[] =
 	"  --fb PATH            framebuffer device for the fbdev backend (default /dev/fb0)\n"
 	"  --vt N               run on virtual terminal N\n"
 	"  --list-displays      list DRM cards, connectors and modes, and the backend choice\n"
-	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit\n"
+	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit;\n"
+	"                       refused while a live program draws there, unless --force\n"
+	"  --reset-term         repair this terminal left raw by a killed pirogue (type it\n"
+	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
 	"  --list-inputs        list input devices and how each is classified\n"
@@ -62,7 +68,7 @@ enum {
 	OPT_HELP = 256, OPT_VERSION, OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE,
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
-	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG,
+	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_RESET_TERM, OPT_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +96,8 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "reset-term", no_argument, NULL, OPT_RESET_TERM },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -97,7 +105,7 @@ static const struct option long_opts[] = {
  * messages): NULL for the command line, else "FILE:LINE". */
 struct opts {
 	struct app_config cfg;
-	int list_displays, list_inputs, reset_vt;
+	int list_displays, list_inputs, reset_vt, reset_term, force;
 	const char *where;
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
@@ -241,6 +249,12 @@ static int set_option(struct opts *o, int c, const char *val)
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
 		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_RESET_TERM:
+		o->reset_term = 1;
+		break;
 	case OPT_CONFIG:
 		break; /* handled before everything else */
 	default:
@@ -331,6 +345,22 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* --reset-term: the controlling terminal, else stdin, made usable again. */
+static int reset_term(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int rc = term_reset(fd >= 0 ? fd : STDIN_FILENO);
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		log_error("cannot reset the terminal: %s (run --reset-term in the terminal to repair)",
+			  rc == -ENOTTY ? "not run in a terminal" : strerror(-rc));
+		return 1;
+	}
+	printf("pirogue: terminal reset: normal screen, cursor shown, mouse reporting off, echo and line editing on\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o; /* main's own state; values point into argv or o.owned */
@@ -369,9 +399,16 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (o.force && !o.reset_vt) {
+		log_error("--force only goes with --reset-vt N");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	log_set_verbose(o.cfg.verbose);
-	if (o.reset_vt)
-		status = vt_reset(o.reset_vt) ? 1 : 0;
+	if (o.reset_term)
+		status = reset_term();
+	else if (o.reset_vt)
+		status = vt_reset(o.reset_vt, o.force) ? 1 : 0;
 	else if (o.list_displays || o.list_inputs)
 		status = app_list(o.list_displays, o.list_inputs, &o.cfg);
 	else
