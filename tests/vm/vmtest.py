@@ -223,7 +223,9 @@ class Guest:
 
     FRAME = re.compile(r'pirogue: frame presented (\d+)')
 
-    def __init__(self, cfg, args, outdir):
+    def __init__(self, cfg, args, outdir, cmd=None):
+        """cmd: QEMU's command line when not the initramfs boot of cfg
+        (the systemd configuration's, tests/vm/sysboot.py)."""
         self.cfg = cfg
         self.outdir = outdir
         self.t0 = time.monotonic()
@@ -235,7 +237,10 @@ class Guest:
         self.qmp_path = os.path.join(tempfile.mkdtemp(prefix='vmrig-'), 'qmp.sock')
         arch = cfg['arch']
         kdir = os.path.join(args.cache, f'kernel-{arch}')
-        if arch == 'x86_64':
+        custom = cmd
+        if custom:
+            pass
+        elif arch == 'x86_64':
             cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc', '-kernel', os.path.join(kdir, 'vmlinux')]
             console = 'ttyS0'
         else:
@@ -244,12 +249,16 @@ class Guest:
             console = 'ttyAMA0'
         gpu = {'bochs': ['-vga', 'std'],
                'cirrus': ['-vga', 'cirrus'],
-               'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
-        cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
-                '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
-                # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
-                '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
-                '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
+               'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci'],
+               'virtio-vga': []}[cfg['gpu']]
+        if custom:
+            cmd = custom + ['-qmp', f'unix:{self.qmp_path},server=on,wait=off']
+        else:
+            cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
+                    '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
+                    # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
+                    '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
+                    '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
         self.cmd = cmd
         self.log = open(os.path.join(outdir, 'serial.log'), 'w')
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -482,6 +491,15 @@ class Rig:
         return img
 
     def run_config(self, cfg):
+        if cfg.get('systemd'):
+            t0 = time.monotonic()
+            try:
+                import sysboot
+                sysboot.run(self, cfg)
+            except Exception as e:
+                self.report('FAIL', cfg, 'rig', f'{type(e).__name__}: {e} (serial logs: {self.args.out}/{cfg["name"]})')
+            print(f'vmrig: {cfg["name"]} took {time.monotonic() - t0:.1f} s', flush=True)
+            return
         outdir = os.path.join(self.args.out, cfg['name'])
         os.makedirs(outdir, exist_ok=True)
         t0 = time.monotonic()
@@ -1179,6 +1197,9 @@ CONFIGS = {
     'x86_64-cirrus': {'arch': 'x86_64', 'gpu': 'cirrus', 'rgb565': True,
                       'checks': ['start-frame', 'keys', 'sigterm']},
     'aarch64-virtio': {'arch': 'aarch64', 'gpu': 'virtio'},
+    # Debian 12 with systemd, pirogue installed from its .deb and made the
+    # kiosk with pirogue-kiosk (tests/vm/sysboot.py)
+    'x86_64-systemd': {'arch': 'x86_64', 'gpu': 'virtio-vga', 'systemd': True},
 }
 
 
@@ -1187,6 +1208,7 @@ def main():
     ap.add_argument('--cache', required=True, help='build/vm: kernels and initramfs images')
     ap.add_argument('--out', required=True, help='where screendumps, expected frames and serial logs go')
     ap.add_argument('--pirogue', required=True, help='host pirogue binary (headless reference frames)')
+    ap.add_argument('--debs', help='where make deb left pirogue_*_amd64.deb (x86_64-systemd)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', default='640x480', help='display mode the game asks for (WxH)')
     ap.add_argument('configs', nargs='*', default=list(CONFIGS), help=f'any of {", ".join(CONFIGS)}')
