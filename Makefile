@@ -1,6 +1,6 @@
 # pirogue — build, test, run, install, sanitizer and bench targets.
 # GNU make. Out-of-tree builds: make O=/some/dir (objects and binaries there).
-# Libraries through pkg-config. User CFLAGS/LDFLAGS are appended last.
+# Libraries through pkg-config. User CPPFLAGS/CFLAGS/LDFLAGS are appended last.
 
 O        ?= .
 BUILD    := $(O)/build
@@ -41,8 +41,25 @@ PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(OPT) -MMD -MP \
         -DPIROGUE_VERSION=\"$(VERSION)\" -DPIROGUE_DATADIR=\"$(DATADIR)\" \
         -DWITH_DRM=$(WITH_DRM) -DWITH_EVDEV=$(WITH_EVDEV) $(PKG_CFLAGS)
-ALL_CFLAGS  = $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+# Hardening (tests/test_hardening.sh reads the ELF): fortified libc calls,
+# stack canaries, a position-independent executable, full RELRO. A packager's
+# CPPFLAGS come after ours; one that sets _FORTIFY_SOURCE itself replaces ours.
+# HARDEN=0 turns it off (the fuzzers build without it).
+HARDEN ?= 1
+ifeq ($(HARDEN),1)
+ifeq ($(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)),)
+ifneq ($(filter -O1 -O2 -O3 -Os -Og -Ofast,$(OPT)),)
+HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2
+endif
+endif
+HARDEN_CFLAGS += -fstack-protector-strong -fPIE
+HARDEN_LDFLAGS := -Wl,-z,relro,-z,now
+ifeq ($(findstring -static,$(LDFLAGS)),)
+HARDEN_LDFLAGS += -pie
+endif
+endif
+ALL_CFLAGS  = $(BASE_CFLAGS) $(HARDEN_CFLAGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(HARDEN_LDFLAGS) $(EXTRA_LDFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
 # Every .c under src/ except main.c goes into libpirogue.a. Hardware backends

@@ -1,5 +1,5 @@
 #include "testutil.h"
-#include "app/bindings.h"
+#include "ui/bind.h"
 #include "platform/input.h"
 #include <errno.h>
 

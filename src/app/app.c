@@ -2,7 +2,6 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
-#include "app/bindings.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -104,6 +103,17 @@ static int load_font(struct app *a)
 /* ------------------------------------------------------------------ */
 /* display */
 
+/* Nothing can show the game (why: display_auto's reason, "none: ..."): one
+ * line and no backend, so the program exits non-zero. Never a silent
+ * headless run. (A kiosk mode waits here for a display instead.) */
+static const struct display_ops *no_display(struct app *a, const char *why)
+{
+	(void)a;
+	log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+		  strncmp(why, "none: ", 6) ? why : why + 6);
+	return NULL;
+}
+
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
 {
 	const char *name = a->cfg->backend;
@@ -115,8 +125,10 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
 		return ops;
 	}
-	char why[256];
+	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
+	if (!ops)
+		return no_display(a, why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -151,11 +163,18 @@ static int open_display(struct app *a)
 		 * refused before the VT is touched: taking that VT and giving it
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
-		char why[256];
+		char why[512];
 		int rc = drm_probe(&o, why, sizeof why);
-		if (rc == -EBUSY || rc == -EACCES) {
+		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
+			return rc;
+		}
+		if (rc == -EACCES || rc == -EPERM) {
+			/* the card refuses this user: a permission, not a holder */
+			log_error("the display cannot be used: %s%s", why,
+				  strstr(why, "cannot be mastered") ? " (run pirogue from a text console login, or as root)"
+								    : "");
 			return rc;
 		}
 	}
@@ -251,204 +270,78 @@ static int new_game(struct app *a)
 	return 0;
 }
 
-static void apply(struct app *a, enum cmd c)
+/* The ui's host: a screen's command goes to the game and the recording. */
+static int host_command(void *ctx, enum cmd c)
 {
+	struct app *a = ctx;
 	if (!a->game || game_is_over(a->game))
-		return;
-	game_apply(a->game, c);
+		return 0;
+	int turn = game_apply(a->game, c);
 	if (a->rec)
 		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
 	if (game_is_over(a->game)) {
-		a->ui.screen = UI_GAMEOVER;
 		a->ui.can_continue = false;
 		if (a->rec) {
 			rec_writer_close(a->rec);
 			a->rec = NULL;
 		}
 	}
+	return turn;
 }
 
-/* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
-_Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
-
-static enum cmd move_cmd(enum action act)
+/* The ui's host: what a screen asks of the program. */
+static int host_request(void *ctx, enum ui_request r)
 {
-	return (enum cmd)(CMD_MOVE_N + (act - ACT_MOVE_N));
-}
-
-static void act_title(struct app *a, enum action act)
-{
-	enum ui_menu_item items[MENU_COUNT];
-	int n = ui_menu_items(&a->ui, items);
-	if (a->ui.menu_sel >= n)
-		a->ui.menu_sel = n - 1;
-	switch (act) {
-	case ACT_MOVE_N:
-		a->ui.menu_sel = (a->ui.menu_sel + n - 1) % n;
-		break;
-	case ACT_MOVE_S:
-		a->ui.menu_sel = (a->ui.menu_sel + 1) % n;
-		break;
-	case ACT_CONFIRM:
-	case ACT_PAD_A:
-		a->ui.notice[0] = 0;
-		switch (items[a->ui.menu_sel]) {
-		case MENU_CONTINUE:
-			a->ui.screen = UI_PLAY;
-			break;
-		case MENU_NEW_GAME:
-			if (new_game(a)) {
-				a->quit = true;
-				a->status = 1;
-			}
-			break;
-		default:
-			a->quit = true;
-			break;
-		}
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_PAD_B:
-		a->quit = true;
-		break;
-	default:
-		break;
-	}
-}
-
-static void act_play(struct app *a, enum action act)
-{
-	int px, py;
-	switch (act) {
-	case ACT_MOVE_N: case ACT_MOVE_NE: case ACT_MOVE_E: case ACT_MOVE_SE:
-	case ACT_MOVE_S: case ACT_MOVE_SW: case ACT_MOVE_W: case ACT_MOVE_NW:
-		apply(a, move_cmd(act));
-		break;
-	case ACT_WAIT:
-	case ACT_PAD_B:
-		apply(a, CMD_WAIT);
-		break;
-	case ACT_PICKUP:
-		apply(a, CMD_PICKUP);
-		break;
-	case ACT_DESCEND:
-		apply(a, CMD_DESCEND);
-		break;
-	case ACT_ASCEND:
-		apply(a, CMD_ASCEND);
-		break;
-	case ACT_PAD_A: {
-		/* the one button that does what the cell calls for */
-		const struct map *m = game_map(a->game);
-		game_player_pos(a->game, &px, &py);
-		int t = m->tile[py * m->w + px];
-		apply(a, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
-		break;
-	}
-	case ACT_LOOK:
-		game_player_pos(a->game, &px, &py);
-		a->ui.look_x = px;
-		a->ui.look_y = py;
-		a->ui.screen = UI_LOOK;
-		break;
-	case ACT_HISTORY:
-		a->ui.history_top = 0;
-		a->ui.screen = UI_HISTORY;
-		break;
-	case ACT_CHARACTER:
-		a->ui.screen = UI_CHARACTER;
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_MENU:
-		a->ui.screen = UI_TITLE;
-		a->ui.menu_sel = 0;
-		break;
-	default:
-		break; /* unbound here: costs nothing */
-	}
-}
-
-static void act_look(struct app *a, enum action act)
-{
-	int dx, dy;
-	if (bind_move_delta(act, &dx, &dy)) {
-		const struct map *m = game_map(a->game);
-		int x = a->ui.look_x + dx, y = a->ui.look_y + dy;
-		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
-			a->ui.look_x = x;
-			a->ui.look_y = y;
-		}
-		return;
-	}
-	if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_LOOK || act == ACT_CONFIRM || act == ACT_PAD_A)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_history(struct app *a, enum action act)
-{
-	int total = game_msg_count(a->game);
-	if (act == ACT_MOVE_N && a->ui.history_top < total - 1)
-		a->ui.history_top++;
-	else if (act == ACT_MOVE_S && a->ui.history_top > 0)
-		a->ui.history_top--;
-	else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_HISTORY || act == ACT_CONFIRM)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_gameover(struct app *a, enum action act)
-{
-	if (act == ACT_CONFIRM || act == ACT_PAD_A) {
-		if (new_game(a)) {
+	struct app *a = ctx;
+	int rc = 0;
+	switch (r) {
+	case UI_REQ_NEW_GAME:
+		rc = new_game(a);
+		if (rc) {
 			a->quit = true;
 			a->status = 1;
 		}
-	} else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_QUIT || act == ACT_MENU) {
+		break;
+	case UI_REQ_CONTINUE:
+		a->ui.screen = UI_PLAY;
+		break;
+	case UI_REQ_SAVE_QUIT:
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		break;
+	case UI_REQ_QUIT:
+		a->quit = true;
+		break;
 	}
+	return rc;
 }
 
-static void on_action(struct app *a, enum action act)
+/* Hands one input to the screen in front. */
+static void to_screen(struct app *a, struct ui_input *in)
 {
-	switch (a->ui.screen) {
-	case UI_TITLE: act_title(a, act); break;
-	case UI_PLAY: act_play(a, act); break;
-	case UI_LOOK: act_look(a, act); break;
-	case UI_HISTORY: act_history(a, act); break;
-	case UI_CHARACTER:
-		if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_CHARACTER || act == ACT_CONFIRM)
-			a->ui.screen = UI_PLAY;
-		break;
-	case UI_GAMEOVER: act_gameover(a, act); break;
-	}
+	const struct ui_host host = { .ctx = a, .command = host_command, .request = host_request };
+	in->cols = a->con->w;
+	in->rows = a->con->h;
+	ui_input(&a->ui, a->game, &host, in);
 }
 
 static void on_event(struct app *a, const struct in_event *ev)
 {
-	int mx, my;
+	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
 	switch (ev->type) {
 	case EV_KEY_PRESS:
-		a->ui.last_dev = ev->from == DEV_SCRIPT ? a->ui.last_dev : ev->from;
-		on_action(a, bind_action(ev->key));
+		in.kind = UI_IN_KEY;
+		in.key = ev->key;
+		in.act = bind_action(ev->key);
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_MOVE:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0) {
-			a->ui.hover_x = mx;
-			a->ui.hover_y = my;
-		} else {
-			a->ui.hover_x = a->ui.hover_y = -1;
-		}
+		in.kind = UI_IN_HOVER;
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_CLICK:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0 &&
-		    (a->ui.screen == UI_PLAY || a->ui.screen == UI_LOOK)) {
-			/* a click looks at the cell (targeting will use it too) */
-			a->ui.look_x = mx;
-			a->ui.look_y = my;
-			a->ui.screen = UI_LOOK;
-		}
+		in.kind = UI_IN_CLICK;
+		to_screen(a, &in);
 		break;
 	case EV_RESIZE:
 		if (size_consoles(a) == 0) {

@@ -19,6 +19,7 @@ struct app_config {
 	const char *mapgen;       /* classic, overlap */
 	const char *record;       /* --record FILE */
 	const char *replay;       /* --replay FILE */
+	const char *state_dir;    /* --state-dir DIR or NULL = save_state_dir's default */
 	const char *card, *connector, *fb, *gamepad_db;
 	int mode_w, mode_h, mode_hz;
 	int vt;

@@ -66,8 +66,10 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 		snprintf(why, len, "term: stdin and stdout are a terminal; %s; %s", no_drm, no_fb);
 		return &term_display_ops;
 	}
-	snprintf(why, len, "headless: stdout is not a terminal; %s; %s", no_drm, no_fb);
-	return &headless_display_ops;
+	/* headless shows nothing to anyone: only when asked for (--backend) */
+	snprintf(why, len, "none: nothing can show the game: %s; %s; and stdin or stdout is not a terminal", no_drm,
+		 no_fb);
+	return NULL;
 }
 
 int display_list(FILE *out, const struct display_opts *o)

@@ -65,10 +65,12 @@ const struct display_ops *display_find(const char *name);
  * be mastered and has a connected display (o->connector when given), else
  * fbdev if a framebuffer (o->fb, else the first /dev/fbN that is not a DRM
  * driver's emulation) opens in a usable format, else term if stdin and
- * stdout are a terminal, else headless. Writes the reason into why (len
- * bytes), e.g. "drm: /dev/dri/card0 (vc4) has a connected connector
- * HDMI-A-1" or "fbdev: /dev/fb1 (fb_ili9341) opens, 320x240 RGB565; no DRM
- * card could be mastered with a display: ...". o may be NULL. Never NULL. */
+ * stdout are a terminal, else nothing: headless is never chosen, only asked
+ * for. Writes the reason into why (len bytes), e.g. "drm: /dev/dri/card0
+ * (vc4) has a connected connector HDMI-A-1" or "fbdev: /dev/fb1 (fb_ili9341)
+ * opens, 320x240 RGB565; no DRM card could be mastered with a display: ...",
+ * or when it returns NULL "none: nothing can show the game: <why not drm>;
+ * <why not fbdev>; ...". o may be NULL. */
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
 
 /* For --list-displays: prints the DRM cards (driver, connectors, status,

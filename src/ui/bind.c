@@ -1,4 +1,4 @@
-#include "app/bindings.h"
+#include "ui/bind.h"
 #include "platform/input.h"
 
 /* The default key table (GAME.md §7). Everything at once: no modes. */

@@ -1,6 +1,6 @@
-/* bindings: which key or button means which action, per GAME.md §7. */
-#ifndef PIROGUE_APP_BINDINGS_H
-#define PIROGUE_APP_BINDINGS_H
+/* bind: the actions a key or button can ask for, and which key or button means which (GAME.md §7). */
+#ifndef PIROGUE_UI_BIND_H
+#define PIROGUE_UI_BIND_H
 #include <stdint.h>
 
 /* What a key asks for, before the screen in front decides what it means. */
