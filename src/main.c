@@ -65,7 +65,11 @@ static const char usage_text[] =
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font scale rotate size card connector mode fb vt\n"
-	"                       gamepad-db mapgen state-dir verbose (yes/no). Options given here win.\n"
+	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
+	"Kiosk:\n"
+	"  --kiosk              the game is the machine's console (pirogue.service sets it):\n"
+	"                       waits for a display instead of exiting, no VT switching,\n"
+	"                       Quit asks and then restarts the game\n"
 	"Other:\n"
 	"  --verbose            log what happens (one line per frame presented)\n"
 	"  --help               show this help and exit\n"
@@ -76,7 +80,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE,
+	OPT_FORCE, OPT_KIOSK,
 };
 
 static const struct option long_opts[] = {
@@ -102,6 +106,7 @@ static const struct option long_opts[] = {
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -255,6 +260,9 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_VERBOSE:
 		o->cfg.verbose = true;
 		break;
+	case OPT_KIOSK:
+		o->cfg.kiosk = true;
+		break;
 	case OPT_RESET_VT:
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
@@ -284,7 +292,7 @@ static int set_option(struct opts *o, int c, const char *val)
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
-	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -301,16 +309,17 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen state-dir verbose)", where, key);
+			  "vt gamepad-db mapgen state-dir verbose kiosk)", where, key);
 		return EXIT_USAGE;
 	}
-	if (id == OPT_VERBOSE) {
+	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
+		bool *flag = id == OPT_VERBOSE ? &o->cfg.verbose : &o->cfg.kiosk;
 		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
-			o->cfg.verbose = true;
+			*flag = true;
 		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
-			o->cfg.verbose = false;
+			*flag = false;
 		else {
-			log_error("%s: invalid value '%s' for verbose: expected yes or no", where, value);
+			log_error("%s: invalid value '%s' for %s: expected yes or no", where, value, key);
 			return EXIT_USAGE;
 		}
 		return 0;
