@@ -2,6 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -106,13 +107,33 @@ static int load_font(struct app *a)
 
 /* Nothing can show the game (why: display_auto's reason, "none: ..."): one
  * line and no backend, so the program exits non-zero. Never a silent
- * headless run. (A kiosk mode waits here for a display instead.) */
-static const struct display_ops *no_display(struct app *a, const char *why)
+ * headless run. In kiosk mode the game is the console: it says so once and
+ * waits for a display (a driver loaded late, a screen plugged in), woken
+ * only by the kernel and udev; then it goes on with that display. */
+static const struct display_ops *no_display(struct app *a, const struct display_opts *o, char *why, size_t len)
 {
-	(void)a;
-	log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
-		  strncmp(why, "none: ", 6) ? why : why + 6);
-	return NULL;
+	if (!a->cfg->kiosk) {
+		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+			  strncmp(why, "none: ", 6) ? why : why + 6);
+		return NULL;
+	}
+	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
+	bool settle = false;
+	for (;;) {
+		/* after an event, one more look a second later: udev may still
+		 * be giving the new node its group */
+		int rc = display_wait_change(settle ? 1000 : -1);
+		if (rc < 0 && rc != -ETIMEDOUT) {
+			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
+			return NULL;
+		}
+		const struct display_ops *ops = display_auto(o, why, len);
+		if (ops) {
+			log_error("kiosk: a display appeared: %s", why);
+			return ops;
+		}
+		settle = rc == 0;
+	}
 }
 
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
@@ -129,7 +150,7 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
 	if (!ops)
-		return no_display(a, why);
+		return no_display(a, o, why, sizeof why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -354,8 +375,9 @@ static void on_event(struct app *a, const struct in_event *ev)
 		a->quit = true;
 		break;
 	case EV_VT_SWITCH:
-		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks */
-		if (a->vt && ev->button != vt_number(a->vt))
+		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks;
+		 * in kiosk mode there is nowhere to go */
+		if (a->vt && !a->cfg->kiosk && ev->button != vt_number(a->vt))
 			vt_switch_to(a->vt, ev->button);
 		break;
 	default:
@@ -375,36 +397,11 @@ static int run_script(struct app *a)
 		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
 		return 1;
 	}
-	char line[256];
-	int lineno = 0;
-	int status = 0;
-	while (!a->quit && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = line;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-		/* '#' alone on a line is a comment too; a key '#' cannot be given */
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (!*s) {
-			/* a line holding just a space is the space key */
-			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
-				s = (char *)"space";
-			else
-				continue;
-		}
-		uint32_t key;
-		if (key_parse(s, &key)) {
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
-			status = 2;
+	int lineno = 0, status = 0, rc;
+	uint32_t key;
+	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+		if (rc < 0) {
+			status = rc == -EIO ? 1 : 2;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
@@ -697,6 +694,7 @@ int app_run(const struct app_config *cfg)
 	else
 		bind_defaults(&a.binds);
 	a.ui.binds = &a.binds;
+	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);

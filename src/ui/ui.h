@@ -34,6 +34,8 @@ struct ui {
 	enum dev_kind last_dev;/* hints name this device's keys or buttons */
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
+	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool confirm_quit;     /* the title asks "quit and restart?" */
 };
 
 /* What a screen may ask of the program that runs it (the app). Screens
