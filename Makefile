@@ -9,6 +9,9 @@ PKG      ?= pkg-config
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/pirogue
+SBINDIR  ?= $(PREFIX)/sbin
+DOCDIR   ?= $(PREFIX)/share/doc/pirogue
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # Cross build for another Debian architecture (needs its gcc and :ARCH -dev
@@ -160,11 +163,20 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
-	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/pirogue/README.md
+	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 docs/kiosk.md $(DESTDIR)$(DOCDIR)/
+	@# the kiosk: the unit (installed, not enabled) and pirogue-kiosk, which enables it
+	install -d $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SBINDIR)
+	install -m 0644 board/config.txt board/cmdline.txt $(DESTDIR)$(DATADIR)/board/
+	sed 's|@bindir@|$(BINDIR)|g; s|@sbindir@|$(SBINDIR)|g; s|@docdir@|$(DOCDIR)|g' \
+	  systemd/pirogue.service.in >$(DESTDIR)$(UNITDIR)/pirogue.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/pirogue.service
+	sed 's|@datadir@|$(DATADIR)|' board/pirogue-kiosk >$(DESTDIR)$(SBINDIR)/pirogue-kiosk
+	chmod 0755 $(DESTDIR)$(SBINDIR)/pirogue-kiosk
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/pirogue
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/pirogue
+	rm -f $(DESTDIR)$(BINDIR)/pirogue $(DESTDIR)$(SBINDIR)/pirogue-kiosk $(DESTDIR)$(UNITDIR)/pirogue.service
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 # The VM rig: Debian's kernels in QEMU, the game as PID 1's child (tests/vm/,
 # docs/vmrig.md). make test runs it too through tests/test_vm.sh.

@@ -3,14 +3,17 @@
 #include "app/config.h"
 #include "core/log.h"
 #include "game/mapgen.h"
+#include "platform/term.h"
 #include "platform/vt.h"
 #include "save/save.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_USAGE 2
 
@@ -49,7 +52,10 @@ static const char usage_text[] =
 	"  --fb PATH            framebuffer device for the fbdev backend (default /dev/fb0)\n"
 	"  --vt N               run on virtual terminal N\n"
 	"  --list-displays      list DRM cards, connectors and modes, and the backend choice\n"
-	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit\n"
+	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit;\n"
+	"                       refused while a live program draws there, unless --force\n"
+	"  --reset-term         repair this terminal left raw by a killed pirogue (type it\n"
+	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
 	"  --list-inputs        list input devices and how each is classified\n"
@@ -59,7 +65,11 @@ static const char usage_text[] =
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font scale rotate size card connector mode fb vt\n"
-	"                       gamepad-db mapgen state-dir verbose (yes/no). Options given here win.\n"
+	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
+	"Kiosk:\n"
+	"  --kiosk              the game is the machine's console (pirogue.service sets it):\n"
+	"                       waits for a display instead of exiting, no VT switching,\n"
+	"                       Quit asks and then restarts the game\n"
 	"Other:\n"
 	"  --verbose            log what happens (one line per frame presented)\n"
 	"  --help               show this help and exit\n"
@@ -69,7 +79,8 @@ enum {
 	OPT_HELP = 256, OPT_VERSION, OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE,
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
-	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE,
+	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
+	OPT_FORCE, OPT_KIOSK,
 };
 
 static const struct option long_opts[] = {
@@ -95,10 +106,13 @@ static const struct option long_opts[] = {
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "check-save", no_argument, NULL, OPT_CHECK_SAVE },
+	{ "reset-term", no_argument, NULL, OPT_RESET_TERM },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,7 +120,7 @@ static const struct option long_opts[] = {
  * messages): NULL for the command line, else "FILE:LINE". */
 struct opts {
 	struct app_config cfg;
-	int list_displays, list_inputs, reset_vt, check_save;
+	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
 	const char *where;
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
@@ -246,9 +260,18 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_VERBOSE:
 		o->cfg.verbose = true;
 		break;
+	case OPT_KIOSK:
+		o->cfg.kiosk = true;
+		break;
 	case OPT_RESET_VT:
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
+		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_RESET_TERM:
+		o->reset_term = 1;
 		break;
 	case OPT_CONFIG:
 		break; /* handled before everything else */
@@ -269,7 +292,7 @@ static int set_option(struct opts *o, int c, const char *val)
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
-	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -286,16 +309,17 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen state-dir verbose)", where, key);
+			  "vt gamepad-db mapgen state-dir verbose kiosk)", where, key);
 		return EXIT_USAGE;
 	}
-	if (id == OPT_VERBOSE) {
+	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
+		bool *flag = id == OPT_VERBOSE ? &o->cfg.verbose : &o->cfg.kiosk;
 		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
-			o->cfg.verbose = true;
+			*flag = true;
 		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
-			o->cfg.verbose = false;
+			*flag = false;
 		else {
-			log_error("%s: invalid value '%s' for verbose: expected yes or no", where, value);
+			log_error("%s: invalid value '%s' for %s: expected yes or no", where, value, key);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -348,6 +372,22 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* --reset-term: the controlling terminal, else stdin, made usable again. */
+static int reset_term(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int rc = term_reset(fd >= 0 ? fd : STDIN_FILENO);
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		log_error("cannot reset the terminal: %s (run --reset-term in the terminal to repair)",
+			  rc == -ENOTTY ? "not run in a terminal" : strerror(-rc));
+		return 1;
+	}
+	printf("pirogue: terminal reset: normal screen, cursor shown, mouse reporting off, echo and line editing on\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o; /* main's own state; values point into argv or o.owned */
@@ -389,6 +429,11 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (o.force && !o.reset_vt) {
+		log_error("--force only goes with --reset-vt N");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	log_set_verbose(o.cfg.verbose);
 	if (o.check_save) {
 		char dir[4096] = "";
@@ -396,8 +441,10 @@ int main(int argc, char **argv)
 			status = 1;
 		else
 			status = save_check(dir, check_file);
-	} else if (o.reset_vt)
-		status = vt_reset(o.reset_vt) ? 1 : 0;
+	} else if (o.reset_term)
+		status = reset_term();
+	else if (o.reset_vt)
+		status = vt_reset(o.reset_vt, o.force) ? 1 : 0;
 	else if (o.list_displays || o.list_inputs)
 		status = app_list(o.list_displays, o.list_inputs, &o.cfg);
 	else

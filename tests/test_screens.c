@@ -102,6 +102,39 @@ static void test_title(void **st)
 	rig_done(&r);
 }
 
+/* Kiosk mode: Quit (the menu entry, Escape, Q, B) only asks; a second yes
+ * quits (the service restarts the game), anything else keeps the title. */
+static void test_title_kiosk_confirms_quit(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_TITLE);
+	r.u.kiosk = true;
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.f.nreq, 0);
+	assert_true(r.u.confirm_quit);
+	assert_non_null(strstr(r.u.notice, "restart"));
+	key(&r, ACT_MOVE_S, KEY_DOWN); /* any other key: no */
+	assert_int_equal(r.f.nreq, 0);
+	assert_false(r.u.confirm_quit);
+	assert_string_equal(r.u.notice, "");
+	key(&r, ACT_QUIT, 'Q');
+	key(&r, ACT_CANCEL, KEY_ESCAPE); /* Escape twice is not a yes */
+	key(&r, ACT_PAD_B, PAD_EAST);
+	assert_int_equal(r.f.nreq, 0);
+	key(&r, ACT_PAD_A, PAD_SOUTH);
+	assert_int_equal(r.f.nreq, 1);
+	assert_int_equal(r.f.reqs[0], UI_REQ_QUIT);
+	/* the menu's Quit entry asks too */
+	r.u.menu_sel = 1;
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 1);
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 2);
+	assert_int_equal(r.f.reqs[1], UI_REQ_QUIT);
+	rig_done(&r);
+}
+
 static void test_play_commands(void **st)
 {
 	(void)st;
@@ -232,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_screen_named),
 		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_title_kiosk_confirms_quit),
 		cmocka_unit_test(test_play_commands),
 		cmocka_unit_test(test_play_opens_screens),
 		cmocka_unit_test(test_click_looks),

@@ -108,13 +108,33 @@ static int load_font(struct app *a)
 
 /* Nothing can show the game (why: display_auto's reason, "none: ..."): one
  * line and no backend, so the program exits non-zero. Never a silent
- * headless run. (A kiosk mode waits here for a display instead.) */
-static const struct display_ops *no_display(struct app *a, const char *why)
+ * headless run. In kiosk mode the game is the console: it says so once and
+ * waits for a display (a driver loaded late, a screen plugged in), woken
+ * only by the kernel and udev; then it goes on with that display. */
+static const struct display_ops *no_display(struct app *a, const struct display_opts *o, char *why, size_t len)
 {
-	(void)a;
-	log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
-		  strncmp(why, "none: ", 6) ? why : why + 6);
-	return NULL;
+	if (!a->cfg->kiosk) {
+		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+			  strncmp(why, "none: ", 6) ? why : why + 6);
+		return NULL;
+	}
+	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
+	bool settle = false;
+	for (;;) {
+		/* after an event, one more look a second later: udev may still
+		 * be giving the new node its group */
+		int rc = display_wait_change(settle ? 1000 : -1);
+		if (rc < 0 && rc != -ETIMEDOUT) {
+			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
+			return NULL;
+		}
+		const struct display_ops *ops = display_auto(o, why, len);
+		if (ops) {
+			log_error("kiosk: a display appeared: %s", why);
+			return ops;
+		}
+		settle = rc == 0;
+	}
 }
 
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
@@ -131,7 +151,7 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
 	if (!ops)
-		return no_display(a, why);
+		return no_display(a, o, why, sizeof why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -397,8 +417,9 @@ static void on_event(struct app *a, const struct in_event *ev)
 		a->quit = true;
 		break;
 	case EV_VT_SWITCH:
-		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks */
-		if (a->vt && ev->button != vt_number(a->vt))
+		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks;
+		 * in kiosk mode there is nowhere to go */
+		if (a->vt && !a->cfg->kiosk && ev->button != vt_number(a->vt))
 			vt_switch_to(a->vt, ev->button);
 		break;
 	default:
@@ -737,6 +758,7 @@ int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
+	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);

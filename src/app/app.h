@@ -24,6 +24,8 @@ struct app_config {
 	int mode_w, mode_h, mode_hz;
 	int vt;
 	bool verbose;
+	bool kiosk;               /* the machine's console: wait for a display, no VT
+	                           * switching, Quit confirms (pirogue.service) */
 };
 
 /* Runs the program with cfg; returns the process exit status (0 ok, 1 a

@@ -36,10 +36,10 @@ static const struct field f_blocks[] = {FLD(c_blocks, on, FK_U8)};
 static const struct field f_corpse[] = {FLD(c_corpse, kind, FK_I32)};
 static const struct field f_xp[] = {FLD(c_xp, value, FK_I32)};
 static const struct field f_player[] = {FLD(c_player, level, FK_I32), FLD(c_player, xp, FK_I32),
-					FLD(c_player, bonus_power, FK_I32), FLD(c_player, bonus_defense, FK_I32)};
+					ARR(c_player, kills, FK_I32), ARR(c_player, cause, FK_CHARS)};
 static const struct field f_memory[] = {FLD(c_memory, x, FK_I32), FLD(c_memory, y, FK_I32),
 					FLD(c_memory, known, FK_U8)};
-static const struct field f_item[] = {FLD(c_item, kind, FK_I32)};
+static const struct field f_item[] = {FLD(c_item, kind, FK_I32), FLD(c_item, seen, FK_U8)};
 static const struct field f_inventory[] = {FLD(c_inventory, count, FK_I32), ARR(c_inventory, slot, FK_U64)};
 static const struct field f_equippable[] = {FLD(c_equippable, slot, FK_I32), FLD(c_equippable, power_bonus, FK_I32),
 					    FLD(c_equippable, defense_bonus, FK_I32)};
@@ -56,9 +56,9 @@ LAYOUT(c_ai, 20);
 LAYOUT(c_blocks, 1);
 LAYOUT(c_corpse, 4);
 LAYOUT(c_xp, 4);
-LAYOUT(c_player, 16);
+LAYOUT(c_player, 8 + 4 * ACTOR_COUNT + CAUSE_LEN);
 LAYOUT(c_memory, 12);
-LAYOUT(c_item, 4);
+LAYOUT(c_item, 8);
 LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);

@@ -73,6 +73,14 @@ const struct display_ops *display_find(const char *name);
  * <why not fbdev>; ...". o may be NULL. */
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
 
+/* Blocks until something happens that may change display_auto's answer: a
+ * kernel uevent (a DRM card or framebuffer added, a connector plugged in)
+ * or a device node created or changed under /dev or /dev/dri (udev giving
+ * it its group), or until timeout_ms passes (-1: no time limit). No
+ * periodic wake-up. Signals are not touched. Returns 0 after an event,
+ * -ETIMEDOUT, or a negative errno when nothing can be watched. */
+int display_wait_change(int timeout_ms);
+
 /* For --list-displays: prints the DRM cards (driver, connectors, status,
  * modes with the preferred one marked), the framebuffers, and the line
  * "Automatic choice: <backend>: <why>" for options o (NULL: defaults).

@@ -26,11 +26,32 @@ static const char *menu_label(enum ui_menu_item it)
 	}
 }
 
+/* Quit: at once, or in kiosk mode after a confirmation (the game then
+ * restarts: its service brings it back). */
+static void quit(struct ui *u, const struct ui_host *h)
+{
+	if (!u->kiosk) {
+		h->request(h->ctx, UI_REQ_QUIT);
+		return;
+	}
+	u->confirm_quit = true;
+	snprintf(u->notice, sizeof u->notice, "Quit and restart the game? %s: yes, any other key: no",
+		 ui_pad(u) ? "A" : "Enter");
+}
+
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
+	if (u->confirm_quit) {
+		/* kiosk: only a second, deliberate yes quits (and so restarts) */
+		u->confirm_quit = false;
+		u->notice[0] = 0;
+		if (in->act == ACT_CONFIRM || in->act == ACT_PAD_A)
+			h->request(h->ctx, UI_REQ_QUIT);
+		return;
+	}
 	enum ui_menu_item items[MENU_COUNT];
 	int n = ui_menu_items(u, items);
 	if (u->menu_sel >= n)
@@ -53,14 +74,14 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 			h->request(h->ctx, UI_REQ_NEW_GAME);
 			break;
 		default:
-			h->request(h->ctx, UI_REQ_QUIT);
+			quit(u, h);
 			break;
 		}
 		break;
 	case ACT_CANCEL:
 	case ACT_QUIT:
 	case ACT_PAD_B:
-		h->request(h->ctx, UI_REQ_QUIT);
+		quit(u, h);
 		break;
 	default:
 		break;

@@ -30,6 +30,8 @@ struct ui {
 	int hover_x, hover_y;  /* map cell under the mouse pointer, -1 when none */
 	enum dev_kind last_dev;/* hints name this device's keys or buttons */
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
+	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool confirm_quit;     /* the title asks "quit and restart?" */
 };
 
 /* What a screen may ask of the program that runs it (the app). Screens
