@@ -2,6 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -439,36 +440,11 @@ static int run_script(struct app *a)
 		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
 		return 1;
 	}
-	char line[256];
-	int lineno = 0;
-	int status = 0;
-	while (!a->quit && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = line;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-		/* '#' alone on a line is a comment too; a key '#' cannot be given */
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (!*s) {
-			/* a line holding just a space is the space key */
-			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
-				s = (char *)"space";
-			else
-				continue;
-		}
-		uint32_t key;
-		if (key_parse(s, &key)) {
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
-			status = 2;
+	int lineno = 0, status = 0, rc;
+	uint32_t key;
+	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+		if (rc < 0) {
+			status = rc == -EIO ? 1 : 2;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };

@@ -10,7 +10,10 @@ typedef int (*config_fn)(void *ctx, const char *file, int line, const char *key,
 /* Reads path: blank lines and lines starting with '#' or ';' are skipped; a
  * "[pirogue]" section header is accepted (other sections are errors, for
  * now); every other line must be "key = value" (spaces around both trimmed,
- * value may be empty). Returns 0 when every line was accepted, -ENOENT
+ * value may be empty; after the value, a blank then '#' or ';' starts a
+ * comment). Lines are at most CONFIG_LINE_MAX characters and hold no NUL
+ * byte (each an error naming the line). Returns 0 when every line was
+ * accepted, -ENOENT
  * when the file does not exist (nothing logged: the files are optional),
  * the callback's nonzero result, or a negative errno after logging one line
  * naming the file (and line) and the problem. */
@@ -20,6 +23,9 @@ int config_read(const char *path, config_fn fn, void *ctx);
  * $HOME/.config/pirogue/pirogue.conf; written into buf. Returns buf, or NULL
  * when neither variable is set. */
 const char *config_user_path(char *buf, size_t len);
+
+/* The longest line accepted, without its newline. */
+#define CONFIG_LINE_MAX 1022
 
 /* The system-wide file. */
 #define CONFIG_SYSTEM_PATH "/etc/pirogue.conf"
