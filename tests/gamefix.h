@@ -15,13 +15,15 @@ static inline struct game *gamefix_new(uint64_t seed, enum mapgen_kind k)
 }
 
 /* A game (seed, classic generator) whose floor 1 is remade as one open room
- * of floor, x 1..40 and y 1..20, walled around, with no monsters. The player
+ * of floor, x 1..40 and y 1..20, walled around, with no monsters and no
+ * items on the floor (the player still carries his dagger and armour). The player
  * is not placed yet: add walls or stairs to world_floor(g, 1), then
  * gamefix_enter. */
 static inline struct game *gamefix_room(uint64_t seed)
 {
 	struct game *g = gamefix_new(seed, MAPGEN_CLASSIC);
 	world_clear_monsters(g, 1);
+	world_clear_items(g, 1);
 	struct map *m = world_floor(g, 1);
 	map_init(m);
 	for (int y = 1; y <= 20; y++)
