@@ -11,7 +11,9 @@ void map_init(struct map *m)
 	/* TILE_WALL == 0: the memset made every cell a wall. */
 	m->up_x = m->up_y = -1;
 	m->down_x = m->down_y = -1;
-	m->seen = (struct fov_box){ 0, 0, -1, -1 };
+	/* whoever fills visible[] after this (a loaded save) need not know:
+	 * the first view clears all of it, later ones only what they set */
+	m->seen = fov_box_all(m->w, m->h);
 }
 
 bool map_in(const struct map *m, int x, int y)

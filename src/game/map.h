@@ -31,7 +31,7 @@ struct map {
 	int nrooms;
 	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
 	int down_x, down_y;
-	struct fov_box seen;             /* visible[] is 0 outside this box */
+	struct fov_box seen;             /* visible[] is 0 outside this box (map_update_fov) */
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
