@@ -2,6 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -18,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "save/save.h"
 #include "ui/ui.h"
 #include <errno.h>
 #include <limits.h>
@@ -46,12 +48,15 @@ struct app {
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
+	struct bindings binds;   /* what each key and button means */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct rec_writer *rec;
 	bool recording_done;     /* --record covers the first game only */
+	bool saving;             /* state_dir holds the save (see open_state) */
+	char state_dir[PATH_MAX];
 	int frames;
 	bool quit;
 	int status;
@@ -290,17 +295,57 @@ static int new_game(struct app *a)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* saving (docs/save.md) */
+
+/* The state directory. Interactive play uses --state-dir or the default;
+ * scripted and headless runs only an explicit --state-dir, so that tests
+ * never see (or change) the player's saves. The save is loaded at once: a
+ * good one is offered as Continue, a refused one is renamed aside and its
+ * reason shown on the title screen. */
+static void open_state(struct app *a)
+{
+	if ((a->cfg->keys || !strcmp(a->ops->name, "headless")) && !a->cfg->state_dir)
+		return;
+	if (save_state_dir(a->cfg->state_dir, a->state_dir, sizeof a->state_dir))
+		return; /* said why; the game is played without saving */
+	a->saving = true;
+	if (a->game)
+		return; /* --seed: a new game was asked for */
+	char why[SAVE_WHY_MAX];
+	int rc = save_load(a->state_dir, &a->game, why, sizeof why);
+	if (rc == 0) {
+		a->ui.can_continue = true;
+		a->ui.menu_sel = 0;
+	} else if (rc != -ENOENT) {
+		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
+		snprintf(a->ui.notice, sizeof a->ui.notice, "%.*s", (int)sizeof a->ui.notice - 1, why);
+	}
+}
+
+/* Saves the game in progress (a finished game is not kept). */
+static void save_now(struct app *a)
+{
+	if (a->saving && a->game && !game_is_over(a->game))
+		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+}
+
 /* The ui's host: a screen's command goes to the game and the recording. */
 static int host_command(void *ctx, enum cmd c)
 {
 	struct app *a = ctx;
 	if (!a->game || game_is_over(a->game))
 		return 0;
+	int turn0 = game_turn(a->game), depth0 = game_depth(a->game);
 	int turn = game_apply(a->game, c);
+	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
+		save_now(a);
 	if (a->rec)
 		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
 	if (game_is_over(a->game)) {
 		a->ui.can_continue = false;
+		if (a->saving)
+			save_delete(a->state_dir); /* permadeath */
 		if (a->rec) {
 			rec_writer_close(a->rec);
 			a->rec = NULL;
@@ -326,6 +371,7 @@ static int host_request(void *ctx, enum ui_request r)
 		a->ui.screen = UI_PLAY;
 		break;
 	case UI_REQ_SAVE_QUIT:
+		save_now(a);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
 		break;
@@ -352,7 +398,7 @@ static void on_event(struct app *a, const struct in_event *ev)
 	case EV_KEY_PRESS:
 		in.kind = UI_IN_KEY;
 		in.key = ev->key;
-		in.act = bind_action(ev->key);
+		in.act = bind_action(&a->binds, ev->key);
 		to_screen(a, &in);
 		break;
 	case EV_MOUSE_MOVE:
@@ -395,36 +441,11 @@ static int run_script(struct app *a)
 		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
 		return 1;
 	}
-	char line[256];
-	int lineno = 0;
-	int status = 0;
-	while (!a->quit && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = line;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-		/* '#' alone on a line is a comment too; a key '#' cannot be given */
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (!*s) {
-			/* a line holding just a space is the space key */
-			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
-				s = (char *)"space";
-			else
-				continue;
-		}
-		uint32_t key;
-		if (key_parse(s, &key)) {
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
-			status = 2;
+	int lineno = 0, status = 0, rc;
+	uint32_t key;
+	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+		if (rc < 0) {
+			status = rc == -EIO ? 1 : 2;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
@@ -535,6 +556,7 @@ static void on_vt_release(struct app *a)
 {
 	if (a->suspended)
 		return;
+	save_now(a); /* the VT switched away may never come back */
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -693,6 +715,7 @@ out:
 
 static void app_close(struct app *a)
 {
+	save_now(a); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
 	rec_writer_close(a->rec);
 	game_destroy(a->game);
 #if WITH_EVDEV
@@ -712,6 +735,11 @@ int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
+	if (cfg->bindings)
+		a.binds = *cfg->bindings;
+	else
+		bind_defaults(&a.binds);
+	a.ui.binds = &a.binds;
 	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
@@ -731,6 +759,7 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 			goto out;
 		}
+		open_state(&a);
 		if (cfg->keys) {
 			if (frame(&a))
 				a.status = 1;

@@ -9,14 +9,16 @@
 /* Version of the encoding game_encode writes. Raised whenever what is
  * written changes (a component's fields, a new part of the state); the
  * decoder refuses other versions with a reason. */
-#define SERIAL_VERSION 1
+#define SERIAL_VERSION 2
 
 /* The encoding is a list of sections, each "tag (4 bytes) length (u32 LE)
  * payload", all integers little-endian. The tags, in order: "GAME" (version,
  * seed, generator, RNG, turn, depth, player), "FLOR" (every floor), "ENTS"
  * (the entity slots: generations, free list, living ids), "COMP" (every
  * component type: its field layout, then each holder in storage order with
- * its fields), "LOG " (the messages). docs/save.md describes each. */
+ * its fields), "LOG " (the messages), "HIST" (every command given since the
+ * seed, with its arguments). docs/save.md describes each. Version 1 (no
+ * history, the first component layout) is no longer read. */
 
 /* A growing byte buffer; zero it before first use, free data when done. */
 struct serial_buf {
