@@ -1,5 +1,6 @@
 #include "testutil.h"
 #include "app/config.h"
+#include "platform/input.h"
 #include "core/log.h"
 #include <errno.h>
 #include <stdio.h>
@@ -162,12 +163,37 @@ static void test_user_path(void **st)
 	assert_null(config_user_path(buf, sizeof buf));
 }
 
+static void test_bindings(void **st)
+{
+	(void)st;
+	struct bindings b;
+	char why[512];
+	bind_defaults(&b);
+	/* not a binding: left to the other settings */
+	assert_int_equal(config_binding(&b, "scale", "2", why, sizeof why), -ENOENT);
+	assert_int_equal(config_binding(&b, "keys.wait", "z", why, sizeof why), -ENOENT);
+	assert_int_equal(config_binding(&b, "key.wait", "z space", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, 'z'), ACT_WAIT);
+	assert_int_equal(config_binding(&b, "pad.explore", "pad_y", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, PAD_NORTH), ACT_EXPLORE);
+	assert_int_equal(config_binding(&b, "key.fly", "f", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "unknown action 'fly' in 'key.fly' (actions: move_n move_ne"));
+	assert_non_null(strstr(why, " explore help "));
+	assert_int_equal(config_binding(&b, "pad.wait", "pad_q", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "pad.wait: unknown key 'pad_q'"));
+	assert_int_equal(config_binding(&b, "key.look", "pad_y", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "key.look: 'pad_y' is a gamepad button; it goes in pad.look"));
+	assert_int_equal(config_binding(&b, "key.", "x", why, sizeof why), -EINVAL);
+	assert_null(strchr(why, '\n'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_user_path),
+		cmocka_unit_test(test_bindings),
 		cmocka_unit_test(test_nul_and_inline_comments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,7 @@ struct app {
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
+	struct bindings binds;   /* what each key and button means */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
@@ -397,7 +398,7 @@ static void on_event(struct app *a, const struct in_event *ev)
 	case EV_KEY_PRESS:
 		in.kind = UI_IN_KEY;
 		in.key = ev->key;
-		in.act = bind_action(ev->key);
+		in.act = bind_action(&a->binds, ev->key);
 		to_screen(a, &in);
 		break;
 	case EV_MOUSE_MOVE:
@@ -713,6 +714,11 @@ int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
+	if (cfg->bindings)
+		a.binds = *cfg->bindings;
+	else
+		bind_defaults(&a.binds);
+	a.ui.binds = &a.binds;
 	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {

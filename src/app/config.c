@@ -7,6 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+int config_binding(struct bindings *b, const char *setting, const char *value, char *why, size_t len)
+{
+	bool pad;
+	if (!strncmp(setting, "key.", 4))
+		pad = false;
+	else if (!strncmp(setting, "pad.", 4))
+		pad = true;
+	else
+		return -ENOENT;
+	enum action a;
+	if (bind_action_parse(setting + 4, &a)) {
+		char list[400];
+		size_t used = 0;
+		list[0] = 0;
+		for (int i = ACT_NONE + 1; i < ACT_COUNT && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 1 ? " " : "",
+						 bind_action_name((enum action)i));
+		snprintf(why, len, "unknown action '%.40s' in '%.44s' (actions: %s)", setting + 4, setting, list);
+		return -EINVAL;
+	}
+	char reason[200];
+	if (bind_set(b, a, pad, value, reason, sizeof reason)) {
+		snprintf(why, len, "%s: %s", setting, reason);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')

@@ -2,6 +2,7 @@
 #ifndef PIROGUE_APP_CONFIG_H
 #define PIROGUE_APP_CONFIG_H
 #include <stddef.h>
+#include "ui/bind.h"
 
 /* Called for each "key = value" line; file and line are for messages.
  * Returns 0 to go on, nonzero to stop reading (that value is returned). */
@@ -24,6 +25,13 @@ int config_read(const char *path, config_fn fn, void *ctx);
  * when neither variable is set. */
 const char *config_user_path(char *buf, size_t len);
 
+/* A key binding setting: "key.ACTION = KEYS" (keyboard) or "pad.ACTION =
+ * BUTTONS" (gamepad), KEYS a blank-separated list of key names as --keys
+ * takes them (empty: the action has none). Applied to b. Returns 0,
+ * -ENOENT when setting is not a binding (b unchanged, why untouched), or
+ * -EINVAL with a one-line reason in why (unknown action or key, a button
+ * where a key belongs...), b unchanged. */
+int config_binding(struct bindings *b, const char *setting, const char *value, char *why, size_t len);
 /* The longest line accepted, without its newline. */
 #define CONFIG_LINE_MAX 1022
 

@@ -1,8 +1,13 @@
 /* The character screen: the player's level, experience, HP, power and defence. */
 #include "ui/scr.h"
 
-static const char *const hint_keys[] = { "Esc: close", NULL };
-static const char *const hint_pad[] = { "B: close", NULL };
+static const struct scr_key keys[] = {
+	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_CHARACTER, .help = "back to the map" },
+	{ .act = ACT_CONFIRM, .help = "back to the map" },
+	{ 0 },
+};
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
@@ -10,7 +15,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)h;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (in->act == ACT_CANCEL || in->act == ACT_PAD_B || in->act == ACT_CHARACTER || in->act == ACT_CONFIRM)
+	if (in->act == ACT_CANCEL || in->act == ACT_BACK || in->act == ACT_CHARACTER || in->act == ACT_CONFIRM)
 		u->screen = UI_PLAY;
 }
 
@@ -29,7 +34,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	con_printf(c, x + 2, y + 5, ui_pal.text, ui_pal.bg, "HP: %d/%d", s.hp, s.max_hp);
 	con_printf(c, x + 2, y + 6, ui_pal.text, ui_pal.bg, "Attack: %d", s.power);
 	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Defense: %d", s.defense);
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_character = { .name = "character", .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_character = { .name = "character", .title = "Character", .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -1,17 +1,24 @@
 /* The game-over screen: the player died; a new game or the title. */
 #include "ui/scr.h"
 
-static const char *const hint_keys[] = { "Enter: new game", "Esc: menu", NULL };
-static const char *const hint_pad[] = { "A: new game", "B: menu", NULL };
+static const struct scr_key keys[] = {
+	{ .act = ACT_CONFIRM, .hint = "new game", .help = "start a new game" },
+	{ .act = ACT_DO, .hint = "new game", .help = "start a new game" },
+	{ .act = ACT_CANCEL, .hint = "menu", .help = "the title menu" },
+	{ .act = ACT_BACK, .hint = "menu", .help = "the title menu" },
+	{ .act = ACT_QUIT, .help = "the title menu" },
+	{ .act = ACT_MENU, .help = "the title menu" },
+	{ 0 },
+};
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (in->act == ACT_CONFIRM || in->act == ACT_PAD_A) {
+	if (in->act == ACT_CONFIRM || in->act == ACT_DO) {
 		h->request(h->ctx, UI_REQ_NEW_GAME);
-	} else if (in->act == ACT_CANCEL || in->act == ACT_PAD_B || in->act == ACT_QUIT || in->act == ACT_MENU) {
+	} else if (in->act == ACT_CANCEL || in->act == ACT_BACK || in->act == ACT_QUIT || in->act == ACT_MENU) {
 		u->screen = UI_TITLE;
 		u->menu_sel = 0;
 	}
@@ -31,9 +38,9 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	con_printf(c, x + 2, y + 2, ui_pal.text, 0x200000, "Killed on dungeon level %d", s.depth);
 	con_printf(c, x + 2, y + 3, ui_pal.text, 0x200000, "after %d turns, level %d", s.turn, s.level);
 	con_printf(c, x + 2, y + 4, ui_pal.text, 0x200000, "with %d experience.", s.xp);
-	con_print(c, x + 2, y + 6, 0xFFFFFF, 0x200000,
-		  ui_pad(u) ? "A: new game   B: menu" : "Enter: new game   Esc: menu", w - 4);
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	char line[128];
+	con_print(c, x + 2, y + 6, 0xFFFFFF, 0x200000, ui_keys_line(u, keys, "   ", line, sizeof line), w - 4);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_gameover = { .name = "gameover", .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_gameover = { .name = "gameover", .title = "Game over", .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -5,11 +5,24 @@
 /* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
 _Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
 
-static const char *const hint_keys[] = {
-	"arrows/hjkl: move", ".: wait", "g: get", "><: stairs", "x: look", "v: log", "Q: quit", "c: you", NULL,
-};
-static const char *const hint_pad[] = {
-	"D-pad: move", "L/R+D-pad: diagonal", "A: act", "B: wait", "Y: look", "Select: log", "Start: menu", NULL,
+static const struct scr_key keys[] = {
+	{ .moves = true, .hint = "move", .help = "walk (into a monster: attack)" },
+	{ .act = ACT_HELP, .hint = "help", .help = "every key (this help)" },
+	{ .keys = "L/R+D-pad", .dev = SCR_PAD, .hint = "diagonal", .help = "diagonals: hold L or R + d-pad" },
+	{ .act = ACT_DO, .hint = "act", .help = "stairs under you, else pick up" },
+	{ .act = ACT_WAIT, .hint = "wait", .help = "wait a turn" },
+	{ .act = ACT_BACK, .hint = "wait", .help = "wait a turn" },
+	{ .act = ACT_PICKUP, .hint = "get", .help = "pick up what lies here" },
+	{ .act = ACT_DESCEND, .act2 = ACT_ASCEND, .hint = "stairs" },
+	{ .act = ACT_DESCEND, .help = "take the stairs down" },
+	{ .act = ACT_ASCEND, .help = "take the stairs up" },
+	{ .act = ACT_LOOK, .hint = "look", .help = "look around (or click)" },
+	{ .act = ACT_HISTORY, .hint = "log", .help = "message history" },
+	{ .act = ACT_QUIT, .hint = "quit", .help = "save and quit to the menu" },
+	{ .act = ACT_MENU, .hint = "menu", .help = "save and quit to the menu" },
+	{ .act = ACT_CANCEL, .help = "save and quit to the menu" },
+	{ .act = ACT_CHARACTER, .hint = "you", .help = "character" },
+	{ 0 },
 };
 
 static void command(struct ui *u, struct game *g, const struct ui_host *h, enum cmd c)
@@ -42,7 +55,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		command(u, g, h, (enum cmd)(CMD_MOVE_N + (in->act - ACT_MOVE_N)));
 		break;
 	case ACT_WAIT:
-	case ACT_PAD_B:
+	case ACT_BACK:
 		command(u, g, h, CMD_WAIT);
 		break;
 	case ACT_PICKUP:
@@ -54,7 +67,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	case ACT_ASCEND:
 		command(u, g, h, CMD_ASCEND);
 		break;
-	case ACT_PAD_A: {
+	case ACT_DO: {
 		/* the one button that does what the cell calls for */
 		const struct map *m = game_map(g);
 		game_player_pos(g, &px, &py);
@@ -86,7 +99,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	ui_draw_world(u, l, g, c, false);
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_play = { .name = "play", .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_play = { .name = "play", .title = "On the map", .keys = keys, .needs_game = true, .input = input, .draw = draw };

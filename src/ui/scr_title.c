@@ -16,6 +16,16 @@ static const struct {
 	{ "\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91", 0x3060C0 },
 };
 
+static const struct scr_key keys[] = {
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an entry" },
+	{ .act = ACT_CONFIRM, .hint = "select", .help = "select it" },
+	{ .act = ACT_DO, .hint = "select", .help = "select it" },
+	{ .act = ACT_CANCEL, .hint = "quit", .help = "quit pirogue" },
+	{ .act = ACT_BACK, .hint = "back", .help = "quit pirogue" },
+	{ .act = ACT_QUIT, .help = "quit pirogue" },
+	{ 0 },
+};
+
 static const char *menu_label(enum ui_menu_item it)
 {
 	switch (it) {
@@ -48,7 +58,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		/* kiosk: only a second, deliberate yes quits (and so restarts) */
 		u->confirm_quit = false;
 		u->notice[0] = 0;
-		if (in->act == ACT_CONFIRM || in->act == ACT_PAD_A)
+		if (in->act == ACT_CONFIRM || in->act == ACT_DO)
 			h->request(h->ctx, UI_REQ_QUIT);
 		return;
 	}
@@ -64,7 +74,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		u->menu_sel = (u->menu_sel + 1) % n;
 		break;
 	case ACT_CONFIRM:
-	case ACT_PAD_A:
+	case ACT_DO:
 		u->notice[0] = 0;
 		switch (items[u->menu_sel]) {
 		case MENU_CONTINUE:
@@ -80,7 +90,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		break;
 	case ACT_CANCEL:
 	case ACT_QUIT:
-	case ACT_PAD_B:
+	case ACT_BACK:
 		quit(u, h);
 		break;
 	default:
@@ -114,9 +124,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	}
 	if (u->notice[0])
 		con_print_wrapped(c, 1, c->h - 4, c->w - 2, 2, 0xFF8060, ui_pal.bg, u->notice);
-	ui_center_text(c, c->h - 1, ui_pal.hint,
-		       ui_pad(u) ? "D-pad: choose   A: select   B: back"
-				 : "\xe2\x86\x91\xe2\x86\x93: choose   Enter: select   Esc: quit");
+	char hint[160];
+	ui_center_text(c, c->h - 1, ui_pal.hint, ui_keys_line(u, keys, "   ", hint, sizeof hint));
 }
 
-const struct scr scr_title = { .name = "title", .input = input, .draw = draw };
+const struct scr scr_title = { .name = "title", .title = "Title menu", .keys = keys, .input = input, .draw = draw };

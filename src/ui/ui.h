@@ -14,6 +14,7 @@ enum ui_screen {
 	UI_HISTORY,   /* the whole message log, scrollable */
 	UI_CHARACTER, /* the player's numbers */
 	UI_GAMEOVER,  /* the player died */
+	UI_HELP,      /* every binding of every screen, scrollable */
 	UI_SCREEN_COUNT
 };
 
@@ -26,10 +27,13 @@ struct ui {
 	int menu_sel;          /* index into the shown title entries */
 	bool can_continue;     /* a game in progress exists */
 	int history_top;       /* first message shown in UI_HISTORY, from the newest (0) */
+	int help_top;          /* first row shown in UI_HELP */
+	enum ui_screen help_from; /* the screen UI_HELP goes back to */
 	int look_x, look_y;    /* map cell under the look cursor */
 	int hover_x, hover_y;  /* map cell under the mouse pointer, -1 when none */
 	enum dev_kind last_dev;/* hints name this device's keys or buttons */
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
+	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 };
