@@ -342,6 +342,8 @@ static void game_ended(struct app *a)
 	if (a->saving) {
 		struct score sc;
 		scores_of(a->game, (int64_t)time(NULL), &sc);
+		if (game_death_cause(a->game)[0])
+			snprintf(sc.cause, sizeof sc.cause, "%s", game_death_cause(a->game));
 		int rank = scores_add(a->state_dir, &sc);
 		a->ui.score_rank = rank >= 0 ? rank : -1;
 		save_delete(a->state_dir); /* permadeath */
@@ -363,7 +365,7 @@ static int host_command(void *ctx, const struct command *cmd)
 	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
 		save_now(a);
 	if (a->rec)
-		rec_writer_add(a->rec, cmd->c, game_turn(a->game), game_checksum(a->game));
+		rec_writer_command(a->rec, cmd, game_turn(a->game), game_checksum(a->game));
 	if (game_is_over(a->game))
 		game_ended(a);
 	return turn;
@@ -383,17 +385,11 @@ static void load_scores(struct app *a)
 	}
 	for (int i = 0; i < t.n && i < UI_SCORES_MAX; i++) {
 		struct ui_score *s = &a->ui.scores[i];
-		time_t when = (time_t)t.e[i].when;
-		struct tm tm;
 		s->score = t.e[i].score;
 		s->depth = t.e[i].depth;
 		s->turns = t.e[i].turns;
 		s->level = t.e[i].level;
 		snprintf(s->cause, sizeof s->cause, "%s", t.e[i].cause);
-		if (gmtime_r(&when, &tm))
-			strftime(s->date, sizeof s->date, "%Y-%m-%d", &tm);
-		else
-			s->date[0] = 0;
 		a->ui.nscores = i + 1;
 	}
 }
@@ -838,7 +834,8 @@ static int replay(struct app *a)
 		status = 1;
 		goto out;
 	}
-	a->ui.screen = game_is_over(a->game) ? UI_GAMEOVER : UI_PLAY;
+	a->ui.screen = UI_PLAY;
+	ui_after_command(&a->ui, a->game); /* game over, or a level-up to choose */
 	a->ui.hover_x = a->ui.hover_y = -1;
 	printf("replayed %zu commands: turn %d depth %d checksum %016llx\n", r.nsteps, game_turn(a->game),
 	       game_depth(a->game), (unsigned long long)game_checksum(a->game));

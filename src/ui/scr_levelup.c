@@ -5,21 +5,22 @@
 #include <stdio.h>
 
 static const struct scr_key keys[] = {
-	{ .keys = "a-c", .dev = SCR_KEYBOARD, .hint = "choose", .help = "take that choice" },
+	{ .keys = "a-c", .dev = SCR_KEYBOARD, .hint = "take", .help = "take that choice" },
 	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose (or click)" },
 	{ .act = ACT_CONFIRM, .hint = "take it", .help = "take the chosen one" },
 	{ .act = ACT_DO, .hint = "take it", .help = "take the chosen one" },
 	{ 0 },
 };
 
-#define BOX_W 36
+#define BOX_W 44
+#define ROWS_PER 3 /* a choice: up to two lines, then a gap */
 
 static void place(int cols, int rows, int *x, int *y, int *w, int *h)
 {
 	struct ui_layout l;
 	ui_layout(cols, rows, &l);
 	*w = cols < BOX_W ? cols : BOX_W;
-	*h = LEVELUP_COUNT * 2 + 5;
+	*h = LEVELUP_COUNT * ROWS_PER + 4;
 	*x = (cols - *w) / 2;
 	*y = (l.view_h - *h) / 2;
 	if (*y < 0)
@@ -44,8 +45,8 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		int x, y, w, hh;
 		place(in->cols, in->rows, &x, &y, &w, &hh);
 		int i = in->y - (y + 3);
-		if (in->x > x && in->x < x + w - 1 && i >= 0 && i % 2 == 0 && i / 2 < LEVELUP_COUNT)
-			choose(u, g, h, i / 2);
+		if (in->x > x && in->x < x + w - 1 && i >= 0 && i % ROWS_PER < 2 && i / ROWS_PER < LEVELUP_COUNT)
+			choose(u, g, h, i / ROWS_PER);
 		return;
 	}
 	if (in->kind != UI_IN_KEY)
@@ -81,14 +82,16 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	place(l->cols, l->rows, &x, &y, &w, &h);
 	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
 	con_box(c, x, y, w, h, ui_pal.title, ui_pal.bg, "Level up!");
-	con_printf(c, x + 2, y + 1, ui_pal.title, ui_pal.bg, "You reach level %d. Choose:", s.level);
+	con_printf(c, x + 2, y + 1, ui_pal.title, ui_pal.bg, "You reach level %d. Choose:", s.level + 1);
 	for (int i = 0; i < LEVELUP_COUNT; i++) {
 		bool sel = i == u->levelup_sel;
 		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
-		char line[64];
+		char line[80];
+		int ly = y + 3 + ROWS_PER * i;
 		snprintf(line, sizeof line, "%c) %s", 'a' + i, content_levelups[i].label);
-		con_fill(c, x + 1, y + 3 + 2 * i, w - 2, 1, ' ', ui_pal.text, bg);
-		con_print(c, x + 2, y + 3 + 2 * i, sel ? 0xFFFFFF : ui_pal.text, bg, line, w - 4);
+		int lines = con_wrapped_lines(w - 4, line);
+		con_fill(c, x + 1, ly, w - 2, lines < 2 ? lines : 2, ' ', ui_pal.text, bg);
+		con_print_wrapped(c, x + 2, ly, w - 4, 2, sel ? 0xFFFFFF : ui_pal.text, bg, line);
 	}
 	ui_draw_keys_hint(u, l, c, keys);
 }

@@ -63,8 +63,6 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 			snprintf(line, sizeof line, "%2d. %6ld  %-2d  %s", i + 1, s->score, s->depth, s->cause);
 		con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
 		con_print(c, 3, y, fg, bg, line, l->cols - 5);
-		/* the date below the cause */
-		con_print(c, wide ? 36 : 19, y + 1, ui_pal.dim_text, ui_pal.bg, s->date, l->cols - (wide ? 38 : 21));
 	}
 	if (!u->scores_after_death) {
 		/* from the menu: both keys go back */

@@ -98,6 +98,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		return;
 	}
 	snprintf(prompt, sizeof prompt, "%s: choose a %s", it.name, it.target == TARGET_MONSTER ? "monster" : "cell");
+	if (prompt[0] >= 'a' && prompt[0] <= 'z')
+		prompt[0] = (char)(prompt[0] - 'a' + 'A');
 	ui_draw_world(u, l, g, c, true, prompt);
 	if (it.radius > 0) {
 		/* the area it would hit (the cursor cell stays marked; the two

@@ -32,7 +32,6 @@ struct ui_score {
 	long score;
 	int depth, turns, level;
 	char cause[48];
-	char date[16]; /* "2026-11-30" */
 };
 #define UI_SCORES_MAX 10
 
