@@ -2,7 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
-#include "app/bindings.h"
+#include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -19,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "save/save.h"
 #include "ui/ui.h"
 #include <errno.h>
 #include <limits.h>
@@ -47,12 +48,15 @@ struct app {
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
+	struct bindings binds;   /* what each key and button means */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct rec_writer *rec;
 	bool recording_done;     /* --record covers the first game only */
+	bool saving;             /* state_dir holds the save (see open_state) */
+	char state_dir[PATH_MAX];
 	int frames;
 	bool quit;
 	int status;
@@ -133,6 +137,37 @@ static int load_font(struct app *a)
 /* ------------------------------------------------------------------ */
 /* display */
 
+/* Nothing can show the game (why: display_auto's reason, "none: ..."): one
+ * line and no backend, so the program exits non-zero. Never a silent
+ * headless run. In kiosk mode the game is the console: it says so once and
+ * waits for a display (a driver loaded late, a screen plugged in), woken
+ * only by the kernel and udev; then it goes on with that display. */
+static const struct display_ops *no_display(struct app *a, const struct display_opts *o, char *why, size_t len)
+{
+	if (!a->cfg->kiosk) {
+		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+			  strncmp(why, "none: ", 6) ? why : why + 6);
+		return NULL;
+	}
+	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
+	bool settle = false;
+	for (;;) {
+		/* after an event, one more look a second later: udev may still
+		 * be giving the new node its group */
+		int rc = display_wait_change(settle ? 1000 : -1);
+		if (rc < 0 && rc != -ETIMEDOUT) {
+			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
+			return NULL;
+		}
+		const struct display_ops *ops = display_auto(o, why, len);
+		if (ops) {
+			log_error("kiosk: a display appeared: %s", why);
+			return ops;
+		}
+		settle = rc == 0;
+	}
+}
+
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
 {
 	const char *name = a->cfg->backend;
@@ -144,8 +179,10 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
 		return ops;
 	}
-	char why[256];
+	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
+	if (!ops)
+		return no_display(a, o, why, sizeof why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -180,11 +217,18 @@ static int open_display(struct app *a)
 		 * refused before the VT is touched: taking that VT and giving it
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
-		char why[256];
+		char why[512];
 		int rc = drm_probe(&o, why, sizeof why);
-		if (rc == -EBUSY || rc == -EACCES) {
+		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
+			return rc;
+		}
+		if (rc == -EACCES || rc == -EPERM) {
+			/* the card refuses this user: a permission, not a holder */
+			log_error("the display cannot be used: %s%s", why,
+				  strstr(why, "cannot be mastered") ? " (run pirogue from a text console login, or as root)"
+								    : "");
 			return rc;
 		}
 	}
@@ -280,204 +324,119 @@ static int new_game(struct app *a)
 	return 0;
 }
 
-static void apply(struct app *a, enum cmd c)
+/* ------------------------------------------------------------------ */
+/* saving (docs/save.md) */
+
+/* The state directory. Interactive play uses --state-dir or the default;
+ * scripted and headless runs only an explicit --state-dir, so that tests
+ * never see (or change) the player's saves. The save is loaded at once: a
+ * good one is offered as Continue, a refused one is renamed aside and its
+ * reason shown on the title screen. */
+static void open_state(struct app *a)
 {
-	if (!a->game || game_is_over(a->game))
+	if ((a->cfg->keys || !strcmp(a->ops->name, "headless")) && !a->cfg->state_dir)
 		return;
-	game_apply(a->game, c);
+	if (save_state_dir(a->cfg->state_dir, a->state_dir, sizeof a->state_dir))
+		return; /* said why; the game is played without saving */
+	a->saving = true;
+	if (a->game)
+		return; /* --seed: a new game was asked for */
+	char why[SAVE_WHY_MAX];
+	int rc = save_load(a->state_dir, &a->game, why, sizeof why);
+	if (rc == 0) {
+		a->ui.can_continue = true;
+		a->ui.menu_sel = 0;
+	} else if (rc != -ENOENT) {
+		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
+		snprintf(a->ui.notice, sizeof a->ui.notice, "%.*s", (int)sizeof a->ui.notice - 1, why);
+	}
+}
+
+/* Saves the game in progress (a finished game is not kept). */
+static void save_now(struct app *a)
+{
+	if (a->saving && a->game && !game_is_over(a->game))
+		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+}
+
+/* The ui's host: a screen's command goes to the game and the recording. */
+static int host_command(void *ctx, enum cmd c)
+{
+	struct app *a = ctx;
+	if (!a->game || game_is_over(a->game))
+		return 0;
+	int turn0 = game_turn(a->game), depth0 = game_depth(a->game);
+	int turn = game_apply(a->game, c);
+	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
+		save_now(a);
 	if (a->rec)
 		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
 	if (game_is_over(a->game)) {
-		a->ui.screen = UI_GAMEOVER;
 		a->ui.can_continue = false;
+		if (a->saving)
+			save_delete(a->state_dir); /* permadeath */
 		if (a->rec) {
 			rec_writer_close(a->rec);
 			a->rec = NULL;
 		}
 	}
+	return turn;
 }
 
-/* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
-_Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
-
-static enum cmd move_cmd(enum action act)
+/* The ui's host: what a screen asks of the program. */
+static int host_request(void *ctx, enum ui_request r)
 {
-	return (enum cmd)(CMD_MOVE_N + (act - ACT_MOVE_N));
-}
-
-static void act_title(struct app *a, enum action act)
-{
-	enum ui_menu_item items[MENU_COUNT];
-	int n = ui_menu_items(&a->ui, items);
-	if (a->ui.menu_sel >= n)
-		a->ui.menu_sel = n - 1;
-	switch (act) {
-	case ACT_MOVE_N:
-		a->ui.menu_sel = (a->ui.menu_sel + n - 1) % n;
-		break;
-	case ACT_MOVE_S:
-		a->ui.menu_sel = (a->ui.menu_sel + 1) % n;
-		break;
-	case ACT_CONFIRM:
-	case ACT_PAD_A:
-		a->ui.notice[0] = 0;
-		switch (items[a->ui.menu_sel]) {
-		case MENU_CONTINUE:
-			a->ui.screen = UI_PLAY;
-			break;
-		case MENU_NEW_GAME:
-			if (new_game(a)) {
-				a->quit = true;
-				a->status = 1;
-			}
-			break;
-		default:
-			a->quit = true;
-			break;
-		}
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_PAD_B:
-		a->quit = true;
-		break;
-	default:
-		break;
-	}
-}
-
-static void act_play(struct app *a, enum action act)
-{
-	int px, py;
-	switch (act) {
-	case ACT_MOVE_N: case ACT_MOVE_NE: case ACT_MOVE_E: case ACT_MOVE_SE:
-	case ACT_MOVE_S: case ACT_MOVE_SW: case ACT_MOVE_W: case ACT_MOVE_NW:
-		apply(a, move_cmd(act));
-		break;
-	case ACT_WAIT:
-	case ACT_PAD_B:
-		apply(a, CMD_WAIT);
-		break;
-	case ACT_PICKUP:
-		apply(a, CMD_PICKUP);
-		break;
-	case ACT_DESCEND:
-		apply(a, CMD_DESCEND);
-		break;
-	case ACT_ASCEND:
-		apply(a, CMD_ASCEND);
-		break;
-	case ACT_PAD_A: {
-		/* the one button that does what the cell calls for */
-		const struct map *m = game_map(a->game);
-		game_player_pos(a->game, &px, &py);
-		int t = m->tile[py * m->w + px];
-		apply(a, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
-		break;
-	}
-	case ACT_LOOK:
-		game_player_pos(a->game, &px, &py);
-		a->ui.look_x = px;
-		a->ui.look_y = py;
-		a->ui.screen = UI_LOOK;
-		break;
-	case ACT_HISTORY:
-		a->ui.history_top = 0;
-		a->ui.screen = UI_HISTORY;
-		break;
-	case ACT_CHARACTER:
-		a->ui.screen = UI_CHARACTER;
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_MENU:
-		a->ui.screen = UI_TITLE;
-		a->ui.menu_sel = 0;
-		break;
-	default:
-		break; /* unbound here: costs nothing */
-	}
-}
-
-static void act_look(struct app *a, enum action act)
-{
-	int dx, dy;
-	if (bind_move_delta(act, &dx, &dy)) {
-		const struct map *m = game_map(a->game);
-		int x = a->ui.look_x + dx, y = a->ui.look_y + dy;
-		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
-			a->ui.look_x = x;
-			a->ui.look_y = y;
-		}
-		return;
-	}
-	if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_LOOK || act == ACT_CONFIRM || act == ACT_PAD_A)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_history(struct app *a, enum action act)
-{
-	int total = game_msg_count(a->game);
-	if (act == ACT_MOVE_N && a->ui.history_top < total - 1)
-		a->ui.history_top++;
-	else if (act == ACT_MOVE_S && a->ui.history_top > 0)
-		a->ui.history_top--;
-	else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_HISTORY || act == ACT_CONFIRM)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_gameover(struct app *a, enum action act)
-{
-	if (act == ACT_CONFIRM || act == ACT_PAD_A) {
-		if (new_game(a)) {
+	struct app *a = ctx;
+	int rc = 0;
+	switch (r) {
+	case UI_REQ_NEW_GAME:
+		rc = new_game(a);
+		if (rc) {
 			a->quit = true;
 			a->status = 1;
 		}
-	} else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_QUIT || act == ACT_MENU) {
+		break;
+	case UI_REQ_CONTINUE:
+		a->ui.screen = UI_PLAY;
+		break;
+	case UI_REQ_SAVE_QUIT:
+		save_now(a);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		break;
+	case UI_REQ_QUIT:
+		a->quit = true;
+		break;
 	}
+	return rc;
 }
 
-static void on_action(struct app *a, enum action act)
+/* Hands one input to the screen in front. */
+static void to_screen(struct app *a, struct ui_input *in)
 {
-	switch (a->ui.screen) {
-	case UI_TITLE: act_title(a, act); break;
-	case UI_PLAY: act_play(a, act); break;
-	case UI_LOOK: act_look(a, act); break;
-	case UI_HISTORY: act_history(a, act); break;
-	case UI_CHARACTER:
-		if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_CHARACTER || act == ACT_CONFIRM)
-			a->ui.screen = UI_PLAY;
-		break;
-	case UI_GAMEOVER: act_gameover(a, act); break;
-	}
+	const struct ui_host host = { .ctx = a, .command = host_command, .request = host_request };
+	in->cols = a->con->w;
+	in->rows = a->con->h;
+	ui_input(&a->ui, a->game, &host, in);
 }
 
 static void on_event(struct app *a, const struct in_event *ev)
 {
-	int mx, my;
+	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
 	switch (ev->type) {
 	case EV_KEY_PRESS:
-		a->ui.last_dev = ev->from == DEV_SCRIPT ? a->ui.last_dev : ev->from;
-		on_action(a, bind_action(ev->key));
+		in.kind = UI_IN_KEY;
+		in.key = ev->key;
+		in.act = bind_action(&a->binds, ev->key);
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_MOVE:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0) {
-			a->ui.hover_x = mx;
-			a->ui.hover_y = my;
-		} else {
-			a->ui.hover_x = a->ui.hover_y = -1;
-		}
+		in.kind = UI_IN_HOVER;
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_CLICK:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0 &&
-		    (a->ui.screen == UI_PLAY || a->ui.screen == UI_LOOK)) {
-			/* a click looks at the cell (targeting will use it too) */
-			a->ui.look_x = mx;
-			a->ui.look_y = my;
-			a->ui.screen = UI_LOOK;
-		}
+		in.kind = UI_IN_CLICK;
+		to_screen(a, &in);
 		break;
 	case EV_RESIZE:
 		if (size_consoles(a) == 0) {
@@ -489,8 +448,9 @@ static void on_event(struct app *a, const struct in_event *ev)
 		a->quit = true;
 		break;
 	case EV_VT_SWITCH:
-		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks */
-		if (a->vt && ev->button != vt_number(a->vt))
+		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks;
+		 * in kiosk mode there is nowhere to go */
+		if (a->vt && !a->cfg->kiosk && ev->button != vt_number(a->vt))
 			vt_switch_to(a->vt, ev->button);
 		break;
 	default:
@@ -510,36 +470,11 @@ static int run_script(struct app *a)
 		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
 		return 1;
 	}
-	char line[256];
-	int lineno = 0;
-	int status = 0;
-	while (!a->quit && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = line;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-		/* '#' alone on a line is a comment too; a key '#' cannot be given */
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (!*s) {
-			/* a line holding just a space is the space key */
-			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
-				s = (char *)"space";
-			else
-				continue;
-		}
-		uint32_t key;
-		if (key_parse(s, &key)) {
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
-			status = 2;
+	int lineno = 0, status = 0, rc;
+	uint32_t key;
+	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+		if (rc < 0) {
+			status = rc == -EIO ? 1 : 2;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
@@ -652,6 +587,7 @@ static void on_vt_release(struct app *a)
 {
 	if (a->suspended)
 		return;
+	save_now(a); /* the VT switched away may never come back */
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -810,6 +746,7 @@ out:
 
 static void app_close(struct app *a)
 {
+	save_now(a); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
 	rec_writer_close(a->rec);
 	game_destroy(a->game);
 #if WITH_EVDEV
@@ -829,6 +766,12 @@ int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
+	if (cfg->bindings)
+		a.binds = *cfg->bindings;
+	else
+		bind_defaults(&a.binds);
+	a.ui.binds = &a.binds;
+	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
@@ -847,6 +790,7 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 			goto out;
 		}
+		open_state(&a);
 		if (cfg->keys) {
 			if (frame(&a))
 				a.status = 1;
