@@ -1,6 +1,6 @@
 # pirogue — build, test, run, install, sanitizer and bench targets.
 # GNU make. Out-of-tree builds: make O=/some/dir (objects and binaries there).
-# Libraries through pkg-config. User CFLAGS/LDFLAGS are appended last.
+# Libraries through pkg-config. User CPPFLAGS/CFLAGS/LDFLAGS are appended last.
 
 O        ?= .
 BUILD    := $(O)/build
@@ -9,6 +9,9 @@ PKG      ?= pkg-config
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/pirogue
+SBINDIR  ?= $(PREFIX)/sbin
+DOCDIR   ?= $(PREFIX)/share/doc/pirogue
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # Cross build for another Debian architecture (needs its gcc and :ARCH -dev
@@ -41,8 +44,25 @@ PKG_LIBS   := $(shell $(PKG) --libs $(PKGS) 2>/dev/null)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(OPT) -MMD -MP \
         -DPIROGUE_VERSION=\"$(VERSION)\" -DPIROGUE_DATADIR=\"$(DATADIR)\" \
         -DWITH_DRM=$(WITH_DRM) -DWITH_EVDEV=$(WITH_EVDEV) $(PKG_CFLAGS)
-ALL_CFLAGS  = $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+# Hardening (tests/test_hardening.sh reads the ELF): fortified libc calls,
+# stack canaries, a position-independent executable, full RELRO. A packager's
+# CPPFLAGS come after ours; one that sets _FORTIFY_SOURCE itself replaces ours.
+# HARDEN=0 turns it off (the fuzzers build without it).
+HARDEN ?= 1
+ifeq ($(HARDEN),1)
+ifeq ($(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)),)
+ifneq ($(filter -O1 -O2 -O3 -Os -Og -Ofast,$(OPT)),)
+HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2
+endif
+endif
+HARDEN_CFLAGS += -fstack-protector-strong -fPIE
+HARDEN_LDFLAGS := -Wl,-z,relro,-z,now
+ifeq ($(findstring -static,$(LDFLAGS)),)
+HARDEN_LDFLAGS += -pie
+endif
+endif
+ALL_CFLAGS  = $(BASE_CFLAGS) $(HARDEN_CFLAGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(HARDEN_LDFLAGS) $(EXTRA_LDFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm
 
 # Every .c under src/ except main.c goes into libpirogue.a. Hardware backends
@@ -63,7 +83,7 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: tools all run test unit-test asan bench deps install uninstall clean check-deps vm-test
+.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test
 all: $(BIN)
 
 # make V=1 shows the full command lines.
@@ -97,6 +117,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@$(if $(Q),echo "  BENCH   $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
+# bench_tcod also links Debian's libtcod (a benchmark-only dependency: the
+# game never links it).
+$(BUILD)/bench/bench_tcod: bench/bench_tcod.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  BENCH   $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ibench $(shell $(PKG) --cflags libtcod) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs libtcod)
+
 # Developer tools (tools/*.c) linked against the library, e.g. mkrec.
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
@@ -114,7 +141,7 @@ run: check-deps
 # make test: build everything and run every test; the last line of output is
 # "N passed, N failed".
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS)
 	@tools/run-tests $(BUILD) $(BIN)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
@@ -124,15 +151,27 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
-bench: check-deps
+bench: check-deps check-bench-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
+# The same benchmarks as instruction counts under callgrind (deterministic,
+# for a noisy machine): bench/ir.sh prints instructions per call and ratios.
+bench-ir: check-deps check-bench-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@bench/ir.sh $(BENCH_BINS)
+
 # Debian build and test dependencies (through sudo when not root).
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
+# Benchmark-only (make bench, make bench-ir); the game never links them.
+BENCH_DEBS := libtcod-dev valgrind
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS)
+	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS) $(BENCH_DEBS)
+
+check-bench-deps:
+	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "pirogue: missing benchmark dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
 
 # Installs the dependencies only when one is missing.
 check-deps:
@@ -143,11 +182,22 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
-	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/pirogue/README.md
+	install -d $(DESTDIR)$(DATADIR)/gamepads
+	install -m 0644 gamepads/gamecontrollerdb.txt gamepads/LICENSE* gamepads/README.md $(DESTDIR)$(DATADIR)/gamepads/
+	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 docs/kiosk.md $(DESTDIR)$(DOCDIR)/
+	@# the kiosk: the unit (installed, not enabled) and pirogue-kiosk, which enables it
+	install -d $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SBINDIR)
+	install -m 0644 board/config.txt board/cmdline.txt $(DESTDIR)$(DATADIR)/board/
+	sed 's|@bindir@|$(BINDIR)|g; s|@sbindir@|$(SBINDIR)|g; s|@docdir@|$(DOCDIR)|g' \
+	  systemd/pirogue.service.in >$(DESTDIR)$(UNITDIR)/pirogue.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/pirogue.service
+	sed 's|@datadir@|$(DATADIR)|' board/pirogue-kiosk >$(DESTDIR)$(SBINDIR)/pirogue-kiosk
+	chmod 0755 $(DESTDIR)$(SBINDIR)/pirogue-kiosk
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/pirogue
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PREFIX)/share/doc/pirogue
+	rm -f $(DESTDIR)$(BINDIR)/pirogue $(DESTDIR)$(SBINDIR)/pirogue-kiosk $(DESTDIR)$(UNITDIR)/pirogue.service
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 # The VM rig: Debian's kernels in QEMU, the game as PID 1's child (tests/vm/,
 # docs/vmrig.md). make test runs it too through tests/test_vm.sh.

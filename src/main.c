@@ -3,13 +3,17 @@
 #include "app/config.h"
 #include "core/log.h"
 #include "game/mapgen.h"
+#include "platform/term.h"
 #include "platform/vt.h"
+#include "save/save.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_USAGE 2
 
@@ -23,13 +27,20 @@ static const char usage_text[] =
 	"  --record FILE        write the seed and every command to FILE\n"
 	"  --replay FILE        play FILE back headless; exit 0 if it replays exactly,\n"
 	"                       1 naming the first turn where it diverged\n"
+	"  --state-dir DIR      where the save, morgue files and high scores live (default:\n"
+	"                       $STATE_DIRECTORY, else $XDG_STATE_HOME/pirogue, else\n"
+	"                       ~/.local/state/pirogue)\n"
+	"  --check-save [FILE]  load the save (default: the state directory's) without\n"
+	"                       playing it; print 'ok turn T depth D checksum HEX' or why\n"
+	"                       it is refused; exit 0 or 1\n"
 	"  --keys FILE          read keys from FILE instead of a device (one key a line;\n"
 	"                       names: up down left right home end pgup pgdn enter\n"
 	"                       escape space tab backspace; '#' starts a comment);\n"
 	"                       exits after drawing the frame after the last key\n"
 	"Display:\n"
 	"  --backend NAME       headless, term, drm or fbdev (default: drm if a card can\n"
-	"                       be mastered, else fbdev, else term on a tty, else headless)\n"
+	"                       be mastered, else fbdev, else term on a tty, else none:\n"
+	"                       one line why and exit 1; headless only when asked for)\n"
 	"  --font FILE          PNG CP437 tileset or PSF1/PSF2 console font (.psf, .psf.gz)\n"
 	"  --scale N            integer pixel scale 1-8 (default: the largest that fits 80x50 cells)\n"
 	"  --rotate DEG         0, 90, 180 or 270 (clockwise, for portrait panels)\n"
@@ -41,7 +52,10 @@ static const char usage_text[] =
 	"  --fb PATH            framebuffer device for the fbdev backend (default /dev/fb0)\n"
 	"  --vt N               run on virtual terminal N\n"
 	"  --list-displays      list DRM cards, connectors and modes, and the backend choice\n"
-	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit\n"
+	"  --reset-vt N         repair VT N left in graphics mode by a killed pirogue, then exit;\n"
+	"                       refused while a live program draws there, unless --force\n"
+	"  --reset-term         repair this terminal left raw by a killed pirogue (type it\n"
+	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
 	"  --list-inputs        list input devices and how each is classified\n"
@@ -51,7 +65,13 @@ static const char usage_text[] =
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font scale rotate size card connector mode fb vt\n"
-	"                       gamepad-db mapgen verbose (yes/no). Options given here win.\n"
+	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
+	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
+	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
+	"Kiosk:\n"
+	"  --kiosk              the game is the machine's console (pirogue.service sets it):\n"
+	"                       waits for a display instead of exiting, no VT switching,\n"
+	"                       Quit asks and then restarts the game\n"
 	"Other:\n"
 	"  --verbose            log what happens (one line per frame presented)\n"
 	"  --help               show this help and exit\n"
@@ -61,7 +81,8 @@ enum {
 	OPT_HELP = 256, OPT_VERSION, OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE,
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
-	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG,
+	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
+	OPT_FORCE, OPT_KIOSK,
 };
 
 static const struct option long_opts[] = {
@@ -87,8 +108,13 @@ static const struct option long_opts[] = {
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "check-save", no_argument, NULL, OPT_CHECK_SAVE },
+	{ "reset-term", no_argument, NULL, OPT_RESET_TERM },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,8 +122,9 @@ static const struct option long_opts[] = {
  * messages): NULL for the command line, else "FILE:LINE". */
 struct opts {
 	struct app_config cfg;
-	int list_displays, list_inputs, reset_vt;
+	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
 	const char *where;
+	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
 };
@@ -236,12 +263,29 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_VERBOSE:
 		o->cfg.verbose = true;
 		break;
+	case OPT_KIOSK:
+		o->cfg.kiosk = true;
+		break;
 	case OPT_RESET_VT:
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
 		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_RESET_TERM:
+		o->reset_term = 1;
+		break;
 	case OPT_CONFIG:
 		break; /* handled before everything else */
+	case OPT_STATE_DIR:
+		if (!val[0])
+			return bad_value(o, "state-dir", val, "a directory");
+		o->cfg.state_dir = val;
+		break;
+	case OPT_CHECK_SAVE:
+		o->check_save = 1;
+		break;
 	default:
 		return EXIT_USAGE;
 	}
@@ -251,7 +295,7 @@ static int set_option(struct opts *o, int c, const char *val)
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
-	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -259,6 +303,16 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 	struct opts *o = ctx;
 	char where[300];
 	snprintf(where, sizeof where, "%s:%d", file, line);
+	char why[512];
+	int brc = config_binding(&o->binds, key, value, why, sizeof why);
+	if (brc != -ENOENT) {
+		if (brc) {
+			log_error("%s: %s", where, why);
+			return EXIT_USAGE;
+		}
+		o->cfg.bindings = &o->binds;
+		return 0;
+	}
 	int id = 0;
 	for (int i = 0; long_opts[i].name; i++)
 		if (!strcmp(long_opts[i].name, key))
@@ -268,16 +322,17 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen verbose)", where, key);
+			  "vt gamepad-db mapgen state-dir verbose kiosk, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
-	if (id == OPT_VERBOSE) {
+	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
+		bool *flag = id == OPT_VERBOSE ? &o->cfg.verbose : &o->cfg.kiosk;
 		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
-			o->cfg.verbose = true;
+			*flag = true;
 		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
-			o->cfg.verbose = false;
+			*flag = false;
 		else {
-			log_error("%s: invalid value '%s' for verbose: expected yes or no", where, value);
+			log_error("%s: invalid value '%s' for %s: expected yes or no", where, value, key);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -330,9 +385,26 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* --reset-term: the controlling terminal, else stdin, made usable again. */
+static int reset_term(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	int rc = term_reset(fd >= 0 ? fd : STDIN_FILENO);
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		log_error("cannot reset the terminal: %s (run --reset-term in the terminal to repair)",
+			  rc == -ENOTTY ? "not run in a terminal" : strerror(-rc));
+		return 1;
+	}
+	printf("pirogue: terminal reset: normal screen, cursor shown, mouse reporting off, echo and line editing on\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o; /* main's own state; values point into argv or o.owned */
+	bind_defaults(&o.binds);
 	int status = read_settings(&o, argc, argv);
 	if (status)
 		goto out;
@@ -358,6 +430,9 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	const char *check_file = NULL;
+	if (o.check_save && optind < argc)
+		check_file = argv[optind++]; /* --check-save [FILE] */
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
 		status = EXIT_USAGE;
@@ -368,9 +443,22 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (o.force && !o.reset_vt) {
+		log_error("--force only goes with --reset-vt N");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	log_set_verbose(o.cfg.verbose);
-	if (o.reset_vt)
-		status = vt_reset(o.reset_vt) ? 1 : 0;
+	if (o.check_save) {
+		char dir[4096] = "";
+		if (!check_file && save_state_dir(o.cfg.state_dir, dir, sizeof dir))
+			status = 1;
+		else
+			status = save_check(dir, check_file);
+	} else if (o.reset_term)
+		status = reset_term();
+	else if (o.reset_vt)
+		status = vt_reset(o.reset_vt, o.force) ? 1 : 0;
 	else if (o.list_displays || o.list_inputs)
 		status = app_list(o.list_displays, o.list_inputs, &o.cfg);
 	else

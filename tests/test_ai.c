@@ -264,10 +264,11 @@ static void test_confused_wanders(void **state)
 	/* In the open a confused monster moves at random, not towards the
 	 * player, and says when it recovers if seen. */
 	struct game *g = arena(false);
-	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 12, 10);
+	gamefix_enter(g, 20, 10); /* in the middle, so the orc stays in view */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 24, 10);
 	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 10;
 	world_refresh_view(g);
-	int moved = 0, px = 12, py = 10;
+	int moved = 0, px = 24, py = 10;
 	for (int t = 0; t < 10; t++) {
 		game_apply(g, CMD_WAIT);
 		int x, y;
@@ -278,6 +279,7 @@ static void test_confused_wanders(void **state)
 		py = y;
 	}
 	assert_true(moved >= 5);
+	assert_true(world_visible(g, px, py));
 	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
 	assert_string_equal(m->text, "The orc is no longer confused.");
 	game_destroy(g);

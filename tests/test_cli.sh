@@ -36,15 +36,53 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"
+# issue 11, defect 13: a key after 300 blanks, and a NUL byte, are errors, not keys
+{ printf '%300s' ''; printf 'c\n'; } > "$tmp/long.keys"
+check_usage 2 "long.keys:1: line too long" --backend headless --seed 1 --keys "$tmp/long.keys"
+printf 'l\nj\000zz\n' > "$tmp/nul.keys"
+check_usage 2 "nul.keys:2: the line holds a NUL byte" --backend headless --seed 1 --keys "$tmp/nul.keys"
+printf 'scale = 2\nfont = a\000b\n' > "$tmp/nul.conf"
+check_usage 2 "nul.conf:2: the line holds a NUL byte" --config "$tmp/nul.conf" --backend headless
 printf 'not a font' > "$tmp/font.png"
 check_usage 1 "font.png" --backend headless --font "$tmp/font.png"
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }
 check_usage 1 "nodir" --backend headless --screenshot "$tmp/nodir/t.png"
+# issue 11, defect 2: with nothing to show the game on, the automatic choice
+# is not a silent headless run: one line why, exit 1
+check_usage 1 "nothing can show the game: .*$tmp/card9 cannot be opened.*$tmp/fb9 cannot be opened" \
+	--seed 1 --vt 1 --card "$tmp/card9" --fb "$tmp/fb9" </dev/null
+# a card the user may not open: the video group, not "taken"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+	asuser() { "$@"; }
+fi
+: > "$tmp/card0"
+chmod 000 "$tmp/card0"
+if asuser test -r "$tmp/card0"; then
+	echo "SKIP: an unreadable card cannot be made here (running as root without setpriv)"
+else
+	P0=$P
+	err=$(asuser "$P0" --backend drm --card "$tmp/card0" 2>&1 >/dev/null </dev/null); rc=$?
+	if ! "$P0" --list-displays | grep -q '^Backends built in:.* drm'; then
+		: # drm not built in
+	elif [ "$rc" -ne 1 ] || ! printf '%s' "$err" | grep -q "card0 cannot be opened (Permission denied): add the user to the video group" ||
+		printf '%s' "$err" | grep -q "taken" || [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then
+		echo "FAIL: --backend drm with an unreadable card: exit $rc, '$err'"
+		fail=1
+	fi
+	err=$(asuser "$P0" --seed 1 --card "$tmp/card0" --fb "$tmp/fb9" 2>&1 >/dev/null </dev/null); rc=$?
+	if [ "$rc" -ne 1 ] || ! printf '%s' "$err" | grep -q "nothing can show the game.*video group" ||
+		[ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then
+		echo "FAIL: automatic choice with an unreadable card: exit $rc, '$err'"
+		fail=1
+	fi
+fi
 # settings files: 'setting = value', the same checks, errors name file:line
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
-printf '# a comment\n[pirogue]\nsize = 320x240\nmapgen = overlap\nverbose = no\n' > "$tmp/good.conf"
+printf '# a comment\n[pirogue]\nsize = 320x240  # small (an inline comment)\nmapgen = overlap\nverbose = no\n' > "$tmp/good.conf"
 "$P" --config "$tmp/good.conf" --backend headless --screenshot "$tmp/c1.png" &&
 	[ "$(png_size "$tmp/c1.png")" = 320x240 ] || { echo "FAIL: size from --config not used"; fail=1; }
 "$P" --config "$tmp/good.conf" --size 200x300 --backend headless --screenshot "$tmp/c2.png" &&

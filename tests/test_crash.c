@@ -28,8 +28,8 @@ static int crash_child(int sig, int chain, char *out, size_t len)
 		dup2(p[1], 2);
 		struct rlimit nocore = { 0, 0 }; /* no core file in the work tree */
 		setrlimit(RLIMIT_CORE, &nocore);
-		if (chain)
-			signal(sig, old_handler);
+		/* cmocka catches some signals itself: start from the default */
+		signal(sig, chain ? old_handler : SIG_DFL);
 		if (crash_install_handlers())
 			_exit(3);
 		if (crash_install_handlers()) /* twice is harmless */
@@ -74,11 +74,58 @@ static void test_chains_to_earlier_handler(void **st)
 	assert_true(a < b); /* ours first, then the one that was there */
 }
 
+/* Whether sig's default action ends the process: a child without handlers
+ * raises it (stopping signals are left out: they do not end it). */
+static int default_ends_process(int sig)
+{
+	if (sig == SIGKILL || sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+		return 0;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		_exit(0);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
+/* issue 11, defect 4: SIGQUIT, SIGSYS, SIGTRAP, SIGXCPU, SIGXFSZ left the VT
+ * in graphics mode. Every signal whose default action ends the process runs
+ * the restore, and the process still dies of that signal. */
+static void test_every_deadly_signal_restores(void **st)
+{
+	(void)st;
+	int checked = 0;
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
+		if (!default_ends_process(sig))
+			continue;
+		char out[256];
+		int status = crash_child(sig, 0, out, sizeof out);
+		if (!strstr(out, "display and console restored"))
+			fail_msg("signal %d (%s) ends the process without restoring the console", sig, strsignal(sig));
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+			fail_msg("signal %d (%s): the process ended with status %#x, not of the signal", sig,
+				 strsignal(sig), (unsigned)status);
+		checked++;
+	}
+	assert_true(checked >= 20 + (SIGRTMAX - SIGRTMIN + 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dies_of_the_same_signal),
 		cmocka_unit_test(test_chains_to_earlier_handler),
+		cmocka_unit_test(test_every_deadly_signal_restores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,7 +46,8 @@ static void test_display_list(void **st)
 	/* the chosen backend is named first, and it is one that is built in */
 	char name[16] = "";
 	sscanf(auto_line + 18, "%15[a-z]", name);
-	assert_non_null(display_find(name));
+	assert_true(display_find(name) || !strcmp(name, "none"));
+	assert_string_not_equal(name, "headless");
 #if WITH_DRM
 	assert_non_null(strstr(out, "DRM cards"));
 #else
@@ -61,8 +62,9 @@ static void test_auto_explains_refusals(void **st)
 	char why[768];
 	struct display_opts o = { .card = "/nonexistent/card9", .fb = "/nonexistent/fb9" };
 	const struct display_ops *a = display_auto(&o, why, sizeof why);
-	assert_true(a == display_find("term") || a == display_find("headless"));
-	assert_true(!strncmp(why, a->name, strlen(a->name)));
+	assert_true(a == display_find("term") || a == NULL);
+	const char *name = a ? a->name : "none";
+	assert_true(!strncmp(why, name, strlen(name)));
 	assert_non_null(strstr(why, "/nonexistent/fb9 cannot be opened"));
 #if WITH_DRM
 	assert_non_null(strstr(why, "/nonexistent/card9 cannot be opened"));

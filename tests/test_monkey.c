@@ -55,7 +55,7 @@ static enum cmd bot_pick(struct bot *b, const struct game *g, bool *useless)
 		return CMD_ASCEND;
 	if (roll < 4) {
 		*useless = true;
-		static const enum cmd free_cmds[] = {CMD_NONE, CMD_PICKUP, CMD_COUNT};
+		static const enum cmd free_cmds[] = {CMD_NONE, CMD_LEVEL_UP, CMD_COUNT};
 		if (roll < 3)
 			return free_cmds[roll];
 		/* Into a wall if there is one next to the player. */
@@ -250,7 +250,18 @@ static void test_monkey(void **state)
 				if (p->floor == depth)
 					before[nb++] = (struct mpos){e, p->x, p->y};
 			}
-			int cost = game_apply(g, cmd);
+			int cost;
+			if (game_levelup_pending(g)) {
+				struct command lv = {.c = CMD_LEVEL_UP, .item = -1, .x = -1, .y = -1,
+						     .choice = rng_range(&b.r, 0, LEVELUP_COUNT - 1)};
+				assert_int_equal(game_apply(g, cmd), 0);
+				assert_int_equal(game_do(g, &lv), 0);
+				assert_false(game_levelup_pending(g));
+				cost = 0;
+				useless = false;
+			} else {
+				cost = game_apply(g, cmd);
+			}
 			assert_int_equal(game_turn(g), t0 + cost);
 			if (useless) {
 				assert_int_equal(cost, 0);

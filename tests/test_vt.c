@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,12 +81,88 @@ static void test_reset_rejects(void **st)
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	log_set_stream(mem);
-	assert_int_equal(vt_reset(0), -EINVAL);
-	assert_int_equal(vt_reset(64), -EINVAL);
+	assert_int_equal(vt_reset(0, false), -EINVAL);
+	assert_int_equal(vt_reset(64, false), -EINVAL);
 	log_set_stream(NULL);
 	fclose(mem);
 	assert_non_null(strstr(buf, "VT 64: a VT number is 1..63"));
 	free(buf);
+}
+
+/* Makes dir/name a link to device node target. */
+static void fd_link(const char *root, int pid, int fd, const char *target)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%d/fd", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%d/fd/%d", root, pid, fd);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+static void comm_file(const char *root, int pid, const char *comm)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%d/comm", root, pid);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", comm);
+	fclose(f);
+}
+
+/* issue 11, defect 1: --reset-vt took the VT from a game still drawing on
+ * it. The holders are the processes with the VT and a display open: the
+ * game (tty7 + card0), the fbdev game (console + fb0 when the VT is shown),
+ * not a login shell (tty7 only) nor a compositor elsewhere (card0 only). */
+static void test_display_holders(void **st)
+{
+	(void)st;
+	char tmp[] = "/tmp/pirogue-vt-XXXXXX", dev[600], proc[600];
+	assert_non_null(mkdtemp(tmp));
+	snprintf(dev, sizeof dev, "%s/dev", tmp);
+	snprintf(proc, sizeof proc, "%s/proc", tmp);
+	mkdir(dev, 0755);
+	mkdir(proc, 0755);
+	char tty7[700], card0[700], fb0[700], console[700];
+	snprintf(tty7, sizeof tty7, "%s/tty7", dev);
+	snprintf(card0, sizeof card0, "%s/card0", dev);
+	snprintf(fb0, sizeof fb0, "%s/fb0", dev);
+	snprintf(console, sizeof console, "%s/console", dev);
+	if (mknod(tty7, S_IFCHR | 0600, makedev(4, 7)) || mknod(card0, S_IFCHR | 0600, makedev(226, 0)) ||
+	    mknod(fb0, S_IFCHR | 0600, makedev(29, 0)) || mknod(console, S_IFCHR | 0600, makedev(5, 1))) {
+		char cmd[700];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+		assert_int_equal(system(cmd), 0);
+		skip(); /* device nodes need root (CAP_MKNOD) */
+	}
+	comm_file(proc, 100, "pirogue");
+	fd_link(proc, 100, 3, tty7);
+	fd_link(proc, 100, 4, card0);
+	comm_file(proc, 200, "bash"); /* a login shell on the VT */
+	fd_link(proc, 200, 0, tty7);
+	comm_file(proc, 300, "Xorg"); /* a display, another VT */
+	fd_link(proc, 300, 9, card0);
+	comm_file(proc, 400, "fb\033]0;x"); /* an fbdev game on the console, a hostile name */
+	fd_link(proc, 400, 0, console);
+	fd_link(proc, 400, 5, fb0);
+	char who[256];
+	dev_t one[1] = { makedev(4, 7) };
+	assert_int_equal(vt_display_holders(proc, one, 1, 1, who, sizeof who), 1);
+	assert_string_equal(who, "pirogue (pid 100)");
+	assert_int_equal(vt_display_holders(proc, one, 1, 100, who, sizeof who), 0); /* itself */
+	assert_string_equal(who, "");
+	dev_t shown[3] = { makedev(4, 7), makedev(4, 0), makedev(5, 1) };
+	int n = vt_display_holders(proc, shown, 3, 1, who, sizeof who);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(who, "pirogue (pid 100)"));
+	assert_non_null(strstr(who, "fb?]0;x (pid 400)"));
+	char small[8];
+	assert_int_equal(vt_display_holders(proc, shown, 3, 1, small, sizeof small), 2); /* cut, still counted */
+	assert_int_equal(vt_display_holders("/nonexistent", one, 1, 1, who, sizeof who), -ENOENT);
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+	assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -93,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_null_and_idle),
 		cmocka_unit_test(test_reset_rejects),
+		cmocka_unit_test(test_display_holders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

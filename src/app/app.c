@@ -2,7 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
-#include "app/bindings.h"
+#include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -19,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "save/save.h"
 #include "ui/ui.h"
 #include <errno.h>
 #include <limits.h>
@@ -47,12 +48,15 @@ struct app {
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
+	struct bindings binds;   /* what each key and button means */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct rec_writer *rec;
 	bool recording_done;     /* --record covers the first game only */
+	bool saving;             /* state_dir holds the save (see open_state) */
+	char state_dir[PATH_MAX];
 	int frames;
 	bool quit;
 	int status;
@@ -60,6 +64,52 @@ struct app {
 
 /* ------------------------------------------------------------------ */
 /* fonts */
+
+/* The directory of the running binary into buf, or "." if unknown. */
+static const char *exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	if (n <= 0)
+		return ".";
+	buf[n] = 0;
+	if (!(slash = strrchr(buf, '/')))
+		return ".";
+	*slash = 0;
+	return buf;
+}
+
+/* Finds a shipped file (rel: "fonts/...", "gamepads/..."): under
+ * $PIROGUE_DATA_DIR (tests, out-of-tree builds), next to the binary (a
+ * build tree), then in the installed data directory. Returns 0 with the
+ * path in out, or -ENOENT. */
+static int data_file(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), exe_dir(exe, sizeof exe), PIROGUE_DATADIR };
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], rel) < len && access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+#if WITH_EVDEV
+/* The shipped gamepad database (loaded before the user's mappings), or
+ * NULL after saying so. */
+static const char *default_gamepad_db(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	if (data_file("gamepads/gamecontrollerdb.txt", buf, len) == 0)
+		return buf;
+	log_error("no default gamepad database in %s/gamepads or %s/gamepads: pads that do not follow the "
+		  "kernel layout need --gamepad-db FILE (reinstall pirogue, or set PIROGUE_DATA_DIR)",
+		  exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
+	return NULL;
+}
+#endif
 
 static int load_font(struct app *a)
 {
@@ -71,38 +121,52 @@ static int load_font(struct app *a)
 		}
 		return 0;
 	}
-	/* The shipped default: $PIROGUE_DATA_DIR (tests, out-of-tree builds),
-	 * next to the binary (a build tree), then the installed data directory. */
-	char exe[PATH_MAX], path[PATH_MAX + 32];
-	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), NULL, PIROGUE_DATADIR };
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			dirs[1] = exe;
+	char path[PATH_MAX + 32], exe[PATH_MAX];
+	if (data_file("fonts/cp437-8x8.png", path, sizeof path) == 0) {
+		if (font_load(&a->font, path, err, sizeof err)) {
+			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+			return -EINVAL;
 		}
-	}
-	for (int i = 0; i < 3; i++) {
-		if (!dirs[i] || !dirs[i][0])
-			continue;
-		snprintf(path, sizeof path, "%s/fonts/cp437-8x8.png", dirs[i]);
-		if (access(path, R_OK) == 0) {
-			if (font_load(&a->font, path, err, sizeof err)) {
-				log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
-				return -EINVAL;
-			}
-			return 0;
-		}
+		return 0;
 	}
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
-		  "to the directory holding fonts/, or give --font FILE", dirs[1] ? dirs[1] : ".", PIROGUE_DATADIR);
+		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
 	return -ENOENT;
 }
 
 /* ------------------------------------------------------------------ */
 /* display */
+
+/* Nothing can show the game (why: display_auto's reason, "none: ..."): one
+ * line and no backend, so the program exits non-zero. Never a silent
+ * headless run. In kiosk mode the game is the console: it says so once and
+ * waits for a display (a driver loaded late, a screen plugged in), woken
+ * only by the kernel and udev; then it goes on with that display. */
+static const struct display_ops *no_display(struct app *a, const struct display_opts *o, char *why, size_t len)
+{
+	if (!a->cfg->kiosk) {
+		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
+			  strncmp(why, "none: ", 6) ? why : why + 6);
+		return NULL;
+	}
+	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
+	bool settle = false;
+	for (;;) {
+		/* after an event, one more look a second later: udev may still
+		 * be giving the new node its group */
+		int rc = display_wait_change(settle ? 1000 : -1);
+		if (rc < 0 && rc != -ETIMEDOUT) {
+			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
+			return NULL;
+		}
+		const struct display_ops *ops = display_auto(o, why, len);
+		if (ops) {
+			log_error("kiosk: a display appeared: %s", why);
+			return ops;
+		}
+		settle = rc == 0;
+	}
+}
 
 static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
 {
@@ -115,8 +179,10 @@ static const struct display_ops *choose_backend(struct app *a, const struct disp
 			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
 		return ops;
 	}
-	char why[256];
+	char why[1024];
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
+	if (!ops)
+		return no_display(a, o, why, sizeof why);
 	log_info("display: %s", why);
 	return ops;
 }
@@ -151,11 +217,18 @@ static int open_display(struct app *a)
 		 * refused before the VT is touched: taking that VT and giving it
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
-		char why[256];
+		char why[512];
 		int rc = drm_probe(&o, why, sizeof why);
-		if (rc == -EBUSY || rc == -EACCES) {
+		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
+			return rc;
+		}
+		if (rc == -EACCES || rc == -EPERM) {
+			/* the card refuses this user: a permission, not a holder */
+			log_error("the display cannot be used: %s%s", why,
+				  strstr(why, "cannot be mastered") ? " (run pirogue from a text console login, or as root)"
+								    : "");
 			return rc;
 		}
 	}
@@ -251,204 +324,119 @@ static int new_game(struct app *a)
 	return 0;
 }
 
-static void apply(struct app *a, enum cmd c)
+/* ------------------------------------------------------------------ */
+/* saving (docs/save.md) */
+
+/* The state directory. Interactive play uses --state-dir or the default;
+ * scripted and headless runs only an explicit --state-dir, so that tests
+ * never see (or change) the player's saves. The save is loaded at once: a
+ * good one is offered as Continue, a refused one is renamed aside and its
+ * reason shown on the title screen. */
+static void open_state(struct app *a)
 {
-	if (!a->game || game_is_over(a->game))
+	if ((a->cfg->keys || !strcmp(a->ops->name, "headless")) && !a->cfg->state_dir)
 		return;
-	game_apply(a->game, c);
+	if (save_state_dir(a->cfg->state_dir, a->state_dir, sizeof a->state_dir))
+		return; /* said why; the game is played without saving */
+	a->saving = true;
+	if (a->game)
+		return; /* --seed: a new game was asked for */
+	char why[SAVE_WHY_MAX];
+	int rc = save_load(a->state_dir, &a->game, why, sizeof why);
+	if (rc == 0) {
+		a->ui.can_continue = true;
+		a->ui.menu_sel = 0;
+	} else if (rc != -ENOENT) {
+		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
+		snprintf(a->ui.notice, sizeof a->ui.notice, "%.*s", (int)sizeof a->ui.notice - 1, why);
+	}
+}
+
+/* Saves the game in progress (a finished game is not kept). */
+static void save_now(struct app *a)
+{
+	if (a->saving && a->game && !game_is_over(a->game))
+		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+}
+
+/* The ui's host: a screen's command goes to the game and the recording. */
+static int host_command(void *ctx, enum cmd c)
+{
+	struct app *a = ctx;
+	if (!a->game || game_is_over(a->game))
+		return 0;
+	int turn0 = game_turn(a->game), depth0 = game_depth(a->game);
+	int turn = game_apply(a->game, c);
+	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
+		save_now(a);
 	if (a->rec)
 		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
 	if (game_is_over(a->game)) {
-		a->ui.screen = UI_GAMEOVER;
 		a->ui.can_continue = false;
+		if (a->saving)
+			save_delete(a->state_dir); /* permadeath */
 		if (a->rec) {
 			rec_writer_close(a->rec);
 			a->rec = NULL;
 		}
 	}
+	return turn;
 }
 
-/* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
-_Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
-
-static enum cmd move_cmd(enum action act)
+/* The ui's host: what a screen asks of the program. */
+static int host_request(void *ctx, enum ui_request r)
 {
-	return (enum cmd)(CMD_MOVE_N + (act - ACT_MOVE_N));
-}
-
-static void act_title(struct app *a, enum action act)
-{
-	enum ui_menu_item items[MENU_COUNT];
-	int n = ui_menu_items(&a->ui, items);
-	if (a->ui.menu_sel >= n)
-		a->ui.menu_sel = n - 1;
-	switch (act) {
-	case ACT_MOVE_N:
-		a->ui.menu_sel = (a->ui.menu_sel + n - 1) % n;
-		break;
-	case ACT_MOVE_S:
-		a->ui.menu_sel = (a->ui.menu_sel + 1) % n;
-		break;
-	case ACT_CONFIRM:
-	case ACT_PAD_A:
-		a->ui.notice[0] = 0;
-		switch (items[a->ui.menu_sel]) {
-		case MENU_CONTINUE:
-			a->ui.screen = UI_PLAY;
-			break;
-		case MENU_NEW_GAME:
-			if (new_game(a)) {
-				a->quit = true;
-				a->status = 1;
-			}
-			break;
-		default:
-			a->quit = true;
-			break;
-		}
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_PAD_B:
-		a->quit = true;
-		break;
-	default:
-		break;
-	}
-}
-
-static void act_play(struct app *a, enum action act)
-{
-	int px, py;
-	switch (act) {
-	case ACT_MOVE_N: case ACT_MOVE_NE: case ACT_MOVE_E: case ACT_MOVE_SE:
-	case ACT_MOVE_S: case ACT_MOVE_SW: case ACT_MOVE_W: case ACT_MOVE_NW:
-		apply(a, move_cmd(act));
-		break;
-	case ACT_WAIT:
-	case ACT_PAD_B:
-		apply(a, CMD_WAIT);
-		break;
-	case ACT_PICKUP:
-		apply(a, CMD_PICKUP);
-		break;
-	case ACT_DESCEND:
-		apply(a, CMD_DESCEND);
-		break;
-	case ACT_ASCEND:
-		apply(a, CMD_ASCEND);
-		break;
-	case ACT_PAD_A: {
-		/* the one button that does what the cell calls for */
-		const struct map *m = game_map(a->game);
-		game_player_pos(a->game, &px, &py);
-		int t = m->tile[py * m->w + px];
-		apply(a, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
-		break;
-	}
-	case ACT_LOOK:
-		game_player_pos(a->game, &px, &py);
-		a->ui.look_x = px;
-		a->ui.look_y = py;
-		a->ui.screen = UI_LOOK;
-		break;
-	case ACT_HISTORY:
-		a->ui.history_top = 0;
-		a->ui.screen = UI_HISTORY;
-		break;
-	case ACT_CHARACTER:
-		a->ui.screen = UI_CHARACTER;
-		break;
-	case ACT_CANCEL:
-	case ACT_QUIT:
-	case ACT_MENU:
-		a->ui.screen = UI_TITLE;
-		a->ui.menu_sel = 0;
-		break;
-	default:
-		break; /* unbound here: costs nothing */
-	}
-}
-
-static void act_look(struct app *a, enum action act)
-{
-	int dx, dy;
-	if (bind_move_delta(act, &dx, &dy)) {
-		const struct map *m = game_map(a->game);
-		int x = a->ui.look_x + dx, y = a->ui.look_y + dy;
-		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
-			a->ui.look_x = x;
-			a->ui.look_y = y;
-		}
-		return;
-	}
-	if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_LOOK || act == ACT_CONFIRM || act == ACT_PAD_A)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_history(struct app *a, enum action act)
-{
-	int total = game_msg_count(a->game);
-	if (act == ACT_MOVE_N && a->ui.history_top < total - 1)
-		a->ui.history_top++;
-	else if (act == ACT_MOVE_S && a->ui.history_top > 0)
-		a->ui.history_top--;
-	else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_HISTORY || act == ACT_CONFIRM)
-		a->ui.screen = UI_PLAY;
-}
-
-static void act_gameover(struct app *a, enum action act)
-{
-	if (act == ACT_CONFIRM || act == ACT_PAD_A) {
-		if (new_game(a)) {
+	struct app *a = ctx;
+	int rc = 0;
+	switch (r) {
+	case UI_REQ_NEW_GAME:
+		rc = new_game(a);
+		if (rc) {
 			a->quit = true;
 			a->status = 1;
 		}
-	} else if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_QUIT || act == ACT_MENU) {
+		break;
+	case UI_REQ_CONTINUE:
+		a->ui.screen = UI_PLAY;
+		break;
+	case UI_REQ_SAVE_QUIT:
+		save_now(a);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		break;
+	case UI_REQ_QUIT:
+		a->quit = true;
+		break;
 	}
+	return rc;
 }
 
-static void on_action(struct app *a, enum action act)
+/* Hands one input to the screen in front. */
+static void to_screen(struct app *a, struct ui_input *in)
 {
-	switch (a->ui.screen) {
-	case UI_TITLE: act_title(a, act); break;
-	case UI_PLAY: act_play(a, act); break;
-	case UI_LOOK: act_look(a, act); break;
-	case UI_HISTORY: act_history(a, act); break;
-	case UI_CHARACTER:
-		if (act == ACT_CANCEL || act == ACT_PAD_B || act == ACT_CHARACTER || act == ACT_CONFIRM)
-			a->ui.screen = UI_PLAY;
-		break;
-	case UI_GAMEOVER: act_gameover(a, act); break;
-	}
+	const struct ui_host host = { .ctx = a, .command = host_command, .request = host_request };
+	in->cols = a->con->w;
+	in->rows = a->con->h;
+	ui_input(&a->ui, a->game, &host, in);
 }
 
 static void on_event(struct app *a, const struct in_event *ev)
 {
-	int mx, my;
+	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
 	switch (ev->type) {
 	case EV_KEY_PRESS:
-		a->ui.last_dev = ev->from == DEV_SCRIPT ? a->ui.last_dev : ev->from;
-		on_action(a, bind_action(ev->key));
+		in.kind = UI_IN_KEY;
+		in.key = ev->key;
+		in.act = bind_action(&a->binds, ev->key);
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_MOVE:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0) {
-			a->ui.hover_x = mx;
-			a->ui.hover_y = my;
-		} else {
-			a->ui.hover_x = a->ui.hover_y = -1;
-		}
+		in.kind = UI_IN_HOVER;
+		to_screen(a, &in);
 		break;
 	case EV_MOUSE_CLICK:
-		if (a->game && ui_map_cell_at(&a->ui, a->game, a->con->w, a->con->h, ev->x, ev->y, &mx, &my) == 0 &&
-		    (a->ui.screen == UI_PLAY || a->ui.screen == UI_LOOK)) {
-			/* a click looks at the cell (targeting will use it too) */
-			a->ui.look_x = mx;
-			a->ui.look_y = my;
-			a->ui.screen = UI_LOOK;
-		}
+		in.kind = UI_IN_CLICK;
+		to_screen(a, &in);
 		break;
 	case EV_RESIZE:
 		if (size_consoles(a) == 0) {
@@ -460,8 +448,9 @@ static void on_event(struct app *a, const struct in_event *ev)
 		a->quit = true;
 		break;
 	case EV_VT_SWITCH:
-		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks */
-		if (a->vt && ev->button != vt_number(a->vt))
+		/* Ctrl+Alt+Fn: the console keyboard is muted, so the game asks;
+		 * in kiosk mode there is nowhere to go */
+		if (a->vt && !a->cfg->kiosk && ev->button != vt_number(a->vt))
 			vt_switch_to(a->vt, ev->button);
 		break;
 	default:
@@ -481,36 +470,11 @@ static int run_script(struct app *a)
 		log_error("cannot read keys file %s: %s", a->cfg->keys, strerror(errno));
 		return 1;
 	}
-	char line[256];
-	int lineno = 0;
-	int status = 0;
-	while (!a->quit && fgets(line, sizeof line, f)) {
-		lineno++;
-		char *s = line;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-		/* '#' alone on a line is a comment too; a key '#' cannot be given */
-		char *hash = strchr(s, '#');
-		if (hash)
-			*hash = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (!*s) {
-			/* a line holding just a space is the space key */
-			if (line[0] == ' ' && (line[1] == 0 || line[1] == '\n'))
-				s = (char *)"space";
-			else
-				continue;
-		}
-		uint32_t key;
-		if (key_parse(s, &key)) {
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", a->cfg->keys, lineno, s);
-			status = 2;
+	int lineno = 0, status = 0, rc;
+	uint32_t key;
+	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+		if (rc < 0) {
+			status = rc == -EIO ? 1 : 2;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
@@ -577,7 +541,9 @@ static void on_signal(struct app *a)
 static int open_input(struct app *a)
 {
 #if WITH_EVDEV
-	struct evdev_opts o = { .dir = NULL, .gamepad_db = a->cfg->gamepad_db, .grab = true };
+	char db[PATH_MAX + 32];
+	struct evdev_opts o = { .dir = NULL, .default_db = default_gamepad_db(db, sizeof db),
+				.gamepad_db = a->cfg->gamepad_db, .grab = true };
 	int rc = evdev_open(&a->ev, &o);
 	if (rc)
 		return rc;
@@ -621,6 +587,7 @@ static void on_vt_release(struct app *a)
 {
 	if (a->suspended)
 		return;
+	save_now(a); /* the VT switched away may never come back */
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -725,49 +692,28 @@ static int run_loop(struct app *a)
 /* ------------------------------------------------------------------ */
 /* replay */
 
+/* --replay: plays the recording headless, checking every state it records;
+ * a good replay prints one line (commands, turn, depth, final checksum) and
+ * draws the final frame. */
 static int replay(struct app *a)
 {
 	struct recording r;
-	char err[256];
+	char err[512];
 	if (rec_load(a->cfg->replay, &r, err, sizeof err)) {
 		log_error("%s", err);
 		return 1;
 	}
 	int status = 0;
-	if (mapgen_parse(r.mapgen, &a->mapgen)) {
-		log_error("%s: unknown map generator '%s'", a->cfg->replay, r.mapgen);
+	if (rec_replay(&r, a->cfg->replay, &a->game, err, sizeof err)) {
+		log_error("%s", err);
 		status = 1;
 		goto out;
 	}
-	struct game_opts o = { .seed = r.seed, .mapgen = (int)a->mapgen };
-	if (game_create(&a->game, &o)) {
-		log_error("%s: cannot create the game", a->cfg->replay);
-		status = 1;
-		goto out;
-	}
-	a->ui.screen = UI_PLAY;
+	a->ui.screen = game_is_over(a->game) ? UI_GAMEOVER : UI_PLAY;
 	a->ui.hover_x = a->ui.hover_y = -1;
-	for (size_t i = 0; i < r.nsteps; i++) {
-		const struct rec_step *s = &r.steps[i];
-		if (game_is_over(a->game)) {
-			log_error("%s:%d: replay diverged: the game is already over before this command",
-				  a->cfg->replay, s->line);
-			status = 1;
-			goto out;
-		}
-		game_apply(a->game, s->cmd);
-		uint64_t sum = game_checksum(a->game);
-		if (game_turn(a->game) != s->turn || sum != s->checksum) {
-			log_error("%s:%d: replay diverged at turn %d (%s): state %016llx, recorded turn %d state %016llx",
-				  a->cfg->replay, s->line, game_turn(a->game), cmd_name(s->cmd),
-				  (unsigned long long)sum, s->turn, (unsigned long long)s->checksum);
-			status = 1;
-			goto out;
-		}
-	}
-	if (game_is_over(a->game))
-		a->ui.screen = UI_GAMEOVER;
-	log_info("replayed %zu commands: turn %d, identical", r.nsteps, game_turn(a->game));
+	printf("replayed %zu commands: turn %d depth %d checksum %016llx\n", r.nsteps, game_turn(a->game),
+	       game_depth(a->game), (unsigned long long)game_checksum(a->game));
+	fflush(stdout);
 	if (frame(a))
 		status = 1;
 out:
@@ -779,6 +725,7 @@ out:
 
 static void app_close(struct app *a)
 {
+	save_now(a); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
 	rec_writer_close(a->rec);
 	game_destroy(a->game);
 #if WITH_EVDEV
@@ -798,6 +745,12 @@ int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
+	if (cfg->bindings)
+		a.binds = *cfg->bindings;
+	else
+		bind_defaults(&a.binds);
+	a.ui.binds = &a.binds;
+	a.ui.kiosk = cfg->kiosk;
 	a.mapgen = MAPGEN_CLASSIC;
 	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
@@ -816,6 +769,7 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 			goto out;
 		}
+		open_state(&a);
 		if (cfg->keys) {
 			if (frame(&a))
 				a.status = 1;
@@ -859,7 +813,8 @@ int app_list(bool displays, bool inputs, const struct app_config *cfg)
 	}
 	if (inputs) {
 #if WITH_EVDEV
-		struct evdev_opts o = { .gamepad_db = cfg->gamepad_db };
+		char db[PATH_MAX + 32];
+		struct evdev_opts o = { .default_db = default_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
 		if (evdev_list(stdout, &o) < 0)
 			status = 1;
 #else

@@ -3,6 +3,7 @@
 #define PIROGUE_APP_APP_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "ui/bind.h"
 
 /* Everything the command line (and later the config file) decides. Strings
  * are borrowed from argv. Zero/NULL means "default". */
@@ -19,10 +20,14 @@ struct app_config {
 	const char *mapgen;       /* classic, overlap */
 	const char *record;       /* --record FILE */
 	const char *replay;       /* --replay FILE */
+	const char *state_dir;    /* --state-dir DIR or NULL = save_state_dir's default */
 	const char *card, *connector, *fb, *gamepad_db;
 	int mode_w, mode_h, mode_hz;
 	int vt;
 	bool verbose;
+	const struct bindings *bindings; /* keys and buttons, NULL = the defaults */
+	bool kiosk;               /* the machine's console: wait for a display, no VT
+	                           * switching, Quit confirms (pirogue.service) */
 };
 
 /* Runs the program with cfg; returns the process exit status (0 ok, 1 a

@@ -11,13 +11,29 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CRASH_NSIGS 5
-static const int crash_signals[CRASH_NSIGS] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+/* Every signal whose default action ends the process (signal(7): Term and
+ * Core), the real-time ones added at run time. The loop reads SIGINT, SIGTERM,
+ * SIGHUP and the VT signals through its signalfd (they are blocked then, so
+ * these handlers never see them); before that, they too must not leave the
+ * VT dark. */
+static const int crash_signals[] = {
+	SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGSYS, SIGTRAP, SIGXCPU, SIGXFSZ,
+	SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGIO,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+};
+#define CRASH_NFIXED ((int)(sizeof crash_signals / sizeof crash_signals[0]))
 
-/* The module's state: what was installed before (chained to, so the
- * terminal backend's own restore still runs), and the alternate stack. */
+/* The module's state: what was installed before, by signal number (chained
+ * to, so the terminal backend's own restore still runs), and the alternate
+ * stack. */
 static struct {
-	struct sigaction old[CRASH_NSIGS];
+	struct sigaction old[NSIG];
+	bool caught[NSIG];
 	bool installed;
 	char altstack[65536];
 } crash_g;
@@ -39,9 +55,8 @@ static void crash_handler(int sig)
 	(void)n;
 	/* hand the signal to whoever had it before (usually the default action,
 	 * which ends the process with the same signal and core dump) */
-	for (int i = 0; i < CRASH_NSIGS; i++)
-		if (crash_signals[i] == sig)
-			sigaction(sig, &crash_g.old[i], NULL);
+	if (sig > 0 && sig < NSIG && crash_g.caught[sig])
+		sigaction(sig, &crash_g.old[sig], NULL);
 	errno = saved;
 	raise(sig);
 }
@@ -61,14 +76,22 @@ int crash_install_handlers(void)
 	sa.sa_handler = crash_handler;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_ONSTACK;
-	for (int i = 0; i < CRASH_NSIGS; i++) {
-		if (sigaction(crash_signals[i], &sa, &crash_g.old[i]) < 0) {
+	int nrt = SIGRTMAX - SIGRTMIN + 1;
+	for (int i = 0; i < CRASH_NFIXED + nrt; i++) {
+		int sig = i < CRASH_NFIXED ? crash_signals[i] : SIGRTMIN + (i - CRASH_NFIXED);
+		if (sig <= 0 || sig >= NSIG || crash_g.caught[sig])
+			continue;
+		if (sigaction(sig, &sa, &crash_g.old[sig]) < 0) {
 			int rc = -errno;
-			log_error("cannot install the crash handler for signal %d: %s", crash_signals[i], strerror(-rc));
-			while (--i >= 0)
-				sigaction(crash_signals[i], &crash_g.old[i], NULL);
+			log_error("cannot install the crash handler for signal %d: %s", sig, strerror(-rc));
+			for (int k = 1; k < NSIG; k++)
+				if (crash_g.caught[k]) {
+					sigaction(k, &crash_g.old[k], NULL);
+					crash_g.caught[k] = false;
+				}
 			return rc;
 		}
+		crash_g.caught[sig] = true;
 	}
 	crash_g.installed = true;
 	return 0;

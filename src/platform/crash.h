@@ -2,8 +2,11 @@
 #ifndef PIROGUE_PLATFORM_CRASH_H
 #define PIROGUE_PLATFORM_CRASH_H
 
-/* Installs handlers for SIGSEGV, SIGBUS, SIGABRT, SIGFPE and SIGILL (on an
- * alternate stack, so a stack overflow is caught too) that run every
+/* Installs handlers for every signal whose default action ends the process
+ * (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGSYS, SIGTRAP,
+ * SIGXCPU, SIGXFSZ, SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1/2,
+ * SIGVTALRM, SIGPROF, SIGIO, SIGSTKFLT, SIGPWR and the real-time signals;
+ * on an alternate stack, so a stack overflow is caught too) that run every
  * backend's emergency restore (DRM CRTC, VT text mode and keyboard) and then
  * re-raise the signal with its default action, so the exit status and core
  * dump are those of the crash. Call once, early. Returns 0 or a negative

@@ -2,9 +2,14 @@
 #include "platform/display.h"
 #include "platform/headless.h"
 #include "platform/term.h"
+#include <errno.h>
+#include <linux/netlink.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* Every backend is `extern const struct display_ops <name>_display_ops;` in
@@ -66,8 +71,48 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 		snprintf(why, len, "term: stdin and stdout are a terminal; %s; %s", no_drm, no_fb);
 		return &term_display_ops;
 	}
-	snprintf(why, len, "headless: stdout is not a terminal; %s; %s", no_drm, no_fb);
-	return &headless_display_ops;
+	/* headless shows nothing to anyone: only when asked for (--backend) */
+	snprintf(why, len, "none: nothing can show the game: %s; %s; and stdin or stdout is not a terminal", no_drm,
+		 no_fb);
+	return NULL;
+}
+
+int display_wait_change(int timeout_ms)
+{
+	struct pollfd p[2] = { { .fd = -1, .events = POLLIN }, { .fd = -1, .events = POLLIN } };
+	p[0].fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+	if (p[0].fd >= 0) {
+		struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+		if (bind(p[0].fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+			close(p[0].fd);
+			p[0].fd = -1;
+		}
+	}
+	p[1].fd = inotify_init1(IN_CLOEXEC);
+	if (p[1].fd >= 0) {
+		int w = inotify_add_watch(p[1].fd, "/dev", IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+		/* /dev/dri may not exist yet: its creation shows on /dev */
+		int wd = inotify_add_watch(p[1].fd, "/dev/dri", IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+		if (w < 0 && wd < 0) {
+			close(p[1].fd);
+			p[1].fd = -1;
+		}
+	}
+	int rc;
+	if (p[0].fd < 0 && p[1].fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	int n;
+	do
+		n = poll(p, 2, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	rc = n < 0 ? -errno : n == 0 ? -ETIMEDOUT : 0;
+out:
+	for (int i = 0; i < 2; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	return rc;
 }
 
 int display_list(FILE *out, const struct display_opts *o)

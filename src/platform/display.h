@@ -65,11 +65,21 @@ const struct display_ops *display_find(const char *name);
  * be mastered and has a connected display (o->connector when given), else
  * fbdev if a framebuffer (o->fb, else the first /dev/fbN that is not a DRM
  * driver's emulation) opens in a usable format, else term if stdin and
- * stdout are a terminal, else headless. Writes the reason into why (len
- * bytes), e.g. "drm: /dev/dri/card0 (vc4) has a connected connector
- * HDMI-A-1" or "fbdev: /dev/fb1 (fb_ili9341) opens, 320x240 RGB565; no DRM
- * card could be mastered with a display: ...". o may be NULL. Never NULL. */
+ * stdout are a terminal, else nothing: headless is never chosen, only asked
+ * for. Writes the reason into why (len bytes), e.g. "drm: /dev/dri/card0
+ * (vc4) has a connected connector HDMI-A-1" or "fbdev: /dev/fb1 (fb_ili9341)
+ * opens, 320x240 RGB565; no DRM card could be mastered with a display: ...",
+ * or when it returns NULL "none: nothing can show the game: <why not drm>;
+ * <why not fbdev>; ...". o may be NULL. */
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
+
+/* Blocks until something happens that may change display_auto's answer: a
+ * kernel uevent (a DRM card or framebuffer added, a connector plugged in)
+ * or a device node created or changed under /dev or /dev/dri (udev giving
+ * it its group), or until timeout_ms passes (-1: no time limit). No
+ * periodic wake-up. Signals are not touched. Returns 0 after an event,
+ * -ETIMEDOUT, or a negative errno when nothing can be watched. */
+int display_wait_change(int timeout_ms);
 
 /* For --list-displays: prints the DRM cards (driver, connectors, status,
  * modes with the preferred one marked), the framebuffers, and the line

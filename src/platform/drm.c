@@ -1086,17 +1086,21 @@ int drm_probe(const struct display_opts *o, char *why, size_t len)
 		snprintf(why, len, "no DRM card (/dev/dri/card*)");
 		return -ENODEV;
 	}
-	char first_reason[200] = "";
+	char first_reason[300] = "";
 	int first_err = -ENODEV;
 	for (int i = 0; i < n; i++) {
-		char reason[200] = "";
+		char reason[300] = "";
 		int err = 0;
 		int fd = open_card(cards[i], true);
 		char drv[32] = "";
 		struct drm_choice ch;
 		if (fd < 0) {
 			err = fd;
-			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)", cards[i], strerror(-fd));
+			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)%s", cards[i], strerror(-fd),
+				 fd == -EACCES || fd == -EPERM
+					 ? ": add the user to the video group (sudo usermod -aG video $USER, then log in "
+					   "again) or run as root"
+					 : "");
 		} else {
 			driver_name(fd, drv, sizeof drv);
 			err = take_master(fd);

@@ -108,6 +108,44 @@ static void term_restore_raw(void)
 		tcsetattr(term_g.tio_fd, TCSAFLUSH, &term_g.saved);
 }
 
+int term_reset(int fd)
+{
+	struct termios tio;
+	if (!isatty(fd))
+		return -ENOTTY;
+	if (tcgetattr(fd, &tio) != 0)
+		return -errno;
+	size_t off = 0, len = sizeof term_leave_seq - 1;
+	while (off < len) {
+		ssize_t n = write(fd, term_leave_seq + off, len - off);
+		if (n > 0)
+			off += (size_t)n;
+		else if (!(n < 0 && errno == EINTR))
+			return n < 0 ? -errno : -EIO;
+	}
+	/* what `stty sane` does to the modes the backend touches */
+	tio.c_iflag &= ~(tcflag_t)(IGNBRK | PARMRK | ISTRIP | INLCR | IGNCR | IXOFF);
+	tio.c_iflag |= BRKINT | ICRNL | IXON | IMAXBEL;
+	tio.c_oflag &= ~(tcflag_t)(OCRNL | ONOCR | ONLRET);
+	tio.c_oflag |= OPOST | ONLCR;
+	tio.c_lflag &= ~(tcflag_t)(ECHONL | NOFLSH | TOSTOP);
+	tio.c_lflag |= ISIG | ICANON | IEXTEN | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE;
+	tio.c_cflag |= CREAD;
+	static const struct {
+		int idx;
+		cc_t def;
+	} ccs[] = {
+		{ VINTR, 3 }, { VQUIT, 28 }, { VERASE, 127 }, { VKILL, 21 }, { VEOF, 4 }, { VSUSP, 26 },
+		{ VSTART, 17 }, { VSTOP, 19 }, { VWERASE, 23 }, { VLNEXT, 22 }, { VREPRINT, 18 },
+	};
+	for (size_t i = 0; i < sizeof ccs / sizeof ccs[0]; i++)
+		if (tio.c_cc[ccs[i].idx] == _POSIX_VDISABLE)
+			tio.c_cc[ccs[i].idx] = ccs[i].def;
+	tio.c_cc[VMIN] = 1;
+	tio.c_cc[VTIME] = 0;
+	return tcsetattr(fd, TCSAFLUSH, &tio) == 0 ? 0 : -errno;
+}
+
 static void term_signal_handler(int sig)
 {
 	int saved_errno = errno;

@@ -52,4 +52,14 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
  * notices a changed size and forces the full redraw. */
 int term_handle_resize(struct display *d);
 
+/* Repairs terminal fd left as the backend had it by a game that could not
+ * clean up (killed with SIGKILL): writes the leave sequence (colours reset,
+ * mouse and keypad modes off, autowrap on, cursor shown, normal screen) and
+ * sets sane line settings: echo, canonical input, CR read as NL, NL written
+ * as CR NL, signals, and the control characters the game disabled (Ctrl+Z,
+ * Ctrl+\) back to their defaults. For --reset-term. Returns 0, -ENOTTY when
+ * fd is not a terminal, or the negative errno of the failing call; logs
+ * nothing. */
+int term_reset(int fd);
+
 #endif

@@ -1,7 +1,9 @@
 #include "platform/vt.h"
 #include "core/log.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
 #include <stdio.h>
@@ -245,7 +247,84 @@ int vt_switch_to(struct vt *v, int n)
 	return 0;
 }
 
-int vt_reset(int n)
+/* Whether character device rdev shows pictures: a DRM primary node
+ * (/dev/dri/cardN, major 226, minor < 64) or a framebuffer (major 29). */
+static int is_display_dev(dev_t rdev)
+{
+	return (major(rdev) == 226 && minor(rdev) < 64) || major(rdev) == 29;
+}
+
+int vt_display_holders(const char *proc, const dev_t *ttys, int nttys, pid_t self, char *who, size_t len)
+{
+	if (len)
+		who[0] = 0;
+	DIR *dir = opendir(proc);
+	if (!dir)
+		return -errno;
+	int found = 0;
+	size_t used = 0;
+	struct dirent *pe;
+	while ((pe = readdir(dir))) {
+		char *end;
+		long pid = strtol(pe->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%ld/fd", proc, pid);
+		DIR *fds = opendir(path);
+		if (!fds)
+			continue; /* gone, or not ours to see */
+		int has_tty = 0, has_display = 0;
+		struct dirent *fe;
+		while ((!has_tty || !has_display) && (fe = readdir(fds))) {
+			struct stat st;
+			if (fe->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof path, "%s/%ld/fd/%.32s", proc, pid, fe->d_name);
+			if (stat(path, &st) || !S_ISCHR(st.st_mode))
+				continue;
+			for (int i = 0; i < nttys; i++)
+				has_tty |= st.st_rdev == ttys[i];
+			has_display |= is_display_dev(st.st_rdev);
+		}
+		closedir(fds);
+		if (!has_tty || !has_display)
+			continue;
+		char comm[64] = "?";
+		snprintf(path, sizeof path, "%s/%ld/comm", proc, pid);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (fgets(comm, sizeof comm, f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		/* the comm is the process's own choice: no control bytes */
+		for (char *c = comm; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		if (used < len) {
+			int w = snprintf(who + used, len - used, "%s%s (pid %ld)", found ? ", " : "", comm, pid);
+			used = w < 0 ? len : used + (size_t)w;
+		}
+		found++;
+	}
+	closedir(dir);
+	return found;
+}
+
+/* The names of the modes vt_reset changes, for its report. */
+static const char *kd_name(int kd)
+{
+	return kd == KD_TEXT ? "text" : kd == KD_GRAPHICS ? "graphics" : "unknown";
+}
+
+static const char *kb_name(int kb)
+{
+	return kb == K_OFF ? "off" : kb == K_UNICODE ? "unicode" : kb == K_XLATE ? "xlate" : kb == K_RAW ? "raw"
+	       : kb == K_MEDIUMRAW ? "mediumraw" : "unknown";
+}
+
+int vt_reset(int n, bool force)
 {
 	if (n < 1 || n > VT_MAX_) {
 		log_error("VT %d: a VT number is 1..%d", n, VT_MAX_);
@@ -259,19 +338,41 @@ int vt_reset(int n)
 		log_error("%s: %s%s", path, strerror(-rc), rc == -EACCES ? ": run as root" : "");
 		return rc;
 	}
-	int kd;
+	int kd, kb = -1, rc = 0;
+	struct vt_mode old = { .mode = VT_AUTO };
 	if (ioctl(fd, KDGETMODE, &kd) < 0) {
-		int rc = -errno;
+		rc = -errno;
 		log_error("%s: not a virtual console (%s)", path, strerror(-rc));
-		close(fd);
-		return rc;
+		goto out;
+	}
+	ioctl(fd, KDGKBMODE, &kb);
+	ioctl(fd, VT_GETMODE, &old);
+	if (!force) {
+		/* A live program drawing on this VT (it holds the VT and a
+		 * display) would lose its picture and never hear of VT switches:
+		 * refuse. /dev/console and /dev/tty0 stand for the VT shown now. */
+		dev_t ttys[3] = { makedev(TTY_MAJOR_, (unsigned)n), makedev(TTY_MAJOR_, 0), makedev(5, 1) };
+		struct vt_stat vs;
+		int shown = ioctl(fd, VT_GETSTATE, &vs) == 0 && vs.v_active == n;
+		char who[256];
+		int held = vt_display_holders("/proc", ttys, shown ? 3 : 1, getpid(), who, sizeof who);
+		if (held > 0) {
+			log_error("%s is in use: %s holds it and a display; stop that program first (--reset-vt %d --force "
+				  "resets it anyway)", path, who, n);
+			rc = -EBUSY;
+			goto out;
+		}
 	}
 	struct vt_mode m = { .mode = VT_AUTO };
-	int rc = 0;
 	if (ioctl(fd, KDSETMODE, KD_TEXT) < 0 || ioctl(fd, KDSKBMODE, K_UNICODE) < 0 || ioctl(fd, VT_SETMODE, &m) < 0) {
 		rc = -errno;
 		log_error("%s: cannot reset the console (%s): run as root", path, strerror(-rc));
+		goto out;
 	}
+	printf("%s: text mode (was %s), keyboard unicode (was %s), automatic VT switching (was %s)\n", path,
+	       kd_name(kd), kb_name(kb), old.mode == VT_PROCESS ? "process-controlled" : "automatic");
+	fflush(stdout);
+out:
 	close(fd);
 	return rc;
 }

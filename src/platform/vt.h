@@ -2,6 +2,9 @@
 #ifndef PIROGUE_PLATFORM_VT_H
 #define PIROGUE_PLATFORM_VT_H
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 /* The signals the kernel sends when another VT is wanted (release) and when
  * ours comes back (acquire). The program must block them and read them
@@ -40,10 +43,25 @@ void vt_acquire_ack(struct vt *v);
 int vt_switch_to(struct vt *v, int n);
 /* Repairs VT n (1..63) left in graphics mode with a muted keyboard by a
  * program that could not clean up (killed with SIGKILL): KD_TEXT, the
- * keyboard in K_UNICODE, VT_AUTO switching. For a --reset-vt option or a
- * systemd ExecStopPost=. Returns 0 or a negative errno having logged one
+ * keyboard in K_UNICODE, VT_AUTO switching, then prints one line on stdout
+ * saying what it set and what was there. Unless force, it first refuses
+ * (-EBUSY, one line naming the holder) while another live process holds
+ * both the VT (/dev/ttyN; /dev/tty0 or /dev/console when N is shown) and a
+ * display (a DRM card or a framebuffer): that program is drawing there and
+ * would lose its picture and its VT switching. For a --reset-vt option or
+ * a systemd ExecStopPost=. Returns 0 or a negative errno having logged one
  * line. */
-int vt_reset(int n);
+int vt_reset(int n, bool force);
+
+/* The processes under proc (normally "/proc"; tests give a tree of their
+ * own), other than pid self, that hold one of the nttys character devices
+ * ttys open together with a display device (DRM primary node, major 226
+ * minor < 64, or framebuffer, major 29). Writes "comm (pid N), ..." into
+ * who (len bytes, cut when full; control bytes in a name become '?').
+ * Returns how many there are, or a negative errno when proc cannot be
+ * read. */
+int vt_display_holders(const char *proc, const dev_t *ttys, int nttys, pid_t self, char *who, size_t len);
+
 /* Restores text mode, the keyboard mode and VT_AUTO on the open vt, with
  * nothing but ioctl(): usable from a crash signal handler. Does nothing when
  * no vt is open. */

@@ -1,11 +1,11 @@
-/* ui: the screens (title, map view with HUD and log, look, history, character, game over) drawn as console cells. */
+/* ui: the screens (title, play, look, history, character, game over, ...) — each one's input handling and drawing, one file per screen, in one table — and the layout they share. */
 #ifndef PIROGUE_UI_UI_H
 #define PIROGUE_UI_UI_H
 #include <stdbool.h>
+#include "game/game.h"
 #include "platform/input.h"
 #include "render/console.h"
-
-struct game;
+#include "ui/bind.h"
 
 enum ui_screen {
 	UI_TITLE,     /* main menu */
@@ -14,6 +14,8 @@ enum ui_screen {
 	UI_HISTORY,   /* the whole message log, scrollable */
 	UI_CHARACTER, /* the player's numbers */
 	UI_GAMEOVER,  /* the player died */
+	UI_HELP,      /* every binding of every screen, scrollable */
+	UI_SCREEN_COUNT
 };
 
 /* Title menu entries, in the order shown (only the available ones are). */
@@ -25,10 +27,50 @@ struct ui {
 	int menu_sel;          /* index into the shown title entries */
 	bool can_continue;     /* a game in progress exists */
 	int history_top;       /* first message shown in UI_HISTORY, from the newest (0) */
+	int help_top;          /* first row shown in UI_HELP */
+	enum ui_screen help_from; /* the screen UI_HELP goes back to */
 	int look_x, look_y;    /* map cell under the look cursor */
 	int hover_x, hover_y;  /* map cell under the mouse pointer, -1 when none */
 	enum dev_kind last_dev;/* hints name this device's keys or buttons */
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
+	const struct bindings *binds; /* for hints and help; NULL = the defaults */
+	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool confirm_quit;     /* the title asks "quit and restart?" */
+};
+
+/* What a screen may ask of the program that runs it (the app). Screens
+ * never touch devices, files or the game's lifetime themselves. */
+enum ui_request {
+	UI_REQ_NEW_GAME,  /* start a new game and show it on the play screen */
+	UI_REQ_CONTINUE,  /* go on with the game in progress, on the play screen */
+	UI_REQ_SAVE_QUIT, /* keep the game and go back to the title screen */
+	UI_REQ_QUIT,      /* leave the program */
+};
+
+struct ui_host {
+	void *ctx;
+	/* Gives the game the command c (the host records it). Returns 1 when a
+	 * turn passed, 0 when none did. */
+	int (*command)(void *ctx, enum cmd c);
+	/* Carries out r, including the screen shown afterwards. Returns 0, or
+	 * a negative errno after reporting the failure (the host has already
+	 * decided what follows, e.g. quitting). */
+	int (*request)(void *ctx, enum ui_request r);
+};
+
+/* One input for the screen in front. */
+enum ui_input_kind {
+	UI_IN_KEY,   /* a key or pad button: act (from the bindings) and key */
+	UI_IN_HOVER, /* the pointer moved over console cell (x, y) */
+	UI_IN_CLICK, /* button clicked at console cell (x, y) */
+};
+struct ui_input {
+	enum ui_input_kind kind;
+	enum action act;     /* UI_IN_KEY: what the bindings say key means */
+	uint32_t key;        /* UI_IN_KEY: the key itself (letters choose items) */
+	enum dev_kind from;  /* the device it came from (hints follow it) */
+	int x, y, button;    /* pointer inputs: console cell, button 1..3 */
+	int cols, rows;      /* the console's size (to find the map under the pointer) */
 };
 
 /* Where things go on a console of a given size (GAME.md §6). */
@@ -58,8 +100,16 @@ int ui_map_cell_at(const struct ui *u, const struct game *g, int cols, int rows,
 /* Entries shown on the title screen given can_continue; returns their count. */
 int ui_menu_items(const struct ui *u, enum ui_menu_item *items);
 
+/* Hands in to the screen in front (g may be NULL while no game exists);
+ * the screen changes u, gives commands and makes requests through h. A
+ * screen that needs a game and has none does nothing. */
+void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in);
+
 /* Redraws the whole screen for u (and g, which may be NULL on the title
  * screen) into c. Only cells that change become damaged. */
 void ui_draw(const struct ui *u, const struct game *g, struct console *c);
+
+/* The name of screen s ("title", "play", ...), for messages and tests. */
+const char *ui_screen_name(enum ui_screen s);
 
 #endif

@@ -1,0 +1,791 @@
+/* serial: game_encode / game_decode, field by field, little-endian, checked on the way in. */
+#include "game/serial.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/world.h"
+
+/* ---- components: the fields of each, in the order they are written ---- */
+
+enum fkind { FK_I32, FK_U32, FK_U8, FK_U64, FK_CHARS };
+
+struct field {
+	size_t off;
+	uint8_t kind;
+	uint16_t n; /* array length (FK_CHARS: bytes, one of them a NUL) */
+};
+
+#define FLD(T, m, k) {offsetof(struct T, m), k, 1}
+#define ARR(T, m, k) {offsetof(struct T, m), k, sizeof(((struct T *)0)->m) / sizeof(((struct T *)0)->m[0])}
+
+static const struct field f_pos[] = {FLD(c_pos, x, FK_I32), FLD(c_pos, y, FK_I32), FLD(c_pos, floor, FK_I32)};
+static const struct field f_render[] = {FLD(c_render, glyph, FK_U32), FLD(c_render, fg, FK_U32),
+					FLD(c_render, order, FK_I32)};
+static const struct field f_name[] = {ARR(c_name, s, FK_CHARS)};
+static const struct field f_actor[] = {FLD(c_actor, kind, FK_I32), FLD(c_actor, hp, FK_I32),
+				       FLD(c_actor, max_hp, FK_I32), FLD(c_actor, power, FK_I32),
+				       FLD(c_actor, defense, FK_I32)};
+static const struct field f_ai[] = {FLD(c_ai, state, FK_I32), FLD(c_ai, last_x, FK_I32), FLD(c_ai, last_y, FK_I32),
+				    FLD(c_ai, confused, FK_I32), FLD(c_ai, paralysed, FK_I32)};
+static const struct field f_blocks[] = {FLD(c_blocks, on, FK_U8)};
+static const struct field f_corpse[] = {FLD(c_corpse, kind, FK_I32)};
+static const struct field f_xp[] = {FLD(c_xp, value, FK_I32)};
+static const struct field f_player[] = {FLD(c_player, level, FK_I32), FLD(c_player, xp, FK_I32),
+					ARR(c_player, kills, FK_I32), ARR(c_player, cause, FK_CHARS)};
+static const struct field f_memory[] = {FLD(c_memory, x, FK_I32), FLD(c_memory, y, FK_I32),
+					FLD(c_memory, known, FK_U8)};
+static const struct field f_item[] = {FLD(c_item, kind, FK_I32), FLD(c_item, seen, FK_U8)};
+static const struct field f_inventory[] = {FLD(c_inventory, count, FK_I32), ARR(c_inventory, slot, FK_U64)};
+static const struct field f_equippable[] = {FLD(c_equippable, slot, FK_I32), FLD(c_equippable, power_bonus, FK_I32),
+					    FLD(c_equippable, defense_bonus, FK_I32)};
+static const struct field f_equipment[] = {ARR(c_equipment, slot, FK_U64)};
+
+/* A component struct that changes size must have its table above updated
+ * and SERIAL_VERSION raised (and a fixture of the old version kept). */
+#define LAYOUT(T, size) _Static_assert(sizeof(struct T) == (size), "struct " #T " changed: update its fields in serial.c and raise SERIAL_VERSION")
+LAYOUT(c_pos, 12);
+LAYOUT(c_render, 12);
+LAYOUT(c_name, NAME_LEN);
+LAYOUT(c_actor, 20);
+LAYOUT(c_ai, 20);
+LAYOUT(c_blocks, 1);
+LAYOUT(c_corpse, 4);
+LAYOUT(c_xp, 4);
+LAYOUT(c_player, 8 + 4 * ACTOR_COUNT + CAUSE_LEN);
+LAYOUT(c_memory, 12);
+LAYOUT(c_item, 8);
+LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
+LAYOUT(c_equippable, 12);
+LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
+_Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
+_Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c and raise SERIAL_VERSION");
+
+struct comp_desc {
+	const struct field *f;
+	int nf;
+};
+#define CD(t) {t, (int)(sizeof(t) / sizeof(t[0]))}
+static const struct comp_desc comp_desc[COMP_COUNT] = {
+	[COMP_POS] = CD(f_pos),
+	[COMP_RENDER] = CD(f_render),
+	[COMP_NAME] = CD(f_name),
+	[COMP_ACTOR] = CD(f_actor),
+	[COMP_AI] = CD(f_ai),
+	[COMP_BLOCKS] = CD(f_blocks),
+	[COMP_CORPSE] = CD(f_corpse),
+	[COMP_XP] = CD(f_xp),
+	[COMP_PLAYER] = CD(f_player),
+	[COMP_MEMORY] = CD(f_memory),
+	[COMP_ITEM] = CD(f_item),
+	[COMP_INVENTORY] = CD(f_inventory),
+	[COMP_EQUIPPABLE] = CD(f_equippable),
+	[COMP_EQUIPMENT] = CD(f_equipment),
+};
+
+/* ---- writing ---- */
+
+struct wr {
+	struct serial_buf *b;
+	int err;
+};
+
+static void w_bytes(struct wr *w, const void *p, size_t n)
+{
+	if (w->err)
+		return;
+	struct serial_buf *b = w->b;
+	if (b->cap - b->len < n) {
+		size_t nc = b->cap ? b->cap : 4096;
+		while (nc - b->len < n)
+			nc *= 2;
+		unsigned char *d = realloc(b->data, nc);
+		if (!d) {
+			w->err = -ENOMEM;
+			return;
+		}
+		b->data = d;
+		b->cap = nc;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void w_u8(struct wr *w, uint8_t v)
+{
+	w_bytes(w, &v, 1);
+}
+
+static void w_u32(struct wr *w, uint32_t v)
+{
+	unsigned char c[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+	w_bytes(w, c, 4);
+}
+
+static void w_i32(struct wr *w, int v)
+{
+	w_u32(w, (uint32_t)v);
+}
+
+static void w_u64(struct wr *w, uint64_t v)
+{
+	w_u32(w, (uint32_t)v);
+	w_u32(w, (uint32_t)(v >> 32));
+}
+
+/* Starts a section: returns where its length goes (filled by sec_end). */
+static size_t sec_begin(struct wr *w, const char tag[4])
+{
+	w_bytes(w, tag, 4);
+	size_t at = w->b->len;
+	w_u32(w, 0);
+	return at;
+}
+
+static void sec_end(struct wr *w, size_t at)
+{
+	if (w->err)
+		return;
+	uint32_t n = (uint32_t)(w->b->len - at - 4);
+	unsigned char *p = w->b->data + at;
+	p[0] = (unsigned char)n;
+	p[1] = (unsigned char)(n >> 8);
+	p[2] = (unsigned char)(n >> 16);
+	p[3] = (unsigned char)(n >> 24);
+}
+
+static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned char *s)
+{
+	for (int i = 0; i < d->nf; i++) {
+		const struct field *f = &d->f[i];
+		const unsigned char *p = s + f->off;
+		for (int k = 0; k < f->n; k++) {
+			switch (f->kind) {
+			case FK_I32: {
+				int32_t v;
+				memcpy(&v, p + 4 * k, 4);
+				w_i32(w, v);
+				break;
+			}
+			case FK_U32: {
+				uint32_t v;
+				memcpy(&v, p + 4 * k, 4);
+				w_u32(w, v);
+				break;
+			}
+			case FK_U8:
+			case FK_CHARS:
+				w_u8(w, p[k]);
+				break;
+			case FK_U64: {
+				uint64_t v;
+				memcpy(&v, p + 8 * k, 8);
+				w_u64(w, v);
+				break;
+			}
+			}
+		}
+	}
+}
+
+int game_encode(const struct game *g, struct serial_buf *out)
+{
+	struct wr w = {out, 0};
+	size_t s = sec_begin(&w, "GAME");
+	w_u32(&w, SERIAL_VERSION);
+	w_u64(&w, g->seed);
+	w_i32(&w, g->mapgen);
+	w_u64(&w, g->rng.state);
+	w_u64(&w, g->rng.inc);
+	w_i32(&w, g->turn);
+	w_i32(&w, g->depth);
+	w_u8(&w, g->over);
+	w_u64(&w, g->player);
+	sec_end(&w, s);
+
+	s = sec_begin(&w, "FLOR");
+	w_i32(&w, g->nfloors);
+	for (int i = 0; i < g->nfloors; i++) {
+		const struct map *m = g->floors[i];
+		w_i32(&w, m->w);
+		w_i32(&w, m->h);
+		w_bytes(&w, m->tile, sizeof(m->tile));
+		w_bytes(&w, m->visible, sizeof(m->visible));
+		w_bytes(&w, m->explored, sizeof(m->explored));
+		w_i32(&w, m->nrooms);
+		for (int r = 0; r < m->nrooms; r++) {
+			w_i32(&w, m->rooms[r].x);
+			w_i32(&w, m->rooms[r].y);
+			w_i32(&w, m->rooms[r].w);
+			w_i32(&w, m->rooms[r].h);
+		}
+		w_i32(&w, m->up_x);
+		w_i32(&w, m->up_y);
+		w_i32(&w, m->down_x);
+		w_i32(&w, m->down_y);
+	}
+	sec_end(&w, s);
+
+	s = sec_begin(&w, "ENTS");
+	uint32_t slots = ecs_slots(g->w);
+	w_u32(&w, slots);
+	for (uint32_t i = 0; i < slots; i++)
+		w_u32(&w, ecs_slot_gen(g->w, i));
+	uint32_t nfree = ecs_free_count(g->w);
+	w_u32(&w, nfree);
+	for (uint32_t i = 0; i < nfree; i++)
+		w_u32(&w, ecs_free_at(g->w, i));
+	w_u32(&w, ecs_count(g->w));
+	for (uint32_t i = 0; i < slots; i++)
+		if (ecs_slot_entity(g->w, i) != ECS_NULL)
+			w_u64(&w, ecs_slot_entity(g->w, i));
+	sec_end(&w, s);
+
+	/* Each pool in storage order (the order queries visit, which decides
+	 * who acts first): a one-component query walks a pool from its last
+	 * stored entity to its first, so the list is turned round, and the
+	 * decoder restores the order by adding in the order written. */
+	s = sec_begin(&w, "COMP");
+	w_u32(&w, COMP_COUNT);
+	uint32_t most = 1;
+	for (int c = 0; c < COMP_COUNT; c++)
+		if (ecs_pool_count(g->w, c) > most)
+			most = ecs_pool_count(g->w, c);
+	ecs_entity *order = malloc(most * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (int c = 0; c < COMP_COUNT; c++) {
+		const struct comp_desc *d = &comp_desc[c];
+		w_u32(&w, (uint32_t)d->nf);
+		for (int i = 0; i < d->nf; i++) {
+			w_u8(&w, d->f[i].kind);
+			w_u32(&w, d->f[i].n);
+		}
+		uint32_t n = 0;
+		struct ecs_query q;
+		ecs_query_init(&q, g->w, ECS_BIT(c));
+		for (ecs_entity e; n < most && ecs_query_next(&q, &e);)
+			order[n++] = e;
+		w_u32(&w, n);
+		while (n > 0) {
+			ecs_entity e = order[--n];
+			w_u64(&w, e);
+			w_fields(&w, d, ecs_get(g->w, e, c));
+		}
+	}
+	free(order);
+	sec_end(&w, s);
+
+	s = sec_begin(&w, "LOG ");
+	w_i32(&w, g->log_count);
+	for (int i = 0; i < g->log_count; i++) {
+		const struct game_msg *m = game_msg_get(g, i);
+		w_bytes(&w, m->text, sizeof(m->text));
+		w_u32(&w, m->fg);
+		w_i32(&w, m->count);
+	}
+	sec_end(&w, s);
+
+	s = sec_begin(&w, "HIST");
+	w_i32(&w, g->nhist);
+	for (int i = 0; i < g->nhist; i++) {
+		const struct command *c = &g->hist[i];
+		w_i32(&w, (int)c->c);
+		w_i32(&w, c->item);
+		w_i32(&w, c->x);
+		w_i32(&w, c->y);
+		w_i32(&w, c->choice);
+	}
+	sec_end(&w, s);
+	return w.err;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	const unsigned char *p;
+	size_t len, at;
+	bool short_read;
+};
+
+static bool r_bytes(struct rd *r, void *out, size_t n)
+{
+	if (r->len - r->at < n) {
+		r->short_read = true;
+		r->at = r->len;
+		memset(out, 0, n);
+		return false;
+	}
+	memcpy(out, r->p + r->at, n);
+	r->at += n;
+	return true;
+}
+
+static uint8_t r_u8(struct rd *r)
+{
+	uint8_t v;
+	r_bytes(r, &v, 1);
+	return v;
+}
+
+static uint32_t r_u32(struct rd *r)
+{
+	unsigned char c[4];
+	r_bytes(r, c, 4);
+	return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+}
+
+static int r_i32(struct rd *r)
+{
+	return (int)(int32_t)r_u32(r);
+}
+
+static uint64_t r_u64(struct rd *r)
+{
+	uint64_t lo = r_u32(r);
+	return lo | (uint64_t)r_u32(r) << 32;
+}
+
+/* Every number of the rules stays far below this: a larger one in a save is
+ * damage, and would overflow the rules' arithmetic. */
+#define NUM_MAX (1 << 24)
+
+/* Reads the fields of d into s; false when an int field is out of range. */
+static bool r_fields(struct rd *r, const struct comp_desc *d, unsigned char *s)
+{
+	bool ok = true;
+	for (int i = 0; i < d->nf; i++) {
+		const struct field *f = &d->f[i];
+		unsigned char *p = s + f->off;
+		for (int k = 0; k < f->n; k++) {
+			switch (f->kind) {
+			case FK_I32: {
+				int32_t v = r_i32(r);
+				ok = ok && v > -NUM_MAX && v < NUM_MAX;
+				memcpy(p + 4 * k, &v, 4);
+				break;
+			}
+			case FK_U32: {
+				uint32_t v = r_u32(r);
+				memcpy(p + 4 * k, &v, 4);
+				break;
+			}
+			case FK_U8:
+			case FK_CHARS:
+				p[k] = r_u8(r);
+				break;
+			case FK_U64: {
+				uint64_t v = r_u64(r);
+				memcpy(p + 8 * k, &v, 8);
+				break;
+			}
+			}
+		}
+	}
+	return ok;
+}
+
+struct dec {
+	struct rd all;
+	char *why;
+	int whylen;
+};
+
+static int refuse(struct dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(struct dec *d, const char *fmt, ...)
+{
+	if (d->whylen > 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(d->why, (size_t)d->whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The next section, which must carry tag: its payload as a reader. */
+static int section(struct dec *d, const char tag[4], struct rd *out)
+{
+	char t[4];
+	if (!r_bytes(&d->all, t, 4))
+		return refuse(d, "the game data ends before its '%.4s' section", tag);
+	if (memcmp(t, tag, 4) != 0)
+		return refuse(d, "expected the game's '%.4s' section, found another", tag);
+	uint32_t n = r_u32(&d->all);
+	if (d->all.short_read || d->all.len - d->all.at < n)
+		return refuse(d, "the game's '%.4s' section is cut short", tag);
+	*out = (struct rd){d->all.p + d->all.at, n, 0, false};
+	d->all.at += n;
+	return 0;
+}
+
+/* The end of a section: every byte read, none missing. */
+static int section_done(struct dec *d, const struct rd *r, const char tag[4])
+{
+	if (r->short_read)
+		return refuse(d, "the game's '%.4s' section is shorter than its contents", tag);
+	if (r->at != r->len)
+		return refuse(d, "the game's '%.4s' section has %zu unexpected bytes at its end", tag, r->len - r->at);
+	return 0;
+}
+
+static bool pos_ok(int x, int y)
+{
+	return x >= 0 && y >= 0 && x < MAP_W && y < MAP_H;
+}
+
+static int read_floors(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "FLOR", &r);
+	if (rc)
+		return rc;
+	int n = r_i32(&r);
+	/* a floor takes more than 3 * WORLD_CELLS bytes */
+	if (n < 1 || (size_t)n > r.len / (3 * WORLD_CELLS))
+		return refuse(d, "the save has %d floors", n);
+	g->floors = calloc((size_t)n, sizeof(*g->floors));
+	if (!g->floors)
+		return -ENOMEM;
+	g->capfloors = n;
+	for (int i = 0; i < n; i++) {
+		struct map *m = malloc(sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		g->floors[g->nfloors++] = m;
+		map_init(m);
+		m->w = r_i32(&r);
+		m->h = r_i32(&r);
+		if (m->w != MAP_W || m->h != MAP_H)
+			return refuse(d, "floor %d is %dx%d cells, not %dx%d", i + 1, m->w, m->h, MAP_W, MAP_H);
+		r_bytes(&r, m->tile, sizeof(m->tile));
+		r_bytes(&r, m->visible, sizeof(m->visible));
+		r_bytes(&r, m->explored, sizeof(m->explored));
+		for (int c = 0; c < WORLD_CELLS; c++)
+			if (m->tile[c] > TILE_STAIRS_UP || m->visible[c] > 1 || m->explored[c] > 1)
+				return refuse(d, "floor %d has a bad cell at %d,%d", i + 1, c % MAP_W, c / MAP_W);
+		m->nrooms = r_i32(&r);
+		if (m->nrooms < 0 || m->nrooms > MAP_MAX_ROOMS)
+			return refuse(d, "floor %d has %d rooms", i + 1, m->nrooms);
+		for (int k = 0; k < m->nrooms; k++) {
+			struct room *rm = &m->rooms[k];
+			rm->x = r_i32(&r);
+			rm->y = r_i32(&r);
+			rm->w = r_i32(&r);
+			rm->h = r_i32(&r);
+			if (!pos_ok(rm->x, rm->y) || rm->w < 1 || rm->h < 1 || rm->w > MAP_W - rm->x ||
+			    rm->h > MAP_H - rm->y)
+				return refuse(d, "floor %d has a room outside the map", i + 1);
+		}
+		m->up_x = r_i32(&r);
+		m->up_y = r_i32(&r);
+		m->down_x = r_i32(&r);
+		m->down_y = r_i32(&r);
+		if ((!pos_ok(m->up_x, m->up_y) && !(m->up_x == -1 && m->up_y == -1)) ||
+		    (!pos_ok(m->down_x, m->down_y) && !(m->down_x == -1 && m->down_y == -1)))
+			return refuse(d, "floor %d has stairs outside the map", i + 1);
+		if (r.short_read)
+			break;
+	}
+	return section_done(d, &r, "FLOR");
+}
+
+static int read_entities(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "ENTS", &r);
+	if (rc)
+		return rc;
+	uint32_t slots = r_u32(&r);
+	if (slots > r.len / 4)
+		return refuse(d, "the save lists %u entity slots in %zu bytes", slots, r.len);
+	uint32_t *gen = malloc(((size_t)slots + 1) * sizeof(*gen));
+	uint32_t *fr = NULL;
+	if (!gen)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < slots; i++)
+		gen[i] = r_u32(&r);
+	uint32_t nfree = r_u32(&r);
+	if (nfree > slots) {
+		rc = refuse(d, "the save lists %u free entity slots of %u", nfree, slots);
+		goto out;
+	}
+	fr = malloc(((size_t)nfree + 1) * sizeof(*fr));
+	if (!fr) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nfree; i++)
+		fr[i] = r_u32(&r);
+	if (r.short_read) {
+		rc = section_done(d, &r, "ENTS");
+		goto out;
+	}
+	rc = ecs_restore_slots(g->w, slots, gen, fr, nfree);
+	if (rc == -EINVAL) {
+		rc = refuse(d, "the save's entity slots are inconsistent");
+		goto out;
+	}
+	if (rc)
+		goto out;
+	uint32_t living = r_u32(&r);
+	if (living > slots - nfree) {
+		rc = refuse(d, "the save lists %u living entities in %u slots", living, slots - nfree);
+		goto out;
+	}
+	for (uint32_t i = 0; i < living && !r.short_read; i++) {
+		ecs_entity e = r_u64(&r);
+		if (!r.short_read && ecs_create_at(g->w, e)) {
+			rc = refuse(d, "the save's entity %u:%u cannot be alive", ECS_INDEX(e), ECS_GEN(e));
+			goto out;
+		}
+	}
+	rc = section_done(d, &r, "ENTS");
+out:
+	free(gen);
+	free(fr);
+	return rc;
+}
+
+static int read_components(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "COMP", &r);
+	if (rc)
+		return rc;
+	uint32_t ncomp = r_u32(&r);
+	if (ncomp != COMP_COUNT)
+		return refuse(d, "the save has %u component types, this game %d", ncomp, COMP_COUNT);
+	unsigned char buf[512];
+	for (int c = 0; c < COMP_COUNT; c++) {
+		const struct comp_desc *cd = &comp_desc[c];
+		uint32_t nf = r_u32(&r);
+		bool same = nf == (uint32_t)cd->nf;
+		for (uint32_t i = 0; i < nf && !r.short_read; i++) {
+			uint8_t k = r_u8(&r);
+			uint32_t n = r_u32(&r);
+			same = same && k == cd->f[i].kind && n == cd->f[i].n;
+		}
+		if (!same && !r.short_read)
+			return refuse(d, "the save's component %d has other fields than this game's", c);
+		uint32_t n = r_u32(&r);
+		if (r.short_read)
+			break;
+		size_t size = ecs_component_size(g->w, c);
+		if (size > sizeof(buf))
+			return refuse(d, "component %d is larger than the decoder expects", c);
+		if (n > r.len - r.at)
+			return refuse(d, "the save lists %u holders of component %d in %zu bytes", n, c, r.len - r.at);
+		for (uint32_t i = 0; i < n && !r.short_read; i++) {
+			ecs_entity e = r_u64(&r);
+			memset(buf, 0, size);
+			bool in_range = r_fields(&r, cd, buf);
+			if (r.short_read)
+				break;
+			if (!in_range)
+				return refuse(d, "the save gives entity %u:%u a number out of range in component %d",
+					      ECS_INDEX(e), ECS_GEN(e), c);
+			if (!ecs_alive(g->w, e) || ecs_has(g->w, e, c))
+				return refuse(d, "the save gives component %d to entity %u:%u twice or to no living one",
+					      c, ECS_INDEX(e), ECS_GEN(e));
+			if (!ecs_add(g->w, e, c, buf))
+				return -ENOMEM;
+		}
+	}
+	return section_done(d, &r, "COMP");
+}
+
+static int read_log(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "LOG ", &r);
+	if (rc)
+		return rc;
+	int n = r_i32(&r);
+	if (n < 0 || n > GAME_LOG_MAX)
+		return refuse(d, "the save's log has %d messages (at most %d)", n, GAME_LOG_MAX);
+	for (int i = 0; i < n && !r.short_read; i++) {
+		struct game_msg *m = &g->log[i];
+		r_bytes(&r, m->text, sizeof(m->text));
+		m->fg = r_u32(&r);
+		m->count = r_i32(&r);
+		if (r.short_read)
+			break;
+		if (!memchr(m->text, 0, sizeof(m->text)) || m->count < 1)
+			return refuse(d, "message %d of the save's log is damaged", i + 1);
+	}
+	g->log_start = 0;
+	g->log_count = n;
+	return section_done(d, &r, "LOG ");
+}
+
+#define HIST_FIELDS 5
+
+static int read_history(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "HIST", &r);
+	if (rc)
+		return rc;
+	int n = r_i32(&r);
+	if (n < 0 || (size_t)n > r.len / (4 * HIST_FIELDS))
+		return refuse(d, "the save's command history lists %d commands in %zu bytes", n, r.len);
+	if (n > 0) {
+		g->hist = malloc((size_t)n * sizeof(*g->hist));
+		if (!g->hist)
+			return -ENOMEM;
+		g->caphist = n;
+	}
+	for (int i = 0; i < n && !r.short_read; i++) {
+		struct command *c = &g->hist[i];
+		c->c = (enum cmd)r_i32(&r);
+		c->item = r_i32(&r);
+		c->x = r_i32(&r);
+		c->y = r_i32(&r);
+		c->choice = r_i32(&r);
+		g->nhist = i + 1;
+	}
+	return section_done(d, &r, "HIST");
+}
+
+static bool item_ref_ok(const struct game *g, ecs_entity e)
+{
+	return e == ECS_NULL || (ecs_has(g->w, e, COMP_ITEM) && !ecs_has(g->w, e, COMP_POS));
+}
+
+/* What the rules take for granted and would misbehave on (indices, the
+ * player's components, references between entities). */
+static int check_world(struct dec *d, struct game *g)
+{
+	if (g->depth < 1 || g->depth > g->nfloors)
+		return refuse(d, "the save's player is on floor %d of %d", g->depth, g->nfloors);
+	const uint32_t need = ECS_BIT(COMP_POS) | ECS_BIT(COMP_ACTOR) | ECS_BIT(COMP_PLAYER) |
+			      ECS_BIT(COMP_INVENTORY) | ECS_BIT(COMP_EQUIPMENT) | ECS_BIT(COMP_RENDER);
+	if ((ecs_mask(g->w, g->player) & need) != need || ecs_pool_count(g->w, COMP_PLAYER) != 1)
+		return refuse(d, "the save's player is missing or incomplete");
+	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+	if (pp->floor != g->depth)
+		return refuse(d, "the save's player is not on the current floor");
+	uint32_t slots = ecs_slots(g->w);
+	for (uint32_t i = 0; i < slots; i++) {
+		ecs_entity e = ecs_slot_entity(g->w, i);
+		if (e == ECS_NULL)
+			continue;
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p && (p->floor < 1 || p->floor > g->nfloors || !pos_ok(p->x, p->y)))
+			return refuse(d, "the save's entity %u lies outside the dungeon", i);
+		const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+		if (mem && (mem->known > 1 || (mem->known && !pos_ok(mem->x, mem->y))))
+			return refuse(d, "the save's entity %u is remembered outside the map", i);
+		const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+		if (a && (a->kind < 0 || a->kind >= ACTOR_COUNT))
+			return refuse(d, "the save's entity %u is of an unknown kind %d", i, a->kind);
+		const struct c_corpse *co = ecs_get(g->w, e, COMP_CORPSE);
+		if (co && (co->kind < 0 || co->kind >= ACTOR_COUNT))
+			return refuse(d, "the save's corpse %u is of an unknown kind %d", i, co->kind);
+		const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+		if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
+			   (!pos_ok(ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
+			return refuse(d, "the save's monster %u has a damaged mind", i);
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		if (it && (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1))
+			return refuse(d, "the save's item %u is of an unknown kind %d", i, it->kind);
+		const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+		if (pl) {
+			if (!memchr(pl->cause, 0, sizeof(pl->cause)) || pl->level < 1 || pl->xp < 0)
+				return refuse(d, "the save's player record is damaged");
+			for (int k = 0; k < ACTOR_COUNT; k++)
+				if (pl->kills[k] < 0)
+					return refuse(d, "the save's kill counts are damaged");
+		}
+		const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
+		if (nm && !memchr(nm->s, 0, sizeof(nm->s)))
+			return refuse(d, "the save's entity %u has a damaged name", i);
+		const struct c_inventory *inv = ecs_get(g->w, e, COMP_INVENTORY);
+		if (inv) {
+			int used = 0;
+			for (int k = 0; k < INVENTORY_SLOTS; k++) {
+				if (!item_ref_ok(g, inv->slot[k]))
+					return refuse(d, "the save's inventory slot %c holds no item", 'a' + k);
+				used += inv->slot[k] != ECS_NULL;
+			}
+			if (used != inv->count)
+				return refuse(d, "the save's inventory counts %d items, holds %d", inv->count, used);
+		}
+		const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
+		if (eq)
+			for (int k = 0; k < EQUIP_SLOT_COUNT; k++)
+				if (!item_ref_ok(g, eq->slot[k]))
+					return refuse(d, "the save's equipment slot %d holds no carried item", k);
+		const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
+		if (eqp && (eqp->slot < 0 || eqp->slot >= EQUIP_SLOT_COUNT))
+			return refuse(d, "the save's item %u fits an unknown slot %d", i, eqp->slot);
+	}
+	return 0;
+}
+
+int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen)
+{
+	struct dec d = {{data, len, 0, false}, why, whylen};
+	if (whylen > 0)
+		why[0] = 0;
+	*out = NULL;
+	struct game *g = NULL;
+	struct rd r;
+	int rc = section(&d, "GAME", &r);
+	if (rc)
+		return rc;
+	uint32_t version = r_u32(&r);
+	if (version != SERIAL_VERSION)
+		return refuse(&d, "the game data is version %u, this pirogue reads version %d", version, SERIAL_VERSION);
+	uint64_t seed = r_u64(&r);
+	int mapgen = r_i32(&r);
+	if (mapgen < 0 || mapgen >= MAPGEN_COUNT)
+		return refuse(&d, "the save names an unknown map generator %d", mapgen);
+	rc = world_create(&g, seed, (enum mapgen_kind)mapgen);
+	if (rc)
+		return rc;
+	g->rng.state = r_u64(&r);
+	g->rng.inc = r_u64(&r);
+	g->turn = r_i32(&r);
+	g->depth = r_i32(&r);
+	uint8_t over = r_u8(&r);
+	g->over = over != 0;
+	g->player = r_u64(&r);
+	rc = section_done(&d, &r, "GAME");
+	if (!rc && ((g->rng.inc & 1) == 0 || g->turn < 0 || g->turn >= NUM_MAX * 64 || over > 1))
+		rc = refuse(&d, "the save's turn, RNG or state is damaged");
+	if (!rc)
+		rc = read_floors(&d, g);
+	if (!rc)
+		rc = read_entities(&d, g);
+	if (!rc)
+		rc = read_components(&d, g);
+	if (!rc)
+		rc = read_log(&d, g);
+	if (!rc)
+		rc = read_history(&d, g);
+	if (!rc && d.all.at != d.all.len)
+		rc = refuse(&d, "the game data has %zu unexpected bytes after its last section", d.all.len - d.all.at);
+	if (!rc)
+		rc = check_world(&d, g);
+	if (rc) {
+		if (rc == -ENOMEM)
+			refuse(&d, "out of memory while loading the game");
+		world_destroy(g);
+		return rc;
+	}
+	world_rebuild_occ(g);
+	*out = g;
+	return 0;
+}
+
+void game_opts_of(const struct game *g, struct game_opts *out)
+{
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen};
+}

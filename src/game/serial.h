@@ -1,0 +1,44 @@
+/* serial: the whole game as bytes and back (every floor, entity id, component, the RNG, the log), for save files. */
+#ifndef PIROGUE_GAME_SERIAL_H
+#define PIROGUE_GAME_SERIAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+
+/* Version of the encoding game_encode writes. Raised whenever what is
+ * written changes (a component's fields, a new part of the state); the
+ * decoder refuses other versions with a reason. */
+#define SERIAL_VERSION 2
+
+/* The encoding is a list of sections, each "tag (4 bytes) length (u32 LE)
+ * payload", all integers little-endian. The tags, in order: "GAME" (version,
+ * seed, generator, RNG, turn, depth, player), "FLOR" (every floor), "ENTS"
+ * (the entity slots: generations, free list, living ids), "COMP" (every
+ * component type: its field layout, then each holder in storage order with
+ * its fields), "LOG " (the messages), "HIST" (every command given since the
+ * seed, with its arguments). docs/save.md describes each. Version 1 (no
+ * history, the first component layout) is no longer read. */
+
+/* A growing byte buffer; zero it before first use, free data when done. */
+struct serial_buf {
+	unsigned char *data;
+	size_t len, cap;
+};
+
+/* Appends the encoding of g to out (which may already hold bytes). Returns
+ * 0 or -ENOMEM (out then holds a partial encoding: discard it). */
+int game_encode(const struct game *g, struct serial_buf *out);
+
+/* Rebuilds a game from the bytes game_encode wrote: the same entity ids,
+ * storage order and free slots, so game_checksum equals the saved game's and
+ * the game goes on exactly as the saved one would. Damaged or foreign bytes
+ * are refused: returns -EINVAL with one line in why (whylen > 0) saying what
+ * is wrong, -ENOMEM when memory runs out; never reads outside data. */
+int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen);
+
+/* The options g was created with (seed, generator): a new game made from
+ * them and given g's history (game_history) becomes g again. */
+void game_opts_of(const struct game *g, struct game_opts *out);
+
+#endif

@@ -1,0 +1,525 @@
+/* save: state directory, save file framing (magic, version, sections with length and CRC32), atomic writes. */
+#include "save/save.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/log.h"
+
+#define HEADER_LEN 20 /* magic 8, version 4, sections 4, header CRC 4 */
+#define MAX_SECTIONS 64
+#define TMP_INFIX ".tmp-"
+
+/* ---- the state directory ---- */
+
+int save_state_dir(const char *opt, char *buf, size_t len)
+{
+	const char *base = NULL, *suffix = "";
+	size_t baselen = 0;
+	const char *sd = getenv("STATE_DIRECTORY");
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	if (opt && opt[0]) {
+		base = opt;
+	} else if (sd && sd[0]) {
+		base = sd;
+		const char *colon = strchr(sd, ':');
+		if (colon)
+			baselen = (size_t)(colon - sd);
+	} else if (xdg && xdg[0] == '/') {
+		base = xdg;
+		suffix = "/pirogue";
+	} else if (home && home[0]) {
+		base = home;
+		suffix = "/.local/state/pirogue";
+	} else {
+		log_error("no state directory for saves: give --state-dir DIR (neither STATE_DIRECTORY, "
+			  "XDG_STATE_HOME nor HOME is set)");
+		return -ENOENT;
+	}
+	if (!baselen)
+		baselen = strlen(base);
+	int n = snprintf(buf, len, "%.*s%s", (int)baselen, base, suffix);
+	if (n < 0 || (size_t)n >= len) {
+		log_error("state directory %s%s: path too long", base, suffix);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int save_make_dir(const char *dir)
+{
+	char p[4096];
+	if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+		log_error("state directory %s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	for (char *s = p + 1;; s++) {
+		if (*s != '/' && *s)
+			continue;
+		char c = *s;
+		*s = 0;
+		if (mkdir(p, 0700) && errno != EEXIST) {
+			int e = errno;
+			log_error("cannot create the state directory %s: %s", p, strerror(e));
+			return -e;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+/* ---- atomic writes ---- */
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = fsync(fd) ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+int save_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+{
+	char tmp[4096], dst[4096];
+	if (snprintf(dst, sizeof dst, "%s/%s", dir, name) >= (int)sizeof dst ||
+	    snprintf(tmp, sizeof tmp, "%s/%s" TMP_INFIX "XXXXXX", dir, name) >= (int)sizeof tmp) {
+		log_error("cannot write %s/%s: path too long", dir, name);
+		return -ENAMETOOLONG;
+	}
+	int rc = save_make_dir(dir);
+	if (rc)
+		return rc;
+	const char *what = "create";
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	what = "write";
+	const unsigned char *p = data;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, p + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			goto fail_fd;
+		}
+		done += (size_t)n;
+	}
+	if (fchmod(fd, 0644)) {
+		rc = -errno;
+		goto fail_fd;
+	}
+	what = "flush";
+	if (fsync(fd)) {
+		rc = -errno;
+		goto fail_fd;
+	}
+	if (close(fd)) {
+		fd = -1;
+		rc = -errno;
+		goto fail_tmp;
+	}
+	fd = -1;
+	what = "replace";
+	if (rename(tmp, dst)) {
+		rc = -errno;
+		goto fail_tmp;
+	}
+	what = "flush the directory of";
+	rc = fsync_dir(dir);
+	if (rc)
+		goto fail;
+	return 0;
+fail_fd:
+	close(fd);
+fail_tmp:
+	unlink(tmp);
+fail:
+	log_error("cannot %s %s: %s", what, dst, strerror(-rc));
+	return rc;
+}
+
+/* ---- the file format ---- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t crc(const unsigned char *p, size_t n)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	while (n > 0) { /* crc32 takes a uInt length */
+		uInt chunk = n > 1u << 30 ? 1u << 30 : (uInt)n;
+		c = crc32(c, p, chunk);
+		p += chunk;
+		n -= chunk;
+	}
+	return (uint32_t)c;
+}
+
+int save_encode(const struct game *g, struct serial_buf *out)
+{
+	struct serial_buf body = {0};
+	int rc = game_encode(g, &body);
+	if (rc)
+		goto out;
+	/* count the sections game_encode wrote (tag, length, payload) */
+	uint32_t nsec = 0;
+	for (size_t at = 0; at + 8 <= body.len; at += 8 + get32(body.data + at + 4))
+		nsec++;
+	size_t need = out->len + HEADER_LEN + body.len + 4 * (size_t)nsec;
+	if (need > out->cap) {
+		unsigned char *d = realloc(out->data, need);
+		if (!d) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		out->data = d;
+		out->cap = need;
+	}
+	unsigned char *h = out->data + out->len;
+	memcpy(h, SAVE_MAGIC, 8);
+	put32(h + 8, SERIAL_VERSION);
+	put32(h + 12, nsec);
+	put32(h + 16, crc(h, 16));
+	unsigned char *o = h + HEADER_LEN;
+	for (size_t at = 0; at + 8 <= body.len;) {
+		uint32_t n = get32(body.data + at + 4);
+		memcpy(o, body.data + at, 8);
+		put32(o + 8, crc(body.data + at + 8, n));
+		memcpy(o + 12, body.data + at + 8, n);
+		o += 12 + n;
+		at += 8 + n;
+	}
+	out->len = need;
+out:
+	free(body.data);
+	return rc;
+}
+
+static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...)
+{
+	if (whylen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* A section tag for messages: its printable characters, '?' for others. */
+static const char *tag_text(const unsigned char *t, char out[5])
+{
+	for (int i = 0; i < 4; i++)
+		out[i] = t[i] >= 0x21 && t[i] < 0x7F ? (char)t[i] : t[i] == ' ' ? 0 : '?';
+	out[4] = 0;
+	return out;
+}
+
+int save_decode(const void *data, size_t len, struct game **out, char *why, size_t whylen)
+{
+	const unsigned char *p = data;
+	*out = NULL;
+	if (len == 0)
+		return why_set(why, whylen, -EINVAL, "the save is empty");
+	if (len < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
+		return why_set(why, whylen, -EINVAL, "not a pirogue save (its first bytes are not %s)",
+			       "\\x89PIRSAV\\n");
+	if (len < HEADER_LEN)
+		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
+	if (crc(p, 16) != get32(p + 16))
+		return why_set(why, whylen, -EINVAL, "the save's header is damaged (checksum mismatch)");
+	uint32_t version = get32(p + 8), nsec = get32(p + 12);
+	if (version > SERIAL_VERSION)
+		return why_set(why, whylen, -EINVAL,
+			       "the save was written by a newer pirogue (format %" PRIu32 "; this one reads %d)",
+			       version, SERIAL_VERSION);
+	if (version < SERIAL_VERSION)
+		return why_set(why, whylen, -EINVAL,
+			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d)",
+			       version, SERIAL_VERSION);
+	if (nsec == 0 || nsec > MAX_SECTIONS)
+		return why_set(why, whylen, -EINVAL, "the save's header is damaged (%" PRIu32 " sections)", nsec);
+	/* check every section, then hand their tags, lengths and payloads to
+	 * game_decode without the CRCs */
+	size_t at = HEADER_LEN, body_len = 0;
+	char t[5];
+	for (uint32_t i = 0; i < nsec; i++) {
+		if (len - at < 12)
+			return why_set(why, whylen, -EINVAL, "the save is cut short (in section %" PRIu32 " of %" PRIu32 ")",
+				       i + 1, nsec);
+		uint32_t n = get32(p + at + 4);
+		if (len - at - 12 < n)
+			return why_set(why, whylen, -EINVAL,
+				       "the save is cut short (section %" PRIu32 " of %" PRIu32 ", '%s', lacks %zu bytes)",
+				       i + 1, nsec, tag_text(p + at, t), n - (len - at - 12));
+		if (crc(p + at + 12, n) != get32(p + at + 8))
+			return why_set(why, whylen, -EINVAL, "the save is damaged (section '%s' fails its checksum)",
+				       tag_text(p + at, t));
+		body_len += 8 + n;
+		at += 12 + n;
+	}
+	if (at != len)
+		return why_set(why, whylen, -EINVAL, "the save has %zu unexpected bytes after its last section", len - at);
+	unsigned char *body = malloc(body_len ? body_len : 1);
+	if (!body)
+		return why_set(why, whylen, -ENOMEM, "out of memory loading the save");
+	at = HEADER_LEN;
+	size_t o = 0;
+	for (uint32_t i = 0; i < nsec; i++) {
+		uint32_t n = get32(p + at + 4);
+		memcpy(body + o, p + at, 8);
+		memcpy(body + o + 8, p + at + 12, n);
+		o += 8 + n;
+		at += 12 + n;
+	}
+	char gwhy[SAVE_WHY_MAX];
+	int rc = game_decode(out, body, body_len, gwhy, sizeof gwhy);
+	free(body);
+	if (rc)
+		return why_set(why, whylen, rc, "the save does not hold together: %s", gwhy);
+	return 0;
+}
+
+/* ---- the save in the state directory ---- */
+
+static int save_file_path(const char *dir, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, SAVE_FILE);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int save_game(const char *dir, const struct game *g)
+{
+	struct serial_buf b = {0};
+	int rc = save_encode(g, &b);
+	if (rc)
+		log_error("cannot save the game in %s: out of memory", dir);
+	else
+		rc = save_write_atomic(dir, SAVE_FILE, b.data, b.len);
+	free(b.data);
+	return rc;
+}
+
+bool save_due(int turn0, int depth0, int turn1, int depth1)
+{
+	return depth0 != depth1 || turn0 / SAVE_EVERY_TURNS != turn1 / SAVE_EVERY_TURNS;
+}
+
+bool save_exists(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+	return !save_file_path(dir, path, sizeof path) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads a whole file into *out (malloc'd). 0 or -errno. */
+static int read_file(const char *path, unsigned char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = -EISDIR;
+		goto out;
+	}
+	size_t cap = (size_t)st.st_size + 1;
+	unsigned char *d = malloc(cap);
+	if (!d) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	size_t n = 0;
+	for (;;) {
+		if (n == cap) {
+			unsigned char *nd = realloc(d, cap * 2);
+			if (!nd) {
+				free(d);
+				rc = -ENOMEM;
+				goto out;
+			}
+			d = nd;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, d + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = -errno;
+			free(d);
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*out = d;
+	*len = n;
+out:
+	close(fd);
+	return rc;
+}
+
+int save_load_file(const char *path, struct game **out, char *why, size_t whylen)
+{
+	*out = NULL;
+	unsigned char *data;
+	size_t len;
+	int rc = read_file(path, &data, &len);
+	if (rc == -ENOENT)
+		return why_set(why, whylen, rc, "there is no save (%s)", path);
+	if (rc)
+		return why_set(why, whylen, rc, "cannot read the save %s: %s", path, strerror(-rc));
+	rc = save_decode(data, len, out, why, whylen);
+	free(data);
+	return rc;
+}
+
+/* Removes the temporary files of saves killed before their rename. */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strncmp(e->d_name, SAVE_FILE TMP_INFIX, strlen(SAVE_FILE TMP_INFIX)) != 0)
+			continue;
+		char p[4096];
+		if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
+			unlink(p);
+	}
+	closedir(d);
+}
+
+int save_load(const char *dir, struct game **out, char *why, size_t whylen)
+{
+	char path[4096];
+	*out = NULL;
+	if (save_file_path(dir, path, sizeof path))
+		return why_set(why, whylen, -ENAMETOOLONG, "the state directory's path is too long");
+	remove_stale_temps(dir);
+	int rc = save_load_file(path, out, why, whylen);
+	if (rc != -EINVAL)
+		return rc;
+	char kept[300];
+	size_t used = strlen(why);
+	if (save_set_aside(dir, SAVE_FILE, kept, sizeof kept) == 0)
+		snprintf(why + used, whylen - used, "; kept as %s", kept);
+	else
+		snprintf(why + used, whylen - used, "; it could not be renamed aside");
+	return rc;
+}
+
+int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen)
+{
+	char from[4096], to[4096], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	if (snprintf(from, sizeof from, "%s/%s", dir, name) >= (int)sizeof from)
+		return -ENAMETOOLONG;
+	for (int i = 0; i < 1000; i++) {
+		if (i == 0)
+			snprintf(kept, keptlen, "%s.bad-%s", name, stamp);
+		else
+			snprintf(kept, keptlen, "%s.bad-%s-%d", name, stamp, i);
+		if (snprintf(to, sizeof to, "%s/%s", dir, kept) >= (int)sizeof to)
+			return -ENAMETOOLONG;
+		/* never over a file kept earlier; a file system without
+		 * RENAME_NOREPLACE gets a check first */
+		int r = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+		if (r && errno == EINVAL) {
+			struct stat st;
+			if (lstat(to, &st) == 0)
+				continue;
+			r = rename(from, to);
+		}
+		if (r == 0) {
+			(void)fsync_dir(dir);
+			return 0;
+		}
+		if (errno == EEXIST)
+			continue;
+		int e = errno;
+		if (e != ENOENT)
+			log_error("cannot rename %s aside to %s: %s", from, to, strerror(e));
+		return -e;
+	}
+	log_error("cannot rename %s aside: too many files kept", from);
+	return -EEXIST;
+}
+
+int save_delete(const char *dir)
+{
+	char path[4096];
+	if (save_file_path(dir, path, sizeof path))
+		return -ENAMETOOLONG;
+	if (unlink(path) && errno != ENOENT) {
+		int e = errno;
+		log_error("cannot delete the save %s: %s", path, strerror(e));
+		return -e;
+	}
+	(void)fsync_dir(dir);
+	return 0;
+}
+
+int save_check(const char *dir, const char *path)
+{
+	char p[4096], why[SAVE_WHY_MAX];
+	if (!path) {
+		if (save_file_path(dir, p, sizeof p)) {
+			printf("%s: path too long\n", dir);
+			return 1;
+		}
+		path = p;
+	}
+	struct game *g;
+	int rc = save_load_file(path, &g, why, sizeof why);
+	if (rc) {
+		if (rc == -EINVAL)
+			printf("%s: %s\n", path, why);
+		else
+			printf("%s\n", why);
+		return 1;
+	}
+	printf("ok turn %d depth %d checksum %016" PRIx64 "\n", game_turn(g), game_depth(g), game_checksum(g));
+	game_destroy(g);
+	return 0;
+}

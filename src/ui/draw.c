@@ -1,0 +1,338 @@
+/* The drawing pieces every screen shares: the palette, the map view with
+ * its HUD panel and message log, the hint line. */
+#include "core/utf8.h"
+#include "game/map.h"
+#include "ui/scr.h"
+#include <stdio.h>
+#include <string.h>
+
+const struct ui_palette ui_pal = {
+	.bg = 0x000000, .text = 0xE0E0E0, .dim_text = 0x808080, .title = 0xFFD060,
+	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0,
+	.floor_fg = 0xB4A878, .floor_bg = 0x201C14, .wall_fg = 0xDCC890, .wall_bg = 0x5A4A2C,
+	.floor_mem_fg = 0x3C3C50, .floor_mem_bg = 0x000000, .wall_mem_fg = 0x5A5A78, .wall_mem_bg = 0x141420,
+	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_empty = 0x602020, .hp_text = 0xFFFFFF,
+	.xp_fg = 0xC0A0FF, .box = 0xA0A0B0,
+};
+
+/* Log lines fade with age: newest first. Percent of the message's colour. */
+static const int log_fade[5] = { 100, 80, 65, 52, 42 };
+
+uint32_t ui_scale_rgb(uint32_t c, int pct)
+{
+	uint32_t r = ((c >> 16) & 0xFF) * (uint32_t)pct / 100;
+	uint32_t g = ((c >> 8) & 0xFF) * (uint32_t)pct / 100;
+	uint32_t b = (c & 0xFF) * (uint32_t)pct / 100;
+	return r << 16 | g << 8 | b;
+}
+
+bool ui_pad(const struct ui *u)
+{
+	return u->last_dev == DEV_GAMEPAD;
+}
+
+void ui_center_text(struct console *c, int y, uint32_t fg, const char *s)
+{
+	int len = (int)utf8_len(s);
+	int x = (c->w - len) / 2;
+	con_print(c, x < 0 ? 0 : x, y, fg, ui_pal.bg, s, c->w);
+}
+
+static void tile_look(const struct map *m, int i, bool vis, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+{
+	switch (m->tile[i]) {
+	case TILE_WALL:
+		*ch = '#';
+		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
+		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
+		break;
+	case TILE_STAIRS_DOWN:
+	case TILE_STAIRS_UP:
+		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
+		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	default:
+		*ch = '.';
+		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	}
+}
+
+#define MAX_DRAWABLES 1024
+
+static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
+{
+	const struct map *m = game_map(g);
+	for (int vy = 0; vy < l->view_h; vy++) {
+		for (int vx = 0; vx < l->view_w; vx++) {
+			int mx = cam_x + vx, my = cam_y + vy;
+			if (mx < 0 || my < 0 || mx >= m->w || my >= m->h)
+				continue;
+			int i = my * m->w + mx;
+			bool vis = m->visible[i];
+			if (!vis && !m->explored[i])
+				continue;
+			uint32_t ch, fg, bg;
+			tile_look(m, i, vis, &ch, &fg, &bg);
+			con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+		}
+	}
+	struct drawable d[MAX_DRAWABLES];
+	int n = game_drawables(g, d, MAX_DRAWABLES);
+	for (int i = 0; i < n; i++) {
+		int vx = d[i].x - cam_x, vy = d[i].y - cam_y;
+		if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
+			continue;
+		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph,
+			   d[i].remembered ? ui_scale_rgb(d[i].fg, 45) : d[i].fg);
+	}
+}
+
+static void draw_bar(struct console *c, int x, int y, int w, int value, int max, const char *label,
+		     uint32_t full, uint32_t empty)
+{
+	int filled = max > 0 ? value * w / max : 0;
+	if (filled < 0)
+		filled = 0;
+	for (int i = 0; i < w; i++)
+		con_put(c, x + i, y, ' ', ui_pal.hp_text, i < filled ? full : empty);
+	char text[48];
+	snprintf(text, sizeof text, "%s: %d/%d", label, value, max);
+	con_print_fg(c, x + 1, y, ui_pal.hp_text, text, w - 1);
+}
+
+/* The newest messages, wrapped, newest at the bottom, fading with age. */
+static void draw_log(const struct game *g, struct console *c, int x, int y, int w, int h)
+{
+	int line = h; /* fill from the bottom up */
+	int age = 0;
+	for (int i = game_msg_count(g) - 1; i >= 0 && line > 0; i--, age++) {
+		char text[160];
+		const struct game_msg *m = game_msg_get(g, i);
+		game_msg_format(m, text, sizeof text);
+		int need = con_wrapped_lines(w, text);
+		uint32_t fg = ui_scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
+		int top = line - need;
+		if (top < 0) {
+			/* only the last lines of a long message fit */
+			con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, text);
+			break;
+		}
+		con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, text);
+		line = top;
+	}
+}
+
+static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	struct game_stats s;
+	game_stats(g, &s);
+	char buf[64];
+	int y = l->panel_y;
+	if (l->compact) {
+		/* no separator: the stats line is the panel's first row */
+		int bw = l->cols / 2 - 1;
+		if (bw > 20)
+			bw = 20;
+		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_pal.hp_full, ui_pal.hp_empty);
+		snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
+	} else {
+		con_fill(c, 0, y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_pal.hp_full, ui_pal.hp_empty);
+		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
+		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
+		snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next);
+		con_print(c, 1, y + 4, ui_pal.xp_fg, ui_pal.bg, buf, 21);
+		snprintf(buf, sizeof buf, "Turn %d", s.turn);
+		con_print(c, 1, y + 5, ui_pal.dim_text, ui_pal.bg, buf, 21);
+	}
+	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
+}
+
+void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *const *items)
+{
+	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', ui_pal.hint, ui_pal.bg);
+	int x = 1;
+	for (int i = 0; items[i]; i++) {
+		int len = (int)utf8_len(items[i]);
+		int gap = i ? 2 : 0;
+		if (x + gap + len > l->cols - 1)
+			break;
+		x += gap;
+		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, items[i], -1);
+		x += len;
+	}
+}
+
+void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
+		   bool cursor)
+{
+	const struct map *m = game_map(g);
+	int fx, fy, cam_x, cam_y;
+	if (cursor) {
+		fx = u->look_x;
+		fy = u->look_y;
+	} else {
+		game_player_pos(g, &fx, &fy);
+	}
+	ui_camera(l, m->w, m->h, fx, fy, &cam_x, &cam_y);
+	draw_map(l, g, c, cam_x, cam_y);
+	draw_panel(l, g, c);
+
+	char desc[96];
+	int hx = -1, hy = -1;
+	if (cursor) {
+		hx = u->look_x;
+		hy = u->look_y;
+		int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
+		const struct con_cell *cell = con_at(c, vx, vy);
+		if (cell && vy < l->view_y + l->view_h)
+			con_put(c, vx, vy, cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80);
+	} else if (u->hover_x >= 0) {
+		hx = u->hover_x;
+		hy = u->hover_y;
+	}
+	if (hx >= 0) {
+		const char *what = game_describe(g, hx, hy, desc, sizeof desc);
+		if (!what && m->explored[hy * m->w + hx])
+			what = m->tile[hy * m->w + hx] == TILE_WALL ? "a wall"
+			       : m->tile[hy * m->w + hx] == TILE_STAIRS_DOWN ? "stairs down"
+			       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
+		if (!what)
+			what = "unexplored";
+		/* the description sits on the top row of the map view */
+		con_print(c, l->view_x + 1, l->view_y, 0xFFFFFF, 0x202030, what, l->view_w - 2);
+	}
+}
+
+const struct bindings *ui_binds(const struct ui *u)
+{
+	return u->binds ? u->binds : bind_default();
+}
+
+/* The first key of action a on the device, as a label; false if none. */
+static bool first_key(const struct ui *u, enum action a, bool pad, char *buf, size_t len)
+{
+	uint32_t k;
+	if (bind_keys(ui_binds(u), a, pad, &k, 1) < 1)
+		return false;
+	bind_key_label(k, buf, len);
+	return true;
+}
+
+/* Whether the four keys are bound to north, south, west, east. */
+static bool four_bound(const struct ui *u, const uint32_t keys[4])
+{
+	static const enum action dirs[4] = { ACT_MOVE_N, ACT_MOVE_S, ACT_MOVE_W, ACT_MOVE_E };
+	for (int i = 0; i < 4; i++)
+		if (bind_action(ui_binds(u), keys[i]) != dirs[i])
+			return false;
+	return true;
+}
+
+/* The moves: "arrows", the letters bound to west, south, north, east
+ * ("hjkl"), or "D-pad"; else the labels of the first keys of each. */
+static bool moves_text(const struct ui *u, bool pad, char *buf, size_t len)
+{
+	static const uint32_t arrows[4] = { KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT };
+	static const uint32_t dpad[4] = { PAD_UP, PAD_DOWN, PAD_LEFT, PAD_RIGHT };
+	static const enum action wsne[4] = { ACT_MOVE_W, ACT_MOVE_S, ACT_MOVE_N, ACT_MOVE_E };
+	buf[0] = 0;
+	if (pad && four_bound(u, dpad)) {
+		snprintf(buf, len, "D-pad");
+		return true;
+	}
+	if (!pad && four_bound(u, arrows))
+		snprintf(buf, len, "arrows");
+	/* the four letters (or other keys) that move, in h j k l order */
+	char part[4][16];
+	int found = 0;
+	for (int i = 0; i < 4; i++) {
+		uint32_t keys[8];
+		int n = bind_keys(ui_binds(u), wsne[i], pad, keys, 8);
+		part[i][0] = 0;
+		for (int j = 0; j < n && j < 8; j++) {
+			bool letter = keys[j] < 0x80 && keys[j] > 0x20;
+			bool arrow = !pad && buf[0] && (keys[j] == KEY_UP || keys[j] == KEY_DOWN || keys[j] == KEY_LEFT ||
+						       keys[j] == KEY_RIGHT);
+			if (arrow)
+				continue;
+			if (letter || !part[i][0]) {
+				bind_key_label(keys[j], part[i], sizeof part[i]);
+				if (letter)
+					break;
+			}
+		}
+		found += part[i][0] != 0;
+	}
+	if (found == 4 && !(pad && buf[0])) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s%s%s%s", used ? "/" : "", part[0], part[1], part[2], part[3]);
+	}
+	return buf[0] != 0;
+}
+
+bool ui_key_text(const struct ui *u, const struct scr_key *k, bool pad, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if ((k->dev == SCR_KEYBOARD && pad) || (k->dev == SCR_PAD && !pad))
+		return false;
+	if (k->keys) {
+		snprintf(buf, len, "%s", k->keys);
+		return true;
+	}
+	if (k->moves)
+		return moves_text(u, pad, buf, len);
+	char a[24], b[24];
+	bool ha = first_key(u, k->act, pad, a, sizeof a);
+	bool hb = k->act2 != ACT_NONE && first_key(u, k->act2, pad, b, sizeof b);
+	if (ha && hb && !strncmp(a, "D-pad", 5) && !strncmp(b, "D-pad", 5))
+		snprintf(buf, len, "D-pad%s%s", a + 5, b + 5); /* "D-pad↑↓" */
+	else if (ha && hb)
+		snprintf(buf, len, "%s%s%s", a, utf8_len(a) == 1 && utf8_len(b) == 1 ? "" : "/", b);
+	else if (ha || hb)
+		snprintf(buf, len, "%s", ha ? a : b);
+	return ha || hb;
+}
+
+int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64], int max)
+{
+	int n = 0;
+	bool pad = ui_pad(u);
+	for (int i = 0; keys && (keys[i].hint || keys[i].help) && n < max; i++) {
+		char kt[48];
+		if (!keys[i].hint || !ui_key_text(u, &keys[i], pad, kt, sizeof kt))
+			continue;
+		if (kt[0])
+			snprintf(text[n], sizeof text[n], "%s: %s", kt, keys[i].hint);
+		else
+			snprintf(text[n], sizeof text[n], "%s", keys[i].hint);
+		n++;
+	}
+	return n;
+}
+
+void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
+{
+	const char *items[25];
+	char text[24][64];
+	int n = ui_key_items(u, keys, text, 24);
+	for (int i = 0; i < n; i++)
+		items[i] = text[i];
+	items[n] = NULL;
+	ui_draw_hint(l, c, items);
+}
+
+const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len)
+{
+	char text[24][64];
+	int n = ui_key_items(u, keys, text, 24);
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", text[i]);
+	return buf;
+}

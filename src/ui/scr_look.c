@@ -1,0 +1,52 @@
+/* The look screen: a cursor over the map; what is under it is described. */
+#include "game/map.h"
+#include "ui/scr.h"
+
+static const struct scr_key keys[] = {
+	{ .keys = "", .dev = SCR_KEYBOARD, .hint = "Look: move the cursor" },
+	{ .keys = "", .dev = SCR_PAD, .hint = "Look: D-pad moves the cursor" },
+	{ .moves = true, .help = "move the cursor (or point)" },
+	{ .act = ACT_CANCEL, .hint = "done", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "done", .help = "back to the map" },
+	{ .act = ACT_LOOK, .help = "back to the map" },
+	{ .act = ACT_CONFIRM, .help = "back to the map" },
+	{ .act = ACT_DO, .help = "back to the map" },
+	{ 0 },
+};
+
+static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	(void)h;
+	int dx, dy, mx, my;
+	if (in->kind == UI_IN_CLICK) {
+		if (ui_click_cell(u, g, in, &mx, &my) == 0) {
+			u->look_x = mx;
+			u->look_y = my;
+		}
+		return;
+	}
+	if (bind_move_delta(in->act, &dx, &dy)) {
+		const struct map *m = game_map(g);
+		int x = u->look_x + dx, y = u->look_y + dy;
+		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
+			u->look_x = x;
+			u->look_y = y;
+		}
+		return;
+	}
+	switch (in->act) {
+	case ACT_CANCEL: case ACT_BACK: case ACT_LOOK: case ACT_CONFIRM: case ACT_DO:
+		u->screen = UI_PLAY;
+		break;
+	default:
+		break;
+	}
+}
+
+static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_world(u, l, g, c, true);
+	ui_draw_keys_hint(u, l, c, keys);
+}
+
+const struct scr scr_look = { .name = "look", .title = "Looking", .keys = keys, .needs_game = true, .cursor = true, .input = input, .draw = draw };

@@ -1,0 +1,105 @@
+/* The play screen: the map, the HUD and the log; every game command starts here. */
+#include "game/map.h"
+#include "ui/scr.h"
+
+/* The eight moves are in the same order in both enums (N, NE, E, ... NW). */
+_Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
+
+static const struct scr_key keys[] = {
+	{ .moves = true, .hint = "move", .help = "walk (into a monster: attack)" },
+	{ .act = ACT_HELP, .hint = "help", .help = "every key (this help)" },
+	{ .keys = "L/R+D-pad", .dev = SCR_PAD, .hint = "diagonal", .help = "diagonals: hold L or R + d-pad" },
+	{ .act = ACT_DO, .hint = "act", .help = "stairs under you, else pick up" },
+	{ .act = ACT_WAIT, .hint = "wait", .help = "wait a turn" },
+	{ .act = ACT_BACK, .hint = "wait", .help = "wait a turn" },
+	{ .act = ACT_PICKUP, .hint = "get", .help = "pick up what lies here" },
+	{ .act = ACT_DESCEND, .act2 = ACT_ASCEND, .hint = "stairs" },
+	{ .act = ACT_DESCEND, .help = "take the stairs down" },
+	{ .act = ACT_ASCEND, .help = "take the stairs up" },
+	{ .act = ACT_LOOK, .hint = "look", .help = "look around (or click)" },
+	{ .act = ACT_HISTORY, .hint = "log", .help = "message history" },
+	{ .act = ACT_QUIT, .hint = "quit", .help = "save and quit to the menu" },
+	{ .act = ACT_MENU, .hint = "menu", .help = "save and quit to the menu" },
+	{ .act = ACT_CANCEL, .help = "save and quit to the menu" },
+	{ .act = ACT_CHARACTER, .hint = "you", .help = "character" },
+	{ 0 },
+};
+
+static void command(struct ui *u, struct game *g, const struct ui_host *h, enum cmd c)
+{
+	if (game_is_over(g))
+		return;
+	h->command(h->ctx, c);
+	ui_after_command(u, g);
+}
+
+static void look_at(struct ui *u, int x, int y)
+{
+	u->look_x = x;
+	u->look_y = y;
+	u->screen = UI_LOOK;
+}
+
+static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	int px, py;
+	if (in->kind == UI_IN_CLICK) {
+		/* a click looks at the cell */
+		if (ui_click_cell(u, g, in, &px, &py) == 0)
+			look_at(u, px, py);
+		return;
+	}
+	switch (in->act) {
+	case ACT_MOVE_N: case ACT_MOVE_NE: case ACT_MOVE_E: case ACT_MOVE_SE:
+	case ACT_MOVE_S: case ACT_MOVE_SW: case ACT_MOVE_W: case ACT_MOVE_NW:
+		command(u, g, h, (enum cmd)(CMD_MOVE_N + (in->act - ACT_MOVE_N)));
+		break;
+	case ACT_WAIT:
+	case ACT_BACK:
+		command(u, g, h, CMD_WAIT);
+		break;
+	case ACT_PICKUP:
+		command(u, g, h, CMD_PICKUP);
+		break;
+	case ACT_DESCEND:
+		command(u, g, h, CMD_DESCEND);
+		break;
+	case ACT_ASCEND:
+		command(u, g, h, CMD_ASCEND);
+		break;
+	case ACT_DO: {
+		/* the one button that does what the cell calls for */
+		const struct map *m = game_map(g);
+		game_player_pos(g, &px, &py);
+		int t = m->tile[py * m->w + px];
+		command(u, g, h, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
+		break;
+	}
+	case ACT_LOOK:
+		game_player_pos(g, &px, &py);
+		look_at(u, px, py);
+		break;
+	case ACT_HISTORY:
+		u->history_top = 0;
+		u->screen = UI_HISTORY;
+		break;
+	case ACT_CHARACTER:
+		u->screen = UI_CHARACTER;
+		break;
+	case ACT_CANCEL:
+	case ACT_QUIT:
+	case ACT_MENU:
+		h->request(h->ctx, UI_REQ_SAVE_QUIT);
+		break;
+	default:
+		break; /* unbound here: costs nothing */
+	}
+}
+
+static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_world(u, l, g, c, false);
+	ui_draw_keys_hint(u, l, c, keys);
+}
+
+const struct scr scr_play = { .name = "play", .title = "On the map", .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -1,0 +1,131 @@
+/* The title screen: the pirogue, the name, the menu (Continue, New game, Quit). */
+#include "core/utf8.h"
+#include "ui/scr.h"
+#include <stdio.h>
+
+/* A pirogue (a dugout canoe) on the water, its paddler an @: each line with
+ * its colour. */
+static const struct {
+	const char *text;
+	uint32_t fg;
+} title_art[] = {
+	{ "            @            ", 0xF0F0F0 },
+	{ "           /|\\           ", 0xC8A060 },
+	{ "  \xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84/\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84\xe2\x96\x84  ", 0xA06030 },
+	{ "   \xe2\x96\x80\xe2\x96\x80\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x80\xe2\x96\x80    ", 0x804820 },
+	{ "\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91", 0x3060C0 },
+};
+
+static const struct scr_key keys[] = {
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an entry" },
+	{ .act = ACT_CONFIRM, .hint = "select", .help = "select it" },
+	{ .act = ACT_DO, .hint = "select", .help = "select it" },
+	{ .act = ACT_CANCEL, .hint = "quit", .help = "quit pirogue" },
+	{ .act = ACT_BACK, .hint = "back", .help = "quit pirogue" },
+	{ .act = ACT_QUIT, .help = "quit pirogue" },
+	{ 0 },
+};
+
+static const char *menu_label(enum ui_menu_item it)
+{
+	switch (it) {
+	case MENU_CONTINUE: return "Continue";
+	case MENU_NEW_GAME: return "New game";
+	case MENU_QUIT: return "Quit";
+	default: return "?";
+	}
+}
+
+/* Quit: at once, or in kiosk mode after a confirmation (the game then
+ * restarts: its service brings it back). */
+static void quit(struct ui *u, const struct ui_host *h)
+{
+	if (!u->kiosk) {
+		h->request(h->ctx, UI_REQ_QUIT);
+		return;
+	}
+	u->confirm_quit = true;
+	snprintf(u->notice, sizeof u->notice, "Quit and restart the game? %s: yes, any other key: no",
+		 ui_pad(u) ? "A" : "Enter");
+}
+
+static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	(void)g;
+	if (in->kind != UI_IN_KEY)
+		return;
+	if (u->confirm_quit) {
+		/* kiosk: only a second, deliberate yes quits (and so restarts) */
+		u->confirm_quit = false;
+		u->notice[0] = 0;
+		if (in->act == ACT_CONFIRM || in->act == ACT_DO)
+			h->request(h->ctx, UI_REQ_QUIT);
+		return;
+	}
+	enum ui_menu_item items[MENU_COUNT];
+	int n = ui_menu_items(u, items);
+	if (u->menu_sel >= n)
+		u->menu_sel = n - 1;
+	switch (in->act) {
+	case ACT_MOVE_N:
+		u->menu_sel = (u->menu_sel + n - 1) % n;
+		break;
+	case ACT_MOVE_S:
+		u->menu_sel = (u->menu_sel + 1) % n;
+		break;
+	case ACT_CONFIRM:
+	case ACT_DO:
+		u->notice[0] = 0;
+		switch (items[u->menu_sel]) {
+		case MENU_CONTINUE:
+			h->request(h->ctx, UI_REQ_CONTINUE);
+			break;
+		case MENU_NEW_GAME:
+			h->request(h->ctx, UI_REQ_NEW_GAME);
+			break;
+		default:
+			quit(u, h);
+			break;
+		}
+		break;
+	case ACT_CANCEL:
+	case ACT_QUIT:
+	case ACT_BACK:
+		quit(u, h);
+		break;
+	default:
+		break;
+	}
+}
+
+static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	(void)l;
+	(void)g;
+	int art_h = (int)(sizeof title_art / sizeof title_art[0]);
+	enum ui_menu_item items[MENU_COUNT];
+	int n = ui_menu_items(u, items);
+	int block = art_h + 4 + n * 2 + 3;
+	int y = (c->h - block) / 2;
+	if (y < 1)
+		y = 1;
+	for (int i = 0; i < art_h; i++)
+		ui_center_text(c, y + i, title_art[i].fg, title_art[i].text);
+	y += art_h + 1;
+	ui_center_text(c, y, ui_pal.title, "P I R O G U E");
+	ui_center_text(c, y + 1, ui_pal.dim_text, "a roguelike for the bare console");
+	y += 3;
+	for (int i = 0; i < n; i++) {
+		bool sel = i == u->menu_sel;
+		char line[32];
+		snprintf(line, sizeof line, "%s %-10s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
+		int x = (c->w - 12) / 2;
+		con_print(c, x, y + i * 2, sel ? 0xFFFFFF : ui_pal.text, sel ? ui_pal.select_bg : ui_pal.bg, line, -1);
+	}
+	if (u->notice[0])
+		con_print_wrapped(c, 1, c->h - 4, c->w - 2, 2, 0xFF8060, ui_pal.bg, u->notice);
+	char hint[160];
+	ui_center_text(c, c->h - 1, ui_pal.hint, ui_keys_line(u, keys, "   ", hint, sizeof hint));
+}
+
+const struct scr scr_title = { .name = "title", .title = "Title menu", .keys = keys, .input = input, .draw = draw };

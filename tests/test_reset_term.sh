@@ -1,0 +1,48 @@
+#!/bin/sh
+# issue 11, defect 5: after the game is killed with SIGKILL in a terminal, the
+# terminal is raw, on the alternate screen, cursor hidden, mouse reporting
+# on; `pirogue --reset-term`, typed blind and ended with Ctrl+J as
+# docs/term.md says, gives it back. Checked in a real pty under tmux.
+set -u
+P=${PIROGUE:-./pirogue}
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed (apt-get install tmux)"; exit 77; }
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+tmp=$(mktemp -d)
+T="tmux -S $tmp/sock -f /dev/null"
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+flags() { $T display-message -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{keypad_flag}'; }
+# waits up to 10 s until the pane's flags are $1
+wait_flags() {
+	i=0
+	while [ "$(flags)" != "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ "$(flags)" = "$1" ]
+}
+$T new-session -d -s t -x 100 -y 40 "env PIROGUE_CONFIG=/dev/null TERM=xterm-256color sh" || { echo "SKIP: tmux cannot start a session here"; exit 77; }
+$T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --seed 1'" Enter
+if ! wait_flags "1 0 1 1"; then
+	echo "FAIL: the game did not take the terminal (flags: $(flags))"
+	exit 1
+fi
+kill -KILL "$(cat "$tmp/pid")"
+sleep 0.3
+# the damage is there (else this check proves nothing)
+[ "$(flags)" = "1 0 1 1" ] || { echo "FAIL: after SIGKILL the terminal is already fine ($(flags)): the check proves nothing"; exit 1; }
+# typed blind, ended with Ctrl+J (Enter sends CR, which the raw mode no longer reads as a newline)
+$T send-keys -t t "\"$P\" --reset-term" C-j
+if ! wait_flags "0 1 0 0"; then
+	echo "FAIL: after pirogue --reset-term: alternate screen/cursor/mouse/keypad flags are $(flags), want 0 1 0 0"
+	fail=1
+fi
+$T send-keys -t t "stty -a > $tmp/after" Enter
+i=0
+while [ ! -s "$tmp/after" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$tmp/after" ] || { echo "FAIL: the shell runs no command after --reset-term"; exit 1; }
+for f in icanon echo icrnl isig opost onlcr; do
+	grep -q -- "\(^\|[ ;]\)$f\([ ;]\|$\)" "$tmp/after" ||
+		{ echo "FAIL: after --reset-term the terminal still has -$f ($(tr '\n' ' ' < "$tmp/after" 2>/dev/null | cut -c1-200))"; fail=1; }
+done
+grep -q 'susp = ^Z' "$tmp/after" || { echo "FAIL: Ctrl+Z is not the suspend key again"; fail=1; }
+$T capture-pane -p -t t | grep -q "terminal reset" || { echo "FAIL: --reset-term did not say what it did"; fail=1; }
+[ $fail -eq 0 ] && echo "reset-term: after SIGKILL, --reset-term restored the screen, cursor, mouse, keypad and line settings"
+exit $fail

@@ -1,0 +1,320 @@
+/* save: state directory choice, the save file (round trip, every truncation, byte flips, foreign and newer files set aside), atomic writes under SIGKILL. */
+#include "savefix.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "save/save.h"
+
+static char dir[64];
+
+static int setup(void **st)
+{
+	(void)st;
+	snprintf(dir, sizeof dir, "/tmp/pirogue-save-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* Number of files in the test directory (or its subdirectory sub) whose name starts with prefix. */
+static int count_in(const char *sub, const char *prefix)
+{
+	char p[160];
+	snprintf(p, sizeof p, "%s%s%s", dir, sub ? "/" : "", sub ? sub : "");
+	DIR *d = opendir(p);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return n;
+}
+
+static void write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void test_state_dir(void **st)
+{
+	(void)st;
+	char buf[256];
+	setenv("STATE_DIRECTORY", "/var/lib/pirogue:/other", 1);
+	setenv("XDG_STATE_HOME", "/x", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(save_state_dir("/given", buf, sizeof buf), 0);
+	assert_string_equal(buf, "/given");
+	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), 0);
+	assert_string_equal(buf, "/var/lib/pirogue");
+	unsetenv("STATE_DIRECTORY");
+	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), 0);
+	assert_string_equal(buf, "/x/pirogue");
+	setenv("XDG_STATE_HOME", "relative", 1); /* the XDG spec: ignored */
+	assert_int_equal(save_state_dir("", buf, sizeof buf), 0);
+	assert_string_equal(buf, "/home/u/.local/state/pirogue");
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("HOME");
+	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), -ENOENT);
+	assert_int_equal(save_state_dir("/a/very/long/path", buf, 8), -ENAMETOOLONG);
+}
+
+static struct game *played(uint64_t seed, int turns)
+{
+	struct game *g = gamefix_new(seed, MAPGEN_CLASSIC);
+	struct savefix_bot bot;
+	savefix_bot_init(&bot, seed);
+	savefix_play(&bot, g, turns);
+	return g;
+}
+
+static void test_save_load(void **st)
+{
+	(void)st;
+	char sub[128], why[SAVE_WHY_MAX];
+	snprintf(sub, sizeof sub, "%s/a/b", dir); /* made on the first save */
+	assert_false(save_exists(sub));
+	struct game *h;
+	assert_int_equal(save_load(sub, &h, why, sizeof why), -ENOENT);
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct game *g = played(seed, (int)seed * 60);
+		assert_int_equal(save_game(sub, g), 0);
+		assert_true(save_exists(sub));
+		assert_int_equal(save_load(sub, &h, why, sizeof why), 0);
+		assert_true(game_checksum(h) == game_checksum(g));
+		game_destroy(h);
+		game_destroy(g);
+	}
+	char p[160];
+	snprintf(p, sizeof p, "%s/%s", sub, SAVE_FILE);
+	struct stat s;
+	assert_int_equal(stat(p, &s), 0);
+	assert_int_equal(s.st_mode & 0777, 0644);
+	assert_int_equal(count_in("a/b", SAVE_FILE ".tmp"), 0);
+	assert_int_equal(save_delete(sub), 0);
+	assert_false(save_exists(sub));
+	assert_int_equal(save_delete(sub), 0); /* none: fine */
+}
+
+/* Bytes of a small real save (floor 1, a few dozen turns). */
+static struct serial_buf small_save(void)
+{
+	struct game *g = played(3, 40);
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	game_destroy(g);
+	return b;
+}
+
+static void expect_refused(const void *data, size_t len, const char *want)
+{
+	struct game *g = (struct game *)1;
+	char why[SAVE_WHY_MAX] = "";
+	int rc = save_decode(data, len, &g, why, sizeof why);
+	if (rc != -EINVAL || (want && !strstr(why, want)))
+		print_message("len %zu: rc %d, '%s' (expected '%s')\n", len, rc, why, want ? want : "");
+	assert_int_equal(rc, -EINVAL);
+	assert_null(g);
+	assert_true(why[0] != 0);
+	assert_null(strchr(why, '\n'));
+	if (want)
+		assert_non_null(strstr(why, want));
+}
+
+/* Every truncation length of a real save is refused with a reason. */
+static void test_every_truncation(void **st)
+{
+	(void)st;
+	struct serial_buf b = small_save();
+	expect_refused(b.data, 0, "empty");
+	for (size_t n = 1; n < 8; n++)
+		expect_refused(b.data, n, "not a pirogue save");
+	for (size_t n = 8; n < b.len; n++)
+		expect_refused(b.data, n, "cut short");
+	/* on disk: the state directory keeps it aside and says where */
+	char p[128], why[SAVE_WHY_MAX];
+	snprintf(p, sizeof p, "%s/%s", dir, SAVE_FILE);
+	int kept = 0;
+	for (size_t n = 0; n < b.len; n += b.len / 7, kept++) {
+		write_bytes(p, b.data, n);
+		struct game *g;
+		assert_int_equal(save_load(dir, &g, why, sizeof why), -EINVAL);
+		assert_non_null(strstr(why, "; kept as " SAVE_FILE ".bad-"));
+		assert_false(save_exists(dir));
+	}
+	assert_int_equal(count_in(NULL, SAVE_FILE ".bad-"), kept); /* none replaced another */
+	free(b.data);
+}
+
+/* Random byte changes anywhere: refused (the CRCs), never a crash. */
+static void test_byte_flips(void **st)
+{
+	(void)st;
+	struct serial_buf b = small_save();
+	unsigned char *c = malloc(b.len);
+	assert_non_null(c);
+	srand(7);
+	for (int i = 0; i < 2000; i++) {
+		memcpy(c, b.data, b.len);
+		int flips = 1 + rand() % 4;
+		for (int f = 0; f < flips; f++)
+			c[(size_t)rand() % b.len] ^= (unsigned char)(1 + rand() % 255);
+		if (memcmp(c, b.data, b.len) == 0)
+			continue;
+		expect_refused(c, b.len, NULL);
+	}
+	free(c);
+	free(b.data);
+}
+
+static void fix_header_crc(unsigned char *h)
+{
+	uint32_t c = (uint32_t)crc32(crc32(0L, Z_NULL, 0), h, 16);
+	for (int i = 0; i < 4; i++)
+		h[16 + i] = (unsigned char)(c >> (8 * i));
+}
+
+static void test_foreign_and_newer(void **st)
+{
+	(void)st;
+	const char text[] = "[pirogue]\nscale = 2\n";
+	expect_refused(text, sizeof text - 1, "not a pirogue save");
+	struct serial_buf b = small_save();
+	b.data[8] = SERIAL_VERSION + 1;
+	fix_header_crc(b.data);
+	char want[128];
+	snprintf(want, sizeof want, "newer pirogue (format %d; this one reads %d)", SERIAL_VERSION + 1, SERIAL_VERSION);
+	expect_refused(b.data, b.len, want);
+	b.data[8] = 1;
+	fix_header_crc(b.data);
+	expect_refused(b.data, b.len, "old format (1)");
+	b.data[8] = SERIAL_VERSION;
+	b.data[12] = 3; /* fewer sections than written: bytes left over */
+	fix_header_crc(b.data);
+	expect_refused(b.data, b.len, "unexpected bytes");
+	b.data[12] ^= 1;
+	expect_refused(b.data, b.len, "header is damaged");
+	free(b.data);
+	/* a directory where the save should be: unreadable, not set aside */
+	char sub[128], p[160], why[SAVE_WHY_MAX];
+	snprintf(sub, sizeof sub, "%s/d", dir);
+	snprintf(p, sizeof p, "%s/%s", sub, SAVE_FILE);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(mkdir(p, 0700), 0);
+	struct game *g;
+	assert_int_equal(save_load(sub, &g, why, sizeof why), -EISDIR);
+	assert_non_null(strstr(why, "cannot read the save"));
+}
+
+/* The power cut: a child saves successive states of a game over and over
+ * and is killed with SIGKILL at a random moment, 200 times. The state
+ * directory always loads, to the last save the child finished or to the
+ * one it was writing; its temporary files are cleaned up on load. */
+static void test_power_cut(void **st)
+{
+	(void)st;
+	char sub[128];
+	snprintf(sub, sizeof sub, "%s/cut", dir);
+	struct game *g = played(11, 30);
+	assert_int_equal(save_game(sub, g), 0);
+	srand(11);
+	int newest = 0, previous = 0, kills = 200;
+	for (int k = 0; k < kills; k++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			close(fds[0]);
+			struct savefix_bot bot;
+			savefix_bot_init(&bot, (uint64_t)k);
+			for (;;) {
+				savefix_play(&bot, g, 1);
+				if (game_is_over(g))
+					_exit(0);
+				int t = game_turn(g);
+				if (write(fds[1], &t, sizeof t) != sizeof t || save_game(sub, g))
+					_exit(1);
+				t = -t;
+				if (write(fds[1], &t, sizeof t) != sizeof t)
+					_exit(1);
+			}
+		}
+		close(fds[1]);
+		usleep((useconds_t)(rand() % 4000));
+		kill(pid, SIGKILL);
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		/* what the child was writing and what it had finished */
+		int t, writing = -1, done = -1;
+		while (read(fds[0], &t, sizeof t) == sizeof t) {
+			if (t >= 0)
+				writing = t;
+			else
+				done = -t;
+		}
+		close(fds[0]);
+		struct game *h;
+		char why[SAVE_WHY_MAX];
+		int rc = save_load(sub, &h, why, sizeof why);
+		if (rc)
+			print_message("kill %d: %s\n", k, why);
+		assert_int_equal(rc, 0);
+		int got = game_turn(h);
+		if (done < 0) {
+			/* killed during or before the first save: the parent's game
+			 * (turn of g) or the one being written */
+			assert_true(got == game_turn(g) || got == writing);
+		} else {
+			assert_true(got == done || got == writing);
+		}
+		if (got == writing && writing != done)
+			newest++;
+		else
+			previous++;
+		assert_int_equal(count_in("cut", SAVE_FILE ".tmp"), 0);
+		game_destroy(h);
+		/* the next child continues from what was saved */
+		game_destroy(g);
+		assert_int_equal(save_load(sub, &g, why, sizeof why), 0);
+		if (game_is_over(g)) { /* (death is not saved by the app; here it is) */
+			game_destroy(g);
+			g = played(1000 + (uint64_t)k, 10);
+			assert_int_equal(save_game(sub, g), 0);
+		}
+	}
+	print_message("power cut: %d kills: %d loaded the save being written, %d the one before\n", kills,
+		      newest, previous);
+	game_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_dir),
+		cmocka_unit_test(test_save_load),
+		cmocka_unit_test(test_every_truncation),
+		cmocka_unit_test(test_byte_flips),
+		cmocka_unit_test(test_foreign_and_newer),
+		cmocka_unit_test(test_power_cut),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
