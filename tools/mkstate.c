@@ -6,12 +6,16 @@
  *   mkstate items DIR     one of every item kind carried (scrolls, potion,
  *                         sword, chain mail beside the dagger and armour)
  *   mkstate levelup DIR   enough experience for a level-up to be chosen
- *   mkstate dying DIR     1 HP with a troll beside the player, and a
+ *   mkstate dying DIR     tests/recordings/die.rec played up to the
+ *                         command before the player's death (a troll
+ *                         beside the player: waiting a turn dies), and a
  *                         high-score table of three earlier games
  *
- * The history in such a save does not replay to it (it was not played):
- * it is a test fixture for the screens, not a game. */
+ * The history in the items and levelup saves does not replay to them (they
+ * were not played): they are fixtures for the screens, not games. The
+ * dying one was played, so its morgue recording replays. */
 #include "game/world.h"
+#include "save/record.h"
 #include "save/save.h"
 #include "save/scores.h"
 #include <stdio.h>
@@ -57,18 +61,33 @@ int main(int argc, char **argv)
 		game_stats(g, &s);
 		pl->xp = s.xp_next;
 	} else if (!strcmp(kind, "dying")) {
-		struct c_actor *a = ecs_get(g->w, g->player, COMP_ACTOR);
-		int px, py;
-		game_player_pos(g, &px, &py);
-		a->hp = 1;
-		rc = -1;
-		static const int d[8][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { -1, -1 }, { 1, -1 }, { -1, 1 } };
-		for (int i = 0; i < 8 && rc; i++) {
-			int x = px + d[i][0], y = py + d[i][1];
-			if (map_tile(game_map(g), x, y) != TILE_WALL && world_blocker_at(g, g->depth, x, y) == ECS_NULL)
-				rc = world_spawn_actor(g, ACTOR_TROLL, g->depth, x, y, NULL);
+		/* the recorded game up to (not including) the command it died by */
+		struct recording r;
+		char err[256];
+		size_t fatal = 0;
+		if (rec_load("tests/recordings/die.rec", &r, err, sizeof err)) {
+			fprintf(stderr, "mkstate: %s\n", err);
+			return 1;
 		}
-		world_refresh_view(g);
+		game_destroy(g);
+		o.seed = r.seed; /* the recording's generator is the classic one */
+		if (game_create(&g, &o)) {
+			rec_free(&r);
+			return 1;
+		}
+		for (size_t i = 0; i < r.nsteps && !game_is_over(g); i++) {
+			game_do(g, &r.steps[i].cmd);
+			fatal = i;
+		}
+		game_destroy(g);
+		if (game_create(&g, &o)) {
+			rec_free(&r);
+			return 1;
+		}
+		for (size_t i = 0; i < fatal; i++)
+			game_do(g, &r.steps[i].cmd);
+		rec_free(&r);
+		rc = game_is_over(g) ? -1 : 0;
 		static const struct score earlier[] = {
 			{ .score = 4210, .depth = 5, .turns = 1320, .level = 4, .seed = 11, .when = 1764460800,
 			  .cause = "killed by a troll" },

@@ -19,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "save/morgue.h"
 #include "save/save.h"
 #include "save/scores.h"
 #include "ui/ui.h"
@@ -69,6 +70,52 @@ struct app {
 /* ------------------------------------------------------------------ */
 /* fonts */
 
+/* The directory of the running binary into buf, or "." if unknown. */
+static const char *exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	if (n <= 0)
+		return ".";
+	buf[n] = 0;
+	if (!(slash = strrchr(buf, '/')))
+		return ".";
+	*slash = 0;
+	return buf;
+}
+
+/* Finds a shipped file (rel: "fonts/...", "gamepads/..."): under
+ * $PIROGUE_DATA_DIR (tests, out-of-tree builds), next to the binary (a
+ * build tree), then in the installed data directory. Returns 0 with the
+ * path in out, or -ENOENT. */
+static int data_file(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), exe_dir(exe, sizeof exe), PIROGUE_DATADIR };
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], rel) < len && access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+#if WITH_EVDEV
+/* The shipped gamepad database (loaded before the user's mappings), or
+ * NULL after saying so. */
+static const char *default_gamepad_db(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	if (data_file("gamepads/gamecontrollerdb.txt", buf, len) == 0)
+		return buf;
+	log_error("no default gamepad database in %s/gamepads or %s/gamepads: pads that do not follow the "
+		  "kernel layout need --gamepad-db FILE (reinstall pirogue, or set PIROGUE_DATA_DIR)",
+		  exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
+	return NULL;
+}
+#endif
+
 static int load_font(struct app *a)
 {
 	char err[256];
@@ -79,33 +126,16 @@ static int load_font(struct app *a)
 		}
 		return 0;
 	}
-	/* The shipped default: $PIROGUE_DATA_DIR (tests, out-of-tree builds),
-	 * next to the binary (a build tree), then the installed data directory. */
-	char exe[PATH_MAX], path[PATH_MAX + 32];
-	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), NULL, PIROGUE_DATADIR };
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			dirs[1] = exe;
+	char path[PATH_MAX + 32], exe[PATH_MAX];
+	if (data_file("fonts/cp437-8x8.png", path, sizeof path) == 0) {
+		if (font_load(&a->font, path, err, sizeof err)) {
+			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+			return -EINVAL;
 		}
-	}
-	for (int i = 0; i < 3; i++) {
-		if (!dirs[i] || !dirs[i][0])
-			continue;
-		snprintf(path, sizeof path, "%s/fonts/cp437-8x8.png", dirs[i]);
-		if (access(path, R_OK) == 0) {
-			if (font_load(&a->font, path, err, sizeof err)) {
-				log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
-				return -EINVAL;
-			}
-			return 0;
-		}
+		return 0;
 	}
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
-		  "to the directory holding fonts/, or give --font FILE", dirs[1] ? dirs[1] : ".", PIROGUE_DATADIR);
+		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
 	return -ENOENT;
 }
 
@@ -334,19 +364,18 @@ static void save_now(struct app *a)
 		(void)save_game(a->state_dir, a->game); /* a failure is logged */
 }
 
-/* The game just ended: its line in the high-score table. */
+/* The game has ended: its morgue file and recording, its score (its rank
+ * for the high-score screen); then the save is deleted (permadeath). */
 static void game_ended(struct app *a)
 {
 	a->ui.can_continue = false;
 	a->ui.score_rank = -1;
 	if (a->saving) {
-		struct score sc;
-		scores_of(a->game, (int64_t)time(NULL), &sc);
-		if (game_death_cause(a->game)[0])
-			snprintf(sc.cause, sizeof sc.cause, "%s", game_death_cause(a->game));
-		int rank = scores_add(a->state_dir, &sc);
+		char name[PATH_MAX];
+		int rank = -1;
+		if (morgue_game_over(a->state_dir, a->game, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
+			log_info("morgue file %s, high score rank %d", name, rank + 1);
 		a->ui.score_rank = rank >= 0 ? rank : -1;
-		save_delete(a->state_dir); /* permadeath */
 	}
 	if (a->rec) {
 		rec_writer_close(a->rec);
@@ -659,7 +688,9 @@ static void on_signal(struct app *a)
 static int open_input(struct app *a)
 {
 #if WITH_EVDEV
-	struct evdev_opts o = { .dir = NULL, .gamepad_db = a->cfg->gamepad_db, .grab = true };
+	char db[PATH_MAX + 32];
+	struct evdev_opts o = { .dir = NULL, .default_db = default_gamepad_db(db, sizeof db),
+				.gamepad_db = a->cfg->gamepad_db, .grab = true };
 	int rc = evdev_open(&a->ev, &o);
 	if (rc)
 		return rc;
@@ -941,7 +972,8 @@ int app_list(bool displays, bool inputs, const struct app_config *cfg)
 	}
 	if (inputs) {
 #if WITH_EVDEV
-		struct evdev_opts o = { .gamepad_db = cfg->gamepad_db };
+		char db[PATH_MAX + 32];
+		struct evdev_opts o = { .default_db = default_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
 		if (evdev_list(stdout, &o) < 0)
 			status = 1;
 #else
