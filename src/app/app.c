@@ -19,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "save/morgue.h"
 #include "save/save.h"
 #include "ui/ui.h"
 #include <errno.h>
@@ -359,6 +360,16 @@ static void save_now(struct app *a)
 		(void)save_game(a->state_dir, a->game); /* a failure is logged */
 }
 
+/* The game has ended: its morgue file and recording, its score; then the
+ * save is deleted (permadeath). */
+static void game_over_files(struct app *a)
+{
+	char name[PATH_MAX];
+	int rank;
+	if (morgue_game_over(a->state_dir, a->game, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
+		log_info("morgue file %s, high score rank %d", name, rank + 1);
+}
+
 /* The ui's host: a screen's command goes to the game and the recording. */
 static int host_command(void *ctx, enum cmd c)
 {
@@ -374,7 +385,7 @@ static int host_command(void *ctx, enum cmd c)
 	if (game_is_over(a->game)) {
 		a->ui.can_continue = false;
 		if (a->saving)
-			save_delete(a->state_dir); /* permadeath */
+			game_over_files(a);
 		if (a->rec) {
 			rec_writer_close(a->rec);
 			a->rec = NULL;
