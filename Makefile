@@ -182,6 +182,8 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
+	install -d $(DESTDIR)$(DATADIR)/gamepads
+	install -m 0644 gamepads/gamecontrollerdb.txt gamepads/LICENSE* gamepads/README.md $(DESTDIR)$(DATADIR)/gamepads/
 	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/kiosk.md $(DESTDIR)$(DOCDIR)/
 	@# the kiosk: the unit (installed, not enabled) and pirogue-kiosk, which enables it

@@ -784,3 +784,8 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	*out = g;
 	return 0;
 }
+
+void game_opts_of(const struct game *g, struct game_opts *out)
+{
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen};
+}

@@ -31,8 +31,8 @@ void scores_of(const struct game *g, int64_t when, struct score *out)
 	out->level = s.level;
 	out->seed = game_seed(g);
 	out->when = when;
-	const char *cause = game_is_over(g) ? "died" : "alive";
-	snprintf(out->cause, sizeof out->cause, "%s", cause);
+	const char *cause = game_death_cause(g);
+	snprintf(out->cause, sizeof out->cause, "%s", cause[0] ? cause : game_is_over(g) ? "died" : "alive");
 }
 
 static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
