@@ -83,7 +83,7 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: tools all run test unit-test asan bench deps install uninstall clean check-deps vm-test deb
+.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test deb
 all: $(BIN)
 
 # make V=1 shows the full command lines.
@@ -117,6 +117,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@$(if $(Q),echo "  BENCH   $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
+# bench_tcod also links Debian's libtcod (a benchmark-only dependency: the
+# game never links it).
+$(BUILD)/bench/bench_tcod: bench/bench_tcod.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  BENCH   $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ibench $(shell $(PKG) --cflags libtcod) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs libtcod)
+
 # Developer tools (tools/*.c) linked against the library, e.g. mkrec.
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
@@ -134,7 +141,7 @@ run: check-deps
 # make test: build everything and run every test; the last line of output is
 # "N passed, N failed".
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS)
 	@tools/run-tests $(BUILD) $(BIN)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
@@ -144,15 +151,27 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
-bench: check-deps
+bench: check-deps check-bench-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
+# The same benchmarks as instruction counts under callgrind (deterministic,
+# for a noisy machine): bench/ir.sh prints instructions per call and ratios.
+bench-ir: check-deps check-bench-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@bench/ir.sh $(BENCH_BINS)
+
 # Debian build and test dependencies (through sudo when not root).
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
+# Benchmark-only (make bench, make bench-ir); the game never links them.
+BENCH_DEBS := libtcod-dev valgrind
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS)
+	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS) $(BENCH_DEBS)
+
+check-bench-deps:
+	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "pirogue: missing benchmark dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
 
 # Installs the dependencies only when one is missing.
 check-deps:
@@ -163,6 +182,8 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
+	install -d $(DESTDIR)$(DATADIR)/gamepads
+	install -m 0644 gamepads/gamecontrollerdb.txt gamepads/LICENSE* gamepads/README.md $(DESTDIR)$(DATADIR)/gamepads/
 	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/kiosk.md $(DESTDIR)$(DOCDIR)/
 	@# the kiosk: the unit (installed, not enabled) and pirogue-kiosk, which enables it

@@ -66,6 +66,8 @@ static const char usage_text[] =
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
+	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
+	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
 	"Kiosk:\n"
 	"  --kiosk              the game is the machine's console (pirogue.service sets it):\n"
 	"                       waits for a display instead of exiting, no VT switching,\n"
@@ -122,6 +124,7 @@ struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
 	const char *where;
+	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
 };
@@ -300,6 +303,16 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 	struct opts *o = ctx;
 	char where[300];
 	snprintf(where, sizeof where, "%s:%d", file, line);
+	char why[512];
+	int brc = config_binding(&o->binds, key, value, why, sizeof why);
+	if (brc != -ENOENT) {
+		if (brc) {
+			log_error("%s: %s", where, why);
+			return EXIT_USAGE;
+		}
+		o->cfg.bindings = &o->binds;
+		return 0;
+	}
 	int id = 0;
 	for (int i = 0; long_opts[i].name; i++)
 		if (!strcmp(long_opts[i].name, key))
@@ -309,7 +322,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen state-dir verbose kiosk)", where, key);
+			  "vt gamepad-db mapgen state-dir verbose kiosk, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
@@ -391,6 +404,7 @@ static int reset_term(void)
 int main(int argc, char **argv)
 {
 	static struct opts o; /* main's own state; values point into argv or o.owned */
+	bind_defaults(&o.binds);
 	int status = read_settings(&o, argc, argv);
 	if (status)
 		goto out;

@@ -3,6 +3,9 @@
 #define PIROGUE_GAMEFIX_H
 #include "testutil.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "game/world.h"
 
 /* A new game (seed, map generator k); fails the test if it cannot be made. */
@@ -15,13 +18,15 @@ static inline struct game *gamefix_new(uint64_t seed, enum mapgen_kind k)
 }
 
 /* A game (seed, classic generator) whose floor 1 is remade as one open room
- * of floor, x 1..40 and y 1..20, walled around, with no monsters. The player
+ * of floor, x 1..40 and y 1..20, walled around, with no monsters and no
+ * items on the floor (the player still carries his dagger and armour). The player
  * is not placed yet: add walls or stairs to world_floor(g, 1), then
  * gamefix_enter. */
 static inline struct game *gamefix_room(uint64_t seed)
 {
 	struct game *g = gamefix_new(seed, MAPGEN_CLASSIC);
 	world_clear_monsters(g, 1);
+	world_clear_items(g, 1);
 	struct map *m = world_floor(g, 1);
 	map_init(m);
 	for (int y = 1; y <= 20; y++)
@@ -45,6 +50,30 @@ static inline ecs_entity gamefix_spawn(struct game *g, enum actor_kind k, int x,
 	ecs_entity e;
 	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
 	return e;
+}
+
+/* An item of kind lying at (x, y) on floor 1; fails the test if it cannot be made. */
+static inline ecs_entity gamefix_item(struct game *g, int kind, int x, int y)
+{
+	ecs_entity e;
+	assert_int_equal(world_spawn_item(g, kind, 1, x, y, &e), 0);
+	return e;
+}
+
+/* The newest message's text, "" when the log is empty. */
+static inline const char *gamefix_last_msg(const struct game *g)
+{
+	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
+	return m ? m->text : "";
+}
+
+/* True when some kept message reads exactly text. */
+static inline bool gamefix_has_msg(const struct game *g, const char *text)
+{
+	for (int i = 0; i < game_msg_count(g); i++)
+		if (strcmp(game_msg_get(g, i)->text, text) == 0)
+			return true;
+	return false;
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "game/ai.h"
 #include "game/combat.h"
 
@@ -264,10 +265,11 @@ static void test_confused_wanders(void **state)
 	/* In the open a confused monster moves at random, not towards the
 	 * player, and says when it recovers if seen. */
 	struct game *g = arena(false);
-	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 12, 10);
+	gamefix_enter(g, 20, 10); /* in the middle, so the orc stays in view */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 24, 10);
 	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 10;
 	world_refresh_view(g);
-	int moved = 0, px = 12, py = 10;
+	int moved = 0, px = 24, py = 10;
 	for (int t = 0; t < 10; t++) {
 		game_apply(g, CMD_WAIT);
 		int x, y;
@@ -278,9 +280,45 @@ static void test_confused_wanders(void **state)
 		py = y;
 	}
 	assert_true(moved >= 5);
+	assert_true(world_visible(g, px, py));
 	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
 	assert_string_equal(m->text, "The orc is no longer confused.");
 	game_destroy(g);
+}
+
+/* The occupancy grid is kept up to date by every move, spawn and death (no
+ * longer rebuilt per command): after every command of long random games on
+ * every generator, down several floors, it equals a rebuilt one. */
+static void test_occupancy_kept(void **state)
+{
+	(void)state;
+	static ecs_entity kept[WORLD_CELLS];
+	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_NE, CMD_MOVE_E, CMD_MOVE_SE, CMD_MOVE_S,
+					 CMD_MOVE_SW, CMD_MOVE_W, CMD_MOVE_NW, CMD_WAIT, CMD_PICKUP,
+					 CMD_DESCEND, CMD_ASCEND};
+	long checked = 0;
+	for (int k = 0; k < MAPGEN_COUNT; k++) {
+		struct game *g = gamefix_new(31 + (uint64_t)k, (enum mapgen_kind)k);
+		((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+		struct rng r;
+		rng_seed(&r, 5 + (uint64_t)k);
+		for (int t = 0; t < 3000 && !game_is_over(g); t++) {
+			/* mostly towards the stairs, so floors change too */
+			int px, py;
+			game_player_pos(g, &px, &py);
+			const struct map *m = game_map(g);
+			enum cmd c = moves[rng_range(&r, 0, 11)];
+			if (px == m->down_x && py == m->down_y && rng_range(&r, 0, 1))
+				c = CMD_DESCEND;
+			game_apply(g, c);
+			memcpy(kept, g->occ, sizeof(kept));
+			world_rebuild_occ(g);
+			assert_memory_equal(kept, g->occ, sizeof(kept));
+			checked++;
+		}
+		game_destroy(g);
+	}
+	assert_true(checked > 1000);
 }
 
 int main(void)
@@ -291,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_sight_is_symmetric),
 		cmocka_unit_test(test_walks_to_last_seen),
 		cmocka_unit_test(test_one_distance_map_for_all),
+		cmocka_unit_test(test_occupancy_kept),
 		cmocka_unit_test(test_flanking),
 		cmocka_unit_test(test_routes_around_a_blocker),
 		cmocka_unit_test(test_paralysed),

@@ -36,6 +36,13 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"
+# issue 11, defect 13: a key after 300 blanks, and a NUL byte, are errors, not keys
+{ printf '%300s' ''; printf 'c\n'; } > "$tmp/long.keys"
+check_usage 2 "long.keys:1: line too long" --backend headless --seed 1 --keys "$tmp/long.keys"
+printf 'l\nj\000zz\n' > "$tmp/nul.keys"
+check_usage 2 "nul.keys:2: the line holds a NUL byte" --backend headless --seed 1 --keys "$tmp/nul.keys"
+printf 'scale = 2\nfont = a\000b\n' > "$tmp/nul.conf"
+check_usage 2 "nul.conf:2: the line holds a NUL byte" --config "$tmp/nul.conf" --backend headless
 printf 'not a font' > "$tmp/font.png"
 check_usage 1 "font.png" --backend headless --font "$tmp/font.png"
 # headless with no keys draws the first frame and exits 0
@@ -75,7 +82,7 @@ else
 fi
 # settings files: 'setting = value', the same checks, errors name file:line
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $3 * 256 + $4 "x" $7 * 256 + $8 }'; }
-printf '# a comment\n[pirogue]\nsize = 320x240\nmapgen = overlap\nverbose = no\n' > "$tmp/good.conf"
+printf '# a comment\n[pirogue]\nsize = 320x240  # small (an inline comment)\nmapgen = overlap\nverbose = no\n' > "$tmp/good.conf"
 "$P" --config "$tmp/good.conf" --backend headless --screenshot "$tmp/c1.png" &&
 	[ "$(png_size "$tmp/c1.png")" = 320x240 ] || { echo "FAIL: size from --config not used"; fail=1; }
 "$P" --config "$tmp/good.conf" --size 200x300 --backend headless --screenshot "$tmp/c2.png" &&

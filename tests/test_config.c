@@ -1,5 +1,7 @@
 #include "testutil.h"
 #include "app/config.h"
+#include "platform/input.h"
+#include "core/log.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,73 @@ static void test_errors(void **st)
 	unlink(p);
 }
 
+/* Writes len bytes (NULs allowed) to a temporary file. */
+static const char *write_tmp_bytes(const char *data, size_t len)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/pirogue-conf-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* config_read with the log captured into *log (the caller frees it). */
+static int capture_config(const char *path, struct seen *s, char **log)
+{
+	size_t len = 0;
+	FILE *mem = open_memstream(log, &len);
+	log_set_stream(mem);
+	int rc = config_read(path, collect, s);
+	log_set_stream(NULL);
+	fclose(mem);
+	return rc;
+}
+
+/* issue 11, defect 13: a NUL byte was reported as "line too long"; an
+ * inline comment after a value was an error. */
+static void test_nul_and_inline_comments(void **st)
+{
+	(void)st;
+	struct seen s = { 0 };
+	char *log = NULL;
+	static const char nul[] = "scale = 2\nfont = a\0b\n";
+	const char *p = write_tmp_bytes(nul, sizeof nul - 1);
+	assert_int_equal(capture_config(p, &s, &log), -EINVAL);
+	assert_non_null(strstr(log, ":2: the line holds a NUL byte"));
+	assert_null(strstr(log, "too long"));
+	free(log);
+	unlink(p);
+	memset(&s, 0, sizeof s);
+	p = write_tmp("scale = 2  # big\nrotate = 90\t; portrait\nfont = /f/a#b.png\nmapgen = #\nfb = ;x\n");
+	assert_int_equal(config_read(p, collect, &s), 0);
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.values[0], "2");
+	assert_string_equal(s.values[1], "90");
+	assert_string_equal(s.values[2], "/f/a#b.png"); /* no blank before: part of the value */
+	assert_string_equal(s.values[3], "#");          /* the value itself */
+	assert_string_equal(s.values[4], ";x");
+	unlink(p);
+	/* the longest line is accepted, one more is refused */
+	char longl[CONFIG_LINE_MAX + 3];
+	memset(longl, ' ', sizeof longl);
+	memcpy(longl, "fb=x", 4);
+	longl[CONFIG_LINE_MAX] = '\n';
+	p = write_tmp_bytes(longl, CONFIG_LINE_MAX + 1);
+	memset(&s, 0, sizeof s);
+	assert_int_equal(config_read(p, collect, &s), 0);
+	unlink(p);
+	longl[CONFIG_LINE_MAX] = ' ';
+	longl[CONFIG_LINE_MAX + 1] = '\n';
+	p = write_tmp_bytes(longl, CONFIG_LINE_MAX + 2);
+	log = NULL;
+	assert_int_equal(capture_config(p, &s, &log), -EINVAL);
+	assert_non_null(strstr(log, ":1: line too long"));
+	free(log);
+	unlink(p);
+}
+
 static void test_user_path(void **st)
 {
 	(void)st;
@@ -94,12 +163,38 @@ static void test_user_path(void **st)
 	assert_null(config_user_path(buf, sizeof buf));
 }
 
+static void test_bindings(void **st)
+{
+	(void)st;
+	struct bindings b;
+	char why[512];
+	bind_defaults(&b);
+	/* not a binding: left to the other settings */
+	assert_int_equal(config_binding(&b, "scale", "2", why, sizeof why), -ENOENT);
+	assert_int_equal(config_binding(&b, "keys.wait", "z", why, sizeof why), -ENOENT);
+	assert_int_equal(config_binding(&b, "key.wait", "z space", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, 'z'), ACT_WAIT);
+	assert_int_equal(config_binding(&b, "pad.explore", "pad_y", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, PAD_NORTH), ACT_EXPLORE);
+	assert_int_equal(config_binding(&b, "key.fly", "f", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "unknown action 'fly' in 'key.fly' (actions: move_n move_ne"));
+	assert_non_null(strstr(why, " explore help "));
+	assert_int_equal(config_binding(&b, "pad.wait", "pad_q", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "pad.wait: unknown key 'pad_q'"));
+	assert_int_equal(config_binding(&b, "key.look", "pad_y", why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "key.look: 'pad_y' is a gamepad button; it goes in pad.look"));
+	assert_int_equal(config_binding(&b, "key.", "x", why, sizeof why), -EINVAL);
+	assert_null(strchr(why, '\n'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_user_path),
+		cmocka_unit_test(test_bindings),
+		cmocka_unit_test(test_nul_and_inline_comments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

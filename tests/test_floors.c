@@ -148,7 +148,7 @@ static void test_placement(void **state)
 				for (uint32_t i = 0; i < ecs_slots(g->w); i++) {
 					ecs_entity e = ecs_slot_entity(g->w, i);
 					const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-					if (!p || p->floor != d)
+					if (!p || p->floor != d || ecs_has(g->w, e, COMP_ITEM))
 						continue;
 					assert_true(ecs_has(g->w, e, COMP_BLOCKS));
 					assert_true(ecs_has(g->w, e, COMP_AI));

@@ -32,7 +32,8 @@ static void test_cmd_names(void **state)
 	(void)state;
 	static const char *const want[CMD_COUNT] = {"none", "move_n", "move_ne", "move_e", "move_se",
 						    "move_s", "move_sw", "move_w", "move_nw", "wait",
-						    "pickup", "descend", "ascend"};
+						    "pickup", "descend", "ascend", "use", "drop",
+						    "levelup"};
 	for (int c = 0; c < CMD_COUNT; c++) {
 		assert_string_equal(cmd_name((enum cmd)c), want[c]);
 		enum cmd back = CMD_COUNT;

@@ -76,6 +76,10 @@ int main(int argc, char **argv)
 		return 1;
 	int steps = 0;
 	while (!game_is_over(g) && game_depth(g) < depth && steps < 20000) {
+		if (game_levelup_pending(g)) {
+			fprintf(stderr, "mkrec: a level-up is pending (this bot cannot choose one)\n");
+			break;
+		}
 		enum cmd c = next_cmd(g);
 		game_apply(g, c);
 		rec_writer_add(w, c, game_turn(g), game_checksum(g));

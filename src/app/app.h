@@ -3,6 +3,7 @@
 #define PIROGUE_APP_APP_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "ui/bind.h"
 
 /* Everything the command line (and later the config file) decides. Strings
  * are borrowed from argv. Zero/NULL means "default". */
@@ -24,6 +25,7 @@ struct app_config {
 	int mode_w, mode_h, mode_hz;
 	int vt;
 	bool verbose;
+	const struct bindings *bindings; /* keys and buttons, NULL = the defaults */
 	bool kiosk;               /* the machine's console: wait for a display, no VT
 	                           * switching, Quit confirms (pirogue.service) */
 };

@@ -1,9 +1,39 @@
 #include "app/config.h"
 #include "core/log.h"
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int config_binding(struct bindings *b, const char *setting, const char *value, char *why, size_t len)
+{
+	bool pad;
+	if (!strncmp(setting, "key.", 4))
+		pad = false;
+	else if (!strncmp(setting, "pad.", 4))
+		pad = true;
+	else
+		return -ENOENT;
+	enum action a;
+	if (bind_action_parse(setting + 4, &a)) {
+		char list[400];
+		size_t used = 0;
+		list[0] = 0;
+		for (int i = ACT_NONE + 1; i < ACT_COUNT && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 1 ? " " : "",
+						 bind_action_name((enum action)i));
+		snprintf(why, len, "unknown action '%.40s' in '%.44s' (actions: %s)", setting + 4, setting, list);
+		return -EINVAL;
+	}
+	char reason[200];
+	if (bind_set(b, a, pad, value, reason, sizeof reason)) {
+		snprintf(why, len, "%s: %s", setting, reason);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static char *trim(char *s)
 {
@@ -25,12 +55,20 @@ int config_read(const char *path, config_fn fn, void *ctx)
 		log_error("cannot read settings file %s: %s", path, strerror(e));
 		return -e;
 	}
-	char buf[1024];
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	int line = 0, rc = 0;
-	while (fgets(buf, sizeof buf, f)) {
+	while ((got = getline(&buf, &cap, f)) >= 0) {
 		line++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			log_error("%s:%d: line too long (at most %zu characters)", path, line, sizeof buf - 2);
+		if (memchr(buf, 0, (size_t)got)) {
+			log_error("%s:%d: the line holds a NUL byte (a settings file is text: is it the right file?)", path,
+				  line);
+			rc = -EINVAL;
+			break;
+		}
+		if (got > CONFIG_LINE_MAX + 1) {
+			log_error("%s:%d: line too long (at most %d characters)", path, line, CONFIG_LINE_MAX);
 			rc = -EINVAL;
 			break;
 		}
@@ -52,6 +90,16 @@ int config_read(const char *path, config_fn fn, void *ctx)
 			break;
 		}
 		*eq = 0;
+		/* after the value, a blank then '#' or ';' starts a comment
+		 * ("scale = 2  # big"); a value that is just "#" stays one */
+		bool text = false;
+		for (char *c = eq + 1; *c; c++) {
+			if (text && (*c == '#' || *c == ';') && (c[-1] == ' ' || c[-1] == '\t')) {
+				*c = 0;
+				break;
+			}
+			text |= *c != ' ' && *c != '\t';
+		}
 		char *key = trim(s), *value = trim(eq + 1);
 		if (!*key) {
 			log_error("%s:%d: a value without a setting name", path, line);
@@ -66,6 +114,7 @@ int config_read(const char *path, config_fn fn, void *ctx)
 		rc = -EIO;
 		log_error("cannot read settings file %s: %s", path, strerror(EIO));
 	}
+	free(buf);
 	fclose(f);
 	return rc;
 }

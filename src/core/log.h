@@ -3,7 +3,10 @@
 #define PIROGUE_CORE_LOG_H
 #include <stdio.h>
 
-/* Writes "pirogue: <message>\n" to the log stream. Never fails loudly. */
+/* Writes "pirogue: <message>\n" to the log stream. The message is always
+ * one printable line: control characters (newlines and escapes included)
+ * and bytes that are not UTF-8 are written as '?', so quoting a file's or a
+ * device's bytes is safe. At most 511 bytes. Never fails loudly. */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, but only when verbose logging was switched on (log_set_verbose). */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,7 +2,9 @@
 #include "game/combat.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 int combat_power(const struct game *g, ecs_entity e)
 {
@@ -10,9 +12,6 @@ int combat_power(const struct game *g, ecs_entity e)
 	if (!a)
 		return 0;
 	int p = a->power;
-	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
-	if (pl)
-		p += pl->bonus_power;
 	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
 	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
 		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
@@ -28,9 +27,6 @@ int combat_defense(const struct game *g, ecs_entity e)
 	if (!a)
 		return 0;
 	int d = a->defense;
-	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
-	if (pl)
-		d += pl->bonus_defense;
 	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
 	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
 		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
@@ -38,6 +34,12 @@ int combat_defense(const struct game *g, ecs_entity e)
 			d += it->defense_bonus;
 	}
 	return d;
+}
+
+/* "a" or "an" for name. */
+static const char *article(const char *name)
+{
+	return strchr("aeiou", name[0]) && name[0] ? "an" : "a";
 }
 
 /* "Orc" from "orc" (the first letter capitalised) into buf. */
@@ -80,12 +82,66 @@ int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 				world_msg(g, GAME_MSG_ENEMY_ATK, "%s attacks %s but does no damage.", who, victim);
 		}
 	}
+	if (on_player && dmg >= t->hp) {
+		struct c_player *pl = ecs_get(g->w, target, COMP_PLAYER);
+		if (pl && !pl->cause[0])
+			snprintf(pl->cause, sizeof(pl->cause), "killed by %s %s", article(world_name(g, attacker)),
+				 world_name(g, attacker));
+	}
 	t->hp -= dmg;
 	if (t->hp <= 0) {
 		t->hp = 0;
 		combat_kill(g, target, attacker);
 	}
 	return dmg;
+}
+
+void combat_damage(struct game *g, ecs_entity target, int dmg, ecs_entity source, const char *cause)
+{
+	struct c_actor *t = ecs_get(g->w, target, COMP_ACTOR);
+	if (!t || dmg <= 0)
+		return;
+	struct c_player *pl = ecs_get(g->w, target, COMP_PLAYER);
+	if (pl && dmg >= t->hp && !pl->cause[0])
+		snprintf(pl->cause, sizeof(pl->cause), "%s", cause);
+	t->hp -= dmg;
+	if (t->hp <= 0) {
+		t->hp = 0;
+		combat_kill(g, target, source);
+	}
+}
+
+int combat_xp_next(const struct game *g)
+{
+	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	return content_rules.xp_base + (pl ? pl->level : 0) * content_rules.xp_per_level;
+}
+
+bool combat_levelup_pending(const struct game *g)
+{
+	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	return pl && !g->over && pl->xp >= combat_xp_next(g);
+}
+
+int combat_level_up(struct game *g, int choice)
+{
+	if (!combat_levelup_pending(g) || choice < 0 || choice >= LEVELUP_COUNT)
+		return -EINVAL;
+	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_actor *a = ecs_get(g->w, g->player, COMP_ACTOR);
+	const struct levelup_def *l = &content_levelups[choice];
+	pl->xp -= combat_xp_next(g);
+	pl->level++;
+	a->max_hp += l->max_hp;
+	a->hp += l->heal;
+	if (a->hp > a->max_hp)
+		a->hp = a->max_hp;
+	a->power += l->power;
+	a->defense += l->defense;
+	world_msg(g, GAME_MSG_LEVEL_UP, "%s", l->msg);
+	if (combat_levelup_pending(g))
+		world_msg(g, GAME_MSG_LEVEL_UP, "Your battle skills grow stronger! You reach level %d!", pl->level + 1);
+	return 0;
 }
 
 void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
@@ -114,9 +170,16 @@ void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
 		world_msg(g, GAME_MSG_ENEMY_DIE, "%s is dead!", capitalised(world_name(g, e), who, sizeof(who)));
 	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
 	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
-	if (killer == g->player && xp && pl && xp->value > 0) {
-		pl->xp += xp->value;
-		world_msg(g, GAME_MSG_DEFAULT, "You gain %d experience points.", xp->value);
+	if (killer == g->player && pl) {
+		pl->kills[a->kind]++;
+		if (xp && xp->value > 0) {
+			bool was = combat_levelup_pending(g);
+			pl->xp += xp->value;
+			world_msg(g, GAME_MSG_DEFAULT, "You gain %d experience points.", xp->value);
+			if (!was && combat_levelup_pending(g))
+				world_msg(g, GAME_MSG_LEVEL_UP, "Your battle skills grow stronger! You reach level %d!",
+					  pl->level + 1);
+		}
 	}
 	struct c_corpse corpse = {.kind = a->kind};
 	struct c_name name = {{0}};

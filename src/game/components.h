@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "ecs/ecs.h"
+#include "game/content.h"
 
 /* Component type ids; registered in this order, so they equal the ECS ids. */
 enum comp {
@@ -17,10 +18,10 @@ enum comp {
 	COMP_XP,         /* struct c_xp: experience given when killed */
 	COMP_PLAYER,     /* struct c_player: exactly one entity */
 	COMP_MEMORY,     /* struct c_memory: where the player last saw it */
-	COMP_ITEM,       /* struct c_item (items issue) */
-	COMP_INVENTORY,  /* struct c_inventory (items issue) */
-	COMP_EQUIPPABLE, /* struct c_equippable (items issue) */
-	COMP_EQUIPMENT,  /* struct c_equipment (items issue) */
+	COMP_ITEM,       /* struct c_item: can be picked up */
+	COMP_INVENTORY,  /* struct c_inventory: carries items */
+	COMP_EQUIPPABLE, /* struct c_equippable: can be equipped */
+	COMP_EQUIPMENT,  /* struct c_equipment: wears items */
 	COMP_COUNT
 };
 
@@ -66,11 +67,12 @@ struct c_xp {
 	int value;
 };
 
+#define CAUSE_LEN 48
 struct c_player {
-	int level, xp;
-	/* Bonuses of the starting dagger and leather armour (content_actors'
-	 * start_power/start_defense) until they exist as items. */
-	int bonus_power, bonus_defense;
+	int level;
+	int xp;                 /* counted from the last level-up */
+	int kills[ACTOR_COUNT]; /* monsters killed by the player, by enum actor_kind */
+	char cause[CAUSE_LEN];  /* cause of death ("killed by a troll"), "" while alive */
 };
 
 /* The player's memory of a thing that stays drawn when out of view. */
@@ -79,10 +81,11 @@ struct c_memory {
 	uint8_t known;
 };
 
-/* Items issue: an item lies on a floor (COMP_POS) or is carried (listed in
- * a c_inventory, no COMP_POS). kind indexes the item table. */
+/* An item lies on a floor (COMP_POS) or is carried (listed in exactly one
+ * c_inventory, no COMP_POS). kind indexes content_items. */
 struct c_item {
-	int kind;
+	int kind;     /* enum item_kind */
+	uint8_t seen; /* the player has seen it at least once */
 };
 
 #define INVENTORY_SLOTS 26

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "game/ai.h"
 #include "game/combat.h"
+#include "game/items.h"
 #include "game/world.h"
 
 static const char *const cmd_names[CMD_COUNT] = {
@@ -25,6 +26,9 @@ static const char *const cmd_names[CMD_COUNT] = {
 	[CMD_PICKUP] = "pickup",
 	[CMD_DESCEND] = "descend",
 	[CMD_ASCEND] = "ascend",
+	[CMD_USE] = "use",
+	[CMD_DROP] = "drop",
+	[CMD_LEVEL_UP] = "levelup",
 };
 
 const char *cmd_name(enum cmd c)
@@ -65,6 +69,11 @@ int game_create(struct game **out, const struct game_opts *o)
 	rc = world_spawn_actor(g, ACTOR_PLAYER, 1, sx, sy, NULL);
 	if (rc)
 		goto fail;
+	for (int i = 0; i < CONTENT_START_ITEMS; i++) {
+		rc = items_give(g, content_start_items[i], true);
+		if (rc)
+			goto fail;
+	}
 	world_put_player(g, 1, sx, sy);
 	world_refresh_view(g);
 	world_msg(g, GAME_MSG_WELCOME, "Hello and welcome, adventurer, to the dungeons of pirogue!");
@@ -159,11 +168,67 @@ static const int cmd_dx[CMD_COUNT] = {[CMD_MOVE_NE] = 1, [CMD_MOVE_E] = 1, [CMD_
 static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CMD_MOVE_NW] = -1,
 				      [CMD_MOVE_S] = 1, [CMD_MOVE_SE] = 1, [CMD_MOVE_SW] = 1};
 
+/* Appends cmd, its unused fields set to -1, to the history. */
+static int history_add(struct game *g, const struct command *cmd)
+{
+	if (g->nhist == g->caphist) {
+		int nc = g->caphist ? g->caphist * 2 : 256;
+		struct command *h = realloc(g->hist, (size_t)nc * sizeof(*h));
+		if (!h) {
+			log_error("game: out of memory recording command %d", g->nhist);
+			return -ENOMEM;
+		}
+		g->hist = h;
+		g->caphist = nc;
+	}
+	struct command c = {.c = cmd->c, .item = -1, .x = -1, .y = -1, .choice = -1};
+	if (cmd->c == CMD_USE) {
+		c.item = cmd->item;
+		c.x = cmd->x;
+		c.y = cmd->y;
+	} else if (cmd->c == CMD_DROP) {
+		c.item = cmd->item;
+	} else if (cmd->c == CMD_LEVEL_UP) {
+		c.choice = cmd->choice;
+	}
+	g->hist[g->nhist++] = c;
+	return 0;
+}
+
+int game_history(const struct game *g, const struct command **out)
+{
+	*out = g->hist;
+	return g->nhist;
+}
+
 int game_apply(struct game *g, enum cmd c)
 {
+	struct command cmd = {.c = c, .item = -1, .x = -1, .y = -1, .choice = -1};
+	return game_do(g, &cmd);
+}
+
+bool game_levelup_pending(const struct game *g)
+{
+	return combat_levelup_pending(g);
+}
+
+int game_do(struct game *g, const struct command *cmd)
+{
+	if (!cmd || history_add(g, cmd))
+		return 0;
+	enum cmd c = cmd->c;
+	const struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
+	g->events.hp_before = pa ? pa->hp : 0;
+	g->events.new_item = ECS_NULL;
 	if (g->over || (int)c <= CMD_NONE || c >= CMD_COUNT)
 		return 0;
-	world_rebuild_occ(g);
+	if (combat_levelup_pending(g)) {
+		if (c == CMD_LEVEL_UP)
+			combat_level_up(g, cmd->choice);
+		return 0;
+	}
+	/* g->occ is kept up to date by every move, spawn and death (not rebuilt
+	 * per command: that was a tenth of a turn with 100 monsters) */
 	int cost = 0;
 	switch (c) {
 	case CMD_MOVE_N:
@@ -180,7 +245,7 @@ int game_apply(struct game *g, enum cmd c)
 		cost = 1;
 		break;
 	case CMD_PICKUP:
-		world_msg(g, GAME_MSG_IMPOSSIBLE, "There is nothing here to pick up.");
+		cost = items_pickup(g);
 		break;
 	case CMD_DESCEND:
 		cost = player_stairs(g, +1);
@@ -188,12 +253,19 @@ int game_apply(struct game *g, enum cmd c)
 	case CMD_ASCEND:
 		cost = player_stairs(g, -1);
 		break;
-	default:
+	case CMD_USE:
+		cost = items_use(g, cmd->item, cmd->x, cmd->y);
+		break;
+	case CMD_DROP:
+		cost = items_drop(g, cmd->item);
+		break;
+	default: /* CMD_LEVEL_UP with nothing pending */
 		break;
 	}
 	if (!cost)
 		return 0;
 	g->turn++;
+	ecs_flush(g->w);
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);
@@ -245,11 +317,67 @@ void game_stats(const struct game *g, struct game_stats *s)
 	s->max_hp = a->max_hp;
 	s->power = combat_power(g, g->player);
 	s->defense = combat_defense(g, g->player);
+	s->base_power = a->power;
+	s->base_defense = a->defense;
 	s->level = pl->level;
 	s->xp = pl->xp;
-	s->xp_next = content_rules.xp_base + pl->level * content_rules.xp_per_level;
+	s->xp_next = combat_xp_next(g);
 	s->depth = g->depth;
 	s->turn = g->turn;
+}
+
+const char *game_death_cause(const struct game *g)
+{
+	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	return pl && g->over ? pl->cause : "";
+}
+
+int game_kills(const struct game *g, int kind)
+{
+	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	return pl && kind >= 0 && kind < ACTOR_COUNT ? pl->kills[kind] : 0;
+}
+
+/* ---- inventory and targeting ---- */
+
+int game_inventory(const struct game *g, struct game_item_view *out, int max)
+{
+	int n = 0;
+	for (int s = 0; s < INVENTORY_SLOTS && n < max; s++) {
+		ecs_entity e = items_in_slot(g, s);
+		if (e == ECS_NULL)
+			continue;
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+		const struct item_def *d = &content_items[it->kind];
+		struct game_item_view *v = &out[n++];
+		memset(v, 0, sizeof(*v));
+		v->slot = s;
+		v->glyph = r->glyph;
+		v->fg = r->fg;
+		snprintf(v->name, sizeof(v->name), "%s", world_name(g, e));
+		v->equipped = items_equipped(g, e);
+		v->kind = it->kind;
+		v->target = (enum target_kind)d->target;
+		v->radius = d->target == TARGET_CELL ? d->radius : 0;
+	}
+	return n;
+}
+
+int game_target_check(const struct game *g, int slot, int x, int y, char *why, int len)
+{
+	return items_check(g, slot, x, y, why, len);
+}
+
+int game_nearest_monster(const struct game *g, int *x, int *y)
+{
+	ecs_entity e = items_nearest_monster(g, -1);
+	if (e == ECS_NULL)
+		return -1;
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	*x = p->x;
+	*y = p->y;
+	return 0;
 }
 
 /* ---- drawing ---- */
@@ -354,11 +482,13 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 		return NULL;
 	buf[0] = 0;
 	int used = 0;
-	/* Two passes: actors first, then corpses and items. */
+	/* Two passes in entity order: actors first, then corpses and items. */
+	uint32_t slots = ecs_slots(g->w);
 	for (int pass = 0; pass < 2; pass++) {
-		struct ecs_query q;
-		ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER) | ECS_BIT(COMP_NAME));
-		for (ecs_entity e; ecs_query_next(&q, &e);) {
+		for (uint32_t i = 0; i < slots; i++) {
+			ecs_entity e = ecs_slot_entity(g->w, i);
+			if (!ecs_has(g->w, e, COMP_NAME))
+				continue;
 			int ex, ey;
 			bool rem;
 			if (!drawn_at(g, e, &ex, &ey, &rem) || ex != x || ey != y)
@@ -366,7 +496,10 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 			const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
 			if ((r->order == GAME_ORDER_ACTOR) != (pass == 0))
 				continue;
-			int n = snprintf(buf + used, (size_t)(len - used), "%s%s", used ? ", " : "", world_name(g, e));
+			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+			const char *state = !ai ? "" : ai->paralysed > 0 ? "paralysed " : ai->confused > 0 ? "confused " : "";
+			int n = snprintf(buf + used, (size_t)(len - used), "%s%s%s", used ? ", " : "", state,
+					 world_name(g, e));
 			if (n < 0 || used + n >= len) {
 				buf[len - 1] = 0;
 				return buf;
@@ -460,8 +593,9 @@ static void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
 	if (pl) {
 		h_i(h, pl->level);
 		h_i(h, pl->xp);
-		h_i(h, pl->bonus_power);
-		h_i(h, pl->bonus_defense);
+		for (int k = 0; k < ACTOR_COUNT; k++)
+			h_i(h, pl->kills[k]);
+		h_str(h, pl->cause);
 	}
 	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
 	if (m) {
@@ -470,8 +604,10 @@ static void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
 		h_i(h, m->known);
 	}
 	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
-	if (it)
+	if (it) {
 		h_i(h, it->kind);
+		h_i(h, it->seen);
+	}
 	const struct c_inventory *inv = ecs_get(g->w, e, COMP_INVENTORY);
 	if (inv) {
 		h_i(h, inv->count);

@@ -26,11 +26,28 @@ enum cmd {
 	CMD_PICKUP,
 	CMD_DESCEND,
 	CMD_ASCEND,
+	CMD_USE,      /* use inventory slot `item`; a targeted item needs x, y */
+	CMD_DROP,     /* drop inventory slot `item` (unequips it first) */
+	CMD_LEVEL_UP, /* choice = enum levelup_choice */
 	CMD_COUNT
 };
 
+/* The choices of a level-up (GAME.md §5); their numbers are in
+ * content_levelups. */
+enum levelup_choice { LEVELUP_HP, LEVELUP_POWER, LEVELUP_DEFENSE, LEVELUP_COUNT };
+
+/* A command with its arguments. Unused fields: item = -1, x = y = -1,
+ * choice = -1 (game_do stores them so in the history, whatever was given). */
+struct command {
+	enum cmd c;
+	int item;   /* CMD_USE, CMD_DROP: inventory slot 0..25 (letter a..z) */
+	int x, y;   /* CMD_USE of a targeted item: the chosen cell */
+	int choice; /* CMD_LEVEL_UP: enum levelup_choice */
+};
+
 /* Stable lowercase name of c for recordings ("none", "move_n", "move_ne",
- * ..., "wait", "pickup", "descend", "ascend"); "?" for a value out of range. */
+ * ..., "wait", "pickup", "descend", "ascend", "use", "drop", "levelup");
+ * "?" for a value out of range. */
 const char *cmd_name(enum cmd c);
 /* Parses a name given by cmd_name into *out. Returns 0, or -EINVAL for an
  * unknown name or NULL (then *out is untouched). */
@@ -56,6 +73,20 @@ void game_destroy(struct game *g);
  * also for some commands that cost no turn ("That way is blocked."), so a
  * recording must keep every command given, not only those returning 1. */
 int game_apply(struct game *g, enum cmd c);
+/* The general form of game_apply: applies cmd with its arguments and returns
+ * the same (1 = a turn passed, 0 = none). Every command given is appended to
+ * the history (game_history), also those that cost nothing; a command that
+ * cannot be recorded (out of memory, logged) is not applied and returns 0.
+ * While a level-up is pending every command but CMD_LEVEL_UP does nothing.
+ * CMD_LEVEL_UP itself costs no turn. cmd NULL: returns 0. */
+int game_do(struct game *g, const struct command *cmd);
+/* Every command given since the seed, in order (with arguments normalised:
+ * unused fields -1): *out points at them (valid until the next game_do);
+ * returns the count. Replaying them from the seed gives the same game. */
+int game_history(const struct game *g, const struct command **out);
+/* While true the player must choose a level-up (CMD_LEVEL_UP): every other
+ * command costs nothing and does nothing. */
+bool game_levelup_pending(const struct game *g);
 /* True once the player has died; the game then takes no more turns. */
 bool game_is_over(const struct game *g);
 /* A 64-bit hash of the whole game state (every floor's tiles and memory,
@@ -76,11 +107,70 @@ const struct map *game_map(const struct game *g);
 void game_player_pos(const struct game *g, int *x, int *y);
 
 /* The numbers the HUD shows. xp_next is the XP total at which the next
- * level is reached. */
+ * level is reached (xp is counted from the last level-up). power and
+ * defense include the equipment; base_power and base_defense do not. */
 struct game_stats {
 	int hp, max_hp, power, defense, level, xp, xp_next, depth, turn;
+	int base_power, base_defense;
 };
 void game_stats(const struct game *g, struct game_stats *s);
+
+/* Cause of death for the game-over screen and the morgue ("killed by a
+ * troll", "killed by your own fireball"); "" while alive. */
+const char *game_death_cause(const struct game *g);
+/* How many monsters of actor kind (enum actor_kind) the player has killed
+ * (melee and spells); 0 for a kind out of range. content_actors names them. */
+int game_kills(const struct game *g, int kind);
+
+/* ---- inventory and targeting ---- */
+
+/* What CMD_USE of an item needs besides its slot. */
+enum target_kind {
+	TARGET_NONE,    /* nothing (potion, lightning, equipment) */
+	TARGET_MONSTER, /* a visible monster's cell (confusion, paralysis) */
+	TARGET_CELL     /* a visible cell, with an area of `radius` (fireball) */
+};
+/* One carried item as the inventory screens show it. */
+struct game_item_view {
+	int slot; /* 0..25 (letter 'a' + slot) */
+	uint32_t glyph, fg;
+	char name[32]; /* "health potion" */
+	bool equipped;
+	int kind;                /* enum item_kind */
+	enum target_kind target; /* what CMD_USE of it needs */
+	int radius;              /* TARGET_CELL: the area's radius (fireball 3), else 0 */
+};
+/* Fills out with up to max carried items in slot order; returns how many. */
+int game_inventory(const struct game *g, struct game_item_view *out, int max);
+/* Whether CMD_USE of slot at (x, y) would be accepted now (x, y matter only
+ * for targeted items): 0, or -1 with the refusal message the game would log
+ * written into why (len > 0; "You cannot target an area that you cannot
+ * see.", "Your health is already full.", ...). */
+int game_target_check(const struct game *g, int slot, int x, int y, char *why, int len);
+/* The nearest visible living monster to the player (squared Euclidean
+ * distance, ties to the oldest entity): 0 with its cell in *x, *y, or -1 when
+ * none is visible (then *x, *y are untouched). */
+int game_nearest_monster(const struct game *g, int *x, int *y);
+
+/* ---- auto-explore and travel ---- */
+
+/* The next step of auto-explore, without applying it: toward the nearest
+ * explored walkable cell next to an unexplored one, over known walkable
+ * cells. Returns 1 with *step set (a move), or 0 with the reason to stop in
+ * why (len > 0): "You see an orc." (a monster in view), "You see a health
+ * potion." (an item first seen by the last command), "Your health is below
+ * half." (HP fell below half during the last command), "Explored this
+ * floor." (nothing reachable is left). A stop for an event (item, HP) is
+ * given once: asked again before any other command, it goes on (so pressing
+ * the key again continues); this memory is scratch, not game state. */
+int game_explore_step(const struct game *g, struct command *step, char *why, int len);
+/* Travel to the known down (down = true) or up stairs: same returns and
+ * stops as game_explore_step (monsters, HP; not items). 0 with "You don't
+ * know where the stairs are." when they were never seen (no turn: the step is
+ * only proposed), "There are no stairs up on this floor." on floor 1, "You
+ * are on the stairs." when already there (the stairs command takes them),
+ * "You know no way to the stairs." when no known cells lead there. */
+int game_travel_step(const struct game *g, bool down, struct command *step, char *why, int len);
 
 /* Render orders, lowest drawn first. */
 enum {
@@ -114,6 +204,10 @@ int game_drawables(const struct game *g, struct drawable *out, int max);
 #define GAME_MSG_ENEMY_DIE 0xFFA030u
 #define GAME_MSG_STAIRS 0x9F3FFFu
 #define GAME_MSG_IMPOSSIBLE 0x808080u
+#define GAME_MSG_ITEM 0xD0D0FFu     /* picking up, dropping, equipping */
+#define GAME_MSG_HEAL 0x00FF60u     /* potion, level-up health */
+#define GAME_MSG_MAGIC 0x3FBFFFu    /* scroll effects */
+#define GAME_MSG_LEVEL_UP 0xFFFF40u /* reaching a level, the choice */
 
 /* The message log. An identical message logged right after itself is not
  * repeated: count goes up instead (shown as " (x3)"). The log keeps the
@@ -133,10 +227,11 @@ const struct game_msg *game_msg_get(const struct game *g, int i);
 const char *game_msg_format(const struct game_msg *m, char *buf, int len);
 
 /* What the player sees or remembers at (x, y) of the current floor, for
- * look and mouse hover: names of the visible actors there, else remembered
- * corpses/items, written into buf ("orc", "remains of goblin", "player";
- * several joined by ", "). NULL when nothing is known to be there or when
- * (x, y) is off the map or never seen. */
+ * look and mouse hover: names of the visible actors there ("confused orc",
+ * "paralysed troll" while under a scroll), then the corpses and items seen
+ * or remembered there, written into buf ("orc", "remains of goblin, health
+ * potion", "player"; joined by ", "). NULL when nothing is known to be there
+ * or when (x, y) is off the map or never seen. */
 const char *game_describe(const struct game *g, int x, int y, char *buf, int len);
 
 #endif

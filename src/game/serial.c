@@ -36,10 +36,10 @@ static const struct field f_blocks[] = {FLD(c_blocks, on, FK_U8)};
 static const struct field f_corpse[] = {FLD(c_corpse, kind, FK_I32)};
 static const struct field f_xp[] = {FLD(c_xp, value, FK_I32)};
 static const struct field f_player[] = {FLD(c_player, level, FK_I32), FLD(c_player, xp, FK_I32),
-					FLD(c_player, bonus_power, FK_I32), FLD(c_player, bonus_defense, FK_I32)};
+					ARR(c_player, kills, FK_I32), ARR(c_player, cause, FK_CHARS)};
 static const struct field f_memory[] = {FLD(c_memory, x, FK_I32), FLD(c_memory, y, FK_I32),
 					FLD(c_memory, known, FK_U8)};
-static const struct field f_item[] = {FLD(c_item, kind, FK_I32)};
+static const struct field f_item[] = {FLD(c_item, kind, FK_I32), FLD(c_item, seen, FK_U8)};
 static const struct field f_inventory[] = {FLD(c_inventory, count, FK_I32), ARR(c_inventory, slot, FK_U64)};
 static const struct field f_equippable[] = {FLD(c_equippable, slot, FK_I32), FLD(c_equippable, power_bonus, FK_I32),
 					    FLD(c_equippable, defense_bonus, FK_I32)};
@@ -56,9 +56,9 @@ LAYOUT(c_ai, 20);
 LAYOUT(c_blocks, 1);
 LAYOUT(c_corpse, 4);
 LAYOUT(c_xp, 4);
-LAYOUT(c_player, 16);
+LAYOUT(c_player, 8 + 4 * ACTOR_COUNT + CAUSE_LEN);
 LAYOUT(c_memory, 12);
-LAYOUT(c_item, 4);
+LAYOUT(c_item, 8);
 LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
@@ -288,6 +288,18 @@ int game_encode(const struct game *g, struct serial_buf *out)
 		w_bytes(&w, m->text, sizeof(m->text));
 		w_u32(&w, m->fg);
 		w_i32(&w, m->count);
+	}
+	sec_end(&w, s);
+
+	s = sec_begin(&w, "HIST");
+	w_i32(&w, g->nhist);
+	for (int i = 0; i < g->nhist; i++) {
+		const struct command *c = &g->hist[i];
+		w_i32(&w, (int)c->c);
+		w_i32(&w, c->item);
+		w_i32(&w, c->x);
+		w_i32(&w, c->y);
+		w_i32(&w, c->choice);
 	}
 	sec_end(&w, s);
 	return w.err;
@@ -612,6 +624,35 @@ static int read_log(struct dec *d, struct game *g)
 	return section_done(d, &r, "LOG ");
 }
 
+#define HIST_FIELDS 5
+
+static int read_history(struct dec *d, struct game *g)
+{
+	struct rd r;
+	int rc = section(d, "HIST", &r);
+	if (rc)
+		return rc;
+	int n = r_i32(&r);
+	if (n < 0 || (size_t)n > r.len / (4 * HIST_FIELDS))
+		return refuse(d, "the save's command history lists %d commands in %zu bytes", n, r.len);
+	if (n > 0) {
+		g->hist = malloc((size_t)n * sizeof(*g->hist));
+		if (!g->hist)
+			return -ENOMEM;
+		g->caphist = n;
+	}
+	for (int i = 0; i < n && !r.short_read; i++) {
+		struct command *c = &g->hist[i];
+		c->c = (enum cmd)r_i32(&r);
+		c->item = r_i32(&r);
+		c->x = r_i32(&r);
+		c->y = r_i32(&r);
+		c->choice = r_i32(&r);
+		g->nhist = i + 1;
+	}
+	return section_done(d, &r, "HIST");
+}
+
 static bool item_ref_ok(const struct game *g, ecs_entity e)
 {
 	return e == ECS_NULL || (ecs_has(g->w, e, COMP_ITEM) && !ecs_has(g->w, e, COMP_POS));
@@ -651,6 +692,17 @@ static int check_world(struct dec *d, struct game *g)
 		if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
 			   (!pos_ok(ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
 			return refuse(d, "the save's monster %u has a damaged mind", i);
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		if (it && (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1))
+			return refuse(d, "the save's item %u is of an unknown kind %d", i, it->kind);
+		const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+		if (pl) {
+			if (!memchr(pl->cause, 0, sizeof(pl->cause)) || pl->level < 1 || pl->xp < 0)
+				return refuse(d, "the save's player record is damaged");
+			for (int k = 0; k < ACTOR_COUNT; k++)
+				if (pl->kills[k] < 0)
+					return refuse(d, "the save's kill counts are damaged");
+		}
 		const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
 		if (nm && !memchr(nm->s, 0, sizeof(nm->s)))
 			return refuse(d, "the save's entity %u has a damaged name", i);
@@ -716,6 +768,8 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 		rc = read_components(&d, g);
 	if (!rc)
 		rc = read_log(&d, g);
+	if (!rc)
+		rc = read_history(&d, g);
 	if (!rc && d.all.at != d.all.len)
 		rc = refuse(&d, "the game data has %zu unexpected bytes after its last section", d.all.len - d.all.at);
 	if (!rc)
@@ -729,4 +783,9 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	world_rebuild_occ(g);
 	*out = g;
 	return 0;
+}
+
+void game_opts_of(const struct game *g, struct game_opts *out)
+{
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen};
 }

@@ -9,14 +9,16 @@
 /* Version of the encoding game_encode writes. Raised whenever what is
  * written changes (a component's fields, a new part of the state); the
  * decoder refuses other versions with a reason. */
-#define SERIAL_VERSION 1
+#define SERIAL_VERSION 2
 
 /* The encoding is a list of sections, each "tag (4 bytes) length (u32 LE)
  * payload", all integers little-endian. The tags, in order: "GAME" (version,
  * seed, generator, RNG, turn, depth, player), "FLOR" (every floor), "ENTS"
  * (the entity slots: generations, free list, living ids), "COMP" (every
  * component type: its field layout, then each holder in storage order with
- * its fields), "LOG " (the messages). docs/save.md describes each. */
+ * its fields), "LOG " (the messages), "HIST" (every command given since the
+ * seed, with its arguments). docs/save.md describes each. Version 1 (no
+ * history, the first component layout) is no longer read. */
 
 /* A growing byte buffer; zero it before first use, free data when done. */
 struct serial_buf {
@@ -34,5 +36,9 @@ int game_encode(const struct game *g, struct serial_buf *out);
  * are refused: returns -EINVAL with one line in why (whylen > 0) saying what
  * is wrong, -ENOMEM when memory runs out; never reads outside data. */
 int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen);
+
+/* The options g was created with (seed, generator): a new game made from
+ * them and given g's history (game_history) becomes g again. */
+void game_opts_of(const struct game *g, struct game_opts *out);
 
 #endif

@@ -45,6 +45,7 @@ int world_create(struct game **out, uint64_t seed, enum mapgen_kind k)
 	g->mapgen = k;
 	rng_seed(&g->rng, seed);
 	g->depth = 1;
+	g->events.acked = -1;
 	*out = g;
 	return 0;
 fail:
@@ -59,6 +60,7 @@ void world_destroy(struct game *g)
 	for (int i = 0; i < g->nfloors; i++)
 		free(g->floors[i]);
 	free(g->floors);
+	free(g->hist);
 	ecs_world_destroy(g->w);
 	free(g);
 }
@@ -105,6 +107,10 @@ void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 	for (int k = 0; k < ACTOR_COUNT; k++)
 		weights[k] = content_floor_value(&content_monster_weight[k], depth);
 	int max = content_floor_value(&content_max_monsters_per_room, depth);
+	int iweights[ITEM_COUNT];
+	for (int k = 0; k < ITEM_COUNT; k++)
+		iweights[k] = content_floor_value(&content_items[k].weight, depth);
+	int max_items = content_floor_value(&content_max_items_per_room, depth);
 	for (int r = 0; r < m->nrooms; r++) {
 		const struct room *room = &m->rooms[r];
 		int n = rng_range(&g->rng, 0, max);
@@ -121,6 +127,74 @@ void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 				continue;
 			(void)world_spawn_actor(g, (enum actor_kind)kind, depth, x, y, NULL);
 		}
+		int ni = rng_range(&g->rng, 0, max_items);
+		for (int i = 0; i < ni; i++) {
+			int x = rng_range(&g->rng, room->x, room->x + room->w - 1);
+			int y = rng_range(&g->rng, room->y, room->y + room->h - 1);
+			int kind = rng_weighted(&g->rng, iweights, ITEM_COUNT);
+			if (kind < 0 || !map_walkable(m, x, y) || map_tile(m, x, y) != TILE_FLOOR)
+				continue;
+			if ((x == avoid_x && y == avoid_y) || world_blocker_at(g, depth, x, y) != ECS_NULL ||
+			    world_item_at(g, depth, x, y) != ECS_NULL)
+				continue;
+			(void)world_spawn_item(g, kind, depth, x, y, NULL);
+		}
+	}
+}
+
+int world_spawn_item(struct game *g, int kind, int floor, int x, int y, ecs_entity *out)
+{
+	if (kind < 0 || kind >= ITEM_COUNT)
+		return -EINVAL;
+	const struct item_def *d = &content_items[kind];
+	ecs_entity e;
+	int rc = ecs_create(g->w, &e);
+	if (rc)
+		return rc;
+	struct c_pos pos = {.x = x, .y = y, .floor = floor};
+	struct c_render ren = {.glyph = d->glyph, .fg = d->fg, .order = GAME_ORDER_ITEM};
+	struct c_name name = {{0}};
+	snprintf(name.s, sizeof(name.s), "%s", d->name);
+	struct c_item it = {.kind = kind};
+	bool ok = ecs_add(g->w, e, COMP_POS, &pos) && ecs_add(g->w, e, COMP_RENDER, &ren) &&
+		  ecs_add(g->w, e, COMP_NAME, &name) && ecs_add(g->w, e, COMP_ITEM, &it) &&
+		  ecs_add(g->w, e, COMP_MEMORY, NULL);
+	if (ok && d->effect == EFFECT_EQUIP) {
+		struct c_equippable eq = {.slot = d->slot, .power_bonus = d->power_bonus,
+					  .defense_bonus = d->defense_bonus};
+		ok = ecs_add(g->w, e, COMP_EQUIPPABLE, &eq) != NULL;
+	}
+	if (!ok) {
+		ecs_destroy(g->w, e);
+		return -ENOMEM;
+	}
+	if (out)
+		*out = e;
+	return 0;
+}
+
+ecs_entity world_item_at(const struct game *g, int floor, int x, int y)
+{
+	ecs_entity found = ECS_NULL;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_ITEM));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == floor && p->x == x && p->y == y &&
+		    (found == ECS_NULL || ECS_INDEX(e) < ECS_INDEX(found)))
+			found = e;
+	}
+	return found;
+}
+
+void world_clear_items(struct game *g, int floor)
+{
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_ITEM));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == floor)
+			ecs_destroy(g->w, e);
 	}
 }
 
@@ -141,8 +215,7 @@ int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, in
 		  ecs_add(g->w, e, COMP_NAME, &name) && ecs_add(g->w, e, COMP_ACTOR, &act) &&
 		  ecs_add(g->w, e, COMP_BLOCKS, &blk);
 	if (ok && kind == ACTOR_PLAYER) {
-		struct c_player pl = {.level = content_rules.start_level, .xp = 0,
-				      .bonus_power = d->start_power, .bonus_defense = d->start_defense};
+		struct c_player pl = {.level = content_rules.start_level, .xp = 0};
 		ok = ecs_add(g->w, e, COMP_PLAYER, &pl) && ecs_add(g->w, e, COMP_INVENTORY, NULL) &&
 		     ecs_add(g->w, e, COMP_EQUIPMENT, NULL);
 		if (ok)
@@ -256,6 +329,12 @@ void world_update_memory(struct game *g)
 		if (p->floor != g->depth)
 			continue;
 		if (world_visible(g, p->x, p->y)) {
+			struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+			if (it && !it->seen) {
+				it->seen = 1;
+				if (g->events.new_item == ECS_NULL)
+					g->events.new_item = e;
+			}
 			mem->x = p->x;
 			mem->y = p->y;
 			mem->known = 1;

@@ -16,18 +16,33 @@
 #define AI_GOAL_CACHE 4
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
+#define AI_GHOSTS 8
 struct ai_scratch {
+	/* The player's distance map of this phase (ai.c), grown outwards from
+	 * the player only as far as the monsters that ask need: dist[c] holds
+	 * when mark[c] is gen (reached) or gen + 1 (settled: final, and every
+	 * cell nearer than it is settled too). Two FIFO queues (cells entered at
+	 * cost 1, and at crowd cost) stand in for a priority queue. */
+	uint16_t dist[WORLD_CELLS];
+	uint32_t mark[WORLD_CELLS];
+	uint32_t gen;
+	int32_t qa[WORLD_CELLS], qb[WORLD_CELLS];
+	int qa_head, qa_tail, qb_head, qb_tail;
+	bool player_map; /* started this phase */
+	/* Maps towards other goals (where a monster last saw the player):
+	 * whole maps on the costs of the moment (cost[] is filled then). */
 	uint8_t cost[WORLD_CELLS];
-	uint16_t player_dist[WORLD_CELLS];
-	bool player_dist_ok;
 	struct {
 		int gx, gy;
 		bool ok;
 		uint16_t dist[WORLD_CELLS];
 	} goal[AI_GOAL_CACHE];
 	int goal_next;
-	int dijkstra_runs; /* distance maps computed (for tests and benches) */
-	bool naive;        /* bench baseline: one distance map per monster */
+	/* cells of monsters killed during this phase: still costly for maps
+	 * made later in it, as the monster's cell was */
+	int ghost[AI_GHOSTS];
+	int nghost;
+	int dijkstra_runs; /* distance maps started (for tests and benches) */
 };
 
 struct game {
@@ -43,9 +58,18 @@ struct game {
 	ecs_entity player;
 	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
 	int log_start, log_count;
+	struct command *hist; /* every command given since the seed (game_history) */
+	int nhist, caphist;
 	/* Derived, rebuilt from the state (never hashed or saved): */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor */
 	struct ai_scratch ai;
+	/* What the last command did, for the stops of auto-explore (scratch: a
+	 * loaded game starts with none): */
+	struct {
+		int hp_before;       /* the player's HP before the last command */
+		ecs_entity new_item; /* an item first seen during it, or ECS_NULL */
+		int acked;           /* nhist when an event stop was last reported */
+	} events;
 };
 
 /* Creates the state without any floor (game_create then enters floor 1). */
@@ -57,12 +81,22 @@ struct map *world_floor(const struct game *g, int depth);
 /* Generates floor depth (which must be nfloors + 1) and places its monsters
  * (none on either stairs or on (avoid_x, avoid_y)). Returns 0 or -errno. */
 int world_generate_floor(struct game *g, int depth);
-/* Places monsters per room on floor depth by the spawn tables. */
+/* Places monsters, then items, per room on floor depth by the spawn tables
+ * (GAME.md §5): randint(0, max) of each per room, on a random cell of the
+ * room, kind by the floor's weights; a draw that falls on a staircase, on
+ * (avoid_x, avoid_y) or on a cell already holding a monster (or, for an
+ * item, an item) is dropped. */
 void world_populate(struct game *g, int depth, int avoid_x, int avoid_y);
+/* Spawns an item of kind on floor at (x, y). Returns 0 or -errno. */
+int world_spawn_item(struct game *g, int kind, int floor, int x, int y, ecs_entity *out);
+/* The first item lying at (x, y) of floor (entity order), or ECS_NULL. */
+ecs_entity world_item_at(const struct game *g, int floor, int x, int y);
 
 /* Spawns an actor of kind on floor at (x, y) with its table stats. The
  * player kind makes the player (only once). Returns 0 or -errno. */
 int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, int y, ecs_entity *out);
+/* Destroys every item lying on floor (not the carried ones). */
+void world_clear_items(struct game *g, int floor);
 /* Destroys every monster (living or dead) of floor. */
 void world_clear_monsters(struct game *g, int floor);
 /* The entity blocking (x, y) on floor, or ECS_NULL. */

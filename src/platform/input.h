@@ -26,6 +26,9 @@ enum key {
 	PAD_START, PAD_SELECT, PAD_UP, PAD_DOWN, PAD_LEFT, PAD_RIGHT,
 	/* diagonals produced by the d-pad with a shoulder held, or by the stick */
 	PAD_UPLEFT, PAD_UPRIGHT, PAD_DOWNLEFT, PAD_DOWNRIGHT,
+	/* triggers and thumb-stick clicks (GAME.md §7: right trigger or a
+	 * thumb click explores) */
+	PAD_TL2, PAD_TR2, PAD_THUMBL, PAD_THUMBR,
 	KEY_LAST
 };
 

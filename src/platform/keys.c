@@ -26,6 +26,7 @@ static const struct {
 	{ "pad_up", PAD_UP }, { "pad_down", PAD_DOWN }, { "pad_left", PAD_LEFT }, { "pad_right", PAD_RIGHT },
 	{ "pad_upleft", PAD_UPLEFT }, { "pad_upright", PAD_UPRIGHT },
 	{ "pad_downleft", PAD_DOWNLEFT }, { "pad_downright", PAD_DOWNRIGHT },
+	{ "pad_l2", PAD_TL2 }, { "pad_r2", PAD_TR2 }, { "pad_thumbl", PAD_THUMBL }, { "pad_thumbr", PAD_THUMBR },
 };
 
 const char *key_name(uint32_t key, char *buf, int len)

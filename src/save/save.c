@@ -329,6 +329,11 @@ int save_game(const char *dir, const struct game *g)
 	return rc;
 }
 
+bool save_due(int turn0, int depth0, int turn1, int depth1)
+{
+	return depth0 != depth1 || turn0 / SAVE_EVERY_TURNS != turn1 / SAVE_EVERY_TURNS;
+}
+
 bool save_exists(const char *dir)
 {
 	char path[4096];
@@ -434,27 +439,27 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 		return rc;
 	char kept[300];
 	size_t used = strlen(why);
-	if (save_set_aside(dir, kept, sizeof kept) == 0)
+	if (save_set_aside(dir, SAVE_FILE, kept, sizeof kept) == 0)
 		snprintf(why + used, whylen - used, "; kept as %s", kept);
 	else
 		snprintf(why + used, whylen - used, "; it could not be renamed aside");
 	return rc;
 }
 
-int save_set_aside(const char *dir, char *kept, size_t keptlen)
+int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen)
 {
 	char from[4096], to[4096], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
-	if (save_file_path(dir, from, sizeof from))
+	if (snprintf(from, sizeof from, "%s/%s", dir, name) >= (int)sizeof from)
 		return -ENAMETOOLONG;
 	for (int i = 0; i < 1000; i++) {
 		if (i == 0)
-			snprintf(kept, keptlen, "%s.bad-%s", SAVE_FILE, stamp);
+			snprintf(kept, keptlen, "%s.bad-%s", name, stamp);
 		else
-			snprintf(kept, keptlen, "%s.bad-%s-%d", SAVE_FILE, stamp, i);
+			snprintf(kept, keptlen, "%s.bad-%s-%d", name, stamp, i);
 		if (snprintf(to, sizeof to, "%s/%s", dir, kept) >= (int)sizeof to)
 			return -ENAMETOOLONG;
 		/* never over a file kept earlier; a file system without

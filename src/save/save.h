@@ -42,6 +42,13 @@ int save_encode(const struct game *g, struct serial_buf *out);
  * cut or damaged section, a game that does not hold together), or -ENOMEM. */
 int save_decode(const void *data, size_t len, struct game **out, char *why, size_t whylen);
 
+/* Every this many turns the game is saved during play (GAME.md §8). */
+#define SAVE_EVERY_TURNS 100
+/* Whether a command that took the game from (turn0, depth0) to (turn1,
+ * depth1) calls for a save: the floor changed, or the turn crossed a
+ * multiple of SAVE_EVERY_TURNS. */
+bool save_due(int turn0, int depth0, int turn1, int depth1);
+
 /* Saves g as dir/SAVE_FILE (atomically, see save_write_atomic). */
 int save_game(const char *dir, const struct game *g);
 /* True when dir/SAVE_FILE exists (it may still be refused when loaded). */
@@ -54,10 +61,11 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
  * save_set_aside) and why ends with where it was kept. Also removes
  * temporary files a killed save left in dir. Same returns as save_load_file. */
 int save_load(const char *dir, struct game **out, char *why, size_t whylen);
-/* Renames dir/SAVE_FILE to dir/SAVE_FILE.bad-YYYYMMDD-HHMMSS[-N] (never
- * over another file) and writes that name (without dir) into kept. Returns
- * 0, -ENOENT when there is no save, or -errno after logging one line. */
-int save_set_aside(const char *dir, char *kept, size_t keptlen);
+/* Renames dir/name (a refused save, a damaged score table) to
+ * dir/name.bad-YYYYMMDD-HHMMSS[-N] (UTC; never over another file) and writes
+ * that name (without dir) into kept. Returns 0, -ENOENT when there is no
+ * such file, or -errno after logging one line. */
+int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen);
 /* Deletes dir/SAVE_FILE (permadeath: after the morgue file is written) and
  * makes that durable. Returns 0 (also when there was none) or -errno after
  * logging one line. */

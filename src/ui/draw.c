@@ -4,6 +4,7 @@
 #include "game/map.h"
 #include "ui/scr.h"
 #include <stdio.h>
+#include <string.h>
 
 const struct ui_palette ui_pal = {
 	.bg = 0x000000, .text = 0xE0E0E0, .dim_text = 0x808080, .title = 0xFFD060,
@@ -167,7 +168,7 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *cons
 }
 
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
-		   bool cursor)
+		   bool cursor, const char *prompt)
 {
 	const struct map *m = game_map(g);
 	int fx, fy, cam_x, cam_y;
@@ -181,6 +182,7 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	draw_map(l, g, c, cam_x, cam_y);
 	draw_panel(l, g, c);
 
+	const char *top = u->status[0] ? u->status : prompt && prompt[0] ? prompt : NULL;
 	char desc[96];
 	int hx = -1, hy = -1;
 	if (cursor) {
@@ -202,7 +204,156 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 			       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
 		if (!what)
 			what = "unexplored";
-		/* the description sits on the top row of the map view */
-		con_print(c, l->view_x + 1, l->view_y, 0xFFFFFF, 0x202030, what, l->view_w - 2);
+		/* the description sits on the top row of the map view (the
+		 * second when a status line holds the top) */
+		con_print(c, l->view_x + 1, l->view_y + (top ? 1 : 0), 0xFFFFFF, 0x202030, what, l->view_w - 2);
 	}
+	if (top)
+		con_print(c, l->view_x + 1, l->view_y, 0xFFE080, 0x302010, top, l->view_w - 2);
+}
+
+const struct bindings *ui_binds(const struct ui *u)
+{
+	return u->binds ? u->binds : bind_default();
+}
+
+/* The first key of action a on the device, as a label; false if none. */
+static bool first_key(const struct ui *u, enum action a, bool pad, char *buf, size_t len)
+{
+	uint32_t k;
+	if (bind_keys(ui_binds(u), a, pad, &k, 1) < 1)
+		return false;
+	bind_key_label(k, buf, len);
+	return true;
+}
+
+/* Whether the four keys are bound to north, south, west, east. */
+static bool four_bound(const struct ui *u, const uint32_t keys[4])
+{
+	static const enum action dirs[4] = { ACT_MOVE_N, ACT_MOVE_S, ACT_MOVE_W, ACT_MOVE_E };
+	for (int i = 0; i < 4; i++)
+		if (bind_action(ui_binds(u), keys[i]) != dirs[i])
+			return false;
+	return true;
+}
+
+/* The moves: "arrows", the letters bound to west, south, north, east
+ * ("hjkl"), or "D-pad"; else the labels of the first keys of each. */
+static bool moves_text(const struct ui *u, bool pad, char *buf, size_t len)
+{
+	static const uint32_t arrows[4] = { KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT };
+	static const uint32_t dpad[4] = { PAD_UP, PAD_DOWN, PAD_LEFT, PAD_RIGHT };
+	static const enum action wsne[4] = { ACT_MOVE_W, ACT_MOVE_S, ACT_MOVE_N, ACT_MOVE_E };
+	buf[0] = 0;
+	if (pad && four_bound(u, dpad)) {
+		snprintf(buf, len, "D-pad");
+		return true;
+	}
+	if (!pad && four_bound(u, arrows))
+		snprintf(buf, len, "arrows");
+	/* the four letters (or other keys) that move, in h j k l order */
+	char part[4][16];
+	int found = 0;
+	for (int i = 0; i < 4; i++) {
+		uint32_t keys[8];
+		int n = bind_keys(ui_binds(u), wsne[i], pad, keys, 8);
+		part[i][0] = 0;
+		for (int j = 0; j < n && j < 8; j++) {
+			bool letter = keys[j] < 0x80 && keys[j] > 0x20;
+			bool arrow = !pad && buf[0] && (keys[j] == KEY_UP || keys[j] == KEY_DOWN || keys[j] == KEY_LEFT ||
+						       keys[j] == KEY_RIGHT);
+			if (arrow)
+				continue;
+			if (letter || !part[i][0]) {
+				bind_key_label(keys[j], part[i], sizeof part[i]);
+				if (letter)
+					break;
+			}
+		}
+		found += part[i][0] != 0;
+	}
+	if (found == 4 && !(pad && buf[0])) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s%s%s%s", used ? "/" : "", part[0], part[1], part[2], part[3]);
+	}
+	return buf[0] != 0;
+}
+
+bool ui_key_text(const struct ui *u, const struct scr_key *k, bool pad, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if ((k->dev == SCR_KEYBOARD && pad) || (k->dev == SCR_PAD && !pad))
+		return false;
+	if (k->keys) {
+		snprintf(buf, len, "%s", k->keys);
+		return true;
+	}
+	if (k->moves)
+		return moves_text(u, pad, buf, len);
+	char a[24], b[24];
+	bool ha = first_key(u, k->act, pad, a, sizeof a);
+	bool hb = k->act2 != ACT_NONE && first_key(u, k->act2, pad, b, sizeof b);
+	if (ha && hb && !strncmp(a, "D-pad", 5) && !strncmp(b, "D-pad", 5))
+		snprintf(buf, len, "D-pad%s%s", a + 5, b + 5); /* "D-pad↑↓" */
+	else if (ha && hb)
+		snprintf(buf, len, "%s%s%s", a, utf8_len(a) == 1 && utf8_len(b) == 1 ? "" : "/", b);
+	else if (ha || hb)
+		snprintf(buf, len, "%s", ha ? a : b);
+	return ha || hb;
+}
+
+int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64], int max)
+{
+	int n = 0;
+	bool pad = ui_pad(u);
+	for (int i = 0; keys && (keys[i].hint || keys[i].help) && n < max; i++) {
+		char kt[48];
+		if (!keys[i].hint || !ui_key_text(u, &keys[i], pad, kt, sizeof kt))
+			continue;
+		if (kt[0])
+			snprintf(text[n], sizeof text[n], "%s: %s", kt, keys[i].hint);
+		else
+			snprintf(text[n], sizeof text[n], "%s", keys[i].hint);
+		n++;
+	}
+	return n;
+}
+
+void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
+{
+	const char *items[25];
+	char text[24][64];
+	int n = ui_key_items(u, keys, text, 24);
+	for (int i = 0; i < n; i++)
+		items[i] = text[i];
+	items[n] = NULL;
+	ui_draw_hint(l, c, items);
+}
+
+const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len)
+{
+	char text[24][64];
+	int n = ui_key_items(u, keys, text, 24);
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", text[i]);
+	return buf;
+}
+
+void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		 uint32_t bg, int *x, int *y)
+{
+	if (w > l->cols)
+		w = l->cols;
+	if (h > l->rows - 1)
+		h = l->rows - 1;
+	*x = (l->cols - w) / 2;
+	*y = (l->view_h - h) / 2;
+	if (*y + h > l->rows - 1)
+		*y = l->rows - 1 - h;
+	if (*y < 0)
+		*y = 0;
+	con_fill(c, *x, *y, w, h, ' ', ui_pal.text, bg);
+	con_box(c, *x, *y, w, h, frame, bg, title);
 }

@@ -4,11 +4,27 @@
 #include "ui/ui.h"
 #include <stddef.h>
 
+/* One line of a screen's key list: what an action does on that screen. The
+ * hint line and the help screen are made from these and the bindings, so
+ * both follow what the settings file binds. A list ends with an entry
+ * whose hint and help are both NULL. */
+struct scr_key {
+	enum action act, act2; /* act2: a second action shown with act (stairs: > <), or ACT_NONE */
+	bool moves;            /* the eight moves instead of act */
+	signed char dev;       /* SCR_BOTH, SCR_KEYBOARD or SCR_PAD: where the entry applies */
+	const char *keys;      /* fixed key text (not a binding), e.g. "a-z" */
+	const char *hint;      /* short label on the hint line, NULL: help only */
+	const char *help;      /* what it does, for the help screen, NULL: hint only */
+};
+enum { SCR_BOTH, SCR_KEYBOARD, SCR_PAD };
+
 /* One screen: its input handling and its drawing, side by side in one
  * file (src/ui/scr_NAME.c). Adding a screen = a file, an enum ui_screen
  * entry and a line in ui.c's table; no other screen changes. */
 struct scr {
 	const char *name;
+	const char *title; /* for the help screen ("On the map") */
+	const struct scr_key *keys; /* its key list (hints, help), may be NULL */
 	bool needs_game; /* without a game, the title screen stands in for it */
 	bool cursor;     /* the camera follows the cursor (u->look_x, look_y), not the player */
 	/* Handles one input (never NULL). */
@@ -17,7 +33,8 @@ struct scr {
 	void (*draw)(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c);
 };
 
-extern const struct scr scr_title, scr_play, scr_look, scr_history, scr_character, scr_gameover;
+extern const struct scr scr_title, scr_play, scr_look, scr_history, scr_character, scr_gameover, scr_help;
+extern const struct scr scr_inventory, scr_drop, scr_target, scr_levelup, scr_scores;
 
 /* The palette of the screens, in one table (0xRRGGBB). */
 struct ui_palette {
@@ -36,15 +53,42 @@ bool ui_pad(const struct ui *u);
 void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
 /* The play view: the map around the camera's focus, the HUD panel with the
  * log, and the description of the cell under the look cursor (when
- * cursor) or the mouse pointer. No hint line. */
+ * cursor) or the mouse pointer. The top row of the map holds u->status,
+ * else prompt (may be NULL); the description then goes below it. No hint
+ * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
-		   bool cursor);
+		   bool cursor, const char *prompt);
 /* The hint line from a NULL-terminated list of "key: action" items: as many
  * whole items as fit, never one cut mid-word. */
 void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *const *items);
 
-/* After a command: shows the game-over screen when the player died. */
-void ui_after_command(struct ui *u, const struct game *g);
+/* The bindings the screens show (u->binds or the defaults). */
+const struct bindings *ui_binds(const struct ui *u);
+/* The key text of k for the keyboard or (pad) the gamepad, made from the
+ * bindings ("arrows/hjkl", "><", "A"): true, or false when nothing of that
+ * device is bound to it (or k is not for that device). */
+bool ui_key_text(const struct ui *u, const struct scr_key *k, bool pad, char *buf, size_t len);
+/* The "KEY: label" items of a key list's hints for the device used last,
+ * up to max into text; returns how many. */
+int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64], int max);
+/* Those items joined by sep into buf, which is returned. */
+const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len);
+/* The hint line from a key list, for the device used last. */
+void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys);
+/* Every screen of the table, for the help screen: count, and the one at i. */
+int ui_screen_count(void);
+const struct scr *ui_screen_at(int i);
+
+/* A command without arguments (unused fields -1). */
+struct command ui_cmd(enum cmd c);
+/* Gives cmd to the game through h (nothing once the game is over), then
+ * shows what must follow (ui_after_command). Returns what h returned. */
+int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const struct command *cmd);
+/* Draws a framed box of w×h centred over the map view (clamped to the
+ * console), title on its top edge, its inside cleared to bg; sets *x, *y
+ * to its top-left corner. */
+void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		 uint32_t bg, int *x, int *y);
 /* For a click: the map cell under the pointer of in, 0 or -1. */
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my);
 

@@ -1,8 +1,13 @@
 /* The character screen: the player's level, experience, HP, power and defence. */
 #include "ui/scr.h"
 
-static const char *const hint_keys[] = { "Esc: close", NULL };
-static const char *const hint_pad[] = { "B: close", NULL };
+static const struct scr_key keys[] = {
+	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_CHARACTER, .help = "back to the map" },
+	{ .act = ACT_CONFIRM, .help = "back to the map" },
+	{ 0 },
+};
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
@@ -10,26 +15,27 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)h;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (in->act == ACT_CANCEL || in->act == ACT_PAD_B || in->act == ACT_CHARACTER || in->act == ACT_CONFIRM)
+	if (in->act == ACT_CANCEL || in->act == ACT_BACK || in->act == ACT_CHARACTER || in->act == ACT_CONFIRM)
 		u->screen = UI_PLAY;
 }
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	ui_draw_world(u, l, g, c, false);
+	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
-	int w = 30, h = 10;
-	int x = (l->cols - w) / 2, y = (l->rows - h) / 2;
-	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, x, y, w, h, ui_pal.box, ui_pal.bg, "Character");
+	int x, y;
+	ui_draw_box(l, c, 36, 11, "Character", ui_pal.box, ui_pal.bg, &x, &y);
 	con_printf(c, x + 2, y + 2, ui_pal.text, ui_pal.bg, "Level: %d", s.level);
 	con_printf(c, x + 2, y + 3, ui_pal.text, ui_pal.bg, "XP: %d", s.xp);
 	con_printf(c, x + 2, y + 4, ui_pal.text, ui_pal.bg, "XP for next level: %d", s.xp_next);
 	con_printf(c, x + 2, y + 5, ui_pal.text, ui_pal.bg, "HP: %d/%d", s.hp, s.max_hp);
-	con_printf(c, x + 2, y + 6, ui_pal.text, ui_pal.bg, "Attack: %d", s.power);
-	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Defense: %d", s.defense);
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	/* base + what the equipment adds */
+	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Power: %d (%d %+d equipment)", s.power, s.base_power,
+		   s.power - s.base_power);
+	con_printf(c, x + 2, y + 8, ui_pal.text, ui_pal.bg, "Defence: %d (%d %+d equipment)", s.defense,
+		   s.base_defense, s.defense - s.base_defense);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_character = { .name = "character", .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_character = { .name = "character", .title = "Character", .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -1,8 +1,16 @@
 /* The message history: every message of the game, scrollable. */
 #include "ui/scr.h"
 
-static const char *const hint_keys[] = { "\xe2\x86\x91\xe2\x86\x93: scroll", "Esc: close", NULL };
-static const char *const hint_pad[] = { "D-pad: scroll", "B: close", NULL };
+static const struct scr_key keys[] = {
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "scroll" },
+	{ .act = ACT_MOVE_N, .help = "older messages" },
+	{ .act = ACT_MOVE_S, .help = "newer messages" },
+	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_HISTORY, .help = "back to the map" },
+	{ .act = ACT_CONFIRM, .help = "back to the map" },
+	{ 0 },
+};
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
@@ -14,7 +22,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		u->history_top++;
 	else if (in->act == ACT_MOVE_S && u->history_top > 0)
 		u->history_top--;
-	else if (in->act == ACT_CANCEL || in->act == ACT_PAD_B || in->act == ACT_HISTORY || in->act == ACT_CONFIRM)
+	else if (in->act == ACT_CANCEL || in->act == ACT_BACK || in->act == ACT_HISTORY || in->act == ACT_CONFIRM)
 		u->screen = UI_PLAY;
 }
 
@@ -41,7 +49,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		game_msg_format(m, text, sizeof text);
 		y += con_print_wrapped(c, 2, y, w, h + 1 - y, m->fg, ui_pal.bg, text);
 	}
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_history = { .name = "history", .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_history = { .name = "history", .title = "Message history", .keys = keys, .needs_game = true, .input = input, .draw = draw };

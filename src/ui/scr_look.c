@@ -2,8 +2,17 @@
 #include "game/map.h"
 #include "ui/scr.h"
 
-static const char *const hint_keys[] = { "Look: move the cursor", "Esc: done", NULL };
-static const char *const hint_pad[] = { "Look: D-pad moves the cursor", "B: done", NULL };
+static const struct scr_key keys[] = {
+	{ .keys = "", .dev = SCR_KEYBOARD, .hint = "Look: move the cursor" },
+	{ .keys = "", .dev = SCR_PAD, .hint = "Look: D-pad moves the cursor" },
+	{ .moves = true, .help = "move the cursor (or point)" },
+	{ .act = ACT_CANCEL, .hint = "done", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "done", .help = "back to the map" },
+	{ .act = ACT_LOOK, .help = "back to the map" },
+	{ .act = ACT_CONFIRM, .help = "back to the map" },
+	{ .act = ACT_DO, .help = "back to the map" },
+	{ 0 },
+};
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
@@ -26,7 +35,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		return;
 	}
 	switch (in->act) {
-	case ACT_CANCEL: case ACT_PAD_B: case ACT_LOOK: case ACT_CONFIRM: case ACT_PAD_A:
+	case ACT_CANCEL: case ACT_BACK: case ACT_LOOK: case ACT_CONFIRM: case ACT_DO:
 		u->screen = UI_PLAY;
 		break;
 	default:
@@ -36,8 +45,8 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	ui_draw_world(u, l, g, c, true);
-	ui_draw_hint(l, c, ui_pad(u) ? hint_pad : hint_keys);
+	ui_draw_world(u, l, g, c, true, NULL);
+	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_look = { .name = "look", .needs_game = true, .cursor = true, .input = input, .draw = draw };
+const struct scr scr_look = { .name = "look", .title = "Looking", .keys = keys, .needs_game = true, .cursor = true, .input = input, .draw = draw };

@@ -16,11 +16,23 @@ static const struct {
 	{ "\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91\xe2\x96\x92\xe2\x96\x91\xe2\x96\x91", 0x3060C0 },
 };
 
+static const struct scr_key keys[] = {
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an entry" },
+	{ .act = ACT_CONFIRM, .hint = "select", .help = "select it" },
+	{ .act = ACT_DO, .hint = "select", .help = "select it" },
+	{ .act = ACT_CANCEL, .hint = "quit", .help = "quit pirogue" },
+	{ .act = ACT_BACK, .hint = "back", .help = "quit pirogue" },
+	{ .act = ACT_QUIT, .help = "quit pirogue" },
+	{ 0 },
+};
+
 static const char *menu_label(enum ui_menu_item it)
 {
 	switch (it) {
 	case MENU_CONTINUE: return "Continue";
 	case MENU_NEW_GAME: return "New game";
+	case MENU_SCORES: return "High scores";
+	case MENU_HELP: return "Help";
 	case MENU_QUIT: return "Quit";
 	default: return "?";
 	}
@@ -48,7 +60,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		/* kiosk: only a second, deliberate yes quits (and so restarts) */
 		u->confirm_quit = false;
 		u->notice[0] = 0;
-		if (in->act == ACT_CONFIRM || in->act == ACT_PAD_A)
+		if (in->act == ACT_CONFIRM || in->act == ACT_DO)
 			h->request(h->ctx, UI_REQ_QUIT);
 		return;
 	}
@@ -64,7 +76,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		u->menu_sel = (u->menu_sel + 1) % n;
 		break;
 	case ACT_CONFIRM:
-	case ACT_PAD_A:
+	case ACT_DO:
 		u->notice[0] = 0;
 		switch (items[u->menu_sel]) {
 		case MENU_CONTINUE:
@@ -73,6 +85,16 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		case MENU_NEW_GAME:
 			h->request(h->ctx, UI_REQ_NEW_GAME);
 			break;
+		case MENU_SCORES:
+			u->scores_after_death = false;
+			u->score_rank = -1;
+			h->request(h->ctx, UI_REQ_SCORES);
+			break;
+		case MENU_HELP:
+			u->help_from = UI_TITLE;
+			u->help_top = 0;
+			u->screen = UI_HELP;
+			break;
 		default:
 			quit(u, h);
 			break;
@@ -80,7 +102,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		break;
 	case ACT_CANCEL:
 	case ACT_QUIT:
-	case ACT_PAD_B:
+	case ACT_BACK:
 		quit(u, h);
 		break;
 	default:
@@ -108,15 +130,14 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	for (int i = 0; i < n; i++) {
 		bool sel = i == u->menu_sel;
 		char line[32];
-		snprintf(line, sizeof line, "%s %-10s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
-		int x = (c->w - 12) / 2;
+		snprintf(line, sizeof line, "%s %-11s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
+		int x = (c->w - 13) / 2;
 		con_print(c, x, y + i * 2, sel ? 0xFFFFFF : ui_pal.text, sel ? ui_pal.select_bg : ui_pal.bg, line, -1);
 	}
 	if (u->notice[0])
 		con_print_wrapped(c, 1, c->h - 4, c->w - 2, 2, 0xFF8060, ui_pal.bg, u->notice);
-	ui_center_text(c, c->h - 1, ui_pal.hint,
-		       ui_pad(u) ? "D-pad: choose   A: select   B: back"
-				 : "\xe2\x86\x91\xe2\x86\x93: choose   Enter: select   Esc: quit");
+	char hint[160];
+	ui_center_text(c, c->h - 1, ui_pal.hint, ui_keys_line(u, keys, "   ", hint, sizeof hint));
 }
 
-const struct scr scr_title = { .name = "title", .input = input, .draw = draw };
+const struct scr scr_title = { .name = "title", .title = "Title menu", .keys = keys, .input = input, .draw = draw };

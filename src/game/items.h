@@ -1,0 +1,37 @@
+/* items: the player's inventory, picking up, dropping, using items (potions, scrolls, targeting) and equipment. */
+#ifndef PIROGUE_GAME_ITEMS_H
+#define PIROGUE_GAME_ITEMS_H
+#include <stdbool.h>
+
+#include "game/world.h"
+
+/* Puts a new item of kind into the player's first free slot (and equips it
+ * when equip is true and it is equippable). Returns 0, -ENOSPC (inventory
+ * full), -EINVAL, -ENOMEM. */
+int items_give(struct game *g, int kind, bool equip);
+/* The item in the player's inventory slot (0..25), or ECS_NULL. */
+ecs_entity items_in_slot(const struct game *g, int slot);
+/* True when item e is equipped by the player. */
+bool items_equipped(const struct game *g, ecs_entity e);
+
+/* Every command below returns 1 when it cost a turn, 0 when refused (the
+ * refusal is logged, with GAME_MSG_IMPOSSIBLE). */
+
+/* Picks up every item on the player's cell into free slots, in entity order,
+ * "You pick up the dagger." each; "Your inventory is full." stops it;
+ * "There is nothing here to pick up." */
+int items_pickup(struct game *g);
+/* Drops the item of slot on the player's cell, unequipping it first. */
+int items_drop(struct game *g, int slot);
+/* Uses the item of slot: consumables take effect (targeted ones at x, y) and
+ * are used up; equipment toggles. Refusals are those of items_check. */
+int items_use(struct game *g, int slot, int x, int y);
+/* Whether items_use(g, slot, x, y) would be accepted: 0, or -1 with the
+ * refusal message in why (len > 0). */
+int items_check(const struct game *g, int slot, int x, int y, char *why, int len);
+/* The nearest visible living monster within range (squared Euclidean
+ * distance <= range * range; range < 0: any distance), ties to the lowest
+ * entity index; ECS_NULL when none. */
+ecs_entity items_nearest_monster(const struct game *g, int range);
+
+#endif

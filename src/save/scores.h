@@ -1,0 +1,49 @@
+/* scores: the top-10 high-score table in the state directory (text, checksummed, written atomically). */
+#ifndef PIROGUE_SAVE_SCORES_H
+#define PIROGUE_SAVE_SCORES_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+
+#define SCORES_FILE "scores"
+#define SCORES_MAX 10
+#define SCORES_CAUSE_LEN 48
+
+/* One finished game. */
+struct score {
+	long score;                   /* scores_of: see docs/rules.md */
+	int depth;                    /* deepest floor reached */
+	int turns, level;
+	uint64_t seed;
+	int64_t when;                 /* end of the game, seconds since 1970 (UTC) */
+	char cause[SCORES_CAUSE_LEN]; /* "killed by a troll" */
+};
+
+struct score_table {
+	int n; /* entries, best first */
+	struct score e[SCORES_MAX];
+};
+
+/* The score of a finished game g (docs/rules.md "Score"): its entry, with
+ * when = the given time. */
+void scores_of(const struct game *g, int64_t when, struct score *out);
+
+/* Reads dir/SCORES_FILE into t. Returns 0 (an empty table when there is no
+ * file yet), or -EINVAL with one line in why naming the file and what is
+ * wrong (t is then empty), or another -errno with why saying so. */
+int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen);
+
+/* Inserts s into t in order (best first; a tie goes below the older entry);
+ * returns its rank 0..SCORES_MAX-1, or -1 when it does not make the table. */
+int scores_insert(struct score_table *t, const struct score *s);
+
+/* Writes t as dir/SCORES_FILE atomically. Returns 0 or -errno (logged). */
+int scores_save(const char *dir, const struct score_table *t);
+
+/* Adds s to the table in dir: loads it (a damaged table is renamed aside
+ * to SCORES_FILE.bad-..., logged, and a new one started), inserts, writes.
+ * Returns the rank (0..9), -1 when s did not make the table, or -errno. */
+int scores_add(const char *dir, const struct score *s);
+
+#endif

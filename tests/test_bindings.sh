@@ -1,0 +1,34 @@
+#!/bin/sh
+# Key bindings from the settings file: a rebound key plays, the old one no
+# longer does, and a bad binding is one line naming file:line.
+set -u
+P=${PIROGUE:-./pirogue}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+printf '[pirogue]\nkey.move_e = w right\nkey.wait =\npad.explore = pad_y pad_r2\n' > "$tmp/good.conf"
+printf 'w\nw\n.\n' > "$tmp/w.keys"
+printf 'right\nright\n' > "$tmp/r.keys"
+printf 'l\nl\n' > "$tmp/l.keys"
+for k in w r l; do
+	"$P" --config "$tmp/good.conf" --backend headless --seed 7 --keys "$tmp/$k.keys" --screenshot "$tmp/$k.png" ||
+		{ echo "FAIL: pirogue with rebound keys did not run"; fail=1; }
+done
+# w w . is right right: w moves east and '.' no longer waits; l moves no more
+cmp -s "$tmp/w.png" "$tmp/r.png" || { echo "FAIL: key.move_e = w does not move east, or '.' still waits"; fail=1; }
+cmp -s "$tmp/w.png" "$tmp/l.png" && { echo "FAIL: l still moves after key.move_e = w right"; fail=1; }
+check_bad() { # expected-message settings-line
+	printf '# bindings\n%s\n' "$2" > "$tmp/bad.conf"
+	err=$("$P" --config "$tmp/bad.conf" --backend headless 2>&1 >/dev/null); rc=$?
+	if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -qF "$tmp/bad.conf:2: $1" ||
+		[ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then
+		echo "FAIL: '$2': exit $rc, '$err'"
+		fail=1
+	fi
+}
+check_bad "unknown action 'jump' in 'key.jump'" "key.jump = j"
+check_bad "key.wait: unknown key 'nokey'" "key.wait = . nokey"
+check_bad "key.look: 'pad_y' is a gamepad button; it goes in pad.look" "key.look = pad_y"
+check_bad "pad.look: 'x' is a keyboard key; it goes in key.look" "pad.look = x"
+check_bad "unknown setting 'keys.wait'" "keys.wait = ."
+exit $fail

@@ -1,0 +1,110 @@
+/* keyfile: the --keys format, line by line and through a FILE. */
+#include "testutil.h"
+#include "app/keyfile.h"
+#include "core/log.h"
+#include "platform/input.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int line(const char *s, uint32_t *key)
+{
+	return keyfile_parse_line(s, strlen(s), key);
+}
+
+static void test_lines(void **st)
+{
+	(void)st;
+	uint32_t k = 0;
+	assert_int_equal(line("j\n", &k), 1);
+	assert_int_equal(k, 'j');
+	assert_int_equal(line("  up  # north\r\n", &k), 1);
+	assert_int_equal(k, KEY_UP);
+	assert_int_equal(line(" \n", &k), 1); /* one space: the space key */
+	assert_int_equal(k, KEY_SPACE);
+	assert_int_equal(line("# just a comment\n", &k), 0);
+	assert_int_equal(line("\t \n", &k), 0);
+	assert_int_equal(line("", &k), 0);
+	assert_int_equal(line("frobnicate\n", &k), -EINVAL);
+}
+
+/* issue 11, defect 13: a line over 255 characters was split silently (300
+ * spaces then 'c' became the key c) and "j\0zz" was read as j. */
+static void test_long_lines_and_nul(void **st)
+{
+	(void)st;
+	uint32_t k = 0;
+	char buf[KEYFILE_LINE_MAX + 8];
+	memset(buf, ' ', sizeof buf);
+	buf[KEYFILE_LINE_MAX - 1] = 'c';
+	buf[KEYFILE_LINE_MAX] = '\n';
+	assert_int_equal(keyfile_parse_line(buf, KEYFILE_LINE_MAX + 1, &k), 1); /* the longest line */
+	assert_int_equal(k, 'c');
+	buf[KEYFILE_LINE_MAX] = 'c';
+	buf[KEYFILE_LINE_MAX + 1] = '\n';
+	assert_int_equal(keyfile_parse_line(buf, KEYFILE_LINE_MAX + 2, &k), -E2BIG);
+	assert_int_equal(keyfile_parse_line("j\0zz\n", 5, &k), -EILSEQ);
+}
+
+/* keyfile_next over text with the log captured; returns the last rc. */
+static int read_all(const char *text, size_t len, uint32_t *keys, int *nkeys, int *lineno, char **log)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	assert_non_null(f);
+	size_t loglen = 0;
+	FILE *mem = open_memstream(log, &loglen);
+	log_set_stream(mem);
+	int rc;
+	uint32_t k;
+	*nkeys = 0;
+	*lineno = 0;
+	while ((rc = keyfile_next(f, "t.keys", lineno, &k)) > 0)
+		keys[(*nkeys)++] = k;
+	log_set_stream(NULL);
+	fclose(mem);
+	fclose(f);
+	return rc;
+}
+
+static void test_reader(void **st)
+{
+	(void)st;
+	uint32_t keys[16];
+	int n, lineno;
+	char *log = NULL;
+	static const char good[] = "# walk\nl\n\nright\n \n";
+	assert_int_equal(read_all(good, sizeof good - 1, keys, &n, &lineno, &log), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(keys[0], 'l');
+	assert_int_equal(keys[1], KEY_RIGHT);
+	assert_int_equal(keys[2], KEY_SPACE);
+	assert_string_equal(log, "");
+	free(log);
+	static const char nul[] = "l\nj\0zz\nl\n";
+	assert_int_equal(read_all(nul, sizeof nul - 1, keys, &n, &lineno, &log), -EILSEQ);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(log, "t.keys:2: the line holds a NUL byte"));
+	free(log);
+	char big[400];
+	memset(big, ' ', 300);
+	memcpy(big + 300, "c\n", 3);
+	assert_int_equal(read_all(big, strlen(big), keys, &n, &lineno, &log), -E2BIG);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(log, "t.keys:1: line too long (at most 255 characters"));
+	free(log);
+	static const char bad[] = "l\n  \033[2J  # hostile\n";
+	assert_int_equal(read_all(bad, sizeof bad - 1, keys, &n, &lineno, &log), -EINVAL);
+	assert_non_null(strstr(log, "t.keys:2: unknown key '?[2J'"));
+	assert_null(strchr(log, '\033'));
+	free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_long_lines_and_nul),
+		cmocka_unit_test(test_reader),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

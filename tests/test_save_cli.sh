@@ -1,0 +1,75 @@
+#!/bin/sh
+# Saving through the program: the save written on quitting, --check-save,
+# Continue going on exactly, a damaged save set aside with its reason, and
+# every fixture in tests/saves/ loading or refused as its .expect says.
+set -u
+P=${PIROGUE:-./pirogue}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+say() { echo "FAIL: $*"; fail=1; }
+
+# fixtures of every save format version
+n=0
+for f in tests/saves/v*.sav; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	out=$("$P" --check-save "$f" 2>&1); rc=$?
+	want=$(cat "${f%.sav}.expect")
+	case "$want" in ok*) wrc=0 ;; *) wrc=1 ;; esac
+	[ "$out" = "$want" ] && [ "$rc" -eq "$wrc" ] || say "$f: '$out' (exit $rc), expected '$want' (exit $wrc)"
+done
+[ "$n" -ge 1 ] || say "no save fixtures in tests/saves"
+
+# a scripted game saves on quitting, into --state-dir only
+s="$tmp/state"
+HOME="$tmp/home" "$P" --backend headless --seed 7 --keys tests/frames/walk.keys --state-dir "$s" || say "scripted game"
+[ ! -e "$tmp/home" ] || say "a scripted run touched HOME"
+line=$("$P" --check-save --state-dir "$s"); rc=$?
+case "$line" in "ok turn "[0-9]*" depth 1 checksum "[0-9a-f]*) ;; *) say "check-save: '$line'" ;; esac
+[ "$rc" -eq 0 ] || say "check-save exit $rc"
+[ "$("$P" --check-save "$s/pirogue.sav")" = "$line" ] || say "check-save FILE differs"
+
+# Continue (first and highlighted) goes on exactly: walk, quit, continue and
+# walk again == walk twice without stopping
+printf 'enter\n' > "$tmp/continue.keys"
+"$P" --backend headless --keys "$tmp/continue.keys" --state-dir "$s" || say "continue"
+[ "$("$P" --check-save --state-dir "$s")" = "$line" ] || say "continue and quit changed the game"
+{ echo enter; cat tests/frames/walk.keys; } > "$tmp/continue-walk.keys"
+"$P" --backend headless --keys "$tmp/continue-walk.keys" --state-dir "$s" || say "continue and walk"
+{ cat tests/frames/walk.keys; cat tests/frames/walk.keys; } > "$tmp/walk2.keys"
+"$P" --backend headless --seed 7 --keys "$tmp/walk2.keys" --state-dir "$tmp/straight" || say "straight"
+a=$("$P" --check-save --state-dir "$s") b=$("$P" --check-save --state-dir "$tmp/straight")
+[ "$a" = "$b" ] || say "continued game '$a' differs from the straight one '$b'"
+
+# --record of a continued game records it from its seed: its replay ends
+# where the save is, and prints one line
+c="$tmp/cont"
+"$P" --backend headless --seed 6 --keys tests/recordings/continued-1.keys --state-dir "$c" || say "continued, run 1"
+"$P" --backend headless --keys tests/recordings/continued-2.keys --state-dir "$c" --record "$tmp/cont.rec" ||
+	say "continued, run 2"
+want=$("$P" --check-save --state-dir "$c" | sed 's/^ok turn \([0-9]*\) depth \([0-9]*\) checksum \([0-9a-f]*\)$/turn \1 depth \2 checksum \3/')
+out=$("$P" --replay "$tmp/cont.rec"); rc=$?
+case "$out" in "replayed "[0-9]*" commands: $want") ;; *) say "replay of a continued game: '$out' (exit $rc), save: '$want'" ;; esac
+# cut at the last line end: no end line, refused
+sed '$d' "$tmp/cont.rec" > "$tmp/cut.rec"
+err=$("$P" --replay "$tmp/cut.rec" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 1 ] && printf '%s' "$err" | grep -q "incomplete recording: no end line" || say "cut recording: '$err' exit $rc"
+
+# a damaged save: one line why, renamed aside, the title offers no Continue
+head -c 3000 "$s/pirogue.sav" > "$tmp/cut" && mv "$tmp/cut" "$s/pirogue.sav"
+out=$("$P" --check-save --state-dir "$s"); rc=$?
+[ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "pirogue.sav: the save is cut short" || say "check-save of a cut save: '$out' exit $rc"
+: > "$tmp/none.keys"
+err=$("$P" --backend headless --keys "$tmp/none.keys" --state-dir "$s" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 0 ] || say "a damaged save: exit $rc"
+[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "cut short.*; kept as pirogue.sav.bad-" ||
+	say "a damaged save: '$err'"
+[ ! -e "$s/pirogue.sav" ] && ls "$s" | grep -q '^pirogue.sav.bad-' || say "the damaged save was not kept aside"
+
+# no save: one line, exit 1; a foreign file: its reason
+out=$("$P" --check-save --state-dir "$tmp/empty"); rc=$?
+[ "$rc" -eq 1 ] && [ "$out" = "there is no save ($tmp/empty/pirogue.sav)" ] || say "no save: '$out' exit $rc"
+out=$("$P" --check-save tests/saves/README.md); rc=$?
+[ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "not a pirogue save" || say "foreign file: '$out' exit $rc"
+exit $fail
