@@ -312,6 +312,10 @@ class SysBoot:
         self.report('PASS', 'ctrl-alt-f2', f'Ctrl+Alt+F2 on the USB keyboard: still on VT 1 ({vt[6:]}), no getty on '
                     'tty2, the game\'s frame unchanged')
 
+    def journal(self, n=6):
+        """The unit's last journal lines of this boot, for failure messages."""
+        return ' | '.join(self.out1(f'journalctl -u pirogue.service -b --no-pager -o cat | tail -n {n}').splitlines())
+
     def main_pid(self):
         return self.out1('systemctl show -P MainPID pirogue.service')
 
@@ -372,7 +376,7 @@ class SysBoot:
         if 'failed to start 3 times' not in vcs:
             problems.append('no line above the prompt saying why')
         if problems:
-            return self.report('FAIL', 'fails-at-start', '; '.join(problems))
+            return self.report('FAIL', 'fails-at-start', '; '.join(problems) + f'; journal: {self.journal()}')
         # mended: the kiosk takes tty1 back
         self.sh('rm /etc/pirogue.conf && systemctl restart pirogue.service')
         start = self.headless([], 1, 'seed1')
@@ -403,7 +407,7 @@ class SysBoot:
         if took is None:
             problems.append(f'after modprobe virtio_gpu the game did not show its frame ({self.why_not(start, "late")})')
         if problems:
-            self.report('FAIL', 'late-display', '; '.join(problems))
+            self.report('FAIL', 'late-display', '; '.join(problems) + f'; journal: {self.journal()}')
         else:
             self.report('PASS', 'late-display', 'booted (after a power cut) with the display driver held back: the '
                         'game waited, running, said so once in the journal; modprobe virtio_gpu: its frame on the '
