@@ -4,7 +4,9 @@
 # configuration and runs the checks (tests/vm/vmtest.py).
 # Usage: tests/vm/run.sh HOST_PIROGUE [CONFIG...]
 #   CONFIG: x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio x86_64-systemd
-#   (default: all five)
+#   and the handheld panels x86_64-panel-320x240 x86_64-panel-480x320
+#   x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90
+#   (default: all of them)
 # Environment: VM_DIR (default build/vm), the cache and output directory.
 # Exit 0 all passed, 77 skipped (the reason is printed), 1 failed.
 set -eu
@@ -14,7 +16,8 @@ cd "$(dirname "$0")/../.."
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 host_bin=$1
 shift
-configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio x86_64-systemd}
+panels="x86_64-panel-320x240 x86_64-panel-480x320 x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90"
+configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd}
 # VM_SKIP_ARCH (e.g. aarch64, set by .ci/run when a Debian mirror is out of
 # sync and the arm64 libraries cannot be installed) leaves that architecture's
 # configurations out, saying so.
