@@ -71,7 +71,7 @@ int save_make_dir(const char *dir)
 		*s = 0;
 		if (mkdir(p, 0700) && errno != EEXIST) {
 			int e = errno;
-			log_error("cannot create the state directory %s: %s", p, strerror(e));
+			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p, strerror(e));
 			return -e;
 		}
 		*s = c;
