@@ -284,7 +284,7 @@ static void parse_elements(const char *p, const char *end, struct evm_dbentry *e
 		if (done || *p == ',') {
 			if (done && !tgt[0] && !srcb[0])
 				return;
-			char what[64];
+			char what[128];
 			struct evm_dbbind b = {0};
 			const char *t = tgt;
 			int k = -1;
