@@ -772,18 +772,24 @@ static void test_mouse_relative(void **st)
 	reset_got();
 }
 
-static void test_mouse_absolute(void **st)
+/* An absolute pointer (a tablet, a touchscreen): ABS_X/ABS_Y from 0 to max. */
+static void abs_mouse(struct evm_dev *m, unsigned button, int max)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, abs, ABS_X);
 	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 32767; /* QEMU usb-tablet */
+	EVM_SET(&c, key, button);
+	mk_dev(m, &c, EVM_MOUSE);
+	m->absmin[ABS_X] = m->absmin[ABS_Y] = 0;
+	m->absmax[ABS_X] = m->absmax[ABS_Y] = max;
+}
+
+static void test_mouse_absolute(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	abs_mouse(&m, BTN_LEFT, 32767); /* QEMU usb-tablet */
 	memset(&ptr, 0, sizeof ptr);
 	evm_pointer_space(&ptr, 800, 600, 10, 20);
 	feed(&m, EV_ABS, ABS_X, 32767);
@@ -834,13 +840,7 @@ static void test_mouse_extremes(void **st)
 	assert_int_equal(got[0].y, 29);
 	reset_got();
 
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, abs, ABS_X);
-	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_TOUCH);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 100;
+	abs_mouse(&m, BTN_TOUCH, 100);
 	feed(&m, EV_ABS, ABS_X, INT_MAX);
 	feed(&m, EV_ABS, ABS_Y, INT_MIN);
 	syn(&m);
