@@ -706,17 +706,23 @@ static void test_syn_dropped(void **st)
 
 /* ---------- mouse ---------- */
 
-static void test_mouse_relative(void **st)
+/* A relative mouse (REL_X/REL_Y, BTN_LEFT); the pointer starts anew. */
+static void rel_mouse(struct evm_dev *m)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, rel, REL_X);
 	EVM_SET(&c, rel, REL_Y);
 	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
+	mk_dev(m, &c, EVM_MOUSE);
 	memset(&ptr, 0, sizeof ptr);
+}
+
+static void test_mouse_relative(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	rel_mouse(&m);
 	/* before the app tells the pointer space: nothing */
 	feed(&m, EV_REL, REL_X, 5);
 	syn(&m);
@@ -815,14 +821,8 @@ static void test_mouse_absolute(void **st)
 static void test_mouse_extremes(void **st)
 {
 	(void)st;
-	struct evm_caps c;
 	struct evm_dev m;
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, rel, REL_X);
-	EVM_SET(&c, rel, REL_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	memset(&ptr, 0, sizeof ptr);
+	rel_mouse(&m);
 	evm_pointer_space(&ptr, 800, 600, 10, 20); /* 80x30 cells */
 	feed(&m, EV_REL, REL_X, INT_MAX);
 	feed(&m, EV_REL, REL_X, INT_MAX);
