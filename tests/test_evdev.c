@@ -920,10 +920,11 @@ static void test_guid(void **st)
 	snprintf(c.name, sizeof c.name, "Retro Pad Deluxe");
 	evm_guid(&c, g);
 	evm_guid_str(g, s);
-	/* "Retro Pad De" = 52 65 74 72 6f 20 50 61 64 20 44 65 */
+	/* "Retro Pad D" = 52 65 74 72 6f 20 50 61 64 20 44, as in SDL's own
+	 * "050000004c69632050726f20436f6e00" ("Lic Pro Con") */
 	char want[33];
 	uint16_t crc = evm_crc16(0, "Retro Pad Deluxe", 16);
-	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204465", crc & 0xFF, crc >> 8);
+	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204400", crc & 0xFF, crc >> 8);
 	assert_string_equal(s, want);
 }
 

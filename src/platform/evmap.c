@@ -113,7 +113,7 @@ void evm_guid(const struct evm_caps *c, uint8_t guid[16])
 		put_le16(guid + 8, c->product);
 		put_le16(guid + 12, c->version);
 	} else {
-		memcpy(guid + 4, c->name, len < 12 ? len : 12);
+		memcpy(guid + 4, c->name, len < 11 ? len : 11); /* SDL: strlcpy into 12 bytes */
 	}
 }
 
