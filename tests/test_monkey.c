@@ -7,6 +7,8 @@
 #include "core/rng.h"
 #include "game/items.h"
 #include "game/path.h"
+#include "game/serial.h"
+#include "save/save.h"
 
 #define SEEDS 20
 #define TURNS 10000
@@ -408,6 +410,27 @@ struct mpos {
 	int x, y;
 };
 
+/* g saved and loaded through the save file's bytes (save_encode and
+ * save_decode): the same checksum, the same history; g is freed. */
+static int monkey_loads;
+static struct game *reloaded(struct game *g)
+{
+	struct serial_buf b = {0};
+	struct game *h;
+	char why[SAVE_WHY_MAX];
+	assert_int_equal(save_encode(g, &b), 0);
+	if (save_decode(b.data, b.len, &h, why, sizeof why))
+		fail_msg("monkey: the save at turn %d is refused: %s", game_turn(g), why);
+	free(b.data);
+	assert_true(game_checksum(h) == game_checksum(g));
+	const struct command *hg, *hh;
+	assert_int_equal(game_history(h, &hh), game_history(g, &hg));
+	assert_memory_equal(hh, hg, (size_t)game_history(g, &hg) * sizeof(*hg));
+	game_destroy(g);
+	monkey_loads++;
+	return h;
+}
+
 static void test_monkey(void **state)
 {
 	(void)state;
@@ -472,6 +495,11 @@ static void test_monkey(void **state)
 				}
 			}
 			check_world(&c, g);
+			if (turn % 250 == 249 && !game_is_over(g)) {
+				g = reloaded(g); /* saved and loaded every few hundred turns */
+				b.map = NULL;    /* new floors: what the bot and checker */
+				c.labelled = NULL; /* keep per floor pointer is stale */
+			}
 			if (game_depth(g) > max_depth)
 				max_depth = game_depth(g);
 			if (game_is_over(g)) {
@@ -496,6 +524,7 @@ static void test_monkey(void **state)
 	assert_true(deaths > 0);
 	assert_true(max_depth >= 6);
 	assert_true(kills_total > 0);
+	assert_true(monkey_loads >= SEEDS * 10);
 	assert_true(b.levelups >= LEVELUP_COUNT);
 	assert_true(b.refused > 0 && b.drops > 0 && b.explores > 0);
 	/* Every kind it ever carried it also used (the deepest kinds may not

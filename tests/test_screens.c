@@ -8,19 +8,19 @@
 struct fake_host {
 	struct game *g;
 	int ncmd;
-	enum cmd cmds[64];
+	struct command cmds[64];
 	int nreq;
 	enum ui_request reqs[16];
 	struct ui *u;
 };
 
-static int fake_command(void *ctx, enum cmd c)
+static int fake_command(void *ctx, const struct command *c)
 {
 	struct fake_host *f = ctx;
 	if (f->ncmd < 64)
-		f->cmds[f->ncmd] = c;
+		f->cmds[f->ncmd] = *c;
 	f->ncmd++;
-	return game_apply(f->g, c);
+	return game_do(f->g, c);
 }
 
 static int fake_request(void *ctx, enum ui_request r)
@@ -80,15 +80,15 @@ static void test_title(void **st)
 	(void)st;
 	struct rig r;
 	rig_init(&r, NULL, UI_TITLE);
-	/* without a game: New game, Quit; the selection wraps */
+	/* without a game: New game, High scores, Help, Quit; the selection wraps */
 	key(&r, ACT_MOVE_N, KEY_UP);
-	assert_int_equal(r.u.menu_sel, 1);
+	assert_int_equal(r.u.menu_sel, 3);
 	key(&r, ACT_MOVE_S, KEY_DOWN);
 	assert_int_equal(r.u.menu_sel, 0);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
 	assert_int_equal(r.f.reqs[0], UI_REQ_NEW_GAME);
-	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_MOVE_N, KEY_UP);
 	key(&r, ACT_DO, PAD_SOUTH);
 	assert_int_equal(r.f.reqs[1], UI_REQ_QUIT);
 	/* with a game in progress, Continue comes first */
@@ -126,7 +126,7 @@ static void test_title_kiosk_confirms_quit(void **st)
 	assert_int_equal(r.f.nreq, 1);
 	assert_int_equal(r.f.reqs[0], UI_REQ_QUIT);
 	/* the menu's Quit entry asks too */
-	r.u.menu_sel = 1;
+	r.u.menu_sel = 3;
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -147,24 +147,41 @@ static void test_play_commands(void **st)
 	key(&r, ACT_BACK, PAD_EAST); /* B waits on the play screen */
 	key(&r, ACT_PICKUP, 'g');
 	key(&r, ACT_DO, PAD_SOUTH); /* A off the stairs picks up */
-	key(&r, ACT_DESCEND, '>');
 	key(&r, ACT_NONE, 'z'); /* unbound: nothing */
-	const enum cmd want[] = { CMD_MOVE_E, CMD_MOVE_NW, CMD_WAIT, CMD_WAIT, CMD_PICKUP, CMD_PICKUP, CMD_DESCEND };
-	assert_int_equal(r.f.ncmd, 7);
-	for (int i = 0; i < 7; i++)
-		assert_int_equal(r.f.cmds[i], want[i]);
+	const enum cmd want[] = { CMD_MOVE_E, CMD_MOVE_NW, CMD_WAIT, CMD_WAIT, CMD_PICKUP, CMD_PICKUP };
+	assert_int_equal(r.f.ncmd, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(r.f.cmds[i].c, want[i]);
+		assert_int_equal(r.f.cmds[i].item, -1);
+		assert_int_equal(r.f.cmds[i].x, -1);
+		assert_int_equal(r.f.cmds[i].choice, -1);
+	}
 	int x, y;
 	game_player_pos(r.f.g, &x, &y);
 	assert_int_equal(x, 10);
 	assert_int_equal(y, 9);
 	assert_int_equal(r.u.screen, UI_PLAY);
+	/* away from the stairs, > and < travel to them; o explores */
+	key(&r, ACT_DESCEND, '>');
+	key(&r, ACT_ASCEND, '<');
+	key(&r, ACT_EXPLORE, PAD_TR2);
 	/* Escape, Q and Start save and quit to the menu */
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	key(&r, ACT_QUIT, 'Q');
 	key(&r, ACT_MENU, PAD_START);
-	assert_int_equal(r.f.nreq, 3);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(r.f.reqs[i], UI_REQ_SAVE_QUIT);
+	const enum ui_request wreq[] = { UI_REQ_TRAVEL_DOWN, UI_REQ_TRAVEL_UP, UI_REQ_EXPLORE,
+					 UI_REQ_SAVE_QUIT, UI_REQ_SAVE_QUIT, UI_REQ_SAVE_QUIT };
+	assert_int_equal(r.f.nreq, 6);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(r.f.reqs[i], wreq[i]);
+	/* on the stairs, > takes them */
+	struct map *m = world_floor(r.f.g, 1);
+	map_set(m, 10, 9, TILE_STAIRS_DOWN);
+	key(&r, ACT_DESCEND, '>');
+	assert_int_equal(r.f.ncmd, 7);
+	assert_int_equal(r.f.cmds[6].c, CMD_DESCEND);
+	assert_int_equal(game_depth(r.f.g), 2);
+	assert_int_equal(r.f.nreq, 6);
 	rig_done(&r);
 }
 
@@ -251,9 +268,15 @@ static void test_gameover(void **st)
 	struct rig r;
 	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
 	gamefix_enter(r.f.g, 10, 10);
+	/* Enter: the high scores, which start a new game with Enter */
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
-	assert_int_equal(r.f.reqs[0], UI_REQ_NEW_GAME);
+	assert_int_equal(r.f.reqs[0], UI_REQ_SCORES);
+	assert_true(r.u.scores_after_death);
+	r.u.screen = UI_SCORES; /* what the host does */
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.reqs[1], UI_REQ_NEW_GAME);
+	r.u.screen = UI_GAMEOVER;
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_TITLE);
 	assert_int_equal(r.u.menu_sel, 0);
@@ -291,12 +314,12 @@ static void test_hints_follow_bindings(void **st)
 	rig_init(&r, gamefix_room(1), UI_PLAY);
 	gamefix_enter(r.f.g, 10, 10);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  .: wait  g: get  ><: stairs"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: use  .: wait  g: get  d: drop  o: explore"));
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diagonal  A: act  B: wait  Y: look"));
+	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diagonal  A: act  X: use  B: wait"));
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -304,10 +327,11 @@ static void test_hints_follow_bindings(void **st)
 	assert_int_equal(bind_set(&b, ACT_LOOK, true, "pad_x", why, sizeof why), 0);
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), "X: look"));
+	assert_non_null(strstr(row(r.c, 49, line), "A: act  B: wait"));
+	assert_null(strstr(row(r.c, 49, line), "X: use")); /* X now looks: inventory has no button */
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  z: wait  g: get"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: use  z: wait  g: get"));
 	rig_done(&r);
 }
 
