@@ -19,6 +19,7 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "game/serial.h"
 #include "save/morgue.h"
 #include "save/save.h"
 #include "save/scores.h"
@@ -525,6 +526,17 @@ static int host_request(void *ctx, enum ui_request r)
 		}
 		break;
 	case UI_REQ_CONTINUE:
+		if (a->cfg->record && !a->recording_done && a->game) {
+			/* --record and a game from the save: recorded from its seed */
+			struct game_opts o;
+			game_opts_of(a->game, &o);
+			a->recording_done = true;
+			if (rec_writer_open(&a->rec, a->cfg->record, o.seed, mapgen_name(o.mapgen)) == 0 &&
+			    rec_writer_history(a->rec, a->game, 1)) {
+				rec_writer_close(a->rec);
+				a->rec = NULL;
+			}
+		}
 		a->ui.screen = UI_PLAY;
 		ui_after_command(&a->ui, a->game); /* a level-up still to choose */
 		break;
