@@ -361,8 +361,8 @@ static void open_state(struct app *a)
 /* Saves the game in progress (a finished game is not kept). */
 static void save_now(struct app *a)
 {
-	if (a->saving && a->game && !game_is_over(a->game))
-		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+	if (a->saving && a->game && !game_is_over(a->game) && save_game(a->state_dir, a->game))
+		snprintf(a->ui.status, sizeof a->ui.status, "The game could not be saved (the log says why).");
 }
 
 /* The game has ended: its morgue file and recording, its score (its rank
