@@ -34,12 +34,14 @@
 	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_EXPLORE }, { PAD_THUMBR, ACT_EXPLORE }, \
 	{ PAD_TL2, ACT_HELP },
 
-static const struct bind_entry default_list[] = { DEFAULT_BINDINGS };
+/* counted through sizeof alone (an array used only there is an error for
+ * clang's -Wunneeded-internal-declaration) */
+#define DEFAULT_COUNT (sizeof(const struct bind_entry[]){ DEFAULT_BINDINGS } / sizeof(struct bind_entry))
 static const struct bindings defaults = {
-	.n = (int)(sizeof default_list / sizeof default_list[0]),
+	.n = (int)DEFAULT_COUNT,
 	.e = { DEFAULT_BINDINGS },
 };
-_Static_assert(sizeof default_list / sizeof default_list[0] <= BIND_MAX, "BIND_MAX too small for the defaults");
+_Static_assert(DEFAULT_COUNT <= BIND_MAX, "BIND_MAX too small for the defaults");
 
 void bind_defaults(struct bindings *b)
 {
