@@ -83,7 +83,7 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: tools all run test unit-test asan bench deps install uninstall clean check-deps vm-test
+.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test
 all: $(BIN)
 
 # make V=1 shows the full command lines.
@@ -117,6 +117,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@$(if $(Q),echo "  BENCH   $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
+# bench_tcod also links Debian's libtcod (a benchmark-only dependency: the
+# game never links it).
+$(BUILD)/bench/bench_tcod: bench/bench_tcod.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  BENCH   $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ibench $(shell $(PKG) --cflags libtcod) -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS) $(shell $(PKG) --libs libtcod)
+
 # Developer tools (tools/*.c) linked against the library, e.g. mkrec.
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tools/%.c=$(BUILD)/tools/%)
@@ -134,7 +141,7 @@ run: check-deps
 # make test: build everything and run every test; the last line of output is
 # "N passed, N failed".
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS) $(TOOL_BINS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
 	@tools/run-tests $(BUILD) $(BIN)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
@@ -144,9 +151,15 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
-bench: check-deps
+bench: check-deps check-bench-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+
+# The same benchmarks as instruction counts under callgrind (deterministic,
+# for a noisy machine): bench/ir.sh prints instructions per call and ratios.
+bench-ir: check-deps check-bench-deps
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@bench/ir.sh $(BENCH_BINS)
 
 # Fuzzing (docs/fuzz.md): one libFuzzer target per parser of outside data,
 # tests/fuzz/fuzz_*.c, built with clang under ASan+UBSan in $(O)/fuzz;
@@ -173,11 +186,33 @@ fuzz: check-deps
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" fuzz-bins
 	@tools/fuzz run $(O)/fuzz/build/fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
 
+# Static analysis (CI runs it): cppcheck, then the clang static analyzer over
+# a full build; either finding anything fails. A suppression is an inline
+# comment where it stands (/* cppcheck-suppress ID */ with the reason).
+CPPCHECK_FLAGS := --std=c11 -q --enable=warning,portability,performance --inline-suppr --error-exitcode=1 \
+	-D_GNU_SOURCE -DWITH_DRM=$(WITH_DRM) -DWITH_EVDEV=$(WITH_EVDEV) -Isrc
+.PHONY: analyze
+analyze: check-deps
+	@command -v cppcheck >/dev/null && command -v scan-build >/dev/null || \
+	  { echo "make analyze needs cppcheck and scan-build: apt-get install cppcheck clang-tools"; exit 1; }
+	@echo "== cppcheck"
+	@cppcheck $(CPPCHECK_FLAGS) -j2 src
+	@echo "== scan-build (clang static analyzer)"
+	@rm -rf $(O)/analyze
+	@scan-build --status-bugs -o $(O)/analyze/report make --no-print-directory O=$(O)/analyze -j2 all
+	@echo "static analysis: clean"
+
 # Debian build and test dependencies (through sudo when not root).
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
+# Benchmark-only (make bench, make bench-ir); the game never links them.
+BENCH_DEBS := libtcod-dev valgrind
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS)
+	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS) $(BENCH_DEBS)
+
+check-bench-deps:
+	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "pirogue: missing benchmark dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
 
 # Installs the dependencies only when one is missing.
 check-deps:
@@ -188,6 +223,8 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
+	install -d $(DESTDIR)$(DATADIR)/gamepads
+	install -m 0644 gamepads/gamecontrollerdb.txt gamepads/LICENSE* gamepads/README.md $(DESTDIR)$(DATADIR)/gamepads/
 	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -m 0644 docs/kiosk.md $(DESTDIR)$(DOCDIR)/
 	@# the kiosk: the unit (installed, not enabled) and pirogue-kiosk, which enables it
@@ -210,6 +247,6 @@ vm-test: check-deps
 	@tests/vm/run.sh $(BIN) $(VM_CONFIGS)
 
 clean:
-	rm -rf $(BUILD) $(BIN) $(O)/asan $(O)/fuzz
+	rm -rf $(BUILD) $(BIN) $(O)/asan $(O)/fuzz $(O)/analyze
 
 -include $(OBJS:.o=.d) $(BUILD)/src/main.d $(TEST_BINS:%=%.d) $(BENCH_BINS:%=%.d)

@@ -1,8 +1,11 @@
 /* bench: what every benchmark shares: the clock, best and median of N timed repetitions, the target verdict. */
 #ifndef PIROGUE_BENCH_H
 #define PIROGUE_BENCH_H
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <valgrind/callgrind.h>
 
 /* Seconds on the monotonic clock (only differences mean anything). */
 static inline double bench_now(void)
@@ -33,6 +36,32 @@ static inline struct bench_stat bench_summarise(double *t, int n)
 static inline const char *bench_met(int ok)
 {
 	return ok ? "met" : "NOT met";
+}
+
+/* Instruction counts (make bench-ir runs every bench with --ir under
+ * callgrind, bench/ir.sh reads the dumps): bench_ir_start() zeroes the
+ * counters, bench_ir_stop(key, side, calls, target) dumps what ran since,
+ * named "key|side|calls|target"; bench/ir.sh prints instructions per call for
+ * each side of a key (pirogue, libtcod, baseline...) and the ratio to the
+ * second side, and "met"/"NOT met" when target > 0 (most instructions per
+ * call allowed). Outside valgrind both do nothing. */
+static inline void bench_ir_start(void)
+{
+	CALLGRIND_ZERO_STATS;
+}
+
+static inline void bench_ir_stop(const char *key, const char *side, long calls, long target)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s|%s|%ld|%ld", key, side, calls, target);
+	CALLGRIND_DUMP_STATS_AT(name);
+}
+
+/* True when the bench was started with --ir (instruction counts: run each
+ * case once, no timing). */
+static inline int bench_ir_mode(int argc, char **argv)
+{
+	return argc > 1 && strcmp(argv[1], "--ir") == 0;
 }
 
 #endif

@@ -1,5 +1,6 @@
 /* bench_fov: fov_compute and path_dijkstra per call against naive baselines (ray casting, BFS, binary-heap Dijkstra) measured in the same run. */
 #include "bench.h"
+#include "benchmaps.h"
 #include "core/rng.h"
 #include "game/fov.h"
 #include "game/map.h"
@@ -16,52 +17,6 @@
 
 /* Keeps the compiler from dropping work whose result is unused. */
 static volatile unsigned sink;
-
-/* ---- an 80x50 rooms map, the tutorial's classic generator on a plain array
- * (game/mapgen makes 80x43 floors; this is the same algorithm at the size
- * libtcod's and the tutorials' FOV figures use) ---- */
-static void carve(uint8_t *walk, int w, int x0, int y0, int x1, int y1)
-{
-	for (int y = y0 < y1 ? y0 : y1; y <= (y0 < y1 ? y1 : y0); y++)
-		for (int x = x0 < x1 ? x0 : x1; x <= (x0 < x1 ? x1 : x0); x++)
-			walk[y * w + x] = 1;
-}
-
-static void rooms_map(uint8_t *opaque, int w, int h, uint64_t seed)
-{
-	struct rng r;
-	rng_seed(&r, seed);
-	uint8_t *walk = calloc((size_t)w * (size_t)h, 1);
-	int rx[30], ry[30], rx2[30], ry2[30], n = 0;
-	if (!walk)
-		exit(1);
-	for (int i = 0; i < 30; i++) {
-		int rw = rng_range(&r, 6, 10), rh = rng_range(&r, 6, 10);
-		int x = rng_range(&r, 0, w - rw - 1), y = rng_range(&r, 0, h - rh - 1);
-		int bad = 0;
-		for (int j = 0; j < n && !bad; j++)
-			bad = x <= rx2[j] && x + rw >= rx[j] && y <= ry2[j] && y + rh >= ry[j];
-		if (bad)
-			continue;
-		carve(walk, w, x + 1, y + 1, x + rw - 1, y + rh - 1);
-		if (n > 0) {
-			int ax = (rx[n - 1] + rx2[n - 1]) / 2, ay = (ry[n - 1] + ry2[n - 1]) / 2;
-			int bx = (x + x + rw) / 2, by = (y + y + rh) / 2;
-			if (rng_range(&r, 0, 1)) {
-				carve(walk, w, ax, ay, bx, ay);
-				carve(walk, w, bx, ay, bx, by);
-			} else {
-				carve(walk, w, ax, ay, ax, by);
-				carve(walk, w, ax, by, bx, by);
-			}
-		}
-		rx[n] = x, ry[n] = y, rx2[n] = x + rw, ry2[n] = y + rh;
-		n++;
-	}
-	for (int i = 0; i < w * h; i++)
-		opaque[i] = !walk[i];
-	free(walk);
-}
 
 /* ---- baseline FOV: libtcod's FOV_BASIC idea. A Bresenham ray from the
  * origin to every cell on the border of the radius square; each ray lights
@@ -144,21 +99,10 @@ static void time_fov(fov_fn f, const uint8_t *op, int w, int h, const int *orig,
 	free(vis);
 }
 
-static void pick_origins(const uint8_t *op, int w, int h, int *orig, int n, uint64_t seed)
-{
-	struct rng r;
-	rng_seed(&r, seed);
-	for (int i = 0; i < n;) {
-		int c = rng_range(&r, 0, w * h - 1);
-		if (!op[c])
-			orig[i++] = c;
-	}
-}
-
 static void bench_fov_on(const char *label, const uint8_t *op, int w, int h)
 {
 	static int orig[ORIGINS];
-	pick_origins(op, w, h, orig, ORIGINS, 99);
+	benchmap_origins(op, w, h, orig, ORIGINS, 99);
 	double sb, sm, rb, rm, wb, wm;
 	long ss, rs, ws;
 	time_fov(fov_compute, op, w, h, orig, &sb, &sm, &ss); /* warm-up */
@@ -324,7 +268,7 @@ static void bench_path(void)
 int main(void)
 {
 	static uint8_t op[80 * 50];
-	rooms_map(op, 80, 50, 1);
+	benchmap_rooms(op, 80, 50, 1);
 	bench_fov_on("a generated 80x50 rooms map", op, 80, 50);
 	static struct map m;
 	struct rng r;

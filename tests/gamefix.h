@@ -3,6 +3,9 @@
 #define PIROGUE_GAMEFIX_H
 #include "testutil.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "game/world.h"
 
 /* A new game (seed, map generator k); fails the test if it cannot be made. */
@@ -47,6 +50,30 @@ static inline ecs_entity gamefix_spawn(struct game *g, enum actor_kind k, int x,
 	ecs_entity e;
 	assert_int_equal(world_spawn_actor(g, k, 1, x, y, &e), 0);
 	return e;
+}
+
+/* An item of kind lying at (x, y) on floor 1; fails the test if it cannot be made. */
+static inline ecs_entity gamefix_item(struct game *g, int kind, int x, int y)
+{
+	ecs_entity e;
+	assert_int_equal(world_spawn_item(g, kind, 1, x, y, &e), 0);
+	return e;
+}
+
+/* The newest message's text, "" when the log is empty. */
+static inline const char *gamefix_last_msg(const struct game *g)
+{
+	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
+	return m ? m->text : "";
+}
+
+/* True when some kept message reads exactly text. */
+static inline bool gamefix_has_msg(const struct game *g, const char *text)
+{
+	for (int i = 0; i < game_msg_count(g); i++)
+		if (strcmp(game_msg_get(g, i)->text, text) == 0)
+			return true;
+	return false;
 }
 
 #endif

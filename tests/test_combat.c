@@ -13,19 +13,6 @@ static struct game *arena(void)
 	return g;
 }
 
-static const char *last_msg(const struct game *g)
-{
-	const struct game_msg *m = game_msg_get(g, game_msg_count(g) - 1);
-	return m ? m->text : "";
-}
-
-static bool has_msg(const struct game *g, const char *text)
-{
-	for (int i = 0; i < game_msg_count(g); i++)
-		if (strcmp(game_msg_get(g, i)->text, text) == 0)
-			return true;
-	return false;
-}
 
 /* A monster at (x, y) on floor 1, in the player's view from the start. */
 static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
@@ -89,14 +76,14 @@ static void test_player_hits(void **state)
 	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
 	ecs_entity troll = spawn(g, ACTOR_TROLL, 4, 4);
 	assert_int_equal(combat_attack(g, g->player, orc), 4);
-	assert_string_equal(last_msg(g), "You attack the orc for 4 hit points.");
+	assert_string_equal(gamefix_last_msg(g), "You attack the orc for 4 hit points.");
 	assert_int_equal(((const struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp, 6);
 	assert_int_equal(combat_attack(g, g->player, troll), 3);
-	assert_string_equal(last_msg(g), "You attack the troll for 3 hit points.");
+	assert_string_equal(gamefix_last_msg(g), "You attack the troll for 3 hit points.");
 	/* No damage. */
 	((struct c_actor *)ecs_get(g->w, troll, COMP_ACTOR))->defense = 9;
 	assert_int_equal(combat_attack(g, g->player, troll), 0);
-	assert_string_equal(last_msg(g), "You attack the troll but do no damage.");
+	assert_string_equal(gamefix_last_msg(g), "You attack the troll but do no damage.");
 	assert_int_equal(((const struct c_actor *)ecs_get(g->w, troll, COMP_ACTOR))->hp, 13);
 	game_destroy(g);
 }
@@ -109,17 +96,17 @@ static void test_monster_hits(void **state)
 	ecs_entity gob = spawn(g, ACTOR_GOBLIN, 6, 6);
 	ecs_entity troll = spawn(g, ACTOR_TROLL, 4, 5);
 	assert_int_equal(combat_attack(g, orc, g->player), 1);
-	assert_string_equal(last_msg(g), "Orc attacks you for 1 hit point.");
+	assert_string_equal(gamefix_last_msg(g), "Orc attacks you for 1 hit point.");
 	assert_int_equal(combat_attack(g, troll, g->player), 2);
-	assert_string_equal(last_msg(g), "Troll attacks you for 2 hit points.");
+	assert_string_equal(gamefix_last_msg(g), "Troll attacks you for 2 hit points.");
 	assert_int_equal(combat_attack(g, gob, g->player), 0);
-	assert_string_equal(last_msg(g), "Goblin attacks you but does no damage.");
+	assert_string_equal(gamefix_last_msg(g), "Goblin attacks you but does no damage.");
 	struct game_stats s;
 	game_stats(g, &s);
 	assert_int_equal(s.hp, 27);
 	/* Monster on monster, in view. */
 	assert_int_equal(combat_attack(g, troll, orc), 4);
-	assert_string_equal(last_msg(g), "Troll attacks the orc for 4 hit points.");
+	assert_string_equal(gamefix_last_msg(g), "Troll attacks the orc for 4 hit points.");
 	game_destroy(g);
 }
 
@@ -132,9 +119,9 @@ static void test_kill_corpse_xp(void **state)
 	combat_attack(g, g->player, orc);
 	assert_true(ecs_has(g->w, orc, COMP_ACTOR));
 	assert_int_equal(combat_attack(g, g->player, orc), 4);
-	assert_true(has_msg(g, "You attack the orc for 4 hit points."));
-	assert_true(has_msg(g, "Orc is dead!"));
-	assert_string_equal(last_msg(g), "You gain 35 experience points.");
+	assert_true(gamefix_has_msg(g, "You attack the orc for 4 hit points."));
+	assert_true(gamefix_has_msg(g, "Orc is dead!"));
+	assert_string_equal(gamefix_last_msg(g), "You gain 35 experience points.");
 	/* The corpse: same entity, no longer an actor, blocker or mind. */
 	assert_true(ecs_alive(g->w, orc));
 	assert_false(ecs_has(g->w, orc, COMP_BLOCKS));
@@ -176,7 +163,7 @@ static void test_monster_kill_gives_no_xp(void **state)
 	combat_attack(g, troll, gob);
 	combat_attack(g, troll, gob);
 	assert_true(ecs_has(g->w, gob, COMP_CORPSE));
-	assert_string_equal(last_msg(g), "Goblin is dead!");
+	assert_string_equal(gamefix_last_msg(g), "Goblin is dead!");
 	struct game_stats s;
 	game_stats(g, &s);
 	assert_int_equal(s.xp, 0);
@@ -192,7 +179,7 @@ static void test_player_death(void **state)
 	assert_false(game_is_over(g));
 	assert_int_equal(combat_attack(g, troll, g->player), 2);
 	assert_true(game_is_over(g));
-	assert_string_equal(last_msg(g), "You died!");
+	assert_string_equal(gamefix_last_msg(g), "You died!");
 	struct game_stats s;
 	game_stats(g, &s);
 	assert_int_equal(s.hp, 0);
@@ -218,9 +205,9 @@ static void test_bump_attack_via_apply(void **state)
 	struct game *g = arena();
 	ecs_entity gob = spawn(g, ACTOR_GOBLIN, 5, 4);
 	assert_int_equal(game_apply(g, CMD_MOVE_N), 1);
-	assert_true(has_msg(g, "You attack the goblin for 4 hit points."));
+	assert_true(gamefix_has_msg(g, "You attack the goblin for 4 hit points."));
 	/* The goblin (2 power vs 2 defence) strikes back for nothing. */
-	assert_string_equal(last_msg(g), "Goblin attacks you but does no damage.");
+	assert_string_equal(gamefix_last_msg(g), "Goblin attacks you but does no damage.");
 	assert_int_equal(game_apply(g, CMD_MOVE_N), 1);
 	assert_true(ecs_has(g->w, gob, COMP_CORPSE));
 	int x, y;

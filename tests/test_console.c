@@ -1,5 +1,8 @@
 #include "testutil.h"
 #include "render/console.h"
+#include "core/log.h"
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static struct console *mk(int w, int h)
@@ -16,7 +19,21 @@ static void test_create_bounds(void **st)
 	struct console *c;
 	assert_int_not_equal(con_create(&c, 0, 5), 0);
 	assert_null(c);
+	/* too wide: one line says so (it used to exit 1 with no word) */
+	FILE *logf = tmpfile();
+	assert_non_null(logf);
+	log_set_stream(logf);
+	assert_int_equal(con_create(&c, 8000, 16), -EINVAL);
 	assert_int_not_equal(con_create(&c, 5, 5000), 0);
+	log_set_stream(NULL);
+	char line[512];
+	rewind(logf);
+	assert_non_null(fgets(line, sizeof line, logf));
+	assert_non_null(strstr(line, "a console of 8000×16 cells is more than the 4096×4096"));
+	assert_non_null(fgets(line, sizeof line, logf));
+	assert_non_null(strstr(line, "5×5000 cells"));
+	assert_null(fgets(line, sizeof line, logf));
+	fclose(logf);
 	assert_int_equal(con_create(&c, 3, 2), 0);
 	assert_int_equal(c->damaged, 6);
 	assert_int_equal(con_at(c, 2, 1)->ch, ' ');

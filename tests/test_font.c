@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <stb_image_write.h>
@@ -727,6 +730,156 @@ static void test_file_errors(void **st)
 	font_destroy(NULL);
 }
 
+/* ---- issue 11: the table reader, messages, FIFOs, blank sheets ---------- */
+
+/* A maximal PSF2 Unicode table (the whole 16 MiB a font may have): one
+ * glyph whose entry is 'A', then bytes that are no UTF-8, then U+263A,
+ * with the end marker last. The reader used to scan to the next separator
+ * for every code point (hours for this table); linear, it is a fraction of
+ * a second (bench_font measures it against a scan of the same bytes). The
+ * alarm is only a hang guard, not a timing: it turns a hang into a failure. */
+static void test_psf2_maximal_table(void **st)
+{
+	(void)st;
+	struct buf t = {0};
+	size_t room = FONT_MAX_FILE - 32 - 1;
+	t.cap = room;
+	t.d = malloc(room);
+	assert_non_null(t.d);
+	t.d[0] = 'A';
+	memset(t.d + 1, 0x80, room - 1);
+	t.n = room;
+	uint8_t tail[4] = {0xE2, 0x98, 0xBA, 0xFF}; /* U+263A, end of glyph 0 */
+	memcpy(t.d + room - 4, tail, 4);
+	struct buf b = psf2(1, 8, 1, &t);
+	assert_int_equal(b.n, FONT_MAX_FILE);
+	struct font *f;
+	char err[256];
+	alarm(120);
+	int rc = load(&f, &b, err);
+	alarm(0);
+	if (rc)
+		fail_msg("%s", err);
+	assert_int_equal(font_glyph(f, 'A'), 0);
+	assert_int_equal(font_glyph(f, 0x263A), 0);
+	font_destroy(f);
+	free(b.d);
+	free(t.d);
+}
+
+/* True when s is one line of printable UTF-8. */
+static bool printable_line(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7F)
+			return false;
+	return true;
+}
+
+/* Messages that quote a file (its name, stb_image's reason naming an
+ * unknown chunk by its bytes) carry no control bytes. */
+static void test_messages_have_no_control_bytes(void **st)
+{
+	(void)st;
+	uint8_t *px = calloc(128 * 128, 1);
+	for (int i = 0; i < 128 * 128; i++)
+		px[i] = (uint8_t)(i % 7 ? 0 : 255);
+	struct buf good = png(128, 128, 1, px);
+	/* a critical chunk of type ESC [ 2 J before IEND (the last 12 bytes) */
+	struct buf b = {0};
+	put(&b, good.d, good.n - 12);
+	uint8_t chunk[12] = {0, 0, 0, 0, 0x1B, '[', '2', 'J', 0, 0, 0, 0};
+	uint32_t crc = (uint32_t)crc32(0, chunk + 4, 4);
+	chunk[8] = (uint8_t)(crc >> 24);
+	chunk[9] = (uint8_t)(crc >> 16);
+	chunk[10] = (uint8_t)(crc >> 8);
+	chunk[11] = (uint8_t)crc;
+	put(&b, chunk, 12);
+	put(&b, good.d + good.n - 12, 12);
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), -EINVAL);
+	if (!printable_line(err) || !strstr(err, "?[2J"))
+		fail_msg("not one printable line: \"%s\"", err);
+	/* and a control byte in the name itself */
+	assert_int_equal(font_load_mem(&f, "xx", 2, "bad\nname\x1b[1m", err, sizeof err), -EINVAL);
+	if (!printable_line(err) || strncmp(err, "bad?name?[1m: ", 14))
+		fail_msg("not one printable line: \"%s\"", err);
+	/* bytes that are not UTF-8, C1 controls; legitimate UTF-8 (×) stays */
+	assert_int_equal(font_load_mem(&f, "xx", 2, "a\xff\xc2\x9b" "b×", err, sizeof err), -EINVAL);
+	assert_int_equal(strncmp(err, "a???b×: ", 9), 0);
+	free(b.d);
+	free(good.d);
+	free(px);
+}
+
+/* A FIFO with no writer is refused at once (it used to block in open);
+ * devices are not fonts; a pipe with a writer is read. */
+static void test_fifo_and_devices(void **st)
+{
+	(void)st;
+	char dir[] = "/tmp/pirogue-test-fifo-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/font", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	struct font *f = (struct font *)1;
+	char err[256];
+	alarm(30); /* hang guard */
+	int rc = font_load(&f, path, err, sizeof err);
+	alarm(0);
+	assert_int_equal(rc, -EINVAL);
+	assert_null(f);
+	assert_non_null(strstr(err, "is a pipe that nothing was written to"));
+	unlink(path);
+	rmdir(dir);
+	/* a pipe holding a font (--font <(zcat f.psf.gz)) is read */
+	struct buf b = psf2(16, 8, 8, NULL);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], b.d, b.n), (ssize_t)b.n);
+	close(p[1]);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", p[0]);
+	alarm(30);
+	rc = font_load(&f, path, err, sizeof err);
+	alarm(0);
+	if (rc)
+		fail_msg("%s", err);
+	check_pattern(f, 5);
+	font_destroy(f);
+	close(p[0]);
+	free(b.d);
+	assert_int_equal(font_load(&f, "/dev/null", err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "/dev/null: is a character device, not a font file"));
+}
+
+/* A sheet whose glyphs are all blank (a truncated BMP decodes as zeros) is
+ * refused, not drawn as an invisible font. */
+static void test_blank_sheet_refused(void **st)
+{
+	(void)st;
+	uint8_t *px = grey_grid(8, 8);
+	uint8_t *rgb = malloc(128 * 128 * 3);
+	for (int i = 0; i < 128 * 128; i++)
+		rgb[i * 3] = rgb[i * 3 + 1] = rgb[i * 3 + 2] = px[i];
+	struct buf b = {0};
+	assert_true(stbi_write_bmp_to_func(write_cb, &b, 128, 128, 3, rgb));
+	struct font *f;
+	char err[256];
+	assert_int_equal(load(&f, &b, err), 0);
+	font_destroy(f);
+	b.n = 54; /* the headers, no pixels */
+	expect_error(&b, -EINVAL, "every glyph is blank");
+	memset(rgb, 0, 128 * 128 * 3);
+	struct buf z = {0};
+	assert_true(stbi_write_bmp_to_func(write_cb, &z, 128, 128, 3, rgb));
+	expect_error(&z, -EINVAL, "every glyph is blank");
+	free(z.d);
+	free(b.d);
+	free(rgb);
+	free(px);
+}
+
 /* ---- the shipped default fonts --------------------------------------- */
 
 static void check_shipped(const char *path, int cw, int ch)
@@ -807,6 +960,10 @@ int main(void)
 		cmocka_unit_test(test_gzip_errors),
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_shipped_fonts),
+		cmocka_unit_test(test_psf2_maximal_table),
+		cmocka_unit_test(test_messages_have_no_control_bytes),
+		cmocka_unit_test(test_fifo_and_devices),
+		cmocka_unit_test(test_blank_sheet_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

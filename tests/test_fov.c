@@ -537,6 +537,79 @@ static void test_light_walls(void **st)
 	fov_light_walls(hm.opaque, hm.w, hm.h, -1, 0, 8, v1);
 }
 
+/* fov_update, called again and again on one array (clearing only what it set
+ * before), leaves exactly what fov_compute + fov_light_walls leave on a
+ * fresh one: generated floors read as tiles (wall = 0) and random clutter
+ * read as opacity, radii on both sides of the mask and table limits. */
+static void check_update(const uint8_t *cells, enum fov_cells kind, int w, int h, uint64_t seed)
+{
+	static const int radii[] = { 8, 0, 1, 5, 8, 29, 30, 31, 45, -1, 300 };
+	size_t n = (size_t)w * (size_t)h;
+	uint8_t *op = malloc(n), *want = malloc(n), *got = malloc(n);
+	assert_true(op && want && got);
+	for (size_t i = 0; i < n; i++)
+		op[i] = kind == FOV_OPAQUE_ZERO ? cells[i] == 0 : cells[i] != 0;
+	memset(got, 1, n); /* garbage: the first call clears all of it */
+	struct fov_box box = fov_box_all(w, h);
+	struct rng r;
+	rng_seed(&r, seed);
+	for (int k = 0; k < 300; k++) {
+		int radius = radii[k % (int)(sizeof radii / sizeof radii[0])];
+		int ox = rng_range(&r, -1, w), oy = rng_range(&r, -1, h); /* sometimes off the array */
+		fov_compute(op, w, h, ox, oy, radius, want);
+		fov_light_walls(op, w, h, ox, oy, radius, want);
+		fov_update(cells, kind, w, h, ox, oy, radius, got, &box);
+		if (memcmp(want, got, n) != 0)
+			print_message("fov_update differs: %dx%d from (%d,%d) radius %d\n", w, h, ox, oy, radius);
+		assert_memory_equal(want, got, n);
+		for (int y = 0; y < h; y++) /* nothing set outside the box */
+			for (int x = 0; x < w; x++)
+				if (got[y * w + x])
+					assert_true(x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1);
+	}
+	free(op);
+	free(want);
+	free(got);
+}
+
+static void test_update_matches(void **st)
+{
+	(void)st;
+	struct map m;
+	struct rng r;
+	for (int k = 0; k < MAPGEN_COUNT; k++) {
+		rng_seed(&r, 7 + (uint64_t)k);
+		assert_int_equal(mapgen_generate(&m, (enum mapgen_kind)k, 1, &r), 0);
+		check_update(m.tile, FOV_OPAQUE_ZERO, MAP_W, MAP_H, 11 + (uint64_t)k);
+	}
+	static uint8_t clutter[70 * 90];
+	rng_seed(&r, 5);
+	for (int i = 0; i < 70 * 90; i++)
+		clutter[i] = rng_range(&r, 0, 99) < 20 ? (uint8_t)rng_range(&r, 1, 255) : 0;
+	check_update(clutter, FOV_OPAQUE_NONZERO, 70, 90, 3);
+	check_update(clutter, FOV_OPAQUE_NONZERO, 90, 70, 4);
+	/* a long thin array (the unlimited radius reaches rows of any length) */
+	check_update(clutter, FOV_OPAQUE_NONZERO, 700, 9, 5);
+}
+
+/* With no walls, every radius up to the masks' limit shows exactly the disc
+ * dx*dx + dy*dy <= r*r + r (checks the precomputed row lengths). */
+static void test_disc_every_radius(void **st)
+{
+	(void)st;
+	enum { S = 65 };
+	static uint8_t op[S * S], vis[S * S];
+	struct fov_box box = fov_box_all(S, S);
+	for (int radius = 0; radius <= 32; radius++) {
+		fov_update(op, FOV_OPAQUE_NONZERO, S, S, S / 2, S / 2, radius, vis, &box);
+		for (int y = 0; y < S; y++)
+			for (int x = 0; x < S; x++) {
+				int dx = x - S / 2, dy = y - S / 2;
+				assert_int_equal(vis[y * S + x], dx * dx + dy * dy <= radius * radius + radius);
+			}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +623,8 @@ int main(void)
 		cmocka_unit_test(test_symmetry_generated_maps),
 		cmocka_unit_test(test_symmetry_random_clutter),
 		cmocka_unit_test(test_light_walls),
+		cmocka_unit_test(test_update_matches),
+		cmocka_unit_test(test_disc_every_radius),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,6 +65,52 @@ struct app {
 /* ------------------------------------------------------------------ */
 /* fonts */
 
+/* The directory of the running binary into buf, or "." if unknown. */
+static const char *exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	if (n <= 0)
+		return ".";
+	buf[n] = 0;
+	if (!(slash = strrchr(buf, '/')))
+		return ".";
+	*slash = 0;
+	return buf;
+}
+
+/* Finds a shipped file (rel: "fonts/...", "gamepads/..."): under
+ * $PIROGUE_DATA_DIR (tests, out-of-tree builds), next to the binary (a
+ * build tree), then in the installed data directory. Returns 0 with the
+ * path in out, or -ENOENT. */
+static int data_file(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), exe_dir(exe, sizeof exe), PIROGUE_DATADIR };
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], rel) < len && access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+#if WITH_EVDEV
+/* The shipped gamepad database (loaded before the user's mappings), or
+ * NULL after saying so. */
+static const char *default_gamepad_db(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	if (data_file("gamepads/gamecontrollerdb.txt", buf, len) == 0)
+		return buf;
+	log_error("no default gamepad database in %s/gamepads or %s/gamepads: pads that do not follow the "
+		  "kernel layout need --gamepad-db FILE (reinstall pirogue, or set PIROGUE_DATA_DIR)",
+		  exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
+	return NULL;
+}
+#endif
+
 static int load_font(struct app *a)
 {
 	char err[256];
@@ -75,33 +121,16 @@ static int load_font(struct app *a)
 		}
 		return 0;
 	}
-	/* The shipped default: $PIROGUE_DATA_DIR (tests, out-of-tree builds),
-	 * next to the binary (a build tree), then the installed data directory. */
-	char exe[PATH_MAX], path[PATH_MAX + 32];
-	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), NULL, PIROGUE_DATADIR };
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			dirs[1] = exe;
+	char path[PATH_MAX + 32], exe[PATH_MAX];
+	if (data_file("fonts/cp437-8x8.png", path, sizeof path) == 0) {
+		if (font_load(&a->font, path, err, sizeof err)) {
+			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+			return -EINVAL;
 		}
-	}
-	for (int i = 0; i < 3; i++) {
-		if (!dirs[i] || !dirs[i][0])
-			continue;
-		snprintf(path, sizeof path, "%s/fonts/cp437-8x8.png", dirs[i]);
-		if (access(path, R_OK) == 0) {
-			if (font_load(&a->font, path, err, sizeof err)) {
-				log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
-				return -EINVAL;
-			}
-			return 0;
-		}
+		return 0;
 	}
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
-		  "to the directory holding fonts/, or give --font FILE", dirs[1] ? dirs[1] : ".", PIROGUE_DATADIR);
+		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
 	return -ENOENT;
 }
 
@@ -512,7 +541,9 @@ static void on_signal(struct app *a)
 static int open_input(struct app *a)
 {
 #if WITH_EVDEV
-	struct evdev_opts o = { .dir = NULL, .gamepad_db = a->cfg->gamepad_db, .grab = true };
+	char db[PATH_MAX + 32];
+	struct evdev_opts o = { .dir = NULL, .default_db = default_gamepad_db(db, sizeof db),
+				.gamepad_db = a->cfg->gamepad_db, .grab = true };
 	int rc = evdev_open(&a->ev, &o);
 	if (rc)
 		return rc;
@@ -661,49 +692,28 @@ static int run_loop(struct app *a)
 /* ------------------------------------------------------------------ */
 /* replay */
 
+/* --replay: plays the recording headless, checking every state it records;
+ * a good replay prints one line (commands, turn, depth, final checksum) and
+ * draws the final frame. */
 static int replay(struct app *a)
 {
 	struct recording r;
-	char err[256];
+	char err[512];
 	if (rec_load(a->cfg->replay, &r, err, sizeof err)) {
 		log_error("%s", err);
 		return 1;
 	}
 	int status = 0;
-	if (mapgen_parse(r.mapgen, &a->mapgen)) {
-		log_error("%s: unknown map generator '%s'", a->cfg->replay, r.mapgen);
+	if (rec_replay(&r, a->cfg->replay, &a->game, err, sizeof err)) {
+		log_error("%s", err);
 		status = 1;
 		goto out;
 	}
-	struct game_opts o = { .seed = r.seed, .mapgen = (int)a->mapgen };
-	if (game_create(&a->game, &o)) {
-		log_error("%s: cannot create the game", a->cfg->replay);
-		status = 1;
-		goto out;
-	}
-	a->ui.screen = UI_PLAY;
+	a->ui.screen = game_is_over(a->game) ? UI_GAMEOVER : UI_PLAY;
 	a->ui.hover_x = a->ui.hover_y = -1;
-	for (size_t i = 0; i < r.nsteps; i++) {
-		const struct rec_step *s = &r.steps[i];
-		if (game_is_over(a->game)) {
-			log_error("%s:%d: replay diverged: the game is already over before this command",
-				  a->cfg->replay, s->line);
-			status = 1;
-			goto out;
-		}
-		game_apply(a->game, s->cmd);
-		uint64_t sum = game_checksum(a->game);
-		if (game_turn(a->game) != s->turn || sum != s->checksum) {
-			log_error("%s:%d: replay diverged at turn %d (%s): state %016llx, recorded turn %d state %016llx",
-				  a->cfg->replay, s->line, game_turn(a->game), cmd_name(s->cmd),
-				  (unsigned long long)sum, s->turn, (unsigned long long)s->checksum);
-			status = 1;
-			goto out;
-		}
-	}
-	if (game_is_over(a->game))
-		a->ui.screen = UI_GAMEOVER;
-	log_info("replayed %zu commands: turn %d, identical", r.nsteps, game_turn(a->game));
+	printf("replayed %zu commands: turn %d depth %d checksum %016llx\n", r.nsteps, game_turn(a->game),
+	       game_depth(a->game), (unsigned long long)game_checksum(a->game));
+	fflush(stdout);
 	if (frame(a))
 		status = 1;
 out:
@@ -803,7 +813,8 @@ int app_list(bool displays, bool inputs, const struct app_config *cfg)
 	}
 	if (inputs) {
 #if WITH_EVDEV
-		struct evdev_opts o = { .gamepad_db = cfg->gamepad_db };
+		char db[PATH_MAX + 32];
+		struct evdev_opts o = { .default_db = default_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
 		if (evdev_list(stdout, &o) < 0)
 			status = 1;
 #else

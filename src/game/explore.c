@@ -140,7 +140,7 @@ int game_travel_step(const struct game *g, bool down, struct command *step, char
 	const struct map *m = world_floor(g, g->depth);
 	int tx = down ? m->down_x : m->up_x, ty = down ? m->down_y : m->up_y;
 	if (tx < 0)
-		return stop(why, len, "There are no stairs up on this floor.");
+		return stop(why, len, down ? "There are no stairs down on this floor." : "There are no stairs up on this floor.");
 	if (!m->explored[ty * MAP_W + tx])
 		return stop(why, len, "You don't know where the stairs are.");
 	int px, py;

@@ -21,4 +21,28 @@ void fov_compute(const uint8_t *opaque, int w, int h, int ox, int oy, int radius
  * Only walls are added: floor visibility stays symmetric. */
 void fov_light_walls(const uint8_t *opaque, int w, int h, int ox, int oy, int radius, uint8_t *visible);
 
+/* The cells a viewer's last fov_update set: x0..x1, y0..y1 (empty when
+ * x1 < x0). fov_update clears only these, so its cost does not grow with the
+ * map. */
+struct fov_box {
+	int x0, y0, x1, y1;
+};
+
+/* A box covering a whole w x h array: the first fov_update on an array in
+ * an unknown state clears all of it. */
+struct fov_box fov_box_all(int w, int h);
+
+/* How fov_update reads its cells: nonzero blocks sight (fov_compute's
+ * opacity array), or zero blocks sight (a tile array whose wall is 0). */
+enum fov_cells { FOV_OPAQUE_NONZERO, FOV_OPAQUE_ZERO };
+
+/* What the game runs each turn: clears in visible (w*h) only the box the last
+ * call left in *last, then sets exactly what fov_compute followed by
+ * fov_light_walls would (same arguments, cells read as kind says), and
+ * stores in *last the box of the cells it set. Cost grows with what is in
+ * range, never with w * h. Does nothing when w or h <= 0; an origin off the
+ * array leaves visible all clear. */
+void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
+		uint8_t *visible, struct fov_box *last);
+
 #endif

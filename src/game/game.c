@@ -481,11 +481,13 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 		return NULL;
 	buf[0] = 0;
 	int used = 0;
-	/* Two passes: actors first, then corpses and items. */
+	/* Two passes in entity order: actors first, then corpses and items. */
+	uint32_t slots = ecs_slots(g->w);
 	for (int pass = 0; pass < 2; pass++) {
-		struct ecs_query q;
-		ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER) | ECS_BIT(COMP_NAME));
-		for (ecs_entity e; ecs_query_next(&q, &e);) {
+		for (uint32_t i = 0; i < slots; i++) {
+			ecs_entity e = ecs_slot_entity(g->w, i);
+			if (!ecs_has(g->w, e, COMP_NAME))
+				continue;
 			int ex, ey;
 			bool rem;
 			if (!drawn_at(g, e, &ex, &ey, &rem) || ex != x || ey != y)

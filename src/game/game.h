@@ -168,7 +168,8 @@ int game_explore_step(const struct game *g, struct command *step, char *why, int
  * stops as game_explore_step (monsters, HP; not items). 0 with "You don't
  * know where the stairs are." when they were never seen (no turn: the step is
  * only proposed), "There are no stairs up on this floor." on floor 1, "You
- * are on the stairs." when already there (the stairs command takes them). */
+ * are on the stairs." when already there (the stairs command takes them),
+ * "You know no way to the stairs." when no known cells lead there. */
 int game_travel_step(const struct game *g, bool down, struct command *step, char *why, int len);
 
 /* Render orders, lowest drawn first. */

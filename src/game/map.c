@@ -11,6 +11,9 @@ void map_init(struct map *m)
 	/* TILE_WALL == 0: the memset made every cell a wall. */
 	m->up_x = m->up_y = -1;
 	m->down_x = m->down_y = -1;
+	/* whoever fills visible[] after this (a loaded save) need not know:
+	 * the first view clears all of it, later ones only what they set */
+	m->seen = fov_box_all(m->w, m->h);
 }
 
 bool map_in(const struct map *m, int x, int y)
@@ -94,10 +97,10 @@ void map_opacity(const struct map *m, uint8_t *out)
 
 void map_update_fov(struct map *m, int ox, int oy, int radius)
 {
-	uint8_t opaque[MAP_H * MAP_W];
-	map_opacity(m, opaque);
-	fov_compute(opaque, m->w, m->h, ox, oy, radius, m->visible);
-	fov_light_walls(opaque, m->w, m->h, ox, oy, radius, m->visible);
-	for (int i = 0; i < m->w * m->h; i++)
-		m->explored[i] |= m->visible[i];
+	/* walls are TILE_WALL == 0; only the cells the view touches are read
+	 * or written */
+	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+	for (int y = m->seen.y0; y <= m->seen.y1; y++)
+		for (int x = m->seen.x0; x <= m->seen.x1; x++)
+			m->explored[y * m->w + x] |= m->visible[y * m->w + x];
 }

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "game/fov.h"
+
 #define MAP_W 80
 #define MAP_H 43
 
@@ -29,6 +31,7 @@ struct map {
 	int nrooms;
 	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
 	int down_x, down_y;
+	struct fov_box seen;             /* visible[] is 0 outside this box (map_update_fov) */
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
@@ -55,8 +58,11 @@ void map_start(const struct map *m, int *x, int *y);
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out);
 /* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
 void map_opacity(const struct map *m, uint8_t *out);
-/* Recomputes m->visible from (ox,oy) with the given radius (fov_compute,
- * then fov_light_walls) and marks every visible cell explored. */
+/* Recomputes m->visible from (ox,oy) with the given radius (what
+ * fov_compute then fov_light_walls give) and marks every visible cell
+ * explored. Touches only the cells in range (fov_update; m->seen says which
+ * cells the last view set, so whoever writes visible[] otherwise must set
+ * m->seen to cover them). */
 void map_update_fov(struct map *m, int ox, int oy, int radius);
 
 #endif

@@ -37,4 +37,8 @@ int game_encode(const struct game *g, struct serial_buf *out);
  * is wrong, -ENOMEM when memory runs out; never reads outside data. */
 int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen);
 
+/* The options g was created with (seed, generator): a new game made from
+ * them and given g's history (game_history) becomes g again. */
+void game_opts_of(const struct game *g, struct game_opts *out);
+
 #endif

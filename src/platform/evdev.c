@@ -47,6 +47,7 @@ struct evdev {
 	struct note note[EVDEV_MAX_NOTES];
 	int nnote;
 	struct evm_db db;
+	struct evm_mods mods;     /* modifiers and Caps Lock, shared by every keyboard */
 	struct evm_pointer ptr;
 	struct evdev_dev *rep_dev;
 	uint32_t rep_gen;
@@ -178,13 +179,20 @@ static const char *class_name(unsigned cls)
 }
 
 /* The gamepad map for a device: a DB entry for its GUID, else the kernel layout. */
-static void pick_padmap(const struct evm_db *db, struct evm_dev *m, const struct evm_caps *c)
+static void pick_padmap(const struct evm_db *db, struct evm_dev *m, const struct evm_caps *c, const char *path)
 {
 	uint8_t guid[16];
+	char gs[33];
 	evm_guid(c, guid);
+	evm_guid_str(guid, gs);
 	const struct evm_dbentry *entry = evm_db_find(db, guid);
-	if (entry)
+	if (entry) {
 		evm_padmap_from_db(&m->map, entry, c);
+		log_info("%s: gamepad %s mapped by \"%s\" from %s:%d", path, gs, entry->name, entry->src,
+			 entry->line);
+	} else {
+		log_info("%s: gamepad %s: no mapping for it, kernel layout", path, gs);
+	}
 }
 
 static void dev_grab(struct evdev_dev *d, bool on)
@@ -229,6 +237,7 @@ static void dev_drop(struct evdev *e, int i)
 	if (e->rep_dev == d)
 		repeat_stop(e);
 	log_info("%s/%s (%s): gone", e->dir, d->node, d->label);
+	evm_dev_release_all(&d->m); /* its modifiers no longer shift the other keyboards */
 	dev_free(d);
 	e->dev[i] = e->dev[--e->ndev];
 }
@@ -310,10 +319,12 @@ static void try_open(struct evdev *e, const char *node, bool fresh)
 	}
 	evm_dev_init(&d->m, cls, &caps);
 	if (cls & EVM_GAMEPAD)
-		pick_padmap(&e->db, &d->m, &caps);
+		pick_padmap(&e->db, &d->m, &caps, path);
+	evm_dev_share(&d->m, &e->mods);
 	if (cls & EVM_KEYBOARD) {
-		d->m.kbd.caps = libevdev_get_event_value(d->ev, EV_LED, LED_CAPSL) > 0;
-		d->led_caps = d->m.kbd.caps;
+		d->led_caps = libevdev_get_event_value(d->ev, EV_LED, LED_CAPSL) > 0;
+		if (!evdev_count(e, DEV_KEYBOARD))
+			evm_dev_set_caps(&d->m, d->led_caps); /* the first keyboard tells */
 	}
 	note_drop(e, node);
 	retry_timer_update(e);
@@ -343,6 +354,13 @@ static int node_cmp(const void *a, const void *b)
 	return nx < ny ? -1 : nx > ny;
 }
 
+static void free_nodes(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* Lists the event nodes of dir, sorted by number. Returns the count (names
  * in *out, to free with free_nodes) or a negative errno. */
 static int scan_nodes(const char *dir, char ***out)
@@ -361,11 +379,11 @@ static int scan_nodes(const char *dir, char ***out)
 			cap = cap ? cap * 2 : 16;
 			char **nv = realloc(v, (size_t)cap * sizeof *nv);
 			if (!nv)
-				break;
+				goto nomem;
 			v = nv;
 		}
 		if (!(v[n] = strdup(de->d_name)))
-			break;
+			goto nomem;
 		n++;
 	}
 	closedir(dp);
@@ -373,22 +391,23 @@ static int scan_nodes(const char *dir, char ***out)
 		qsort(v, (size_t)n, sizeof *v, node_cmp);
 	*out = v;
 	return n;
-}
-
-static void free_nodes(char **v, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+nomem:
+	/* a partial list would drop devices without a word: none at all */
+	closedir(dp);
+	free_nodes(v, n);
+	return -ENOMEM;
 }
 
 static void rescan(struct evdev *e)
 {
 	char **nodes;
 	int n = scan_nodes(e->dir, &nodes);
+	if (n < 0)
+		log_error("%s: cannot list input devices: %s; devices already open stay, others are seen "
+			  "when plugged in", e->dir, strerror(-n));
 	for (int i = 0; i < n; i++)
 		try_open(e, nodes[i], false);
-	if (n > 0)
+	if (n >= 0)
 		free_nodes(nodes, n);
 	/* devices whose node went away while we were not looking */
 	for (int i = e->ndev - 1; i >= 0; i--) {
@@ -399,13 +418,28 @@ static void rescan(struct evdev *e)
 	}
 }
 
-static void load_mappings(struct evdev *e, const char *file)
+/* Reads the gamepad mappings: the shipped database, the user's file, then
+ * SDL_GAMECONTROLLERCONFIG, each overriding the ones before per GUID.
+ * Returns 0, or the negative errno of the user's file (already reported). */
+static int load_mappings(struct evm_db *db, const struct evdev_opts *o)
 {
 	const char *env = getenv("SDL_GAMECONTROLLERCONFIG");
-	if (file && evm_db_load_file(&e->db, file) >= 0)
-		log_info("%s: %d gamepad mappings", file, e->db.n);
+	int rc = 0, n;
+	if (o && o->default_db) {
+		db->quiet = true; /* what SDL skips in its own list is no news */
+		if ((n = evm_db_load_file(db, o->default_db)) >= 0)
+			log_info("%s: %d gamepad mappings", o->default_db, n);
+		db->quiet = false;
+	}
+	if (o && o->gamepad_db) {
+		if ((n = evm_db_load_file(db, o->gamepad_db)) >= 0)
+			log_info("%s: %d gamepad mappings", o->gamepad_db, n);
+		else
+			rc = n;
+	}
 	if (env && *env)
-		evm_db_add_text(&e->db, env, "SDL_GAMECONTROLLERCONFIG");
+		evm_db_add_text(db, env, "SDL_GAMECONTROLLERCONFIG", 0);
+	return rc;
 }
 
 int evdev_open(struct evdev **out, const struct evdev_opts *o)
@@ -436,7 +470,7 @@ int evdev_open(struct evdev **out, const struct evdev_opts *o)
 		log_error("cannot create input timers: %s", strerror(errno));
 		goto fail;
 	}
-	load_mappings(e, o ? o->gamepad_db : NULL);
+	load_mappings(&e->db, o);
 	rescan(e);
 	*out = e;
 	return 0;
@@ -576,6 +610,19 @@ static void repeat_update(struct evdev *e, struct evdev_dev *d)
 	}
 }
 
+/* Every keyboard's Caps Lock LED shows the shared Caps Lock. */
+static void sync_leds(struct evdev *e)
+{
+	bool caps = e->mods.caps;
+	for (int i = 0; i < e->ndev; i++) {
+		struct evdev_dev *d = e->dev[i];
+		if ((d->m.cls & EVM_KEYBOARD) && d->led_caps != caps) {
+			d->led_caps = caps;
+			libevdev_kernel_set_led_value(d->ev, LED_CAPSL, caps ? LIBEVDEV_LED_ON : LIBEVDEV_LED_OFF);
+		}
+	}
+}
+
 static int read_device(struct evdev *e, int idx, struct in_event *ev, int n, int max)
 {
 	struct evdev_dev *d = e->dev[idx];
@@ -616,10 +663,7 @@ static int read_device(struct evdev *e, int idx, struct in_event *ev, int n, int
 	if (muted)
 		evm_dev_sync_end(&d->m, &e->ptr);
 	repeat_update(e, d);
-	if ((d->m.cls & EVM_KEYBOARD) && d->led_caps != d->m.kbd.caps) {
-		d->led_caps = d->m.kbd.caps;
-		libevdev_kernel_set_led_value(d->ev, LED_CAPSL, d->led_caps ? LIBEVDEV_LED_ON : LIBEVDEV_LED_OFF);
-	}
+	sync_leds(e);
 	return n;
 }
 
@@ -657,20 +701,16 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	const char *dir = o && o->dir ? o->dir : "/dev/input";
 	struct evm_db db = {0};
 	char **nodes;
+	/* the mappings first: a broken --gamepad-db shows even with no pad */
+	int rc = load_mappings(&db, o);
 	int n = scan_nodes(dir, &nodes);
 	if (n < 0) {
 		fprintf(out, "%s: cannot read: %s\n", dir, strerror(-n));
+		evm_db_free(&db);
 		return n;
 	}
-	if (n == 0) {
+	if (n == 0)
 		fprintf(out, "%s: no input devices (event nodes)\n", dir);
-		return 0;
-	}
-	const char *env = getenv("SDL_GAMECONTROLLERCONFIG");
-	if (o && o->gamepad_db)
-		evm_db_load_file(&db, o->gamepad_db);
-	if (env && *env)
-		evm_db_add_text(&db, env, "SDL_GAMECONTROLLERCONFIG");
 	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX + 40], name[128];
 		struct libevdev *ev = NULL;
@@ -685,9 +725,9 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 				err == EACCES || err == EPERM ? PERM_FIX : "");
 			continue;
 		}
-		int rc = libevdev_new_from_fd(fd, &ev);
-		if (rc < 0) {
-			fprintf(out, "%s: not an input device (%s)\n", path, strerror(-rc));
+		int erc = libevdev_new_from_fd(fd, &ev);
+		if (erc < 0) {
+			fprintf(out, "%s: not an input device (%s)\n", path, strerror(-erc));
 			close(fd);
 			continue;
 		}
@@ -703,8 +743,11 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 			evm_guid(&caps, guid);
 			evm_guid_str(guid, gs);
 			const struct evm_dbentry *entry = evm_db_find(&db, guid);
-			fprintf(out, ", guid %s, mapping: %s%s%s", gs, entry ? "\"" : "",
-				entry ? entry->name : "kernel layout", entry ? "\"" : "");
+			if (entry)
+				fprintf(out, ", guid %s, mapping: \"%s\" from %s:%d", gs, entry->name, entry->src,
+					entry->line);
+			else
+				fprintf(out, ", guid %s, mapping: kernel layout", gs);
 		}
 		fprintf(out, ", %s\n", cls ? "opened" : "opened, not used");
 		libevdev_free(ev);
@@ -712,5 +755,5 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	}
 	free_nodes(nodes, n);
 	evm_db_free(&db);
-	return 0;
+	return rc;
 }

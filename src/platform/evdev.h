@@ -20,15 +20,19 @@ struct evdev;
 
 struct evdev_opts {
 	const char *dir;         /* where the event nodes are; NULL: /dev/input */
-	const char *gamepad_db;  /* SDL GameControllerDB file, or NULL */
+	const char *default_db;  /* the shipped GameControllerDB (gamepads/gamecontrollerdb.txt), or NULL */
+	const char *gamepad_db;  /* the user's SDL GameControllerDB file, or NULL */
 	bool grab;               /* take devices exclusively (EVIOCGRAB) while active */
 };
 
 /* Opens every input device in o->dir that is a keyboard, gamepad or mouse
  * and watches the directory for devices plugged in later. Gamepad mappings
- * come from o->gamepad_db and then the SDL_GAMECONTROLLERCONFIG environment
- * variable (a later line for the same GUID wins); a file that cannot be read
- * or a bad line is reported in one line and skipped. Devices that cannot be
+ * come from o->default_db, then o->gamepad_db, then the
+ * SDL_GAMECONTROLLERCONFIG environment variable, each overriding the ones
+ * before for the GUIDs it maps; a file that cannot be read or a bad line is
+ * reported in one line and skipped. Modifier keys (Shift, Ctrl, Alt, Meta)
+ * and Caps Lock are shared by all keyboards; the keys a keyboard held are
+ * released when it goes. Devices that cannot be
  * opened for lack of permission are named once each, with the fix. The new
  * instance is active (events are delivered, devices grabbed if o->grab).
  * Returns 0 and *out, or a negative errno after logging one line (the
@@ -62,10 +66,13 @@ void evdev_set_pointer_space(struct evdev *e, int px_w, int px_h, int cell_w, in
 /* How many open devices can act as kind (DEV_KEYBOARD, DEV_GAMEPAD or
  * DEV_MOUSE; a keyboard with a pointing stick counts for both). */
 int evdev_count(const struct evdev *e, enum dev_kind kind);
-/* For --list-inputs: prints one line per event node in o->dir (path, name,
- * vendor:product, class and why, gamepad GUID and mapping, whether it could
- * be opened, with the fix when permission was denied). Returns 0, or a
- * negative errno if the directory cannot be read (also printed). */
+/* For --list-inputs: reads the gamepad mappings first (as evdev_open
+ * does; a user's o->gamepad_db that cannot be read is an error), then
+ * prints one line per event node in o->dir (path, name, vendor:product,
+ * class and why, gamepad GUID and mapping with the file and line it came
+ * from, whether it could be opened, with the fix when permission was
+ * denied). Returns 0, or a negative errno if the user's mapping file or
+ * the directory cannot be read (also printed). */
 int evdev_list(FILE *out, const struct evdev_opts *o);
 
 #endif

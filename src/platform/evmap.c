@@ -3,10 +3,12 @@
 #include "core/log.h"
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---------- bits ---------- */
 
@@ -86,17 +88,32 @@ static void put_le16(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
+uint16_t evm_crc16(uint16_t crc, const void *data, size_t n)
+{
+	const uint8_t *s = data;
+	for (size_t i = 0; i < n; i++) {
+		unsigned r = (crc ^ s[i]) & 0xFF, c = 0;
+		for (int b = 0; b < 8; b++) {
+			c = (((c ^ r) & 1) ? 0xA001u : 0) ^ (c >> 1);
+			r >>= 1;
+		}
+		crc = (uint16_t)(c ^ (crc >> 8));
+	}
+	return crc;
+}
+
 void evm_guid(const struct evm_caps *c, uint8_t guid[16])
 {
+	size_t len = strnlen(c->name, sizeof c->name);
 	memset(guid, 0, 16);
 	put_le16(guid, c->bus);
+	put_le16(guid + 2, evm_crc16(0, c->name, len));
 	if (c->vendor && c->product) {
 		put_le16(guid + 4, c->vendor);
 		put_le16(guid + 8, c->product);
 		put_le16(guid + 12, c->version);
 	} else {
-		size_t n = strnlen(c->name, 11);
-		memcpy(guid + 4, c->name, n);
+		memcpy(guid + 4, c->name, len < 12 ? len : 12);
 	}
 }
 
@@ -134,82 +151,228 @@ int evm_guid_parse(const char *s, uint8_t guid[16])
 
 /* ---------- GameControllerDB ---------- */
 
-static const struct { const char *name; int target; } db_targets[] = {
-	{"a", EVM_B_SOUTH}, {"b", EVM_B_EAST}, {"x", EVM_B_WEST}, {"y", EVM_B_NORTH},
-	{"leftshoulder", EVM_B_TL}, {"rightshoulder", EVM_B_TR},
-	{"start", EVM_B_START}, {"back", EVM_B_SELECT},
-	{"dpup", EVM_B_DUP}, {"dpdown", EVM_B_DDOWN}, {"dpleft", EVM_B_DLEFT}, {"dpright", EVM_B_DRIGHT},
-	{"leftx", EVM_T_LX}, {"lefty", EVM_T_LY},
-	/* SDL outputs pirogue does not use: checked, then dropped */
-	{"guide", -1}, {"leftstick", -1}, {"rightstick", -1}, {"rightx", -1}, {"righty", -1},
-	{"lefttrigger", -1}, {"righttrigger", -1}, {"misc1", -1}, {"misc2", -1}, {"misc3", -1},
-	{"misc4", -1}, {"misc5", -1}, {"misc6", -1}, {"paddle1", -1}, {"paddle2", -1},
-	{"paddle3", -1}, {"paddle4", -1}, {"touchpad", -1},
+/* SDL 2.26's outputs (names compared ignoring case, as SDL does). */
+static const struct { const char *name; uint8_t target; bool axis; } db_targets[] = {
+	{"a", EVM_B_SOUTH, false}, {"b", EVM_B_EAST, false}, {"x", EVM_B_WEST, false},
+	{"y", EVM_B_NORTH, false}, {"back", EVM_B_SELECT, false}, {"guide", EVM_T_OTHER + 0, false},
+	{"start", EVM_B_START, false}, {"leftstick", EVM_T_OTHER + 1, false},
+	{"rightstick", EVM_T_OTHER + 2, false}, {"leftshoulder", EVM_B_TL, false},
+	{"rightshoulder", EVM_B_TR, false}, {"dpup", EVM_B_DUP, false}, {"dpdown", EVM_B_DDOWN, false},
+	{"dpleft", EVM_B_DLEFT, false}, {"dpright", EVM_B_DRIGHT, false},
+	{"misc1", EVM_T_OTHER + 3, false}, {"paddle1", EVM_T_OTHER + 4, false},
+	{"paddle2", EVM_T_OTHER + 5, false}, {"paddle3", EVM_T_OTHER + 6, false},
+	{"paddle4", EVM_T_OTHER + 7, false}, {"touchpad", EVM_T_OTHER + 8, false},
+	{"leftx", EVM_T_LX, true}, {"lefty", EVM_T_LY, true}, {"rightx", EVM_T_OTHER + 9, true},
+	{"righty", EVM_T_OTHER + 10, true}, {"lefttrigger", EVM_T_OTHER + 11, true},
+	{"righttrigger", EVM_T_OTHER + 12, true},
 };
 
-/* Parses an unsigned decimal at *p (advancing it). -1 if there is none. */
-static long parse_uint(const char **p)
+/* Fields that are not outputs, and outputs of later SDL versions: SDL 2.26
+ * skips them too, and they are no mistake, so nothing is said. */
+static const char *const db_quiet[] = {
+	"platform", "crc", "hint", "sdk>=", "sdk<=", "type", "face",
+	"misc2", "misc3", "misc4", "misc5", "misc6",
+};
+
+static bool quiet_field(const char *name)
 {
-	const char *s = *p;
-	long v = 0;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	while (isdigit((unsigned char)*s)) {
-		v = v * 10 + (*s++ - '0');
+	for (size_t j = 0; j < sizeof db_quiet / sizeof *db_quiet; j++)
+		if (!strcasecmp(name, db_quiet[j]))
+			return true;
+	return false;
+}
+
+/* Parses decimal digits at *p like atoi, saturating at 65535. */
+static unsigned parse_digits(const char **p)
+{
+	unsigned v = 0;
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		v = v * 10 + (unsigned)(**p - '0');
 		if (v > 65535)
-			return -1;
+			v = 65535;
 	}
-	*p = s;
 	return v;
 }
 
-/* Parses a source ("b3", "a1", "+a2", "-a2", "a1~", "h0.4") into b. */
-static int parse_source(const char *s, struct evm_dbbind *b)
+/* Reads a source as SDL's SDL_PrivateGameControllerParseElement does:
+ * optional '+'/'-', then "a<digit>...", "b<digit>..." or
+ * "h<digit>.<digit>..." (digits read like atoi, the rest ignored); a final
+ * '~' inverts. Returns false when SDL would skip the element. */
+static bool parse_source(const char *s, struct evm_dbbind *b)
 {
-	long idx, mask;
+	size_t n;
 	b->in_half = 0;
-	b->invert = false;
-	b->hatmask = 0;
-	if (*s == '+' || *s == '-') {
-		b->in_half = *s == '+' ? 1 : -1;
+	if (*s == '+' || *s == '-')
+		b->in_half = *s++ == '+' ? 1 : -1;
+	n = strlen(s);
+	b->invert = n > 0 && s[n - 1] == '~';
+	b->kind = s[0];
+	if ((s[0] == 'a' || s[0] == 'b') && isdigit((unsigned char)s[1])) {
 		s++;
-		if (*s != 'a')
-			return -EINVAL;
+		b->index = (uint16_t)parse_digits(&s);
+		return true;
 	}
-	b->kind = *s++;
-	switch (b->kind) {
-	case 'b':
-	case 'a':
-		if ((idx = parse_uint(&s)) < 0)
-			return -EINVAL;
-		if (b->kind == 'a' && *s == '~') {
-			b->invert = true;
-			s++;
-		}
-		break;
-	case 'h':
-		if ((idx = parse_uint(&s)) < 0 || *s++ != '.' || (mask = parse_uint(&s)) < 0)
-			return -EINVAL;
-		if (mask != 1 && mask != 2 && mask != 4 && mask != 8)
-			return -ERANGE;
-		b->hatmask = (uint8_t)mask;
-		break;
-	default:
-		return -EINVAL;
+	if (s[0] == 'h' && isdigit((unsigned char)s[1]) && s[2] == '.' && isdigit((unsigned char)s[3])) {
+		b->index = (uint16_t)(s[1] - '0');
+		s += 3;
+		b->hatmask = (uint8_t)(parse_digits(&s) & 0xFF);
+		return true;
 	}
-	if (*s)
-		return -EINVAL;
-	b->index = (uint16_t)idx;
-	return 0;
+	return false;
 }
 
-int evm_db_add_line(struct evm_db *db, const char *line, const char *src, int lineno)
+bool evm_db_hint(const char *f)
 {
-	char buf[2048], why[160];
+	char name[128];
+	size_t n = 0;
+	bool neg = *f == '!', def = false, v;
+	if (neg)
+		f++;
+	while (*f && *f != ',' && *f != ':' && n < sizeof name - 1)
+		name[n++] = *f++;
+	name[n] = 0;
+	if (f[0] == ':' && f[1] == '=')
+		def = strtol(f + 2, NULL, 10) != 0;
+	const char *env = getenv(name);
+	if (!env || !*env)
+		v = def;
+	else
+		v = !(*env == '0' || !strcasecmp(env, "false"));
+	return neg ? !v : v;
+}
+
+/* Appends "what" to the note of skipped elements (cut, never overflowing). */
+static void note_add(char *note, size_t cap, const char *what)
+{
+	size_t len = strlen(note);
+	if (len + 1 < cap)
+		snprintf(note + len, cap - len, "%s%s", len ? ", " : "", what);
+}
+
+static const char *db_src(struct evm_db *db, const char *src)
+{
+	for (int i = 0; i < db->nsrcs; i++)
+		if (!strcmp(db->srcs[i], src))
+			return db->srcs[i];
+	char **v = realloc(db->srcs, (size_t)(db->nsrcs + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	db->srcs = v;
+	if (!(v[db->nsrcs] = strdup(src)))
+		return NULL;
+	return v[db->nsrcs++];
+}
+
+/* Reads the elements after the name (SDL's
+ * SDL_PrivateGameControllerParseControllerConfigString): blanks are dropped
+ * everywhere, ',' ends an element, ':' starts (or restarts) its source, and
+ * a target or source of 20 characters or more ends the reading. */
+static void parse_elements(const char *p, const char *end, struct evm_dbentry *e, char *note, size_t cap)
+{
+	char tgt[21] = "", srcb[21] = "";
+	size_t i = 0;
+	bool in_src = false;
+	for (;; p++) {
+		bool done = p == end;
+		if (!done && *p == ' ')
+			continue;
+		if (!done && *p == ':') {
+			in_src = true;
+			i = 0;
+			continue;
+		}
+		if (done || *p == ',') {
+			if (done && !tgt[0] && !srcb[0])
+				return;
+			char what[64];
+			struct evm_dbbind b = {0};
+			const char *t = tgt;
+			int k = -1;
+			if (*t == '+' || *t == '-')
+				b.out_half = *t++ == '+' ? 1 : -1;
+			for (size_t j = 0; j < sizeof db_targets / sizeof *db_targets && k < 0; j++)
+				if (!strcasecmp(t, db_targets[j].name))
+					k = (int)j;
+			if (k < 0) {
+				if (!quiet_field(tgt) && (tgt[0] || srcb[0])) {
+					snprintf(what, sizeof what, "%s:%s (unknown output)", tgt, srcb);
+					note_add(note, cap, what);
+				}
+			} else if (!parse_source(srcb, &b)) {
+				snprintf(what, sizeof what, "%s:%s (%s)", tgt, srcb,
+					 srcb[0] ? "source is not bN, aN or hN.M" : "no source");
+				note_add(note, cap, what);
+			} else if (e->nbinds == EVM_DB_MAXBINDS) {
+				snprintf(what, sizeof what, "%s:%s (more than %d elements)", tgt, srcb, EVM_DB_MAXBINDS);
+				note_add(note, cap, what);
+			} else {
+				if (!db_targets[k].axis)
+					b.out_half = 0;
+				b.target = db_targets[k].target;
+				e->binds[e->nbinds++] = b;
+			}
+			if (done)
+				return;
+			memset(tgt, 0, sizeof tgt);
+			memset(srcb, 0, sizeof srcb);
+			in_src = false;
+			i = 0;
+			continue;
+		}
+		char *buf = in_src ? srcb : tgt;
+		if (i >= sizeof tgt - 1) {
+			/* SDL stops reading here: name what that loses (a long
+			 * hint: before platform: loses nothing worth a word) */
+			const char *t = tgt;
+			if (in_src && quiet_field(tgt))
+				t = NULL;
+			for (const char *q = p; t || q < end;) {
+				if (t && *t) {
+					char what[96];
+					snprintf(what, sizeof what, "%.20s: (SDL reads nothing after an element longer "
+						 "than 20 characters)", t);
+					note_add(note, cap, what);
+				}
+				t = NULL;
+				if (!(q = memchr(q, ',', (size_t)(end - q))))
+					break;
+				size_t k = 0;
+				for (q++; q < end && *q != ',' && *q != ':'; q++)
+					if (*q != ' ' && k < sizeof tgt - 1)
+						tgt[k++] = *q;
+				tgt[k] = 0;
+				if (k && !quiet_field(tgt))
+					t = tgt;
+			}
+			return;
+		}
+		buf[i++] = *p;
+	}
+}
+
+/* Whether s[0..n) holds "platform:NAME," with NAME Linux (SDL's file reader). */
+static int file_platform(const char *s, size_t n)
+{
+	static const char key[] = "platform:";
+	for (size_t i = 0; i + sizeof key - 1 <= n; i++) {
+		if (memcmp(s + i, key, sizeof key - 1))
+			continue;
+		const char *v = s + i + sizeof key - 1, *end = s + n;
+		const char *comma = memchr(v, ',', (size_t)(end - v));
+		if (!comma || comma - v + 2 >= 64)
+			return -1;
+		return comma - v == 5 && !strncasecmp(v, "Linux", 5);
+	}
+	return -1;
+}
+
+int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char *src, int lineno,
+		    unsigned flags)
+{
 	struct evm_dbentry e;
-	char *fields[64];
-	int nf = 0;
-	size_t len = strlen(line);
+	char why[160], note[512] = "";
+	char *buf = NULL;
+	int rc;
 	while (len && isspace((unsigned char)line[len - 1]))
 		len--;
 	while (len && isspace((unsigned char)*line)) {
@@ -218,111 +381,113 @@ int evm_db_add_line(struct evm_db *db, const char *line, const char *src, int li
 	}
 	if (!len || *line == '#')
 		return 1;
-	if (len >= sizeof buf) {
-		snprintf(why, sizeof why, "line longer than %zu bytes", sizeof buf - 1);
-		goto bad;
-	}
+	if (!(buf = malloc(len + 1)))
+		goto nomem;
 	memcpy(buf, line, len);
 	buf[len] = 0;
-	for (char *p = buf, *f; (f = strsep(&p, ",")) != NULL;) {
-		if (nf == (int)(sizeof fields / sizeof *fields)) {
-			snprintf(why, sizeof why, "more than %d fields", nf);
-			goto bad;
-		}
-		fields[nf++] = f;
-	}
-	for (int i = 2; i < nf; i++)
-		if (!strncmp(fields[i], "platform:", 9) && strcmp(fields[i] + 9, "Linux"))
+	if (flags & EVM_DB_FILE) {
+		int pf = file_platform(buf, len);
+		if (pf == 0) {
+			free(buf);
 			return 1; /* another platform's line: not for us */
+		}
+		if (pf < 0) {
+			log_error("%s:%d: gamepad mapping skipped: no \"platform:Linux,\" field (SDL reads a "
+				  "file's line only with one; add it, comma included)", src, lineno);
+			free(buf);
+			return 1;
+		}
+	}
+	const char *hint = strstr(buf, "hint:");
+	if (hint && !evm_db_hint(hint + 5)) {
+		log_info("%s:%d: gamepad mapping skipped: its hint:%.60s is false", src, lineno, hint + 5);
+		free(buf);
+		return 1;
+	}
+	char *c1 = strchr(buf, ',');
+	if (c1)
+		*c1 = 0;
+	if (!strcasecmp(buf, "xinput") || !strcasecmp(buf, "default")) {
+		log_info("%s:%d: SDL's \"%s\" gamepad mapping skipped (pirogue has no use for it)", src,
+			 lineno, buf);
+		free(buf);
+		return 1;
+	}
 	memset(&e, 0, sizeof e);
-	if (evm_guid_parse(fields[0], e.guid)) {
-		snprintf(why, sizeof why, "GUID \"%.40s\" is not 32 hex digits", fields[0]);
+	if (evm_guid_parse(buf, e.guid)) {
+		snprintf(why, sizeof why, "GUID \"%.40s\" is not 32 hex digits", buf);
 		goto bad;
 	}
-	if (nf < 2 || !*fields[1]) {
-		snprintf(why, sizeof why, "no controller name after the GUID");
+	char *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+	if (!c2) {
+		snprintf(why, sizeof why, "no controller name between commas after the GUID");
 		goto bad;
 	}
-	snprintf(e.name, sizeof e.name, "%s", fields[1]);
-	for (int i = 2; i < nf; i++) {
-		char *f = fields[i], *colon;
-		struct evm_dbbind b = {0};
-		if (!*f)
-			continue;
-		if (!(colon = strchr(f, ':'))) {
-			snprintf(why, sizeof why, "\"%.40s\" is not target:source", f);
-			goto bad;
+	*c2 = 0;
+	snprintf(e.name, sizeof e.name, "%s", c1 + 1);
+	e.line = lineno;
+	e.crc = (uint16_t)(e.guid[2] | e.guid[3] << 8);
+	e.guid[2] = e.guid[3] = 0;
+	const char *crc = strstr(c2 + 1, "crc:");
+	if (!e.crc && crc)
+		e.crc = (uint16_t)strtol(crc + 4, NULL, 16);
+	parse_elements(c2 + 1, buf + len, &e, note, sizeof note);
+	if (note[0]) {
+		if (db->quiet)
+			log_info("%s:%d: gamepad mapping \"%s\": skipped %s; the rest of the line is used",
+				 src, lineno, e.name, note);
+		else
+			log_error("%s:%d: gamepad mapping \"%s\": skipped %s; the rest of the line is used",
+				  src, lineno, e.name, note);
+	}
+	if (!(e.src = db_src(db, src)))
+		goto nomem;
+	/* a GUID already held: SDL updates that mapping in place (the one with
+	 * the same crc first, else any) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < db->n; i++) {
+			if (!memcmp(db->v[i].guid, e.guid, 16) && (pass || db->v[i].crc == e.crc)) {
+				db->v[i] = e;
+				free(buf);
+				return 0;
+			}
 		}
-		*colon = 0;
-		const char *tname = f, *srcs = colon + 1;
-		if (!strcmp(tname, "platform") || !strcmp(tname, "crc") || !strcmp(tname, "hint") ||
-		    !strcmp(tname, "sdk>=") || !strcmp(tname, "sdk<=") || !strcmp(tname, "type"))
-			continue;
-		if (*tname == '+' || *tname == '-') {
-			b.out_half = *tname == '+' ? 1 : -1;
-			tname++;
-		}
-		int target = -2;
-		for (size_t k = 0; k < sizeof db_targets / sizeof *db_targets; k++)
-			if (!strcmp(db_targets[k].name, tname))
-				target = db_targets[k].target;
-		if (target == -2)
-			continue; /* an output newer than this parser: ignored, like SDL */
-		int rc = parse_source(srcs, &b);
-		if (rc == -ERANGE) {
-			snprintf(why, sizeof why, "%s:%.20s: hat mask must be 1, 2, 4 or 8", tname, srcs);
-			goto bad;
-		}
-		if (rc) {
-			snprintf(why, sizeof why, "%s:%.20s: source must be bN, aN, +aN, -aN, aN~ or hN.M",
-				 tname, srcs);
-			goto bad;
-		}
-		if (target < 0)
-			continue;
-		if (e.nbinds == EVM_DB_MAXBINDS) {
-			snprintf(why, sizeof why, "more than %d bindings", EVM_DB_MAXBINDS);
-			goto bad;
-		}
-		b.target = (uint8_t)target;
-		e.binds[e.nbinds++] = b;
 	}
 	if (db->n == db->cap) {
-		int cap = db->cap ? db->cap * 2 : 16;
+		int cap = db->cap ? db->cap * 2 : 64;
 		struct evm_dbentry *v = realloc(db->v, (size_t)cap * sizeof *v);
-		if (!v) {
-			log_error("%s:%d: out of memory reading gamepad mappings", src, lineno);
-			return -ENOMEM;
-		}
+		if (!v)
+			goto nomem;
 		db->v = v;
 		db->cap = cap;
 	}
 	db->v[db->n++] = e;
+	free(buf);
 	return 0;
+nomem:
+	log_error("%s:%d: out of memory reading gamepad mappings", src, lineno);
+	free(buf);
+	return -ENOMEM;
 bad:
 	log_error("%s:%d: bad gamepad mapping: %s; line ignored (format: GUID,name,a:b0,...)", src,
 		  lineno, why);
-	return -EINVAL;
+	free(buf);
+	rc = -EINVAL;
+	return rc;
 }
 
-int evm_db_add_text(struct evm_db *db, const char *text, const char *src)
+int evm_db_add_text(struct evm_db *db, const char *text, const char *src, unsigned flags)
 {
 	int added = 0, lineno = 0;
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		char line[2048 + 2];
-		lineno++;
-		if (len >= sizeof line)
-			len = sizeof line - 1; /* reported as too long by add_line */
-		memcpy(line, text, len);
-		line[len] = 0;
-		int rc = evm_db_add_line(db, line, src, lineno);
+		int rc = evm_db_add_line(db, text, len, src, ++lineno, flags);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc == 0)
 			added++;
-		text = nl ? nl + 1 : text + len;
+		text += len + (nl ? 1 : 0);
 	}
 	return added;
 }
@@ -332,14 +497,15 @@ int evm_db_load_file(struct evm_db *db, const char *path)
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int added = 0, lineno = 0, rc;
 	if (!f) {
 		rc = -errno;
 		log_error("%s: cannot open gamepad mapping file: %s", path, strerror(errno));
 		return rc;
 	}
-	while (getline(&line, &cap, f) >= 0) {
-		rc = evm_db_add_line(db, line, path, ++lineno);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		rc = evm_db_add_line(db, line, (size_t)len, path, ++lineno, EVM_DB_FILE);
 		if (rc == -ENOMEM)
 			goto out;
 		if (rc == 0)
@@ -357,26 +523,43 @@ out:
 	return rc;
 }
 
-static bool guid_match(const uint8_t *a, const uint8_t *b, int pass)
+/* SDL's SDL_PrivateMatchControllerMappingForGUID: the device's GUID with
+ * its CRC bytes cleared (and its version too unless match_version) against
+ * the entry's; with match_crc the device's CRC must equal the entry's crc. */
+static const struct evm_dbentry *db_match(const struct evm_db *db, const uint8_t guid[16], bool match_crc,
+					  bool match_version)
 {
-	for (int i = 0; i < 16; i++) {
-		if (pass >= 1 && (i == 2 || i == 3))
-			continue;
-		if (pass >= 2 && (i == 12 || i == 13))
-			continue;
-		if (a[i] != b[i])
-			return false;
+	uint8_t g[16];
+	uint16_t crc = match_crc ? (uint16_t)(guid[2] | guid[3] << 8) : 0;
+	memcpy(g, guid, 16);
+	g[2] = g[3] = 0;
+	if (!match_version)
+		g[12] = g[13] = 0;
+	for (int i = 0; i < db->n; i++) {
+		uint8_t m[16];
+		memcpy(m, db->v[i].guid, 16);
+		if (!match_version)
+			m[12] = m[13] = 0;
+		if (!memcmp(g, m, 16) && crc == (match_crc ? db->v[i].crc : 0))
+			return &db->v[i];
 	}
-	return true;
+	return NULL;
 }
 
 const struct evm_dbentry *evm_db_find(const struct evm_db *db, const uint8_t guid[16])
 {
-	for (int pass = 0; pass < 3; pass++)
-		for (int i = db->n - 1; i >= 0; i--)
-			if (guid_match(db->v[i].guid, guid, pass))
-				return &db->v[i];
-	return NULL;
+	const struct evm_dbentry *e = NULL;
+	bool crc = guid[2] || guid[3];
+	bool vp = (guid[4] || guid[5]) && (guid[8] || guid[9]);
+	if (crc)
+		e = db_match(db, guid, true, true);
+	if (!e)
+		e = db_match(db, guid, false, true);
+	if (!e && vp && crc)
+		e = db_match(db, guid, true, false);
+	if (!e && vp)
+		e = db_match(db, guid, false, false);
+	return e;
 }
 
 void evm_db_free(struct evm_db *db)
@@ -384,21 +567,56 @@ void evm_db_free(struct evm_db *db)
 	if (!db)
 		return;
 	free(db->v);
+	for (int i = 0; i < db->nsrcs; i++)
+		free(db->srcs[i]);
+	free(db->srcs);
 	db->v = NULL;
-	db->n = db->cap = 0;
+	db->srcs = NULL;
+	db->n = db->cap = db->nsrcs = 0;
 }
 
 /* ---------- gamepad maps ---------- */
 
-static void add_rule(struct evm_padmap *m, unsigned type, unsigned code, int in_half, bool invert,
-		     int target, int out_half)
+#define AXIS_MIN (-32768)
+#define AXIS_MAX 32767
+
+static void add_rule(struct evm_padmap *m, struct evm_rule r)
 {
-	if (m->n == EVM_MAX_RULES)
-		return;
-	m->r[m->n++] = (struct evm_rule){
-		.type = (uint16_t)type, .code = (uint16_t)code, .in_half = (int8_t)in_half,
-		.invert = invert, .target = (uint8_t)target, .out_half = (int8_t)out_half,
-	};
+	if (m->n < EVM_MAX_RULES)
+		m->r[m->n++] = r;
+}
+
+/* The output range of a target (SDL: leftx -32768..32767, +leftx 0..32767,
+ * -leftx 0..-32768; buttons none). */
+static void out_range(struct evm_rule *r, int out_half)
+{
+	r->out_min = (int16_t)(out_half ? 0 : AXIS_MIN);
+	r->out_max = (int16_t)(out_half > 0 ? AXIS_MAX : out_half < 0 ? AXIS_MIN : AXIS_MAX);
+}
+
+static struct evm_rule key_rule(unsigned code, int target, int out_half)
+{
+	struct evm_rule r = {.type = EV_KEY, .code = (uint16_t)code, .target = (uint8_t)target};
+	out_range(&r, out_half);
+	return r;
+}
+
+static struct evm_rule hat_rule(unsigned hat_code, unsigned mask, int target, int out_half)
+{
+	struct evm_rule r = {.type = EV_ABS, .code = (uint16_t)hat_code, .hatmask = (uint8_t)mask,
+			     .target = (uint8_t)target};
+	out_range(&r, out_half);
+	return r;
+}
+
+static struct evm_rule axis_rule(unsigned code, int in_half, bool invert, int target, int out_half)
+{
+	struct evm_rule r = {.type = EV_ABS, .code = (uint16_t)code, .target = (uint8_t)target};
+	int lo = in_half ? 0 : AXIS_MIN, hi = in_half > 0 ? AXIS_MAX : in_half < 0 ? AXIS_MIN : AXIS_MAX;
+	r.in_min = (int16_t)(invert ? hi : lo);
+	r.in_max = (int16_t)(invert ? lo : hi);
+	out_range(&r, out_half);
+	return r;
 }
 
 void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
@@ -418,19 +636,17 @@ void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
 	snprintf(m->source, sizeof m->source, "kernel layout");
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		if (!c || EVM_HAS(c, key, keys[i].code))
-			add_rule(m, EV_KEY, keys[i].code, 0, false, keys[i].target, 0);
-	if (!c || EVM_HAS(c, abs, ABS_HAT0X)) {
-		add_rule(m, EV_ABS, ABS_HAT0X, -1, false, EVM_B_DLEFT, 0);
-		add_rule(m, EV_ABS, ABS_HAT0X, 1, false, EVM_B_DRIGHT, 0);
-	}
-	if (!c || EVM_HAS(c, abs, ABS_HAT0Y)) {
-		add_rule(m, EV_ABS, ABS_HAT0Y, -1, false, EVM_B_DUP, 0);
-		add_rule(m, EV_ABS, ABS_HAT0Y, 1, false, EVM_B_DDOWN, 0);
+			add_rule(m, key_rule(keys[i].code, keys[i].target, 0));
+	if (!c || EVM_HAS(c, abs, ABS_HAT0X) || EVM_HAS(c, abs, ABS_HAT0Y)) {
+		add_rule(m, hat_rule(ABS_HAT0X, 1, EVM_B_DUP, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 4, EVM_B_DDOWN, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 8, EVM_B_DLEFT, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 2, EVM_B_DRIGHT, 0));
 	}
 	if (!c || EVM_HAS(c, abs, ABS_X))
-		add_rule(m, EV_ABS, ABS_X, 0, false, EVM_T_LX, 0);
+		add_rule(m, axis_rule(ABS_X, 0, false, EVM_T_LX, 0));
 	if (!c || EVM_HAS(c, abs, ABS_Y))
-		add_rule(m, EV_ABS, ABS_Y, 0, false, EVM_T_LY, 0);
+		add_rule(m, axis_rule(ABS_Y, 0, false, EVM_T_LY, 0));
 }
 
 int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const struct evm_caps *c)
@@ -459,19 +675,15 @@ int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const 
 		switch (b->kind) {
 		case 'b':
 			if (b->index < nb)
-				add_rule(m, EV_KEY, btns[b->index], 0, false, b->target, b->out_half);
+				add_rule(m, key_rule(btns[b->index], b->target, b->out_half));
 			break;
 		case 'a':
 			if (b->index < na)
-				add_rule(m, EV_ABS, axes[b->index], b->in_half, b->invert, b->target, b->out_half);
+				add_rule(m, axis_rule(axes[b->index], b->in_half, b->invert, b->target, b->out_half));
 			break;
 		case 'h':
-			if (b->index < nh) {
-				bool y = b->hatmask == 1 || b->hatmask == 4;
-				int sign = b->hatmask == 1 || b->hatmask == 8 ? -1 : 1;
-				add_rule(m, EV_ABS, hats[b->index] + (y ? 1u : 0u), sign, false, b->target,
-					 b->out_half);
-			}
+			if (b->index < nh)
+				add_rule(m, hat_rule(hats[b->index], b->hatmask, b->target, b->out_half));
 			break;
 		}
 	}
@@ -484,6 +696,16 @@ int evm_norm_axis(int value, int min, int max)
 		return 0;
 	long long v = ((2LL * value - min - max) * 1000) / ((long long)max - min);
 	return v < -1000 ? -1000 : v > 1000 ? 1000 : (int)v;
+}
+
+int evm_sdl_axis(int value, int min, int max)
+{
+	float v = (float)value;
+	if (min != max) {
+		float scale = (float)(AXIS_MAX - AXIS_MIN) / (float)((long long)max - min);
+		v = floorf((float)((long long)value - min) * scale + (float)AXIS_MIN + 0.5f);
+	}
+	return v < (float)AXIS_MIN ? AXIS_MIN : v > (float)AXIS_MAX ? AXIS_MAX : (int)v;
 }
 
 /* ---------- keyboard ---------- */
@@ -570,23 +792,77 @@ static void hold_start(struct evm_hold *h, const struct in_event *ev)
 	h->ev = *ev;
 }
 
+static struct evm_mods *mods_of(struct evm_dev *d)
+{
+	return d->shared ? d->shared : &d->own_mods;
+}
+
+/* The modifier bits held by any keyboard sharing d's modifiers. */
+static unsigned mods_held(struct evm_dev *d)
+{
+	const struct evm_mods *m = mods_of(d);
+	unsigned bits = 0;
+	for (int i = 0; i < 8; i++)
+		if (m->held[i])
+			bits |= 1u << i;
+	return bits;
+}
+
+/* This keyboard presses (on) or releases the modifier keys in bits. */
+static void mods_set(struct evm_dev *d, unsigned bits, bool on)
+{
+	struct evm_mods *m = mods_of(d);
+	for (int i = 0; i < 8; i++) {
+		unsigned b = 1u << i;
+		if (!(bits & b) || on == ((d->kbd.mods & b) != 0))
+			continue;
+		if (on) {
+			d->kbd.mods |= (uint16_t)b;
+			if (m->held[i] < UINT8_MAX)
+				m->held[i]++;
+		} else {
+			d->kbd.mods &= (uint16_t)~b;
+			if (m->held[i])
+				m->held[i]--;
+		}
+	}
+}
+
+void evm_dev_share(struct evm_dev *d, struct evm_mods *m)
+{
+	unsigned mine = d->kbd.mods;
+	mods_set(d, mine, false);
+	d->shared = m;
+	mods_set(d, mine, true);
+}
+
+bool evm_dev_caps(const struct evm_dev *d)
+{
+	return d->shared ? d->shared->caps : d->own_mods.caps;
+}
+
+void evm_dev_set_caps(struct evm_dev *d, bool on)
+{
+	mods_of(d)->caps = on;
+}
+
 static int kbd_key(struct evm_dev *d, unsigned code, int value, struct in_event *out)
 {
 	struct evm_kbd *k = &d->kbd;
 	unsigned bit = mod_bit(code);
 	if (bit || is_lock(code)) {
 		if (value) {
-			k->mods |= (uint16_t)bit;
+			mods_set(d, bit, true);
 			if (!d->syncing) {
 				if (code == KEY_CAPSLOCK)
-					k->caps = !k->caps;
-				k->lone = (uint16_t)code;
+					mods_of(d)->caps = !mods_of(d)->caps;
+				mods_of(d)->lone = (uint16_t)code;
 			}
 			return 0;
 		}
-		k->mods &= (uint16_t)~bit;
-		if (k->lone == code && !d->syncing) {
-			k->lone = 0;
+		mods_set(d, bit, false);
+		if (mods_of(d)->lone == code && !d->syncing) {
+			mods_of(d)->lone = 0;
 			out[0] = (struct in_event){.type = EV_KEY_PRESS, .key = PK_MODIFIER, .from = DEV_KEYBOARD};
 			return 1;
 		}
@@ -599,10 +875,11 @@ static int kbd_key(struct evm_dev *d, unsigned code, int value, struct in_event 
 		}
 		return 0;
 	}
-	k->lone = 0;
+	mods_of(d)->lone = 0;
 	if (d->syncing)
 		return 0;
-	bool ctrl = k->mods & MOD_CTRL, alt = k->mods & MOD_ALT, shift = k->mods & MOD_SHIFT;
+	unsigned mods = mods_held(d);
+	bool ctrl = mods & MOD_CTRL, alt = mods & MOD_ALT, shift = mods & MOD_SHIFT;
 	uint32_t key = code < KEY_CNT ? keymap[code].plain : 0;
 	if (!key)
 		return 0;
@@ -614,7 +891,7 @@ static int kbd_key(struct evm_dev *d, unsigned code, int value, struct in_event 
 		return 1;
 	}
 	if (key >= 'a' && key <= 'z') {
-		if (shift != k->caps)
+		if (shift != mods_of(d)->caps)
 			key = keymap[code].shifted;
 		if (ctrl)
 			key &= 0x1F;
@@ -648,42 +925,126 @@ static uint32_t dir_key(int v, int h)
 	return k[v + 1][h + 1];
 }
 
-/* Applies one evdev event through the map. Returns true if a rule used it. */
-static bool pad_input(struct evm_dev *d, unsigned type, unsigned code, int value)
+static void out_button(struct evm_pad *p, unsigned target, bool down)
+{
+	if (target >= EVM_B_COUNT)
+		return;
+	if (down)
+		p->btn |= (uint16_t)B(target);
+	else
+		p->btn &= (uint16_t)~B(target);
+}
+
+/* Sets a stick axis from a value in SDL's units. */
+static void out_axis(struct evm_pad *p, unsigned target, int v)
+{
+	if (target != EVM_T_LX && target != EVM_T_LY)
+		return;
+	long long n = (long long)v * 1000 / AXIS_MAX;
+	p->ax[target - EVM_T_LX] = n < -1000 ? -1000 : n > 1000 ? 1000 : (int)n;
+}
+
+static bool is_axis_target(unsigned t)
+{
+	return t == EVM_T_LX || t == EVM_T_LY || (t >= EVM_T_OTHER + 9 && t <= EVM_T_OTHER + 12);
+}
+
+/* SDL's ResetOutput: a button is released, an axis goes to 0. */
+static void out_reset(struct evm_pad *p, const struct evm_rule *r)
+{
+	if (is_axis_target(r->target))
+		out_axis(p, r->target, 0);
+	else
+		out_button(p, r->target, false);
+}
+
+/* A binding's input is on (a button pressed, a hat direction held). */
+static void out_on(struct evm_pad *p, const struct evm_rule *r, bool on)
+{
+	if (is_axis_target(r->target))
+		out_axis(p, r->target, on ? r->out_max : r->out_min);
+	else
+		out_button(p, r->target, on);
+}
+
+/* SDL's HandleJoystickAxis: the first binding whose input range holds the
+ * value drives its output; the output the axis drove before is reset when
+ * another output (or none) takes over. */
+static void pad_axis(struct evm_dev *d, unsigned code, int raw)
 {
 	struct evm_pad *p = &d->pad;
-	bool used = false;
+	int v = evm_sdl_axis(raw, d->absmin[code], d->absmax[code]);
+	int match = -1;
+	for (int i = 0; i < d->map.n && match < 0; i++) {
+		const struct evm_rule *r = &d->map.r[i];
+		if (r->type != EV_ABS || r->hatmask || r->code != code)
+			continue;
+		int lo = r->in_min < r->in_max ? r->in_min : r->in_max;
+		int hi = r->in_min < r->in_max ? r->in_max : r->in_min;
+		if (v >= lo && v <= hi)
+			match = i;
+	}
+	if (p->last[code]) {
+		const struct evm_rule *l = &d->map.r[p->last[code] - 1];
+		if (match < 0 || d->map.r[match].target != l->target)
+			out_reset(p, l);
+	}
+	p->last[code] = (uint8_t)(match + 1);
+	if (match < 0)
+		return;
+	const struct evm_rule *r = &d->map.r[match];
+	if (is_axis_target(r->target)) {
+		if (r->in_min != r->out_min || r->in_max != r->out_max) {
+			float f = (float)(v - r->in_min) / (float)(r->in_max - r->in_min);
+			v = r->out_min + (int)(f * (float)(r->out_max - r->out_min));
+		}
+		out_axis(p, r->target, v);
+	} else {
+		int mid = r->in_min + (r->in_max - r->in_min) / 2;
+		out_button(p, r->target, r->in_max < r->in_min ? v <= mid : v >= mid);
+	}
+}
+
+/* SDL's HandleHat: each binding whose mask meets a changed direction is on
+ * while the hat holds any direction of its mask. Directions come from the
+ * sign of each hat axis, as SDL's Linux driver reads them. */
+static void pad_hat(struct evm_dev *d, unsigned code, int value)
+{
+	struct evm_pad *p = &d->pad;
+	unsigned h = (code - ABS_HAT0X) / 2, y = (code - ABS_HAT0X) % 2;
+	unsigned old = p->hat[h], bits = old & (y ? 0xAu : 0x5u);
+	if (value)
+		bits |= y ? (value < 0 ? 1u : 4u) : (value < 0 ? 8u : 2u);
+	unsigned changed = old ^ bits;
+	p->hat[h] = (uint8_t)bits;
 	for (int i = 0; i < d->map.n; i++) {
 		const struct evm_rule *r = &d->map.r[i];
-		if (r->type != type || r->code != code)
-			continue;
-		used = true;
-		int v;
-		if (type == EV_KEY)
-			v = value ? 1000 : 0;
-		else
-			v = evm_norm_axis(value, d->absmin[code], d->absmax[code]);
-		if (r->invert)
-			v = -v;
-		if (r->in_half)
-			v = v * r->in_half < 0 ? 0 : v * r->in_half;
-		if (r->target < EVM_B_COUNT) {
-			bool down = (type == EV_KEY || r->in_half) ? v >= EVM_AXIS_PRESS : v > 0;
-			if (down)
-				p->btn |= (uint16_t)B(r->target);
-			else
-				p->btn &= (uint16_t)~B(r->target);
-			continue;
-		}
-		int ax = r->target - EVM_T_LX;
-		if (r->out_half) /* a button or half axis drives one half of the stick */
-			p->part[ax][r->out_half + 1] = (type == EV_KEY || r->in_half) ? v : (v + 1000) / 2;
-		else
-			p->part[ax][1] = (type == EV_ABS && r->in_half) ? 2 * v - 1000 : v;
-		int sum = p->part[ax][1] + p->part[ax][2] - p->part[ax][0];
-		p->ax[ax] = sum < -1000 ? -1000 : sum > 1000 ? 1000 : sum;
+		if (r->type == EV_ABS && r->hatmask && r->code == ABS_HAT0X + 2 * h && (changed & r->hatmask))
+			out_on(p, r, (bits & r->hatmask) != 0);
 	}
-	return used;
+}
+
+/* Applies one evdev event through the map. Returns true if a rule uses the
+ * input. */
+static bool pad_input(struct evm_dev *d, unsigned type, unsigned code, int value)
+{
+	bool hat = type == EV_ABS && code >= ABS_HAT0X && code <= ABS_HAT3Y;
+	unsigned rule_code = hat ? ABS_HAT0X + (code - ABS_HAT0X) / 2 * 2 : code;
+	int first = -1;
+	for (int i = 0; i < d->map.n && first < 0; i++) {
+		const struct evm_rule *r = &d->map.r[i];
+		if (r->type == type && r->code == rule_code && (r->hatmask != 0) == hat)
+			first = i;
+	}
+	if (first < 0)
+		return false;
+	if (type == EV_KEY)
+		out_on(&d->pad, &d->map.r[first], value != 0); /* SDL: the first binding of a button only */
+	else if (hat)
+		pad_hat(d, code, value);
+	else
+		pad_axis(d, code, value);
+	return true;
 }
 
 static int pad_report(struct evm_dev *d, struct in_event *out)
@@ -796,23 +1157,39 @@ static int clampi(int v, int lo, int hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+static long long clampll(long long v, long long lo, long long hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* An absolute value in [min,max] scaled to 0..px-1; a value outside the
+ * advertised range counts as its nearest end. An empty range keeps cur. */
+static int abs_to_px(int v, int min, int max, int px, int cur)
+{
+	long long span = (long long)max - min + 1;
+	if (span <= 0)
+		return cur;
+	long long off = clampll((long long)v - min, 0, span - 1);
+	return (int)(off * px / span);
+}
+
+/* Adds a relative step to an accumulated motion, saturating at the int range. */
+static int add_sat(int acc, int step)
+{
+	return (int)clampll((long long)acc + step, INT_MIN, INT_MAX);
+}
+
 static int mouse_report(struct evm_dev *d, struct evm_pointer *p, struct in_event *out)
 {
 	struct evm_mouse *m = &d->mouse;
 	int n = 0;
 	if (p->px_w > 0) {
-		if (m->absset & 1) {
-			long long span = (long long)d->absmax[ABS_X] - d->absmin[ABS_X] + 1;
-			if (span > 0)
-				p->x = (int)(((long long)m->absx - d->absmin[ABS_X]) * p->px_w / span);
-		}
-		if (m->absset & 2) {
-			long long span = (long long)d->absmax[ABS_Y] - d->absmin[ABS_Y] + 1;
-			if (span > 0)
-				p->y = (int)(((long long)m->absy - d->absmin[ABS_Y]) * p->px_h / span);
-		}
-		p->x = clampi(p->x + m->dx, 0, p->px_w - 1);
-		p->y = clampi(p->y + m->dy, 0, p->px_h - 1);
+		if (m->absset & 1)
+			p->x = abs_to_px(m->absx, d->absmin[ABS_X], d->absmax[ABS_X], p->px_w, p->x);
+		if (m->absset & 2)
+			p->y = abs_to_px(m->absy, d->absmin[ABS_Y], d->absmax[ABS_Y], p->px_h, p->y);
+		p->x = (int)clampll((long long)p->x + m->dx, 0, p->px_w - 1);
+		p->y = (int)clampll((long long)p->y + m->dy, 0, p->px_h - 1);
 		int cols = p->px_w / p->cell_w, rows = p->px_h / p->cell_h;
 		int cx = clampi(p->x / p->cell_w, 0, cols > 0 ? cols - 1 : 0);
 		int cy = clampi(p->y / p->cell_h, 0, rows > 0 ? rows - 1 : 0);
@@ -840,9 +1217,9 @@ static bool mouse_input(struct evm_dev *d, unsigned type, unsigned code, int val
 {
 	struct evm_mouse *m = &d->mouse;
 	if (type == EV_REL && code == REL_X)
-		m->dx += value;
+		m->dx = add_sat(m->dx, value);
 	else if (type == EV_REL && code == REL_Y)
-		m->dy += value;
+		m->dy = add_sat(m->dy, value);
 	else if (type == EV_ABS && code == ABS_X) {
 		m->absx = value;
 		m->absset |= 1;
@@ -931,18 +1308,19 @@ void evm_dev_sync_end(struct evm_dev *d, struct evm_pointer *p)
 		pad_report(d, scratch);
 	if (d->cls & EVM_MOUSE)
 		mouse_report(d, p, scratch);
-	d->kbd.lone = 0;
+	mods_of(d)->lone = 0;
 	d->syncing = false;
 }
 
 void evm_dev_release_all(struct evm_dev *d)
 {
-	d->kbd.mods = 0;
-	d->kbd.lone = 0;
+	mods_set(d, d->kbd.mods, false);
+	mods_of(d)->lone = 0;
 	d->kbd.held_code = 0;
 	d->pad.btn = d->pad.prev = 0;
 	memset(d->pad.ax, 0, sizeof d->pad.ax);
-	memset(d->pad.part, 0, sizeof d->pad.part);
+	memset(d->pad.hat, 0, sizeof d->pad.hat);
+	memset(d->pad.last, 0, sizeof d->pad.last);
 	d->pad.sector = -1;
 	d->pad.hold_mask = 0;
 	d->pad.hold_stick = false;

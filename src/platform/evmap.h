@@ -28,6 +28,7 @@ enum evm_pkey {
 
 #include <linux/input-event-codes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Most in_events one evm_dev_feed() call can write (a gamepad report with
@@ -42,8 +43,6 @@ enum evm_pkey {
 #define EVM_STICK_ENGAGE 500
 #define EVM_STICK_RELEASE 350
 #define EVM_STICK_HYST_DEG 8
-/* An axis bound to a button counts as pressed beyond this (normalised). */
-#define EVM_AXIS_PRESS 500
 
 /* ---------- device capabilities and classes ---------- */
 
@@ -78,30 +77,38 @@ unsigned evm_classify(const struct evm_caps *c, const char **why);
 
 /* ---------- SDL GameControllerDB ---------- */
 
+/* The outputs of a mapping line. pirogue acts on the buttons and the left
+ * stick; SDL's other outputs are kept as EVM_T_OTHER + n only because they
+ * take part in SDL's rules (the first binding of an input wins, an axis
+ * remembers which binding it drove last) and drive nothing. */
 enum evm_btn {
 	EVM_B_SOUTH, EVM_B_EAST, EVM_B_WEST, EVM_B_NORTH, EVM_B_TL, EVM_B_TR,
 	EVM_B_START, EVM_B_SELECT, EVM_B_DUP, EVM_B_DDOWN, EVM_B_DLEFT, EVM_B_DRIGHT,
 	EVM_B_COUNT,
 	/* axis targets follow the buttons in a binding's target field */
 	EVM_T_LX = EVM_B_COUNT, EVM_T_LY,
-	EVM_T_COUNT
+	EVM_T_COUNT,
+	EVM_T_OTHER = EVM_T_COUNT,
 };
 
-/* One "target:source" pair of a mapping line, by SDL's indices. */
+/* One "target:source" element of a mapping line, as SDL 2.26 reads it. */
 struct evm_dbbind {
-	uint8_t target;   /* enum evm_btn, or EVM_T_LX / EVM_T_LY */
+	uint8_t target;   /* enum evm_btn, EVM_T_LX / EVM_T_LY, or EVM_T_OTHER + n */
 	int8_t out_half;  /* '+leftx:' = 1, '-leftx:' = -1, else 0 */
 	char kind;        /* 'b' button, 'a' axis, 'h' hat */
 	int8_t in_half;   /* '+a1' = 1, '-a1' = -1, else 0 */
 	bool invert;      /* 'a1~' */
-	uint8_t hatmask;  /* 1 up, 2 right, 4 down, 8 left */
-	uint16_t index;   /* bN / aN / hN */
+	uint8_t hatmask;  /* hN.M: any mask, the binding is on while (hat & M) (1 up, 2 right, 4 down, 8 left) */
+	uint16_t index;   /* bN / aN / hN (saturated at 65535) */
 };
 
-#define EVM_DB_MAXBINDS 24
+#define EVM_DB_MAXBINDS 48
 struct evm_dbentry {
-	uint8_t guid[16];
+	uint8_t guid[16]; /* with the CRC bytes (2-3) cleared */
+	uint16_t crc;     /* the line's crc: field (or its GUID's CRC bytes), 0 none */
 	char name[64];
+	const char *src;  /* where the line was read ("FILE", "SDL_GAMECONTROLLERCONFIG"); owned by the db */
+	int line;
 	int nbinds;
 	struct evm_dbbind binds[EVM_DB_MAXBINDS];
 };
@@ -109,48 +116,79 @@ struct evm_dbentry {
 struct evm_db {
 	struct evm_dbentry *v;
 	int n, cap;
+	char **srcs;      /* the source names entries point to */
+	int nsrcs;
+	bool quiet;       /* notes on skipped elements at log_info level (set while reading the shipped database) */
 };
 
-/* Parses one line of a GameControllerDB ("GUID,name,a:b0,...,platform:Linux,").
- * Blank lines, '#' comments and lines for another platform are skipped
- * (returns 1). A good line is stored (0; a later line for the same GUID wins
- * in evm_db_find). A bad line logs one line "SRC:LINE: ...: what is wrong;
- * line ignored" and returns -EINVAL; -ENOMEM when out of memory. */
-int evm_db_add_line(struct evm_db *db, const char *line, const char *src, int lineno);
-/* Adds every line of text (lines separated by '\n'); bad lines are reported
- * and skipped. Returns the number of good entries added, or -ENOMEM. */
-int evm_db_add_text(struct evm_db *db, const char *text, const char *src);
-/* Loads a GameControllerDB file. Returns the number of entries added, or a
- * negative errno after logging one line naming the file. */
+/* How a text is read: EVM_DB_FILE follows SDL's file reader
+ * (SDL_GameControllerAddMappingsFromFile: a line is used only if it holds a
+ * "platform:NAME," field naming Linux); without it, SDL's
+ * SDL_GAMECONTROLLERCONFIG reader (every line, whatever its platform). */
+#define EVM_DB_FILE 1u
+
+/* Reads one mapping line ("GUID,name,a:b0,...,platform:Linux,") of len
+ * bytes (no NUL needed; surrounding blanks are trimmed) the way SDL 2.26
+ * does. Returns 0 when the line is stored: a line for a GUID already held
+ * (same GUID without CRC, same crc) replaces that entry in place, as SDL
+ * does. Returns 1 for a line that is not used: blank, '#' comment, another
+ * platform, a false hint: field, SDL's special "xinput"/"default" lines,
+ * and (EVM_DB_FILE) a line with no usable platform: field (reported).
+ * Elements SDL would skip (an empty or malformed source, an unknown output)
+ * are skipped and the rest of the line kept; they are named once for the
+ * line: "SRC:LINE: gamepad mapping "NAME": skipped ...". A line that cannot
+ * be used at all (no GUID, no name) logs one line "SRC:LINE: bad gamepad
+ * mapping: ...; line ignored" and returns -EINVAL; -ENOMEM when out of
+ * memory. */
+int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char *src, int lineno,
+		    unsigned flags);
+/* Adds every line of text (lines separated by '\n'), each read whole by
+ * evm_db_add_line. Returns the number of entries stored, or -ENOMEM. */
+int evm_db_add_text(struct evm_db *db, const char *text, const char *src, unsigned flags);
+/* Loads a GameControllerDB file (EVM_DB_FILE rules). Returns the number of
+ * entries stored, or a negative errno after logging one line naming the
+ * file. */
 int evm_db_load_file(struct evm_db *db, const char *path);
-/* Finds the entry for a GUID: the exact GUID first, then ignoring the CRC
- * bytes (2-3) and then also the version (bytes 12-13), as SDL does. NULL if
- * none. */
+/* Finds the entry for a device's GUID (CRC bytes included) as SDL does: the
+ * GUID with the CRC matching the entry's crc, then the GUID whatever the
+ * crc, then (vendor and product known) the same two ignoring the version
+ * (bytes 12-13); within a step the entry first in the list. NULL if none. */
 const struct evm_dbentry *evm_db_find(const struct evm_db *db, const uint8_t guid[16]);
 /* Frees the entries; the db may be reused. Accepts NULL. */
 void evm_db_free(struct evm_db *db);
+/* Whether a hint: field holds for this process, as SDL_GetHintBoolean with
+ * the field's default: the environment variable of that name if set and
+ * not empty ("0..." or "false" is false, anything else true), else the
+ * default after ":=" (non-zero is true), else false; '!' negates. field is
+ * what follows "hint:". */
+bool evm_db_hint(const char *field);
 
-/* The SDL joystick GUID of an evdev device (SDL's Linux driver): bus (LE16),
- * 0, then vendor, 0, product, 0, version, 0 (LE16 each) when vendor and
- * product are non-zero, else the first 11 bytes of the name. */
+/* The SDL 2.26 joystick GUID of an evdev device (SDL's Linux driver): bus
+ * (LE16), the CRC-16 of the name (LE16), then vendor, 0, product, 0,
+ * version, 0 (LE16 each) when vendor and product are non-zero, else the
+ * first 12 bytes of the name. */
 void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
 /* Writes the GUID as 32 lower-case hex digits and a NUL into out[33]. */
 void evm_guid_str(const uint8_t guid[16], char out[33]);
 /* Parses 32 hex digits. Returns 0 or -EINVAL. */
 int evm_guid_parse(const char *s, uint8_t guid[16]);
+/* CRC-16 (SDL_crc16: polynomial 0xA001, reflected, initial crc) of n bytes. */
+uint16_t evm_crc16(uint16_t crc, const void *data, size_t n);
 
 /* ---------- gamepad mapping: evdev code -> logical control ---------- */
 
+/* One binding resolved against a device. Values are in SDL's units
+ * (-32768..32767, see evm_sdl_axis). */
 struct evm_rule {
-	uint16_t type;    /* EV_KEY or EV_ABS */
-	uint16_t code;
-	int8_t in_half;   /* EV_ABS: use only this half (hat direction, +aN/-aN); 0 whole axis */
-	bool invert;
-	uint8_t target;   /* enum evm_btn or EVM_T_LX/LY */
-	int8_t out_half;  /* axis target driven by a button or half axis: sign of the output */
+	uint16_t type;    /* EV_KEY, or EV_ABS: an axis, or a hat when hatmask != 0 */
+	uint16_t code;    /* the key, the axis, or the hat's ABS_HATnX */
+	uint8_t hatmask;
+	uint8_t target;   /* enum evm_btn, EVM_T_LX/LY or EVM_T_OTHER + n */
+	int16_t in_min, in_max;   /* axis input range: a: -32768..32767, +a: 0..32767, -a: 0..-32768; ~ swaps */
+	int16_t out_min, out_max; /* axis output range: leftx -32768..32767, +leftx 0..32767, -leftx 0..-32768 */
 };
 
-#define EVM_MAX_RULES 32
+#define EVM_MAX_RULES 48
 struct evm_padmap {
 	int n;
 	struct evm_rule r[EVM_MAX_RULES];
@@ -168,6 +206,10 @@ int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const 
 
 /* Scales a raw absolute value from [min,max] to -1000..1000. */
 int evm_norm_axis(int value, int min, int max);
+/* A raw axis value in SDL's units, as SDL 2.26's Linux driver computes it
+ * (no dead zones): min..max spread over -32768..32767, rounded down after
+ * adding one half, clamped; the raw value clamped when min == max. */
+int evm_sdl_axis(int value, int min, int max);
 
 /* ---------- per-device translation state ---------- */
 
@@ -179,10 +221,16 @@ struct evm_hold {
 	struct in_event ev;
 };
 
-struct evm_kbd {
-	uint16_t mods;       /* EVM_MOD_* bits held */
+/* The modifier state every keyboard shares, as the Linux console, X11 and
+ * Wayland share it: Shift on one keyboard shifts the keys of another. */
+struct evm_mods {
+	uint8_t held[8];     /* per modifier key (left/right Shift, Ctrl, Alt, Meta): keyboards holding it */
 	bool caps;           /* Caps Lock toggled on */
-	uint16_t lone;       /* a modifier pressed with nothing else since, or 0 */
+	uint16_t lone;       /* a modifier pressed with no other key since (on any keyboard), or 0 */
+};
+
+struct evm_kbd {
+	uint16_t mods;       /* modifier keys this keyboard holds (bit per held[] slot) */
 	uint16_t held_code;  /* evdev code behind the hold, 0 none */
 };
 
@@ -190,7 +238,8 @@ struct evm_pad {
 	uint16_t btn;        /* logical buttons down, bit per enum evm_btn */
 	uint16_t prev;       /* as of the last report */
 	int ax[2];           /* left stick, -1000..1000 */
-	int part[2][3];      /* per stick axis: negative half, whole axis, positive half */
+	uint8_t hat[4];      /* per ABS_HATn: SDL hat bits (1 up, 2 right, 4 down, 8 left) */
+	uint8_t last[ABS_CNT]; /* per axis: 1 + the rule it drove last (SDL's last match), 0 none */
 	int sector;          /* -1 centre, 0 right, 1 down-right ... 7 up-right */
 	uint16_t hold_mask;  /* d-pad buttons behind the hold; 0 none */
 	bool hold_stick;     /* the stick is behind the hold */
@@ -214,6 +263,8 @@ struct evm_dev {
 	unsigned cls;        /* enum evm_class mask */
 	bool syncing;        /* between evm_dev_sync_begin and _end */
 	struct evm_kbd kbd;
+	struct evm_mods own_mods;  /* used while shared is NULL */
+	struct evm_mods *shared;   /* the seat's modifiers (evm_dev_share), or NULL */
 	struct evm_pad pad;
 	struct evm_padmap map;
 	struct evm_mouse mouse;
@@ -225,6 +276,14 @@ struct evm_dev {
  * c (absolute ranges come from absmin/absmax, filled by the caller; the
  * gamepad map is the kernel layout unless evm_padmap_from_db replaces it). */
 void evm_dev_init(struct evm_dev *d, unsigned cls, const struct evm_caps *c);
+/* Makes the keyboard share modifiers (and Caps Lock) with every other
+ * device given the same m; NULL: its own. Call after evm_dev_init, before
+ * feeding. */
+void evm_dev_share(struct evm_dev *d, struct evm_mods *m);
+/* Whether Caps Lock is on for this device (its shared state). */
+bool evm_dev_caps(const struct evm_dev *d);
+/* Sets Caps Lock (e.g. from a keyboard's LED when it is opened). */
+void evm_dev_set_caps(struct evm_dev *d, bool on);
 /* Feeds one evdev event. Writes at most EVM_MAX_OUT events to out and
  * returns how many. Keys act on press; gamepad axes, hats and mouse motion
  * act at SYN_REPORT. Kernel autorepeat (value 2) is ignored. */
@@ -235,8 +294,9 @@ int evm_dev_feed(struct evm_dev *d, struct evm_pointer *p, unsigned type, unsign
  * so a key lost in the gap is neither stuck nor replayed. */
 void evm_dev_sync_begin(struct evm_dev *d);
 void evm_dev_sync_end(struct evm_dev *d, struct evm_pointer *p);
-/* Forgets everything held (VT switched away, device gone): no hold, no
- * modifiers, stick centred. Caps Lock survives. */
+/* Forgets everything held (VT switched away, device gone): no hold, its
+ * modifier keys released (also for the keyboards sharing them), stick
+ * centred. Caps Lock survives. */
 void evm_dev_release_all(struct evm_dev *d);
 
 /* Sets the pixel size of the screen and of a cell; the pointer is clamped

@@ -1,4 +1,5 @@
 #include "render/console.h"
+#include "core/log.h"
 #include "core/utf8.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -43,7 +44,12 @@ void con_destroy(struct console *c)
 
 int con_resize(struct console *c, int w, int h)
 {
-	if (w < 1 || h < 1 || w > CON_MAX || h > CON_MAX)
+	if (w > CON_MAX || h > CON_MAX) {
+		log_error("a console of %d×%d cells is more than the %d×%d pirogue draws: use a larger font or "
+			  "--scale, or a smaller display size", w, h, CON_MAX, CON_MAX);
+		return -EINVAL;
+	}
+	if (w < 1 || h < 1)
 		return -EINVAL;
 	size_t n = (size_t)w * (size_t)h;
 	struct con_cell *cells = malloc(n * sizeof *cells);

@@ -24,7 +24,8 @@ struct console {
 };
 
 /* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
- * Returns 0 or -ENOMEM / -EINVAL. */
+ * Returns 0 or -ENOMEM / -EINVAL (logging one line when w or h is over
+ * 4096: a tiny font on a huge display). */
 int con_create(struct console **out, int w, int h);
 /* Frees c; accepts NULL. */
 void con_destroy(struct console *c);

@@ -68,7 +68,24 @@ static const struct {
 /* Upper bound on a font's coverage bytes (glyphs × width × height). */
 #define FONT_MAX_PIXELS ((size_t)64 << 20)
 
-/* Writes "<name>: <message>" into err and returns rc. */
+/* Makes the NUL-terminated message s one printable line in place: control
+ * characters (C0, DEL, C1) and bytes that are not UTF-8 become '?'. A
+ * message may quote the file's name and its bytes (stb_image names an
+ * unknown PNG chunk by its four bytes): none may reach a terminal raw. */
+static void sanitize(char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t used = utf8_decode(s + i, n - i, &cp);
+		bool bad = cp < 0x20 || (cp >= 0x7F && cp < 0xA0) || (cp == 0xFFFD && used == 1);
+		if (bad)
+			memset(s + i, '?', used);
+		i += used;
+	}
+}
+
+/* Writes "<name>: <message>" into err, one printable line, and returns rc. */
 __attribute__((format(printf, 5, 6)))
 static int fail(char *err, size_t errlen, const char *name, int rc, const char *fmt, ...)
 {
@@ -80,6 +97,7 @@ static int fail(char *err, size_t errlen, const char *name, int rc, const char *
 			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 			va_end(ap);
 		}
+		sanitize(err);
 	}
 	return rc;
 }
@@ -271,6 +289,14 @@ static int map_cp437(struct maplist *m, int n, const char *name, char *err, size
 static int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
 		     size_t errlen)
 {
+	if (!rc) {
+		int g = 0;
+		while (g < f->nglyphs && glyph_blank(f, g))
+			g++;
+		if (g == f->nglyphs)
+			rc = fail(err, errlen, name, -EINVAL,
+				  "every glyph is blank (a truncated or damaged file?): nothing could be drawn with it");
+	}
 	if (!rc && (rc = font_finish(f, m)))
 		fail(err, errlen, name, rc, "out of memory");
 	free(m->e);
@@ -434,11 +460,13 @@ static int psf2_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 				p++;
 				continue;
 			}
-			size_t q = p; /* UTF-8 never contains 0xFE or 0xFF */
-			while (q < len && d[q] != 0xFE && d[q] != 0xFF)
-				q++;
+			/* at most the 4 bytes of one UTF-8 sequence: 0xFE and 0xFF
+			 * are never part of one, so the decoder stops at them
+			 * (scanning to the separator for every code point was
+			 * quadratic in the table's length) */
+			size_t n4 = len - p < 4 ? len - p : 4;
 			uint32_t cp;
-			size_t used = utf8_decode((const char *)d + p, q - p, &cp);
+			size_t used = utf8_decode((const char *)d + p, n4, &cp);
 			bool bad = cp == 0xFFFD && used == 1; /* malformed: skip a byte */
 			p += used;
 			if (!seq && !bad && map_add(m, cp, (int32_t)g))
@@ -653,7 +681,8 @@ int font_load_mem(struct font **out, const void *data, size_t len, const char *n
 int font_load(struct font **out, const char *path, char *err, size_t errlen)
 {
 	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO nobody writes to must not wait forever */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		int e = errno;
 		return fail(err, errlen, path, -e, "cannot open font: %s", strerror(e));
@@ -662,9 +691,30 @@ int font_load(struct font **out, const char *path, char *err, size_t errlen)
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		rc = fail(err, errlen, path, -e, "cannot read font: %s", strerror(e));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		rc = fail(err, errlen, path, -EISDIR, "is a directory, not a font file");
 		goto out;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		rc = fail(err, errlen, path, -EINVAL, "is a %s, not a font file",
+			  S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" :
+			  S_ISSOCK(st.st_mode) ? "socket" : "special file");
+		goto out;
+	}
+	/* A pipe (--font <(zcat f.psf.gz)) is read to its end, waiting for a
+	 * writer that is there; one with no writer reads as empty. */
+	if (S_ISFIFO(st.st_mode)) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+			int e = errno;
+			rc = fail(err, errlen, path, -e, "cannot read font: %s", strerror(e));
+			goto out;
+		}
 	}
 	for (;;) {
 		if (n == cap && (rc = grow(&buf, &cap))) {
@@ -687,7 +737,10 @@ int font_load(struct font **out, const char *path, char *err, size_t errlen)
 			break;
 		n += (size_t)r;
 	}
-	rc = font_load_mem(out, buf, n, path, err, errlen);
+	if (n == 0 && S_ISFIFO(st.st_mode))
+		rc = fail(err, errlen, path, -EINVAL, "is a pipe that nothing was written to; give a font file");
+	else
+		rc = font_load_mem(out, buf, n, path, err, errlen);
 out:
 	free(buf);
 	close(fd);

@@ -2,7 +2,9 @@
  * keyboards, gamepads and mice with any capabilities, absolute ranges and
  * values, including INT_MIN/INT_MAX, SYN_DROPPED recovery and releases.
  * Input layout: 1 byte of device classes, 1 byte of flags, then capability
- * and range bytes, then 7-byte events (type 1, code 2, value 4 LE). */
+ * and range bytes, then 7-byte events (type 1, code 2, value 4 LE) for
+ * one of two devices sharing their modifiers (bit 7 of the type; types
+ * 0x70-0x72: SYN_DROPPED recovery begin and end, all released). */
 #include "fuzz.h"
 #include "platform/evmap.h"
 #include <limits.h>
@@ -64,19 +66,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *why;
 	if (flags & 2)
 		cls = evm_classify(&caps, &why);
-	static struct evm_dev d; /* large: not on the stack */
-	memset(&d, 0, sizeof d);
+	/* two devices sharing the seat's modifiers: events go to one or the
+	 * other (bit 7 of the type byte) */
+	static struct evm_dev dev[2]; /* large: not on the stack */
+	struct evm_mods mods;
+	memset(&mods, 0, sizeof mods);
+	memset(dev, 0, sizeof dev);
 	for (int i = 0; i < ABS_CNT; i++) {
-		d.absmin[i] = 0;
-		d.absmax[i] = 255;
+		dev[0].absmin[i] = 0;
+		dev[0].absmax[i] = 255;
 	}
 	int nranges = (int)(take(&r, 1) % 8);
 	for (int i = 0; i < nranges; i++) {
 		int code = (int)(take(&r, 1) % ABS_CNT);
-		d.absmin[code] = value_of(take(&r, 4));
-		d.absmax[code] = value_of(take(&r, 4));
+		dev[0].absmin[code] = value_of(take(&r, 4));
+		dev[0].absmax[code] = value_of(take(&r, 4));
 	}
-	evm_dev_init(&d, cls, &caps);
+	memcpy(dev[1].absmin, dev[0].absmin, sizeof dev[1].absmin);
+	memcpy(dev[1].absmax, dev[0].absmax, sizeof dev[1].absmax);
+	evm_dev_init(&dev[0], cls, &caps);
+	evm_dev_init(&dev[1], cls | EVM_KEYBOARD, &caps);
+	evm_dev_share(&dev[0], &mods);
+	evm_dev_share(&dev[1], &mods);
+	if (flags & 4)
+		evm_dev_set_caps(&dev[0], true);
 	struct evm_pointer ptr;
 	memset(&ptr, 0, sizeof ptr);
 	evm_pointer_space(&ptr, value_of(take(&r, 4)) % 100000, value_of(take(&r, 4)) % 100000,
@@ -84,21 +97,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct in_event out[EVM_MAX_OUT];
 	while (r.left >= 7) {
 		unsigned type = take(&r, 1);
+		struct evm_dev *dp = &dev[(type >> 7) & 1];
+		type &= 0x7f;
 		unsigned code = take(&r, 2);
 		int value = value_of(take(&r, 4));
-		if (type == 0xf0) {
-			evm_dev_sync_begin(&d);
+		if (type == 0x70) {
+			evm_dev_sync_begin(dp);
 			continue;
 		}
-		if (type == 0xf1) {
-			evm_dev_sync_end(&d, &ptr);
+		if (type == 0x71) {
+			evm_dev_sync_end(dp, &ptr);
 			continue;
 		}
-		if (type == 0xf2) {
-			evm_dev_release_all(&d);
+		if (type == 0x72) {
+			evm_dev_release_all(dp); /* a device unplugged */
 			continue;
 		}
-		int n = evm_dev_feed(&d, &ptr, type % (EV_CNT + 2), code, value, out);
+		int n = evm_dev_feed(dp, &ptr, type % (EV_CNT + 2), code, value, out);
 		if (n < 0 || n > EVM_MAX_OUT)
 			abort();
 		for (int i = 0; i < n; i++)

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a refusal says why (log.c makes it printable) */
 	} else {
 		for (size_t i = 0; i < r.nsteps; i++)
-			if ((int)r.steps[i].cmd < 0 || r.steps[i].line < 1)
+			if ((int)r.steps[i].cmd.c < 0 || r.steps[i].line < 1)
 				abort();
 	}
 	rec_free(&r);

@@ -38,6 +38,10 @@ if [ -d "$here/../../fonts" ]; then
 	mkdir -p "$root/bin/fonts"
 	cp -r "$here/../../fonts/." "$root/bin/fonts/"
 fi
+if [ -d "$here/../../gamepads" ]; then
+	mkdir -p "$root/bin/gamepads"
+	cp "$here/../../gamepads/gamecontrollerdb.txt" "$root/bin/gamepads/"
+fi
 # The kernel opens /dev/console before init mounts devtmpfs (root only).
 mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
 cp "$here/init.sh" "$root/init"

@@ -47,12 +47,14 @@ static struct libevdev_uinput *make_pad(void)
 
 	if (!d)
 		return NULL;
-	/* Identifies as an Xbox 360 pad, which follows the kernel layout. */
+	/* Follows the kernel layout, and its ids (pid.codes' test vendor) are in
+	 * no SDL mapping: pirogue's shipped database does not remap it (an Xbox
+	 * 360 id would get SDL's "X360 Controller" line, whose d-pad is a hat). */
 	libevdev_set_name(d, "vmrig virtual gamepad");
 	libevdev_set_id_bustype(d, BUS_USB);
-	libevdev_set_id_vendor(d, 0x045e);
-	libevdev_set_id_product(d, 0x028e);
-	libevdev_set_id_version(d, 0x0114);
+	libevdev_set_id_vendor(d, 0x1209);
+	libevdev_set_id_product(d, 0x0001);
+	libevdev_set_id_version(d, 0x0100);
 	libevdev_enable_event_type(d, EV_KEY);
 	for (size_t i = 0; i < sizeof buttons / sizeof buttons[0]; i++)
 		libevdev_enable_event_code(d, EV_KEY, buttons[i], NULL);

@@ -1,0 +1,176 @@
+/* bench_tcod: pirogue against Debian's libtcod on exactly the same maps, origins and goals: FOV (symmetric and shadow), distance maps against libtcod's Dijkstra, a monster step each for 100 monsters against 100 A* paths. */
+#include <libtcod/fov.h>
+#include <libtcod/path.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "benchmaps.h"
+#include "game/fov.h"
+#include "game/path.h"
+
+#define RADIUS 8
+#define ORIGINS 1000
+#define PASSES 9
+
+static volatile unsigned sink;
+static bool ir;
+
+/* ---- one map, both libraries' views of it ---- */
+struct fmap {
+	const char *label;
+	int w, h;
+	uint8_t *opaque;
+	TCOD_Map *tm;
+	uint8_t *vis;
+	struct fov_box box;
+	int orig[ORIGINS];
+};
+
+static void fmap_init(struct fmap *m, const char *label, int w, int h, uint8_t *opaque)
+{
+	m->label = label;
+	m->w = w;
+	m->h = h;
+	m->opaque = opaque;
+	m->tm = TCOD_map_new(w, h);
+	m->vis = calloc((size_t)w * (size_t)h, 1);
+	if (!m->tm || !m->vis) {
+		fprintf(stderr, "bench_tcod: out of memory\n");
+		exit(1);
+	}
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			TCOD_map_set_properties(m->tm, x, y, !opaque[y * w + x], !opaque[y * w + x]);
+	benchmap_origins(opaque, w, h, m->orig, ORIGINS, 99);
+	m->box = fov_box_all(w, h);
+}
+
+/* The sides of a FOV case: one call for origin i. */
+typedef void (*fov_side)(struct fmap *m, int i, int radius);
+
+static void p_compute(struct fmap *m, int i, int radius)
+{
+	fov_compute(m->opaque, m->w, m->h, m->orig[i] % m->w, m->orig[i] / m->w, radius, m->vis);
+}
+
+/* What the game runs each turn. */
+static void p_game(struct fmap *m, int i, int radius)
+{
+	fov_update(m->opaque, FOV_OPAQUE_NONZERO, m->w, m->h, m->orig[i] % m->w, m->orig[i] / m->w, radius, m->vis,
+		   &m->box);
+}
+
+static void t_sym(struct fmap *m, int i, int radius)
+{
+	TCOD_map_compute_fov(m->tm, m->orig[i] % m->w, m->orig[i] / m->w, radius < 0 ? 0 : radius, true,
+			     FOV_SYMMETRIC_SHADOWCAST);
+}
+
+static void t_shadow(struct fmap *m, int i, int radius)
+{
+	TCOD_map_compute_fov(m->tm, m->orig[i] % m->w, m->orig[i] / m->w, radius < 0 ? 0 : radius, true, FOV_SHADOW);
+}
+
+static double time_fov(struct fmap *m, fov_side f, int radius)
+{
+	double best = 1e30;
+	for (int p = 0; p < PASSES; p++) {
+		double t0 = bench_now();
+		for (int i = 0; i < ORIGINS; i++) {
+			f(m, i, radius);
+			sink += m->vis[m->orig[(i + 1) % ORIGINS]];
+		}
+		double t = bench_now() - t0;
+		if (t < best)
+			best = t;
+	}
+	return best * 1e9 / ORIGINS;
+}
+
+static void ir_fov(struct fmap *m, const char *key, const char *side, fov_side f, int radius, long target)
+{
+	for (int i = 0; i < 4; i++) /* warm-up: lazy binding, first clear */
+		f(m, i, radius);
+	bench_ir_start();
+	for (int i = 0; i < ORIGINS; i++)
+		f(m, i, radius);
+	bench_ir_stop(key, side, ORIGINS, target);
+}
+
+/* One comparison line: pirogue's side a against libtcod's b. */
+static void fov_case(struct fmap *m, const char *what, fov_side a, const char *bname, fov_side b, int radius,
+		     long target)
+{
+	char key[160];
+	snprintf(key, sizeof key, "FOV %s, %s", what, m->label);
+	if (ir) {
+		ir_fov(m, key, "pirogue", a, radius, target);
+		ir_fov(m, key, bname, b, radius, 0);
+		return;
+	}
+	(void)time_fov(m, a, radius); /* warm-up */
+	double ta = time_fov(m, a, radius), tb = time_fov(m, b, radius);
+	printf("  %s: pirogue %.0f ns, %s %.0f ns, ratio %.2f\n", key, ta, bname, tb, ta / tb);
+}
+
+/* How the visible sets differ, over every origin: floor and wall cells seen
+ * by one side only. */
+static void fov_compare(struct fmap *m, const char *what, fov_side a, fov_side b, int radius)
+{
+	long same = 0, pf = 0, pw = 0, tf = 0, tw = 0;
+	for (int i = 0; i < ORIGINS; i++) {
+		a(m, i, radius);
+		b(m, i, radius);
+		for (int y = 0; y < m->h; y++)
+			for (int x = 0; x < m->w; x++) {
+				int pv = m->vis[y * m->w + x] != 0, tv = TCOD_map_is_in_fov(m->tm, x, y);
+				int wall = m->opaque[y * m->w + x] != 0;
+				if (pv == tv)
+					same += pv;
+				else if (pv)
+					*(wall ? &pw : &pf) += 1;
+				else
+					*(wall ? &tw : &tf) += 1;
+			}
+	}
+	printf("  visible sets, %s, %s: both %.1f cells/call; pirogue only %.2f floor + %.2f wall; libtcod only "
+	       "%.2f floor + %.2f wall\n",
+	       what, m->label, (double)same / ORIGINS, (double)pf / ORIGINS, (double)pw / ORIGINS,
+	       (double)tf / ORIGINS, (double)tw / ORIGINS);
+}
+
+static void bench_fov(void)
+{
+	static uint8_t rooms[80 * 50], big[200 * 200], cave[200 * 200];
+	benchmap_rooms(rooms, 80, 50, 1);
+	benchmap_rooms(big, 200, 200, 1);
+	benchmap_cave(cave, 200, 200, 3);
+	static struct fmap a, b, c;
+	fmap_init(&a, "80x50 rooms", 80, 50, rooms);
+	fmap_init(&b, "200x200 rooms", 200, 200, big);
+	fmap_init(&c, "200x200 cave", 200, 200, cave);
+	if (!ir)
+		printf("FOV, %d origins on floor, best of %d passes (ns per call):\n", ORIGINS, PASSES);
+	fov_case(&a, "r8 symmetric (fov_compute)", p_compute, "libtcod-symmetric", t_sym, RADIUS, 0);
+	fov_case(&a, "r8 (fov_compute) vs libtcod's fastest", p_compute, "libtcod-shadow", t_shadow, RADIUS, 0);
+	fov_case(&a, "r8 as the game runs it (fov_update, walls lit)", p_game, "libtcod-symmetric", t_sym, RADIUS,
+		 8800);
+	fov_case(&b, "r8 as the game runs it", p_game, "libtcod-symmetric", t_sym, RADIUS, 0);
+	fov_case(&c, "unlimited as the game runs it", p_game, "libtcod-shadow", t_shadow, -1, 0);
+	fov_case(&c, "unlimited as the game runs it (symmetric)", p_game, "libtcod-symmetric", t_sym, -1, 0);
+	if (ir)
+		return;
+	fov_compare(&a, "r8 symmetric (game) vs libtcod symmetric", p_game, t_sym, RADIUS);
+	fov_compare(&a, "r8 symmetric (game) vs libtcod shadow", p_game, t_shadow, RADIUS);
+	fov_compare(&c, "unlimited (game) vs libtcod symmetric", p_game, t_sym, -1);
+}
+
+int main(int argc, char **argv)
+{
+	ir = bench_ir_mode(argc, argv);
+	bench_fov();
+	return 0;
+}

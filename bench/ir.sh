@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench-ir: runs each benchmark given with --ir under callgrind and prints
+# instructions per call from its dumps (see bench_ir_stop in bench/bench.h):
+# one line per case, the first side's figure, every other side's figure and
+# the ratio first/other, and the verdict when the case names a target.
+# Instruction counts are deterministic: use them on a noisy machine.
+set -u
+command -v valgrind >/dev/null || { echo "bench-ir: valgrind is missing; install it with make deps" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for b in "$@"; do
+	echo "== $b (instructions per call, callgrind)"
+	rm -f "$tmp"/cg.out*
+	if ! valgrind --tool=callgrind -q --callgrind-out-file="$tmp/cg.out" "$b" --ir >"$tmp/stdout"; then
+		cat "$tmp/stdout"
+		echo "bench-ir: $b failed under callgrind" >&2
+		exit 1
+	fi
+	cat "$tmp/stdout"
+	n=1
+	while [ -f "$tmp/cg.out.$n" ]; do
+		d=$(sed -n 's/^desc: Trigger: Client Request: //p' "$tmp/cg.out.$n")
+		t=$(sed -n 's/^summary: //p' "$tmp/cg.out.$n")
+		printf '%s|%s\n' "$d" "${t:-0}"
+		n=$((n + 1))
+	done | awk -F'|' '
+	function fmt(x,   s, r) { s = sprintf("%.0f", x); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } return s r }
+	{
+		key = $1; side = $2; per = $5 / ($3 > 0 ? $3 : 1)
+		if (!(key in seen)) { seen[key] = 1; order[nk++] = key }
+		ns = nsides[key]++; sname[key, ns] = side; sval[key, ns] = per
+		if ($4 > 0) target[key] = $4
+	}
+	END {
+		for (i = 0; i < nk; i++) {
+			k = order[i]; line = sprintf("  %s: %s %s", k, sname[k, 0], fmt(sval[k, 0]))
+			for (j = 1; j < nsides[k]; j++)
+				line = line sprintf(", %s %s (ratio %.2f)", sname[k, j], fmt(sval[k, j]), sval[k, j] > 0 ? sval[k, 0] / sval[k, j] : 0)
+			if (k in target) line = line sprintf("; target <= %s: %s", fmt(target[k]), sval[k, 0] <= target[k] ? "met" : "NOT met")
+			print line
+		}
+	}'
+done

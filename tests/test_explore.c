@@ -1,0 +1,234 @@
+/* Tests of auto-explore and travel: the steps proposed, every reason to stop, exploring a whole floor. */
+#include "gamefix.h"
+
+#include <string.h>
+
+#include "game/explore.h"
+#include "game/items.h"
+
+/* The open 40x20 room with the player at (5, 5). */
+static struct game *arena(void)
+{
+	struct game *g = gamefix_room(11);
+	gamefix_enter(g, 5, 5);
+	return g;
+}
+
+/* Steps auto-explore until it stops (at most limit steps); returns the steps
+ * taken, the reason in why. Every step proposed is a move onto a known
+ * walkable cell next to the player and costs a turn. */
+static int explore(struct game *g, int limit, char *why, int len)
+{
+	int n = 0;
+	struct command step;
+	while (n < limit && game_explore_step(g, &step, why, len)) {
+		assert_true(step.c >= CMD_MOVE_N && step.c <= CMD_MOVE_NW);
+		int t = game_turn(g);
+		assert_int_equal(game_do(g, &step), 1);
+		assert_int_equal(game_turn(g), t + 1);
+		n++;
+	}
+	return n;
+}
+
+static void test_explores_the_floor(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	char why[80];
+	int n = explore(g, 2000, why, sizeof(why));
+	assert_string_equal(why, "Explored this floor.");
+	assert_true(n > 10 && n < 400);
+	const struct map *m = game_map(g);
+	for (int i = 0; i < WORLD_CELLS; i++)
+		if (m->tile[i] != TILE_WALL)
+			assert_true(m->explored[i]);
+	/* Asked again: the same answer, and nothing changed. */
+	uint64_t sum = game_checksum(g);
+	struct command step;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "Explored this floor.");
+	assert_true(game_checksum(g) == sum);
+	game_destroy(g);
+}
+
+static void test_goes_to_the_nearest_frontier(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	uint8_t cost[WORLD_CELLS];
+	uint16_t dist[WORLD_CELLS];
+	explore_distances(g, cost, dist);
+	int fx, fy;
+	assert_int_equal(explore_frontier(dist, game_map(g), &fx, &fy), 0);
+	/* The room's unexplored part is east and south of (5, 5). */
+	const struct map *m = game_map(g);
+	assert_true(m->explored[fy * MAP_W + fx]);
+	int px, py;
+	game_player_pos(g, &px, &py);
+	struct command step;
+	char why[80];
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	game_do(g, &step);
+	uint16_t d2[WORLD_CELLS];
+	int qx, qy;
+	game_player_pos(g, &qx, &qy);
+	/* The step went one cell closer to that frontier cell. */
+	explore_distances(g, cost, d2);
+	assert_int_equal(d2[fy * MAP_W + fx] + 1, dist[fy * MAP_W + fx]);
+	game_destroy(g);
+}
+
+static void test_stops_for_monsters(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	gamefix_spawn(g, ACTOR_TROLL, 25, 15);
+	char why[80];
+	int n = explore(g, 2000, why, sizeof(why));
+	assert_true(n > 0);
+	assert_string_equal(why, "You see a troll.");
+	/* It stays stopped while the monster is in view. */
+	struct command step;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "You see a troll.");
+	game_destroy(g);
+	g = arena();
+	gamefix_spawn(g, ACTOR_ORC, 8, 5);
+	world_refresh_view(g);
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "You see an orc.");
+	assert_int_equal(game_travel_step(g, true, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "There are no stairs down on this floor."); /* the arena has none */
+	game_destroy(g);
+}
+
+static void test_stops_once_for_items(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	gamefix_item(g, ITEM_HEALTH_POTION, 30, 15);
+	char why[80];
+	int n = explore(g, 2000, why, sizeof(why));
+	assert_true(n > 0);
+	assert_string_equal(why, "You see a health potion.");
+	assert_true(world_visible(g, 30, 15));
+	/* Asked again at once, it goes on (the stop was told). */
+	struct command step;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	n = explore(g, 2000, why, sizeof(why));
+	assert_string_equal(why, "Explored this floor.");
+	/* An item seen before (dropped by the player) is no news. */
+	game_destroy(g);
+	g = arena();
+	struct command d = {.c = CMD_DROP, .item = 0, .x = -1, .y = -1, .choice = -1};
+	assert_int_equal(game_do(g, &d), 1);
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	game_destroy(g);
+}
+
+static void test_stops_when_hp_falls_below_half(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	assert_int_equal(items_give(g, ITEM_FIREBALL_SCROLL, false), 0);
+	assert_int_equal(items_give(g, ITEM_FIREBALL_SCROLL, false), 0);
+	/* 30 - 12 = 18: still half or more, no stop. */
+	struct command c = {.c = CMD_USE, .item = 2, .x = 5, .y = 5, .choice = -1};
+	assert_int_equal(game_do(g, &c), 1);
+	struct command step;
+	char why[80];
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	/* 18 - 12 = 6: fell below half. */
+	c.item = 3;
+	assert_int_equal(game_do(g, &c), 1);
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "Your health is below half.");
+	/* Told once; then it goes on, also with HP below half. */
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	assert_int_equal(game_do(g, &step), 1);
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	game_destroy(g);
+}
+
+static void test_travel(void **state)
+{
+	(void)state;
+	struct game *g = gamefix_room(11);
+	struct map *m = world_floor(g, 1);
+	map_set(m, 38, 18, TILE_STAIRS_DOWN);
+	m->down_x = 38;
+	m->down_y = 18;
+	gamefix_enter(g, 5, 5);
+	struct command step;
+	char why[80];
+	uint64_t sum = game_checksum(g);
+	assert_int_equal(game_travel_step(g, true, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "You don't know where the stairs are.");
+	assert_int_equal(game_travel_step(g, false, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "There are no stairs up on this floor.");
+	assert_true(game_checksum(g) == sum);
+	/* Explore until the stairs are seen, then travel there. */
+	while (!m->explored[18 * MAP_W + 38]) {
+		assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+		game_do(g, &step);
+	}
+	int n = 0;
+	while (game_travel_step(g, true, &step, why, sizeof(why))) {
+		assert_int_equal(game_do(g, &step), 1);
+		assert_true(++n < 100);
+	}
+	assert_string_equal(why, "You are on the stairs.");
+	int x, y;
+	game_player_pos(g, &x, &y);
+	assert_int_equal(x, 38);
+	assert_int_equal(y, 18);
+	/* A wall cutting the known way: no way known. */
+	assert_int_equal(game_apply(g, CMD_DESCEND), 1);
+	game_destroy(g);
+	g = gamefix_room(11);
+	m = world_floor(g, 1);
+	map_set(m, 12, 5, TILE_STAIRS_DOWN);
+	m->down_x = 12;
+	m->down_y = 5;
+	for (int yy = 1; yy <= 20; yy++)
+		map_set(m, 10, yy, TILE_WALL);
+	map_set(m, 10, 5, TILE_FLOOR);
+	gamefix_enter(g, 5, 5);
+	assert_true(m->explored[5 * MAP_W + 12]);
+	assert_int_equal(game_travel_step(g, true, &step, why, sizeof(why)), 1);
+	assert_int_equal(step.c, CMD_MOVE_E);
+	map_set(m, 10, 5, TILE_WALL);
+	assert_int_equal(game_travel_step(g, true, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "You know no way to the stairs.");
+	game_destroy(g);
+}
+
+static void test_dead_and_levelup(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	struct command step;
+	char why[80];
+	((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = 400;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "Choose how to level up first.");
+	g->over = true;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "You are dead.");
+	game_destroy(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_explores_the_floor),
+		cmocka_unit_test(test_goes_to_the_nearest_frontier),
+		cmocka_unit_test(test_stops_for_monsters),
+		cmocka_unit_test(test_stops_once_for_items),
+		cmocka_unit_test(test_stops_when_hp_falls_below_half),
+		cmocka_unit_test(test_travel),
+		cmocka_unit_test(test_dead_and_levelup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
