@@ -1,4 +1,4 @@
-/* bench_ai: the whole monster turn for 100 monsters on one floor, one shared distance map against a map per monster, in the same run. */
+/* bench_ai: one whole game turn (the player waits, every monster acts, the view is updated) with 10, 100 and 1,000 monsters hunting on an 80x43 floor: how the cost grows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,20 +8,20 @@
 #include "game/ai.h"
 #include "game/world.h"
 
-#define MONSTERS 100
-#define SEEDS 5
-#define ROUNDS 40
-#define TURNS 10 /* consecutive monster turns per round */
+#define SEEDS 3
+#define ROUNDS 10
+#define TURNS 10 /* consecutive turns per round */
+#define MAXM 1000
 
 struct start {
 	ecs_entity e;
 	int x, y;
 };
 
-/* A generated floor with MONSTERS monsters on random free cells, all
- * hunting the player (they saw him where he stands); the player cannot be
- * hurt, so the phase always runs to the end. */
-static struct game *setup(uint64_t seed, struct start *st)
+/* A generated floor with n monsters on random free cells, all hunting the
+ * player (they saw him where he stands); he cannot be hurt, so every turn
+ * runs to the end. */
+static struct game *setup(uint64_t seed, int n, struct start *st)
 {
 	struct game *g;
 	struct game_opts o = {.seed = seed, .mapgen = MAPGEN_CLASSIC};
@@ -32,11 +32,9 @@ static struct game *setup(uint64_t seed, struct start *st)
 	world_clear_monsters(g, 1);
 	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	const struct map *m = game_map(g);
-	int px, py;
-	game_player_pos(g, &px, &py);
 	struct rng r;
 	rng_seed(&r, seed);
-	for (int i = 0; i < MONSTERS;) {
+	for (int i = 0, tries = 0; i < n && tries < 1000000; tries++) {
 		int x = rng_range(&r, 0, MAP_W - 1), y = rng_range(&r, 0, MAP_H - 1);
 		if (!map_walkable(m, x, y) || world_blocker_at(g, 1, x, y) != ECS_NULL)
 			continue;
@@ -54,14 +52,12 @@ static struct game *setup(uint64_t seed, struct start *st)
 }
 
 /* Puts every monster back where it started, hunting the player. */
-static void reset(struct game *g, const struct start *st)
+static void reset(struct game *g, const struct start *st, int n)
 {
 	int px, py;
 	game_player_pos(g, &px, &py);
-	for (int i = 0; i < MONSTERS; i++) {
-		struct c_pos *p = ecs_get(g->w, st[i].e, COMP_POS);
-		p->x = st[i].x;
-		p->y = st[i].y;
+	for (int i = 0; i < n; i++) {
+		world_move(g, st[i].e, st[i].x, st[i].y);
 		struct c_ai *ai = ecs_get(g->w, st[i].e, COMP_AI);
 		ai->state = AI_HUNTING;
 		ai->last_x = px;
@@ -70,44 +66,54 @@ static void reset(struct game *g, const struct start *st)
 	world_rebuild_occ(g);
 }
 
-/* Seconds for all rounds, the number of turns, and distance maps made. */
-static double run(bool naive, int *turns, long *maps)
+static void turns(struct game *g)
 {
-	static struct start st[MONSTERS];
-	double total = 0;
-	*turns = 0;
-	*maps = 0;
-	for (uint64_t s = 1; s <= SEEDS; s++) {
-		struct game *g = setup(s * 101, st);
-		g->ai.naive = naive;
-		for (int r = 0; r < ROUNDS; r++) {
-			reset(g, st);
-			int runs0 = g->ai.dijkstra_runs;
-			double t0 = bench_now();
-			for (int t = 0; t < TURNS; t++)
-				ai_take_turns(g);
-			total += bench_now() - t0;
-			*turns += TURNS;
-			*maps += g->ai.dijkstra_runs - runs0;
+	for (int t = 0; t < TURNS; t++)
+		if (game_apply(g, CMD_WAIT) != 1) {
+			fprintf(stderr, "bench_ai: the turn did not happen\n");
+			exit(1);
 		}
-		game_destroy(g);
-	}
-	return total;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	int tn, ts;
-	long mn, ms;
-	(void)run(false, &ts, &ms); /* warm-up */
-	double shared = run(false, &ts, &ms);
-	double naive = run(true, &tn, &mn);
-	double us_shared = shared * 1e6 / ts, us_naive = naive * 1e6 / tn;
-	printf("monster turn, %d monsters hunting on an 80x43 floor (%d turns):\n", MONSTERS, ts);
-	printf("  shared distance map (pirogue): %8.1f us/turn, %5.1f distance maps/turn\n", us_shared,
-	       (double)ms / ts);
-	printf("  one map per monster (naive):   %8.1f us/turn, %5.1f distance maps/turn\n", us_naive,
-	       (double)mn / tn);
-	printf("  ratio naive/shared: %.1fx\n", us_naive / us_shared);
+	bool ir = bench_ir_mode(argc, argv);
+	static struct start st[MAXM];
+	static const int counts[] = { 10, 100, 1000 };
+	if (!ir)
+		printf("one whole turn (player waits, monsters act, view), monsters hunting on an 80x43 floor:\n");
+	for (int c = 0; c < 3; c++) {
+		int n = counts[c];
+		/* 1,000 monsters do not fit on some floors: count what was placed */
+		long placed = 0;
+		double best = 1e30;
+		char key[96];
+		snprintf(key, sizeof key, "whole turn, %d monsters, 80x43", n);
+		for (uint64_t s = 1; s <= SEEDS; s++) {
+			struct game *g = setup(s * 101, n, st);
+			int k = (int)(ecs_pool_count(g->w, COMP_AI));
+			placed += k;
+			if (ir) {
+				reset(g, st, k);
+				turns(g); /* warm-up */
+				reset(g, st, k);
+				bench_ir_start();
+				turns(g);
+				bench_ir_stop(key, "pirogue", TURNS, n == 100 ? 100000 : 0);
+			} else {
+				for (int r = 0; r < ROUNDS; r++) {
+					reset(g, st, k);
+					double t0 = bench_now();
+					turns(g);
+					double t = (bench_now() - t0) / TURNS;
+					if (t < best)
+						best = t;
+				}
+			}
+			game_destroy(g);
+		}
+		if (!ir)
+			printf("  %4d monsters (%5.0f placed): best %8.1f us/turn\n", n, (double)placed / SEEDS, best * 1e6);
+	}
 	return 0;
 }

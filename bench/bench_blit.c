@@ -14,7 +14,7 @@
 
 /* Times full draws and one-cell draws of c on a FW×FH surface. */
 static void run(const char *label, struct font *f, int scale, enum surf_format fmt, int rot, double memcpy_best,
-		struct console *c, int verdict)
+		struct console *c, double verdict)
 {
 	struct blitter *b;
 	if (blit_create(&b, f, scale)) {
@@ -56,9 +56,9 @@ static void run(const char *label, struct font *f, int scale, enum surf_format f
 	printf("%-34s full %7.3f ms (median %7.3f)  ratio vs memcpy %5.2f", label, full.best * 1e3,
 	       full.median * 1e3, full.best / memcpy_best);
 	printf("  one cell %6.2f us = %5.3f%% of full\n", one.best * 1e6, 100.0 * one.best / full.best);
-	if (verdict) {
-		printf("  target: full <= 1.5 x memcpy: %s; one cell <= 1%% of full: %s\n",
-		       bench_met(full.best / memcpy_best <= 1.5), bench_met(one.best / full.best <= 0.01));
+	if (verdict > 0) {
+		printf("  target: full <= %.1f x memcpy: %s; one cell <= 1%% of full: %s\n", verdict,
+		       bench_met(full.best / memcpy_best <= verdict), bench_met(one.best / full.best <= 0.01));
 	}
 	free(damage);
 	free(s.pixels);
@@ -110,7 +110,7 @@ int main(void)
 	free(src);
 	free(dst);
 
-	run("blit 8x16 xrgb8888 scale 1 rot 0", f, 1, SURF_XRGB8888, 0, mc.best, c, 1);
+	run("blit 8x16 xrgb8888 scale 1 rot 0", f, 1, SURF_XRGB8888, 0, mc.best, c, 1.5);
 	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
 	run("same, baseline code (no AVX2)", f, 1, SURF_XRGB8888, 0, mc.best, c, 0);
 	unsetenv("PIROGUE_BLIT_BASELINE");
@@ -133,8 +133,11 @@ int main(void)
 		colour.colour[i] = a << 24 | (uint32_t)(i * 2654435761u >> 8 & 0xFFFFFF);
 		grey.coverage[i] = (uint8_t)(f->coverage[i] ? 255 - (i % 5) * 40 : 0);
 	}
-	run("colour tileset xrgb8888 scale 1 rot 0", &colour, 1, SURF_XRGB8888, 0, mc.best, c, 0);
-	run("greyscale font xrgb8888 scale 1 rot 0", &grey, 1, SURF_XRGB8888, 0, mc.best, c, 0);
+	printf("tilesets (issue 9: greyscale <= 1.5 x memcpy, colour <= 2 x; the 1-bit font's ratio is above)\n");
+	run("greyscale font xrgb8888 scale 1 rot 0", &grey, 1, SURF_XRGB8888, 0, mc.best, c, 1.5);
+	run("colour tileset xrgb8888 scale 1 rot 0", &colour, 1, SURF_XRGB8888, 0, mc.best, c, 2.0);
+	run("greyscale font rgb565   scale 1 rot 0", &grey, 1, SURF_RGB565, 0, mc.best, c, 0);
+	run("greyscale font xrgb8888 scale 2 rot 90", &grey, 2, SURF_XRGB8888, 90, mc.best, c, 0);
 	free(colour.colour);
 	free(grey.coverage);
 	con_destroy(c);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench-ir: runs each benchmark given with --ir under callgrind and prints
-# instructions per call from its dumps (see bench_ir_stop in bench/bench.h):
+# instructions per call from its dumps (a key and side dumped more than
+# once: calls and instructions summed) (see bench_ir_stop in bench/bench.h):
 # one line per case, the first side's figure, every other side's figure and
 # the ratio first/other, and the verdict when the case names a target.
 # Instruction counts are deterministic: use them on a noisy machine.
@@ -26,12 +27,14 @@ for b in "$@"; do
 	done | awk -F'|' '
 	function fmt(x,   s, r) { s = sprintf("%.0f", x); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } return s r }
 	{
-		key = $1; side = $2; per = $5 / ($3 > 0 ? $3 : 1)
+		key = $1; side = $2
 		if (!(key in seen)) { seen[key] = 1; order[nk++] = key }
-		ns = nsides[key]++; sname[key, ns] = side; sval[key, ns] = per
+		if (!((key, side) in sidx)) { sidx[key, side] = nsides[key]++; sname[key, sidx[key, side]] = side }
+		j = sidx[key, side]; calls[key, j] += $3; ir[key, j] += $5
 		if ($4 > 0) target[key] = $4
 	}
 	END {
+		for (i = 0; i < nk; i++) for (j = 0; j < nsides[order[i]]; j++) sval[order[i], j] = ir[order[i], j] / (calls[order[i], j] > 0 ? calls[order[i], j] : 1)
 		for (i = 0; i < nk; i++) {
 			k = order[i]; line = sprintf("  %s: %s %s", k, sname[k, 0], fmt(sval[k, 0]))
 			for (j = 1; j < nsides[k]; j++)

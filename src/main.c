@@ -57,7 +57,7 @@ static const char usage_text[] =
 	"  --reset-term         repair this terminal left raw by a killed pirogue (type it\n"
 	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
-	"  --gamepad-db FILE    SDL GameControllerDB mappings for non-standard gamepads\n"
+	"  --gamepad-db FILE    SDL GameControllerDB mappings (over the shipped ones)\n"
 	"  --list-inputs        list input devices and how each is classified\n"
 	"Settings files:\n"
 	"  --config FILE        read settings from FILE instead of /etc/pirogue.conf and\n"

@@ -482,13 +482,18 @@ static void test_clear(void **st)
 {
 	(void)st;
 	struct tsurf t;
-	ts_init(&t, SURF_RGB565, 0, 5, 3, 3);
-	blit_clear(&t.s, 0x123456);
-	for (int y = 0; y < 3; y++)
-		for (int x = 0; x < 5; x++)
-			assert_int_equal(px_raw(&t.s, x, y), conv(SURF_RGB565, 0x123456));
-	check_padding(&t.s);
-	ts_free(&t);
+	const uint32_t colours[] = { 0x123456, 0, 0xFFFFFF, 0x010101, 0xFF00FF };
+	for (int fi = 0; fi < 2; fi++)
+		for (size_t ci = 0; ci < sizeof colours / sizeof *colours; ci++)
+			for (int w = 1; w <= 37; w += 9) {
+				ts_init(&t, formats[fi], 0, w, 3, 3);
+				blit_clear(&t.s, colours[ci]);
+				for (int y = 0; y < 3; y++)
+					for (int x = 0; x < w; x++)
+						assert_int_equal(px_raw(&t.s, x, y), conv(formats[fi], colours[ci]));
+				check_padding(&t.s);
+				ts_free(&t);
+			}
 }
 
 int main(int argc, char **argv)

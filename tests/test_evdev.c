@@ -706,17 +706,23 @@ static void test_syn_dropped(void **st)
 
 /* ---------- mouse ---------- */
 
-static void test_mouse_relative(void **st)
+/* A relative mouse (REL_X/REL_Y, BTN_LEFT); the pointer starts anew. */
+static void rel_mouse(struct evm_dev *m)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, rel, REL_X);
 	EVM_SET(&c, rel, REL_Y);
 	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
+	mk_dev(m, &c, EVM_MOUSE);
 	memset(&ptr, 0, sizeof ptr);
+}
+
+static void test_mouse_relative(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	rel_mouse(&m);
 	/* before the app tells the pointer space: nothing */
 	feed(&m, EV_REL, REL_X, 5);
 	syn(&m);
@@ -772,18 +778,24 @@ static void test_mouse_relative(void **st)
 	reset_got();
 }
 
-static void test_mouse_absolute(void **st)
+/* An absolute pointer (a tablet, a touchscreen): ABS_X/ABS_Y from 0 to max. */
+static void abs_mouse(struct evm_dev *m, unsigned button, int max)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, abs, ABS_X);
 	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 32767; /* QEMU usb-tablet */
+	EVM_SET(&c, key, button);
+	mk_dev(m, &c, EVM_MOUSE);
+	m->absmin[ABS_X] = m->absmin[ABS_Y] = 0;
+	m->absmax[ABS_X] = m->absmax[ABS_Y] = max;
+}
+
+static void test_mouse_absolute(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	abs_mouse(&m, BTN_LEFT, 32767); /* QEMU usb-tablet */
 	memset(&ptr, 0, sizeof ptr);
 	evm_pointer_space(&ptr, 800, 600, 10, 20);
 	feed(&m, EV_ABS, ABS_X, 32767);
@@ -809,14 +821,8 @@ static void test_mouse_absolute(void **st)
 static void test_mouse_extremes(void **st)
 {
 	(void)st;
-	struct evm_caps c;
 	struct evm_dev m;
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, rel, REL_X);
-	EVM_SET(&c, rel, REL_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	memset(&ptr, 0, sizeof ptr);
+	rel_mouse(&m);
 	evm_pointer_space(&ptr, 800, 600, 10, 20); /* 80x30 cells */
 	feed(&m, EV_REL, REL_X, INT_MAX);
 	feed(&m, EV_REL, REL_X, INT_MAX);
@@ -834,13 +840,7 @@ static void test_mouse_extremes(void **st)
 	assert_int_equal(got[0].y, 29);
 	reset_got();
 
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, abs, ABS_X);
-	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_TOUCH);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 100;
+	abs_mouse(&m, BTN_TOUCH, 100);
 	feed(&m, EV_ABS, ABS_X, INT_MAX);
 	feed(&m, EV_ABS, ABS_Y, INT_MIN);
 	syn(&m);
@@ -920,10 +920,11 @@ static void test_guid(void **st)
 	snprintf(c.name, sizeof c.name, "Retro Pad Deluxe");
 	evm_guid(&c, g);
 	evm_guid_str(g, s);
-	/* "Retro Pad De" = 52 65 74 72 6f 20 50 61 64 20 44 65 */
+	/* "Retro Pad D" = 52 65 74 72 6f 20 50 61 64 20 44, as in SDL's own
+	 * "050000004c69632050726f20436f6e00" ("Lic Pro Con") */
 	char want[33];
 	uint16_t crc = evm_crc16(0, "Retro Pad Deluxe", 16);
-	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204465", crc & 0xFF, crc >> 8);
+	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204400", crc & 0xFF, crc >> 8);
 	assert_string_equal(s, want);
 }
 
@@ -1254,6 +1255,35 @@ static void test_db_mapping(void **st)
 	evm_padmap_default(&pad.map, &c);
 	assert_string_equal(pad.map.source, "kernel layout");
 	assert_int_equal(pad.map.n, 8 + 4 + 2);
+
+	/* its triggers and thumb clicks (explore, GAME.md 7): digital, or
+	 * analog ABS_Z/ABS_RZ from half way as SDL reads them */
+	EVM_SET(&c, key, BTN_TL2);
+	EVM_SET(&c, key, BTN_THUMBL);
+	EVM_SET(&c, key, BTN_THUMBR);
+	EVM_SET(&c, abs, ABS_Z);
+	EVM_SET(&c, abs, ABS_RZ);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+	pad.absmin[ABS_Z] = pad.absmin[ABS_RZ] = 0;
+	pad.absmax[ABS_Z] = pad.absmax[ABS_RZ] = 255;
+	tap(&pad, BTN_TL2);
+	tap(&pad, BTN_THUMBL);
+	tap(&pad, BTN_THUMBR);
+	abs1(&pad, ABS_RZ, 100); /* under half way: nothing */
+	abs1(&pad, ABS_RZ, 200);
+	abs1(&pad, ABS_RZ, 0);
+	abs1(&pad, ABS_Z, 255);
+	abs1(&pad, ABS_Z, 0);
+	EXPECT(PAD_TL2, PAD_THUMBL, PAD_THUMBR, PAD_TR2, PAD_TL2);
+	/* a joystick's ABS_Z (a throttle) is no trigger */
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, key, BTN_TRIGGER);
+	EVM_SET(&c, abs, ABS_X);
+	EVM_SET(&c, abs, ABS_Y);
+	EVM_SET(&c, abs, ABS_Z);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+	abs1(&pad, ABS_Z, 32767);
+	EXPECT_NONE();
 }
 
 /* ---------- the shipped database against SDL ---------- */
@@ -1279,7 +1309,7 @@ static const struct {
 		"gger:b6,leftx:,lefty:,rightshoulder:b5,rightstick:b11,righttrigger:b7,rightx:,righty:,st"
 		"art:b9,x:b0,y:b3,platform:Linux,\n",
 		"leftx:, lefty:, rightx:, righty: are empty: skipped, the rest used (issue 12 #1)", "pirogue probe",
-		{{EV_KEY, BTN_THUMB, 1, 0, PAD_SOUTH}, {EV_KEY, BTN_TRIGGER, 1, 0, PAD_WEST}, {EV_KEY, BTN_BASE4, 1, 0, PAD_START}, {EV_ABS, ABS_HAT0Y, -1, 0, PAD_UP}, {EV_ABS, ABS_X, 32767, 0, 0}},
+		{{EV_KEY, BTN_THUMB, 1, 0, PAD_SOUTH}, {EV_KEY, BTN_TRIGGER, 1, 0, PAD_WEST}, {EV_KEY, BTN_BASE4, 1, 0, PAD_START}, {EV_ABS, ABS_HAT0Y, -1, 0, PAD_UP}, {EV_ABS, ABS_X, 32767, 0, 0}, {EV_KEY, BTN_BASE, 1, 0, PAD_TL2}},
 	},
 	{
 		"03000000341a00000908000010010000,SL-6566,a:b0,b:b1,back:b8,dpdown:h0.4,dpleft:h0.8,dprig"
@@ -1343,8 +1373,8 @@ static const struct {
 		".8,dpright:h0.2,dpup:h0.1,guide:b8,leftshoulder:b4,leftstick:b9,lefttrigger:a2,leftx:a0,"
 		"lefty:a1,rightshoulder:b5,rightstick:b10,righttrigger:a5,rightx:a3,righty:a4,start:b7,x:"
 		"b2,y:b3,platform:Linux,\n",
-		"an ordinary line", "pirogue probe",
-		{{EV_KEY, BTN_TRIGGER, 1, 0, PAD_SOUTH}, {EV_ABS, ABS_HAT0X, -1, 0, PAD_LEFT}, {EV_ABS, ABS_Y, 32767, 0, PAD_DOWN}, {EV_KEY, BTN_BASE2, 1, 0, PAD_START}},
+		"an ordinary line; analog triggers count from half way", "pirogue probe",
+		{{EV_KEY, BTN_TRIGGER, 1, 0, PAD_SOUTH}, {EV_ABS, ABS_HAT0X, -1, 0, PAD_LEFT}, {EV_ABS, ABS_Y, 32767, 0, PAD_DOWN}, {EV_KEY, BTN_BASE2, 1, 0, PAD_START}, {EV_ABS, ABS_RZ, 32767, -32768, PAD_TR2}, {EV_KEY, BTN_BASE4, 1, 0, PAD_THUMBL}},
 	},
 };
 

@@ -12,6 +12,13 @@ while IFS='|' read -r name args; do
 	name=$(echo "$name" | tr -d ' ')
 	case "$name" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
+	# --state-dir @KIND: a fresh state directory made by tools/mkstate
+	kind=$(echo "$args" | sed -n 's/.*--state-dir @\([a-z]*\).*/\1/p')
+	if [ -n "$kind" ]; then
+		rm -rf "$tmp/state"
+		"$B/tools/mkstate" "$kind" "$tmp/state" || { echo "FAIL: frame $name: mkstate $kind failed"; fail=1; continue; }
+		args=$(echo "$args" | sed "s|@$kind|$tmp/state|")
+	fi
 	# shellcheck disable=SC2086
 	if ! "$P" $args --screenshot "$tmp/$name.png"; then
 		echo "FAIL: frame $name: pirogue $args failed"

@@ -42,6 +42,20 @@ printf 'enter\n' > "$tmp/continue.keys"
 a=$("$P" --check-save --state-dir "$s") b=$("$P" --check-save --state-dir "$tmp/straight")
 [ "$a" = "$b" ] || say "continued game '$a' differs from the straight one '$b'"
 
+# --record of a continued game records it from its seed: its replay ends
+# where the save is, and prints one line
+c="$tmp/cont"
+"$P" --backend headless --seed 6 --keys tests/recordings/continued-1.keys --state-dir "$c" || say "continued, run 1"
+"$P" --backend headless --keys tests/recordings/continued-2.keys --state-dir "$c" --record "$tmp/cont.rec" ||
+	say "continued, run 2"
+want=$("$P" --check-save --state-dir "$c" | sed 's/^ok turn \([0-9]*\) depth \([0-9]*\) checksum \([0-9a-f]*\)$/turn \1 depth \2 checksum \3/')
+out=$("$P" --replay "$tmp/cont.rec"); rc=$?
+case "$out" in "replayed "[0-9]*" commands: $want") ;; *) say "replay of a continued game: '$out' (exit $rc), save: '$want'" ;; esac
+# cut at the last line end: no end line, refused
+sed '$d' "$tmp/cont.rec" > "$tmp/cut.rec"
+err=$("$P" --replay "$tmp/cut.rec" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 1 ] && printf '%s' "$err" | grep -q "incomplete recording: no end line" || say "cut recording: '$err' exit $rc"
+
 # a damaged save: one line why, renamed aside, the title offers no Continue
 head -c 3000 "$s/pirogue.sav" > "$tmp/cut" && mv "$tmp/cut" "$s/pirogue.sav"
 out=$("$P" --check-save --state-dir "$s"); rc=$?

@@ -19,7 +19,10 @@
 #include "render/console.h"
 #include "render/font.h"
 #include "save/record.h"
+#include "game/serial.h"
+#include "save/morgue.h"
 #include "save/save.h"
+#include "save/scores.h"
 #include "ui/ui.h"
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +53,8 @@ struct app {
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
 	struct bindings binds;   /* what each key and button means */
+	enum { WALK_NONE, WALK_EXPLORE, WALK_DOWN, WALK_UP } walk; /* auto-explore or travel going on */
+	int tfd;                 /* timerfd pacing its steps, -1 until first needed */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
@@ -355,32 +361,155 @@ static void open_state(struct app *a)
 /* Saves the game in progress (a finished game is not kept). */
 static void save_now(struct app *a)
 {
-	if (a->saving && a->game && !game_is_over(a->game))
-		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+	if (a->saving && a->game && !game_is_over(a->game) && save_game(a->state_dir, a->game))
+		snprintf(a->ui.status, sizeof a->ui.status, "The game could not be saved (the log says why).");
+}
+
+/* The game has ended: its morgue file and recording, its score (its rank
+ * for the high-score screen); then the save is deleted (permadeath). */
+static void game_ended(struct app *a)
+{
+	a->ui.can_continue = false;
+	a->ui.score_rank = -1;
+	if (a->saving) {
+		char name[PATH_MAX];
+		int rank = -1;
+		if (morgue_game_over(a->state_dir, a->game, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
+			log_info("morgue file %s, high score rank %d", name, rank + 1);
+		a->ui.score_rank = rank >= 0 ? rank : -1;
+	}
+	if (a->rec) {
+		rec_writer_close(a->rec);
+		a->rec = NULL;
+	}
 }
 
 /* The ui's host: a screen's command goes to the game and the recording. */
-static int host_command(void *ctx, enum cmd c)
+static int host_command(void *ctx, const struct command *cmd)
 {
 	struct app *a = ctx;
 	if (!a->game || game_is_over(a->game))
 		return 0;
 	int turn0 = game_turn(a->game), depth0 = game_depth(a->game);
-	int turn = game_apply(a->game, c);
+	int turn = game_do(a->game, cmd);
 	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
 		save_now(a);
 	if (a->rec)
-		rec_writer_add(a->rec, c, game_turn(a->game), game_checksum(a->game));
-	if (game_is_over(a->game)) {
-		a->ui.can_continue = false;
-		if (a->saving)
-			save_delete(a->state_dir); /* permadeath */
-		if (a->rec) {
-			rec_writer_close(a->rec);
-			a->rec = NULL;
+		rec_writer_command(a->rec, cmd, game_turn(a->game), game_checksum(a->game));
+	if (game_is_over(a->game))
+		game_ended(a);
+	return turn;
+}
+
+/* The high-score table from the state directory, into the ui. */
+static void load_scores(struct app *a)
+{
+	a->ui.nscores = 0;
+	if (!a->saving)
+		return;
+	struct score_table t;
+	char why[256];
+	if (scores_load(a->state_dir, &t, why, sizeof why)) {
+		log_error("%s", why);
+		snprintf(a->ui.status, sizeof a->ui.status, "%.*s", (int)sizeof a->ui.status - 1, why);
+	}
+	for (int i = 0; i < t.n && i < UI_SCORES_MAX; i++) {
+		struct ui_score *s = &a->ui.scores[i];
+		s->score = t.e[i].score;
+		s->depth = t.e[i].depth;
+		s->turns = t.e[i].turns;
+		s->level = t.e[i].level;
+		snprintf(s->cause, sizeof s->cause, "%s", t.e[i].cause);
+		a->ui.nscores = i + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* auto-explore and travel: one step a tick of the timer (or all at once
+ * from a script), each step given and recorded as the move it is */
+
+#define WALK_STEP_MS 60
+
+static void walk_timer(struct app *a, bool on)
+{
+	if (a->tfd < 0)
+		return;
+	struct itimerspec its = { 0 };
+	if (on) {
+		its.it_value.tv_nsec = WALK_STEP_MS * 1000000L;
+		its.it_interval.tv_nsec = WALK_STEP_MS * 1000000L;
+	}
+	timerfd_settime(a->tfd, 0, &its, NULL);
+}
+
+static void walk_stop(struct app *a, const char *why)
+{
+	if (why)
+		snprintf(a->ui.status, sizeof a->ui.status, "%s", why);
+	a->walk = WALK_NONE;
+	walk_timer(a, false);
+}
+
+/* One step; false when the walk has stopped (and says why). */
+static bool walk_step(struct app *a)
+{
+	struct command step;
+	char why[128];
+	if (!a->game || game_is_over(a->game) || a->ui.screen != UI_PLAY) {
+		walk_stop(a, NULL);
+		return false;
+	}
+	int r = a->walk == WALK_EXPLORE ? game_explore_step(a->game, &step, why, sizeof why)
+					: game_travel_step(a->game, a->walk == WALK_DOWN, &step, why, sizeof why);
+	if (r != 1) {
+		walk_stop(a, why);
+		return false;
+	}
+	int turn = host_command(a, &step);
+	ui_after_command(&a->ui, a->game);
+	if (a->ui.screen != UI_PLAY) {
+		walk_stop(a, NULL); /* died, or a level-up to choose */
+		return false;
+	}
+	if (!turn) {
+		walk_stop(a, "Something is in the way.");
+		return false;
+	}
+	return true;
+}
+
+/* Starts walking. A script (or a run without a loop) walks every step at
+ * once; the loop takes one step per timer tick, so a person sees it and
+ * any key stops it. */
+static void walk_start(struct app *a, int kind)
+{
+	a->walk = kind;
+	a->ui.status[0] = 0;
+	if (!walk_step(a))
+		return;
+	if (a->cfg->keys || a->sfd < 0) {
+		for (int i = 0; i < 100000 && walk_step(a); i++)
+			;
+		return;
+	}
+	if (a->tfd < 0) {
+		a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (a->tfd < 0) {
+			log_error("cannot create a timer for auto-explore: %s", strerror(errno));
+			walk_stop(a, "Cannot explore here (no timer).");
+			return;
 		}
 	}
-	return turn;
+	walk_timer(a, true);
+}
+
+static void on_walk_timer(struct app *a)
+{
+	uint64_t ticks;
+	if (read(a->tfd, &ticks, sizeof ticks) < 0 && errno == EAGAIN)
+		return;
+	if (a->walk != WALK_NONE)
+		walk_step(a);
 }
 
 /* The ui's host: what a screen asks of the program. */
@@ -397,7 +526,19 @@ static int host_request(void *ctx, enum ui_request r)
 		}
 		break;
 	case UI_REQ_CONTINUE:
+		if (a->cfg->record && !a->recording_done && a->game) {
+			/* --record and a game from the save: recorded from its seed */
+			struct game_opts o;
+			game_opts_of(a->game, &o);
+			a->recording_done = true;
+			if (rec_writer_open(&a->rec, a->cfg->record, o.seed, mapgen_name(o.mapgen)) == 0 &&
+			    rec_writer_history(a->rec, a->game, 1)) {
+				rec_writer_close(a->rec);
+				a->rec = NULL;
+			}
+		}
 		a->ui.screen = UI_PLAY;
+		ui_after_command(&a->ui, a->game); /* a level-up still to choose */
 		break;
 	case UI_REQ_SAVE_QUIT:
 		save_now(a);
@@ -406,6 +547,19 @@ static int host_request(void *ctx, enum ui_request r)
 		break;
 	case UI_REQ_QUIT:
 		a->quit = true;
+		break;
+	case UI_REQ_SCORES:
+		load_scores(a);
+		a->ui.screen = UI_SCORES;
+		break;
+	case UI_REQ_EXPLORE:
+		walk_start(a, WALK_EXPLORE);
+		break;
+	case UI_REQ_TRAVEL_DOWN:
+		walk_start(a, WALK_DOWN);
+		break;
+	case UI_REQ_TRAVEL_UP:
+		walk_start(a, WALK_UP);
 		break;
 	}
 	return rc;
@@ -425,6 +579,11 @@ static void on_event(struct app *a, const struct in_event *ev)
 	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
 	switch (ev->type) {
 	case EV_KEY_PRESS:
+		if (a->walk != WALK_NONE) {
+			/* any key stops auto-explore (and only stops it) */
+			walk_stop(a, "Stopped.");
+			break;
+		}
 		in.kind = UI_IN_KEY;
 		in.key = ev->key;
 		in.act = bind_action(&a->binds, ev->key);
@@ -588,6 +747,8 @@ static void on_vt_release(struct app *a)
 	if (a->suspended)
 		return;
 	save_now(a); /* the VT switched away may never come back */
+	if (a->walk != WALK_NONE)
+		walk_stop(a, "Stopped.");
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -658,6 +819,9 @@ static int run_loop(struct app *a)
 		int ni = poll_input_fds(a, fds, MAX_FDS - nfd);
 		for (int i = 0; i < ni; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		/* the step timer only while walking: idle stays idle */
+		if (a->walk != WALK_NONE && a->tfd >= 0 && nfd < MAX_FDS)
+			pfd[nfd++] = (struct pollfd){ .fd = a->tfd, .events = POLLIN };
 		int rc = poll(pfd, (nfds_t)nfd, -1);
 		if (rc < 0) {
 			if (errno == EINTR)
@@ -670,6 +834,10 @@ static int run_loop(struct app *a)
 				continue;
 			if (pfd[i].fd == a->sfd) {
 				on_signal(a);
+				continue;
+			}
+			if (pfd[i].fd == a->tfd) {
+				on_walk_timer(a);
 				continue;
 			}
 			if (i > nd) {
@@ -709,7 +877,8 @@ static int replay(struct app *a)
 		status = 1;
 		goto out;
 	}
-	a->ui.screen = game_is_over(a->game) ? UI_GAMEOVER : UI_PLAY;
+	a->ui.screen = UI_PLAY;
+	ui_after_command(&a->ui, a->game); /* game over, or a level-up to choose */
 	a->ui.hover_x = a->ui.hover_y = -1;
 	printf("replayed %zu commands: turn %d depth %d checksum %016llx\n", r.nsteps, game_turn(a->game),
 	       game_depth(a->game), (unsigned long long)game_checksum(a->game));
@@ -739,11 +908,13 @@ static void app_close(struct app *a)
 	font_destroy(a->font);
 	if (a->sfd >= 0)
 		close(a->sfd);
+	if (a->tfd >= 0)
+		close(a->tfd);
 }
 
 int app_run(const struct app_config *cfg)
 {
-	struct app a = { .cfg = cfg, .sfd = -1 };
+	struct app a = { .cfg = cfg, .sfd = -1, .tfd = -1 };
 	a.ui.hover_x = a.ui.hover_y = -1;
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;

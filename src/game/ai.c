@@ -10,52 +10,130 @@
 static const int dir_dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 
-/* Path costs of the current floor: walls impassable, monsters crowd_cost. */
-static void build_cost(struct game *g)
+/* Cost of entering cell i: 0 for a wall, crowd_cost under another monster
+ * (or where one died this phase), 1 otherwise. */
+static inline unsigned cell_cost(const struct game *g, const struct map *m, int i)
 {
-	const struct map *m = world_floor(g, g->depth);
-	uint8_t *cost = g->ai.cost;
-	for (int i = 0; i < WORLD_CELLS; i++)
-		cost[i] = m->tile[i] != TILE_WALL ? 1 : 0;
-	for (int i = 0; i < WORLD_CELLS; i++) {
-		ecs_entity e = g->occ[i];
-		if (e != ECS_NULL && e != g->player && cost[i])
-			cost[i] = (uint8_t)content_rules.crowd_cost;
-	}
+	if (m->tile[i] == TILE_WALL)
+		return 0;
+	ecs_entity e = g->occ[i];
+	if (e != ECS_NULL && e != g->player)
+		return (unsigned)content_rules.crowd_cost;
+	for (int k = 0; k < g->ai.nghost; k++)
+		if (g->ai.ghost[k] == i)
+			return (unsigned)content_rules.crowd_cost;
+	return 1;
 }
 
 void ai_begin_phase(struct game *g)
 {
-	build_cost(g);
-	g->ai.player_dist_ok = false;
+	struct ai_scratch *s = &g->ai;
+	s->gen += 2;
+	if (s->gen < 2) { /* wrapped (after 2^31 phases): forget every mark */
+		memset(s->mark, 0, sizeof(s->mark));
+		s->gen = 2;
+	}
+	s->player_map = false;
 	for (int i = 0; i < AI_GOAL_CACHE; i++)
-		g->ai.goal[i].ok = false;
-	g->ai.goal_next = 0;
+		s->goal[i].ok = false;
+	s->goal_next = 0;
+	s->nghost = 0;
 }
 
-/* Distance map towards (gx, gy), computed at most once per phase per goal
- * (the player's own map is shared by every monster that sees him). */
-static const uint16_t *dist_to(struct game *g, int gx, int gy, bool player)
+/* The player's map: starts it (the goal settled at 0). */
+static void player_map_start(struct game *g, int gx, int gy)
 {
 	struct ai_scratch *s = &g->ai;
-	if (s->naive) {
-		/* Baseline for the bench: a fresh map for every monster. */
-		path_dijkstra(s->cost, MAP_W, MAP_H, gx, gy, s->player_dist);
-		s->dijkstra_runs++;
-		return s->player_dist;
-	}
-	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
-	if (player || (pp && pp->x == gx && pp->y == gy)) {
-		if (!s->player_dist_ok) {
-			path_dijkstra(s->cost, MAP_W, MAP_H, gx, gy, s->player_dist);
-			s->player_dist_ok = true;
-			s->dijkstra_runs++;
+	int i = gy * MAP_W + gx;
+	s->dist[i] = 0;
+	s->mark[i] = s->gen;
+	s->qa[0] = i;
+	s->qa_head = 0;
+	s->qa_tail = 1;
+	s->qb_head = s->qb_tail = 0;
+	s->player_map = true;
+	s->dijkstra_runs++;
+}
+
+/* Grows the player's map until cell `until` is settled (-1: all of it).
+ * Each cell is entered at its own cost, and cells leave the queues in
+ * order of distance, so a cell's distance is final when first reached:
+ * each is queued once, in the queue of its cost, and both queues stay
+ * sorted. */
+static void player_map_grow(struct game *g, int until)
+{
+	struct ai_scratch *s = &g->ai;
+	const struct map *m = world_floor(g, g->depth);
+	const uint32_t gen = s->gen;
+	const ecs_entity player = g->player;
+	const unsigned crowd = (unsigned)content_rules.crowd_cost;
+	const bool ghosts = s->nghost > 0;
+	static const int ddx[8] = {0, 1, 0, -1, 1, 1, -1, -1}, ddy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+	static const int off[8] = {-MAP_W, 1, MAP_W, -1, 1 - MAP_W, 1 + MAP_W, MAP_W - 1, -MAP_W - 1};
+	while (until < 0 || s->mark[until] != gen + 1) {
+		int u;
+		if (s->qa_head < s->qa_tail &&
+		    (s->qb_head == s->qb_tail || s->dist[s->qa[s->qa_head]] <= s->dist[s->qb[s->qb_head]]))
+			u = s->qa[s->qa_head++];
+		else if (s->qb_head < s->qb_tail)
+			u = s->qb[s->qb_head++];
+		else
+			return; /* all reachable cells settled */
+		s->mark[u] = gen + 1;
+		unsigned du = s->dist[u];
+		int ux = u % MAP_W, uy = u / MAP_W;
+		bool inner = ux > 0 && uy > 0 && ux < MAP_W - 1 && uy < MAP_H - 1;
+		for (int k = 0; k < 8; k++) {
+			if (!inner && !map_in(m, ux + ddx[k], uy + ddy[k]))
+				continue;
+			int v = u + off[k];
+			if (s->mark[v] - gen <= 1 || m->tile[v] == TILE_WALL)
+				continue; /* reached already, or a wall */
+			ecs_entity e = g->occ[v];
+			unsigned c = (e != ECS_NULL && e != player) || (ghosts && cell_cost(g, m, v) != 1) ? crowd : 1;
+			unsigned nd = du + c;
+			s->dist[v] = (uint16_t)(nd < PATH_UNREACHABLE - 1 ? nd : PATH_UNREACHABLE - 1);
+			s->mark[v] = gen;
+			if (c == 1)
+				s->qa[s->qa_tail++] = v;
+			else
+				s->qb[s->qb_tail++] = v;
 		}
-		return s->player_dist;
 	}
+}
+
+/* Settles the rest of the player's map (if one is under way): before any
+ * monster changes what a cell costs where the map has not reached yet, so
+ * it stays the map of the costs at its start. */
+static void player_map_finish(struct game *g)
+{
+	if (g->ai.player_map)
+		player_map_grow(g, -1);
+}
+
+/* Distance from cell i to the player on his map (settled up to i first). */
+static unsigned player_dist_at(struct game *g, int i)
+{
+	struct ai_scratch *s = &g->ai;
+	if (!s->player_map) {
+		const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+		player_map_start(g, pp->x, pp->y);
+	}
+	player_map_grow(g, i);
+	return s->mark[i] == s->gen + 1 || s->mark[i] == s->gen ? s->dist[i] : PATH_UNREACHABLE;
+}
+
+/* Distance map towards (gx, gy) other than the player's, computed at most
+ * once per phase per goal. */
+static const uint16_t *goal_dist(struct game *g, int gx, int gy)
+{
+	struct ai_scratch *s = &g->ai;
 	for (int i = 0; i < AI_GOAL_CACHE; i++)
 		if (s->goal[i].ok && s->goal[i].gx == gx && s->goal[i].gy == gy)
 			return s->goal[i].dist;
+	const struct map *m = world_floor(g, g->depth);
+	for (int c = 0; c < WORLD_CELLS; c++)
+		s->cost[c] = (uint8_t)cell_cost(g, m, c);
 	int i = s->goal_next;
 	s->goal_next = (i + 1) % AI_GOAL_CACHE;
 	s->goal[i].gx = gx;
@@ -66,32 +144,33 @@ static const uint16_t *dist_to(struct game *g, int gx, int gy, bool player)
 	return s->goal[i].dist;
 }
 
-/* Moves e one step down dist, onto a free cell only (the map is from the
- * start of the phase; monsters that moved since are checked live). Returns
- * true when it moved. */
+/* Moves e one step down a distance map (the player's when dist is NULL),
+ * onto a free cell only (the map is from its start in this phase; monsters
+ * that moved since are checked live). Returns true when it moved. */
 static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint16_t *dist)
 {
 	const struct map *m = world_floor(g, g->depth);
-	int here = dist[p->y * MAP_W + p->x];
+	int at = p->y * MAP_W + p->x;
+	int here = dist ? dist[at] : (int)player_dist_at(g, at);
 	int best = -1, bestd = here;
 	for (int d = 0; d < 8; d++) {
 		int nx = p->x + dir_dx[d], ny = p->y + dir_dy[d];
 		if (!map_walkable(m, nx, ny))
 			continue;
 		int i = ny * MAP_W + nx;
-		if (dist[i] >= bestd || g->occ[i] != ECS_NULL)
+		/* on the player's map, a neighbour nearer than here is settled;
+		 * one not reached yet is not nearer */
+		int di = dist ? dist[i]
+			      : (g->ai.mark[i] == g->ai.gen || g->ai.mark[i] == g->ai.gen + 1 ? g->ai.dist[i]
+											   : PATH_UNREACHABLE);
+		if (di >= bestd || g->occ[i] != ECS_NULL)
 			continue;
 		best = d;
-		bestd = dist[i];
+		bestd = di;
 	}
 	if (best < 0)
 		return false;
-	int ox = p->x, oy = p->y;
-	world_move(g, e, ox + dir_dx[best], oy + dir_dy[best]);
-	/* The cell it left is cheap again, the one it took costly, for
-	 * distance maps computed later in this phase. */
-	g->ai.cost[oy * MAP_W + ox] = 1;
-	g->ai.cost[p->y * MAP_W + p->x] = (uint8_t)content_rules.crowd_cost;
+	world_move(g, e, p->x + dir_dx[best], p->y + dir_dy[best]);
 	return true;
 }
 
@@ -102,15 +181,16 @@ static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
 	int nx = p->x + dir_dx[d], ny = p->y + dir_dy[d];
 	if (!map_walkable(m, nx, ny))
 		return; /* bumps into the wall */
+	player_map_finish(g); /* this may change costs anywhere */
 	ecs_entity other = world_blocker_at(g, g->depth, nx, ny);
 	if (other != ECS_NULL) {
 		combat_attack(g, e, other);
+		int i = ny * MAP_W + nx;
+		if (other != g->player && g->occ[i] == ECS_NULL && g->ai.nghost < AI_GHOSTS)
+			g->ai.ghost[g->ai.nghost++] = i; /* killed it */
 		return;
 	}
-	int ox = p->x, oy = p->y;
 	world_move(g, e, nx, ny);
-	g->ai.cost[oy * MAP_W + ox] = 1;
-	g->ai.cost[ny * MAP_W + nx] = (uint8_t)content_rules.crowd_cost;
 }
 
 void ai_act(struct game *g, ecs_entity e)
@@ -145,7 +225,7 @@ void ai_act(struct game *g, ecs_entity e)
 			combat_attack(g, e, g->player);
 			return;
 		}
-		(void)step_down(g, e, p, dist_to(g, pp->x, pp->y, true));
+		(void)step_down(g, e, p, NULL);
 		return;
 	}
 	if (ai->state != AI_HUNTING)
@@ -155,40 +235,48 @@ void ai_act(struct game *g, ecs_entity e)
 		return;
 	}
 	int lx = ai->last_x, ly = ai->last_y;
-	if (!step_down(g, e, p, dist_to(g, lx, ly, false))) {
+	bool moved;
+	if (lx == pp->x && ly == pp->y) {
+		moved = step_down(g, e, p, NULL);
+	} else {
+		player_map_finish(g); /* this monster may move where the map has not reached */
+		moved = step_down(g, e, p, goal_dist(g, lx, ly));
+	}
+	if (!moved) {
 		ai = ecs_get(g->w, e, COMP_AI);
 		ai->state = AI_IDLE; /* cannot get there: give up */
 	}
 }
 
-/* Orders monsters by slot index so the phase order is plain to read. */
-static int cmp_entity(const void *a, const void *b)
-{
-	uint32_t x = ECS_INDEX(*(const ecs_entity *)a), y = ECS_INDEX(*(const ecs_entity *)b);
-	return x < y ? -1 : x > y;
-}
+/* Slots handled per pass of the phase's list (a bit each, on the stack). */
+#define PHASE_CHUNK 4096
 
 void ai_take_turns(struct game *g)
 {
-	uint32_t n = ecs_pool_count(g->w, COMP_AI);
-	if (n == 0 || g->over)
+	if (ecs_pool_count(g->w, COMP_AI) == 0 || g->over)
 		return;
-	ecs_entity stack[256];
-	ecs_entity *list = n <= 256 ? stack : malloc(n * sizeof(*list));
-	if (!list)
-		list = stack, n = 256; /* degrade: the first 256 act */
-	uint32_t k = 0;
-	struct ecs_query q;
-	ecs_query_init(&q, g->w, ECS_BIT(COMP_AI) | ECS_BIT(COMP_POS));
-	for (ecs_entity e; ecs_query_next(&q, &e) && k < n;) {
-		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p->floor == g->depth)
-			list[k++] = e;
-	}
-	qsort(list, k, sizeof(*list), cmp_entity);
 	ai_begin_phase(g);
-	for (uint32_t i = 0; i < k && !g->over; i++)
-		ai_act(g, list[i]); /* the dead (no COMP_AI/ACTOR) are skipped */
-	if (list != stack)
-		free(list);
+	/* Monsters act in slot order: the slots of this floor's monsters are
+	 * set in a bit map, read in order (no sort, no allocation). */
+	uint32_t slots = ecs_slots(g->w);
+	for (uint32_t base = 0; base < slots && !g->over; base += PHASE_CHUNK) {
+		uint64_t bits[PHASE_CHUNK / 64];
+		uint32_t nw = (slots - base < PHASE_CHUNK ? slots - base + 63 : PHASE_CHUNK) / 64;
+		memset(bits, 0, nw * sizeof(bits[0]));
+		struct ecs_query q;
+		ecs_query_init(&q, g->w, ECS_BIT(COMP_AI) | ECS_BIT(COMP_POS));
+		for (ecs_entity e; ecs_query_next(&q, &e);) {
+			uint32_t i = ECS_INDEX(e) - base;
+			if (i >= PHASE_CHUNK)
+				continue;
+			const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+			if (p->floor == g->depth)
+				bits[i / 64] |= (uint64_t)1 << (i % 64);
+		}
+		for (uint32_t k = 0; k < nw && !g->over; k++)
+			for (uint64_t b = bits[k]; b && !g->over; b &= b - 1) {
+				uint32_t i = base + k * 64 + (uint32_t)__builtin_ctzll(b);
+				ai_act(g, ecs_slot_entity(g->w, i)); /* the dead are skipped */
+			}
+	}
 }

@@ -16,18 +16,33 @@
 #define AI_GOAL_CACHE 4
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
+#define AI_GHOSTS 8
 struct ai_scratch {
+	/* The player's distance map of this phase (ai.c), grown outwards from
+	 * the player only as far as the monsters that ask need: dist[c] holds
+	 * when mark[c] is gen (reached) or gen + 1 (settled: final, and every
+	 * cell nearer than it is settled too). Two FIFO queues (cells entered at
+	 * cost 1, and at crowd cost) stand in for a priority queue. */
+	uint16_t dist[WORLD_CELLS];
+	uint32_t mark[WORLD_CELLS];
+	uint32_t gen;
+	int32_t qa[WORLD_CELLS], qb[WORLD_CELLS];
+	int qa_head, qa_tail, qb_head, qb_tail;
+	bool player_map; /* started this phase */
+	/* Maps towards other goals (where a monster last saw the player):
+	 * whole maps on the costs of the moment (cost[] is filled then). */
 	uint8_t cost[WORLD_CELLS];
-	uint16_t player_dist[WORLD_CELLS];
-	bool player_dist_ok;
 	struct {
 		int gx, gy;
 		bool ok;
 		uint16_t dist[WORLD_CELLS];
 	} goal[AI_GOAL_CACHE];
 	int goal_next;
-	int dijkstra_runs; /* distance maps computed (for tests and benches) */
-	bool naive;        /* bench baseline: one distance map per monster */
+	/* cells of monsters killed during this phase: still costly for maps
+	 * made later in it, as the monster's cell was */
+	int ghost[AI_GHOSTS];
+	int nghost;
+	int dijkstra_runs; /* distance maps started (for tests and benches) */
 };
 
 struct game {

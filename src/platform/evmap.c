@@ -113,7 +113,7 @@ void evm_guid(const struct evm_caps *c, uint8_t guid[16])
 		put_le16(guid + 8, c->product);
 		put_le16(guid + 12, c->version);
 	} else {
-		memcpy(guid + 4, c->name, len < 12 ? len : 12);
+		memcpy(guid + 4, c->name, len < 11 ? len : 11); /* SDL: strlcpy into 12 bytes */
 	}
 }
 
@@ -155,16 +155,16 @@ int evm_guid_parse(const char *s, uint8_t guid[16])
 static const struct { const char *name; uint8_t target; bool axis; } db_targets[] = {
 	{"a", EVM_B_SOUTH, false}, {"b", EVM_B_EAST, false}, {"x", EVM_B_WEST, false},
 	{"y", EVM_B_NORTH, false}, {"back", EVM_B_SELECT, false}, {"guide", EVM_T_OTHER + 0, false},
-	{"start", EVM_B_START, false}, {"leftstick", EVM_T_OTHER + 1, false},
-	{"rightstick", EVM_T_OTHER + 2, false}, {"leftshoulder", EVM_B_TL, false},
+	{"start", EVM_B_START, false}, {"leftstick", EVM_B_THUMBL, false},
+	{"rightstick", EVM_B_THUMBR, false}, {"leftshoulder", EVM_B_TL, false},
 	{"rightshoulder", EVM_B_TR, false}, {"dpup", EVM_B_DUP, false}, {"dpdown", EVM_B_DDOWN, false},
 	{"dpleft", EVM_B_DLEFT, false}, {"dpright", EVM_B_DRIGHT, false},
-	{"misc1", EVM_T_OTHER + 3, false}, {"paddle1", EVM_T_OTHER + 4, false},
-	{"paddle2", EVM_T_OTHER + 5, false}, {"paddle3", EVM_T_OTHER + 6, false},
-	{"paddle4", EVM_T_OTHER + 7, false}, {"touchpad", EVM_T_OTHER + 8, false},
-	{"leftx", EVM_T_LX, true}, {"lefty", EVM_T_LY, true}, {"rightx", EVM_T_OTHER + 9, true},
-	{"righty", EVM_T_OTHER + 10, true}, {"lefttrigger", EVM_T_OTHER + 11, true},
-	{"righttrigger", EVM_T_OTHER + 12, true},
+	{"misc1", EVM_T_OTHER + 1, false}, {"paddle1", EVM_T_OTHER + 2, false},
+	{"paddle2", EVM_T_OTHER + 3, false}, {"paddle3", EVM_T_OTHER + 4, false},
+	{"paddle4", EVM_T_OTHER + 5, false}, {"touchpad", EVM_T_OTHER + 6, false},
+	{"leftx", EVM_T_LX, true}, {"lefty", EVM_T_LY, true}, {"rightx", EVM_T_OTHER + 7, true},
+	{"righty", EVM_T_OTHER + 8, true}, {"lefttrigger", EVM_T_LT, true},
+	{"righttrigger", EVM_T_RT, true},
 };
 
 /* Fields that are not outputs, and outputs of later SDL versions: SDL 2.26
@@ -284,7 +284,7 @@ static void parse_elements(const char *p, const char *end, struct evm_dbentry *e
 		if (done || *p == ',') {
 			if (done && !tgt[0] && !srcb[0])
 				return;
-			char what[64];
+			char what[128];
 			struct evm_dbbind b = {0};
 			const char *t = tgt;
 			int k = -1;
@@ -586,10 +586,17 @@ static void add_rule(struct evm_padmap *m, struct evm_rule r)
 		m->r[m->n++] = r;
 }
 
+static bool is_trigger(unsigned t)
+{
+	return t == EVM_T_LT || t == EVM_T_RT;
+}
+
 /* The output range of a target (SDL: leftx -32768..32767, +leftx 0..32767,
- * -leftx 0..-32768; buttons none). */
+ * -leftx 0..-32768, a trigger 0..32767 whatever its sign; buttons none). */
 static void out_range(struct evm_rule *r, int out_half)
 {
+	if (is_trigger(r->target))
+		out_half = 1;
 	r->out_min = (int16_t)(out_half ? 0 : AXIS_MIN);
 	r->out_max = (int16_t)(out_half > 0 ? AXIS_MAX : out_half < 0 ? AXIS_MIN : AXIS_MAX);
 }
@@ -625,6 +632,7 @@ void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
 		{BTN_SOUTH, EVM_B_SOUTH}, {BTN_EAST, EVM_B_EAST}, {BTN_WEST, EVM_B_WEST},
 		{BTN_NORTH, EVM_B_NORTH}, {BTN_TL, EVM_B_TL}, {BTN_TR, EVM_B_TR},
 		{BTN_START, EVM_B_START}, {BTN_SELECT, EVM_B_SELECT},
+		{BTN_TL2, EVM_B_TL2}, {BTN_TR2, EVM_B_TR2}, {BTN_THUMBL, EVM_B_THUMBL}, {BTN_THUMBR, EVM_B_THUMBR},
 		{BTN_DPAD_UP, EVM_B_DUP}, {BTN_DPAD_DOWN, EVM_B_DDOWN},
 		{BTN_DPAD_LEFT, EVM_B_DLEFT}, {BTN_DPAD_RIGHT, EVM_B_DRIGHT},
 		/* generic joysticks / cheap USB pads without the gamepad layout */
@@ -647,6 +655,11 @@ void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
 		add_rule(m, axis_rule(ABS_X, 0, false, EVM_T_LX, 0));
 	if (!c || EVM_HAS(c, abs, ABS_Y))
 		add_rule(m, axis_rule(ABS_Y, 0, false, EVM_T_LY, 0));
+	/* analog triggers, as SDL's automatic mapping of a BTN_GAMEPAD pad */
+	if (c && EVM_HAS(c, key, BTN_GAMEPAD) && EVM_HAS(c, abs, ABS_Z))
+		add_rule(m, axis_rule(ABS_Z, 0, false, EVM_T_LT, 0));
+	if (c && EVM_HAS(c, key, BTN_GAMEPAD) && EVM_HAS(c, abs, ABS_RZ))
+		add_rule(m, axis_rule(ABS_RZ, 0, false, EVM_T_RT, 0));
 }
 
 int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const struct evm_caps *c)
@@ -935,9 +948,13 @@ static void out_button(struct evm_pad *p, unsigned target, bool down)
 		p->btn &= (uint16_t)~B(target);
 }
 
-/* Sets a stick axis from a value in SDL's units. */
+/* Sets a stick axis or a trigger from a value in SDL's units. */
 static void out_axis(struct evm_pad *p, unsigned target, int v)
 {
+	if (target == EVM_T_LT || target == EVM_T_RT) {
+		out_button(p, target == EVM_T_LT ? EVM_B_TL2 : EVM_B_TR2, v >= EVM_TRIGGER_PRESS);
+		return;
+	}
 	if (target != EVM_T_LX && target != EVM_T_LY)
 		return;
 	long long n = (long long)v * 1000 / AXIS_MAX;
@@ -946,7 +963,7 @@ static void out_axis(struct evm_pad *p, unsigned target, int v)
 
 static bool is_axis_target(unsigned t)
 {
-	return t == EVM_T_LX || t == EVM_T_LY || (t >= EVM_T_OTHER + 9 && t <= EVM_T_OTHER + 12);
+	return (t >= EVM_T_LX && t <= EVM_T_RT) || t == EVM_T_OTHER + 7 || t == EVM_T_OTHER + 8;
 }
 
 /* SDL's ResetOutput: a button is released, an axis goes to 0. */
@@ -1052,7 +1069,8 @@ static int pad_report(struct evm_dev *d, struct in_event *out)
 	static const struct { uint8_t b; uint32_t key; } face[] = {
 		{EVM_B_SOUTH, PAD_SOUTH}, {EVM_B_EAST, PAD_EAST}, {EVM_B_WEST, PAD_WEST},
 		{EVM_B_NORTH, PAD_NORTH}, {EVM_B_TL, PAD_TL}, {EVM_B_TR, PAD_TR},
-		{EVM_B_START, PAD_START}, {EVM_B_SELECT, PAD_SELECT},
+		{EVM_B_START, PAD_START}, {EVM_B_SELECT, PAD_SELECT}, {EVM_B_TL2, PAD_TL2},
+		{EVM_B_TR2, PAD_TR2}, {EVM_B_THUMBL, PAD_THUMBL}, {EVM_B_THUMBR, PAD_THUMBR},
 	};
 	struct evm_pad *p = &d->pad;
 	bool quiet = d->syncing;

@@ -77,23 +77,27 @@ unsigned evm_classify(const struct evm_caps *c, const char **why);
 
 /* ---------- SDL GameControllerDB ---------- */
 
-/* The outputs of a mapping line. pirogue acts on the buttons and the left
- * stick; SDL's other outputs are kept as EVM_T_OTHER + n only because they
- * take part in SDL's rules (the first binding of an input wins, an axis
- * remembers which binding it drove last) and drive nothing. */
+/* The outputs of a mapping line. pirogue acts on the buttons, the left
+ * stick and the triggers (a trigger counts as its button, L2/R2, from half
+ * way: EVM_TRIGGER_PRESS); SDL's other outputs are kept as EVM_T_OTHER + n
+ * only because they take part in SDL's rules (the first binding of an input
+ * wins, an axis remembers which binding it drove last) and drive nothing. */
 enum evm_btn {
 	EVM_B_SOUTH, EVM_B_EAST, EVM_B_WEST, EVM_B_NORTH, EVM_B_TL, EVM_B_TR,
 	EVM_B_START, EVM_B_SELECT, EVM_B_DUP, EVM_B_DDOWN, EVM_B_DLEFT, EVM_B_DRIGHT,
+	EVM_B_TL2, EVM_B_TR2, EVM_B_THUMBL, EVM_B_THUMBR,
 	EVM_B_COUNT,
 	/* axis targets follow the buttons in a binding's target field */
-	EVM_T_LX = EVM_B_COUNT, EVM_T_LY,
+	EVM_T_LX = EVM_B_COUNT, EVM_T_LY, EVM_T_LT, EVM_T_RT,
 	EVM_T_COUNT,
 	EVM_T_OTHER = EVM_T_COUNT,
 };
+/* A trigger (0..32767 in SDL's units) presses L2/R2 from this value on. */
+#define EVM_TRIGGER_PRESS 16384
 
 /* One "target:source" element of a mapping line, as SDL 2.26 reads it. */
 struct evm_dbbind {
-	uint8_t target;   /* enum evm_btn, EVM_T_LX / EVM_T_LY, or EVM_T_OTHER + n */
+	uint8_t target;   /* enum evm_btn, EVM_T_LX .. EVM_T_RT, or EVM_T_OTHER + n */
 	int8_t out_half;  /* '+leftx:' = 1, '-leftx:' = -1, else 0 */
 	char kind;        /* 'b' button, 'a' axis, 'h' hat */
 	int8_t in_half;   /* '+a1' = 1, '-a1' = -1, else 0 */
@@ -166,7 +170,7 @@ bool evm_db_hint(const char *field);
 /* The SDL 2.26 joystick GUID of an evdev device (SDL's Linux driver): bus
  * (LE16), the CRC-16 of the name (LE16), then vendor, 0, product, 0,
  * version, 0 (LE16 each) when vendor and product are non-zero, else the
- * first 12 bytes of the name. */
+ * first 11 bytes of the name (then zeros). */
 void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
 /* Writes the GUID as 32 lower-case hex digits and a NUL into out[33]. */
 void evm_guid_str(const uint8_t guid[16], char out[33]);
@@ -183,9 +187,10 @@ struct evm_rule {
 	uint16_t type;    /* EV_KEY, or EV_ABS: an axis, or a hat when hatmask != 0 */
 	uint16_t code;    /* the key, the axis, or the hat's ABS_HATnX */
 	uint8_t hatmask;
-	uint8_t target;   /* enum evm_btn, EVM_T_LX/LY or EVM_T_OTHER + n */
+	uint8_t target;   /* enum evm_btn, EVM_T_LX .. EVM_T_RT or EVM_T_OTHER + n */
 	int16_t in_min, in_max;   /* axis input range: a: -32768..32767, +a: 0..32767, -a: 0..-32768; ~ swaps */
-	int16_t out_min, out_max; /* axis output range: leftx -32768..32767, +leftx 0..32767, -leftx 0..-32768 */
+	int16_t out_min, out_max; /* axis output range: leftx -32768..32767, +leftx 0..32767, -leftx 0..-32768,
+				     triggers 0..32767 */
 };
 
 #define EVM_MAX_RULES 48
@@ -195,8 +200,10 @@ struct evm_padmap {
 	char source[64];  /* "kernel layout" or the DB entry's name */
 };
 
-/* The kernel's standard gamepad layout (BTN_SOUTH..., BTN_DPAD_*, ABS_HAT0X/Y,
- * ABS_X/ABS_Y), plus BTN_TRIGGER..BTN_BASE4 for generic joysticks. */
+/* The kernel's standard gamepad layout (BTN_SOUTH..., BTN_TL2/TR2,
+ * BTN_THUMBL/R, BTN_DPAD_*, ABS_HAT0X/Y, ABS_X/ABS_Y, and on a pad with
+ * BTN_GAMEPAD the analog triggers ABS_Z/ABS_RZ as SDL takes them), plus
+ * BTN_TRIGGER..BTN_BASE4 for generic joysticks. */
 void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c);
 /* Resolves a DB entry against a device's capabilities the way SDL numbers
  * them: buttons BTN_JOYSTICK..KEY_MAX then 0..BTN_JOYSTICK-1, axes in code

@@ -47,6 +47,15 @@ struct orient {
 	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
 	bool tried;    /* bits were built (or could not be) */
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
+	/* Blended and colour glyphs for XRGB8888, oriented and scaled
+	 * horizontally: per glyph gh rows of rowb bytes, at pxoff[glyph]
+	 * (SIZE_MAX: none). A row holds bwp (the scaled width rounded up to
+	 * 4) pixels of 4 bytes a,a,a,a (coverage), then for colour tilesets
+	 * bwp pixels of the tile's bytes B,G,R,0. NULL: per-pixel path. */
+	uint8_t *px;
+	size_t *pxoff;
+	size_t rowb;
+	int bwp;
 };
 
 /* A damaged cell of a band drawn with the mask path. */
@@ -55,6 +64,16 @@ struct fjob {
 	int sx0;          /* surface x of the cell's left edge */
 	uint32_t fg, bg;  /* in the surface's format */
 };
+
+/* A damaged cell of a band drawn with the blend path (XRGB8888). */
+struct bjob {
+	const uint8_t *rows; /* the glyph's oriented rows (struct orient px) */
+	int sx0;
+	uint32_t fg, bg;     /* 0xRRGGBB */
+};
+
+typedef uint16_t v16u16 __attribute__((vector_size(32)));
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
 
 /* v in every lane (macros: vector arguments would change the ABI) */
 #define SPLAT32(v) ((v8u32){ (v), (v), (v), (v), (v), (v), (v), (v) })
@@ -75,9 +94,10 @@ struct band {
 	const struct orient *o;
 	int sy0;      /* surface y of the band's top row (may be < 0) */
 	int bw, bh;   /* a cell's size on the surface */
-	int nf, ns;
+	int nf, ns, nb;
 	struct fjob fast[BLIT_JOBS];
 	struct job slow[BLIT_JOBS];
+	struct bjob blend[BLIT_JOBS];
 };
 
 struct blitter {
@@ -99,6 +119,7 @@ struct blitter {
 };
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
+static void build_px(struct blitter *b, int r);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define BLIT_HAVE_AVX2 1
 static void draw_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s);
@@ -146,6 +167,7 @@ static void build_bits(struct blitter *b, int r)
 	if (o->tried)
 		return;
 	o->tried = true;
+	build_px(b, r);
 	const struct font *f = b->f;
 	int s = b->scale;
 	size_t per = (size_t)o->gh * (size_t)o->bpr;
@@ -166,6 +188,57 @@ static void build_bits(struct blitter *b, int r)
 				if (cov[o->base + gu * o->du + v * o->dv])
 					for (int u = gu * s; u < (gu + 1) * s; u++)
 						dst[u >> 3] |= (uint8_t)(1u << (u & 7));
+	}
+}
+
+/* The blend path's rows of rotation r (XRGB8888), built on first use with
+ * the mask bits. Without memory for them those cells take the per-pixel
+ * path: slower, same pixels. */
+static void build_px(struct blitter *b, int r)
+{
+	struct orient *o = &b->o[r];
+	const struct font *f = b->f;
+	int s = b->scale, bw = o->gw * s, bwp = (bw + 7) & ~7;
+	bool colour = f->colour != NULL;
+	o->bwp = bwp;
+	o->rowb = (size_t)bwp * (colour ? 16 : 8);
+	size_t per = (size_t)o->gh * o->rowb, n = 0;
+	for (int g = 0; g < f->nglyphs; g++)
+		n += b->kind[g] != GK_MASK;
+	if (!n)
+		return;
+	o->pxoff = malloc((size_t)f->nglyphs * sizeof *o->pxoff);
+	if (o->pxoff && n <= (((size_t)64) << 20) / per)
+		o->px = calloc(n, per);
+	if (!o->px) {
+		free(o->pxoff);
+		o->pxoff = NULL;
+		log_error("blit: out of memory for the blended glyphs of %s; drawing them pixel by pixel", f->name);
+		return;
+	}
+	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h, at = 0;
+	for (int g = 0; g < f->nglyphs; g++) {
+		if (b->kind[g] == GK_MASK) {
+			o->pxoff[g] = SIZE_MAX;
+			continue;
+		}
+		o->pxoff[g] = at;
+		uint16_t *row = (uint16_t *)(void *)(o->px + at);
+		at += per;
+		for (int v = 0; v < o->gh; v++, row += o->rowb / 2)
+			for (int u = 0; u < bw; u++) {
+				size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
+				uint16_t *p = row + 4 * u, *c = row + 4 * (size_t)bwp + 4 * u;
+				if (colour) {
+					uint32_t t = f->colour[i];
+					p[0] = p[1] = p[2] = p[3] = (uint16_t)(t >> 24);
+					c[0] = t & 255;
+					c[1] = (t >> 8) & 255;
+					c[2] = (t >> 16) & 255;
+				} else {
+					p[0] = p[1] = p[2] = p[3] = f->coverage[i];
+				}
+			}
 	}
 }
 
@@ -244,8 +317,11 @@ void blit_destroy(struct blitter *b)
 {
 	if (!b)
 		return;
-	for (int r = 0; r < 4; r++)
+	for (int r = 0; r < 4; r++) {
 		free(b->o[r].bits);
+		free(b->o[r].px);
+		free(b->o[r].pxoff);
+	}
 	free(b->kind);
 	free(b);
 }
@@ -418,6 +494,69 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
 	}
 }
 
+/* One cell through the blend path (XRGB8888, not clipped): eight pixels
+ * at a time in 16-bit lanes B,G,R,X. The formula of blit.h,
+ * (f*a + b*(255-a) + 127) / 255, is computed with x = b*255 + 128 +
+ * (f-b)*a modulo 2^16 (exact: the true value is at most 65153) as the
+ * (x + (x >> 8)) >> 8 (exact for every such x). Coverage fonts: f is the
+ * cell's fg; colour tilesets: the tile's pixel. */
+static inline __attribute__((always_inline)) void blend_cell(const struct orient *o, const struct bjob *j,
+							     uint8_t *top, size_t stride, int nrows, int gv0,
+							     int rep0, int scale, int bw, bool colour)
+{
+	uint16_t bB = j->bg & 255, bG = (j->bg >> 8) & 255, bR = (j->bg >> 16) & 255;
+	uint16_t fB = j->fg & 255, fG = (j->fg >> 8) & 255, fR = (j->fg >> 16) & 255;
+#define LANES4(x, y, z, w) ((v16u16){ x, y, z, w, x, y, z, w, x, y, z, w, x, y, z, w })
+	const v16u16 C = LANES4((uint16_t)(bB * 255 + 128), (uint16_t)(bG * 255 + 128), (uint16_t)(bR * 255 + 128),
+				128);
+	const v16u16 D = LANES4((uint16_t)(fB - bB), (uint16_t)(fG - bG), (uint16_t)(fR - bR), 0);
+	const v16u16 BK = LANES4(bB, bG, bR, 0);
+#undef LANES4
+	int groups = bw / 8, tail = bw % 8, bwp = o->bwp;
+	uint8_t *dst = top + (size_t)j->sx0 * 4;
+	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->rowb);
+	size_t rowl = o->rowb / 2;
+#define PIX4(out, k)                                                          \
+	do {                                                                  \
+		v16u16 a_, v_;                                                \
+		memcpy(&a_, row + 16 * (k), 32);                              \
+		if (colour) {                                                 \
+			v16u16 c_;                                            \
+			memcpy(&c_, row + 4 * (size_t)bwp + 16 * (k), 32);    \
+			v_ = C + (c_ - BK) * a_;                              \
+		} else {                                                      \
+			v_ = C + D * a_;                                      \
+		}                                                             \
+		out = (v_ + (v_ >> 8)) >> 8;                                  \
+	} while (0)
+	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+		int k = 0;
+		for (; k < groups; k++) {
+			v16u16 lo, hi;
+			PIX4(lo, 2 * k);
+			PIX4(hi, 2 * k + 1);
+			v32u8 out = __builtin_shufflevector((v32u8)lo, (v32u8)hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+							    20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+							    48, 50, 52, 54, 56, 58, 60, 62);
+			memcpy(dst + 32 * k, &out, 32);
+		}
+		if (tail) {
+			v16u16 lo, hi;
+			PIX4(lo, 2 * k);
+			PIX4(hi, 2 * k + 1);
+			v32u8 out = __builtin_shufflevector((v32u8)lo, (v32u8)hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+							    20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+							    48, 50, 52, 54, 56, 58, 60, 62);
+			memcpy(dst + 32 * k, &out, (size_t)tail * 4);
+		}
+		if (++rep == scale) {
+			rep = 0;
+			row += rowl;
+		}
+	}
+#undef PIX4
+}
+
 /* Eight XRGB8888 pixels bg ^ (x & mask of byte m) at dst: one 32-byte
  * vector when wide (AVX2), two 16-byte ones otherwise (SSE2, NEON). */
 #define PUT8(dst, vb8, vx8, vb4, vx4, m)                                           \
@@ -532,9 +671,29 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 		slow_cell(b, o, &bd->slow[i], top, stride, nrows, gv0, rep0, bpp, wide);
 }
 
+/* The band's blend-path cells. */
+static inline __attribute__((always_inline)) void blend_cells(const struct blitter *b, const struct band *bd,
+							      struct surface *s)
+{
+	const struct orient *o = bd->o;
+	int y0 = bd->sy0 < 0 ? 0 : bd->sy0, off = y0 - bd->sy0;
+	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
+	int sc = b->scale;
+	if (b->f->colour)
+		for (int i = 0; i < bd->nb; i++)
+			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				   true);
+	else
+		for (int i = 0; i < bd->nb; i++)
+			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				   false);
+}
+
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s)
 {
 	draw_band_body(b, bd, s, false);
+	blend_cells(b, bd, s);
 }
 
 #ifdef BLIT_HAVE_AVX2
@@ -542,6 +701,7 @@ __attribute__((target("avx2"))) static void draw_band_avx2(const struct blitter 
 							      struct surface *s)
 {
 	draw_band_body(b, bd, s, true);
+	blend_cells(b, bd, s);
 }
 #endif
 
@@ -563,9 +723,9 @@ static bool any_set(const uint8_t *p, int n)
 static void flush_band(struct blitter *b, struct surface *s)
 {
 	struct band *bd = &b->band;
-	if (bd->nf || bd->ns)
+	if (bd->nf || bd->ns || bd->nb)
 		b->draw_band(b, bd, s);
-	bd->nf = bd->ns = 0;
+	bd->nf = bd->ns = bd->nb = 0;
 }
 
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
@@ -592,7 +752,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 	bd->o = o;
 	bd->bw = bw;
 	bd->bh = bh;
-	bd->nf = bd->ns = 0;
+	bd->nf = bd->ns = bd->nb = 0;
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -629,6 +789,14 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				if (bd->nf == BLIT_JOBS)
 					flush_band(b, s);
+			} else if (!rgb565 && o->px && o->pxoff[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
+				struct bjob *j = &bd->blend[bd->nb++];
+				j->sx0 = sx0;
+				j->rows = o->px + o->pxoff[g];
+				j->fg = cell->fg;
+				j->bg = cell->bg;
+				if (bd->nb == BLIT_JOBS)
+					flush_band(b, s);
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
 				j->sx0 = sx0;
@@ -647,21 +815,25 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 
 void blit_clear(struct surface *s, uint32_t rgb)
 {
-	if (s->width <= 0 || s->height <= 0)
+	if (s->width <= 0 || s->height <= 0 || (s->format != SURF_RGB565 && s->format != SURF_XRGB8888))
 		return;
-	if (s->format == SURF_RGB565) {
-		uint16_t p = (uint16_t)to565(rgb);
-		for (int y = 0; y < s->height; y++) {
-			uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
-			for (int x = 0; x < s->width; x++)
-				memcpy(row + 2 * x, &p, 2);
-		}
-	} else if (s->format == SURF_XRGB8888) {
-		uint32_t p = rgb & 0xFFFFFF;
-		for (int y = 0; y < s->height; y++) {
-			uint8_t *row = (uint8_t *)s->pixels + (size_t)y * (size_t)s->stride;
-			for (int x = 0; x < s->width; x++)
-				memcpy(row + 4 * x, &p, 4);
-		}
+	int bpp = surf_bpp(s->format);
+	uint32_t p = s->format == SURF_RGB565 ? to565(rgb) : rgb & 0xFFFFFF;
+	size_t n = (size_t)s->width * (size_t)bpp;
+	uint8_t *first = s->pixels;
+	/* every byte the same (black; white in RGB565): memset; else the
+	 * first row by doubling copies, then row copies (no per-pixel loop) */
+	if (bpp == 4 ? p == 0 : (p & 0xFF) == (p >> 8)) {
+		for (int y = 0; y < s->height; y++)
+			memset(first + (size_t)y * (size_t)s->stride, (int)(p & 0xFF), n);
+		return;
 	}
+	memcpy(first, &p, (size_t)bpp);
+	for (size_t done = (size_t)bpp; done < n;) {
+		size_t k = done < n - done ? done : n - done;
+		memcpy(first + done, first, k);
+		done += k;
+	}
+	for (int y = 1; y < s->height; y++)
+		memcpy(first + (size_t)y * (size_t)s->stride, first, n);
 }

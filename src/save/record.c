@@ -132,7 +132,7 @@ int rec_writer_open(struct rec_writer **out, const char *path, uint64_t seed, co
 		return -ENOMEM;
 	w->f = fopen(path, "w");
 	if (!w->f) {
-		int e = errno ? errno : EIO; /* never 0: a failure must not read as success */
+		int e = errno;
 		log_error("cannot write recording %s: %s", path, strerror(e));
 		free(w);
 		return -e;
@@ -213,24 +213,18 @@ void rec_writer_close(struct rec_writer *w)
 	writer_free(w);
 }
 
-int rec_write_history(const char *path, const struct game *g, int every_sum)
+int rec_writer_history(struct rec_writer *w, const struct game *g, int every_sum)
 {
 	struct game_opts o;
 	game_opts_of(g, &o);
 	const struct command *h;
 	int n = game_history(g, &h);
 	struct game *r = NULL;
-	struct rec_writer *w = NULL;
 	int rc = game_create(&r, &o);
 	if (rc) {
-		log_error("cannot write recording %s: cannot create the game (%s)", path, strerror(-rc));
+		log_error("cannot write recording %s: cannot create the game (%s)", w->path, strerror(-rc));
 		return rc;
 	}
-	rc = rec_writer_open(&w, path, o.seed, mapgen_name(o.mapgen));
-	if (!rc && !w)
-		rc = -EIO; /* never: said for the clang analyzer, which loses errno's sign */
-	if (rc)
-		goto out;
 	if (every_sum < 1)
 		every_sum = 1;
 	for (int i = 0; i < n && !rc; i++) {
@@ -240,15 +234,27 @@ int rec_write_history(const char *path, const struct game *g, int every_sum)
 	}
 	if (!rc && game_checksum(r) != game_checksum(g)) {
 		log_error("recording %s: the history of the game (seed %" PRIu64 ", %d commands) does not replay to it",
-			  path, o.seed, n);
+			  w->path, o.seed, n);
 		rc = -EIO;
 	}
+	if (rc)
+		w->failed = 1; /* no end line: the file is refused, not taken for a shorter game */
+	game_destroy(r);
+	return rc;
+}
+
+int rec_write_history(const char *path, const struct game *g, int every_sum)
+{
+	struct game_opts o;
+	game_opts_of(g, &o);
+	struct rec_writer *w;
+	int rc = rec_writer_open(&w, path, o.seed, mapgen_name(o.mapgen));
+	if (rc || !w) /* (!w never: said for the clang analyzer, which takes -errno for 0) */
+		return rc ? rc : -EIO;
+	rc = rec_writer_history(w, g, every_sum);
 	if (!rc)
 		rc = writer_end(w);
-out:
-	if (w)
-		writer_free(w);
-	game_destroy(r);
+	writer_free(w);
 	return rc;
 }
 

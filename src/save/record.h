@@ -38,6 +38,14 @@ int rec_writer_add(struct rec_writer *w, enum cmd c, int turn, uint64_t checksum
  * the last one) and closes the file; accepts NULL. */
 void rec_writer_close(struct rec_writer *w);
 
+/* Writes g's whole history (game_history, from its seed) into w, just
+ * opened for g's seed and generator: each command with its arguments and
+ * the turn after it (found by replaying it on a copy), checksums as for
+ * rec_write_history. Then commands of g given later may be added: --record
+ * of a continued game records it from its seed. Returns 0, -EIO when the
+ * replay does not end in g's state (logged), or -errno (logged). */
+int rec_writer_history(struct rec_writer *w, const struct game *g, int every_sum);
+
 /* Writes g's whole history (game_history, from its seed) as a recording at
  * path, replaying it on a copy to find each command's turn; checksums on
  * every line when every_sum is 1, every every_sum-th command else (and the

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <zlib.h>
 
 #include "core/log.h"
+#include "save/why.h"
 
 #define HEADER_LEN 20 /* magic 8, version 4, sections 4, header CRC 4 */
 #define MAX_SECTIONS 64
@@ -71,7 +71,7 @@ int save_make_dir(const char *dir)
 		*s = 0;
 		if (mkdir(p, 0700) && errno != EEXIST) {
 			int e = errno;
-			log_error("cannot create the state directory %s: %s", p, strerror(e));
+			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p, strerror(e));
 			return -e;
 		}
 		*s = c;
@@ -222,18 +222,6 @@ int save_encode(const struct game *g, struct serial_buf *out)
 	out->len = need;
 out:
 	free(body.data);
-	return rc;
-}
-
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...)
-{
-	if (whylen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
 	return rc;
 }
 

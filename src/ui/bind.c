@@ -34,9 +34,7 @@
 	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_EXPLORE }, { PAD_THUMBR, ACT_EXPLORE }, \
 	{ PAD_TL2, ACT_HELP },
 
-/* counted through sizeof alone (an array used only there is an error for
- * clang's -Wunneeded-internal-declaration) */
-#define DEFAULT_COUNT (sizeof(const struct bind_entry[]){ DEFAULT_BINDINGS } / sizeof(struct bind_entry))
+#define DEFAULT_COUNT (sizeof(struct bind_entry[]){ DEFAULT_BINDINGS } / sizeof(struct bind_entry))
 static const struct bindings defaults = {
 	.n = (int)DEFAULT_COUNT,
 	.e = { DEFAULT_BINDINGS },

@@ -168,7 +168,7 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *cons
 }
 
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
-		   bool cursor)
+		   bool cursor, const char *prompt)
 {
 	const struct map *m = game_map(g);
 	int fx, fy, cam_x, cam_y;
@@ -182,6 +182,7 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	draw_map(l, g, c, cam_x, cam_y);
 	draw_panel(l, g, c);
 
+	const char *top = u->status[0] ? u->status : prompt && prompt[0] ? prompt : NULL;
 	char desc[96];
 	int hx = -1, hy = -1;
 	if (cursor) {
@@ -203,9 +204,12 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 			       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
 		if (!what)
 			what = "unexplored";
-		/* the description sits on the top row of the map view */
-		con_print(c, l->view_x + 1, l->view_y, 0xFFFFFF, 0x202030, what, l->view_w - 2);
+		/* the description sits on the top row of the map view (the
+		 * second when a status line holds the top) */
+		con_print(c, l->view_x + 1, l->view_y + (top ? 1 : 0), 0xFFFFFF, 0x202030, what, l->view_w - 2);
 	}
+	if (top)
+		con_print(c, l->view_x + 1, l->view_y, 0xFFE080, 0x302010, top, l->view_w - 2);
 }
 
 const struct bindings *ui_binds(const struct ui *u)
@@ -335,4 +339,21 @@ const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const c
 	for (int i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", text[i]);
 	return buf;
+}
+
+void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		 uint32_t bg, int *x, int *y)
+{
+	if (w > l->cols)
+		w = l->cols;
+	if (h > l->rows - 1)
+		h = l->rows - 1;
+	*x = (l->cols - w) / 2;
+	*y = (l->view_h - h) / 2;
+	if (*y + h > l->rows - 1)
+		*y = l->rows - 1 - h;
+	if (*y < 0)
+		*y = 0;
+	con_fill(c, *x, *y, w, h, ' ', ui_pal.text, bg);
+	con_box(c, *x, *y, w, h, frame, bg, title);
 }

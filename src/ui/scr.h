@@ -34,6 +34,7 @@ struct scr {
 };
 
 extern const struct scr scr_title, scr_play, scr_look, scr_history, scr_character, scr_gameover, scr_help;
+extern const struct scr scr_inventory, scr_drop, scr_target, scr_levelup, scr_scores;
 
 /* The palette of the screens, in one table (0xRRGGBB). */
 struct ui_palette {
@@ -52,9 +53,11 @@ bool ui_pad(const struct ui *u);
 void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
 /* The play view: the map around the camera's focus, the HUD panel with the
  * log, and the description of the cell under the look cursor (when
- * cursor) or the mouse pointer. No hint line. */
+ * cursor) or the mouse pointer. The top row of the map holds u->status,
+ * else prompt (may be NULL); the description then goes below it. No hint
+ * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
-		   bool cursor);
+		   bool cursor, const char *prompt);
 /* The hint line from a NULL-terminated list of "key: action" items: as many
  * whole items as fit, never one cut mid-word. */
 void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *const *items);
@@ -76,8 +79,16 @@ void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct con
 int ui_screen_count(void);
 const struct scr *ui_screen_at(int i);
 
-/* After a command: shows the game-over screen when the player died. */
-void ui_after_command(struct ui *u, const struct game *g);
+/* A command without arguments (unused fields -1). */
+struct command ui_cmd(enum cmd c);
+/* Gives cmd to the game through h (nothing once the game is over), then
+ * shows what must follow (ui_after_command). Returns what h returned. */
+int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const struct command *cmd);
+/* Draws a framed box of w×h centred over the map view (clamped to the
+ * console), title on its top edge, its inside cleared to bg; sets *x, *y
+ * to its top-left corner. */
+void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		 uint32_t bg, int *x, int *y);
 /* For a click: the map cell under the pointer of in, 0 or -1. */
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my);
 

@@ -21,19 +21,20 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	ui_draw_world(u, l, g, c, false);
+	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
-	int w = 30, h = 10;
-	int x = (l->cols - w) / 2, y = (l->rows - h) / 2;
-	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, x, y, w, h, ui_pal.box, ui_pal.bg, "Character");
+	int x, y;
+	ui_draw_box(l, c, 36, 11, "Character", ui_pal.box, ui_pal.bg, &x, &y);
 	con_printf(c, x + 2, y + 2, ui_pal.text, ui_pal.bg, "Level: %d", s.level);
 	con_printf(c, x + 2, y + 3, ui_pal.text, ui_pal.bg, "XP: %d", s.xp);
 	con_printf(c, x + 2, y + 4, ui_pal.text, ui_pal.bg, "XP for next level: %d", s.xp_next);
 	con_printf(c, x + 2, y + 5, ui_pal.text, ui_pal.bg, "HP: %d/%d", s.hp, s.max_hp);
-	con_printf(c, x + 2, y + 6, ui_pal.text, ui_pal.bg, "Attack: %d", s.power);
-	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Defense: %d", s.defense);
+	/* base + what the equipment adds */
+	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Power: %d (%d %+d equipment)", s.power, s.base_power,
+		   s.power - s.base_power);
+	con_printf(c, x + 2, y + 8, ui_pal.text, ui_pal.bg, "Defence: %d (%d %+d equipment)", s.defense,
+		   s.base_defense, s.defense - s.base_defense);
 	ui_draw_keys_hint(u, l, c, keys);
 }
 

@@ -45,7 +45,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	ui_draw_world(u, l, g, c, true);
+	ui_draw_world(u, l, g, c, true, NULL);
 	ui_draw_keys_hint(u, l, c, keys);
 }
 

@@ -10,12 +10,15 @@ static const struct scr_key keys[] = {
 	{ .act = ACT_HELP, .hint = "help", .help = "every key (this help)" },
 	{ .keys = "L/R+D-pad", .dev = SCR_PAD, .hint = "diagonal", .help = "diagonals: hold L or R + d-pad" },
 	{ .act = ACT_DO, .hint = "act", .help = "stairs under you, else pick up" },
+	{ .act = ACT_INVENTORY, .hint = "use", .help = "use an item (inventory)" },
 	{ .act = ACT_WAIT, .hint = "wait", .help = "wait a turn" },
 	{ .act = ACT_BACK, .hint = "wait", .help = "wait a turn" },
 	{ .act = ACT_PICKUP, .hint = "get", .help = "pick up what lies here" },
+	{ .act = ACT_DROP, .hint = "drop", .help = "drop an item" },
+	{ .act = ACT_EXPLORE, .hint = "explore", .help = "explore (any key stops)" },
 	{ .act = ACT_DESCEND, .act2 = ACT_ASCEND, .hint = "stairs" },
-	{ .act = ACT_DESCEND, .help = "take the stairs down" },
-	{ .act = ACT_ASCEND, .help = "take the stairs up" },
+	{ .act = ACT_DESCEND, .help = "stairs down; away: go to them" },
+	{ .act = ACT_ASCEND, .help = "stairs up; away: go to them" },
 	{ .act = ACT_LOOK, .hint = "look", .help = "look around (or click)" },
 	{ .act = ACT_HISTORY, .hint = "log", .help = "message history" },
 	{ .act = ACT_QUIT, .hint = "quit", .help = "save and quit to the menu" },
@@ -27,10 +30,8 @@ static const struct scr_key keys[] = {
 
 static void command(struct ui *u, struct game *g, const struct ui_host *h, enum cmd c)
 {
-	if (game_is_over(g))
-		return;
-	h->command(h->ctx, c);
-	ui_after_command(u, g);
+	struct command cmd = ui_cmd(c);
+	ui_command(u, g, h, &cmd);
 }
 
 static void look_at(struct ui *u, int x, int y)
@@ -38,6 +39,15 @@ static void look_at(struct ui *u, int x, int y)
 	u->look_x = x;
 	u->look_y = y;
 	u->screen = UI_LOOK;
+}
+
+/* The tile under the player. */
+static int here(const struct game *g)
+{
+	int px, py;
+	const struct map *m = game_map(g);
+	game_player_pos(g, &px, &py);
+	return m->tile[py * m->w + px];
 }
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
@@ -62,19 +72,35 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		command(u, g, h, CMD_PICKUP);
 		break;
 	case ACT_DESCEND:
-		command(u, g, h, CMD_DESCEND);
+		/* on the stairs: take them; away from them: travel there */
+		if (here(g) == TILE_STAIRS_DOWN)
+			command(u, g, h, CMD_DESCEND);
+		else
+			h->request(h->ctx, UI_REQ_TRAVEL_DOWN);
 		break;
 	case ACT_ASCEND:
-		command(u, g, h, CMD_ASCEND);
+		if (here(g) == TILE_STAIRS_UP)
+			command(u, g, h, CMD_ASCEND);
+		else
+			h->request(h->ctx, UI_REQ_TRAVEL_UP);
 		break;
 	case ACT_DO: {
 		/* the one button that does what the cell calls for */
-		const struct map *m = game_map(g);
-		game_player_pos(g, &px, &py);
-		int t = m->tile[py * m->w + px];
+		int t = here(g);
 		command(u, g, h, t == TILE_STAIRS_DOWN ? CMD_DESCEND : t == TILE_STAIRS_UP ? CMD_ASCEND : CMD_PICKUP);
 		break;
 	}
+	case ACT_EXPLORE:
+		h->request(h->ctx, UI_REQ_EXPLORE);
+		break;
+	case ACT_INVENTORY:
+		u->inv_sel = 0;
+		u->screen = UI_INVENTORY;
+		break;
+	case ACT_DROP:
+		u->inv_sel = 0;
+		u->screen = UI_DROP;
+		break;
 	case ACT_LOOK:
 		game_player_pos(g, &px, &py);
 		look_at(u, px, py);
@@ -98,7 +124,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	ui_draw_world(u, l, g, c, false);
+	ui_draw_world(u, l, g, c, false, NULL);
 	ui_draw_keys_hint(u, l, c, keys);
 }
 

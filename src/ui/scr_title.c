@@ -31,6 +31,8 @@ static const char *menu_label(enum ui_menu_item it)
 	switch (it) {
 	case MENU_CONTINUE: return "Continue";
 	case MENU_NEW_GAME: return "New game";
+	case MENU_SCORES: return "High scores";
+	case MENU_HELP: return "Help";
 	case MENU_QUIT: return "Quit";
 	default: return "?";
 	}
@@ -83,6 +85,16 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		case MENU_NEW_GAME:
 			h->request(h->ctx, UI_REQ_NEW_GAME);
 			break;
+		case MENU_SCORES:
+			u->scores_after_death = false;
+			u->score_rank = -1;
+			h->request(h->ctx, UI_REQ_SCORES);
+			break;
+		case MENU_HELP:
+			u->help_from = UI_TITLE;
+			u->help_top = 0;
+			u->screen = UI_HELP;
+			break;
 		default:
 			quit(u, h);
 			break;
@@ -118,8 +130,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	for (int i = 0; i < n; i++) {
 		bool sel = i == u->menu_sel;
 		char line[32];
-		snprintf(line, sizeof line, "%s %-10s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
-		int x = (c->w - 12) / 2;
+		snprintf(line, sizeof line, "%s %-11s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
+		int x = (c->w - 13) / 2;
 		con_print(c, x, y + i * 2, sel ? 0xFFFFFF : ui_pal.text, sel ? ui_pal.select_bg : ui_pal.bg, line, -1);
 	}
 	if (u->notice[0])

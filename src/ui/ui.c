@@ -15,6 +15,11 @@ static const struct scr *const screens[UI_SCREEN_COUNT] = {
 	[UI_CHARACTER] = &scr_character,
 	[UI_GAMEOVER] = &scr_gameover,
 	[UI_HELP] = &scr_help,
+	[UI_INVENTORY] = &scr_inventory,
+	[UI_DROP] = &scr_drop,
+	[UI_TARGET] = &scr_target,
+	[UI_LEVELUP] = &scr_levelup,
+	[UI_SCORES] = &scr_scores,
 };
 
 static const struct scr *screen_of(const struct ui *u)
@@ -118,14 +123,36 @@ int ui_menu_items(const struct ui *u, enum ui_menu_item *items)
 	if (u->can_continue)
 		items[n++] = MENU_CONTINUE;
 	items[n++] = MENU_NEW_GAME;
+	items[n++] = MENU_SCORES;
+	items[n++] = MENU_HELP;
 	items[n++] = MENU_QUIT;
 	return n;
 }
 
 void ui_after_command(struct ui *u, const struct game *g)
 {
-	if (g && game_is_over(g))
+	if (!g)
+		return;
+	if (game_is_over(g))
 		u->screen = UI_GAMEOVER;
+	else if (game_levelup_pending(g) && u->screen != UI_LEVELUP) {
+		u->screen = UI_LEVELUP;
+		u->levelup_sel = 0;
+	}
+}
+
+struct command ui_cmd(enum cmd c)
+{
+	return (struct command){ .c = c, .item = -1, .x = -1, .y = -1, .choice = -1 };
+}
+
+int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const struct command *cmd)
+{
+	if (!g || game_is_over(g))
+		return 0;
+	int rc = h->command(h->ctx, cmd);
+	ui_after_command(u, g);
+	return rc;
 }
 
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my)
@@ -155,6 +182,8 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 	const struct scr *s = screen_of(u);
 	if (s->needs_game && !g)
 		s = &scr_title;
+	if (in->kind == UI_IN_KEY)
+		u->status[0] = 0; /* a line over the map lasts until the next key */
 	if (in->kind == UI_IN_KEY && in->act == ACT_HELP && s != &scr_help) {
 		/* help opens over any screen and goes back to it */
 		u->help_from = s == &scr_title ? UI_TITLE : u->screen;

@@ -15,11 +15,25 @@ enum ui_screen {
 	UI_CHARACTER, /* the player's numbers */
 	UI_GAMEOVER,  /* the player died */
 	UI_HELP,      /* every binding of every screen, scrollable */
+	UI_INVENTORY, /* choose an item to use */
+	UI_DROP,      /* choose an item to drop */
+	UI_TARGET,    /* choose the cell or monster a scroll is used on */
+	UI_LEVELUP,   /* choose what a new level brings (cannot be left) */
+	UI_SCORES,    /* the high-score table */
 	UI_SCREEN_COUNT
 };
 
 /* Title menu entries, in the order shown (only the available ones are). */
-enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_QUIT, MENU_COUNT };
+enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_SCORES, MENU_HELP, MENU_QUIT, MENU_COUNT };
+
+/* One line of the high-score table as the scores screen shows it (the app
+ * fills these from the table in the state directory). */
+struct ui_score {
+	long score;
+	int depth, turns, level;
+	char cause[48];
+};
+#define UI_SCORES_MAX 10
 
 /* What the screens need beyond the game state. Owned by the app. */
 struct ui {
@@ -36,6 +50,14 @@ struct ui {
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
+	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
+	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
+	int target_slot;       /* UI_TARGET: the item being used */
+	int levelup_sel;       /* selected choice of UI_LEVELUP */
+	struct ui_score scores[UI_SCORES_MAX];
+	int nscores;           /* lines in scores */
+	int score_rank;        /* the line of the game just ended, -1 when none */
+	bool scores_after_death; /* UI_SCORES follows a game over: Enter starts a new game */
 };
 
 /* What a screen may ask of the program that runs it (the app). Screens
@@ -45,13 +67,17 @@ enum ui_request {
 	UI_REQ_CONTINUE,  /* go on with the game in progress, on the play screen */
 	UI_REQ_SAVE_QUIT, /* keep the game and go back to the title screen */
 	UI_REQ_QUIT,      /* leave the program */
+	UI_REQ_SCORES,    /* read the high-score table into the ui and show UI_SCORES */
+	UI_REQ_EXPLORE,   /* auto-explore, a step at a time, until something happens or a key */
+	UI_REQ_TRAVEL_DOWN, /* walk to the known down stairs the same way */
+	UI_REQ_TRAVEL_UP,   /* ... the up stairs */
 };
 
 struct ui_host {
 	void *ctx;
-	/* Gives the game the command c (the host records it). Returns 1 when a
-	 * turn passed, 0 when none did. */
-	int (*command)(void *ctx, enum cmd c);
+	/* Gives the game the command cmd (the host records it). Returns 1 when
+	 * a turn passed, 0 when none did. */
+	int (*command)(void *ctx, const struct command *cmd);
 	/* Carries out r, including the screen shown afterwards. Returns 0, or
 	 * a negative errno after reporting the failure (the host has already
 	 * decided what follows, e.g. quitting). */
@@ -108,6 +134,10 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 /* Redraws the whole screen for u (and g, which may be NULL on the title
  * screen) into c. Only cells that change become damaged. */
 void ui_draw(const struct ui *u, const struct game *g, struct console *c);
+
+/* After a command (or a loaded game): the game-over screen when the player
+ * died, the level-up screen while a level-up is pending. */
+void ui_after_command(struct ui *u, const struct game *g);
 
 /* The name of screen s ("title", "play", ...), for messages and tests. */
 const char *ui_screen_name(enum ui_screen s);

@@ -1,8 +1,8 @@
-/* vmhelper: the VM rig's hands inside the guest — uinput gamepad and mouse,
- * and a report of a VT's display and keyboard mode.
+/* vmhelper: the VM rig's hands inside the guest — uinput gamepad, mouse and
+ * two keyboards, and a report of a VT's display and keyboard mode.
  *
  *   vmhelper uinput      reads commands, one per line, from stdin:
- *                          pad | mouse              create that device
+ *                          pad | mouse | kbd1 | kbd2  create that device
  *                          tap DEV CODE             press, sync, release, sync
  *                          emit DEV TYPE CODE VALUE one event (names as in
  *                                                   linux/input-event-codes.h)
@@ -105,6 +105,32 @@ static struct libevdev_uinput *make_mouse(void)
 	return ui;
 }
 
+/* A plain keyboard ("vmrig keyboard 1" / "2"): letters, digits, Enter,
+ * punctuation and the modifiers. */
+static struct libevdev_uinput *make_keyboard(const char *name)
+{
+	struct libevdev *d = libevdev_new();
+	struct libevdev_uinput *ui = NULL;
+	int rc;
+
+	if (!d)
+		return NULL;
+	libevdev_set_name(d, name);
+	libevdev_set_id_bustype(d, BUS_USB);
+	libevdev_set_id_vendor(d, 0x1209);
+	libevdev_set_id_product(d, 0x0002);
+	libevdev_enable_event_type(d, EV_KEY);
+	for (unsigned k = KEY_ESC; k <= KEY_KPDOT; k++)
+		libevdev_enable_event_code(d, EV_KEY, k, NULL);
+	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
+	libevdev_free(d);
+	if (rc < 0) {
+		printf("VH error uinput %s: %s\n", name, strerror(-rc));
+		return NULL;
+	}
+	return ui;
+}
+
 static struct vdev *find(struct vdev *devs, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
@@ -143,7 +169,8 @@ static int emit(struct vdev *d, int type, int code, int value)
 
 static int cmd_uinput(void)
 {
-	struct vdev devs[2] = { { "pad", NULL }, { "mouse", NULL } };
+	struct vdev devs[4] = { { "pad", NULL }, { "mouse", NULL }, { "kbd1", NULL }, { "kbd2", NULL } };
+	const int ndev = (int)(sizeof devs / sizeof devs[0]);
 	char line[256];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -155,21 +182,22 @@ static int cmd_uinput(void)
 			argv[argc++] = t;
 		if (argc == 0)
 			continue;
-		struct vdev *d = find(devs, 2, argc > 1 ? argv[1] : argv[0]);
-		if (!strcmp(argv[0], "pad") || !strcmp(argv[0], "mouse")) {
-			d = find(devs, 2, argv[0]);
+		struct vdev *d = find(devs, ndev, argc > 1 ? argv[1] : argv[0]);
+		if (argc == 1 && find(devs, ndev, argv[0])) {
+			d = find(devs, ndev, argv[0]);
 			if (d->ui) {
 				printf("VH error %s exists\n", d->name);
 				continue;
 			}
-			d->ui = !strcmp(argv[0], "pad") ? make_pad() : make_mouse();
+			d->ui = !strcmp(argv[0], "pad") ? make_pad() : !strcmp(argv[0], "mouse") ? make_mouse() :
+				make_keyboard(!strcmp(argv[0], "kbd1") ? "vmrig keyboard 1" : "vmrig keyboard 2");
 			if (d->ui)
 				printf("VH ok %s %s\n", d->name, libevdev_uinput_get_devnode(d->ui)
 					? libevdev_uinput_get_devnode(d->ui) : "(no devnode: is /sys mounted?)");
 			continue;
 		}
 		if (!d || !d->ui) {
-			printf("VH error %s: no such device (create it with pad or mouse)\n",
+			printf("VH error %s: no such device (create it with pad, mouse, kbd1 or kbd2)\n",
 			       argc > 1 ? argv[1] : argv[0]);
 			continue;
 		}
@@ -203,7 +231,7 @@ static int cmd_uinput(void)
 			printf("VH error bad command %s (see vmhelper.c)\n", argv[0]);
 		}
 	}
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < ndev; i++)
 		if (devs[i].ui)
 			libevdev_uinput_destroy(devs[i].ui);
 	printf("VH bye\n");

@@ -505,7 +505,7 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'mouse', 'chvt', 'ctrl-alt-fn', 'second-instance', 'sigterm',
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mouse', 'chvt', 'ctrl-alt-fn', 'second-instance', 'sigterm',
               'sigint-sighup', 'crash', 'console-tty', 'auto-scale', 'hotplug']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
@@ -628,6 +628,7 @@ class Session:
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
+                'shared-shift': 'evdev_open',
                 'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
                 'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open',
                 'second-instance': 'vt_open'}
@@ -830,6 +831,41 @@ class Session:
             return self.report('FAIL', 'gamepad-unplug', why)
         self.report('PASS', 'gamepad-unplug', 'unplugging the pad left the screen as it was; the keyboard '
                     'still moves the player (frame equals the headless one)')
+
+    def shared_shift(self):
+        """Issue 11 #3: Shift held on one keyboard shifts a key on another
+        ('>': descend, not '.': wait), and a keyboard unplugged with Shift
+        down releases it."""
+        g = self.g
+        for kb in ('kbd1', 'kbd2'):
+            self.plug(kb, 'vmrig keyboard ' + kb[-1])
+        if compare(self.headless(self.keys_done + ['>']), self.headless(self.keys_done + ['.'])) is None:
+            raise RuntimeError("'>' and '.' give the same headless frame here: the check would prove nothing")
+        before = g.frame_count()
+        self.helper('emit kbd1 EV_KEY KEY_LEFTSHIFT 1', 'emit')
+        self.helper('sync kbd1', 'sync')
+        self.helper('tap kbd2 KEY_DOT', 'tap')
+        self.helper('emit kbd1 EV_KEY KEY_LEFTSHIFT 0', 'emit')
+        self.helper('sync kbd1', 'sync')
+        self.keys_done.append('>')
+        n = g.settle(before, timeout=10)
+        why = self.same_as_headless("Shift on keyboard 1, '.' on keyboard 2", 'shared-shift')
+        if why:
+            return self.report('FAIL', 'shared-shift', why + " (a '.' instead of '>' means the Shift was not shared)")
+        before = g.frame_count()
+        self.helper('emit kbd1 EV_KEY KEY_LEFTSHIFT 1', 'emit')
+        self.helper('sync kbd1', 'sync')
+        self.helper('unplug kbd1', 'unplug')
+        time.sleep(0.5)
+        self.helper('tap kbd2 KEY_DOT', 'tap')
+        self.keys_done.append('.')
+        g.settle(before, timeout=10)
+        self.helper('unplug kbd2', 'unplug')
+        why = self.same_as_headless("'.' after keyboard 1 went with Shift down", 'shared-shift-unplug')
+        if why:
+            return self.report('FAIL', 'shared-shift', why + " (a '>' means the unplugged keyboard's Shift stuck)")
+        self.report('PASS', 'shared-shift', f"Shift on one uinput keyboard and '.' on another gave '>' (frame #{n} "
+                    "equals the headless frame); unplugged with Shift down, '.' is a wait again")
 
     def mouse(self):
         g = self.g

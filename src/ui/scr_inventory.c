@@ -1,0 +1,185 @@
+/* The inventory screens: choose an item to use (UI_INVENTORY) or to drop
+ * (UI_DROP) by its letter, the arrows or d-pad and Enter or A, or a click. */
+#include "ui/scr.h"
+#include <stdio.h>
+#include <string.h>
+
+#define SLOTS 26
+
+static const struct scr_key use_keys[] = {
+	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "use", .help = "use the item with that letter" },
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an item (or click it)" },
+	{ .act = ACT_CONFIRM, .hint = "use", .help = "use the chosen item" },
+	{ .act = ACT_DO, .hint = "use", .help = "use the chosen item" },
+	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_INVENTORY, .help = "back to the map" },
+	{ 0 },
+};
+
+static const struct scr_key drop_keys[] = {
+	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "drop", .help = "drop the item with that letter" },
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an item (or click it)" },
+	{ .act = ACT_CONFIRM, .hint = "drop", .help = "drop the chosen item" },
+	{ .act = ACT_DO, .hint = "drop", .help = "drop the chosen item" },
+	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_DROP, .help = "back to the map" },
+	{ 0 },
+};
+
+/* Where the list goes: the box and the lines shown (it scrolls on short
+ * consoles to keep the chosen line in view). */
+struct box {
+	int x, y, w, h;
+	int first, shown; /* first item shown, how many */
+};
+
+static void place(const struct ui *u, int cols, int rows, int n, struct box *b)
+{
+	struct ui_layout l;
+	ui_layout(cols, rows, &l);
+	b->w = cols < 44 ? cols : 44;
+	int room = l.rows - 1 - 2;       /* inside a box as tall as the console allows */
+	b->shown = n < room ? n : room;
+	b->h = (n ? b->shown : 1) + 2;
+	b->x = (cols - b->w) / 2;
+	b->y = (l.view_h - b->h) / 2;
+	if (b->y < 0)
+		b->y = 0;
+	if (b->y + b->h > rows - 1)
+		b->y = rows - 1 - b->h;
+	b->first = 0;
+	if (u->inv_sel >= b->shown)
+		b->first = u->inv_sel - b->shown + 1;
+}
+
+/* Uses or drops item i of the list. */
+static void choose(struct ui *u, struct game *g, const struct ui_host *h, const struct game_item_view *it, bool drop)
+{
+	u->screen = UI_PLAY;
+	struct command cmd = ui_cmd(drop ? CMD_DROP : CMD_USE);
+	cmd.item = it->slot;
+	if (!drop && it->target != TARGET_NONE) {
+		/* a scroll aimed at a monster or a cell: the targeting screen,
+		 * the cursor on the nearest visible monster, else the player */
+		u->target_slot = it->slot;
+		if (game_nearest_monster(g, &u->look_x, &u->look_y))
+			game_player_pos(g, &u->look_x, &u->look_y);
+		u->screen = UI_TARGET;
+		return;
+	}
+	ui_command(u, g, h, &cmd);
+}
+
+static void input_list(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in, bool drop)
+{
+	struct game_item_view it[SLOTS];
+	int n = game_inventory(g, it, SLOTS);
+	if (u->inv_sel >= n)
+		u->inv_sel = n ? n - 1 : 0;
+	if (in->kind == UI_IN_CLICK) {
+		struct box b;
+		place(u, in->cols, in->rows, n, &b);
+		int i = b.first + in->y - (b.y + 1);
+		if (in->x > b.x && in->x < b.x + b.w - 1 && in->y > b.y && i >= b.first && i < b.first + b.shown && i < n)
+			choose(u, g, h, &it[i], drop);
+		return;
+	}
+	if (in->kind != UI_IN_KEY)
+		return;
+	/* a letter chooses its item; a letter with no item means its action */
+	if (in->key >= 'a' && in->key <= 'z') {
+		for (int i = 0; i < n; i++) {
+			if (it[i].slot == (int)(in->key - 'a')) {
+				choose(u, g, h, &it[i], drop);
+				return;
+			}
+		}
+	}
+	switch (in->act) {
+	case ACT_MOVE_N:
+		if (n)
+			u->inv_sel = (u->inv_sel + n - 1) % n;
+		break;
+	case ACT_MOVE_S:
+		if (n)
+			u->inv_sel = (u->inv_sel + 1) % n;
+		break;
+	case ACT_CONFIRM:
+	case ACT_DO:
+		if (n)
+			choose(u, g, h, &it[u->inv_sel], drop);
+		else
+			u->screen = UI_PLAY;
+		break;
+	case ACT_CANCEL:
+	case ACT_BACK:
+	case ACT_MENU:
+		u->screen = UI_PLAY;
+		break;
+	case ACT_INVENTORY:
+	case ACT_DROP:
+		/* the key that opened it closes it; the other one switches */
+		u->screen = (in->act == ACT_DROP) == drop ? UI_PLAY : in->act == ACT_DROP ? UI_DROP : UI_INVENTORY;
+		break;
+	default:
+		break;
+	}
+}
+
+static void draw_list(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
+		      bool drop)
+{
+	ui_draw_world(u, l, g, c, false, NULL);
+	struct game_item_view it[SLOTS];
+	int n = game_inventory(g, it, SLOTS);
+	struct box b;
+	place(u, l->cols, l->rows, n, &b);
+	con_fill(c, b.x, b.y, b.w, b.h, ' ', ui_pal.text, ui_pal.bg);
+	con_box(c, b.x, b.y, b.w, b.h, ui_pal.box, ui_pal.bg, drop ? "Drop which item?" : "Use which item?");
+	if (!n)
+		con_print(c, b.x + 2, b.y + 1, ui_pal.dim_text, ui_pal.bg, "Your inventory is empty.", b.w - 4);
+	for (int k = 0; k < b.shown; k++) {
+		int i = b.first + k, y = b.y + 1 + k;
+		bool sel = i == u->inv_sel;
+		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
+		con_fill(c, b.x + 1, y, b.w - 2, 1, ' ', ui_pal.text, bg);
+		char line[64];
+		snprintf(line, sizeof line, "%c)", 'a' + it[i].slot);
+		con_print(c, b.x + 2, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, -1);
+		con_put(c, b.x + 5, y, it[i].glyph, it[i].fg, bg);
+		snprintf(line, sizeof line, "%s%s", it[i].name, it[i].equipped ? " (E)" : "");
+		con_print(c, b.x + 7, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, b.w - 8);
+	}
+	if (b.first > 0)
+		con_put(c, b.x + b.w - 2, b.y, 0x2191, ui_pal.accent, ui_pal.bg);
+	if (b.first + b.shown < n)
+		con_put(c, b.x + b.w - 2, b.y + b.h - 1, 0x2193, ui_pal.accent, ui_pal.bg);
+	ui_draw_keys_hint(u, l, c, drop ? drop_keys : use_keys);
+}
+
+static void use_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	input_list(u, g, h, in, false);
+}
+
+static void use_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	draw_list(u, l, g, c, false);
+}
+
+static void drop_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	input_list(u, g, h, in, true);
+}
+
+static void drop_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	draw_list(u, l, g, c, true);
+}
+
+const struct scr scr_inventory = { .name = "inventory", .title = "Inventory (use)", .keys = use_keys,
+				   .needs_game = true, .input = use_input, .draw = use_draw };
+const struct scr scr_drop = { .name = "drop", .title = "Drop", .keys = drop_keys,
+			      .needs_game = true, .input = drop_input, .draw = drop_draw };

@@ -1,0 +1,100 @@
+/* The level-up screen: the player chooses what the new level brings; it
+ * cannot be left without choosing. */
+#include "game/content.h"
+#include "ui/scr.h"
+#include <stdio.h>
+
+static const struct scr_key keys[] = {
+	{ .keys = "a-c", .dev = SCR_KEYBOARD, .hint = "take", .help = "take that choice" },
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose (or click)" },
+	{ .act = ACT_CONFIRM, .hint = "take it", .help = "take the chosen one" },
+	{ .act = ACT_DO, .hint = "take it", .help = "take the chosen one" },
+	{ 0 },
+};
+
+#define BOX_W 44
+#define ROWS_PER 3 /* a choice: up to two lines, then a gap */
+
+static void place(int cols, int rows, int *x, int *y, int *w, int *h)
+{
+	struct ui_layout l;
+	ui_layout(cols, rows, &l);
+	*w = cols < BOX_W ? cols : BOX_W;
+	*h = LEVELUP_COUNT * ROWS_PER + 4;
+	*x = (cols - *w) / 2;
+	*y = (l.view_h - *h) / 2;
+	if (*y < 0)
+		*y = 0;
+}
+
+static void choose(struct ui *u, struct game *g, const struct ui_host *h, int choice)
+{
+	struct command cmd = ui_cmd(CMD_LEVEL_UP);
+	cmd.choice = choice;
+	u->screen = UI_PLAY;
+	ui_command(u, g, h, &cmd); /* another level still pending comes back here */
+}
+
+static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	if (!game_levelup_pending(g)) {
+		u->screen = UI_PLAY;
+		return;
+	}
+	if (in->kind == UI_IN_CLICK) {
+		int x, y, w, hh;
+		place(in->cols, in->rows, &x, &y, &w, &hh);
+		int i = in->y - (y + 3);
+		if (in->x > x && in->x < x + w - 1 && i >= 0 && i % ROWS_PER < 2 && i / ROWS_PER < LEVELUP_COUNT)
+			choose(u, g, h, i / ROWS_PER);
+		return;
+	}
+	if (in->kind != UI_IN_KEY)
+		return;
+	if (in->key >= 'a' && in->key < 'a' + LEVELUP_COUNT) {
+		choose(u, g, h, (int)(in->key - 'a'));
+		return;
+	}
+	switch (in->act) {
+	case ACT_MOVE_N:
+		u->levelup_sel = (u->levelup_sel + LEVELUP_COUNT - 1) % LEVELUP_COUNT;
+		break;
+	case ACT_MOVE_S:
+		u->levelup_sel = (u->levelup_sel + 1) % LEVELUP_COUNT;
+		break;
+	case ACT_CONFIRM:
+	case ACT_DO:
+		choose(u, g, h, u->levelup_sel);
+		break;
+	default:
+		/* no way out but a choice */
+		snprintf(u->status, sizeof u->status, "Choose what your new level brings.");
+		break;
+	}
+}
+
+static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_world(u, l, g, c, false, NULL);
+	struct game_stats s;
+	game_stats(g, &s);
+	int x, y, w, h;
+	place(l->cols, l->rows, &x, &y, &w, &h);
+	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
+	con_box(c, x, y, w, h, ui_pal.title, ui_pal.bg, "Level up!");
+	con_printf(c, x + 2, y + 1, ui_pal.title, ui_pal.bg, "You reach level %d. Choose:", s.level + 1);
+	for (int i = 0; i < LEVELUP_COUNT; i++) {
+		bool sel = i == u->levelup_sel;
+		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
+		char line[80];
+		int ly = y + 3 + ROWS_PER * i;
+		snprintf(line, sizeof line, "%c) %s", 'a' + i, content_levelups[i].label);
+		int lines = con_wrapped_lines(w - 4, line);
+		con_fill(c, x + 1, ly, w - 2, lines < 2 ? lines : 2, ' ', ui_pal.text, bg);
+		con_print_wrapped(c, x + 2, ly, w - 4, 2, sel ? 0xFFFFFF : ui_pal.text, bg, line);
+	}
+	ui_draw_keys_hint(u, l, c, keys);
+}
+
+const struct scr scr_levelup = { .name = "levelup", .title = "Level up", .keys = keys, .needs_game = true,
+				 .input = input, .draw = draw };

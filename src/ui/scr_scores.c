@@ -1,0 +1,81 @@
+/* The high-score table: from the title menu, and after a game over (the
+ * game just ended highlighted; Enter then starts a new one). */
+#include "ui/scr.h"
+#include <stdio.h>
+
+static const struct scr_key keys[] = {
+	{ .act = ACT_CONFIRM, .hint = "new game", .help = "after a game: start a new one" },
+	{ .act = ACT_DO, .hint = "new game", .help = "after a game: start a new one" },
+	{ .act = ACT_CANCEL, .hint = "menu", .help = "the title menu" },
+	{ .act = ACT_BACK, .hint = "menu", .help = "the title menu" },
+	{ 0 },
+};
+
+static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	(void)g;
+	if (in->kind != UI_IN_KEY)
+		return;
+	switch (in->act) {
+	case ACT_CONFIRM:
+	case ACT_DO:
+		if (u->scores_after_death) {
+			u->scores_after_death = false;
+			h->request(h->ctx, UI_REQ_NEW_GAME);
+		} else {
+			u->screen = UI_TITLE; /* from the menu, back to it */
+			u->menu_sel = 0;
+		}
+		break;
+	case ACT_CANCEL:
+	case ACT_BACK:
+	case ACT_QUIT:
+	case ACT_MENU:
+		u->scores_after_death = false;
+		u->screen = UI_TITLE;
+		u->menu_sel = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	(void)g;
+	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, "High scores");
+	bool wide = l->cols >= 60;
+	int y = 2;
+	if (!u->nscores)
+		con_print(c, 3, y, ui_pal.dim_text, ui_pal.bg, "No game has ended yet.", l->cols - 5);
+	else
+		con_print(c, 3, y++, ui_pal.dim_text, ui_pal.bg,
+			  wide ? "    score  depth  level  turns  how it ended" : "    score  D   how", l->cols - 5);
+	for (int i = 0; i < u->nscores && y < l->rows - 3; i++, y += 2) {
+		const struct ui_score *s = &u->scores[i];
+		bool mine = i == u->score_rank;
+		uint32_t fg = mine ? 0xFFFFFF : ui_pal.text, bg = mine ? ui_pal.select_bg : ui_pal.bg;
+		char line[160];
+		if (wide)
+			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %s", i + 1, s->score, s->depth, s->level,
+				 s->turns, s->cause);
+		else
+			snprintf(line, sizeof line, "%2d. %6ld  %-2d  %s", i + 1, s->score, s->depth, s->cause);
+		con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
+		con_print(c, 3, y, fg, bg, line, l->cols - 5);
+	}
+	if (!u->scores_after_death) {
+		/* from the menu: both keys go back */
+		static const struct scr_key back[] = {
+			{ .act = ACT_CANCEL, .hint = "back" },
+			{ .act = ACT_BACK, .hint = "back" },
+			{ 0 },
+		};
+		ui_draw_keys_hint(u, l, c, back);
+	} else {
+		ui_draw_keys_hint(u, l, c, keys);
+	}
+}
+
+const struct scr scr_scores = { .name = "scores", .title = "High scores", .keys = keys, .input = input,
+				.draw = draw };

@@ -1,0 +1,229 @@
+/* morgue and scores: a finished game leaves a morgue file, a recording that replays to it (also when saved and continued), its score; the save goes; the score table in order, damaged tables refused and kept aside. */
+#include "savefix.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "game/serial.h"
+#include "save/morgue.h"
+#include "save/record.h"
+#include "save/save.h"
+#include "save/scores.h"
+
+static char dir[64];
+
+static int setup(void **st)
+{
+	(void)st;
+	return savefix_mkdtemp(dir, sizeof dir, "morgue");
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	return savefix_rmtree(dir);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[1 << 17];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+/* A game played until the player dies, saved and loaded twice on the way. */
+static struct game *dead_game(uint64_t seed)
+{
+	struct game *g = gamefix_new(seed, MAPGEN_CLASSIC);
+	struct savefix_bot bot;
+	savefix_bot_init(&bot, seed);
+	char why[256];
+	int loads = 0;
+	for (int k = 0; k < 500 && !game_is_over(g); k++) {
+		savefix_play(&bot, g, 10);
+		if ((k == 1 || k == 3) && !game_is_over(g)) {
+			loads++;
+			struct serial_buf b = {0};
+			struct game *h;
+			assert_int_equal(game_encode(g, &b), 0);
+			assert_int_equal(game_decode(&h, b.data, b.len, why, sizeof why), 0);
+			free(b.data);
+			game_destroy(g);
+			g = h;
+		}
+	}
+	assert_true(game_is_over(g));
+	assert_int_equal(loads, 2);
+	return g;
+}
+
+static void test_game_over(void **st)
+{
+	(void)st;
+	char sub[128], name[4096];
+	snprintf(sub, sizeof sub, "%s/a", dir);
+	struct game *g = dead_game(3);
+	assert_int_equal(save_game(sub, g), 0); /* the save of the game in progress */
+	int rank;
+	const int64_t when = 1764530000; /* 2025-11-30 19:13:20 UTC */
+	assert_int_equal(morgue_game_over(sub, g, when, name, sizeof name, &rank), 0);
+	if (getenv("MORGUE_SHOW")) /* to look at one: MORGUE_SHOW=1 build/tests/test_morgue */
+		fputs(slurp(name), stdout);
+	assert_int_equal(rank, 0);
+	assert_false(save_exists(sub)); /* permadeath */
+	char want[256];
+	snprintf(want, sizeof want, "%s/morgue/morgue-20251130-191320-3.txt", sub);
+	assert_string_equal(name, want);
+	const char *text = slurp(name);
+	assert_non_null(strstr(text, "pirogue morgue file"));
+	assert_non_null(strstr(text, "seed 3, classic dungeon"));
+	assert_non_null(strstr(text, "Ended:     2025-11-30 19:13:20 UTC"));
+	char fate[128];
+	snprintf(fate, sizeof fate, "Fate:      %s\n", game_death_cause(g));
+	assert_true(game_death_cause(g)[0]);
+	assert_non_null(strstr(text, fate));
+	snprintf(want, sizeof want, "Depth:     dungeon level %d\nTurns:     %d\n", game_depth(g), game_turn(g));
+	assert_non_null(strstr(text, want));
+	assert_non_null(strstr(text, "Recording: morgue-20251130-191320-3.rec"));
+	assert_non_null(strstr(text, "\nKills\n"));
+	assert_non_null(strstr(text, "\nInventory and equipment\n  a) "));
+	assert_non_null(strstr(text, " (E)\n"));
+	/* the last message, and no more than 20 */
+	char last[160];
+	game_msg_format(game_msg_get(g, game_msg_count(g) - 1), last, sizeof last);
+	assert_non_null(strstr(text, last));
+	const char *msgs = strstr(text, "\nLast messages\n");
+	const char *around = strstr(text, "\nAround the player");
+	assert_non_null(msgs);
+	assert_non_null(around);
+	int lines = 0;
+	for (const char *p = msgs + 15; p < around; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, game_msg_count(g) < 20 ? game_msg_count(g) : 20);
+	/* the map: 21 lines, the player's corpse in the middle line */
+	assert_non_null(strstr(around, "#"));
+	/* the recording replays to the very game, though it was saved and
+	 * continued twice */
+	snprintf(want, sizeof want, "%s/morgue/morgue-20251130-191320-3.rec", sub);
+	struct recording r;
+	char err[512];
+	struct game *h;
+	assert_int_equal(rec_load(want, &r, err, sizeof err), 0);
+	if (rec_replay(&r, want, &h, err, sizeof err))
+		fail_msg("%s", err);
+	assert_true(game_checksum(h) == game_checksum(g));
+	rec_free(&r);
+	game_destroy(h);
+	/* the score */
+	struct score_table t;
+	assert_int_equal(scores_load(sub, &t, err, sizeof err), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.e[0].turns, game_turn(g));
+	assert_int_equal(t.e[0].depth, game_depth(g));
+	assert_string_equal(t.e[0].cause, game_death_cause(g));
+	assert_true(t.e[0].seed == 3);
+	game_destroy(g);
+}
+
+static struct score entry(long score, int turns)
+{
+	struct score s = {.score = score, .depth = 2, .turns = turns, .level = 1, .seed = 9, .when = 100};
+	snprintf(s.cause, sizeof s.cause, "killed by an orc");
+	return s;
+}
+
+static void test_table(void **st)
+{
+	(void)st;
+	char sub[128], why[512];
+	snprintf(sub, sizeof sub, "%s/t", dir);
+	struct score_table t;
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0); /* none yet */
+	assert_int_equal(t.n, 0);
+	const long order[] = {50, 70, 10, 70, 90, 30, 20, 60, 80, 40, 5, 100};
+	const int ranks[] = {0, 0, 2, 1, 0, 4, 5, 3, 1, 6, -1, 0};
+	for (int i = 0; i < 12; i++) {
+		struct score s = entry(order[i], i);
+		assert_int_equal(scores_add(sub, &s), ranks[i]);
+	}
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, SCORES_MAX);
+	for (int i = 1; i < t.n; i++)
+		assert_true(t.e[i - 1].score >= t.e[i].score);
+	assert_int_equal(t.e[0].score, 100);
+	assert_int_equal(t.e[9].score, 20); /* 10 and 5 fell off */
+	/* equal scores: the older one stays above */
+	assert_int_equal(t.e[3].score, 70);
+	assert_int_equal(t.e[3].turns, 1);
+	assert_int_equal(t.e[4].turns, 3);
+	assert_string_equal(t.e[0].cause, "killed by an orc");
+}
+
+/* Every cut and a changed byte: refused with a reason naming the file, then
+ * kept aside by the next game's score. */
+static void test_damaged_table(void **st)
+{
+	(void)st;
+	char sub[128], path[160], why[512];
+	snprintf(sub, sizeof sub, "%s/d", dir);
+	struct score_table t = {0};
+	for (int i = 0; i < 5; i++) {
+		struct score s = entry(10 * i, i);
+		scores_insert(&t, &s);
+	}
+	assert_int_equal(scores_save(sub, &t), 0);
+	snprintf(path, sizeof path, "%s/%s", sub, SCORES_FILE);
+	char whole[4096];
+	size_t len = strlen(strcpy(whole, slurp(path)));
+	for (size_t n = 0; n < len; n++) {
+		FILE *f = fopen(path, "wb");
+		fwrite(whole, 1, n, f);
+		fclose(f);
+		struct score_table u;
+		assert_int_equal(scores_load(sub, &u, why, sizeof why), -EINVAL);
+		assert_non_null(strstr(why, path));
+		assert_int_equal(u.n, 0);
+	}
+	for (size_t i = 0; i < len; i++) {
+		char changed[4096];
+		memcpy(changed, whole, len);
+		changed[i] = changed[i] == '7' ? '8' : '7';
+		if (!memcmp(changed, whole, len))
+			continue;
+		FILE *f = fopen(path, "wb");
+		fwrite(changed, 1, len, f);
+		fclose(f);
+		struct score_table u;
+		assert_int_equal(scores_load(sub, &u, why, sizeof why), -EINVAL);
+	}
+	/* the next score: the damaged table is kept aside, a new one begins */
+	struct score s = entry(1, 1);
+	assert_int_equal(scores_add(sub, &s), 0);
+	DIR *d = opendir(sub);
+	int kept = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		kept += !strncmp(e->d_name, SCORES_FILE ".bad-", strlen(SCORES_FILE ".bad-"));
+	closedir(d);
+	assert_int_equal(kept, 1);
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_game_over),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_damaged_table),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
