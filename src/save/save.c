@@ -401,14 +401,17 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	return rc;
 }
 
-/* Removes the temporary files of saves killed before their rename. */
+/* Removes the temporary files of atomic writes (the save's, the score
+ * table's) killed before their rename: NAME.tmp-XXXXXX. */
 static void remove_stale_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	const size_t tail = strlen(TMP_INFIX) + 6;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (strncmp(e->d_name, SAVE_FILE TMP_INFIX, strlen(SAVE_FILE TMP_INFIX)) != 0)
+		size_t n = strlen(e->d_name);
+		if (n <= tail || strncmp(e->d_name + n - tail, TMP_INFIX, strlen(TMP_INFIX)) != 0)
 			continue;
 		char p[4096];
 		if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
