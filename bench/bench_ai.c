@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	for (int c = 0; c < 3; c++) {
 		int n = counts[c];
 		/* 1,000 monsters do not fit on some floors: count what was placed */
-		long placed = 0, nturns = 0;
+		long placed = 0;
 		double best = 1e30;
 		char key[96];
 		snprintf(key, sizeof key, "whole turn, %d monsters, 80x43", n);
@@ -108,7 +108,6 @@ int main(int argc, char **argv)
 					double t = (bench_now() - t0) / TURNS;
 					if (t < best)
 						best = t;
-					nturns += TURNS;
 				}
 			}
 			game_destroy(g);

@@ -1179,11 +1179,75 @@ static void check_shipped(const char *path, int cw, int ch)
 	font_destroy(f);
 }
 
+/* The anti-aliased DejaVu sheets: greyscale coverage, every CP437
+ * character, the box-drawing, block and shade tiles left blank in the sheet
+ * and drawn by pirogue. */
+static void check_shipped_dejavu(const char *path, int cell)
+{
+	struct font *f;
+	char err[256];
+	if (font_load(&f, path, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, cell);
+	assert_int_equal(f->cell_h, cell);
+	assert_int_equal(f->nfile, 256);
+	assert_null(f->colour);
+	int grey = 0;
+	for (int i = 0; i < 256; i++) {
+		uint32_t cp = cp437_to_unicode[i];
+		bool drawn = cp >= 0x2500 && cp <= 0x259F;
+		bool empty = i == 0 || i == 0x20 || i == 0xFF;
+		if (drawn) {
+			assert_true(blank(f, i));
+			assert_true(font_glyph(f, cp) >= f->nfile);
+		} else {
+			assert_int_equal(font_glyph(f, cp), i);
+		}
+		if (!drawn && blank(f, i) != empty)
+			fail_msg("%s: glyph 0x%02X is %s", path, i, empty ? "not blank" : "blank");
+		for (int k = 0; k < cell * cell; k++)
+			grey += font_coverage(f, i)[k] != 0 && font_coverage(f, i)[k] != 255;
+	}
+	assert_true(grey > 1000); /* anti-aliased */
+	/* ─ runs edge to edge through pirogue's glyph */
+	const uint8_t *hz = font_coverage(f, font_glyph(f, 0x2500));
+	int rows_lit = 0;
+	for (int y = 0; y < cell; y++) {
+		assert_int_equal(hz[y * cell] != 0, hz[y * cell + cell - 1] != 0);
+		rows_lit += hz[y * cell] != 0;
+	}
+	assert_true(rows_lit >= 1);
+	font_destroy(f);
+}
+
 static void test_shipped_fonts(void **st)
 {
 	(void)st;
 	check_shipped("fonts/cp437-8x8.png", 8, 8);
 	check_shipped("fonts/cp437-8x16.png", 8, 16);
+	check_shipped_dejavu("fonts/dejavu-12x12.png", 12);
+	check_shipped_dejavu("fonts/dejavu-16x16.png", 16);
+}
+
+/* libtcod's dejavu10x10_gs_tc.png as tools/make-fonts renders it: the TCOD
+ * layout told by its shape (320×80), anti-aliased coverage. */
+static void test_tcod_sheet_from_make_fonts(void **st)
+{
+	(void)st;
+	struct font *f;
+	char err[256];
+	if (font_load(&f, TEST_DIR "/fonts/dejavu10x10_gs_tc.png", err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, 10);
+	assert_int_equal(f->cell_h, 10);
+	assert_null(f->colour);
+	assert_int_equal(font_glyph(f, 'A'), 96);
+	assert_int_equal(font_glyph(f, 'z'), 153);
+	assert_int_equal(font_glyph(f, '@'), 32);
+	assert_false(blank(f, 96));
+	assert_false(blank(f, font_glyph(f, 0x2554))); /* ╔, drawn by pirogue */
+	assert_false(font_has(f, 0x2302));
+	font_destroy(f);
 }
 
 int main(void)
@@ -1209,6 +1273,7 @@ int main(void)
 		cmocka_unit_test(test_tcod_layout),
 		cmocka_unit_test(test_sheet_classification),
 		cmocka_unit_test(test_builtin_box_glyphs),
+		cmocka_unit_test(test_tcod_sheet_from_make_fonts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,6 +234,25 @@ uint32_t ecs_count(const struct ecs_world *w)
 	return w->living;
 }
 
+int ecs_reserve(struct ecs_world *w, int c, uint32_t n)
+{
+	if (c < 0 || c >= w->npools)
+		return -EINVAL;
+	struct pool *p = &w->pools[c];
+	if (n <= p->cap)
+		return 0;
+	ecs_entity *dense = realloc(p->dense, n * sizeof(*dense));
+	if (!dense)
+		return -ENOMEM;
+	p->dense = dense;
+	unsigned char *data = realloc(p->data, (size_t)n * p->size);
+	if (!data)
+		return -ENOMEM;
+	p->data = data;
+	p->cap = n;
+	return 0;
+}
+
 void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
 {
 	if (!ecs_alive(w, e) || c < 0 || c >= w->npools)

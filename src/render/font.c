@@ -447,16 +447,20 @@ static void draw_builtin(uint8_t *c, int w, int h, uint32_t cp)
 		draw_box(&k, box_arms[cp - 0x2500]);
 }
 
-/* Adds the code points U+2500..U+259F that f lacks as glyphs drawn by
- * draw_builtin (white, opaque in a colour tileset), after the file's own
- * (f->nfile). Leaves room for one more glyph. Returns 0 or -ENOMEM. */
+/* Adds the code points U+2500..U+259F that f lacks, or has as a blank
+ * tile, as glyphs drawn by draw_builtin (white, opaque in a colour
+ * tileset), after the file's own (f->nfile). Leaves room for one more
+ * glyph. Returns 0 or -ENOMEM. */
 static int add_builtin(struct font *f)
 {
 	uint32_t missing[0x25A0 - 0x2500];
-	int n = 0;
-	for (uint32_t cp = 0x2500; cp < 0x25A0; cp++)
-		if (map_find(f, cp) < 0)
+	int n = 0, nnew = 0;
+	for (uint32_t cp = 0x2500; cp < 0x25A0; cp++) {
+		int32_t g = map_find(f, cp);
+		if (g < 0 || glyph_blank(f, g)) /* a blank tile: drawn here too */
 			missing[n++] = cp;
+		nnew += g < 0;
+	}
 	size_t px = (size_t)f->cell_w * (size_t)f->cell_h;
 	if (!n || ((size_t)f->nglyphs + (size_t)n + 1) * px > FONT_MAX_PIXELS)
 		return 0;
@@ -473,10 +477,11 @@ static int add_builtin(struct font *f)
 		f->colour = col;
 		memset(col + (size_t)f->nglyphs * px, 0, (size_t)(n + 1) * px * sizeof *col);
 	}
-	struct font_map_entry *map = realloc(f->map, (f->map_len + (size_t)n) * sizeof *map);
+	struct font_map_entry *map = realloc(f->map, (f->map_len + (size_t)nnew) * sizeof *map);
 	if (!map)
 		return -ENOMEM;
 	f->map = map;
+	size_t len = f->map_len;
 	for (int i = 0; i < n; i++) {
 		int g = f->nglyphs++;
 		uint8_t *c = cov + (size_t)g * px;
@@ -484,7 +489,19 @@ static int add_builtin(struct font *f)
 		if (f->colour)
 			for (size_t k = 0; k < px; k++)
 				f->colour[(size_t)g * px + k] = (uint32_t)c[k] << 24 | 0xFFFFFFu;
-		map[f->map_len++] = (struct font_map_entry){ missing[i], g };
+		/* the code point's entry (sorted: binary search) or a new one */
+		size_t lo = 0, hi = len;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (map[mid].cp < missing[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < len && map[lo].cp == missing[i])
+			map[lo].glyph = g;
+		else
+			map[f->map_len++] = (struct font_map_entry){ missing[i], g };
 	}
 	qsort(map, f->map_len, sizeof *map, entry_cmp);
 	return 0;
