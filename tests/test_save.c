@@ -106,6 +106,17 @@ static void test_save_load(void **st)
 	assert_int_equal(stat(p, &s), 0);
 	assert_int_equal(s.st_mode & 0777, 0644);
 	assert_int_equal(count_in("a/b", SAVE_FILE ".tmp"), 0);
+	/* what killed atomic writes leave is cleaned up on load, nothing else */
+	const char *stale[] = {SAVE_FILE ".tmp-a1B2c3", "scores.tmp-zzzzzz", "notes.tmp-1"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s/%s", sub, stale[i]);
+		write_bytes(p, "x", 1);
+	}
+	assert_int_equal(save_load(sub, &h, why, sizeof why), 0);
+	game_destroy(h);
+	assert_int_equal(count_in("a/b", SAVE_FILE ".tmp"), 0);
+	assert_int_equal(count_in("a/b", "scores.tmp"), 0);
+	assert_int_equal(count_in("a/b", "notes.tmp-1"), 1);
 	assert_int_equal(save_delete(sub), 0);
 	assert_false(save_exists(sub));
 	assert_int_equal(save_delete(sub), 0); /* none: fine */

@@ -52,7 +52,8 @@ static void rig_init(struct rig *r, struct game *g, enum ui_screen s)
 
 static void key(struct rig *r, enum action act, uint32_t k)
 {
-	struct ui_input in = { .kind = UI_IN_KEY, .act = act, .key = k, .from = DEV_KEYBOARD, .cols = 80, .rows = 50 };
+	struct ui_input in = { .kind = UI_IN_KEY, .act = act, .key = k, .cols = 80, .rows = 50,
+			       .from = bind_is_pad(k) ? DEV_GAMEPAD : DEV_KEYBOARD };
 	ui_input(&r->u, r->f.g, &r->h, &in);
 	/* every screen draws in whatever state the input left */
 	ui_draw(&r->u, r->f.g, r->c);
@@ -445,6 +446,18 @@ static void test_inventory(void **st)
 	key(&r, ACT_INVENTORY, 'i');
 	key(&r, ACT_INVENTORY, 'i');
 	assert_int_equal(r.u.screen, UI_PLAY);
+	/* the gamepad has no drop button: Y switches between use and drop */
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_DROP);
+	assert_true(on_screen(r.c, "Y: use"));
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "Y: drop"));
+	key(&r, ACT_BACK, PAD_EAST);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	r.u.last_dev = DEV_KEYBOARD;
+	assert_int_equal(r.f.ncmd, 2);
 	/* a click on a line chooses it: find the dagger's row */
 	key(&r, ACT_INVENTORY, 'i');
 	int dy = -1, dx = -1;

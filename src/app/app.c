@@ -382,7 +382,20 @@ static void open_state(struct app *a)
 		a->ui.menu_sel = 0;
 	} else if (rc != -ENOENT) {
 		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
-		snprintf(a->ui.notice, sizeof a->ui.notice, "%.*s", (int)sizeof a->ui.notice - 1, why);
+		/* the title gets it without the details in parentheses (the
+		 * log has them), capitalised: "The save is cut short; kept
+		 * as pirogue.sav.bad-20261130-202742" */
+		size_t n = 0;
+		for (const char *p = why; *p && n + 1 < sizeof a->ui.notice; p++) {
+			const char *close = p[0] == ' ' && p[1] == '(' ? strchr(p, ')') : NULL;
+			if (close) {
+				p = close;
+				continue;
+			}
+			a->ui.notice[n] = n == 0 && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+			n++;
+		}
+		a->ui.notice[n] = 0;
 	}
 }
 

@@ -233,10 +233,10 @@ static int fb_query(const char *path, struct fb_var_screeninfo *v, struct fb_fix
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return errno ? -errno : -EIO; /* never 0: *v would be read unset */
 	int rc = 0;
 	if (ioctl(fd, FBIOGET_VSCREENINFO, v) < 0 || ioctl(fd, FBIOGET_FSCREENINFO, f) < 0)
-		rc = -errno;
+		rc = errno ? -errno : -EIO;
 	close(fd);
 	return rc;
 }
@@ -306,8 +306,8 @@ int fbdev_list_displays(FILE *out)
 	for (int i = 0; i < 32; i++) {
 		char p[32];
 		snprintf(p, sizeof p, "/dev/fb%d", i);
-		struct fb_var_screeninfo v;
-		struct fb_fix_screeninfo f;
+		struct fb_var_screeninfo v = { 0 };
+		struct fb_fix_screeninfo f = { 0 };
 		int rc = fb_query(p, &v, &f);
 		if (rc == -ENOENT)
 			break;

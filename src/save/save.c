@@ -132,11 +132,9 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 		goto fail_fd;
 	}
 	if (close(fd)) {
-		fd = -1;
 		rc = -errno;
 		goto fail_tmp;
 	}
-	fd = -1;
 	what = "replace";
 	if (rename(tmp, dst)) {
 		rc = -errno;
@@ -202,6 +200,10 @@ int save_encode(const struct game *g, struct serial_buf *out)
 		}
 		out->data = d;
 		out->cap = need;
+	}
+	if (!out->data || need < out->len) { /* a size that wrapped around: never in practice */
+		rc = -ENOMEM;
+		goto out;
 	}
 	unsigned char *h = out->data + out->len;
 	memcpy(h, SAVE_MAGIC, 8);
@@ -399,14 +401,17 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	return rc;
 }
 
-/* Removes the temporary files of saves killed before their rename. */
+/* Removes the temporary files of atomic writes (the save's, the score
+ * table's) killed before their rename: NAME.tmp-XXXXXX. */
 static void remove_stale_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	const size_t tail = strlen(TMP_INFIX) + 6;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (strncmp(e->d_name, SAVE_FILE TMP_INFIX, strlen(SAVE_FILE TMP_INFIX)) != 0)
+		size_t n = strlen(e->d_name);
+		if (n <= tail || strncmp(e->d_name + n - tail, TMP_INFIX, strlen(TMP_INFIX)) != 0)
 			continue;
 		char p[4096];
 		if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)
