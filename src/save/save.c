@@ -132,11 +132,9 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 		goto fail_fd;
 	}
 	if (close(fd)) {
-		fd = -1;
 		rc = -errno;
 		goto fail_tmp;
 	}
-	fd = -1;
 	what = "replace";
 	if (rename(tmp, dst)) {
 		rc = -errno;
@@ -202,6 +200,10 @@ int save_encode(const struct game *g, struct serial_buf *out)
 		}
 		out->data = d;
 		out->cap = need;
+	}
+	if (!out->data || need < out->len) { /* a size that wrapped around: never in practice */
+		rc = -ENOMEM;
+		goto out;
 	}
 	unsigned char *h = out->data + out->len;
 	memcpy(h, SAVE_MAGIC, 8);
