@@ -411,6 +411,7 @@ static int refuse(struct dec *d, const char *fmt, ...)
 /* The next section, which must carry tag: its payload as a reader. */
 static int section(struct dec *d, const char tag[4], struct rd *out)
 {
+	*out = (struct rd){ 0 }; /* empty on every refusal */
 	char t[4];
 	if (!r_bytes(&d->all, t, 4))
 		return refuse(d, "the game data ends before its '%.4s' section", tag);

@@ -91,8 +91,8 @@ int world_generate_floor(struct game *g, int depth);
 /* Places monsters, then items, per room on floor depth by the spawn tables
  * (GAME.md §5): randint(0, max) of each per room, on a random cell of the
  * room, kind by the floor's weights; a draw that falls on a staircase, on
- * (avoid_x, avoid_y) or on a cell already holding a monster (or, for an
- * item, an item) is dropped. */
+ * (avoid_x, avoid_y) or on a cell already holding a monster (an item draw:
+ * a monster or an item) is dropped. */
 void world_populate(struct game *g, int depth, int avoid_x, int avoid_y);
 /* Spawns an item of kind on floor at (x, y). Returns 0 or -errno. */
 int world_spawn_item(struct game *g, int kind, int floor, int x, int y, ecs_entity *out);
