@@ -41,7 +41,9 @@
 
 struct app {
 	const struct app_config *cfg;
-	struct font *font;
+	struct font *font;       /* --font, or the first of fonts */
+	struct font *fonts[4];   /* the shipped fonts when there is no --font */
+	int nfonts;
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
@@ -127,17 +129,39 @@ static int load_font(struct app *a)
 		}
 		return 0;
 	}
+	/* The shipped fonts, candidates of the automatic choice (the display
+	 * picks the one that fills it best: blit_choose); the first must be
+	 * there, the others are used when they are. */
+	static const char *const shipped[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png",
+					       "fonts/dejavu-12x12.png", "fonts/dejavu-16x16.png" };
 	char path[PATH_MAX + 32], exe[PATH_MAX];
-	if (data_file("fonts/cp437-8x8.png", path, sizeof path) == 0) {
-		if (font_load(&a->font, path, err, sizeof err)) {
+	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
+		if (data_file(shipped[i], path, sizeof path)) {
+			if (i == 0)
+				break;
+			log_info("default font %s is not installed; choosing among the others", shipped[i]);
+			continue;
+		}
+		struct font *f;
+		if (font_load(&f, path, err, sizeof err)) {
 			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
 			return -EINVAL;
 		}
+		a->fonts[a->nfonts++] = f;
+	}
+	if (a->nfonts) {
+		a->font = a->fonts[0];
 		return 0;
 	}
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
 		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
 	return -ENOENT;
+}
+
+/* The font the display draws with (its automatic choice, or --font). */
+static const struct font *drawn_font(const struct app *a)
+{
+	return a->disp && a->disp->font ? a->disp->font : a->font;
 }
 
 /* ------------------------------------------------------------------ */
@@ -250,6 +274,10 @@ static int open_display(struct app *a)
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) && load_font(a))
 		return -EINVAL;
 	o.font = a->font;
+	if (a->nfonts > 1) {
+		o.fonts = (const struct font *const *)a->fonts;
+		o.nfonts = a->nfonts;
+	}
 	/* the terminal backend itself holds log lines back while it owns the
 	 * terminal, and writes them when it gives it back */
 	return a->ops->open(&a->disp, &o);
@@ -735,8 +763,8 @@ static void set_pointer_space(struct app *a)
 {
 #if WITH_EVDEV
 	if (a->ev)
-		evdev_set_pointer_space(a->ev, a->con->w * a->font->cell_w, a->con->h * a->font->cell_h,
-					a->font->cell_w, a->font->cell_h);
+		evdev_set_pointer_space(a->ev, a->con->w * drawn_font(a)->cell_w, a->con->h * drawn_font(a)->cell_h,
+					drawn_font(a)->cell_w, drawn_font(a)->cell_h);
 #else
 	(void)a;
 #endif
@@ -918,7 +946,11 @@ static void app_close(struct app *a)
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	con_destroy(a->con);
 	con_destroy(a->scratch);
-	font_destroy(a->font);
+	if (a->nfonts)
+		for (int i = 0; i < a->nfonts; i++)
+			font_destroy(a->fonts[i]);
+	else
+		font_destroy(a->font);
 	if (a->sfd >= 0)
 		close(a->sfd);
 	if (a->tfd >= 0)
