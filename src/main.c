@@ -60,6 +60,9 @@ static const char usage_text[] =
 	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings (over the shipped ones)\n"
+	"  --bind key.ACTION=KEYS, --bind pad.ACTION=BUTTONS\n"
+	"                       bind keys or gamepad buttons to an action, as the settings\n"
+	"                       file's key.ACTION / pad.ACTION lines do (? lists them all)\n"
 	"  --list-inputs        list input devices and how each is classified\n"
 	"Settings files:\n"
 	"  --config FILE        read settings from FILE instead of /etc/pirogue.conf and\n"
@@ -84,7 +87,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE, OPT_KIOSK, OPT_FONT_LAYOUT,
+	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT,
 };
 
 static const struct option long_opts[] = {
@@ -110,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "list-displays", no_argument, NULL, OPT_LIST_DISPLAYS },
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
+	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
@@ -273,6 +277,24 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_GAMEPAD_DB:
 		o->cfg.gamepad_db = val;
 		break;
+	case OPT_BIND: {
+		/* the command-line twin of a key.ACTION / pad.ACTION setting */
+		char setting[64], why[512];
+		size_t n = strcspn(val, "=");
+		if (!val[n] || n >= sizeof setting)
+			return bad_value(o, "bind", val, "key.ACTION=KEYS or pad.ACTION=BUTTONS, e.g. key.wait=z");
+		memcpy(setting, val, n);
+		setting[n] = 0;
+		int rc = config_binding(&o->binds, setting, val + n + 1, why, sizeof why);
+		if (rc == -ENOENT)
+			return bad_value(o, "bind", val, "key.ACTION=KEYS or pad.ACTION=BUTTONS, e.g. key.wait=z");
+		if (rc) {
+			log_error("--bind %s: %s", val, why);
+			return EXIT_USAGE;
+		}
+		o->cfg.bindings = &o->binds;
+		break;
+	}
 	case OPT_VERBOSE:
 		o->cfg.verbose = true;
 		break;

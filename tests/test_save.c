@@ -62,6 +62,9 @@ static void test_state_dir(void **st)
 	assert_string_equal(buf, "/given");
 	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), 0);
 	assert_string_equal(buf, "/var/lib/pirogue");
+	setenv("STATE_DIRECTORY", ":/other", 1); /* no first one: not used */
+	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), 0);
+	assert_string_equal(buf, "/x/pirogue");
 	unsetenv("STATE_DIRECTORY");
 	assert_int_equal(save_state_dir(NULL, buf, sizeof buf), 0);
 	assert_string_equal(buf, "/x/pirogue");

@@ -25,17 +25,15 @@
 int save_state_dir(const char *opt, char *buf, size_t len)
 {
 	const char *base = NULL, *suffix = "";
-	size_t baselen = 0;
 	const char *sd = getenv("STATE_DIRECTORY");
 	const char *xdg = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
+	/* systemd lists several directories with ':'; the first is ours */
+	size_t sdlen = sd ? strcspn(sd, ":") : 0;
 	if (opt && opt[0]) {
 		base = opt;
-	} else if (sd && sd[0]) {
+	} else if (sdlen) {
 		base = sd;
-		const char *colon = strchr(sd, ':');
-		if (colon)
-			baselen = (size_t)(colon - sd);
 	} else if (xdg && xdg[0] == '/') {
 		base = xdg;
 		suffix = "/pirogue";
@@ -47,8 +45,7 @@ int save_state_dir(const char *opt, char *buf, size_t len)
 			  "XDG_STATE_HOME nor HOME is set)");
 		return -ENOENT;
 	}
-	if (!baselen)
-		baselen = strlen(base);
+	size_t baselen = base == sd ? sdlen : strlen(base);
 	int n = snprintf(buf, len, "%.*s%s", (int)baselen, base, suffix);
 	if (n < 0 || (size_t)n >= len) {
 		log_error("state directory %s%s: path too long", base, suffix);
