@@ -122,7 +122,7 @@ static int load_font(struct app *a)
 {
 	char err[256];
 	if (a->cfg->font) {
-		if (font_load(&a->font, a->cfg->font, err, sizeof err)) {
+		if (font_load_as(&a->font, a->cfg->font, a->cfg->font_layout, err, sizeof err)) {
 			log_error("%s (give --font a PNG tileset or a PSF font)", err);
 			return -EINVAL;
 		}
