@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"                       be mastered, else fbdev, else term on a tty, else none:\n"
 	"                       one line why and exit 1; headless only when asked for)\n"
 	"  --font FILE          PNG CP437 tileset or PSF1/PSF2 console font (.psf, .psf.gz)\n"
+	"  --font-layout L      how a PNG tileset is laid out: auto (by its shape), cp437\n"
+	"                       (16x16 tiles) or tcod (libtcod's 32x8 *_tc.png)\n"
 	"  --scale N            integer pixel scale 1-8 (default: the largest that fits 80x50 cells)\n"
 	"  --rotate DEG         0, 90, 180 or 270 (clockwise, for portrait panels)\n"
 	"  --size WxH           headless surface size in pixels (default 640x400)\n"
@@ -67,7 +69,7 @@ static const char usage_text[] =
 	"                       $XDG_CONFIG_HOME/pirogue/pirogue.conf (--config /dev/null: none;\n"
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
-	"                       backend font scale rotate size card connector mode fb vt\n"
+	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -85,7 +87,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE, OPT_KIOSK, OPT_BIND,
+	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT,
 };
 
 static const struct option long_opts[] = {
@@ -93,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "font", required_argument, NULL, OPT_FONT },
+	{ "font-layout", required_argument, NULL, OPT_FONT_LAYOUT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -196,6 +199,16 @@ static int set_option(struct opts *o, int c, const char *val)
 		break;
 	case OPT_FONT:
 		o->cfg.font = val;
+		break;
+	case OPT_FONT_LAYOUT:
+		if (!strcmp(val, "auto"))
+			o->cfg.font_layout = FONT_LAYOUT_AUTO;
+		else if (!strcmp(val, "cp437"))
+			o->cfg.font_layout = FONT_LAYOUT_CP437;
+		else if (!strcmp(val, "tcod"))
+			o->cfg.font_layout = FONT_LAYOUT_TCOD;
+		else
+			return bad_value(o, "font-layout", val, "auto, cp437 or tcod");
 		break;
 	case OPT_SCALE:
 		if (parse_int(val, 1, 8, &o->cfg.scale))
@@ -316,7 +329,7 @@ static int set_option(struct opts *o, int c, const char *val)
 
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
-	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
+	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
 };
 
@@ -343,7 +356,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 	for (size_t i = 0; i < sizeof config_settings / sizeof config_settings[0]; i++)
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
-		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
+		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
 			  "vt gamepad-db mapgen state-dir verbose kiosk, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
