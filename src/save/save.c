@@ -237,6 +237,8 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 	*out = NULL;
 	if (len == 0)
 		return why_set(why, whylen, -EINVAL, "the save is empty");
+	if (len < 8 && memcmp(p, SAVE_MAGIC, len) == 0)
+		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
 	if (len < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
 		return why_set(why, whylen, -EINVAL, "not a pirogue save (its first bytes are not %s)",
 			       "\\x89PIRSAV\\n");
