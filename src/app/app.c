@@ -5,7 +5,6 @@
 #include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
-#include "game/map.h"
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
