@@ -265,7 +265,6 @@ int game_do(struct game *g, const struct command *cmd)
 	if (!cost)
 		return 0;
 	g->turn++;
-	ecs_flush(g->w);
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);
