@@ -141,7 +141,7 @@ run: check-deps
 # make test: build everything and run every test; the last line of output is
 # "N passed, N failed".
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
 	@tools/run-tests $(BUILD) $(BIN)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
@@ -161,13 +161,58 @@ bench-ir: check-deps check-bench-deps
 	@$(MAKE) --no-print-directory $(BENCH_BINS)
 	@bench/ir.sh $(BENCH_BINS)
 
+# Fuzzing (docs/fuzz.md): one libFuzzer target per parser of outside data,
+# tests/fuzz/fuzz_*.c, built with clang under ASan+UBSan in $(O)/fuzz;
+# make fuzz FUZZ_TIME=60 runs each for that many seconds. make test replays
+# their seeds and the crashes kept in tests/fuzz/regress/ without libFuzzer.
+FUZZ_TARGETS := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay/%)
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+FUZZ_TIME    ?= 10
+$(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZREP $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIB) $(ALL_LDFLAGS) $(LIBS)
+$(BUILD)/fuzz/%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB) $(ALL_LDFLAGS) -fsanitize=fuzzer $(LIBS)
+.PHONY: fuzz fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+fuzz: check-deps
+	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer: apt-get install clang"; exit 1; }
+	@$(MAKE) --no-print-directory O=$(O)/fuzz CC=clang HARDEN=0 OPT="-O1 -g -fno-omit-frame-pointer" \
+	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" fuzz-bins
+	@tools/fuzz run $(O)/fuzz/build/fuzz $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# Static analysis (CI runs it): cppcheck, then the clang static analyzer over
+# a full build; either finding anything fails. A suppression is an inline
+# comment where it stands (/* cppcheck-suppress ID */ with the reason).
+CPPCHECK_FLAGS := --std=c11 -q --enable=warning,portability,performance --inline-suppr --error-exitcode=1 \
+	-D_GNU_SOURCE -DWITH_DRM=$(WITH_DRM) -DWITH_EVDEV=$(WITH_EVDEV) -Isrc
+.PHONY: analyze
+analyze: check-deps
+	@command -v cppcheck >/dev/null && command -v scan-build >/dev/null || \
+	  { echo "make analyze needs cppcheck and scan-build: apt-get install cppcheck clang-tools"; exit 1; }
+	@echo "== cppcheck"
+	@cppcheck $(CPPCHECK_FLAGS) -j2 src
+	@echo "== scan-build (clang static analyzer)"
+	@rm -rf $(O)/analyze
+	@scan-build --status-bugs -o $(O)/analyze/report make --no-print-directory O=$(O)/analyze -j2 all
+	@echo "static analysis: clean"
+
 # Debian build and test dependencies (through sudo when not root).
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
 # Benchmark-only (make bench, make bench-ir); the game never links them.
 BENCH_DEBS := libtcod-dev valgrind
+# apt-get waits up to APT_WAIT seconds for another package manager's lock.
+APT_WAIT ?= 300
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS) $(BENCH_DEBS)
+	echo "pirogue: if another apt-get or unattended-upgrades holds the package lock, waiting for it (up to $(APT_WAIT) s)"; \
+	$$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) update && \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) install -y $(DEBS) $(BENCH_DEBS)
 
 check-bench-deps:
 	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
@@ -212,6 +257,6 @@ deb:
 	@tools/make-deb $(O)/build/deb $(DEB_ARCHS)
 
 clean:
-	rm -rf $(BUILD) $(BIN) $(O)/asan
+	rm -rf $(BUILD) $(BIN) $(O)/asan $(O)/fuzz $(O)/analyze
 
 -include $(OBJS:.o=.d) $(BUILD)/src/main.d $(TEST_BINS:%=%.d) $(BENCH_BINS:%=%.d)

@@ -9,6 +9,8 @@
 #include "bench.h"
 #include "benchmaps.h"
 #include "game/fov.h"
+#include "game/map.h"
+#include "game/mapgen.h"
 #include "game/path.h"
 
 #define RADIUS 8
@@ -168,9 +170,121 @@ static void bench_fov(void)
 	fov_compare(&c, "unlimited (game) vs libtcod symmetric", p_game, t_sym, -1);
 }
 
+/* ---- paths on a generated 80x43 floor: 1 per floor cell, 10 under each of
+ * 100 monsters (the game's crowd cost), 8-way, diagonals cost the same ---- */
+#define MONSTERS 100
+static uint8_t pcost[MAP_W * MAP_H];
+static uint16_t pdist[MAP_W * MAP_H];
+static int mon[MONSTERS], goal_cell;
+static TCOD_Dijkstra *tdij;
+static TCOD_path_t tpath;
+
+static float tcod_cost(int xf, int yf, int xt, int yt, void *data)
+{
+	(void)xf, (void)yf, (void)data;
+	return (float)pcost[yt * MAP_W + xt];
+}
+
+/* pirogue: one distance map from the player, then each monster's step */
+static void p_steps(void)
+{
+	path_dijkstra(pcost, MAP_W, MAP_H, goal_cell % MAP_W, goal_cell / MAP_W, pdist);
+	for (int i = 0; i < MONSTERS; i++) {
+		int nx, ny;
+		if (path_step(pdist, pcost, MAP_W, MAP_H, mon[i] % MAP_W, mon[i] / MAP_W, &nx, &ny) == 0)
+			sink += (unsigned)nx;
+	}
+}
+
+/* libtcod: an A* path from each monster to the player, its first step */
+static void t_steps(void)
+{
+	for (int i = 0; i < MONSTERS; i++) {
+		int nx, ny;
+		if (TCOD_path_compute(tpath, mon[i] % MAP_W, mon[i] / MAP_W, goal_cell % MAP_W, goal_cell / MAP_W) &&
+		    TCOD_path_walk(tpath, &nx, &ny, false))
+			sink += (unsigned)nx;
+	}
+}
+
+static void p_map(void)
+{
+	path_dijkstra(pcost, MAP_W, MAP_H, goal_cell % MAP_W, goal_cell / MAP_W, pdist);
+}
+
+static void t_map(void)
+{
+	TCOD_dijkstra_compute(tdij, goal_cell % MAP_W, goal_cell / MAP_W);
+}
+
+static void path_case(const char *key, void (*a)(void), const char *bname, void (*b)(void))
+{
+	if (ir) {
+		a();
+		b();
+		bench_ir_start();
+		a();
+		bench_ir_stop(key, "pirogue", 1, 0);
+		bench_ir_start();
+		b();
+		bench_ir_stop(key, bname, 1, 0);
+		return;
+	}
+	double ta = 1e30, tb = 1e30;
+	for (int p = 0; p < PASSES * 5; p++) {
+		double t0 = bench_now();
+		a();
+		double t1 = bench_now();
+		b();
+		double t2 = bench_now();
+		ta = t1 - t0 < ta ? t1 - t0 : ta;
+		tb = t2 - t1 < tb ? t2 - t1 : tb;
+	}
+	printf("  %s: pirogue %.0f ns, %s %.0f ns, ratio %.2f\n", key, ta * 1e9, bname, tb * 1e9, ta / tb);
+}
+
+static void bench_paths(void)
+{
+	static struct map m;
+	struct rng r;
+	rng_seed(&r, 4242);
+	mapgen_generate(&m, MAPGEN_CLASSIC, 1, &r);
+	for (int i = 0; i < MAP_W * MAP_H; i++)
+		pcost[i] = m.tile[i] != TILE_WALL;
+	int sx, sy;
+	map_start(&m, &sx, &sy);
+	goal_cell = sy * MAP_W + sx;
+	for (int i = 0; i < MONSTERS;) {
+		int c = rng_range(&r, 0, MAP_W * MAP_H - 1);
+		if (pcost[c] == 1 && c != goal_cell) {
+			pcost[c] = 10;
+			mon[i++] = c;
+		}
+	}
+	tdij = TCOD_dijkstra_new_using_function(MAP_W, MAP_H, tcod_cost, NULL, 1.0f);
+	tpath = TCOD_path_new_using_function(MAP_W, MAP_H, tcod_cost, NULL, 1.0f);
+	/* the same distances, or the figures mean nothing (libtcod's exclude
+	 * the goal's cost too, and count the cell entered) */
+	p_map();
+	t_map();
+	long differ = 0;
+	for (int i = 0; i < MAP_W * MAP_H; i++) {
+		float td = TCOD_dijkstra_get_distance(tdij, i % MAP_W, i / MAP_W);
+		if (pdist[i] != PATH_UNREACHABLE && (long)td != (long)pdist[i])
+			differ++;
+	}
+	if (!ir) {
+		printf("paths on a generated 80x43 floor, 100 monsters costing 10 (distances differing from libtcod's: "
+		       "%ld cells):\n", differ);
+	}
+	path_case("distance map from the player (path_dijkstra vs TCOD_dijkstra_compute)", p_map, "libtcod", t_map);
+	path_case("100 monsters' steps: one map + 100 steps vs 100 A* paths", p_steps, "libtcod", t_steps);
+}
+
 int main(int argc, char **argv)
 {
 	ir = bench_ir_mode(argc, argv);
 	bench_fov();
+	bench_paths();
 	return 0;
 }

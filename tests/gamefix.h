@@ -52,6 +52,24 @@ static inline ecs_entity gamefix_spawn(struct game *g, enum actor_kind k, int x,
 	return e;
 }
 
+/* A monster of kind k at (x, y) on floor 1, with the player's view updated
+ * (so it is seen when in range). */
+static inline ecs_entity gamefix_spawn_seen(struct game *g, enum actor_kind k, int x, int y)
+{
+	ecs_entity e = gamefix_spawn(g, k, x, y);
+	world_refresh_view(g);
+	return e;
+}
+
+/* Makes (x, y) of floor 1 the down stairs. */
+static inline void gamefix_down_stairs(struct game *g, int x, int y)
+{
+	struct map *m = world_floor(g, 1);
+	map_set(m, x, y, TILE_STAIRS_DOWN);
+	m->down_x = x;
+	m->down_y = y;
+}
+
 /* An item of kind lying at (x, y) on floor 1; fails the test if it cannot be made. */
 static inline ecs_entity gamefix_item(struct game *g, int kind, int x, int y)
 {

@@ -3,8 +3,27 @@
 #define PIROGUE_SAVEFIX_H
 #include "gamefix.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "core/rng.h"
 #include "game/path.h"
+
+/* A fresh directory /tmp/pirogue-NAME-XXXXXX into dir (len >= 64): 0 or -1,
+ * for a cmocka group setup. */
+static inline int savefix_mkdtemp(char *dir, size_t len, const char *name)
+{
+	snprintf(dir, len, "/tmp/pirogue-%s-XXXXXX", name);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+/* Removes dir and everything in it: 0 or -1, for a group teardown. */
+static inline int savefix_rmtree(const char *dir)
+{
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
 
 struct savefix_bot {
 	struct rng r;

@@ -429,6 +429,41 @@ static void test_fit_scale(void **st)
 	tf_free(f);
 }
 
+/* The automatic choice of font and scale (the shipped fonts' cell sizes). */
+static void test_choose(void **st)
+{
+	(void)st;
+	struct font f8 = { .cell_w = 8, .cell_h = 8 }, f816 = { .cell_w = 8, .cell_h = 16 };
+	struct font f12 = { .cell_w = 12, .cell_h = 12 }, f16 = { .cell_w = 16, .cell_h = 16 };
+	const struct font *fonts[] = { &f8, &f816, &f12, &f16 };
+	static const struct {
+		int w, h, rot, fixed, font, scale;
+	} cases[] = {
+		{ 640, 400, 0, 0, 0, 1 },    /* 80×50 of 8×8 exactly: today's default */
+		{ 1280, 800, 0, 0, 3, 1 },   /* 16×16 fills it as 8×8 at 2 does: the font's own pixels */
+		{ 1920, 1080, 0, 0, 3, 1 },  /* 120×67 of 16×16 */
+		{ 1024, 768, 0, 0, 2, 1 },   /* 12×12: 85×64; 8×8 would need scale 1 (49 % of the screen) */
+		{ 320, 240, 0, 0, 0, 1 },    /* nothing shows 80×50: the most cells, 40×30 */
+		{ 800, 1280, 90, 0, 3, 1 },  /* a portrait panel turned: 1280×800 */
+		{ 2560, 1600, 0, 0, 3, 2 },  /* 16×16 at 2 ties 8×8 at 4: the smaller scale */
+		{ 1920, 1080, 0, 2, 0, 2 },  /* --scale 2: only 8×8 shows 80×50 */
+		{ 3840, 2160, 0, 0, 0, 5 },  /* 8×8 at 5 covers more than 12×12 at 3 or 16×16 at 2 */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct surface s = { .width = cases[i].w, .height = cases[i].h, .rotation = cases[i].rot };
+		int scale = -1;
+		int got = blit_choose(fonts, 4, &s, 80, 50, cases[i].fixed, &scale);
+		if (got != cases[i].font || scale != cases[i].scale)
+			fail_msg("%dx%d rot %d fixed %d: font %d scale %d, want font %d scale %d", cases[i].w, cases[i].h,
+				 cases[i].rot, cases[i].fixed, got, scale, cases[i].font, cases[i].scale);
+	}
+	/* one candidate: blit_fit_scale's answer */
+	struct surface s = { .width = 1280, .height = 800 };
+	int scale;
+	assert_int_equal(blit_choose(fonts, 1, &s, 80, 50, 0, &scale), 0);
+	assert_int_equal(scale, blit_fit_scale(&f8, &s, 80, 50));
+}
+
 static void test_create_rejects(void **st)
 {
 	(void)st;
@@ -509,6 +544,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_coverage),
 		cmocka_unit_test(test_golden_colour),
+		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_damaged_equals_full),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),

@@ -14,14 +14,6 @@ static struct game *arena(void)
 }
 
 
-/* A monster at (x, y) on floor 1, in the player's view from the start. */
-static ecs_entity spawn(struct game *g, enum actor_kind k, int x, int y)
-{
-	ecs_entity e = gamefix_spawn(g, k, x, y);
-	world_refresh_view(g);
-	return e;
-}
-
 static void test_player_stats(void **state)
 {
 	(void)state;
@@ -54,7 +46,7 @@ static void test_table_stats(void **state)
 		{ACTOR_TROLL, 16, 1, 4, 100, 'T', 0x007F00},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		ecs_entity e = spawn(g, want[i].k, 10 + (int)i, 10);
+		ecs_entity e = gamefix_spawn_seen(g, want[i].k, 10 + (int)i, 10);
 		const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
 		assert_int_equal(a->hp, want[i].hp);
 		assert_int_equal(a->max_hp, want[i].hp);
@@ -73,8 +65,8 @@ static void test_player_hits(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
-	ecs_entity troll = spawn(g, ACTOR_TROLL, 4, 4);
+	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, 6, 5);
+	ecs_entity troll = gamefix_spawn_seen(g, ACTOR_TROLL, 4, 4);
 	assert_int_equal(combat_attack(g, g->player, orc), 4);
 	assert_string_equal(gamefix_last_msg(g), "You attack the orc for 4 hit points.");
 	assert_int_equal(((const struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp, 6);
@@ -92,9 +84,9 @@ static void test_monster_hits(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
-	ecs_entity gob = spawn(g, ACTOR_GOBLIN, 6, 6);
-	ecs_entity troll = spawn(g, ACTOR_TROLL, 4, 5);
+	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, 6, 5);
+	ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 6, 6);
+	ecs_entity troll = gamefix_spawn_seen(g, ACTOR_TROLL, 4, 5);
 	assert_int_equal(combat_attack(g, orc, g->player), 1);
 	assert_string_equal(gamefix_last_msg(g), "Orc attacks you for 1 hit point.");
 	assert_int_equal(combat_attack(g, troll, g->player), 2);
@@ -114,7 +106,7 @@ static void test_kill_corpse_xp(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity orc = spawn(g, ACTOR_ORC, 6, 5);
+	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, 6, 5);
 	combat_attack(g, g->player, orc);
 	combat_attack(g, g->player, orc);
 	assert_true(ecs_has(g->w, orc, COMP_ACTOR));
@@ -158,8 +150,8 @@ static void test_monster_kill_gives_no_xp(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity troll = spawn(g, ACTOR_TROLL, 8, 8);
-	ecs_entity gob = spawn(g, ACTOR_GOBLIN, 9, 8);
+	ecs_entity troll = gamefix_spawn_seen(g, ACTOR_TROLL, 8, 8);
+	ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 9, 8);
 	combat_attack(g, troll, gob);
 	combat_attack(g, troll, gob);
 	assert_true(ecs_has(g->w, gob, COMP_CORPSE));
@@ -174,7 +166,7 @@ static void test_player_death(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity troll = spawn(g, ACTOR_TROLL, 6, 5);
+	ecs_entity troll = gamefix_spawn_seen(g, ACTOR_TROLL, 6, 5);
 	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->hp = 2;
 	assert_false(game_is_over(g));
 	assert_int_equal(combat_attack(g, troll, g->player), 2);
@@ -203,7 +195,7 @@ static void test_bump_attack_via_apply(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	ecs_entity gob = spawn(g, ACTOR_GOBLIN, 5, 4);
+	ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 5, 4);
 	assert_int_equal(game_apply(g, CMD_MOVE_N), 1);
 	assert_true(gamefix_has_msg(g, "You attack the goblin for 4 hit points."));
 	/* The goblin (2 power vs 2 defence) strikes back for nothing. */

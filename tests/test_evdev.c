@@ -706,17 +706,23 @@ static void test_syn_dropped(void **st)
 
 /* ---------- mouse ---------- */
 
-static void test_mouse_relative(void **st)
+/* A relative mouse (REL_X/REL_Y, BTN_LEFT); the pointer starts anew. */
+static void rel_mouse(struct evm_dev *m)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, rel, REL_X);
 	EVM_SET(&c, rel, REL_Y);
 	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
+	mk_dev(m, &c, EVM_MOUSE);
 	memset(&ptr, 0, sizeof ptr);
+}
+
+static void test_mouse_relative(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	rel_mouse(&m);
 	/* before the app tells the pointer space: nothing */
 	feed(&m, EV_REL, REL_X, 5);
 	syn(&m);
@@ -772,18 +778,24 @@ static void test_mouse_relative(void **st)
 	reset_got();
 }
 
-static void test_mouse_absolute(void **st)
+/* An absolute pointer (a tablet, a touchscreen): ABS_X/ABS_Y from 0 to max. */
+static void abs_mouse(struct evm_dev *m, unsigned button, int max)
 {
-	(void)st;
 	struct evm_caps c;
-	struct evm_dev m;
 	memset(&c, 0, sizeof c);
 	EVM_SET(&c, abs, ABS_X);
 	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 32767; /* QEMU usb-tablet */
+	EVM_SET(&c, key, button);
+	mk_dev(m, &c, EVM_MOUSE);
+	m->absmin[ABS_X] = m->absmin[ABS_Y] = 0;
+	m->absmax[ABS_X] = m->absmax[ABS_Y] = max;
+}
+
+static void test_mouse_absolute(void **st)
+{
+	(void)st;
+	struct evm_dev m;
+	abs_mouse(&m, BTN_LEFT, 32767); /* QEMU usb-tablet */
 	memset(&ptr, 0, sizeof ptr);
 	evm_pointer_space(&ptr, 800, 600, 10, 20);
 	feed(&m, EV_ABS, ABS_X, 32767);
@@ -809,14 +821,8 @@ static void test_mouse_absolute(void **st)
 static void test_mouse_extremes(void **st)
 {
 	(void)st;
-	struct evm_caps c;
 	struct evm_dev m;
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, rel, REL_X);
-	EVM_SET(&c, rel, REL_Y);
-	EVM_SET(&c, key, BTN_LEFT);
-	mk_dev(&m, &c, EVM_MOUSE);
-	memset(&ptr, 0, sizeof ptr);
+	rel_mouse(&m);
 	evm_pointer_space(&ptr, 800, 600, 10, 20); /* 80x30 cells */
 	feed(&m, EV_REL, REL_X, INT_MAX);
 	feed(&m, EV_REL, REL_X, INT_MAX);
@@ -834,13 +840,7 @@ static void test_mouse_extremes(void **st)
 	assert_int_equal(got[0].y, 29);
 	reset_got();
 
-	memset(&c, 0, sizeof c);
-	EVM_SET(&c, abs, ABS_X);
-	EVM_SET(&c, abs, ABS_Y);
-	EVM_SET(&c, key, BTN_TOUCH);
-	mk_dev(&m, &c, EVM_MOUSE);
-	m.absmin[ABS_X] = m.absmin[ABS_Y] = 0;
-	m.absmax[ABS_X] = m.absmax[ABS_Y] = 100;
+	abs_mouse(&m, BTN_TOUCH, 100);
 	feed(&m, EV_ABS, ABS_X, INT_MAX);
 	feed(&m, EV_ABS, ABS_Y, INT_MIN);
 	syn(&m);
@@ -920,10 +920,11 @@ static void test_guid(void **st)
 	snprintf(c.name, sizeof c.name, "Retro Pad Deluxe");
 	evm_guid(&c, g);
 	evm_guid_str(g, s);
-	/* "Retro Pad De" = 52 65 74 72 6f 20 50 61 64 20 44 65 */
+	/* "Retro Pad D" = 52 65 74 72 6f 20 50 61 64 20 44, as in SDL's own
+	 * "050000004c69632050726f20436f6e00" ("Lic Pro Con") */
 	char want[33];
 	uint16_t crc = evm_crc16(0, "Retro Pad Deluxe", 16);
-	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204465", crc & 0xFF, crc >> 8);
+	snprintf(want, sizeof want, "1900%02x%02x" "526574726f20506164204400", crc & 0xFF, crc >> 8);
 	assert_string_equal(s, want);
 }
 
@@ -1021,6 +1022,10 @@ static void test_db_lines(void **st)
 	assert_int_equal(count_lines(logbuf), 1);
 	assert_non_null(strstr(logbuf, "averyveryverylongtar: (SDL reads nothing after an element longer "
 				       "than 20 characters), b: (SDL reads nothing"));
+	/* a line ends at a NUL byte, as SDL's strings do */
+	static const char nul[] = "03000000eeee0000ffff000004000000,Nul,a:b0\0,b:b1,";
+	assert_int_equal(evm_db_add_line(&db, nul, sizeof nul - 1, "t.txt", 12, 0), 0);
+	assert_int_equal(db.v[db.n - 1].nbinds, 1);
 	/* a long hint: before platform: loses nothing and says nothing */
 	log_capture();
 	assert_int_equal(addl(&db, "03000000eeee0000ffff000003000000,Hinted,a:b0,"

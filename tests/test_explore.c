@@ -156,9 +156,7 @@ static void test_travel(void **state)
 	(void)state;
 	struct game *g = gamefix_room(11);
 	struct map *m = world_floor(g, 1);
-	map_set(m, 38, 18, TILE_STAIRS_DOWN);
-	m->down_x = 38;
-	m->down_y = 18;
+	gamefix_down_stairs(g, 38, 18);
 	gamefix_enter(g, 5, 5);
 	struct command step;
 	char why[80];
@@ -188,9 +186,7 @@ static void test_travel(void **state)
 	game_destroy(g);
 	g = gamefix_room(11);
 	m = world_floor(g, 1);
-	map_set(m, 12, 5, TILE_STAIRS_DOWN);
-	m->down_x = 12;
-	m->down_y = 5;
+	gamefix_down_stairs(g, 12, 5);
 	for (int yy = 1; yy <= 20; yy++)
 		map_set(m, 10, yy, TILE_WALL);
 	map_set(m, 10, 5, TILE_FLOOR);

@@ -228,7 +228,7 @@ static void test_png_greyscale_coverage(void **st)
 	assert_int_equal(load(&f, &b, err), 0);
 	assert_int_equal(f->cell_w, 3);
 	assert_int_equal(f->cell_h, 5);
-	assert_int_equal(f->nglyphs, 256);
+	assert_int_equal(f->nfile, 256);
 	assert_null(f->colour);
 	assert_string_equal(f->name, "test.font");
 	for (int g = 0; g < 256; g++)
@@ -251,7 +251,10 @@ static void test_png_greyscale_coverage(void **st)
 	assert_int_equal(font_glyph(f, 0x03D5), 0xED);
 	assert_int_equal(font_glyph(f, 0x25AA), 0xFE);
 	assert_true(font_has(f, 0x2126));
-	assert_int_equal(f->map_len, 256 + 12);
+	size_t own = 0;
+	for (size_t i = 0; i < f->map_len; i++)
+		own += f->map[i].glyph < f->nfile;
+	assert_int_equal(own, 256 + 12);
 	font_destroy(f);
 
 	/* Same grid as grey + alpha with white: coverage = alpha × grey / 255. */
@@ -338,10 +341,11 @@ static void test_png_colour_key(void **st)
 	assert_int_equal(font_coverage(f, 'A')[0], 0);
 	assert_int_equal(font_coverage(f, 'A')[5], 255);
 	/* '?' is blank in this tileset: the replacement is a generated box. */
-	assert_int_equal(f->nglyphs, 257);
-	assert_int_equal(font_glyph(f, 0x4E00), 256);
-	assert_false(blank(f, 256));
-	assert_int_equal(f->colour[256 * 16] >> 24, 0xFF);
+	assert_int_equal(f->nfile, 256);
+	int rg = f->nglyphs - 1;
+	assert_int_equal(font_glyph(f, 0x4E00), rg);
+	assert_false(blank(f, rg));
+	assert_int_equal(f->colour[(size_t)rg * 16] >> 24, 0xFF);
 	font_destroy(f);
 
 	/* Without the red pixel what is left after keying is grey: coverage. */
@@ -396,8 +400,8 @@ static void test_png_errors(void **st)
 	b = png(8, 8, 1, px);
 	expect_error(&b, -EINVAL, "8×8 pixels");
 	free(b.d);
-	b = png(300 * 16, 16, 1, px);
-	expect_error(&b, -EFBIG, "tiles of 300×1 pixels are larger");
+	b = png(301 * 16, 16, 1, px);
+	expect_error(&b, -EFBIG, "tiles of 301×1 pixels are larger");
 	free(b.d);
 	/* truncated: header intact, data cut */
 	b = png(128, 128, 1, px);
@@ -441,7 +445,7 @@ static void test_psf2_unicode_table(void **st)
 	assert_int_equal(load(&f, &b, err), 0);
 	assert_int_equal(f->cell_w, 10);
 	assert_int_equal(f->cell_h, 12);
-	assert_int_equal(f->nglyphs, 300);
+	assert_int_equal(f->nfile, 300);
 	assert_null(f->colour);
 	check_pattern(f, 0);
 	check_pattern(f, 123);
@@ -463,7 +467,7 @@ static void test_psf2_unicode_table(void **st)
 	/* gzip-compressed: the same font */
 	struct buf z = gzip(&b);
 	assert_int_equal(load(&f, &z, err), 0);
-	assert_int_equal(f->nglyphs, 300);
+	assert_int_equal(f->nfile, 300);
 	check_pattern(f, 200);
 	assert_int_equal(font_glyph(f, 0x1F600), 2);
 	font_destroy(f);
@@ -497,12 +501,13 @@ static void test_psf_without_replacement_gets_box(void **st)
 	struct font *f;
 	char err[256];
 	assert_int_equal(load(&f, &b, err), 0);
-	assert_int_equal(f->nglyphs, 5);
-	assert_int_equal(f->replacement, 4);
-	assert_int_equal(font_glyph(f, '?'), 4);
+	/* after the file's 4 and the box-drawing glyphs pirogue drew */
+	assert_int_equal(f->nfile, 4);
+	assert_int_equal(f->replacement, f->nglyphs - 1);
+	assert_int_equal(font_glyph(f, '?'), f->replacement);
 	assert_int_equal(font_glyph(f, 'c'), 2);
-	assert_false(blank(f, 4));
-	const uint8_t *box = font_coverage(f, 4);
+	assert_false(blank(f, f->replacement));
+	const uint8_t *box = font_coverage(f, f->replacement);
 	assert_int_equal(box[1 * 8 + 1], 255); /* outline corner */
 	assert_int_equal(box[4 * 8 + 4], 0);   /* hollow */
 	font_destroy(f);
@@ -512,7 +517,8 @@ static void test_psf_without_replacement_gets_box(void **st)
 	/* 1×1 glyphs: the box is one lit pixel, still visible. */
 	b = psf2(1, 1, 1, NULL);
 	assert_int_equal(load(&f, &b, err), 0);
-	assert_int_equal(f->nglyphs, 2);
+	assert_int_equal(f->nfile, 1);
+	assert_int_equal(f->replacement, f->nglyphs - 1);
 	assert_int_equal(font_coverage(f, font_glyph(f, 0x4E00))[0], 255);
 	font_destroy(f);
 	free(b.d);
@@ -553,7 +559,7 @@ static void test_psf1(void **st)
 	assert_int_equal(load(&f, &b, err), 0);
 	assert_int_equal(f->cell_w, 8);
 	assert_int_equal(f->cell_h, 14);
-	assert_int_equal(f->nglyphs, 256);
+	assert_int_equal(f->nfile, 256);
 	check_pattern(f, 77);
 	assert_int_equal(font_glyph(f, 0x2000 + 77), 77);
 	assert_int_equal(font_glyph(f, 0x2005), 5);
@@ -880,6 +886,242 @@ static void test_blank_sheet_refused(void **st)
 	free(px);
 }
 
+/* ---- issue 9: TCOD layout, sheet classification, drawn box glyphs ----- */
+
+/* A 32×8 sheet of cw×ch tiles, tile i filled with pattern value i+1 in
+ * its first pixel (white on black otherwise). */
+static uint8_t *tcod_sheet(int cw, int ch)
+{
+	int w = 32 * cw, h = 8 * ch;
+	uint8_t *px = calloc((size_t)w * (size_t)h, 1);
+	for (int g = 0; g < 256; g++) {
+		int x0 = (g % 32) * cw, y0 = (g / 32) * ch;
+		px[(size_t)(y0 + 1) * (size_t)w + (size_t)x0 + 1] = (uint8_t)(g + 1);
+	}
+	return px;
+}
+
+static void test_tcod_layout(void **st)
+{
+	(void)st;
+	/* 32×8 tiles of 4×4: 128×32 pixels, by shape TCOD (as 16×16 its
+	 * tiles would be 8×2, four times wider than tall) */
+	uint8_t *px = tcod_sheet(4, 4);
+	struct buf b = png(128, 32, 1, px);
+	struct font *f;
+	char err[256];
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, 4);
+	assert_int_equal(f->cell_h, 4);
+	assert_int_equal(font_glyph(f, ' '), 0);
+	assert_int_equal(font_glyph(f, '0'), 16);
+	assert_int_equal(font_glyph(f, '@'), 32);
+	assert_int_equal(font_glyph(f, '~'), 42);
+	assert_int_equal(font_glyph(f, 0x2591), 43);
+	assert_int_equal(font_glyph(f, 0x2500), 47);
+	assert_int_equal(font_glyph(f, 0x2597), 63);
+	assert_int_equal(font_glyph(f, 0x2191), 64);
+	assert_int_equal(font_glyph(f, 0x255D), 88);
+	assert_int_equal(font_glyph(f, 'A'), 96);
+	assert_int_equal(font_glyph(f, 'Z'), 121);
+	assert_int_equal(font_glyph(f, 'a'), 128);
+	assert_int_equal(font_glyph(f, 'z'), 153);
+	assert_true(font_has(f, 0x2610));
+	assert_false(font_has(f, 0x2302)); /* ⌂ is CP437 only */
+	assert_int_equal(font_coverage(f, 96)[5], 97);
+	font_destroy(f);
+	free(b.d);
+	free(px);
+
+	/* 32×8 tiles of 8×16 (256×128): both grids divide; tall cells of the
+	 * TCOD grid win (as CP437: 16×8 tiles) */
+	px = tcod_sheet(8, 16);
+	b = png(256, 128, 1, px);
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, 8);
+	assert_int_equal(f->cell_h, 16);
+	assert_int_equal(font_glyph(f, 'A'), 96);
+	font_destroy(f);
+	/* the layout given overrides the shape */
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_CP437, err, sizeof err), 0);
+	assert_int_equal(f->cell_w, 16);
+	assert_int_equal(f->cell_h, 8);
+	assert_int_equal(font_glyph(f, 'A'), 'A');
+	font_destroy(f);
+	free(b.d);
+	free(px);
+
+	/* 512×64: 16×16 tiles of 32×4 or TCOD tiles of 16×8 — the name says */
+	px = calloc(512 * 64, 1);
+	for (int i = 0; i < 512 * 64; i += 7)
+		px[i] = 255;
+	b = png(512, 64, 1, px);
+	expect_error(&b, -EINVAL, "cannot tell the layout of a 512×64-pixel sheet");
+	assert_int_equal(font_load_mem(&f, b.d, b.n, "dejavu_gs_tc.png", err, sizeof err), 0);
+	assert_int_equal(f->cell_w, 16);
+	font_destroy(f);
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_TCOD, err, sizeof err), 0);
+	assert_int_equal(f->cell_h, 8);
+	font_destroy(f);
+	free(b.d);
+	/* a sheet the named layout does not fit */
+	b = png(48, 48, 1, px);
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_TCOD, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "not the 32×8 grid of libtcod's TCOD layout"));
+	free(b.d);
+	free(px);
+}
+
+/* Anti-aliased white glyphs on magenta are coverage, their pink fringe
+ * half-covered; black glyphs on white are coverage too, not outlines. */
+static void test_sheet_classification(void **st)
+{
+	(void)st;
+	int w = 128, h = 128;
+	uint8_t *px = malloc((size_t)w * h * 3);
+	for (int i = 0; i < w * h; i++) {
+		px[i * 3] = 255;
+		px[i * 3 + 1] = 0;
+		px[i * 3 + 2] = 255;
+	}
+	/* every tile but 0: a 4×4 white square with a one-pixel pink fringe */
+	for (int g = 1; g < 256; g++)
+		for (int y = 1; y < 7; y++)
+			for (int x = 1; x < 7; x++) {
+				uint8_t *p = px + (((g / 16) * 8 + y) * w + (g % 16) * 8 + x) * 3;
+				bool edge = x == 1 || x == 6 || y == 1 || y == 6;
+				p[1] = edge ? 128 : 255; /* (255,128,255): halfway to white */
+			}
+	struct buf b = png(w, h, 3, px);
+	struct font *f;
+	char err[256];
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	assert_null(f->colour);
+	const uint8_t *a = font_coverage(f, 'A');
+	assert_int_equal(a[0], 0);
+	assert_int_equal(a[1 * 8 + 1], 128);
+	assert_int_equal(a[3 * 8 + 3], 255);
+	font_destroy(f);
+	free(b.d);
+
+	/* black on white, grey edges */
+	for (int i = 0; i < w * h * 3; i++)
+		px[i] = 255;
+	for (int g = 1; g < 256; g++)
+		for (int y = 1; y < 7; y++)
+			for (int x = 1; x < 7; x++) {
+				uint8_t *p = px + (((g / 16) * 8 + y) * w + (g % 16) * 8 + x) * 3;
+				bool edge = x == 1 || x == 6 || y == 1 || y == 6;
+				memset(p, edge ? 192 : 0, 3);
+			}
+	b = png(w, h, 3, px);
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	assert_null(f->colour);
+	a = font_coverage(f, 'A');
+	assert_int_equal(a[0], 0);
+	assert_int_equal(a[1 * 8 + 1], 63);
+	assert_int_equal(a[3 * 8 + 3], 255);
+	font_destroy(f);
+	free(b.d);
+
+	/* and black on white without a key (tile 0 not uniform) */
+	px[0] = px[1] = px[2] = 0;
+	b = png(w, h, 3, px);
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	assert_null(f->colour);
+	a = font_coverage(f, 'A');
+	assert_int_equal(a[0], 0);
+	assert_int_equal(a[3 * 8 + 3], 255);
+	font_destroy(f);
+	free(b.d);
+	free(px);
+}
+
+/* Arms of the box-drawing code point cp at the cell's edges: pixel lit at
+ * the middle of each edge. */
+static bool lit(const struct font *f, uint32_t cp, int x, int y)
+{
+	return font_coverage(f, font_glyph(f, cp))[y * f->cell_w + x] != 0;
+}
+
+/* The box-drawing, block and shade characters a font lacks are drawn by
+ * pirogue and join their neighbours without gaps. */
+static void check_builtin(int w, int h)
+{
+	/* a PSF2 with ASCII only */
+	struct buf t = {0};
+	for (int g = 0; g < 96; g++) {
+		put_utf8(&t, 0x20 + (uint32_t)g);
+		put8(&t, 0xFF);
+	}
+	struct buf b = psf2(96, w, h, &t);
+	struct font *f;
+	char err[256];
+	if (load(&f, &b, err))
+		fail_msg("%s", err);
+	for (uint32_t cp = 0x2500; cp < 0x25A0; cp++) {
+		assert_false(font_has(f, cp));
+		assert_true(font_glyph(f, cp) >= f->nfile);
+		if (cp != 0x2591 && blank(f, font_glyph(f, cp)))
+			fail_msg("U+%04X is blank at %dx%d", cp, w, h);
+	}
+	/* ─ and │ are lit edge to edge, ┼ too */
+	for (int x = 0; x < w; x++)
+		assert_true(lit(f, 0x2500, x, h / 2) || lit(f, 0x2500, x, h / 2 - 1));
+	/* the same weight on both sides: continuous lines */
+	static const uint32_t pairs[][2] = {
+		{ 0x2500, 0x2500 }, { 0x250C, 0x2500 }, { 0x2500, 0x2510 }, { 0x251C, 0x2524 }, { 0x253C, 0x2534 },
+		{ 0x2550, 0x2550 }, { 0x2554, 0x2550 }, { 0x2550, 0x2557 }, { 0x2560, 0x2563 }, { 0x256C, 0x2569 },
+		{ 0x2552, 0x2555 }, { 0x255E, 0x2561 }, { 0x2564, 0x2566 }, { 0x2501, 0x2501 }, { 0x250F, 0x2513 },
+	};
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+		for (int y = 0; y < h; y++)
+			if (lit(f, pairs[i][0], w - 1, y) != lit(f, pairs[i][1], 0, y))
+				fail_msg("%dx%d: U+%04X then U+%04X leave a gap at row %d", w, h, pairs[i][0],
+					 pairs[i][1], y);
+	static const uint32_t vpairs[][2] = {
+		{ 0x2502, 0x2502 }, { 0x250C, 0x2502 }, { 0x2502, 0x2514 }, { 0x252C, 0x2534 }, { 0x253C, 0x253C },
+		{ 0x2551, 0x2551 }, { 0x2554, 0x2551 }, { 0x2551, 0x255A }, { 0x2566, 0x2569 }, { 0x256C, 0x2560 },
+	};
+	for (size_t i = 0; i < sizeof vpairs / sizeof *vpairs; i++)
+		for (int x = 0; x < w; x++)
+			if (lit(f, vpairs[i][0], x, h - 1) != lit(f, vpairs[i][1], x, 0))
+				fail_msg("%dx%d: U+%04X above U+%04X leave a gap at column %d", w, h, vpairs[i][0],
+					 vpairs[i][1], x);
+	/* a double line is two strokes with a gap */
+	int strokes = 0;
+	for (int y = 0; y < h; y++)
+		strokes += lit(f, 0x2550, 0, y) && (y == 0 || !lit(f, 0x2550, 0, y - 1));
+	assert_int_equal(strokes, 2);
+	/* ▄ ▀ █: halves and full; shades even */
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			assert_int_equal(lit(f, 0x2584, x, y), y >= h - (h * 4 + 4) / 8);
+			assert_int_equal(lit(f, 0x2580, x, y), y < h / 2);
+			assert_true(lit(f, 0x2588, x, y));
+			assert_int_equal(font_coverage(f, font_glyph(f, 0x2592))[y * w + x], 128);
+		}
+	font_destroy(f);
+	free(b.d);
+	free(t.d);
+}
+
+static void test_builtin_box_glyphs(void **st)
+{
+	(void)st;
+	check_builtin(8, 8);
+	check_builtin(8, 16);
+	check_builtin(10, 10);
+	check_builtin(12, 12);
+	check_builtin(16, 16);
+	check_builtin(16, 32);
+}
+
 /* ---- the shipped default fonts --------------------------------------- */
 
 static void check_shipped(const char *path, int cw, int ch)
@@ -890,7 +1132,7 @@ static void check_shipped(const char *path, int cw, int ch)
 		fail_msg("%s", err);
 	assert_int_equal(f->cell_w, cw);
 	assert_int_equal(f->cell_h, ch);
-	assert_int_equal(f->nglyphs, 256);
+	assert_int_equal(f->nfile, 256);
 	assert_null(f->colour);
 	for (int i = 0; i < 256; i++) {
 		assert_true(font_has(f, cp437_to_unicode[i]));
@@ -937,11 +1179,75 @@ static void check_shipped(const char *path, int cw, int ch)
 	font_destroy(f);
 }
 
+/* The anti-aliased DejaVu sheets: greyscale coverage, every CP437
+ * character, the box-drawing, block and shade tiles left blank in the sheet
+ * and drawn by pirogue. */
+static void check_shipped_dejavu(const char *path, int cell)
+{
+	struct font *f;
+	char err[256];
+	if (font_load(&f, path, err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, cell);
+	assert_int_equal(f->cell_h, cell);
+	assert_int_equal(f->nfile, 256);
+	assert_null(f->colour);
+	int grey = 0;
+	for (int i = 0; i < 256; i++) {
+		uint32_t cp = cp437_to_unicode[i];
+		bool drawn = cp >= 0x2500 && cp <= 0x259F;
+		bool empty = i == 0 || i == 0x20 || i == 0xFF;
+		if (drawn) {
+			assert_true(blank(f, i));
+			assert_true(font_glyph(f, cp) >= f->nfile);
+		} else {
+			assert_int_equal(font_glyph(f, cp), i);
+		}
+		if (!drawn && blank(f, i) != empty)
+			fail_msg("%s: glyph 0x%02X is %s", path, i, empty ? "not blank" : "blank");
+		for (int k = 0; k < cell * cell; k++)
+			grey += font_coverage(f, i)[k] != 0 && font_coverage(f, i)[k] != 255;
+	}
+	assert_true(grey > 1000); /* anti-aliased */
+	/* ─ runs edge to edge through pirogue's glyph */
+	const uint8_t *hz = font_coverage(f, font_glyph(f, 0x2500));
+	int rows_lit = 0;
+	for (int y = 0; y < cell; y++) {
+		assert_int_equal(hz[y * cell] != 0, hz[y * cell + cell - 1] != 0);
+		rows_lit += hz[y * cell] != 0;
+	}
+	assert_true(rows_lit >= 1);
+	font_destroy(f);
+}
+
 static void test_shipped_fonts(void **st)
 {
 	(void)st;
 	check_shipped("fonts/cp437-8x8.png", 8, 8);
 	check_shipped("fonts/cp437-8x16.png", 8, 16);
+	check_shipped_dejavu("fonts/dejavu-12x12.png", 12);
+	check_shipped_dejavu("fonts/dejavu-16x16.png", 16);
+}
+
+/* libtcod's dejavu10x10_gs_tc.png as tools/make-fonts renders it: the TCOD
+ * layout told by its shape (320×80), anti-aliased coverage. */
+static void test_tcod_sheet_from_make_fonts(void **st)
+{
+	(void)st;
+	struct font *f;
+	char err[256];
+	if (font_load(&f, TEST_DIR "/fonts/dejavu10x10_gs_tc.png", err, sizeof err))
+		fail_msg("%s", err);
+	assert_int_equal(f->cell_w, 10);
+	assert_int_equal(f->cell_h, 10);
+	assert_null(f->colour);
+	assert_int_equal(font_glyph(f, 'A'), 96);
+	assert_int_equal(font_glyph(f, 'z'), 153);
+	assert_int_equal(font_glyph(f, '@'), 32);
+	assert_false(blank(f, 96));
+	assert_false(blank(f, font_glyph(f, 0x2554))); /* ╔, drawn by pirogue */
+	assert_false(font_has(f, 0x2302));
+	font_destroy(f);
 }
 
 int main(void)
@@ -964,6 +1270,10 @@ int main(void)
 		cmocka_unit_test(test_messages_have_no_control_bytes),
 		cmocka_unit_test(test_fifo_and_devices),
 		cmocka_unit_test(test_blank_sheet_refused),
+		cmocka_unit_test(test_tcod_layout),
+		cmocka_unit_test(test_sheet_classification),
+		cmocka_unit_test(test_builtin_box_glyphs),
+		cmocka_unit_test(test_tcod_sheet_from_make_fonts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

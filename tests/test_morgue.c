@@ -20,16 +20,13 @@ static char dir[64];
 static int setup(void **st)
 {
 	(void)st;
-	snprintf(dir, sizeof dir, "/tmp/pirogue-morgue-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return savefix_mkdtemp(dir, sizeof dir, "morgue");
 }
 
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd);
+	return savefix_rmtree(dir);
 }
 
 static char *slurp(const char *path)

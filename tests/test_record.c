@@ -12,16 +12,13 @@ static char dir[64];
 static int setup(void **st)
 {
 	(void)st;
-	snprintf(dir, sizeof dir, "/tmp/pirogue-rec-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return savefix_mkdtemp(dir, sizeof dir, "rec");
 }
 
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd);
+	return savefix_rmtree(dir);
 }
 
 static void write_file(const char *name, const char *text, char *path, size_t len)

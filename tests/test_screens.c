@@ -52,7 +52,8 @@ static void rig_init(struct rig *r, struct game *g, enum ui_screen s)
 
 static void key(struct rig *r, enum action act, uint32_t k)
 {
-	struct ui_input in = { .kind = UI_IN_KEY, .act = act, .key = k, .from = DEV_KEYBOARD, .cols = 80, .rows = 50 };
+	struct ui_input in = { .kind = UI_IN_KEY, .act = act, .key = k, .cols = 80, .rows = 50,
+			       .from = bind_is_pad(k) ? DEV_GAMEPAD : DEV_KEYBOARD };
 	ui_input(&r->u, r->f.g, &r->h, &in);
 	/* every screen draws in whatever state the input left */
 	ui_draw(&r->u, r->f.g, r->c);
@@ -391,6 +392,265 @@ static void test_help_lists_bindings(void **st)
 	rig_done(&r);
 }
 
+/* Items of kinds k (n of them) carried: spawned under the player, picked up. */
+static void carry(struct game *g, const int *k, int n)
+{
+	int px, py;
+	game_player_pos(g, &px, &py);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(world_spawn_item(g, k[i], 1, px, py, NULL), 0);
+	struct command pick = { .c = CMD_PICKUP, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	game_do(g, &pick);
+}
+
+static void click(struct rig *r, int x, int y)
+{
+	struct ui_input in = { .kind = UI_IN_CLICK, .x = x, .y = y, .button = 1, .cols = 80, .rows = 50 };
+	ui_input(&r->u, r->f.g, &r->h, &in);
+	ui_draw(&r->u, r->f.g, r->c);
+}
+
+static void test_inventory(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	/* the start: dagger and leather armour, both equipped */
+	key(&r, ACT_INVENTORY, 'i');
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "Use which item?"));
+	assert_true(on_screen(r.c, "a) / dagger (E)"));
+	assert_true(on_screen(r.c, "b) [ leather armour (E)"));
+	/* the arrows wrap, Escape closes and costs nothing */
+	key(&r, ACT_MOVE_N, KEY_UP);
+	assert_int_equal(r.u.inv_sel, 1);
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 0);
+	/* a letter chooses: using the armour takes it off */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_MOVE_SW, 'b');
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 1);
+	assert_int_equal(r.f.cmds[0].c, CMD_USE);
+	assert_int_equal(r.f.cmds[0].item, 1);
+	assert_int_equal(r.f.cmds[0].x, -1);
+	/* the d-pad and A choose; the letter of no item means its action (i closes) */
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.ncmd, 2);
+	assert_int_equal(r.f.cmds[1].item, 1);
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_INVENTORY, 'i');
+	assert_int_equal(r.u.screen, UI_PLAY);
+	/* the gamepad has no drop button: Y switches between use and drop */
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_DROP);
+	assert_true(on_screen(r.c, "Y: use"));
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "Y: drop"));
+	key(&r, ACT_BACK, PAD_EAST);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	r.u.last_dev = DEV_KEYBOARD;
+	assert_int_equal(r.f.ncmd, 2);
+	/* a click on a line chooses it: find the dagger's row */
+	key(&r, ACT_INVENTORY, 'i');
+	int dy = -1, dx = -1;
+	for (int y = 0; y < 50 && dy < 0; y++) {
+		char *at = strstr(row(r.c, y, line), "a) / dagger");
+		if (at) {
+			dy = y;
+			dx = (int)(at - line);
+		}
+	}
+	assert_true(dy >= 0);
+	click(&r, dx + 3, dy);
+	assert_int_equal(r.f.ncmd, 3);
+	assert_int_equal(r.f.cmds[2].c, CMD_USE);
+	assert_int_equal(r.f.cmds[2].item, 0);
+	/* drop: its own title; the key that switches to use and back */
+	key(&r, ACT_DROP, 'd');
+	assert_int_equal(r.u.screen, UI_DROP);
+	assert_true(on_screen(r.c, "Drop which item?"));
+	key(&r, ACT_INVENTORY, 'i');
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	key(&r, ACT_DROP, 'd');
+	assert_int_equal(r.u.screen, UI_DROP);
+	key(&r, ACT_NONE, 'a');
+	key(&r, ACT_DROP, 'd');
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.ncmd, 5);
+	assert_int_equal(r.f.cmds[3].c, CMD_DROP);
+	assert_int_equal(r.f.cmds[3].item, 0);
+	assert_int_equal(r.f.cmds[4].c, CMD_DROP);
+	/* an empty inventory says so; Enter just closes it */
+	key(&r, ACT_INVENTORY, 'i');
+	assert_true(on_screen(r.c, "Your inventory is empty."));
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 5);
+	/* at 40×30 a full inventory */
+	static const int many[24] = { 0 };
+	carry(r.f.g, many, 24);
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_INVENTORY, .key = 'i', .cols = 40, .rows = 30 };
+	ui_input(&r.u, r.f.g, &r.h, &in);
+	in.act = ACT_MOVE_N;
+	in.key = KEY_UP;
+	ui_input(&r.u, r.f.g, &r.h, &in); /* wraps to the last */
+	ui_draw(&r.u, r.f.g, r.c);
+	/* 24 potions and the two dropped items: all 26 fit at 40×30 */
+	assert_true(on_screen(r.c, "z) "));
+	assert_true(on_screen(r.c, "a) "));
+	assert_int_equal(r.u.inv_sel, 25);
+	rig_done(&r);
+}
+
+static void test_targeting(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	static const int scrolls[2] = { ITEM_CONFUSION_SCROLL, ITEM_FIREBALL_SCROLL };
+	carry(r.f.g, scrolls, 2);
+	int base = r.f.ncmd;
+	/* no monster in view: the cursor starts on the player */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_NONE, 'd'); /* fireball (a, b are dagger and armour, c confusion) */
+	assert_int_equal(r.u.screen, UI_TARGET);
+	assert_int_equal(r.u.look_x, 10);
+	assert_int_equal(r.u.look_y, 10);
+	assert_true(on_screen(r.c, "Fireball scroll: choose a cell"));
+	/* Escape cancels and costs nothing */
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, base);
+	assert_int_equal(game_turn(r.f.g), 1);
+	/* with monsters in view it starts on the nearest one */
+	gamefix_spawn(r.f.g, ACTOR_ORC, 16, 10);
+	gamefix_spawn(r.f.g, ACTOR_TROLL, 13, 12);
+	world_refresh_view(r.f.g);
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_NONE, 'c');
+	assert_int_equal(r.u.screen, UI_TARGET);
+	assert_int_equal(r.u.look_x, 13);
+	assert_int_equal(r.u.look_y, 12);
+	/* a cell without a monster is refused with the game's own words; nothing happens */
+	key(&r, ACT_MOVE_N, KEY_UP);
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	char why[128];
+	assert_int_equal(game_target_check(r.f.g, 2, 13, 11, why, sizeof why), -1);
+	assert_string_equal(r.u.status, why);
+	assert_true(on_screen(r.c, why));
+	assert_int_equal(r.u.screen, UI_TARGET);
+	assert_int_equal(r.f.ncmd, base);
+	/* back on the troll: B cancels too, A would fire */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, base + 1);
+	assert_int_equal(r.f.cmds[base].c, CMD_USE);
+	assert_int_equal(r.f.cmds[base].item, 2);
+	assert_int_equal(r.f.cmds[base].x, 13);
+	assert_int_equal(r.f.cmds[base].y, 12);
+	/* the fireball's area is drawn around the cursor before confirming */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_NONE, 'd');
+	int area = 0;
+	for (int y = 0; y < 43; y++)
+		for (int x = 0; x < 80; x++)
+			area += con_at(r.c, x, y)->bg == 0x803000;
+	assert_int_equal(area, 28); /* radius 3, the cursor's own cell not tinted */
+	/* a click aims, a second click on it fires */
+	click(&r, 16, 10);
+	assert_int_equal(r.u.look_x, 16);
+	assert_int_equal(r.f.ncmd, base + 1);
+	click(&r, 16, 10);
+	assert_int_equal(r.f.ncmd, base + 2);
+	assert_int_equal(r.f.cmds[base + 1].x, 16);
+	(void)line;
+	rig_done(&r);
+}
+
+static void test_levelup(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	struct game_stats s;
+	game_stats(r.f.g, &s);
+	pl->xp = s.xp_next;
+	/* a command shows it; it cannot be left without choosing */
+	key(&r, ACT_WAIT, '.');
+	assert_int_equal(r.u.screen, UI_LEVELUP);
+	assert_true(on_screen(r.c, "You reach level 2. Choose:"));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	key(&r, ACT_BACK, PAD_EAST);
+	key(&r, ACT_INVENTORY, 'i');
+	assert_int_equal(r.u.screen, UI_LEVELUP);
+	assert_true(on_screen(r.c, "Choose what your new level brings."));
+	/* help opens over it and comes back to it */
+	key(&r, ACT_HELP, '?');
+	assert_int_equal(r.u.screen, UI_HELP);
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_LEVELUP);
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	int last = r.f.ncmd - 1;
+	assert_int_equal(r.f.cmds[last].c, CMD_LEVEL_UP);
+	assert_int_equal(r.f.cmds[last].choice, LEVELUP_DEFENSE);
+	game_stats(r.f.g, &s);
+	assert_int_equal(s.level, 2);
+	assert_int_equal(s.base_defense, 2);
+	/* a letter chooses at once */
+	pl->xp = s.xp_next;
+	key(&r, ACT_WAIT, '.');
+	key(&r, ACT_NONE, 'a');
+	assert_int_equal(r.f.cmds[r.f.ncmd - 1].choice, LEVELUP_HP);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	rig_done(&r);
+}
+
+static void test_character_and_scores(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	key(&r, ACT_CHARACTER, 'c');
+	/* base + equipment: dagger +2 power, leather +1 defence */
+	assert_true(on_screen(r.c, "Power: 4 (2 +2 equipment)"));
+	assert_true(on_screen(r.c, "Defence: 2 (1 +1 equipment)"));
+	assert_true(on_screen(r.c, "XP for next level: 350"));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	/* the scores screen shows what the host put in the ui */
+	r.u.nscores = 2;
+	r.u.scores[0] = (struct ui_score){ .score = 900, .depth = 3, .turns = 400, .level = 2, .cause = "killed by an orc" };
+	r.u.scores[1] = (struct ui_score){ .score = 50, .depth = 1, .turns = 20, .level = 1, .cause = "killed by a goblin" };
+	r.u.score_rank = 1;
+	r.u.screen = UI_SCORES;
+	r.u.scores_after_death = false;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, " 1.    900      3      2    400  killed by an orc"));
+	assert_int_equal(con_at(r.c, 3, 5)->bg, 0x304870); /* the game just ended */
+	assert_int_equal(con_at(r.c, 3, 3)->bg, 0);
+	key(&r, ACT_CONFIRM, KEY_ENTER); /* from the menu: back to it */
+	assert_int_equal(r.u.screen, UI_TITLE);
+	assert_int_equal(r.f.nreq, 0);
+	rig_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +664,10 @@ int main(void)
 		cmocka_unit_test(test_gameover),
 		cmocka_unit_test(test_hints_follow_bindings),
 		cmocka_unit_test(test_help_lists_bindings),
+		cmocka_unit_test(test_inventory),
+		cmocka_unit_test(test_targeting),
+		cmocka_unit_test(test_levelup),
+		cmocka_unit_test(test_character_and_scores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

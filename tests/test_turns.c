@@ -13,10 +13,7 @@
 static struct game *arena(void)
 {
 	struct game *g = gamefix_room(7);
-	struct map *m = world_floor(g, 1);
-	map_set(m, 38, 18, TILE_STAIRS_DOWN);
-	m->down_x = 38;
-	m->down_y = 18;
+	gamefix_down_stairs(g, 38, 18);
 	gamefix_enter(g, 5, 5);
 	return g;
 }

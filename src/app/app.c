@@ -5,7 +5,6 @@
 #include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
-#include "game/map.h"
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
@@ -41,7 +40,9 @@
 
 struct app {
 	const struct app_config *cfg;
-	struct font *font;
+	struct font *font;       /* --font, or the first of fonts */
+	struct font *fonts[4];   /* the shipped fonts when there is no --font */
+	int nfonts;
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
@@ -121,23 +122,45 @@ static int load_font(struct app *a)
 {
 	char err[256];
 	if (a->cfg->font) {
-		if (font_load(&a->font, a->cfg->font, err, sizeof err)) {
+		if (font_load_as(&a->font, a->cfg->font, a->cfg->font_layout, err, sizeof err)) {
 			log_error("%s (give --font a PNG tileset or a PSF font)", err);
 			return -EINVAL;
 		}
 		return 0;
 	}
+	/* The shipped fonts, candidates of the automatic choice (the display
+	 * picks the one that fills it best: blit_choose); the first must be
+	 * there, the others are used when they are. */
+	static const char *const shipped[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png",
+					       "fonts/dejavu-12x12.png", "fonts/dejavu-16x16.png" };
 	char path[PATH_MAX + 32], exe[PATH_MAX];
-	if (data_file("fonts/cp437-8x8.png", path, sizeof path) == 0) {
-		if (font_load(&a->font, path, err, sizeof err)) {
+	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
+		if (data_file(shipped[i], path, sizeof path)) {
+			if (i == 0)
+				break;
+			log_info("default font %s is not installed; choosing among the others", shipped[i]);
+			continue;
+		}
+		struct font *f;
+		if (font_load(&f, path, err, sizeof err)) {
 			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
 			return -EINVAL;
 		}
+		a->fonts[a->nfonts++] = f;
+	}
+	if (a->nfonts) {
+		a->font = a->fonts[0];
 		return 0;
 	}
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
 		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
 	return -ENOENT;
+}
+
+/* The font the display draws with (its automatic choice, or --font). */
+static const struct font *drawn_font(const struct app *a)
+{
+	return a->disp && a->disp->font ? a->disp->font : a->font;
 }
 
 /* ------------------------------------------------------------------ */
@@ -250,6 +273,10 @@ static int open_display(struct app *a)
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) && load_font(a))
 		return -EINVAL;
 	o.font = a->font;
+	if (a->nfonts > 1) {
+		o.fonts = (const struct font *const *)a->fonts;
+		o.nfonts = a->nfonts;
+	}
 	/* the terminal backend itself holds log lines back while it owns the
 	 * terminal, and writes them when it gives it back */
 	return a->ops->open(&a->disp, &o);
@@ -354,15 +381,28 @@ static void open_state(struct app *a)
 		a->ui.menu_sel = 0;
 	} else if (rc != -ENOENT) {
 		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
-		snprintf(a->ui.notice, sizeof a->ui.notice, "%.*s", (int)sizeof a->ui.notice - 1, why);
+		/* the title gets it without the details in parentheses (the
+		 * log has them), capitalised: "The save is cut short; kept
+		 * as pirogue.sav.bad-20261130-202742" */
+		size_t n = 0;
+		for (const char *p = why; *p && n + 1 < sizeof a->ui.notice; p++) {
+			const char *close = p[0] == ' ' && p[1] == '(' ? strchr(p, ')') : NULL;
+			if (close) {
+				p = close;
+				continue;
+			}
+			a->ui.notice[n] = n == 0 && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+			n++;
+		}
+		a->ui.notice[n] = 0;
 	}
 }
 
 /* Saves the game in progress (a finished game is not kept). */
 static void save_now(struct app *a)
 {
-	if (a->saving && a->game && !game_is_over(a->game))
-		(void)save_game(a->state_dir, a->game); /* a failure is logged */
+	if (a->saving && a->game && !game_is_over(a->game) && save_game(a->state_dir, a->game))
+		snprintf(a->ui.status, sizeof a->ui.status, "The game could not be saved (the log says why).");
 }
 
 /* The game has ended: its morgue file and recording, its score (its rank
@@ -722,8 +762,8 @@ static void set_pointer_space(struct app *a)
 {
 #if WITH_EVDEV
 	if (a->ev)
-		evdev_set_pointer_space(a->ev, a->con->w * a->font->cell_w, a->con->h * a->font->cell_h,
-					a->font->cell_w, a->font->cell_h);
+		evdev_set_pointer_space(a->ev, a->con->w * drawn_font(a)->cell_w, a->con->h * drawn_font(a)->cell_h,
+					drawn_font(a)->cell_w, drawn_font(a)->cell_h);
 #else
 	(void)a;
 #endif
@@ -905,7 +945,11 @@ static void app_close(struct app *a)
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	con_destroy(a->con);
 	con_destroy(a->scratch);
-	font_destroy(a->font);
+	if (a->nfonts)
+		for (int i = 0; i < a->nfonts; i++)
+			font_destroy(a->fonts[i]);
+	else
+		font_destroy(a->font);
 	if (a->sfd >= 0)
 		close(a->sfd);
 	if (a->tfd >= 0)

@@ -234,6 +234,25 @@ uint32_t ecs_count(const struct ecs_world *w)
 	return w->living;
 }
 
+int ecs_reserve(struct ecs_world *w, int c, uint32_t n)
+{
+	if (c < 0 || c >= w->npools)
+		return -EINVAL;
+	struct pool *p = &w->pools[c];
+	if (n <= p->cap)
+		return 0;
+	ecs_entity *dense = realloc(p->dense, n * sizeof(*dense));
+	if (!dense)
+		return -ENOMEM;
+	p->dense = dense;
+	unsigned char *data = realloc(p->data, (size_t)n * p->size);
+	if (!data)
+		return -ENOMEM;
+	p->data = data;
+	p->cap = n;
+	return 0;
+}
+
 void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
 {
 	if (!ecs_alive(w, e) || c < 0 || c >= w->npools)
@@ -406,7 +425,8 @@ int ecs_restore_slots(struct ecs_world *w, uint32_t nslots, const uint32_t *gen,
 	}
 	for (uint32_t i = 0; i < nslots; i++)
 		w->queued[i] = 0;
-	memcpy(w->free_list, free_idx, nfree * sizeof(*free_idx));
+	if (nfree) /* (no free list is allocated for a world of no slots) */
+		memcpy(w->free_list, free_idx, nfree * sizeof(*free_idx));
 	w->nfree = nfree;
 	w->slots = nslots;
 	return 0;

@@ -57,6 +57,9 @@ uint32_t ecs_count(const struct ecs_world *w);
  * Returns a pointer to the stored component, valid until the next add or
  * remove of type c, or NULL when e is not alive, c is unknown, or on -ENOMEM. */
 void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init);
+/* Makes room for n entities having component c, so that adding c to that
+ * many allocates nothing. Returns 0, -EINVAL for an unknown c, or -ENOMEM. */
+int ecs_reserve(struct ecs_world *w, int c, uint32_t n);
 /* Removes component c from e. Returns 0, or -ENOENT when e is not alive or
  * does not have c. Inside a query loop only the entity just returned may
  * lose components. */

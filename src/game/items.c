@@ -243,7 +243,7 @@ static void use_up(struct game *g, int slot, ecs_entity e)
 
 static void fireball(struct game *g, const struct item_def *d, int x, int y)
 {
-	ecs_entity hit[256];
+	ecs_entity hit[256] = { 0 };
 	int n = 0;
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_ACTOR) | ECS_BIT(COMP_POS));

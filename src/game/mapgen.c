@@ -320,6 +320,8 @@ static void cave_rooms(struct map *m)
 				}
 			if (floors < cave.block_min_floor || m->nrooms >= MAP_MAX_ROOMS)
 				continue;
+			/* a square room, each half clipped to the map on its own */
+			/* cppcheck-suppress duplicateAssignExpression */
 			int hx = cave.room_half, hy = cave.room_half;
 			if (hx > cx - 1)
 				hx = cx - 1;

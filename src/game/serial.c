@@ -411,6 +411,7 @@ static int refuse(struct dec *d, const char *fmt, ...)
 /* The next section, which must carry tag: its payload as a reader. */
 static int section(struct dec *d, const char tag[4], struct rd *out)
 {
+	*out = (struct rd){ 0 }; /* empty on every refusal */
 	char t[4];
 	if (!r_bytes(&d->all, t, 4))
 		return refuse(d, "the game data ends before its '%.4s' section", tag);
@@ -502,6 +503,8 @@ static int read_entities(struct dec *d, struct game *g)
 	if (rc)
 		return rc;
 	uint32_t slots = r_u32(&r);
+	if (slots == 0)
+		return refuse(d, "the save has no entities (not even the player)");
 	if (slots > r.len / 4)
 		return refuse(d, "the save lists %u entity slots in %zu bytes", slots, r.len);
 	uint32_t *gen = malloc(((size_t)slots + 1) * sizeof(*gen));

@@ -97,6 +97,9 @@ int world_generate_floor(struct game *g, int depth)
 	int sx, sy;
 	map_start(m, &sx, &sy);
 	world_populate(g, depth, sx, sy);
+	/* every monster may become a corpse: room for them now, so deaths
+	 * allocate nothing in play */
+	(void)ecs_reserve(g->w, COMP_CORPSE, ecs_pool_count(g->w, COMP_CORPSE) + ecs_pool_count(g->w, COMP_AI));
 	return 0;
 }
 

@@ -12,6 +12,11 @@
 /* What the user asked for; backends ignore what does not apply to them. */
 struct display_opts {
 	const struct font *font; /* pixel backends draw with it (borrowed) */
+	/* When fonts is set (nfonts >= 1, fonts[0] == font): the automatic
+	 * choice; pixel backends draw with the candidate blit_choose picks for
+	 * their surface (80×50 cells), and say which in struct display. */
+	const struct font *const *fonts;
+	int nfonts;
 	int scale;               /* 1..8; 0: the largest that fits 80×50 cells */
 	int rotation;            /* 0, 90, 180, 270 */
 	int width, height;       /* headless surface size in pixels */
@@ -27,6 +32,7 @@ struct display_opts {
 struct display_ops;
 struct display {
 	const struct display_ops *ops;
+	const struct font *font; /* the font a pixel backend draws with (NULL: o->font or none) */
 };
 
 /* A backend. Every function pointer is set (no NULLs) unless noted. */

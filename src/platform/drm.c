@@ -54,6 +54,8 @@ struct drm_display {
 	int rotation;
 	struct blitter *blit;
 	const struct font *font;
+	const struct font *const *fonts; /* candidates of the automatic choice (borrowed), or NULL */
+	int nfonts;
 	int scale;       /* the blitter's scale */
 	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
 	/* the output in use */
@@ -657,13 +659,19 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		if (rc)
 			return rc;
 	}
-	if (d->auto_scale) {
-		int want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
+	if (d->auto_scale || d->nfonts) {
+		int want = d->auto_scale ? blit_fit_scale(d->font, &d->buf[0].surf, 80, 50) : d->scale;
+		const struct font *font = d->font;
+		if (d->nfonts)
+			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50,
+						    d->auto_scale ? 0 : d->scale, &want)];
 		struct blitter *nb;
-		if (want != d->scale && blit_create(&nb, d->font, want) == 0) {
+		if ((want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
 			blit_destroy(d->blit);
 			d->blit = nb;
 			d->scale = want;
+			d->font = font;
+			d->base.font = font;
 		}
 	}
 	int cols = 0, rows = 0;
@@ -801,6 +809,9 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	if (o->connector)
 		snprintf(d->want_conn, sizeof d->want_conn, "%s", o->connector);
 	d->font = o->font;
+	d->base.font = o->font;
+	d->fonts = o->fonts;
+	d->nfonts = o->fonts ? o->nfonts : 0;
 	d->scale = o->scale ? o->scale : 1;
 	d->auto_scale = !o->scale;
 	int rc = blit_create(&d->blit, o->font, d->scale);

@@ -195,6 +195,22 @@ static void pick_padmap(const struct evm_db *db, struct evm_dev *m, const struct
 	}
 }
 
+/* Takes in a pad's current axes and buttons without a word, as SDL reads
+ * them when it opens a pad: an axis bound to a button that rests past its
+ * middle is down from the start, so it never fires by itself. */
+static void pad_initial_state(struct evdev *e, struct evdev_dev *d)
+{
+	struct in_event scratch[EVM_MAX_OUT];
+	evm_dev_sync_begin(&d->m);
+	for (unsigned a = 0; a < ABS_CNT; a++)
+		if (libevdev_has_event_code(d->ev, EV_ABS, a))
+			evm_dev_feed(&d->m, &e->ptr, EV_ABS, a, libevdev_get_event_value(d->ev, EV_ABS, a), scratch);
+	for (unsigned k = BTN_MISC; k < KEY_CNT; k++)
+		if (libevdev_has_event_code(d->ev, EV_KEY, k) && libevdev_get_event_value(d->ev, EV_KEY, k))
+			evm_dev_feed(&d->m, &e->ptr, EV_KEY, k, 1, scratch);
+	evm_dev_sync_end(&d->m, &e->ptr);
+}
+
 static void dev_grab(struct evdev_dev *d, bool on)
 {
 	if (on == d->grabbed)
@@ -318,8 +334,10 @@ static void try_open(struct evdev *e, const char *node, bool fresh)
 		d->m.absmax[a] = ai ? ai->maximum : 1;
 	}
 	evm_dev_init(&d->m, cls, &caps);
-	if (cls & EVM_GAMEPAD)
+	if (cls & EVM_GAMEPAD) {
 		pick_padmap(&e->db, &d->m, &caps, path);
+		pad_initial_state(e, d);
+	}
 	evm_dev_share(&d->m, &e->mods);
 	if (cls & EVM_KEYBOARD) {
 		d->led_caps = libevdev_get_event_value(d->ev, EV_LED, LED_CAPSL) > 0;

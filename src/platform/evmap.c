@@ -113,7 +113,7 @@ void evm_guid(const struct evm_caps *c, uint8_t guid[16])
 		put_le16(guid + 8, c->product);
 		put_le16(guid + 12, c->version);
 	} else {
-		memcpy(guid + 4, c->name, len < 12 ? len : 12);
+		memcpy(guid + 4, c->name, len < 11 ? len : 11); /* SDL: strlcpy into 12 bytes */
 	}
 }
 
@@ -284,7 +284,7 @@ static void parse_elements(const char *p, const char *end, struct evm_dbentry *e
 		if (done || *p == ',') {
 			if (done && !tgt[0] && !srcb[0])
 				return;
-			char what[64];
+			char what[128];
 			struct evm_dbbind b = {0};
 			const char *t = tgt;
 			int k = -1;
@@ -373,6 +373,7 @@ int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char 
 	char why[160], note[512] = "";
 	char *buf = NULL;
 	int rc;
+	len = strnlen(line, len); /* SDL's string ends at a NUL byte */
 	while (len && isspace((unsigned char)line[len - 1]))
 		len--;
 	while (len && isspace((unsigned char)*line)) {

@@ -132,8 +132,8 @@ struct evm_db {
 #define EVM_DB_FILE 1u
 
 /* Reads one mapping line ("GUID,name,a:b0,...,platform:Linux,") of len
- * bytes (no NUL needed; surrounding blanks are trimmed) the way SDL 2.26
- * does. Returns 0 when the line is stored: a line for a GUID already held
+ * bytes (no NUL needed; it ends at one, and surrounding blanks are trimmed)
+ * the way SDL 2.26 does. Returns 0 when the line is stored: a line for a GUID already held
  * (same GUID without CRC, same crc) replaces that entry in place, as SDL
  * does. Returns 1 for a line that is not used: blank, '#' comment, another
  * platform, a false hint: field, SDL's special "xinput"/"default" lines,
@@ -170,7 +170,7 @@ bool evm_db_hint(const char *field);
 /* The SDL 2.26 joystick GUID of an evdev device (SDL's Linux driver): bus
  * (LE16), the CRC-16 of the name (LE16), then vendor, 0, product, 0,
  * version, 0 (LE16 each) when vendor and product are non-zero, else the
- * first 12 bytes of the name. */
+ * first 11 bytes of the name (then zeros). */
 void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
 /* Writes the GUID as 32 lower-case hex digits and a NUL into out[33]. */
 void evm_guid_str(const uint8_t guid[16], char out[33]);

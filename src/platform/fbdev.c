@@ -120,11 +120,16 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	}
 	d->surf = (struct surface){ .pixels = (uint8_t *)d->map + off, .width = (int)v.xres, .height = (int)v.yres,
 				    .stride = (int)f.line_length, .format = fmt, .rotation = o->rotation };
-	if (!o->scale) {
-		/* no --scale: the largest that still shows 80×50 cells */
+	d->base.font = o->font;
+	if (!o->scale || (o->fonts && o->nfonts > 0)) {
+		/* no --scale: the largest that still shows 80×50 cells; no
+		 * --font: the font that fills the screen best */
+		int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
+		if (o->fonts && o->nfonts > 0)
+			d->base.font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->surf, 80, 50, o->scale, &scale)];
 		blit_destroy(d->blit);
 		d->blit = NULL;
-		if ((rc = blit_create(&d->blit, o->font, blit_fit_scale(o->font, &d->surf, 80, 50)))) {
+		if ((rc = blit_create(&d->blit, d->base.font, scale))) {
 			log_error("fbdev: cannot set up the glyph blitter: %s", strerror(-rc));
 			goto fail;
 		}
@@ -228,10 +233,10 @@ static int fb_query(const char *path, struct fb_var_screeninfo *v, struct fb_fix
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return errno ? -errno : -EIO; /* never 0: *v would be read unset */
 	int rc = 0;
 	if (ioctl(fd, FBIOGET_VSCREENINFO, v) < 0 || ioctl(fd, FBIOGET_FSCREENINFO, f) < 0)
-		rc = -errno;
+		rc = errno ? -errno : -EIO;
 	close(fd);
 	return rc;
 }
@@ -301,8 +306,8 @@ int fbdev_list_displays(FILE *out)
 	for (int i = 0; i < 32; i++) {
 		char p[32];
 		snprintf(p, sizeof p, "/dev/fb%d", i);
-		struct fb_var_screeninfo v;
-		struct fb_fix_screeninfo f;
+		struct fb_var_screeninfo v = { 0 };
+		struct fb_fix_screeninfo f = { 0 };
 		int rc = fb_query(p, &v, &f);
 		if (rc == -ENOENT)
 			break;

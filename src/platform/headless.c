@@ -48,7 +48,11 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	if (!d->s.pixels)
 		goto fail_d;
 	int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->s, 80, 50);
-	rc = blit_create(&d->blit, o->font, scale);
+	const struct font *font = o->font;
+	if (o->fonts && o->nfonts > 0)
+		font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->s, 80, 50, o->scale, &scale)];
+	d->base.font = font;
+	rc = blit_create(&d->blit, font, scale);
 	if (rc)
 		goto fail_px; /* blit_create said why */
 	blit_clear(&d->s, 0);

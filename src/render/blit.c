@@ -349,6 +349,44 @@ int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int 
 	return 1;
 }
 
+int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows,
+		int fixed_scale, int *scale)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	long lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	int best = -1, best_scale = 1, most = -1, most_scale = 1;
+	long best_area = -1, most_cells = -1;
+	int lo = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 1;
+	int hi = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 8;
+	for (int i = 0; i < n; i++) {
+		const struct font *f = fonts[i];
+		for (int sc = hi; sc >= lo; sc--) {
+			long cw = (long)f->cell_w * sc, ch = (long)f->cell_h * sc;
+			if (lw / cw >= cols && lh / ch >= rows) {
+				long area = cols * cw * rows * ch;
+				if (area > best_area || (area == best_area && sc < best_scale)) {
+					best = i;
+					best_scale = sc;
+					best_area = area;
+				}
+				break; /* the largest scale that fits */
+			}
+		}
+		long cells = (lw / ((long)f->cell_w * lo)) * (lh / ((long)f->cell_h * lo));
+		if (cells > most_cells) {
+			most = i;
+			most_cells = cells;
+			most_scale = lo;
+		}
+	}
+	if (best < 0) {
+		best = most < 0 ? 0 : most;
+		best_scale = most_scale;
+	}
+	*scale = best_scale;
+	return best;
+}
+
 static inline int lookup(struct blitter *b, uint32_t cp)
 {
 	unsigned slot = cp & (BLIT_GCACHE - 1);

@@ -52,6 +52,16 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
  * backends given scale 0 ("auto": the largest that fits 80×50 cells). */
 int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int rows);
 
+/* The automatic choice of font and scale for surface s among the n >= 1
+ * candidate fonts: for each, the largest scale (1..8; only fixed_scale
+ * when it is 1..8) that shows at least cols × rows cells; of those, the
+ * font whose cols × rows cells cover the most of the surface, on a tie
+ * the smaller scale (the font's own pixels), then the earlier candidate.
+ * When no candidate shows cols × rows, the one that shows the most cells
+ * (at scale 1 or fixed_scale). Returns the index; *scale gets the scale. */
+int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows,
+		int fixed_scale, int *scale);
+
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);

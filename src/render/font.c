@@ -65,6 +65,23 @@ static const struct {
 	{0xEE, 0x2208}, /* ∈ */ {0xFA, 0x22C5}, /* ⋅ */ {0xFE, 0x25AA}, /* ▪ */
 };
 
+/* libtcod's TCOD layout (CHARMAP_TCOD): a 32×8 grid whose first five rows
+ * hold these code points (0: an empty tile). */
+static const uint16_t tcod_to_unicode[160] = {
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x2E, 0x2F,
+	0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F,
+	0x40, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x7B, 0x7C, 0x7D, 0x7E, 0x2591, 0x2592, 0x2593, 0x2502, 0x2500,
+	0x253C, 0x2524, 0x2534, 0x251C, 0x252C, 0x2514, 0x250C, 0x2510, 0x2518, 0x2598, 0x259D, 0x2580, 0x2596,
+	0x259A, 0x2590, 0x2597,
+	0x2191, 0x2193, 0x2190, 0x2192, 0x25B2, 0x25BC, 0x25C4, 0x25BA, 0x2195, 0x2194, 0x2610, 0x2611, 0x25CB,
+	0x25C9, 0x2551, 0x2550, 0x256C, 0x2563, 0x2569, 0x2560, 0x2566, 0x255A, 0x2554, 0x2557, 0x255D, 0, 0, 0,
+	0, 0, 0, 0,
+	0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F, 0x50,
+	0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0, 0, 0, 0, 0, 0,
+	0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F, 0x70,
+	0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0, 0, 0, 0, 0, 0,
+};
+
 /* Upper bound on a font's coverage bytes (glyphs × width × height). */
 #define FONT_MAX_PIXELS ((size_t)64 << 20)
 
@@ -217,6 +234,279 @@ static void add_box_glyph(struct font *f)
 	f->replacement = g;
 }
 
+/* ---- glyphs pirogue draws itself ------------------------------------ */
+
+/* Box drawing U+2500..U+257F as four arms: bits 0-1 up, 2-3 right, 4-5
+ * down, 6-7 left; 0 none, 1 light, 2 heavy, 3 double. Dashed lines are
+ * drawn solid, arcs as corners; the diagonals U+2571..U+2573 are 0 here
+ * and drawn apart. */
+static const uint8_t box_arms[128] = {
+	0x44, 0x88, 0x11, 0x22, 0x44, 0x88, 0x11, 0x22, 0x44, 0x88, 0x11, 0x22, 0x14, 0x18, 0x24, 0x28,
+	0x50, 0x90, 0x60, 0xA0, 0x05, 0x09, 0x06, 0x0A, 0x41, 0x81, 0x42, 0x82, 0x15, 0x19, 0x16, 0x25,
+	0x26, 0x1A, 0x29, 0x2A, 0x51, 0x91, 0x52, 0x61, 0x62, 0x92, 0xA1, 0xA2, 0x54, 0x94, 0x58, 0x98,
+	0x64, 0xA4, 0x68, 0xA8, 0x45, 0x85, 0x49, 0x89, 0x46, 0x86, 0x4A, 0x8A, 0x55, 0x95, 0x59, 0x99,
+	0x56, 0x65, 0x66, 0x96, 0x5A, 0xA5, 0x69, 0x9A, 0xA9, 0xA6, 0x6A, 0xAA, 0x44, 0x88, 0x11, 0x22,
+	0xCC, 0x33, 0x1C, 0x34, 0x3C, 0xD0, 0x70, 0xF0, 0x0D, 0x07, 0x0F, 0xC1, 0x43, 0xC3, 0x1D, 0x37,
+	0x3F, 0xD1, 0x73, 0xF3, 0xDC, 0x74, 0xFC, 0xCD, 0x47, 0xCF, 0xDD, 0x77, 0xFF, 0x14, 0x50, 0x41,
+	0x05, 0x00, 0x00, 0x00, 0x40, 0x01, 0x04, 0x10, 0x80, 0x02, 0x08, 0x20, 0x48, 0x21, 0x84, 0x12,
+};
+
+/* A glyph being drawn: w×h coverage bytes. */
+struct canvas {
+	uint8_t *c;
+	int w, h;
+};
+
+/* Sets the pixels of [x0, x1) × [y0, y1) (clipped) to v. */
+static void rect(const struct canvas *k, int x0, int y0, int x1, int y1, uint8_t v)
+{
+	x0 = x0 < 0 ? 0 : x0;
+	y0 = y0 < 0 ? 0 : y0;
+	x1 = x1 > k->w ? k->w : x1;
+	y1 = y1 > k->h ? k->h : y1;
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++)
+			k->c[y * k->w + x] = v;
+}
+
+/* Line geometry of one cell: light and heavy thickness, the distance of a
+ * double line's two strokes from the centre line. */
+struct boxgeo {
+	int lt, ht, g;
+};
+
+static int arm_t(const struct boxgeo *b, int k)
+{
+	return k == 2 ? b->ht : b->lt;
+}
+
+/* How far the crossing structure of arms a and b (perpendicular to an arm,
+ * or along it for a line without crossing) reaches below (*lo) and from
+ * (*hi, exclusive) the centre line. */
+static void reach(const struct boxgeo *b, int a, int c, int *lo, int *hi)
+{
+	int l = 0, h = 0;
+	for (int i = 0; i < 2; i++) {
+		int k = i ? c : a;
+		if (k == 3) {
+			l = l > b->g + b->lt / 2 ? l : b->g + b->lt / 2;
+			h = h > b->g - b->lt / 2 + b->lt ? h : b->g - b->lt / 2 + b->lt;
+		} else if (k) {
+			int t = arm_t(b, k);
+			l = l > t / 2 ? l : t / 2;
+			h = h > t - t / 2 ? h : t - t / 2;
+		}
+	}
+	*lo = l;
+	*hi = h;
+}
+
+/* Where one stroke of a double arm begins (going away from the centre in
+ * the + direction) or ends (going in the - direction), relative to the
+ * centre line: same is the crossing arm on the stroke's side, other the
+ * one on the far side. */
+static int dbl_start(const struct boxgeo *b, int same, int other, bool plus)
+{
+	int lt = b->lt, g = b->g;
+	int k = same ? same : other;
+	if (same == 3)
+		return plus ? g - lt / 2 : -g - lt / 2 + lt;
+	if (k == 1 || k == 2) {
+		int t = arm_t(b, k);
+		return plus ? -(t / 2) : t - t / 2;
+	}
+	return plus ? -g - lt / 2 : g - lt / 2 + lt;
+}
+
+static void draw_box(const struct canvas *k, unsigned arms)
+{
+	int w = k->w, h = k->h, m = w < h ? w : h;
+	struct boxgeo b = { m >= 16 ? m / 8 : 1, 0, 0 };
+	b.ht = 2 * b.lt;
+	b.g = b.lt;
+	int cx = (w - b.lt) / 2 + b.lt / 2, cy = (h - b.lt) / 2 + b.lt / 2;
+	int up = arms & 3, rt = (arms >> 2) & 3, dn = (arms >> 4) & 3, lf = (arms >> 6) & 3;
+	int lo, hi, lt = b.lt, g = b.g;
+	/* horizontal arms */
+	for (int side = 0; side < 2; side++) {
+		int a = side ? rt : lf;
+		if (!a)
+			continue;
+		if (a != 3) {
+			int t = arm_t(&b, a);
+			reach(&b, up, dn, &lo, &hi);
+			int olo, ohi;
+			reach(&b, lf == 3 ? 0 : lf, rt == 3 ? 0 : rt, &olo, &ohi);
+			lo = lo > olo ? lo : olo;
+			hi = hi > ohi ? hi : ohi;
+			if (side)
+				rect(k, cx - lo, cy - t / 2, w, cy - t / 2 + t, 255);
+			else
+				rect(k, 0, cy - t / 2, cx + hi, cy - t / 2 + t, 255);
+		} else {
+			for (int s = 0; s < 2; s++) { /* s 0: upper stroke, 1: lower */
+				int y0 = cy + (s ? g : -g) - lt / 2;
+				int same = s ? dn : up, other = s ? up : dn;
+				if (side)
+					rect(k, cx + dbl_start(&b, same, other, true), y0, w, y0 + lt, 255);
+				else
+					rect(k, 0, y0, cx + dbl_start(&b, same, other, false), y0 + lt, 255);
+			}
+		}
+	}
+	/* vertical arms */
+	for (int side = 0; side < 2; side++) {
+		int a = side ? dn : up;
+		if (!a)
+			continue;
+		if (a != 3) {
+			int t = arm_t(&b, a);
+			reach(&b, lf, rt, &lo, &hi);
+			int olo, ohi;
+			reach(&b, up == 3 ? 0 : up, dn == 3 ? 0 : dn, &olo, &ohi);
+			lo = lo > olo ? lo : olo;
+			hi = hi > ohi ? hi : ohi;
+			if (side)
+				rect(k, cx - t / 2, cy - lo, cx - t / 2 + t, h, 255);
+			else
+				rect(k, cx - t / 2, 0, cx - t / 2 + t, cy + hi, 255);
+		} else {
+			for (int s = 0; s < 2; s++) { /* s 0: left stroke, 1: right */
+				int x0 = cx + (s ? g : -g) - lt / 2;
+				int same = s ? rt : lf, other = s ? lf : rt;
+				if (side)
+					rect(k, x0, cy + dbl_start(&b, same, other, true), x0 + lt, h, 255);
+				else
+					rect(k, x0, 0, x0 + lt, cy + dbl_start(&b, same, other, false), 255);
+			}
+		}
+	}
+}
+
+/* U+2571..U+2573: diagonals corner to corner (which: 1 ╱, 2 ╲, 3 ╳). */
+static void draw_diagonal(const struct canvas *k, int which)
+{
+	int w = k->w, h = k->h;
+	for (int y = 0; y < h; y++) {
+		/* the columns the line crosses in this row */
+		int x0 = y * w / h, x1 = ((y + 1) * w + h - 1) / h;
+		if (x1 <= x0)
+			x1 = x0 + 1;
+		if (which & 2)
+			rect(k, x0, y, x1, y + 1, 255);
+		if (which & 1)
+			rect(k, w - x1, y, w - x0, y + 1, 255);
+	}
+}
+
+/* U+2580..U+259F: blocks (eighths, halves, quadrants) and shades. */
+static void draw_block(const struct canvas *k, uint32_t cp)
+{
+	int w = k->w, h = k->h;
+	if (cp == 0x2580) {
+		rect(k, 0, 0, w, h / 2, 255);
+	} else if (cp >= 0x2581 && cp <= 0x2588) { /* lower 1/8 .. full */
+		int n = (int)(cp - 0x2580);
+		rect(k, 0, h - (h * n + 4) / 8, w, h, 255);
+	} else if (cp >= 0x2589 && cp <= 0x258F) { /* left 7/8 .. 1/8 */
+		int n = 8 - (int)(cp - 0x2588);
+		rect(k, 0, 0, (w * n + 4) / 8, h, 255);
+	} else if (cp == 0x2590) {
+		rect(k, w / 2, 0, w, h, 255);
+	} else if (cp >= 0x2591 && cp <= 0x2593) { /* shades: even coverage, seamless */
+		rect(k, 0, 0, w, h, (uint8_t)(64 * (cp - 0x2590)));
+	} else if (cp == 0x2594) {
+		rect(k, 0, 0, w, (h + 4) / 8, 255);
+	} else if (cp == 0x2595) {
+		rect(k, w - (w + 4) / 8, 0, w, h, 255);
+	} else {
+		/* quadrants U+2596..U+259F: bits UL UR LL LR */
+		static const uint8_t quad[10] = { 4, 8, 1, 1 | 4 | 8, 1 | 8, 1 | 2 | 4, 1 | 2 | 8, 2, 2 | 4, 2 | 4 | 8 };
+		unsigned q = quad[cp - 0x2596];
+		if (q & 1)
+			rect(k, 0, 0, w / 2, h / 2, 255);
+		if (q & 2)
+			rect(k, w / 2, 0, w, h / 2, 255);
+		if (q & 4)
+			rect(k, 0, h / 2, w / 2, h, 255);
+		if (q & 8)
+			rect(k, w / 2, h / 2, w, h, 255);
+	}
+}
+
+/* Draws code point cp (U+2500..U+259F) into the w×h coverage bytes c
+ * (zeroed by the caller). */
+static void draw_builtin(uint8_t *c, int w, int h, uint32_t cp)
+{
+	struct canvas k = { c, w, h };
+	if (cp >= 0x2580)
+		draw_block(&k, cp);
+	else if (cp >= 0x2571 && cp <= 0x2573)
+		draw_diagonal(&k, (int)(cp - 0x2570));
+	else
+		draw_box(&k, box_arms[cp - 0x2500]);
+}
+
+/* Adds the code points U+2500..U+259F that f lacks, or has as a blank
+ * tile, as glyphs drawn by draw_builtin (white, opaque in a colour
+ * tileset), after the file's own (f->nfile). Leaves room for one more
+ * glyph. Returns 0 or -ENOMEM. */
+static int add_builtin(struct font *f)
+{
+	uint32_t missing[0x25A0 - 0x2500];
+	int n = 0, nnew = 0;
+	for (uint32_t cp = 0x2500; cp < 0x25A0; cp++) {
+		int32_t g = map_find(f, cp);
+		if (g < 0 || glyph_blank(f, g)) /* a blank tile: drawn here too */
+			missing[n++] = cp;
+		nnew += g < 0;
+	}
+	size_t px = (size_t)f->cell_w * (size_t)f->cell_h;
+	if (!n || ((size_t)f->nglyphs + (size_t)n + 1) * px > FONT_MAX_PIXELS)
+		return 0;
+	size_t total = ((size_t)f->nglyphs + (size_t)n + 1) * px;
+	uint8_t *cov = realloc(f->coverage, total);
+	if (!cov)
+		return -ENOMEM;
+	f->coverage = cov;
+	memset(cov + (size_t)f->nglyphs * px, 0, (size_t)(n + 1) * px);
+	if (f->colour) {
+		uint32_t *col = realloc(f->colour, total * sizeof *col);
+		if (!col)
+			return -ENOMEM;
+		f->colour = col;
+		memset(col + (size_t)f->nglyphs * px, 0, (size_t)(n + 1) * px * sizeof *col);
+	}
+	struct font_map_entry *map = realloc(f->map, (f->map_len + (size_t)nnew) * sizeof *map);
+	if (!map)
+		return -ENOMEM;
+	f->map = map;
+	size_t len = f->map_len;
+	for (int i = 0; i < n; i++) {
+		int g = f->nglyphs++;
+		uint8_t *c = cov + (size_t)g * px;
+		draw_builtin(c, f->cell_w, f->cell_h, missing[i]);
+		if (f->colour)
+			for (size_t k = 0; k < px; k++)
+				f->colour[(size_t)g * px + k] = (uint32_t)c[k] << 24 | 0xFFFFFFu;
+		/* the code point's entry (sorted: binary search) or a new one */
+		size_t lo = 0, hi = len;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (map[mid].cp < missing[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < len && map[lo].cp == missing[i])
+			map[lo].glyph = g;
+		else
+			map[f->map_len++] = (struct font_map_entry){ missing[i], g };
+	}
+	qsort(map, f->map_len, sizeof *map, entry_cmp);
+	return 0;
+}
+
 /* Sorts the pairs into f->map (first glyph wins for a repeated code point),
  * picks the replacement glyph and builds the direct page index. Takes the
  * list's memory. */
@@ -232,6 +522,9 @@ static int font_finish(struct font *f, struct maplist *m)
 	f->map_len = k;
 	m->e = NULL;
 	m->n = m->cap = 0;
+	f->nfile = f->nglyphs;
+	if (add_builtin(f))
+		return -ENOMEM;
 
 	int32_t g = map_find(f, 0xFFFD);
 	if (g < 0 || glyph_blank(f, g))
@@ -310,8 +603,91 @@ static int font_done(struct font **out, struct font *f, struct maplist *m, int r
 
 /* ---- PNG / BMP tilesets --------------------------------------------- */
 
-static int load_image(struct font **out, const uint8_t *d, size_t len, const char *name,
-		      const char *kind, char *err, size_t errlen)
+/* Which grid a w×h sheet named name is: 16 (CP437, 16×16) or 32 (TCOD,
+ * 32×8); 0 with the reason in err. */
+static int sheet_grid(int w, int h, const char *name, enum font_layout layout, char *err, size_t errlen)
+{
+	bool c16 = w >= 16 && h >= 16 && w % 16 == 0 && h % 16 == 0;
+	bool t32 = w >= 32 && h >= 8 && w % 32 == 0 && h % 8 == 0;
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (layout == FONT_LAYOUT_AUTO && strstr(base, "_tc."))
+		layout = FONT_LAYOUT_TCOD; /* libtcod's name for the layout */
+	if (layout == FONT_LAYOUT_CP437 && !c16)
+		return fail(err, errlen, name, 0,
+			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16)", w,
+			    h);
+	if (layout == FONT_LAYOUT_TCOD && !t32)
+		return fail(err, errlen, name, 0,
+			    "image is %d×%d pixels, not the 32×8 grid of libtcod's TCOD layout (the width must divide "
+			    "by 32, the height by 8)", w, h);
+	if (layout == FONT_LAYOUT_CP437 || (layout == FONT_LAYOUT_AUTO && c16 && !t32))
+		return 16;
+	if (layout == FONT_LAYOUT_TCOD || (layout == FONT_LAYOUT_AUTO && t32 && !c16))
+		return 32;
+	if (!c16 && !t32)
+		return fail(err, errlen, name, 0,
+			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16) "
+			    "nor the 32×8 grid of libtcod's TCOD layout", w, h);
+	/* both grids fit: the one whose cells are square to twice as tall */
+	if (h >= w && h <= 2 * w)
+		return 16;
+	if (4 * h >= w && 4 * h <= 2 * w)
+		return 32;
+	return fail(err, errlen, name, 0,
+		    "cannot tell the layout of a %d×%d-pixel sheet (16×16 CP437 tiles of %d×%d or 32×8 TCOD tiles of "
+		    "%d×%d): set font-layout = cp437 or tcod", w, h, w / 16, h / 16, w / 32, h / 8);
+}
+
+/* Coverage of a pixel of a greyscale sheet: its grey level (turned over
+ * for dark glyphs on a light ground) times its alpha. A pixel that is not
+ * grey in a colour-keyed sheet (the pink fringe of anti-aliased white
+ * glyphs on magenta) is taken as a blend of the key and the glyph colour. */
+static uint8_t pixel_coverage(const stbi_uc *p, bool dark, bool keyed, const uint8_t key[4])
+{
+	if (p[0] == p[1] && p[1] == p[2]) {
+		unsigned v = dark ? 255u - p[0] : p[0];
+		return (uint8_t)((p[3] * v + 127) / 255);
+	}
+	if (keyed) {
+		unsigned num = 0, den = 0, t = dark ? 0 : 255;
+		for (int c = 0; c < 3; c++) {
+			num += (unsigned)abs((int)p[c] - (int)key[c]);
+			den += (unsigned)abs((int)t - (int)key[c]);
+		}
+		if (den)
+			return (uint8_t)(num >= den ? 255 : (num * 255 + den / 2) / den);
+	}
+	unsigned lum = ((unsigned)p[0] + p[1] + p[2]) / 3, v = dark ? 255 - lum : lum;
+	return (uint8_t)((p[3] * v + 127) / 255);
+}
+
+/* True when pixel p of a sheet keyed with key is a blend of the key and
+ * white or black (the edge of an anti-aliased glyph), give or take 3. */
+static bool fringe(const stbi_uc *p, const uint8_t key[4])
+{
+	for (int t = 0; t <= 255; t += 255) {
+		int c0 = 0;
+		for (int c = 1; c < 3; c++)
+			if (abs(t - key[c]) > abs(t - key[c0]))
+				c0 = c;
+		int span = t - key[c0];
+		if (!span)
+			continue;
+		bool fits = true;
+		for (int c = 0; c < 3 && fits; c++) {
+			/* key + (t - key) * share, share = (p - key) / span on channel c0 */
+			int want = key[c] + (t - key[c]) * (p[c0] - key[c0]) / span;
+			fits = abs(want - p[c]) <= 3;
+		}
+		if (fits)
+			return true;
+	}
+	return false;
+}
+
+static int load_image(struct font **out, const uint8_t *d, size_t len, const char *name, const char *kind,
+		      enum font_layout layout, char *err, size_t errlen)
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
@@ -321,11 +697,11 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 	if (!stbi_info_from_memory(d, (int)len, &w, &h, &comp))
 		return fail(err, errlen, name, -EINVAL, "not a readable %s image (%s)", kind,
 			    stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
-	if (w < 16 || h < 16 || w % 16 || h % 16)
-		return fail(err, errlen, name, -EINVAL,
-			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16)",
-			    w, h);
-	int cw = w / 16, ch = h / 16;
+	int cols = sheet_grid(w, h, name, layout, err, errlen);
+	if (!cols)
+		return -EINVAL;
+	int rows = 256 / cols;
+	int cw = w / cols, ch = h / rows;
 	if (cw > FONT_MAX_CELL || ch > FONT_MAX_CELL)
 		return fail(err, errlen, name, -EFBIG, "tiles of %d×%d pixels are larger than %d×%d", cw, ch,
 			    FONT_MAX_CELL, FONT_MAX_CELL);
@@ -341,7 +717,8 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 	size_t npx = (size_t)w * (size_t)h;
 
 	/* Colour key: a fully opaque image whose tile 0 is one colour. */
-	bool opaque = true;
+	bool opaque = true, keyed = false;
+	uint8_t key[4] = {0};
 	for (size_t i = 0; i < npx && opaque; i++)
 		opaque = px[i * 4 + 3] == 255;
 	if (opaque) {
@@ -350,19 +727,43 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 			for (int x = 0; x < cw && uniform; x++)
 				uniform = !memcmp(px + ((size_t)y * (size_t)w + (size_t)x) * 4, px, 4);
 		if (uniform) {
-			uint8_t key[4];
+			keyed = true;
 			memcpy(key, px, 4);
 			for (size_t i = 0; i < npx; i++)
 				if (!memcmp(px + i * 4, key, 4))
 					memset(px + i * 4, 0, 4);
 		}
 	}
-	/* Greyscale (coverage) or full colour? */
-	bool grey = true;
-	for (size_t i = 0; i < npx && grey; i++) {
+	/* What most visible pixels are: grey (a coverage sheet) or coloured
+	 * (a full-colour tileset); for grey, whether the glyphs are light on
+	 * dark or dark on light. */
+	size_t visible = 0, coloured = 0;
+	uint64_t lum_sum = 0, alpha_sum = 0;
+	size_t hist[256] = {0};
+	for (size_t i = 0; i < npx; i++) {
 		const stbi_uc *p = px + i * 4;
-		if (p[3] && (p[0] != p[1] || p[1] != p[2]))
-			grey = false;
+		if (!p[3])
+			continue;
+		visible++;
+		if ((p[0] != p[1] || p[1] != p[2]) && !(keyed && fringe(p, key)))
+			coloured++;
+		unsigned lum = ((unsigned)p[0] + p[1] + p[2]) / 3;
+		lum_sum += (uint64_t)lum * p[3];
+		alpha_sum += p[3];
+		hist[lum]++;
+	}
+	bool grey = coloured * 2 < visible, dark;
+	if (!opaque || keyed) {
+		/* the visible pixels are the glyphs */
+		dark = alpha_sum && lum_sum < alpha_sum * 128;
+	} else {
+		/* an opaque sheet: the commonest level, if it covers a quarter
+		 * of the sheet, is the ground */
+		size_t best = 0;
+		for (int v = 1; v < 256; v++)
+			if (hist[v] > hist[best])
+				best = (size_t)v;
+		dark = best >= 128 && hist[best] * 4 >= npx;
 	}
 	rc = font_alloc(&f, cw, ch, 256, !grey);
 	if (rc) {
@@ -370,13 +771,13 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 		goto out;
 	}
 	for (int g = 0; g < 256; g++) {
-		size_t gx = (size_t)(g % 16) * (size_t)cw, gy = (size_t)(g / 16) * (size_t)ch;
+		size_t gx = (size_t)(g % cols) * (size_t)cw, gy = (size_t)(g / cols) * (size_t)ch;
 		size_t o = (size_t)g * (size_t)cw * (size_t)ch;
 		for (size_t y = 0; y < (size_t)ch; y++)
 			for (size_t x = 0; x < (size_t)cw; x++, o++) {
 				const stbi_uc *p = px + ((gy + y) * (size_t)w + gx + x) * 4;
 				if (grey) {
-					f->coverage[o] = (uint8_t)((p[3] * p[0] + 127) / 255);
+					f->coverage[o] = p[3] ? pixel_coverage(p, dark, keyed, key) : 0;
 				} else {
 					f->coverage[o] = p[3];
 					f->colour[o] = (uint32_t)p[3] << 24 | (uint32_t)p[0] << 16 |
@@ -384,7 +785,17 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 				}
 			}
 	}
-	rc = font_done(out, f, &m, map_cp437(&m, 256, name, err, errlen), name, err, errlen);
+	if (cols == 16) {
+		rc = map_cp437(&m, 256, name, err, errlen);
+	} else {
+		rc = 0;
+		for (int g = 0; g < 160 && !rc; g++)
+			if (tcod_to_unicode[g])
+				rc = map_add(&m, tcod_to_unicode[g], g);
+		if (rc)
+			fail(err, errlen, name, rc, "out of memory");
+	}
+	rc = font_done(out, f, &m, rc, name, err, errlen);
 out:
 	stbi_image_free(px);
 	return rc;
@@ -623,13 +1034,13 @@ out:
 static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 static const uint8_t psf2_magic[4] = {0x72, 0xB5, 0x4A, 0x86};
 
-static int load_any(struct font **out, const uint8_t *d, size_t len, const char *name, bool inner, char *err,
-		    size_t errlen)
+static int load_any(struct font **out, const uint8_t *d, size_t len, const char *name, enum font_layout layout,
+		    bool inner, char *err, size_t errlen)
 {
 	if (len >= 8 && !memcmp(d, png_sig, 8) && !inner)
-		return load_image(out, d, len, name, "PNG", err, errlen);
+		return load_image(out, d, len, name, "PNG", layout, err, errlen);
 	if (len >= 2 && d[0] == 'B' && d[1] == 'M' && !inner)
-		return load_image(out, d, len, name, "BMP", err, errlen);
+		return load_image(out, d, len, name, "BMP", layout, err, errlen);
 	if (len >= 2 && d[0] == 0x36 && d[1] == 0x04)
 		return load_psf1(out, d, len, name, err, errlen);
 	if (len >= 4 && !memcmp(d, psf2_magic, 4))
@@ -640,7 +1051,7 @@ static int load_any(struct font **out, const uint8_t *d, size_t len, const char 
 		int rc = gunzip(d, len, &u, &ulen, name, err, errlen);
 		if (rc)
 			return rc;
-		rc = load_any(out, u, ulen, name, true, err, errlen);
+		rc = load_any(out, u, ulen, name, layout, true, err, errlen);
 		free(u);
 		return rc;
 	}
@@ -662,6 +1073,12 @@ static void set_name(struct font *f, const char *name)
 
 int font_load_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen)
 {
+	return font_load_mem_as(out, data, len, name, FONT_LAYOUT_AUTO, err, errlen);
+}
+
+int font_load_mem_as(struct font **out, const void *data, size_t len, const char *name, enum font_layout layout,
+		     char *err, size_t errlen)
+{
 	*out = NULL;
 	if (!name)
 		name = "(font)";
@@ -672,13 +1089,18 @@ int font_load_mem(struct font **out, const void *data, size_t len, const char *n
 	if (len > FONT_MAX_FILE)
 		return fail(err, errlen, name, -EFBIG, "file is %zu bytes, more than the %u MiB a font may have",
 			    len, FONT_MAX_FILE >> 20);
-	int rc = load_any(out, data ? data : "", len, name, false, err, errlen);
+	int rc = load_any(out, data ? data : "", len, name, layout, false, err, errlen);
 	if (rc == 0)
 		set_name(*out, name);
 	return rc;
 }
 
 int font_load(struct font **out, const char *path, char *err, size_t errlen)
+{
+	return font_load_as(out, path, FONT_LAYOUT_AUTO, err, errlen);
+}
+
+int font_load_as(struct font **out, const char *path, enum font_layout layout, char *err, size_t errlen)
 {
 	*out = NULL;
 	/* O_NONBLOCK: opening a FIFO nobody writes to must not wait forever */
@@ -740,7 +1162,7 @@ int font_load(struct font **out, const char *path, char *err, size_t errlen)
 	if (n == 0 && S_ISFIFO(st.st_mode))
 		rc = fail(err, errlen, path, -EINVAL, "is a pipe that nothing was written to; give a font file");
 	else
-		rc = font_load_mem(out, buf, n, path, err, errlen);
+		rc = font_load_mem_as(out, buf, n, path, layout, err, errlen);
 out:
 	free(buf);
 	close(fd);
@@ -768,5 +1190,6 @@ int font_glyph(const struct font *f, uint32_t cp)
 
 bool font_has(const struct font *f, uint32_t cp)
 {
-	return map_find(f, cp) >= 0;
+	int32_t g = map_find(f, cp);
+	return g >= 0 && g < f->nfile;
 }

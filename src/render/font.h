@@ -15,6 +15,10 @@
 struct font {
 	int cell_w, cell_h;
 	int nglyphs;
+	int nfile; /* glyphs 0..nfile-1 are the file's; after them come the
+		    * box-drawing, block and shade glyphs (U+2500..U+259F)
+		    * pirogue draws itself when the file lacks them, then the
+		    * replacement box if one was added */
 	uint8_t *coverage;
 	uint32_t *colour;
 	int replacement; /* glyph index drawn for code points the font lacks */
@@ -37,37 +41,66 @@ struct font {
 #define FONT_MAX_GLYPHS 65535      /* glyphs in a PSF */
 #define FONT_MAX_CELL 256          /* pixels of a glyph's width and height */
 
+/* How the tiles of a PNG/BMP sheet are laid out. */
+enum font_layout {
+	FONT_LAYOUT_AUTO,  /* by the sheet's shape (and a "_tc." in its name) */
+	FONT_LAYOUT_CP437, /* 16×16 tiles in CP437 order (libtcod's CHARMAP_CP437) */
+	FONT_LAYOUT_TCOD,  /* 32×8 tiles in libtcod's CHARMAP_TCOD order (*_tc.png) */
+};
+
 /* Loads a font file, choosing the loader by content, not by name:
- * - PNG (or BMP) tileset: a 16×16 grid of CP437 tiles, cell size = image
- *   size / 16 (both must divide by 16). Glyph i shows cp437_to_unicode[i]
- *   (and a few look-alikes: ▶ ◀ β ∑ μ Ω ð ∅ ϕ ∈ ⋅ ▪ share CP437 tiles).
- *   If the image is fully opaque and tile 0 is one uniform colour, that
- *   colour is a colour key: every pixel of it becomes transparent (as in
- *   libtcod). If every remaining visible pixel is grey (r = g = b) the
- *   tileset is coverage: alpha × grey / 255, tinted fg over bg by the
- *   blitter (white-on-black and white-on-alpha both work). Otherwise it is a
- *   full-colour tileset: colour holds the pixels, coverage their alpha.
+ * - PNG (or BMP) tileset, laid out as layout says; FONT_LAYOUT_AUTO: a
+ *   name with "_tc." is TCOD; else the grid the size divides into (width
+ *   and height by 16 for CP437; width by 32, height by 8 for TCOD); when
+ *   both do, CP437 if its tiles are square to twice as tall as wide, TCOD
+ *   if its tiles are, else refused ("cannot tell the layout"). CP437: glyph
+ *   i shows cp437_to_unicode[i] (and a few look-alikes: ▶ ◀ β ∑ μ Ω ð ∅ ϕ
+ *   ∈ ⋅ ▪ share CP437 tiles). TCOD: the 160 code points of libtcod's
+ *   CHARMAP_TCOD (ASCII, shades, box drawing, arrows, quadrants).
+ *   Classification, by what most pixels are (docs/fonts.md):
+ *   - colour key: a fully opaque image whose tile 0 is one colour uses it
+ *     as a key: every pixel of it becomes transparent (as in libtcod);
+ *   - if at least half the visible pixels are grey (r = g = b) the sheet
+ *     is coverage, tinted fg over bg by the blitter; else full colour
+ *     (colour holds the pixels, coverage their alpha);
+ *   - coverage = alpha × grey / 255, with grey turned over (255 - grey)
+ *     when the glyphs are dark on a light ground: the visible pixels
+ *     average below 128 in a keyed or transparent sheet, or the commonest
+ *     level is 128 or more in an opaque unkeyed one; a non-grey pixel of a
+ *     keyed coverage sheet (the fringe of anti-aliased glyphs on magenta)
+ *     counts as the share of the way from the key to the glyph colour.
  * - PSF1 or PSF2 console font, plain or gzip-compressed, with its Unicode
  *   table when it has one (sequence entries are ignored). Without a table
  *   the glyphs are taken to be in CP437 order (glyph i is
  *   cp437_to_unicode[i], with the same look-alikes; glyphs past 255
  *   unreachable), like the VGA ROM font.
+ * Box-drawing, block and shade characters (U+2500..U+259F) the file lacks
+ * are drawn by pirogue (lines through the cell's centre that join their
+ * neighbours, blocks, even shades) as terminals do; font_has() says false
+ * for them.
  * The replacement glyph is U+FFFD if the font has a non-blank one, else a
  * non-blank '?', else a box outline the loader adds as an extra glyph.
+ * A font whose glyphs are all blank is refused. A FIFO or pipe is read to
+ * its end without blocking on one that has no writer; devices are refused.
  * On failure returns a negative errno (-ENOENT etc. from the file system,
  * -EINVAL for a malformed file, -EFBIG over the limits, -ENOMEM), sets *out
- * to NULL and writes one line into err (errlen bytes) naming the file and
- * the problem, e.g. "fonts/x.png: image is 100×64 pixels, not a 16×16
- * grid of tiles". */
+ * to NULL and writes one line into err (errlen bytes; control characters
+ * from the file or its name replaced by '?') naming the file and the
+ * problem, e.g. "fonts/x.png: image is 100×64 pixels, not a 16×16 grid of
+ * tiles". */
 int font_load(struct font **out, const char *path, char *err, size_t errlen);
+/* The same with the sheet layout given. */
+int font_load_as(struct font **out, const char *path, enum font_layout layout, char *err, size_t errlen);
 /* Same, from memory; name is used in messages. Does not keep data. */
 int font_load_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen);
+int font_load_mem_as(struct font **out, const void *data, size_t len, const char *name, enum font_layout layout,
+		     char *err, size_t errlen);
 /* Frees f; accepts NULL. */
 void font_destroy(struct font *f);
 /* Glyph index for code point cp; the replacement glyph when the font has none.
  * Always a valid index. Constant time (a table lookup below U+10000). */
 int font_glyph(const struct font *f, uint32_t cp);
-/* True when the font has its own glyph for cp. */
+/* True when the font file has its own glyph for cp (not one pirogue drew). */
 bool font_has(const struct font *f, uint32_t cp);
 /* Pointer to glyph g's cell_w × cell_h coverage bytes (g must be valid). */
 static inline const uint8_t *font_coverage(const struct font *f, int g)

@@ -249,8 +249,8 @@ int rec_write_history(const char *path, const struct game *g, int every_sum)
 	game_opts_of(g, &o);
 	struct rec_writer *w;
 	int rc = rec_writer_open(&w, path, o.seed, mapgen_name(o.mapgen));
-	if (rc)
-		return rc;
+	if (rc || !w) /* (!w never: said for the clang analyzer, which takes -errno for 0) */
+		return rc ? rc : -EIO;
 	rc = rec_writer_history(w, g, every_sum);
 	if (!rc)
 		rc = writer_end(w);

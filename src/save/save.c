@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <zlib.h>
 
 #include "core/log.h"
+#include "save/why.h"
 
 #define HEADER_LEN 20 /* magic 8, version 4, sections 4, header CRC 4 */
 #define MAX_SECTIONS 64
@@ -25,17 +25,15 @@
 int save_state_dir(const char *opt, char *buf, size_t len)
 {
 	const char *base = NULL, *suffix = "";
-	size_t baselen = 0;
 	const char *sd = getenv("STATE_DIRECTORY");
 	const char *xdg = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
+	/* systemd lists several directories with ':'; the first is ours */
+	size_t sdlen = sd ? strcspn(sd, ":") : 0;
 	if (opt && opt[0]) {
 		base = opt;
-	} else if (sd && sd[0]) {
+	} else if (sdlen) {
 		base = sd;
-		const char *colon = strchr(sd, ':');
-		if (colon)
-			baselen = (size_t)(colon - sd);
 	} else if (xdg && xdg[0] == '/') {
 		base = xdg;
 		suffix = "/pirogue";
@@ -47,8 +45,7 @@ int save_state_dir(const char *opt, char *buf, size_t len)
 			  "XDG_STATE_HOME nor HOME is set)");
 		return -ENOENT;
 	}
-	if (!baselen)
-		baselen = strlen(base);
+	size_t baselen = base == sd ? sdlen : strlen(base);
 	int n = snprintf(buf, len, "%.*s%s", (int)baselen, base, suffix);
 	if (n < 0 || (size_t)n >= len) {
 		log_error("state directory %s%s: path too long", base, suffix);
@@ -71,7 +68,7 @@ int save_make_dir(const char *dir)
 		*s = 0;
 		if (mkdir(p, 0700) && errno != EEXIST) {
 			int e = errno;
-			log_error("cannot create the state directory %s: %s", p, strerror(e));
+			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p, strerror(e));
 			return -e;
 		}
 		*s = c;
@@ -132,11 +129,9 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 		goto fail_fd;
 	}
 	if (close(fd)) {
-		fd = -1;
 		rc = -errno;
 		goto fail_tmp;
 	}
-	fd = -1;
 	what = "replace";
 	if (rename(tmp, dst)) {
 		rc = -errno;
@@ -203,6 +198,10 @@ int save_encode(const struct game *g, struct serial_buf *out)
 		out->data = d;
 		out->cap = need;
 	}
+	if (!out->data || need < out->len) { /* a size that wrapped around: never in practice */
+		rc = -ENOMEM;
+		goto out;
+	}
 	unsigned char *h = out->data + out->len;
 	memcpy(h, SAVE_MAGIC, 8);
 	put32(h + 8, SERIAL_VERSION);
@@ -223,18 +222,6 @@ out:
 	return rc;
 }
 
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...)
-{
-	if (whylen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 /* A section tag for messages: its printable characters, '?' for others. */
 static const char *tag_text(const unsigned char *t, char out[5])
 {
@@ -250,6 +237,8 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 	*out = NULL;
 	if (len == 0)
 		return why_set(why, whylen, -EINVAL, "the save is empty");
+	if (len < 8 && memcmp(p, SAVE_MAGIC, len) == 0)
+		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
 	if (len < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
 		return why_set(why, whylen, -EINVAL, "not a pirogue save (its first bytes are not %s)",
 			       "\\x89PIRSAV\\n");
@@ -411,14 +400,17 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	return rc;
 }
 
-/* Removes the temporary files of saves killed before their rename. */
+/* Removes the temporary files of atomic writes (the save's, the score
+ * table's) killed before their rename: NAME.tmp-XXXXXX. */
 static void remove_stale_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	const size_t tail = strlen(TMP_INFIX) + 6;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (strncmp(e->d_name, SAVE_FILE TMP_INFIX, strlen(SAVE_FILE TMP_INFIX)) != 0)
+		size_t n = strlen(e->d_name);
+		if (n <= tail || strncmp(e->d_name + n - tail, TMP_INFIX, strlen(TMP_INFIX)) != 0)
 			continue;
 		char p[4096];
 		if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < (int)sizeof p)

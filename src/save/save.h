@@ -58,8 +58,9 @@ bool save_exists(const char *dir);
  * with why saying so. Never changes the file. */
 int save_load_file(const char *path, struct game **out, char *why, size_t whylen);
 /* Loads dir/SAVE_FILE. A refused save (-EINVAL) is renamed aside (see
- * save_set_aside) and why ends with where it was kept. Also removes
- * temporary files a killed save left in dir. Same returns as save_load_file. */
+ * save_set_aside) and why ends with where it was kept. Also removes the
+ * temporary files (NAME.tmp-XXXXXX) of writes killed in dir. Same returns as
+ * save_load_file. */
 int save_load(const char *dir, struct game **out, char *why, size_t whylen);
 /* Renames dir/name (a refused save, a damaged score table) to
  * dir/name.bad-YYYYMMDD-HHMMSS[-N] (UTC; never over another file) and writes

@@ -4,13 +4,13 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "core/log.h"
+#include "save/why.h"
 #include "game/content.h"
 #include "save/save.h"
 
@@ -33,18 +33,6 @@ void scores_of(const struct game *g, int64_t when, struct score *out)
 	out->when = when;
 	const char *cause = game_death_cause(g);
 	snprintf(out->cause, sizeof out->cause, "%s", cause[0] ? cause : game_is_over(g) ? "died" : "alive");
-}
-
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int why_set(char *why, size_t whylen, int rc, const char *fmt, ...)
-{
-	if (whylen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
 }
 
 /* One entry as its line (without the newline). */

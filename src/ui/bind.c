@@ -31,15 +31,15 @@
 	{ PAD_DOWNLEFT, ACT_MOVE_SW }, { PAD_DOWNRIGHT, ACT_MOVE_SE }, \
 	{ PAD_SOUTH, ACT_DO }, { PAD_EAST, ACT_BACK }, { PAD_WEST, ACT_INVENTORY }, \
 	{ PAD_NORTH, ACT_LOOK }, { PAD_START, ACT_MENU }, { PAD_SELECT, ACT_HISTORY }, \
-	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_EXPLORE }, { PAD_THUMBR, ACT_EXPLORE }, \
+	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_EXPLORE }, { PAD_THUMBR, ACT_CHARACTER }, \
 	{ PAD_TL2, ACT_HELP },
 
-static const struct bind_entry default_list[] = { DEFAULT_BINDINGS };
+#define DEFAULT_COUNT (sizeof(struct bind_entry[]){ DEFAULT_BINDINGS } / sizeof(struct bind_entry))
 static const struct bindings defaults = {
-	.n = (int)(sizeof default_list / sizeof default_list[0]),
+	.n = (int)DEFAULT_COUNT,
 	.e = { DEFAULT_BINDINGS },
 };
-_Static_assert(sizeof default_list / sizeof default_list[0] <= BIND_MAX, "BIND_MAX too small for the defaults");
+_Static_assert(DEFAULT_COUNT <= BIND_MAX, "BIND_MAX too small for the defaults");
 
 void bind_defaults(struct bindings *b)
 {

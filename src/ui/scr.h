@@ -20,7 +20,8 @@ enum { SCR_BOTH, SCR_KEYBOARD, SCR_PAD };
 
 /* One screen: its input handling and its drawing, side by side in one
  * file (src/ui/scr_NAME.c). Adding a screen = a file, an enum ui_screen
- * entry and a line in ui.c's table; no other screen changes. */
+ * entry, its extern below and a line in ui.c's table; no other screen
+ * changes. */
 struct scr {
 	const char *name;
 	const char *title; /* for the help screen ("On the map") */
@@ -89,6 +90,9 @@ int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const stru
  * to its top-left corner. */
 void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
 		 uint32_t bg, int *x, int *y);
+/* For a move action: moves the cursor (u->look_x, look_y) one step,
+ * staying on the map, and returns true; false for any other action. */
+bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
 /* For a click: the map cell under the pointer of in, 0 or -1. */
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my);
 

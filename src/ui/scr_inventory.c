@@ -14,6 +14,8 @@ static const struct scr_key use_keys[] = {
 	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
 	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
 	{ .act = ACT_INVENTORY, .help = "back to the map" },
+	{ .act = ACT_DROP, .help = "drop instead" },
+	{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "drop", .help = "drop instead" },
 	{ 0 },
 };
 
@@ -25,6 +27,8 @@ static const struct scr_key drop_keys[] = {
 	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
 	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
 	{ .act = ACT_DROP, .help = "back to the map" },
+	{ .act = ACT_INVENTORY, .help = "use instead" },
+	{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "use", .help = "use instead" },
 	{ 0 },
 };
 
@@ -122,6 +126,11 @@ static void input_list(struct ui *u, struct game *g, const struct ui_host *h, co
 	case ACT_DROP:
 		/* the key that opened it closes it; the other one switches */
 		u->screen = (in->act == ACT_DROP) == drop ? UI_PLAY : in->act == ACT_DROP ? UI_DROP : UI_INVENTORY;
+		break;
+	case ACT_LOOK:
+		/* a gamepad has no drop button: Y switches between use and drop */
+		if (in->from == DEV_GAMEPAD || bind_is_pad(in->key))
+			u->screen = drop ? UI_INVENTORY : UI_DROP;
 		break;
 	default:
 		break;

@@ -1,5 +1,4 @@
 /* The look screen: a cursor over the map; what is under it is described. */
-#include "game/map.h"
 #include "ui/scr.h"
 
 static const struct scr_key keys[] = {
@@ -17,7 +16,7 @@ static const struct scr_key keys[] = {
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
 	(void)h;
-	int dx, dy, mx, my;
+	int mx, my;
 	if (in->kind == UI_IN_CLICK) {
 		if (ui_click_cell(u, g, in, &mx, &my) == 0) {
 			u->look_x = mx;
@@ -25,15 +24,8 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		}
 		return;
 	}
-	if (bind_move_delta(in->act, &dx, &dy)) {
-		const struct map *m = game_map(g);
-		int x = u->look_x + dx, y = u->look_y + dy;
-		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
-			u->look_x = x;
-			u->look_y = y;
-		}
+	if (ui_move_cursor(u, g, in->act))
 		return;
-	}
 	switch (in->act) {
 	case ACT_CANCEL: case ACT_BACK: case ACT_LOOK: case ACT_CONFIRM: case ACT_DO:
 		u->screen = UI_PLAY;

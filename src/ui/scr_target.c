@@ -50,7 +50,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		u->screen = UI_PLAY;
 		return;
 	}
-	int dx, dy, mx, my;
+	int mx, my;
 	if (in->kind == UI_IN_CLICK) {
 		/* a click aims; a click on the cell aimed at uses the item */
 		if (ui_click_cell(u, g, in, &mx, &my))
@@ -65,15 +65,8 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	}
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (bind_move_delta(in->act, &dx, &dy)) {
-		const struct map *m = game_map(g);
-		int x = u->look_x + dx, y = u->look_y + dy;
-		if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
-			u->look_x = x;
-			u->look_y = y;
-		}
+	if (ui_move_cursor(u, g, in->act))
 		return;
-	}
 	switch (in->act) {
 	case ACT_CONFIRM:
 	case ACT_DO:

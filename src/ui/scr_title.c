@@ -47,8 +47,12 @@ static void quit(struct ui *u, const struct ui_host *h)
 		return;
 	}
 	u->confirm_quit = true;
-	snprintf(u->notice, sizeof u->notice, "Quit and restart the game? %s: yes, any other key: no",
-		 ui_pad(u) ? "A" : "Enter");
+	/* the yes key as bound, for the device used last */
+	static const struct scr_key yes[2] = { { .act = ACT_CONFIRM, .act2 = ACT_DO } };
+	char k[48];
+	if (!ui_key_text(u, &yes[0], ui_pad(u), k, sizeof k))
+		snprintf(k, sizeof k, "%s", ui_pad(u) ? "A" : "Enter");
+	snprintf(u->notice, sizeof u->notice, "Quit and restart the game? %s: yes, any other key: no", k);
 }
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)

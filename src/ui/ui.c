@@ -155,6 +155,20 @@ int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const stru
 	return rc;
 }
 
+bool ui_move_cursor(struct ui *u, const struct game *g, enum action act)
+{
+	int dx, dy;
+	if (!bind_move_delta(act, &dx, &dy))
+		return false;
+	const struct map *m = game_map(g);
+	int x = u->look_x + dx, y = u->look_y + dy;
+	if (x >= 0 && y >= 0 && x < m->w && y < m->h) {
+		u->look_x = x;
+		u->look_y = y;
+	}
+	return true;
+}
+
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my)
 {
 	return ui_map_cell_at(u, g, in->cols, in->rows, in->x, in->y, mx, my);
