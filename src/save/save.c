@@ -66,9 +66,11 @@ int save_make_dir(const char *dir)
 			continue;
 		char c = *s;
 		*s = 0;
-		if (mkdir(p, 0700) && errno != EEXIST) {
-			int e = errno;
-			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p, strerror(e));
+		struct stat st;
+		if (mkdir(p, 0700) && (errno != EEXIST || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)))) {
+			int e = errno == EEXIST ? ENOTDIR : errno;
+			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p,
+				  strerror(e));
 			return -e;
 		}
 		*s = c;
