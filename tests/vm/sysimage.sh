@@ -64,7 +64,7 @@ fi
 cp "$out/root/boot/vmlinuz-"* "$out/vmlinuz"
 cp "$out/root/boot/initrd.img-"* "$out/initrd.img"
 # 1.5 GiB leaves room for the package, saves and the journal.
-mke2fs -q -t ext4 -L pirogue-root -d "$out/root" "$out/root.img" 1536M
+mke2fs -q -t ext4 -L pirogue-root -d "$out/root" "$out/root.img" 1536M >/dev/null
 rm -rf "$out/root"
 echo "$key" >"$out/image.key"
 echo "vm sysimage: built in $(($(date +%s) - t0)) s"
