@@ -222,9 +222,13 @@ analyze: check-deps
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
 # Benchmark-only (make bench, make bench-ir); the game never links them.
 BENCH_DEBS := libtcod-dev valgrind
+# apt-get waits up to APT_WAIT seconds for another package manager's lock.
+APT_WAIT ?= 300
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	$$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBS) $(BENCH_DEBS)
+	echo "pirogue: if another apt-get or unattended-upgrades holds the package lock, waiting for it (up to $(APT_WAIT) s)"; \
+	$$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) update && \
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) install -y $(DEBS) $(BENCH_DEBS)
 
 check-bench-deps:
 	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \

@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"                       be mastered, else fbdev, else term on a tty, else none:\n"
 	"                       one line why and exit 1; headless only when asked for)\n"
 	"  --font FILE          PNG CP437 tileset or PSF1/PSF2 console font (.psf, .psf.gz)\n"
+	"  --font-layout L      how a PNG tileset is laid out: auto (by its shape), cp437\n"
+	"                       (16x16 tiles) or tcod (libtcod's 32x8 *_tc.png)\n"
 	"  --scale N            integer pixel scale 1-8 (default: the largest that fits 80x50 cells)\n"
 	"  --rotate DEG         0, 90, 180 or 270 (clockwise, for portrait panels)\n"
 	"  --size WxH           headless surface size in pixels (default 640x400)\n"
@@ -58,13 +60,16 @@ static const char usage_text[] =
 	"                       blind, end it with Ctrl+J), then exit\n"
 	"Input:\n"
 	"  --gamepad-db FILE    SDL GameControllerDB mappings (over the shipped ones)\n"
+	"  --bind key.ACTION=KEYS, --bind pad.ACTION=BUTTONS\n"
+	"                       bind keys or gamepad buttons to an action, as the settings\n"
+	"                       file's key.ACTION / pad.ACTION lines do (? lists them all)\n"
 	"  --list-inputs        list input devices and how each is classified\n"
 	"Settings files:\n"
 	"  --config FILE        read settings from FILE instead of /etc/pirogue.conf and\n"
 	"                       $XDG_CONFIG_HOME/pirogue/pirogue.conf (--config /dev/null: none;\n"
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
-	"                       backend font scale rotate size card connector mode fb vt\n"
+	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -82,7 +87,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE, OPT_KIOSK,
+	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "font", required_argument, NULL, OPT_FONT },
+	{ "font-layout", required_argument, NULL, OPT_FONT_LAYOUT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -107,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "list-displays", no_argument, NULL, OPT_LIST_DISPLAYS },
 	{ "list-inputs", no_argument, NULL, OPT_LIST_INPUTS },
 	{ "gamepad-db", required_argument, NULL, OPT_GAMEPAD_DB },
+	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
@@ -193,6 +200,16 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_FONT:
 		o->cfg.font = val;
 		break;
+	case OPT_FONT_LAYOUT:
+		if (!strcmp(val, "auto"))
+			o->cfg.font_layout = FONT_LAYOUT_AUTO;
+		else if (!strcmp(val, "cp437"))
+			o->cfg.font_layout = FONT_LAYOUT_CP437;
+		else if (!strcmp(val, "tcod"))
+			o->cfg.font_layout = FONT_LAYOUT_TCOD;
+		else
+			return bad_value(o, "font-layout", val, "auto, cp437 or tcod");
+		break;
 	case OPT_SCALE:
 		if (parse_int(val, 1, 8, &o->cfg.scale))
 			return bad_value(o, "scale", val, "an integer from 1 to 8");
@@ -260,6 +277,24 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_GAMEPAD_DB:
 		o->cfg.gamepad_db = val;
 		break;
+	case OPT_BIND: {
+		/* the command-line twin of a key.ACTION / pad.ACTION setting */
+		char setting[64], why[512];
+		size_t n = strcspn(val, "=");
+		if (!val[n] || n >= sizeof setting)
+			return bad_value(o, "bind", val, "key.ACTION=KEYS or pad.ACTION=BUTTONS, e.g. key.wait=z");
+		memcpy(setting, val, n);
+		setting[n] = 0;
+		int rc = config_binding(&o->binds, setting, val + n + 1, why, sizeof why);
+		if (rc == -ENOENT)
+			return bad_value(o, "bind", val, "key.ACTION=KEYS or pad.ACTION=BUTTONS, e.g. key.wait=z");
+		if (rc) {
+			log_error("--bind %s: %s", val, why);
+			return EXIT_USAGE;
+		}
+		o->cfg.bindings = &o->binds;
+		break;
+	}
 	case OPT_VERBOSE:
 		o->cfg.verbose = true;
 		break;
@@ -294,7 +329,7 @@ static int set_option(struct opts *o, int c, const char *val)
 
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
-	OPT_BACKEND, OPT_FONT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
+	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
 };
 
@@ -321,7 +356,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 	for (size_t i = 0; i < sizeof config_settings / sizeof config_settings[0]; i++)
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
-		log_error("%s: unknown setting '%s' (settings: backend font scale rotate size card connector mode fb "
+		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
 			  "vt gamepad-db mapgen state-dir verbose kiosk, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}

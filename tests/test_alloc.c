@@ -2,8 +2,17 @@
 #include "gamefix.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "game/ai.h"
+#include "platform/display.h"
+#include "platform/headless.h"
+#include "platform/term.h"
+#include "render/console.h"
+#include "render/font.h"
+#include "ui/ui.h"
 
 /* glibc's own allocator, under the names it exports for this purpose. */
 extern void *__libc_malloc(size_t n);
@@ -74,11 +83,81 @@ static void test_turns_allocate_nothing(void **state)
 	}
 }
 
+/* The app's frame (app.c): draw, diff into the shown console, present. */
+static void frame(struct display *d, const struct ui *u, const struct game *g, struct console *con,
+		  struct console *scratch)
+{
+	ui_draw(u, g, scratch);
+	assert_int_equal(con_copy(con, scratch), 0);
+	if (con->damaged)
+		assert_int_equal(d->ops->present(d, con), 0);
+	con_clear_damage(con);
+}
+
+/* Turns with their frames, after the first frame, on the terminal backend
+ * (into a memfd) and on the headless one (the blitter into a 1920x1080
+ * surface, as drm's frames): no allocation. */
+static void check_frames(struct display *d, int cols, int rows)
+{
+	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
+	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.screen = UI_PLAY;
+	u.hover_x = u.hover_y = -1;
+	u.score_rank = -1;
+	struct console *con, *scratch;
+	assert_int_equal(con_create(&con, cols, rows), 0);
+	assert_int_equal(con_create(&scratch, cols, rows), 0);
+	game_apply(g, CMD_WAIT);
+	frame(d, &u, g, con, scratch); /* the first */
+	long before = allocations;
+	int dir = 1, turns = 0;
+	for (int t = 0; t < 100; t++) {
+		int done = game_apply(g, dir > 0 ? CMD_MOVE_E : CMD_MOVE_W);
+		if (!done)
+			dir = -dir;
+		turns += done;
+		ui_after_command(&u, g);
+		frame(d, &u, g, con, scratch);
+	}
+	assert_true(turns > 10);
+	if (allocations != before)
+		print_message("%s: %ld allocations in %d frames\n", d->ops->name, allocations - before, 100);
+	assert_int_equal(allocations - before, 0);
+	con_destroy(con);
+	con_destroy(scratch);
+	game_destroy(g);
+}
+
+static void test_frames_allocate_nothing(void **state)
+{
+	(void)state;
+	char err[256];
+	struct font *f;
+	assert_int_equal(font_load(&f, "fonts/cp437-8x16.png", err, sizeof err), 0);
+	struct display *d;
+	struct display_opts o = {.font = f, .width = 1920, .height = 1080, .scale = 1};
+	assert_int_equal(headless_display_ops.open(&d, &o), 0);
+	int cols, rows;
+	d->ops->console_size(d, &cols, &rows);
+	check_frames(d, cols, rows);
+	d->ops->close(d);
+	int fd = memfd_create("test_alloc", 0);
+	assert_true(fd >= 0);
+	assert_int_equal(term_open_fds(&d, -1, fd, 80, 30), 0);
+	check_frames(d, 80, 30);
+	d->ops->close(d);
+	close(fd);
+	font_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
+		cmocka_unit_test(test_frames_allocate_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,17 @@ done
 # w w . is right right: w moves east and '.' no longer waits; l moves no more
 cmp -s "$tmp/w.png" "$tmp/r.png" || { echo "FAIL: key.move_e = w does not move east, or '.' still waits"; fail=1; }
 cmp -s "$tmp/w.png" "$tmp/l.png" && { echo "FAIL: l still moves after key.move_e = w right"; fail=1; }
+# --bind is the command-line twin: it wins over the file
+"$P" --config "$tmp/good.conf" --bind key.move_e=l --backend headless --seed 7 --keys "$tmp/l.keys" \
+	--screenshot "$tmp/bl.png" || { echo "FAIL: --bind did not run"; fail=1; }
+cmp -s "$tmp/bl.png" "$tmp/l.png" && { echo "FAIL: --bind key.move_e=l did not make l move"; fail=1; }
+err=$("$P" --bind key.fly=f 2>&1 >/dev/null); rc=$?
+if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -q "^pirogue: --bind key.fly=f: unknown action 'fly'"; then
+	echo "FAIL: --bind key.fly=f: exit $rc, '$err'"
+	fail=1
+fi
+err=$("$P" --bind wait 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] && printf '%s' "$err" | grep -q "invalid value 'wait' for --bind" || { echo "FAIL: --bind wait: exit $rc, '$err'"; fail=1; }
 check_bad() { # expected-message settings-line
 	printf '# bindings\n%s\n' "$2" > "$tmp/bad.conf"
 	err=$("$P" --config "$tmp/bad.conf" --backend headless 2>&1 >/dev/null); rc=$?

@@ -14,7 +14,7 @@ check_usage() { # expected-exit-code grep-pattern args...
 	fi
 }
 "$P" --help | grep -q -- '--backend' || { echo "FAIL: --help does not list --backend"; fail=1; }
-for opt in --seed --mapgen --record --replay --keys --font --scale --rotate --size --screenshot \
+for opt in --seed --mapgen --record --replay --keys --font --font-layout --scale --rotate --size --screenshot \
 	--card --connector --mode --fb --vt --list-displays --list-inputs --gamepad-db; do
 	"$P" --help | grep -q -- "$opt" || { echo "FAIL: --help does not list $opt"; fail=1; }
 done
@@ -31,6 +31,7 @@ check_usage 2 "invalid value '-3' for --seed" --seed -3
 check_usage 2 "invalid value 'maze' for --mapgen" --mapgen maze
 check_usage 2 "invalid value '0' for --vt" --vt 0
 check_usage 2 "invalid value '1280x' for --mode" --mode 1280x
+check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"

@@ -1022,6 +1022,10 @@ static void test_db_lines(void **st)
 	assert_int_equal(count_lines(logbuf), 1);
 	assert_non_null(strstr(logbuf, "averyveryverylongtar: (SDL reads nothing after an element longer "
 				       "than 20 characters), b: (SDL reads nothing"));
+	/* a line ends at a NUL byte, as SDL's strings do */
+	static const char nul[] = "03000000eeee0000ffff000004000000,Nul,a:b0\0,b:b1,";
+	assert_int_equal(evm_db_add_line(&db, nul, sizeof nul - 1, "t.txt", 12, 0), 0);
+	assert_int_equal(db.v[db.n - 1].nbinds, 1);
 	/* a long hint: before platform: loses nothing and says nothing */
 	log_capture();
 	assert_int_equal(addl(&db, "03000000eeee0000ffff000003000000,Hinted,a:b0,"

@@ -199,6 +199,17 @@ static void test_reasons(void **state)
 	b.data[depth_at] = 99;
 	assert_int_equal(game_decode(&h, b.data, b.len, why, sizeof why), -EINVAL);
 	assert_non_null(strstr(why, "floor 99"));
+	b.data[depth_at] = (unsigned char)game_depth(g);
+	/* no entity slots at all (found by the fuzzer: the ECS was handed an
+	 * empty free list it had no room for) */
+	for (size_t at = 0; at + 8 <= b.len; at += 8 + get32(b.data + at + 4)) {
+		if (memcmp(b.data + at, "ENTS", 4) == 0) {
+			memset(b.data + at + 8, 0, 4);
+			break;
+		}
+	}
+	assert_int_equal(game_decode(&h, b.data, b.len, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "no entities"));
 	/* nothing at all, and a NULL why */
 	assert_int_equal(game_decode(&h, b.data, 0, NULL, 0), -EINVAL);
 	assert_null(h);

@@ -12,5 +12,8 @@ if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	echo "SKIP vm rig: QEMU is not installed (apt-get install qemu-system-x86 qemu-system-arm, or run make vm-test as root, which installs what it needs)"
 	exit 77
 fi
+# said at once (fd 3: the terminal under tools/run-tests), before any download
+msg="vm rig: QEMU is installed, so make test now downloads two Debian kernels (once, into ${VM_DIR:-build/vm}) and boots VMs for a few minutes; PIROGUE_VM=0 make test skips this"
+{ echo "$msg" >&3; } 2>/dev/null || echo "$msg"
 # shellcheck disable=SC2086
 exec tests/vm/run.sh "${PIROGUE:-./pirogue}" ${VM_CONFIGS:-}

@@ -5,7 +5,6 @@
 #include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
-#include "game/map.h"
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
@@ -123,7 +122,7 @@ static int load_font(struct app *a)
 {
 	char err[256];
 	if (a->cfg->font) {
-		if (font_load(&a->font, a->cfg->font, err, sizeof err)) {
+		if (font_load_as(&a->font, a->cfg->font, a->cfg->font_layout, err, sizeof err)) {
 			log_error("%s (give --font a PNG tileset or a PSF font)", err);
 			return -EINVAL;
 		}

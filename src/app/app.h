@@ -3,6 +3,7 @@
 #define PIROGUE_APP_APP_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "render/font.h"
 #include "ui/bind.h"
 
 /* Everything the command line (and later the config file) decides. Strings
@@ -10,6 +11,7 @@
 struct app_config {
 	const char *backend;      /* headless, term, drm, fbdev or NULL = auto */
 	const char *font;         /* font file or NULL = shipped default */
+	enum font_layout font_layout; /* how a PNG tileset is laid out (auto by default) */
 	int scale;                /* 1..8, 0 = largest that fits 80×50 cells */
 	int rotation;             /* 0, 90, 180, 270 */
 	int width, height;        /* headless surface size, 0 = default */

@@ -425,7 +425,8 @@ int ecs_restore_slots(struct ecs_world *w, uint32_t nslots, const uint32_t *gen,
 	}
 	for (uint32_t i = 0; i < nslots; i++)
 		w->queued[i] = 0;
-	memcpy(w->free_list, free_idx, nfree * sizeof(*free_idx));
+	if (nfree) /* (no free list is allocated for a world of no slots) */
+		memcpy(w->free_list, free_idx, nfree * sizeof(*free_idx));
 	w->nfree = nfree;
 	w->slots = nslots;
 	return 0;

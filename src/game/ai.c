@@ -40,11 +40,27 @@ void ai_begin_phase(struct game *g)
 	s->nghost = 0;
 }
 
+static inline void bit_clear(uint64_t (*rows)[AI_ROW_WORDS], int x, int y)
+{
+	rows[y + 1][(x + 1) >> 6] &= ~((uint64_t)1 << ((x + 1) & 63));
+}
+
 /* The player's map: starts it (the goal settled at 0). */
 static void player_map_start(struct game *g, int gx, int gy)
 {
 	struct ai_scratch *s = &g->ai;
+	const struct map *m = world_floor(g, g->depth);
+	if (s->walk_of != m) { /* a new floor: its walkable cells as bits */
+		memset(s->walk, 0, sizeof(s->walk));
+		for (int y = 0; y < MAP_H; y++)
+			for (int x = 0; x < MAP_W; x++)
+				if (m->tile[y * MAP_W + x] != TILE_WALL)
+					s->walk[y + 1][(x + 1) >> 6] |= (uint64_t)1 << ((x + 1) & 63);
+		s->walk_of = m;
+	}
+	memcpy(s->open, s->walk, sizeof(s->open));
 	int i = gy * MAP_W + gx;
+	bit_clear(s->open, gx, gy);
 	s->dist[i] = 0;
 	s->mark[i] = s->gen;
 	s->qa[0] = i;
@@ -68,8 +84,8 @@ static void player_map_grow(struct game *g, int until)
 	const ecs_entity player = g->player;
 	const unsigned crowd = (unsigned)content_rules.crowd_cost;
 	const bool ghosts = s->nghost > 0;
-	static const int ddx[8] = {0, 1, 0, -1, 1, 1, -1, -1}, ddy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-	static const int off[8] = {-MAP_W, 1, MAP_W, -1, 1 - MAP_W, 1 + MAP_W, MAP_W - 1, -MAP_W - 1};
+	/* the 3x3 block's bits: bit k is (k % 3 - 1, k / 3 - 1) */
+	static const int off9[9] = {-MAP_W - 1, -MAP_W, -MAP_W + 1, -1, 0, 1, MAP_W - 1, MAP_W, MAP_W + 1};
 	while (until < 0 || s->mark[until] != gen + 1) {
 		int u;
 		if (s->qa_head < s->qa_tail &&
@@ -81,14 +97,34 @@ static void player_map_grow(struct game *g, int until)
 			return; /* all reachable cells settled */
 		s->mark[u] = gen + 1;
 		unsigned du = s->dist[u];
-		int ux = u % MAP_W, uy = u / MAP_W;
-		bool inner = ux > 0 && uy > 0 && ux < MAP_W - 1 && uy < MAP_H - 1;
-		for (int k = 0; k < 8; k++) {
-			if (!inner && !map_in(m, ux + ddx[k], uy + ddy[k]))
-				continue;
-			int v = u + off[k];
-			if (s->mark[v] - gen <= 1 || m->tile[v] == TILE_WALL)
-				continue; /* reached already, or a wall */
+		int uy = u / MAP_W, ux = u - uy * MAP_W;
+		/* the neighbours not reached yet (walls and the map's outside are
+		 * never open): columns ux - 1 .. ux + 1 are bits ux .. ux + 2 of
+		 * rows uy .. uy + 2 */
+		int wi = ux >> 6, o = ux & 63;
+		uint64_t *r0 = s->open[uy], *r1 = s->open[uy + 1], *r2 = s->open[uy + 2];
+		uint64_t a0 = r0[wi] >> o, a1 = r1[wi] >> o, a2 = r2[wi] >> o;
+		if (o > 61) {
+			a0 |= r0[wi + 1] << (64 - o);
+			a1 |= r1[wi + 1] << (64 - o);
+			a2 |= r2[wi + 1] << (64 - o);
+		}
+		unsigned nb = (unsigned)(a0 & 7) | (unsigned)(a1 & 7) << 3 | (unsigned)(a2 & 7) << 6;
+		if (!nb)
+			continue;
+		/* all of them are reached now */
+		r0[wi] &= ~((a0 & 7) << o);
+		r1[wi] &= ~((a1 & 7) << o);
+		r2[wi] &= ~((a2 & 7) << o);
+		if (o > 61) {
+			r0[wi + 1] &= ~((a0 & 7) >> (64 - o));
+			r1[wi + 1] &= ~((a1 & 7) >> (64 - o));
+			r2[wi + 1] &= ~((a2 & 7) >> (64 - o));
+		}
+		while (nb) {
+			int k = __builtin_ctz(nb);
+			nb &= nb - 1;
+			int v = u + off9[k];
 			ecs_entity e = g->occ[v];
 			unsigned c = (e != ECS_NULL && e != player) || (ghosts && cell_cost(g, m, v) != 1) ? crowd : 1;
 			unsigned nd = du + c;
@@ -155,9 +191,11 @@ static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint1
 	int best = -1, bestd = here;
 	for (int d = 0; d < 8; d++) {
 		int nx = p->x + dir_dx[d], ny = p->y + dir_dy[d];
-		if (!map_walkable(m, nx, ny))
+		if ((unsigned)nx >= MAP_W || (unsigned)ny >= MAP_H)
 			continue;
 		int i = ny * MAP_W + nx;
+		if (m->tile[i] == TILE_WALL)
+			continue;
 		/* on the player's map, a neighbour nearer than here is settled;
 		 * one not reached yet is not nearer */
 		int di = dist ? dist[i]

@@ -265,7 +265,6 @@ int game_do(struct game *g, const struct command *cmd)
 	if (!cost)
 		return 0;
 	g->turn++;
-	ecs_flush(g->w);
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);
@@ -417,29 +416,45 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 	return true;
 }
 
+/* Drawables of the current floor into k (room for cap); returns how many
+ * are drawn, which may exceed cap (then k holds the first cap of them). */
+static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
+{
+	uint32_t cnt = 0;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		int x, y;
+		bool rem;
+		if (!drawn_at(g, e, &x, &y, &rem))
+			continue;
+		if (cnt < cap) {
+			const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) |
+				     ECS_INDEX(e);
+			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+						     .remembered = rem};
+		}
+		cnt++;
+	}
+	return cnt;
+}
+
 int game_drawables(const struct game *g, struct drawable *out, int max)
 {
 	uint32_t n = ecs_pool_count(g->w, COMP_RENDER);
 	if (max <= 0 || n == 0)
 		return 0;
-	struct keyed *k = malloc(n * sizeof(*k));
-	if (!k) {
-		log_error("game: out of memory listing drawables");
-		return 0;
-	}
-	uint32_t cnt = 0;
-	struct ecs_query q;
-	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER));
-	for (ecs_entity e; ecs_query_next(&q, &e) && cnt < n;) {
-		int x, y;
-		bool rem;
-		if (!drawn_at(g, e, &x, &y, &rem))
-			continue;
-		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
-		k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
-		k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-					     .remembered = rem};
-		cnt++;
+	/* on the stack: a frame allocates nothing unless a floor shows more */
+	struct keyed stack[256], *k = stack;
+	uint32_t cnt = collect_drawables(g, k, 256);
+	if (cnt > 256) {
+		k = malloc(n * sizeof(*k));
+		if (!k) {
+			log_error("game: out of memory listing drawables");
+			return 0;
+		}
+		cnt = collect_drawables(g, k, n);
 	}
 	qsort(k, cnt, sizeof(*k), cmp_keyed);
 	/* Too many: the lowest layers (corpses first) are left out, never the
@@ -448,7 +463,8 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	int w = 0;
 	for (uint32_t i = first; i < cnt; i++)
 		out[w++] = k[i].d;
-	free(k);
+	if (k != stack)
+		free(k);
 	return w;
 }
 

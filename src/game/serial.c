@@ -503,6 +503,8 @@ static int read_entities(struct dec *d, struct game *g)
 	if (rc)
 		return rc;
 	uint32_t slots = r_u32(&r);
+	if (slots == 0)
+		return refuse(d, "the save has no entities (not even the player)");
 	if (slots > r.len / 4)
 		return refuse(d, "the save lists %u entity slots in %zu bytes", slots, r.len);
 	uint32_t *gen = malloc(((size_t)slots + 1) * sizeof(*gen));

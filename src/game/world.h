@@ -17,6 +17,7 @@
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
 #define AI_GHOSTS 8
+#define AI_ROW_WORDS ((MAP_W + 2 + 63) / 64 + 1)
 struct ai_scratch {
 	/* The player's distance map of this phase (ai.c), grown outwards from
 	 * the player only as far as the monsters that ask need: dist[c] holds
@@ -29,6 +30,12 @@ struct ai_scratch {
 	int32_t qa[WORLD_CELLS], qb[WORLD_CELLS];
 	int qa_head, qa_tail, qb_head, qb_tail;
 	bool player_map; /* started this phase */
+	/* Walkable cells of the floor walk_of as bit rows (row y + 1, bit
+	 * x + 1: a border of zeros all round), made once per floor; open[] is
+	 * the walkable cells the player's map has not reached yet, so growing
+	 * it looks only at new cells. */
+	const struct map *walk_of;
+	uint64_t walk[MAP_H + 2][AI_ROW_WORDS], open[MAP_H + 2][AI_ROW_WORDS];
 	/* Maps towards other goals (where a monster last saw the player):
 	 * whole maps on the costs of the moment (cost[] is filled then). */
 	uint8_t cost[WORLD_CELLS];

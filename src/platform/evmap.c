@@ -373,6 +373,7 @@ int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char 
 	char why[160], note[512] = "";
 	char *buf = NULL;
 	int rc;
+	len = strnlen(line, len); /* SDL's string ends at a NUL byte */
 	while (len && isspace((unsigned char)line[len - 1]))
 		len--;
 	while (len && isspace((unsigned char)*line)) {

@@ -132,8 +132,8 @@ struct evm_db {
 #define EVM_DB_FILE 1u
 
 /* Reads one mapping line ("GUID,name,a:b0,...,platform:Linux,") of len
- * bytes (no NUL needed; surrounding blanks are trimmed) the way SDL 2.26
- * does. Returns 0 when the line is stored: a line for a GUID already held
+ * bytes (no NUL needed; it ends at one, and surrounding blanks are trimmed)
+ * the way SDL 2.26 does. Returns 0 when the line is stored: a line for a GUID already held
  * (same GUID without CRC, same crc) replaces that entry in place, as SDL
  * does. Returns 1 for a line that is not used: blank, '#' comment, another
  * platform, a false hint: field, SDL's special "xinput"/"default" lines,

@@ -20,7 +20,8 @@ enum { SCR_BOTH, SCR_KEYBOARD, SCR_PAD };
 
 /* One screen: its input handling and its drawing, side by side in one
  * file (src/ui/scr_NAME.c). Adding a screen = a file, an enum ui_screen
- * entry and a line in ui.c's table; no other screen changes. */
+ * entry, its extern below and a line in ui.c's table; no other screen
+ * changes. */
 struct scr {
 	const char *name;
 	const char *title; /* for the help screen ("On the map") */

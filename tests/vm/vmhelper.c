@@ -1,8 +1,8 @@
-/* vmhelper: the VM rig's hands inside the guest — uinput gamepad, mouse and
+/* vmhelper: the VM rig's hands inside the guest — uinput gamepads, mouse and
  * two keyboards, and a report of a VT's display and keyboard mode.
  *
  *   vmhelper uinput      reads commands, one per line, from stdin:
- *                          pad | mouse | kbd1 | kbd2  create that device
+ *                          pad | pad2 | mouse | kbd1 | kbd2  create that device
  *                          tap DEV CODE             press, sync, release, sync
  *                          emit DEV TYPE CODE VALUE one event (names as in
  *                                                   linux/input-event-codes.h)
@@ -112,6 +112,39 @@ static struct libevdev_uinput *make_mouse(void)
 	return ui;
 }
 
+/* pad2: a pad that does not follow the kernel layout and that SDL's own
+ * mappings know: the ids of a "Mayflash GameCube Controller"
+ * (03000000790000004418000010010000: d-pad on b12..b15), 16 joystick
+ * buttons BTN_TRIGGER..BTN_DEAD and six axes. */
+static struct libevdev_uinput *make_mapped_pad(void)
+{
+	struct input_absinfo stick = { .minimum = 0, .maximum = 255, .value = 128 };
+	struct libevdev *d = libevdev_new();
+	struct libevdev_uinput *ui = NULL;
+	int rc;
+
+	if (!d)
+		return NULL;
+	libevdev_set_name(d, "vmrig mapped pad");
+	libevdev_set_id_bustype(d, BUS_USB);
+	libevdev_set_id_vendor(d, 0x0079);
+	libevdev_set_id_product(d, 0x1844);
+	libevdev_set_id_version(d, 0x0110);
+	libevdev_enable_event_type(d, EV_KEY);
+	for (unsigned k = BTN_TRIGGER; k <= BTN_DEAD; k++)
+		libevdev_enable_event_code(d, EV_KEY, k, NULL);
+	libevdev_enable_event_type(d, EV_ABS);
+	for (unsigned a = ABS_X; a <= ABS_RZ; a++)
+		libevdev_enable_event_code(d, EV_ABS, a, &stick);
+	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
+	libevdev_free(d);
+	if (rc < 0) {
+		printf("VH error uinput mapped pad: %s\n", strerror(-rc));
+		return NULL;
+	}
+	return ui;
+}
+
 /* A plain keyboard ("vmrig keyboard 1" / "2"): letters, digits, Enter,
  * punctuation and the modifiers. */
 static struct libevdev_uinput *make_keyboard(const char *name)
@@ -176,7 +209,8 @@ static int emit(struct vdev *d, int type, int code, int value)
 
 static int cmd_uinput(void)
 {
-	struct vdev devs[4] = { { "pad", NULL }, { "mouse", NULL }, { "kbd1", NULL }, { "kbd2", NULL } };
+	struct vdev devs[5] = { { "pad", NULL }, { "mouse", NULL }, { "kbd1", NULL }, { "kbd2", NULL },
+				{ "pad2", NULL } };
 	const int ndev = (int)(sizeof devs / sizeof devs[0]);
 	char line[256];
 
@@ -196,7 +230,8 @@ static int cmd_uinput(void)
 				printf("VH error %s exists\n", d->name);
 				continue;
 			}
-			d->ui = !strcmp(argv[0], "pad") ? make_pad() : !strcmp(argv[0], "mouse") ? make_mouse() :
+			d->ui = !strcmp(argv[0], "pad") ? make_pad() : !strcmp(argv[0], "pad2") ? make_mapped_pad() :
+				!strcmp(argv[0], "mouse") ? make_mouse() :
 				make_keyboard(!strcmp(argv[0], "kbd1") ? "vmrig keyboard 1" : "vmrig keyboard 2");
 			if (d->ui)
 				printf("VH ok %s %s\n", d->name, libevdev_uinput_get_devnode(d->ui)
@@ -204,7 +239,7 @@ static int cmd_uinput(void)
 			continue;
 		}
 		if (!d || !d->ui) {
-			printf("VH error %s: no such device (create it with pad, mouse, kbd1 or kbd2)\n",
+			printf("VH error %s: no such device (create it with pad, pad2, mouse, kbd1 or kbd2)\n",
 			       argc > 1 ? argv[1] : argv[0]);
 			continue;
 		}

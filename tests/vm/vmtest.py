@@ -505,8 +505,9 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mouse', 'chvt', 'ctrl-alt-fn', 'second-instance',
-              'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display', 'unreadable-card', 'console-tty', 'auto-scale', 'hotplug']
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
+              'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
+              'unreadable-card', 'console-tty', 'auto-scale', 'hotplug']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -628,7 +629,7 @@ class Session:
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
     REQUIRES = {'keys': 'evdev_open', 'gamepad': 'evdev_open', 'gamepad-unplug': 'evdev_open',
-                'shared-shift': 'evdev_open',
+                'shared-shift': 'evdev_open', 'mapped-pad': 'evdev_open',
                 'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
                 'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open',
                 'second-instance': 'vt_open', 'reset-vt-live': 'vt_open',
@@ -873,6 +874,46 @@ class Session:
             return self.report('FAIL', 'shared-shift', why + " (a '>' means the unplugged keyboard's Shift stuck)")
         self.report('PASS', 'shared-shift', f"Shift on one uinput keyboard and '.' on another gave '>' (frame #{n} "
                     "equals the headless frame); unplugged with Shift down, '.' is a wait again")
+
+    # pad2's d-pad buttons (SDL's b12..b15 of a Mayflash GameCube pad) and
+    # the --keys tokens they are once its line in the shipped database maps them.
+    MAPPED = {'pad_up': '0x12c', 'pad_right': '0x12d', 'pad_down': '0x12e', 'pad_left': '0x12f'}
+
+    def mapped_pad(self):
+        """Issue 12: a pad off the kernel layout that SDL's mappings know plays
+        with no setup: its d-pad buttons (nothing in the kernel layout) move
+        the player through the line of gamepads/gamecontrollerdb.txt."""
+        g = self.g
+        seq = None
+        for cand in (['pad_right', 'pad_down'], ['pad_left', 'pad_up'], ['pad_down', 'pad_left'], ['pad_up', 'pad_right']):
+            if compare(self.headless(self.keys_done), self.headless(self.keys_done + cand + ['modifier'])) is not None:
+                seq = cand
+                break
+        if not seq:
+            raise RuntimeError('no two d-pad moves change the headless frame here: the check would prove nothing')
+        mark = g.mark()
+        node, seen = self.plug('pad2', 'vmrig mapped pad')
+        with g.lock:
+            said = [s for s in g.history[mark:] if 'mapped by' in s or 'kernel layout' in s]
+        before = g.frame_count()
+        for tok in seq:
+            self.helper(f'tap pad2 {self.MAPPED[tok]}', 'tap')
+            time.sleep(0.15)
+        try:
+            g.settle(before, timeout=10)
+        except Timeout:
+            return self.report('FAIL', 'mapped-pad', f'no frame after the d-pad taps on {node}; the game said: '
+                               f'{" | ".join(said) or "nothing about its mapping"}')
+        self.keys_done += seq + ['modifier']
+        g.send_keys(['shift'])
+        g.quiet(1.0)
+        self.helper('unplug pad2', 'unplug')
+        why = self.same_as_headless('after the mapped pad\'s d-pad and a lone Shift', 'mapped-pad')
+        if why:
+            return self.report('FAIL', 'mapped-pad', why)
+        self.report('PASS', 'mapped-pad', f'a Mayflash GameCube pad ({node}, d-pad on buttons the kernel layout '
+                    f'does not know) moved the player {" ".join(seq)} with no setup'
+                    f'{": " + said[-1] if said else ""}')
 
     def mouse(self):
         g = self.g
