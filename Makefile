@@ -83,7 +83,7 @@ TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test
+.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test deb
 all: $(BIN)
 
 # make V=1 shows the full command lines.
@@ -265,6 +265,12 @@ uninstall:
 vm-test: check-deps
 	@$(MAKE) --no-print-directory all
 	@tests/vm/run.sh $(BIN) $(VM_CONFIGS)
+
+# Debian packages for amd64, arm64 and armhf (debian/, tools/make-deb, lintian);
+# into build/deb/ (DEB_ARCHS=amd64 for one). docs/kiosk.md says what is in them.
+DEB_ARCHS ?= amd64 arm64 armhf
+deb:
+	@tools/make-deb $(O)/build/deb $(DEB_ARCHS)
 
 clean:
 	rm -rf $(BUILD) $(BIN) $(O)/asan $(O)/fuzz $(O)/analyze

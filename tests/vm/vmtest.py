@@ -223,7 +223,9 @@ class Guest:
 
     FRAME = re.compile(r'pirogue: frame presented (\d+)')
 
-    def __init__(self, cfg, args, outdir):
+    def __init__(self, cfg, args, outdir, cmd=None):
+        """cmd: QEMU's command line when not the initramfs boot of cfg
+        (the systemd configuration's, tests/vm/sysboot.py)."""
         self.cfg = cfg
         self.outdir = outdir
         self.t0 = time.monotonic()
@@ -235,7 +237,10 @@ class Guest:
         self.qmp_path = os.path.join(tempfile.mkdtemp(prefix='vmrig-'), 'qmp.sock')
         arch = cfg['arch']
         kdir = os.path.join(args.cache, f'kernel-{arch}')
-        if arch == 'x86_64':
+        custom = cmd
+        if custom:
+            pass
+        elif arch == 'x86_64':
             cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc', '-kernel', os.path.join(kdir, 'vmlinux')]
             console = 'ttyS0'
         else:
@@ -244,12 +249,18 @@ class Guest:
             console = 'ttyAMA0'
         gpu = {'bochs': ['-vga', 'std'],
                'cirrus': ['-vga', 'cirrus'],
-               'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci']}[cfg['gpu']]
-        cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
-                '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
-                # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
-                '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
-                '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
+               # a panel's size: virtio-gpu's preferred mode (xres/yres)
+               'virtio': ['-vga', 'none', '-device', 'virtio-gpu-pci' +
+                          (f',xres={cfg["panel"][0]},yres={cfg["panel"][1]}' if cfg.get('panel') else '')],
+               'virtio-vga': []}[cfg['gpu']]
+        if custom:
+            cmd = custom + ['-qmp', f'unix:{self.qmp_path},server=on,wait=off']
+        else:
+            cmd += ['-m', '256', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
+                    '-initrd', os.path.join(args.cache, f'initrd-{arch}.cpio.gz'),
+                    # video=: the console's (and so /dev/fb0's) mode; the game's DRM mode differs.
+                    '-append', f'console={console} panic=-1 loglevel=1 video=1024x768',
+                    '-serial', 'stdio', '-qmp', f'unix:{self.qmp_path},server=on,wait=off'] + gpu
         self.cmd = cmd
         self.log = open(os.path.join(outdir, 'serial.log'), 'w')
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -456,20 +467,22 @@ class Rig:
                 return w
         return None
 
-    def headless(self, size, keys, name):
-        """The headless backend's frame for the seed, size and keys."""
-        key = (size, tuple(keys))
+    def headless(self, size, keys, name, rotate=0):
+        """The headless backend's frame for the seed, size, keys and rotation."""
+        key = (size, tuple(keys), rotate)
         if key in self.expected_cache:
             return self.expected_cache[key]
         d = self.args.out
         kf = os.path.join(d, f'keys-{name}.txt')
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
-        png = os.path.join(d, f'expected-{size[0]}x{size[1]}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
+        png = os.path.join(d, f'expected-{size[0]}x{size[1]}r{rotate}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
         if os.path.exists(png):
             os.unlink(png)
         cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed), '--font', self.font_path,
                '--size', f'{size[0]}x{size[1]}', '--keys', kf, '--screenshot', png]
+        if rotate:
+            cmd += ['--rotate', str(rotate)]
         # No settings file of this machine may change the reference frame.
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
@@ -482,6 +495,15 @@ class Rig:
         return img
 
     def run_config(self, cfg):
+        if cfg.get('systemd'):
+            t0 = time.monotonic()
+            try:
+                import sysboot
+                sysboot.run(self, cfg)
+            except Exception as e:
+                self.report('FAIL', cfg, 'rig', f'{type(e).__name__}: {e} (serial logs: {self.args.out}/{cfg["name"]})')
+            print(f'vmrig: {cfg["name"]} took {time.monotonic() - t0:.1f} s', flush=True)
+            return
         outdir = os.path.join(self.args.out, cfg['name'])
         os.makedirs(outdir, exist_ok=True)
         t0 = time.monotonic()
@@ -514,7 +536,7 @@ class Session:
         self.rig, self.cfg, self.g = rig, cfg, g
         self.pid = None
         self.keys_done = []      # what the game has had so far, as --keys tokens
-        self.size = tuple(rig.args.mode)
+        self.size = tuple(cfg.get('panel') or rig.args.mode)
         self.tag = ''            # '' on DRM, 'fbdev-' on the fbdev backend
         self.broken = None       # why the remaining checks of this game run cannot run
         self.vt_before = ''
@@ -524,7 +546,7 @@ class Session:
 
     def headless(self, keys):
         name = (self.tag or 'drm-') + f'{len(keys)}keys'
-        return self.rig.headless(self.size, keys, name)
+        return self.rig.headless(self.size, keys, name, self.cfg.get('rotate', 0))
 
     def same_as_headless(self, what, name):
         """None when the screen equals the headless frame for the keys the
@@ -694,6 +716,8 @@ class Session:
                 '--font', '/bin/fonts/' + FONT]
         if backend == 'drm':
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
+        if self.cfg.get('rotate'):
+            args += ['--rotate', str(self.cfg['rotate'])]
         if dfl:
             args.insert(1, 'vmhelper dfl')
         if on_tty:
@@ -1375,6 +1399,18 @@ CONFIGS = {
     'x86_64-cirrus': {'arch': 'x86_64', 'gpu': 'cirrus', 'rgb565': True,
                       'checks': ['start-frame', 'keys', 'sigterm']},
     'aarch64-virtio': {'arch': 'aarch64', 'gpu': 'virtio'},
+    # Handheld panels (docs/vmrig.md): virtio-gpu with the panel's size as
+    # its preferred mode; the game's frame there equals headless at that size.
+    'x86_64-panel-320x240': {'arch': 'x86_64', 'gpu': 'virtio', 'panel': (320, 240), 'checks': ['start-frame', 'keys']},
+    'x86_64-panel-480x320': {'arch': 'x86_64', 'gpu': 'virtio', 'panel': (480, 320), 'checks': ['start-frame', 'keys']},
+    'x86_64-panel-640x480': {'arch': 'x86_64', 'gpu': 'virtio', 'panel': (640, 480), 'checks': ['start-frame', 'keys']},
+    'x86_64-panel-800x480': {'arch': 'x86_64', 'gpu': 'virtio', 'panel': (800, 480), 'checks': ['start-frame', 'keys']},
+    # a portrait panel (480x800, as many DSI panels are) turned with --rotate 90
+    'x86_64-panel-480x800-rot90': {'arch': 'x86_64', 'gpu': 'virtio', 'panel': (480, 800), 'rotate': 90,
+                                   'checks': ['start-frame', 'keys']},
+    # Debian 12 with systemd, pirogue installed from its .deb and made the
+    # kiosk with pirogue-kiosk (tests/vm/sysboot.py)
+    'x86_64-systemd': {'arch': 'x86_64', 'gpu': 'virtio-vga', 'systemd': True},
 }
 
 
@@ -1383,6 +1419,7 @@ def main():
     ap.add_argument('--cache', required=True, help='build/vm: kernels and initramfs images')
     ap.add_argument('--out', required=True, help='where screendumps, expected frames and serial logs go')
     ap.add_argument('--pirogue', required=True, help='host pirogue binary (headless reference frames)')
+    ap.add_argument('--debs', help='where make deb left pirogue_*_amd64.deb (x86_64-systemd)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', default='640x480', help='display mode the game asks for (WxH)')
     ap.add_argument('configs', nargs='*', default=list(CONFIGS), help=f'any of {", ".join(CONFIGS)}')
