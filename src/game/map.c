@@ -100,7 +100,18 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
 	 * or written */
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
-	for (int y = m->seen.y0; y <= m->seen.y1; y++)
-		for (int x = m->seen.x0; x <= m->seen.x1; x++)
-			m->explored[y * m->w + x] |= m->visible[y * m->w + x];
+	for (int y = m->seen.y0; y <= m->seen.y1; y++) {
+		uint8_t *e = m->explored + y * m->w;
+		const uint8_t *v = m->visible + y * m->w;
+		int x = m->seen.x0;
+		for (; x + 8 <= m->seen.x1 + 1; x += 8) { /* eight cells at a time */
+			uint64_t a, b;
+			memcpy(&a, e + x, 8);
+			memcpy(&b, v + x, 8);
+			a |= b;
+			memcpy(e + x, &a, 8);
+		}
+		for (; x <= m->seen.x1; x++)
+			e[x] |= v[x];
+	}
 }
