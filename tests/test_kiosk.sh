@@ -64,6 +64,10 @@ unit=$root/usr/lib/systemd/system/pirogue.service
 grep -q '@[a-z]*dir@' "$unit" && no "the installed unit still has @...@ placeholders: $(grep '@[a-z]*dir@' "$unit")"
 grep -qx 'ExecStart=/usr/bin/pirogue --kiosk' "$unit" || no "the unit does not start /usr/bin/pirogue --kiosk"
 grep -qx 'ExecStopPost=+/usr/sbin/pirogue-kiosk exited' "$unit" || no "the unit does not run pirogue-kiosk exited"
+# a broken settings file must neither stop the console's repair nor, by
+# failing it, skip pirogue-kiosk exited (ExecStopPost stops at a failure)
+grep -qx 'ExecStopPost=-/usr/bin/pirogue --config /dev/null --reset-vt 1' "$unit" ||
+	no "the unit's --reset-vt reads the settings files or its failure skips the failure count"
 grep -qx 'StartLimitIntervalSec=0' "$unit" || no "the unit has a start limit (a burst of exits would stop the kiosk)"
 grep -q '^ProtectClock=' "$unit" && no "ProtectClock= (on systemd < 252 a device allow-list that blocks the display)"
 grep -q '^SupplementaryGroups=.*tty' "$unit" && no "SupplementaryGroups has tty (write access to other users' terminals)"

@@ -134,6 +134,32 @@ static void test_game_over(void **st)
 	game_destroy(g);
 }
 
+/* The morgue cannot be written (a file where morgue/ should be): said; the
+ * score is kept and the save goes all the same (a dead game is never
+ * continued). */
+static void test_morgue_fails(void **st)
+{
+	(void)st;
+	char sub[128], p[160], name[256] = "x";
+	snprintf(sub, sizeof sub, "%s/f", dir);
+	struct game *g = dead_game(5);
+	assert_int_equal(save_game(sub, g), 0);
+	snprintf(p, sizeof p, "%s/%s", sub, MORGUE_DIR);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	int rank = 5;
+	assert_int_equal(morgue_game_over(sub, g, 0, name, sizeof name, &rank), -ENOTDIR);
+	assert_string_equal(name, "");
+	assert_int_equal(rank, 0);
+	assert_false(save_exists(sub));
+	struct score_table t;
+	char why[256];
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, 1);
+	game_destroy(g);
+}
+
 static struct score entry(long score, int turns)
 {
 	struct score s = {.score = score, .depth = 2, .turns = turns, .level = 1, .seed = 9, .when = 100};
@@ -222,6 +248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_game_over),
+		cmocka_unit_test(test_morgue_fails),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_damaged_table),
 	};

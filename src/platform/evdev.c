@@ -722,6 +722,8 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	/* the mappings first: a broken --gamepad-db shows even with no pad */
 	int rc = load_mappings(&db, o);
 	int n = scan_nodes(dir, &nodes);
+	if (n > 0 && !nodes) /* never: said for the clang analyzer, which takes -errno for >= 0 */
+		n = -ENOMEM;
 	if (n < 0) {
 		fprintf(out, "%s: cannot read: %s\n", dir, strerror(-n));
 		evm_db_free(&db);

@@ -210,7 +210,7 @@ static void build_px(struct blitter *b, int r)
 	o->pxoff = malloc((size_t)f->nglyphs * sizeof *o->pxoff);
 	if (o->pxoff && n <= (((size_t)64) << 20) / per)
 		o->px = calloc(n, per);
-	if (!o->px) {
+	if (!o->px || !o->pxoff) {
 		free(o->pxoff);
 		o->pxoff = NULL;
 		log_error("blit: out of memory for the blended glyphs of %s; drawing them pixel by pixel", f->name);

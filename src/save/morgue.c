@@ -159,12 +159,11 @@ static int morgue_name(const char *dir, const struct game *g, int64_t when, cons
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)
+/* The morgue file and its recording; name gets the file's path. Returns 0
+ * or the first -errno (each logged). */
+static int morgue_files(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen)
 {
 	char mdir[4096], txt[4096], rec[4096];
-	*rank = -1;
-	if (namelen)
-		name[0] = 0;
 	if (snprintf(mdir, sizeof mdir, "%s/%s", dir, MORGUE_DIR) >= (int)sizeof mdir ||
 	    morgue_name(dir, g, when, ".txt", txt, sizeof txt) || morgue_name(dir, g, when, ".rec", rec, sizeof rec)) {
 		log_error("cannot write a morgue file in %s: path too long", dir);
@@ -175,29 +174,34 @@ int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *
 		return rc;
 	/* the recording first: the morgue file names it */
 	int rrc = rec_write_history(rec, g, MORGUE_REC_SUM_EVERY);
-	const char *recbase = strrchr(rec, '/') + 1;
-	size_t need = morgue_text(g, when, rrc ? NULL : recbase, NULL, 0) + 1;
+	const char *recbase = rrc ? NULL : strrchr(rec, '/') + 1;
+	size_t need = morgue_text(g, when, recbase, NULL, 0) + 1;
 	char *text = malloc(need);
 	if (!text) {
 		log_error("cannot write the morgue file %s: out of memory", txt);
 		return -ENOMEM;
 	}
-	morgue_text(g, when, rrc ? NULL : recbase, text, need);
+	morgue_text(g, when, recbase, text, need);
 	rc = save_write_atomic(mdir, strrchr(txt, '/') + 1, text, need - 1);
 	free(text);
 	if (rc)
-		return rc; /* the save stays: nothing of the game would be left */
+		return rc;
 	if (namelen)
 		snprintf(name, namelen, "%s", txt);
+	return rrc;
+}
+
+int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)
+{
+	*rank = -1;
+	if (namelen)
+		name[0] = 0;
+	int rc = morgue_files(dir, g, when, name, namelen);
 	struct score sc;
 	scores_of(g, when, &sc);
 	int r = scores_add(dir, &sc);
 	if (r >= 0)
 		*rank = r;
-	int drc = save_delete(dir);
-	if (rrc)
-		return rrc;
-	if (r < -1)
-		return r;
-	return drc;
+	int drc = save_delete(dir); /* last, and whatever failed before */
+	return rc ? rc : r < -1 ? r : drc;
 }

@@ -29,9 +29,9 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
  * even when the game was saved and continued), both atomically; adds its
  * score to the high-score table; then deletes the save (permadeath). name
  * (namelen bytes) gets the morgue file's path. *rank gets the score's rank
- * in the table (0..9) or -1. Returns 0, or the first -errno (each failure
- * logged in one line; the save is deleted only after the morgue file is
- * written). */
+ * in the table (0..9) or -1. The save is deleted last, also when something
+ * before failed (a dead game is never continued). Returns 0, or the first
+ * -errno (each failure logged in one line). */
 int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank);
 
 #endif

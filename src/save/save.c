@@ -66,9 +66,11 @@ int save_make_dir(const char *dir)
 			continue;
 		char c = *s;
 		*s = 0;
-		if (mkdir(p, 0700) && errno != EEXIST) {
-			int e = errno;
-			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p, strerror(e));
+		struct stat st;
+		if (mkdir(p, 0700) && (errno != EEXIST || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)))) {
+			int e = errno == EEXIST ? ENOTDIR : errno;
+			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p,
+				  strerror(e));
 			return -e;
 		}
 		*s = c;
@@ -237,6 +239,8 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 	*out = NULL;
 	if (len == 0)
 		return why_set(why, whylen, -EINVAL, "the save is empty");
+	if (len < 8 && memcmp(p, SAVE_MAGIC, len) == 0)
+		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
 	if (len < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
 		return why_set(why, whylen, -EINVAL, "not a pirogue save (its first bytes are not %s)",
 			       "\\x89PIRSAV\\n");

@@ -3,7 +3,10 @@
 # and helper for each architecture, packs the initramfs images, then boots each
 # configuration and runs the checks (tests/vm/vmtest.py).
 # Usage: tests/vm/run.sh HOST_PIROGUE [CONFIG...]
-#   CONFIG: x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio (default: all four)
+#   CONFIG: x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio x86_64-systemd
+#   and the handheld panels x86_64-panel-320x240 x86_64-panel-480x320
+#   x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90
+#   (default: all of them)
 # Environment: VM_DIR (default build/vm), the cache and output directory.
 # Exit 0 all passed, 77 skipped (the reason is printed), 1 failed.
 set -eu
@@ -13,7 +16,8 @@ cd "$(dirname "$0")/../.."
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 host_bin=$1
 shift
-configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio}
+panels="x86_64-panel-320x240 x86_64-panel-480x320 x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90"
+configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd}
 # VM_SKIP_ARCH (e.g. aarch64, set by .ci/run when a Debian mirror is out of
 # sync and the arm64 libraries cannot be installed) leaves that architecture's
 # configurations out, saying so.
@@ -59,5 +63,19 @@ for a in $archs; do
 	${cross:+$cross-}strip -o "$bin/pirogue.stripped" "$bin/pirogue"
 	tests/vm/mkinitrd.sh "$a" "$vm/kernel-$a" "$busybox" "$bin/pirogue.stripped" "$bin/vmhelper" "$vm/initrd-$a.cpio.gz"
 done
+# x86_64-systemd: the Debian system image (built once, cached) and the .deb
+# that gets installed into it (tests/vm/sysboot.py).
+case " $configs " in *" x86_64-systemd "*)
+	rc=0
+	tests/vm/sysimage.sh "$vm/sys-x86_64" || rc=$?
+	[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
+	[ $rc = 0 ] || export VMRIG_SYSTEMD_SKIP="the Debian system image cannot be built here (said above)"
+	if [ $rc = 0 ] && ! tools/make-deb "$vm/deb" amd64 >"$vm/deb.log" 2>&1; then
+		tail -n 20 "$vm/deb.log"
+		echo "vmrig: make deb for amd64 failed (log: $vm/deb.log)"
+		exit 1
+	fi
+	;;
+esac
 # shellcheck disable=SC2086
-exec python3 tests/vm/vmtest.py --cache "$vm" --out "$vm/out" --pirogue "$host_bin" $configs
+exec python3 tests/vm/vmtest.py --cache "$vm" --out "$vm/out" --pirogue "$host_bin" --debs "$vm/deb" $configs

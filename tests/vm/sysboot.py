@@ -1,0 +1,449 @@
+"""The VM rig's systemd boot (configuration x86_64-systemd, docs/vmrig.md):
+a minimal Debian 12 with systemd (tests/vm/sysimage.sh), pirogue installed as
+a user installs it (the .deb of make deb, then pirogue-kiosk enable), booted
+in QEMU and checked from the host: the title on the display within a stated
+time, keys and a gamepad playing, no way to a login prompt, SIGKILL and
+restart bursts survived, a game that keeps failing at start handing tty1 to
+its login prompt, the sandbox's exposure, a display that appears only after
+the game started, and a clean purge.
+
+The game here runs as the unit runs it (no --verbose), so frames are found
+by taking screendumps until the screen equals the headless frame."""
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import vmtest
+
+# The display's size: virtio-vga's preferred mode (xres/yres), so the game,
+# which takes the preferred mode, draws at a size the headless twin knows.
+SIZE = (1024, 768)
+# Power on to the title, on the 2-core CI machine under TCG (measured:
+# see docs/vmrig.md); a boot slower than this fails the title check.
+TITLE_LIMIT = 120
+# The unit's drop-in for the checks that play: a fixed seed (the kiosk's game
+# otherwise starts on the title with a random one), and three seconds
+# between a stop and the restart, so that the repaired tty1 can be seen.
+DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1\nRestartSec=3\n')
+
+
+class SysBoot:
+    def __init__(self, rig, cfg):
+        self.rig, self.cfg = rig, cfg
+        self.args = rig.args
+        self.out = os.path.join(self.args.out, cfg['name'])
+        self.sysdir = os.path.join(self.args.cache, 'sys-x86_64')
+        self.g = None
+        self.boots = 0
+        self.state = os.path.join(self.out, 'empty-state')
+
+    def report(self, verdict, check, reason):
+        self.rig.report(verdict, self.cfg, check, reason)
+
+    # ------------------------------------------------------------ host side
+
+    def headless(self, keys, seed=None, name='ref'):
+        """The headless frame at SIZE for keys (and seed, or the title)."""
+        key = ('sys', seed, tuple(keys))
+        if key in self.rig.expected_cache:
+            return self.rig.expected_cache[key]
+        os.makedirs(self.state, exist_ok=True)
+        kf = os.path.join(self.out, f'keys-{name}.txt')
+        with open(kf, 'w') as f:
+            f.write(''.join(k + '\n' for k in keys))
+        png = os.path.join(self.out, f'expected-{name}.png')
+        cmd = [self.args.pirogue, '--backend', 'headless', '--font', self.rig.font_path,
+               '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', self.state]
+        if seed is not None:
+            cmd += ['--seed', str(seed)]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
+        if r.returncode != 0:
+            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
+        img = vmtest.read_png(png)
+        self.rig.expected_cache[key] = img
+        return img
+
+    def boot(self, extra_append=''):
+        """Powers the machine on (the same disk every time); returns the
+        QEMU start time (time.monotonic)."""
+        self.boots += 1
+        board = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'board', 'cmdline.txt')
+        with open(board) as f:
+            pi_opts = f.read().split()
+        append = ' '.join(['root=/dev/vda', 'rw', 'console=tty1', 'console=ttyS0,115200'] + pi_opts +
+                          ([extra_append] if extra_append else []))
+        cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc', '-m', '512', '-smp', '1', '-nodefaults',
+               '-no-reboot', '-display', 'none',
+               '-kernel', os.path.join(self.sysdir, 'vmlinuz'), '-initrd', os.path.join(self.sysdir, 'initrd.img'),
+               '-append', append,
+               '-drive', f'file={self.disk},if=virtio,format=qcow2,cache=unsafe',
+               '-device', f'virtio-vga,xres={SIZE[0]},yres={SIZE[1]}',
+               '-device', 'qemu-xhci', '-device', 'usb-kbd',
+               '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
+               '-serial', 'stdio']
+        outdir = os.path.join(self.out, f'boot{self.boots}')
+        os.makedirs(outdir, exist_ok=True)
+        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=cmd)
+        return self.g.t0
+
+    def shutdown(self, hard=False):
+        if not self.g:
+            return
+        if not hard and self.g.proc.poll() is None:
+            try:
+                self.sh('sync', timeout=30)
+            except Exception:
+                pass
+        if hard:
+            # a power cut: QEMU killed, nothing written back or unmounted
+            self.g.proc.kill()
+            self.g.proc.wait()
+            self.g.log.close()
+        else:
+            self.g.close()
+        self.g = None
+
+    def sh(self, line, timeout=60):
+        # an output without a final newline (/dev/vcs1, tr) must not swallow
+        # the VMRIG_DONE marker: a newline after it, the status kept
+        return self.g.sh(f'{{ {line}; }}; vmrig_s=$?; echo; (exit $vmrig_s)', timeout=timeout)
+
+    def out1(self, line, timeout=60):
+        """The guest's output of line, as one string."""
+        rc, out = self.sh(line, timeout)
+        return '\n'.join(out).strip()
+
+    def dump(self, name):
+        path = os.path.join(self.g.outdir, f'{name}.ppm')
+        self.g.qmp_cmd('screendump', filename=path)
+        img = vmtest.read_ppm(path)
+        os.unlink(path)
+        return img
+
+    def wait_screen(self, exp, name, timeout):
+        """Takes screendumps until the screen equals exp; returns the
+        seconds it took, or None (the last look is saved, with exp)."""
+        t0 = time.monotonic()
+        img = None
+        while time.monotonic() - t0 < timeout:
+            img = self.dump(name)
+            if img == exp:
+                vmtest.write_png(os.path.join(self.g.outdir, f'{name}.png'), img)
+                return time.monotonic() - t0
+            time.sleep(0.3)
+        if img:
+            vmtest.write_png(os.path.join(self.g.outdir, f'{name}.png'), img)
+        vmtest.write_png(os.path.join(self.g.outdir, f'{name}-expected.png'), exp)
+        return None
+
+    def why_not(self, exp, name):
+        img = self.dump(name)
+        return vmtest.compare(img, exp)
+
+    # ------------------------------------------------------------ the run
+
+    def run(self):
+        deb = self.find_deb()
+        if not deb:
+            return
+        os.makedirs(self.out, exist_ok=True)
+        self.share = os.path.join(self.out, 'share')
+        shutil.rmtree(self.share, ignore_errors=True)
+        os.makedirs(self.share)
+        shutil.copy(deb, self.share)
+        shutil.copy(os.path.join(self.args.cache, 'bin-x86_64', 'vmhelper'), self.share)
+        self.deb = os.path.basename(deb)
+        self.disk = os.path.join(self.out, 'disk.qcow2')
+        if os.path.exists(self.disk):
+            os.unlink(self.disk)
+        subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', '-F', 'raw', '-b',
+                        os.path.abspath(os.path.join(self.sysdir, 'root.img')), self.disk], check=True)
+        # VMRIG_SYSBOOT_REUSE=1 (for working on the checks): start from the
+        # disk the last run's install boot left, skipping that boot
+        installed = os.path.join(self.out, 'disk-installed.qcow2')
+        try:
+            if os.environ.get('VMRIG_SYSBOOT_REUSE') == '1' and os.path.exists(installed):
+                shutil.copy(installed, self.disk)
+                self.report('SKIP', 'install', 'VMRIG_SYSBOOT_REUSE=1: the last run\'s installed disk is used')
+            else:
+                if not self.install():
+                    return
+                self.shutdown()
+                shutil.copy(self.disk, installed)
+            self.play_boot()
+            self.shutdown(hard=True)
+            self.late_display_boot()
+        finally:
+            self.shutdown()
+
+    def find_deb(self):
+        d = self.args.debs
+        debs = sorted(f for f in os.listdir(d) if f.startswith('pirogue_') and f.endswith('_amd64.deb')) \
+            if d and os.path.isdir(d) else []
+        if not debs:
+            self.report('FAIL', 'install', f'no pirogue_*_amd64.deb in {d} (make deb DEB_ARCHS=amd64 builds it)')
+            return None
+        return os.path.join(d, debs[-1])
+
+    def ready(self, t0, timeout=180):
+        ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, timeout)
+        if 'panic' in ln:
+            raise RuntimeError(ln)
+        self.sh('mount -t 9p -o trans=virtio,version=9p2000.L host /mnt && cp /mnt/vmhelper /usr/local/bin/')
+        return time.monotonic() - t0
+
+    def install(self):
+        """Boot 1: the plain Debian system; dpkg -i, then pirogue-kiosk enable."""
+        t0 = self.boot()
+        up = self.ready(t0)
+        rc, out = self.sh(f'dpkg -i /mnt/{self.deb} 2>&1 | tail -n 3', timeout=120)
+        state = self.out1('systemctl is-enabled pirogue.service; systemctl is-active getty@tty1.service')
+        if 'Setting up pirogue' not in '\n'.join(out) or state.split() != ['disabled', 'active']:
+            self.report('FAIL', 'install', f'dpkg -i {self.deb}: {" | ".join(out)}; unit and getty@tty1: {state!r} '
+                        '(want disabled, active)')
+            return False
+        rc, out = self.sh('pirogue-kiosk enable 2>&1')
+        state = self.out1('systemctl is-enabled pirogue.service getty@tty1.service 2>&1 | tr "\\n" " "; echo')
+        if rc != 0 or state.split()[:2] != ['enabled', 'disabled']:
+            self.report('FAIL', 'install', f'pirogue-kiosk enable: exit {rc}: {" | ".join(out)}; {state}')
+            return False
+        self.report('PASS', 'install', f'booted in {up:.0f} s; dpkg -i {self.deb}: the unit installed, not enabled, '
+                    f'getty@tty1 active; pirogue-kiosk enable: pirogue.service enabled, getty@tty1 disabled')
+        return True
+
+    def play_boot(self):
+        """Boot 2: power on into the game."""
+        title = self.headless([], None, 'title')
+        t0 = self.boot()
+        took = self.wait_screen(title, 'title', TITLE_LIMIT)
+        if took is None:
+            self.report('FAIL', 'title', f'the title was not on the display within {TITLE_LIMIT} s of power on '
+                        f'(see {self.g.outdir}/title.png and title-expected.png)')
+        self.ready(t0)
+        if took is not None:
+            vcs = self.out1('cat /dev/vcs1 | tr -s " "')
+            if 'login:' in vcs:
+                self.report('FAIL', 'title', f'tty1 has a login prompt under the game: {vcs[-200:]!r}')
+            else:
+                self.report('PASS', 'title', f'power on to the title, equal to the headless frame at {SIZE[0]}x{SIZE[1]}: '
+                            f'{took:.1f} s (limit {TITLE_LIMIT} s); nothing else on the display, '
+                            'no login prompt on tty1')
+        for check in (self.security, self.keys, self.gamepad, self.ctrl_alt_fn, self.sigkill, self.burst,
+                      self.fails_at_start):
+            try:
+                check()
+            except (vmtest.Timeout, RuntimeError) as e:
+                self.report('FAIL', check.__name__.replace('_', '-'), f'{type(e).__name__}: {e}')
+
+    def security(self):
+        out = self.out1('systemd-analyze security pirogue.service 2>&1 | tail -n 1')
+        m = re.search(r'exposure level for pirogue.service: ([0-9.]+)', out)
+        if not m:
+            return self.report('FAIL', 'security', f'systemd-analyze security said {out!r}')
+        score = float(m.group(1))
+        verdict = 'PASS' if score <= 2.0 else 'FAIL'
+        self.report(verdict, 'security', f'systemd-analyze security pirogue.service in the guest: exposure {score} '
+                    '(at most 2.0), with the game running in it')
+
+    def use_seed(self):
+        """The drop-in with --seed 1; restarts the game into a fresh one."""
+        self.sh('mkdir -p /etc/systemd/system/pirogue.service.d && printf "' + DROPIN.replace('\n', '\\n') +
+                '" >/etc/systemd/system/pirogue.service.d/vmrig.conf && sync && systemctl daemon-reload && '
+                'systemctl restart pirogue.service')
+        start = self.headless([], 1, 'seed1')
+        if self.wait_screen(start, 'seed1', 30) is None:
+            raise RuntimeError('with --seed 1 the game did not show the headless start frame within 30 s')
+
+    def keys(self):
+        self.use_seed()
+        keys = ['l', 'l', 'j', 'j', 'h', 'k', 'l']
+        self.g.send_keys(keys)
+        exp = self.headless(keys, 1, 'keys')
+        if self.wait_screen(exp, 'keys', 15) is None:
+            return self.report('FAIL', 'keys', f'after USB keyboard keys {" ".join(keys)}: '
+                               f'{self.why_not(exp, "keys")} (see {self.g.outdir}/keys.png)')
+        self.keys_done = keys
+        self.report('PASS', 'keys', f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals '
+                    'the headless one')
+
+    def gamepad(self):
+        self.sh('rm -f /tmp/vh && mkfifo /tmp/vh && '
+                '(vmhelper uinput </tmp/vh &) && exec 3>/tmp/vh')
+        mark = self.g.mark()
+        self.sh('echo pad >&3')
+        if not self.g.wait_line('VH ok pad', mark, 10):
+            raise RuntimeError('the uinput helper made no pad')
+        time.sleep(1.5)  # the game notices it (inotify on /dev/input)
+        taps = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right')]
+        for code, _ in taps:
+            self.sh(f'echo "tap pad {code}" >&3')
+            time.sleep(0.3)
+        keys = getattr(self, 'keys_done', []) + [t for _, t in taps]
+        exp = self.headless(keys, 1, 'pad')
+        if self.wait_screen(exp, 'gamepad', 15) is None:
+            return self.report('FAIL', 'gamepad', f'after uinput d-pad {" ".join(t for _, t in taps)}: '
+                               f'{self.why_not(exp, "gamepad")} (see {self.g.outdir}/gamepad.png)')
+        self.keys_done = keys
+        self.report('PASS', 'gamepad', 'a uinput gamepad (vmhelper) plugged in while playing: its d-pad moved the '
+                    'player, the frame equals the headless one')
+
+    def ctrl_alt_fn(self):
+        exp = self.headless(getattr(self, 'keys_done', []), 1, 'pad')
+        self.g.send_keys(['ctrl-alt-f2'])
+        time.sleep(3)
+        vt = self.out1('vmhelper vt')
+        vcs2 = self.out1('cat /dev/vcs2 2>/dev/null | tr -s " "')
+        autovt = self.out1('systemctl is-active autovt@tty2.service getty@tty2.service 2>&1 | tr "\\n" " "; echo')
+        problems = []
+        if 'active=1' not in vt:
+            problems.append(f'the console switched: {vt}')
+        if 'login' in vcs2:
+            problems.append(f'tty2 shows a login prompt: {vcs2[-120:]!r}')
+        if autovt.split().count('active'):
+            problems.append(f'a getty runs on tty2 ({autovt})')
+        why = self.why_not(exp, 'ctrl-alt-f2')
+        if why:
+            problems.append(f'the game\'s frame changed: {why}')
+        if problems:
+            return self.report('FAIL', 'ctrl-alt-f2', '; '.join(problems))
+        self.report('PASS', 'ctrl-alt-f2', f'Ctrl+Alt+F2 on the USB keyboard: still on VT 1 ({vt[6:]}), no getty on '
+                    'tty2, the game\'s frame unchanged')
+
+    def journal(self, n=6):
+        """The unit's last journal lines of this boot, for failure messages."""
+        return ' | '.join(self.out1(f'journalctl -u pirogue.service -b --no-pager -o cat | tail -n {n}').splitlines())
+
+    def main_pid(self):
+        return self.out1('systemctl show -P MainPID pirogue.service')
+
+    def sigkill(self):
+        pid = self.main_pid()
+        self.sh(f'kill -KILL {pid}')
+        # RestartSec=3 (the drop-in): the console is repaired before the game is back
+        time.sleep(1.2)
+        vt = self.out1('vmhelper vt 1')
+        start = self.headless([], 1, 'seed1')
+        took = self.wait_screen(start, 'sigkill', 30)
+        new = self.main_pid()
+        problems = []
+        if 'mode=text' not in vt or 'kbmode=off' in vt:
+            problems.append(f'between the runs tty1 was not usable ({vt})')
+        if took is None:
+            problems.append(f'the game did not come back within 30 s ({self.why_not(start, "sigkill")})')
+        if new in ('0', pid):
+            problems.append(f'no new game process (MainPID {new})')
+        if problems:
+            return self.report('FAIL', 'sigkill', '; '.join(problems))
+        self.keys_done = []
+        self.report('PASS', 'sigkill', f'kill -KILL {pid}: tty1 back in text mode with its keyboard ({vt[6:]}), then '
+                    f'the game restarted by systemd (pid {new}), its start frame on the display {took:.1f} s later')
+
+    def burst(self):
+        """Six restarts in a row, then six exits at once: never a start limit."""
+        self.sh('for i in 1 2 3 4 5 6; do systemctl restart pirogue.service; done', timeout=120)
+        self.sh('for i in 1 2 3 4 5 6; do systemctl kill -s TERM pirogue.service; sleep 0.5; done', timeout=60)
+        start = self.headless([], 1, 'seed1')
+        took = self.wait_screen(start, 'burst', 30)
+        state = self.out1('systemctl is-active pirogue.service; systemctl show -P Result pirogue.service')
+        if state.split()[0] != 'active' or took is None:
+            return self.report('FAIL', 'restart-burst', f'after six restarts and six SIGTERMs: {state!r}, '
+                               f'the game {"back" if took is not None else "not back"} on the display')
+        self.report('PASS', 'restart-burst', 'six systemctl restarts and six exits in a row: the unit is active '
+                    '(no start limit) and the game is on the display')
+
+    def fails_at_start(self):
+        """A broken setting: three failed starts, then getty@tty1."""
+        try:
+            self.fails_at_start_run()
+        finally:
+            self.sh('rm -f /etc/pirogue.conf && sync')
+
+    def fails_at_start_run(self):
+        self.sh('printf "frobnicate = 1\\n" >/etc/pirogue.conf && systemctl restart pirogue.service')
+        deadline = time.monotonic() + 40
+        state = ''
+        while time.monotonic() < deadline:
+            state = self.out1('systemctl is-active getty@tty1.service pirogue.service | tr "\\n" " "; echo')
+            if state.split()[:1] == ['active']:
+                break
+            time.sleep(1)
+        time.sleep(2)
+        vcs = self.out1('cat /dev/vcs1 | tr -s " "')
+        tries = self.out1('journalctl -u pirogue.service -b --no-pager | grep -c "unknown setting .frobnicate."')
+        problems = []
+        if state.split()[:1] != ['active'] or state.split()[1:2] not in (['inactive'], ['failed']):
+            problems.append(f'getty@tty1 and pirogue: {state!r} (want active, and inactive or failed)')
+        if 'login:' not in vcs:
+            problems.append(f'no login prompt on tty1: {vcs[-160:]!r}')
+        if 'failed to start 3 times' not in vcs:
+            problems.append('no line above the prompt saying why')
+        if problems:
+            return self.report('FAIL', 'fails-at-start', '; '.join(problems) + f'; journal: {self.journal()}')
+        # mended: the kiosk takes tty1 back
+        self.sh('rm /etc/pirogue.conf && systemctl restart pirogue.service')
+        start = self.headless([], 1, 'seed1')
+        back = self.wait_screen(start, 'mended', 30)
+        if back is None:
+            return self.report('FAIL', 'fails-at-start', 'after mending, systemctl restart pirogue did not bring '
+                               'the game back')
+        self.report('PASS', 'fails-at-start', f'a broken setting: {tries} failed starts, then no more restarts and '
+                    'tty1 showed its login prompt with the reason above it; mended, systemctl restart pirogue '
+                    'brought the game back')
+
+    def late_display_boot(self):
+        """Boot 3, after a power cut: the display driver held back until the
+        game runs; the game waits (and says so), then shows the title."""
+        t0 = self.boot('modprobe.blacklist=virtio_gpu')
+        self.ready(t0)
+        time.sleep(3)
+        state = self.out1('systemctl is-active pirogue.service; systemctl show -P NRestarts pirogue.service')
+        said = self.out1('journalctl -u pirogue.service -b --no-pager | grep -c "kiosk: no display yet"')
+        self.sh('modprobe virtio_gpu')
+        start = self.headless([], 1, 'seed1')
+        took = self.wait_screen(start, 'late-display', 40)
+        problems = []
+        if state.split()[:2] != ['active', '0']:
+            problems.append(f'without a display the unit was {state!r} (want active, 0 restarts)')
+        if said.strip() != '1':
+            problems.append(f'the journal has {said!r} "kiosk: no display yet" lines (want 1)')
+        if took is None:
+            problems.append(f'after modprobe virtio_gpu the game did not show its frame ({self.why_not(start, "late")})')
+        if problems:
+            self.report('FAIL', 'late-display', '; '.join(problems) + f'; journal: {self.journal()}')
+        else:
+            self.report('PASS', 'late-display', 'booted (after a power cut) with the display driver held back: the '
+                        'game waited, running, said so once in the journal; modprobe virtio_gpu: its frame on the '
+                        f'display {took:.1f} s later')
+        self.purge()
+
+    def purge(self):
+        rc, out = self.sh('dpkg --purge pirogue 2>&1 | tail -n 2', timeout=120)
+        left = self.out1('ls /usr/games/pirogue /usr/sbin/pirogue-kiosk /usr/lib/systemd/system/pirogue.service '
+                         '/etc/systemd/system/multi-user.target.wants/pirogue.service '
+                         '/etc/systemd/logind.conf.d/pirogue-kiosk.conf 2>/dev/null')
+        state = self.out1('systemctl is-enabled getty@tty1.service; systemctl is-active getty@tty1.service')
+        time.sleep(2)
+        vcs = self.out1('cat /dev/vcs1 | tr -s " "')
+        problems = []
+        if rc != 0:
+            problems.append(f'dpkg --purge: {" | ".join(out)}')
+        if left:
+            problems.append(f'left behind: {left}')
+        if state.split() != ['enabled', 'active']:
+            problems.append(f'getty@tty1: {state!r} (want enabled, active)')
+        if 'login:' not in vcs:
+            problems.append('no login prompt on tty1')
+        if problems:
+            return self.report('FAIL', 'purge', '; '.join(problems))
+        self.report('PASS', 'purge', 'dpkg --purge pirogue while it was the kiosk: the kiosk undone (getty@tty1 '
+                    'enabled and showing its login prompt), no file of the package left')
+
+
+def run(rig, cfg):
+    skip = os.environ.get('VMRIG_SYSTEMD_SKIP')
+    if skip:
+        return rig.report('SKIP', cfg, 'boot', skip)
+    SysBoot(rig, cfg).run()
