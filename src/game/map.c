@@ -66,13 +66,13 @@ void map_start(const struct map *m, int *x, int *y)
 
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out)
 {
-	int16_t queue[MAP_H * MAP_W];
+	int32_t queue[MAP_H * MAP_W];
 	int n = m->w * m->h, qh = 0, qt = 0;
 	memset(out, 0, (size_t)n);
 	if (!map_walkable(m, sx, sy))
 		return 0;
 	out[sy * m->w + sx] = 1;
-	queue[qt++] = (int16_t)(sy * m->w + sx);
+	queue[qt++] = (int32_t)(sy * m->w + sx);
 	while (qh < qt) {
 		int u = queue[qh++];
 		int ux = u % m->w, uy = u / m->w;
@@ -82,7 +82,7 @@ int map_flood(const struct map *m, int sx, int sy, uint8_t *out)
 				if (!map_walkable(m, vx, vy) || out[vy * m->w + vx])
 					continue;
 				out[vy * m->w + vx] = 1;
-				queue[qt++] = (int16_t)(vy * m->w + vx);
+				queue[qt++] = (int32_t)(vy * m->w + vx);
 			}
 		}
 	}
