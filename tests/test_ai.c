@@ -286,6 +286,35 @@ static void test_confused_wanders(void **state)
 	game_destroy(g);
 }
 
+/* The phase's list of monsters is kept from turn to turn: one spawned after
+ * a turn acts in the next, one killed between turns does not. */
+static void test_list_follows_spawns_and_deaths(void **state)
+{
+	(void)state;
+	struct game *g = arena(false);
+	ecs_entity a = gamefix_spawn(g, ACTOR_ORC, 11, 9);
+	world_refresh_view(g);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	int ax, ay;
+	pos_of(g, a, &ax, &ay);
+	assert_int_equal(cheb(ax, ay, 5, 5), 5); /* it came one step nearer */
+	ecs_entity b = gamefix_spawn(g, ACTOR_ORC, 5, 11);
+	world_refresh_view(g);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	int bx, by;
+	pos_of(g, b, &bx, &by);
+	assert_int_equal(cheb(bx, by, 5, 5), 5); /* the new one acted */
+	/* a dies (as combat kills): it acts no more */
+	combat_kill(g, a, g->player);
+	pos_of(g, a, &ax, &ay);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	int ax2, ay2;
+	pos_of(g, a, &ax2, &ay2);
+	assert_int_equal(ax2, ax);
+	assert_int_equal(ay2, ay);
+	game_destroy(g);
+}
+
 /* The occupancy grid is kept up to date by every move, spawn and death (no
  * longer rebuilt per command): after every command of long random games on
  * every generator, down several floors, it equals a rebuilt one. */
@@ -330,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_walks_to_last_seen),
 		cmocka_unit_test(test_one_distance_map_for_all),
 		cmocka_unit_test(test_occupancy_kept),
+		cmocka_unit_test(test_list_follows_spawns_and_deaths),
 		cmocka_unit_test(test_flanking),
 		cmocka_unit_test(test_routes_around_a_blocker),
 		cmocka_unit_test(test_paralysed),

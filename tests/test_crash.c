@@ -120,12 +120,46 @@ static void test_every_deadly_signal_restores(void **st)
 	assert_true(checked >= 20 + (SIGRTMAX - SIGRTMIN + 1));
 }
 
+/* A signal ignored at start (SIGQUIT for a background job of a shell)
+ * stays ignored: the handler would give the console back and then let the
+ * game run on without it. */
+static void test_ignored_signal_stays_ignored(void **st)
+{
+	(void)st;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 2);
+		signal(SIGQUIT, SIG_IGN);
+		if (crash_install_handlers())
+			_exit(3);
+		raise(SIGQUIT);
+		struct sigaction cur;
+		sigaction(SIGQUIT, NULL, &cur);
+		_exit(cur.sa_handler == SIG_IGN ? 0 : 4);
+	}
+	close(p[1]);
+	char out[256];
+	ssize_t n = read(p[0], out, sizeof out - 1);
+	out[n > 0 ? n : 0] = 0;
+	close(p[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_null(strstr(out, "restored"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dies_of_the_same_signal),
 		cmocka_unit_test(test_chains_to_earlier_handler),
 		cmocka_unit_test(test_every_deadly_signal_restores),
+		cmocka_unit_test(test_ignored_signal_stays_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

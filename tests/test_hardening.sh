@@ -21,7 +21,8 @@ printf '%s\n' "$syms" | grep -q '__stack_chk_fail' || no "no stack protector (no
 printf '%s\n' "$syms" | grep -Eq '__[a-z]+_chk(@|[[:space:]]|$)' || no "no fortified calls (no __*_chk: build with -D_FORTIFY_SOURCE=2 and -O1 or more)"
 # CPPFLAGS are honoured: a define given there reaches the compiler
 if command -v make >/dev/null && [ -f Makefile ]; then
-	out=$(make -n -B CPPFLAGS=-DPIROGUE_CPPFLAGS_PROBE build/src/core/rng.o 2>&1)
+	# (a calling make, as in make asan, must not pass its O= and flags down)
+	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n -B O=. CPPFLAGS=-DPIROGUE_CPPFLAGS_PROBE build/src/core/rng.o 2>&1)
 	printf '%s\n' "$out" | grep -q -- '-DPIROGUE_CPPFLAGS_PROBE' || no "make ignores CPPFLAGS"
 fi
 [ "$fail" -eq 0 ] && echo "hardened: PIE, full RELRO, NX stack, stack protector, fortified calls"

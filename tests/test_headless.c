@@ -230,6 +230,43 @@ static void test_open_rejects(void **st)
 	tf_free(f);
 }
 
+/* Without --font the shipped fonts are candidates: the display takes the
+ * one that fills it best (blit_choose) and says which. */
+static void test_automatic_font(void **st)
+{
+	(void)st;
+	static const char *const paths[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png", "fonts/dejavu-12x12.png",
+					      "fonts/dejavu-16x16.png" };
+	struct font *fonts[4];
+	char err[256];
+	for (int i = 0; i < 4; i++)
+		if (font_load(&fonts[i], paths[i], err, sizeof err))
+			fail_msg("%s", err);
+	struct display_opts o = { 0 };
+	o.font = fonts[0];
+	o.fonts = (const struct font *const *)fonts;
+	o.nfonts = 4;
+	static const struct {
+		int w, h, font, cols, rows;
+	} cases[] = {
+		{ 640, 400, 0, 80, 50 }, { 1280, 800, 3, 80, 50 }, { 1920, 1080, 3, 120, 67 }, { 320, 240, 0, 40, 30 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct display *d;
+		o.width = cases[i].w;
+		o.height = cases[i].h;
+		assert_int_equal(headless_display_ops.open(&d, &o), 0);
+		assert_ptr_equal(d->font, fonts[cases[i].font]);
+		int cols, rows;
+		d->ops->console_size(d, &cols, &rows);
+		assert_int_equal(cols, cases[i].cols);
+		assert_int_equal(rows, cases[i].rows);
+		d->ops->close(d);
+	}
+	for (int i = 0; i < 4; i++)
+		font_destroy(fonts[i]);
+}
+
 static void test_backend_list(void **st)
 {
 	(void)st;
@@ -262,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_screenshot_before_present_is_black),
 		cmocka_unit_test(test_bad_screenshot_path),
 		cmocka_unit_test(test_open_rejects),
+		cmocka_unit_test(test_automatic_font),
 		cmocka_unit_test(test_backend_list),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

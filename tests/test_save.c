@@ -190,6 +190,21 @@ static void test_byte_flips(void **st)
 			continue;
 		expect_refused(c, b.len, NULL);
 	}
+	/* on disk: each damaged save kept aside, with where in the reason */
+	char sub[128], p[160], why[SAVE_WHY_MAX];
+	snprintf(sub, sizeof sub, "%s/flips", dir);
+	snprintf(p, sizeof p, "%s/%s", sub, SAVE_FILE);
+	assert_int_equal(save_make_dir(sub), 0);
+	for (int i = 0; i < 20; i++) {
+		memcpy(c, b.data, b.len);
+		c[(size_t)rand() % b.len] ^= (unsigned char)(1 + rand() % 255);
+		write_bytes(p, c, b.len);
+		struct game *g;
+		assert_int_equal(save_load(sub, &g, why, sizeof why), -EINVAL);
+		assert_non_null(strstr(why, "; kept as " SAVE_FILE ".bad-"));
+		assert_false(save_exists(sub));
+	}
+	assert_int_equal(count_in("flips", SAVE_FILE ".bad-"), 20);
 	free(c);
 	free(b.data);
 }

@@ -67,6 +67,31 @@ err=$("$P" --backend headless --keys "$tmp/none.keys" --state-dir "$s" 2>&1 >/de
 	say "a damaged save: '$err'"
 [ ! -e "$s/pirogue.sav" ] && ls "$s" | grep -q '^pirogue.sav.bad-' || say "the damaged save was not kept aside"
 
+# a death through the program (tests/recordings/die.rec given as keys): the
+# morgue file and its recording (which replays to the same end as die.rec),
+# the score, and no save left
+r=tests/recordings/die.rec
+awk 'BEGIN { m["move_n"] = "k"; m["move_s"] = "j"; m["move_e"] = "l"; m["move_w"] = "h"; m["move_ne"] = "u";
+	m["move_nw"] = "y"; m["move_se"] = "n"; m["move_sw"] = "b"; m["wait"] = "."; m["descend"] = ">"; m["ascend"] = "<" }
+	/^(#|seed|mapgen|end|pirogue-recording)/ || NF == 0 { next }
+	($1 in m) { print m[$1]; next } { bad = 1 } END { exit bad }' "$r" > "$tmp/die.keys"
+if [ $? -ne 0 ]; then
+	echo "note: $r has commands without a plain key; the death check through keys is left out"
+else
+	d="$tmp/dead"
+	seed=$(awk '$1 == "seed" { print $2 }' "$r")
+	"$P" --backend headless --seed "$seed" --keys "$tmp/die.keys" --state-dir "$d" || say "the game of die.rec through keys"
+	[ ! -e "$d/pirogue.sav" ] || say "a dead game's save is still there"
+	ls "$d"/morgue/morgue-*-*.txt >/dev/null 2>&1 || say "no morgue file after death"
+	grep -q '^Fate:      killed by ' "$d"/morgue/morgue-*.txt 2>/dev/null || say "the morgue file does not say how"
+	a=$("$P" --replay "$d"/morgue/morgue-*.rec) b=$("$P" --replay "$r")
+	[ -n "$a" ] && [ "$a" = "$b" ] || say "the morgue's recording replays to '$a', die.rec to '$b'"
+	# the table's entry: depth, turns and seed of that game
+	want=$(echo "$b" | sed 's/.*turn \([0-9]*\) depth \([0-9]*\).*/\2 \1/')
+	[ "$(sed -n 2p "$d/scores" 2>/dev/null | cut -d' ' -f2,3,5)" = "$want $seed" ] ||
+		say "the high score: '$(sed -n 2p "$d/scores" 2>/dev/null)', want depth, turns, seed '$want $seed'"
+fi
+
 # no save: one line, exit 1; a foreign file: its reason
 out=$("$P" --check-save --state-dir "$tmp/empty"); rc=$?
 [ "$rc" -eq 1 ] && [ "$out" = "there is no save ($tmp/empty/pirogue.sav)" ] || say "no save: '$out' exit $rc"

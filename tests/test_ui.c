@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include "gamefix.h"
 #include "ui/ui.h"
 
 static void test_reference_layout(void **st)
@@ -33,8 +34,61 @@ static void test_small_and_too_small(void **st)
 	assert_true(l.log_x + l.log_w <= 40);
 	ui_layout(39, 30, &l);
 	assert_true(l.too_small);
-	ui_layout(40, 29, &l);
+	/* the usual terminal, 80×24: a 3-row panel (stats, two log lines),
+	 * the hint on the last row, the rest map (it scrolls) */
+	ui_layout(80, 24, &l);
+	assert_false(l.too_small);
+	assert_true(l.compact);
+	assert_int_equal(l.view_h, 20);
+	assert_int_equal(l.panel_y, 20);
+	assert_int_equal(l.log_y, 21);
+	assert_int_equal(l.log_h, 2);
+	assert_int_equal(l.hint_y, 23);
+	assert_true(l.log_y + l.log_h <= l.hint_y);
+	ui_layout(40, 24, &l);
+	assert_false(l.too_small);
+	ui_layout(80, 23, &l);
 	assert_true(l.too_small);
+}
+
+static int commands;
+static int count_command(void *ctx, const struct command *cmd)
+{
+	(void)ctx;
+	(void)cmd;
+	commands++;
+	return 1;
+}
+static int no_request(void *ctx, enum ui_request r)
+{
+	(void)ctx;
+	(void)r;
+	return 0;
+}
+
+/* While "Screen too small" shows, keys play nothing (they used to play
+ * turns unseen). */
+static void test_too_small_takes_no_input(void **st)
+{
+	(void)st;
+	struct game *g = gamefix_room(1);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	struct ui_host h = { NULL, count_command, no_request };
+	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_MOVE_E, .key = 'l', .from = DEV_KEYBOARD,
+			       .cols = 30, .rows = 20 };
+	commands = 0;
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(commands, 0);
+	assert_int_equal(u.screen, UI_PLAY);
+	in.act = ACT_HELP;
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(u.screen, UI_PLAY);
+	in.act = ACT_MOVE_E;
+	in.cols = 80;
+	in.rows = 24;
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(commands, 1);
+	game_destroy(g);
 }
 
 static void test_camera_follows_and_centres(void **st)
@@ -106,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference_layout),
 		cmocka_unit_test(test_small_and_too_small),
+		cmocka_unit_test(test_too_small_takes_no_input),
 		cmocka_unit_test(test_camera_follows_and_centres),
 		cmocka_unit_test(test_menu_items),
 		cmocka_unit_test(test_title_and_too_small_draw),

@@ -15,6 +15,7 @@ struct pool {
 	ecs_entity *dense;
 	unsigned char *data;
 	uint32_t count, cap;
+	uint32_t version; /* bumped whenever an entity joins or leaves */
 };
 
 struct ecs_world {
@@ -174,6 +175,7 @@ static void pool_remove(struct pool *p, uint32_t idx)
 	}
 	p->sparse[idx] = NO_DENSE;
 	p->count--;
+	p->version++;
 }
 
 int ecs_destroy(struct ecs_world *w, ecs_entity e)
@@ -276,6 +278,7 @@ void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
 		d = p->count++;
 		p->dense[d] = e;
 		p->sparse[idx] = d;
+		p->version++;
 		w->mask[idx] |= ECS_BIT(c);
 	}
 	void *dst = p->data + (size_t)d * p->size;
@@ -319,6 +322,11 @@ uint32_t ecs_pool_count(const struct ecs_world *w, int c)
 	if (c < 0 || c >= w->npools)
 		return 0;
 	return w->pools[c].count;
+}
+
+uint32_t ecs_pool_version(const struct ecs_world *w, int c)
+{
+	return c >= 0 && c < w->npools ? w->pools[c].version : 0;
 }
 
 uint32_t ecs_slots(const struct ecs_world *w)

@@ -72,6 +72,10 @@ bool ecs_has(const struct ecs_world *w, ecs_entity e, int c);
 uint32_t ecs_mask(const struct ecs_world *w, ecs_entity e);
 /* Number of entities having component c. */
 uint32_t ecs_pool_count(const struct ecs_world *w, int c);
+/* A number that changes whenever an entity gains or loses component c
+ * (not when its data is written): a list of the entities having c stays
+ * valid while it is unchanged. 0 for an unknown c. */
+uint32_t ecs_pool_version(const struct ecs_world *w, int c);
 
 /* Enumeration of every slot for saving and hashing: slots 0..ecs_slots()-1;
  * ecs_slot_entity returns the living entity in slot i, or ECS_NULL. */

@@ -38,6 +38,27 @@ void ai_begin_phase(struct game *g)
 		s->goal[i].ok = false;
 	s->goal_next = 0;
 	s->nghost = 0;
+	s->map = world_floor(g, g->depth);
+	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+	s->px = pp ? pp->x : -1;
+	s->py = pp ? pp->y : -1;
+}
+
+/* world_visible on the phase's floor. */
+static inline bool seen(const struct game *g, int x, int y)
+{
+	return (unsigned)x < MAP_W && (unsigned)y < MAP_H && g->ai.map->visible[y * MAP_W + x];
+}
+
+/* world_move for a monster (it blocks: every monster does) whose position
+ * p is at hand. */
+static void move_to(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
+{
+	if (g->occ[p->y * MAP_W + p->x] == e)
+		g->occ[p->y * MAP_W + p->x] = ECS_NULL;
+	p->x = x;
+	p->y = y;
+	g->occ[y * MAP_W + x] = e;
 }
 
 static inline void bit_clear(uint64_t (*rows)[AI_ROW_WORDS], int x, int y)
@@ -151,10 +172,8 @@ static void player_map_finish(struct game *g)
 static unsigned player_dist_at(struct game *g, int i)
 {
 	struct ai_scratch *s = &g->ai;
-	if (!s->player_map) {
-		const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
-		player_map_start(g, pp->x, pp->y);
-	}
+	if (!s->player_map)
+		player_map_start(g, s->px, s->py);
 	player_map_grow(g, i);
 	return s->mark[i] == s->gen + 1 || s->mark[i] == s->gen ? s->dist[i] : PATH_UNREACHABLE;
 }
@@ -208,7 +227,7 @@ static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint1
 	}
 	if (best < 0)
 		return false;
-	world_move(g, e, p->x + dir_dx[best], p->y + dir_dy[best]);
+	move_to(g, e, p, p->x + dir_dx[best], p->y + dir_dy[best]);
 	return true;
 }
 
@@ -253,12 +272,12 @@ void ai_act(struct game *g, ecs_entity e)
 			world_msg(g, GAME_MSG_DEFAULT, "The %s is no longer confused.", world_name(g, e));
 		return;
 	}
-	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
-	if (world_visible(g, p->x, p->y)) {
+	const int px = g->ai.px, py = g->ai.py;
+	if (seen(g, p->x, p->y)) {
 		ai->state = AI_HUNTING;
-		ai->last_x = pp->x;
-		ai->last_y = pp->y;
-		int dx = abs(pp->x - p->x), dy = abs(pp->y - p->y);
+		ai->last_x = px;
+		ai->last_y = py;
+		int dx = abs(px - p->x), dy = abs(py - p->y);
 		if ((dx > dy ? dx : dy) <= 1) {
 			combat_attack(g, e, g->player);
 			return;
@@ -274,7 +293,7 @@ void ai_act(struct game *g, ecs_entity e)
 	}
 	int lx = ai->last_x, ly = ai->last_y;
 	bool moved;
-	if (lx == pp->x && ly == pp->y) {
+	if (lx == px && ly == py) {
 		moved = step_down(g, e, p, NULL);
 	} else {
 		player_map_finish(g); /* this monster may move where the map has not reached */
@@ -289,32 +308,84 @@ void ai_act(struct game *g, ecs_entity e)
 /* Slots handled per pass of the phase's list (a bit each, on the stack). */
 #define PHASE_CHUNK 4096
 
+/* Sets in bits (nw words, slots base .. base + 64 nw - 1) the slots of
+ * the monsters on the current floor. */
+static void floor_monster_bits(const struct game *g, uint32_t base, uint64_t *bits, uint32_t nw)
+{
+	memset(bits, 0, nw * sizeof(bits[0]));
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_AI) | ECS_BIT(COMP_POS));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		uint32_t i = ECS_INDEX(e) - base;
+		if (i >= nw * 64)
+			continue;
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		if (p->floor == g->depth)
+			bits[i / 64] |= (uint64_t)1 << (i % 64);
+	}
+}
+
+/* Words of the bit map for the slots from base (at most PHASE_CHUNK bits). */
+static uint32_t chunk_words(uint32_t slots, uint32_t base)
+{
+	return (slots - base < PHASE_CHUNK ? slots - base + 63 : PHASE_CHUNK) / 64;
+}
+
+/* More monsters than the list holds: slot chunk by chunk, in order. */
+static void take_turns_chunked(struct game *g)
+{
+	uint32_t slots = ecs_slots(g->w);
+	for (uint32_t base = 0; base < slots && !g->over; base += PHASE_CHUNK) {
+		uint64_t bits[PHASE_CHUNK / 64];
+		uint32_t nw = chunk_words(slots, base);
+		floor_monster_bits(g, base, bits, nw);
+		for (uint32_t k = 0; k < nw && !g->over; k++)
+			for (uint64_t b = bits[k]; b && !g->over; b &= b - 1)
+				ai_act(g, ecs_slot_entity(g->w, base + k * 64 + (uint32_t)__builtin_ctzll(b)));
+	}
+}
+
+/* The phase's list (see struct ai_scratch), in slot order from the bit
+ * maps (no sort, no allocation). Returns false when there are more than
+ * AI_LIST_MAX monsters. */
+static bool make_list(struct game *g)
+{
+	struct ai_scratch *s = &g->ai;
+	uint32_t slots = ecs_slots(g->w);
+	s->list_ok = false;
+	s->nlist = 0;
+	if (ecs_pool_count(g->w, COMP_AI) > AI_LIST_MAX)
+		return false;
+	for (uint32_t base = 0; base < slots; base += PHASE_CHUNK) {
+		uint64_t bits[PHASE_CHUNK / 64];
+		uint32_t nw = chunk_words(slots, base);
+		floor_monster_bits(g, base, bits, nw);
+		for (uint32_t k = 0; k < nw; k++)
+			for (uint64_t b = bits[k]; b; b &= b - 1)
+				s->list[s->nlist++] = ecs_slot_entity(g->w, base + k * 64 + (uint32_t)__builtin_ctzll(b));
+	}
+	s->list_ok = true;
+	s->list_depth = g->depth;
+	s->list_ai = ecs_pool_version(g->w, COMP_AI);
+	s->list_pos = ecs_pool_version(g->w, COMP_POS);
+	return true;
+}
+
 void ai_take_turns(struct game *g)
 {
 	if (ecs_pool_count(g->w, COMP_AI) == 0 || g->over)
 		return;
+	struct ai_scratch *s = &g->ai;
 	ai_begin_phase(g);
-	/* Monsters act in slot order: the slots of this floor's monsters are
-	 * set in a bit map, read in order (no sort, no allocation). */
-	uint32_t slots = ecs_slots(g->w);
-	for (uint32_t base = 0; base < slots && !g->over; base += PHASE_CHUNK) {
-		uint64_t bits[PHASE_CHUNK / 64];
-		uint32_t nw = (slots - base < PHASE_CHUNK ? slots - base + 63 : PHASE_CHUNK) / 64;
-		memset(bits, 0, nw * sizeof(bits[0]));
-		struct ecs_query q;
-		ecs_query_init(&q, g->w, ECS_BIT(COMP_AI) | ECS_BIT(COMP_POS));
-		for (ecs_entity e; ecs_query_next(&q, &e);) {
-			uint32_t i = ECS_INDEX(e) - base;
-			if (i >= PHASE_CHUNK)
-				continue;
-			const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-			if (p->floor == g->depth)
-				bits[i / 64] |= (uint64_t)1 << (i % 64);
-		}
-		for (uint32_t k = 0; k < nw && !g->over; k++)
-			for (uint64_t b = bits[k]; b && !g->over; b &= b - 1) {
-				uint32_t i = base + k * 64 + (uint32_t)__builtin_ctzll(b);
-				ai_act(g, ecs_slot_entity(g->w, i)); /* the dead are skipped */
-			}
+	if (s->list_ok && s->list_depth == g->depth && s->list_ai == ecs_pool_version(g->w, COMP_AI) &&
+	    s->list_pos == ecs_pool_version(g->w, COMP_POS)) {
+		/* the same monsters as last turn */
+	} else if (!make_list(g)) {
+		take_turns_chunked(g);
+		return;
 	}
+	/* monsters dying during the phase change the versions: the list is
+	 * remade next turn; now they are skipped */
+	for (uint32_t i = 0; i < s->nlist && !g->over; i++)
+		ai_act(g, s->list[i]); /* the dead are skipped */
 }

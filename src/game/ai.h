@@ -12,7 +12,10 @@
  * monsters cost content_rules.crowd_cost to pass, so they flank). Monsters
  * that lost sight walk to where they last saw the player, then give up.
  * Monsters killed during the phase do not act; the phase stops when the
- * player dies. Expects the current floor's FOV and occupancy to be current. */
+ * player dies. Expects the current floor's FOV and occupancy to be current,
+ * and a floor's tiles not to change once its monsters have acted (the phase
+ * keeps the floor's walkable cells as bits, and the list of its monsters
+ * while no entity gains or loses COMP_AI or COMP_POS). No allocation. */
 void ai_take_turns(struct game *g);
 
 /* One monster's action (as in ai_take_turns); the phase's scratch must have

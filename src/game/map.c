@@ -66,13 +66,13 @@ void map_start(const struct map *m, int *x, int *y)
 
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out)
 {
-	int16_t queue[MAP_H * MAP_W];
+	int32_t queue[MAP_H * MAP_W];
 	int n = m->w * m->h, qh = 0, qt = 0;
 	memset(out, 0, (size_t)n);
 	if (!map_walkable(m, sx, sy))
 		return 0;
 	out[sy * m->w + sx] = 1;
-	queue[qt++] = (int16_t)(sy * m->w + sx);
+	queue[qt++] = (int32_t)(sy * m->w + sx);
 	while (qh < qt) {
 		int u = queue[qh++];
 		int ux = u % m->w, uy = u / m->w;
@@ -82,7 +82,7 @@ int map_flood(const struct map *m, int sx, int sy, uint8_t *out)
 				if (!map_walkable(m, vx, vy) || out[vy * m->w + vx])
 					continue;
 				out[vy * m->w + vx] = 1;
-				queue[qt++] = (int16_t)(vy * m->w + vx);
+				queue[qt++] = (int32_t)(vy * m->w + vx);
 			}
 		}
 	}
@@ -100,7 +100,18 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
 	 * or written */
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
-	for (int y = m->seen.y0; y <= m->seen.y1; y++)
-		for (int x = m->seen.x0; x <= m->seen.x1; x++)
-			m->explored[y * m->w + x] |= m->visible[y * m->w + x];
+	for (int y = m->seen.y0; y <= m->seen.y1; y++) {
+		uint8_t *e = m->explored + y * m->w;
+		const uint8_t *v = m->visible + y * m->w;
+		int x = m->seen.x0;
+		for (; x + 8 <= m->seen.x1 + 1; x += 8) { /* eight cells at a time */
+			uint64_t a, b;
+			memcpy(&a, e + x, 8);
+			memcpy(&b, v + x, 8);
+			a |= b;
+			memcpy(e + x, &a, 8);
+		}
+		for (; x <= m->seen.x1; x++)
+			e[x] |= v[x];
+	}
 }

@@ -6,8 +6,14 @@
 
 #include "game/fov.h"
 
+/* Size of every floor; a build-time parameter (make ... EXTRA_CFLAGS="-DMAP_W=200
+ * -DMAP_H=200", as the growth benchmark does), 80x43 by default. */
+#ifndef MAP_W
 #define MAP_W 80
+#endif
+#ifndef MAP_H
 #define MAP_H 43
+#endif
 
 /* Terrain of one cell; stored as uint8_t in struct map. */
 enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };

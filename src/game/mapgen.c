@@ -140,13 +140,13 @@ static bool rooms_meet(const struct room *a, const struct room *b)
 static void farthest_cell(const struct map *m, int sx, int sy, int *fx, int *fy)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	int16_t dist[MAP_H * MAP_W];
-	int16_t queue[MAP_H * MAP_W];
+	int32_t dist[MAP_H * MAP_W];
+	int32_t queue[MAP_H * MAP_W];
 	int qh = 0, qt = 0, n = m->w * m->h;
 	for (int i = 0; i < n; i++)
 		dist[i] = -1;
 	dist[sy * m->w + sx] = 0;
-	queue[qt++] = (int16_t)(sy * m->w + sx);
+	queue[qt++] = (int32_t)(sy * m->w + sx);
 	while (qh < qt) {
 		int u = queue[qh++];
 		int ux = u % m->w, uy = u / m->w;
@@ -154,8 +154,8 @@ static void farthest_cell(const struct map *m, int sx, int sy, int *fx, int *fy)
 			int vx = ux + dx[k], vy = uy + dy[k];
 			if (!map_walkable(m, vx, vy) || dist[vy * m->w + vx] >= 0)
 				continue;
-			dist[vy * m->w + vx] = (int16_t)(dist[u] + 1);
-			queue[qt++] = (int16_t)(vy * m->w + vx);
+			dist[vy * m->w + vx] = (int32_t)(dist[u] + 1);
+			queue[qt++] = (int32_t)(vy * m->w + vx);
 		}
 	}
 	int best = 0;
@@ -262,8 +262,8 @@ static int cave_attempt(struct map *m, struct rng *r)
 		for (int x = 0; x < w; x++)
 			m->tile[y * w + x] = g[(y + PAD) * PW + x + PAD] ? TILE_WALL : TILE_FLOOR;
 	/* label 8-connected regions; keep the largest (first found on ties) */
-	int16_t label[MAP_H * MAP_W];
-	int16_t queue[MAP_H * MAP_W];
+	int32_t label[MAP_H * MAP_W];
+	int32_t queue[MAP_H * MAP_W];
 	int best = -1, best_size = 0, nlabels = 0;
 	for (int i = 0; i < w * h; i++)
 		label[i] = -1;
@@ -271,8 +271,8 @@ static int cave_attempt(struct map *m, struct rng *r)
 		if (m->tile[i] == TILE_WALL || label[i] >= 0)
 			continue;
 		int qh = 0, qt = 0;
-		label[i] = (int16_t)nlabels;
-		queue[qt++] = (int16_t)i;
+		label[i] = (int32_t)nlabels;
+		queue[qt++] = (int32_t)i;
 		while (qh < qt) { /* floor lies inside the wall border: no bounds to check */
 			int u = queue[qh++];
 			static const int dx8[8] = { -1, 0, 1, -1, 1, -1, 0, 1 }, dy8[8] = { -1, -1, -1, 0, 0, 1, 1, 1 };
@@ -280,8 +280,8 @@ static int cave_attempt(struct map *m, struct rng *r)
 				int v = u + dy8[k] * w + dx8[k];
 				if (m->tile[v] == TILE_WALL || label[v] >= 0)
 					continue;
-				label[v] = (int16_t)nlabels;
-				queue[qt++] = (int16_t)v;
+				label[v] = (int32_t)nlabels;
+				queue[qt++] = (int32_t)v;
 			}
 		}
 		if (qt > best_size) {

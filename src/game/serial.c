@@ -47,7 +47,7 @@ static const struct field f_equipment[] = {ARR(c_equipment, slot, FK_U64)};
 
 /* A component struct that changes size must have its table above updated
  * and SERIAL_VERSION raised (and a fixture of the old version kept). */
-#define LAYOUT(T, size) _Static_assert(sizeof(struct T) == (size), "struct " #T " changed: update its fields in serial.c and raise SERIAL_VERSION")
+#define LAYOUT(T, size) _Static_assert(sizeof(struct T) == (size), "struct " #T " changed: update its fields in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)")
 LAYOUT(c_pos, 12);
 LAYOUT(c_render, 12);
 LAYOUT(c_name, NAME_LEN);
@@ -63,7 +63,7 @@ LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
 _Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
-_Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c and raise SERIAL_VERSION");
+_Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
 
 struct comp_desc {
 	const struct field *f;

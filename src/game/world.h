@@ -18,6 +18,7 @@
 /* Scratch of the monster phase: not game state (never hashed or saved). */
 #define AI_GHOSTS 8
 #define AI_ROW_WORDS ((MAP_W + 2 + 63) / 64 + 1)
+#define AI_LIST_MAX 2048
 struct ai_scratch {
 	/* The player's distance map of this phase (ai.c), grown outwards from
 	 * the player only as far as the monsters that ask need: dist[c] holds
@@ -50,6 +51,18 @@ struct ai_scratch {
 	int ghost[AI_GHOSTS];
 	int nghost;
 	int dijkstra_runs; /* distance maps started (for tests and benches) */
+	/* the phase's floor and where the player stands (he does not move
+	 * during the monsters' phase) */
+	const struct map *map;
+	int px, py;
+	/* The monsters of the floor in slot order, kept from phase to phase
+	 * while no entity gains or loses COMP_AI or COMP_POS and the floor is
+	 * the same (monsters never change floors). */
+	bool list_ok;
+	int list_depth;
+	uint32_t list_ai, list_pos; /* ecs_pool_version of both when made */
+	uint32_t nlist;
+	ecs_entity list[AI_LIST_MAX];
 };
 
 struct game {

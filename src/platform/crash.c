@@ -17,7 +17,8 @@
  * these handlers never see them); before that, they too must not leave the
  * VT dark. */
 static const int crash_signals[] = {
-	SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGSYS, SIGTRAP, SIGXCPU, SIGXFSZ,
+	SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, /* the faults: always caught */
+	SIGQUIT, SIGSYS, SIGTRAP, SIGXCPU, SIGXFSZ,
 	SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGIO,
 #ifdef SIGSTKFLT
 	SIGSTKFLT,
@@ -27,6 +28,7 @@ static const int crash_signals[] = {
 #endif
 };
 #define CRASH_NFIXED ((int)(sizeof crash_signals / sizeof crash_signals[0]))
+#define CRASH_NFAULTS 5
 
 /* The module's state: what was installed before, by signal number (chained
  * to, so the terminal backend's own restore still runs), and the alternate
@@ -80,6 +82,15 @@ int crash_install_handlers(void)
 	for (int i = 0; i < CRASH_NFIXED + nrt; i++) {
 		int sig = i < CRASH_NFIXED ? crash_signals[i] : SIGRTMIN + (i - CRASH_NFIXED);
 		if (sig <= 0 || sig >= NSIG || crash_g.caught[sig])
+			continue;
+		/* A signal ignored from the start (SIGQUIT and SIGINT for a job
+		 * a shell starts in the background, SIGHUP under nohup) ends
+		 * nothing: it stays ignored, or it would take the console from
+		 * a game that goes on running. A fault kills whatever its
+		 * disposition. */
+		struct sigaction now;
+		if (i >= CRASH_NFAULTS && sigaction(sig, NULL, &now) == 0 && !(now.sa_flags & SA_SIGINFO) &&
+		    now.sa_handler == SIG_IGN)
 			continue;
 		if (sigaction(sig, &sa, &crash_g.old[sig]) < 0) {
 			int rc = -errno;

@@ -6,7 +6,9 @@
  * (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGQUIT, SIGSYS, SIGTRAP,
  * SIGXCPU, SIGXFSZ, SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1/2,
  * SIGVTALRM, SIGPROF, SIGIO, SIGSTKFLT, SIGPWR and the real-time signals;
- * on an alternate stack, so a stack overflow is caught too) that run every
+ * on an alternate stack, so a stack overflow is caught too; all but the
+ * five faults are left alone when they are ignored, SIG_IGN, at the time
+ * of the call, since they end nothing then) that run every
  * backend's emergency restore (DRM CRTC, VT text mode and keyboard) and then
  * re-raise the signal with its default action, so the exit status and core
  * dump are those of the crash. Call once, early. Returns 0 or a negative

@@ -374,7 +374,7 @@ static int node_cmp(const void *a, const void *b)
 
 static void free_nodes(char **v, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; v && i < n; i++)
 		free(v[i]);
 	free(v);
 }
@@ -722,6 +722,8 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	/* the mappings first: a broken --gamepad-db shows even with no pad */
 	int rc = load_mappings(&db, o);
 	int n = scan_nodes(dir, &nodes);
+	if (n > 0 && !nodes) /* never: said for the clang analyzer, which takes -errno for >= 0 */
+		n = -ENOMEM;
 	if (n < 0) {
 		fprintf(out, "%s: cannot read: %s\n", dir, strerror(-n));
 		evm_db_free(&db);
@@ -729,7 +731,9 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	}
 	if (n == 0)
 		fprintf(out, "%s: no input devices (event nodes)\n", dir);
-	for (int i = 0; i < n; i++) {
+	/* nodes is set whenever n > 0 (the clang analyzer cannot tell that
+	 * -errno is negative when errno is positive: the test is for it) */
+	for (int i = 0; nodes && i < n; i++) {
 		char path[PATH_MAX + 40], name[128];
 		struct libevdev *ev = NULL;
 		snprintf(path, sizeof path, "%s/%s", dir, nodes[i]);

@@ -582,6 +582,8 @@ static int map_cp437(struct maplist *m, int n, const char *name, char *err, size
 static int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
 		     size_t errlen)
 {
+	if (!rc && !f) /* never: said for the clang analyzer, which cannot follow the variadic fail() */
+		rc = -EINVAL;
 	if (!rc) {
 		int g = 0;
 		while (g < f->nglyphs && glyph_blank(f, g))

@@ -1,6 +1,7 @@
 /* The drawing pieces every screen shares: the palette, the map view with
  * its HUD panel and message log, the hint line. */
 #include "core/utf8.h"
+#include "game/content.h"
 #include "game/map.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -11,7 +12,8 @@ const struct ui_palette ui_pal = {
 	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0,
 	.floor_fg = 0xB4A878, .floor_bg = 0x201C14, .wall_fg = 0xDCC890, .wall_bg = 0x5A4A2C,
 	.floor_mem_fg = 0x3C3C50, .floor_mem_bg = 0x000000, .wall_mem_fg = 0x5A5A78, .wall_mem_bg = 0x141420,
-	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_empty = 0x602020, .hp_text = 0xFFFFFF,
+	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_half = 0x9A6A00, .hp_low = 0xB02020,
+	.hp_empty = 0x3A2020, .hp_text = 0xFFFFFF,
 	.xp_fg = 0xC0A0FF, .box = 0xA0A0B0,
 };
 
@@ -60,6 +62,23 @@ static void tile_look(const struct map *m, int i, bool vis, uint32_t *ch, uint32
 	}
 }
 
+/* How a drawable is shown: the game's colours, except the monsters, which
+ * take the screen's colour-blind-safe palette (Okabe-Ito: bluish green,
+ * orange, reddish purple — told apart with any colour vision, and from the
+ * walls and floor), and the dead player, drawn bright. */
+static uint32_t shown_fg(const struct drawable *d)
+{
+	static const uint32_t monster[ACTOR_COUNT] = {
+		[ACTOR_GOBLIN] = 0x20C090, [ACTOR_ORC] = 0xE69F00, [ACTOR_TROLL] = 0xE088C0,
+	};
+	for (int k = 0; k < ACTOR_COUNT; k++)
+		if (monster[k] && d->glyph == content_actors[k].glyph && d->fg == content_actors[k].fg)
+			return monster[k];
+	if (d->glyph == content_rules.corpse_glyph && d->fg == content_rules.player_corpse_fg)
+		return 0xFF5050;
+	return d->fg;
+}
+
 #define MAX_DRAWABLES 1024
 
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
@@ -85,9 +104,18 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 		int vx = d[i].x - cam_x, vy = d[i].y - cam_y;
 		if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
 			continue;
-		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph,
-			   d[i].remembered ? ui_scale_rgb(d[i].fg, 45) : d[i].fg);
+		uint32_t fg = shown_fg(&d[i]);
+		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph, d[i].remembered ? ui_scale_rgb(fg, 45) : fg);
 	}
+}
+
+uint32_t ui_hp_colour(int hp, int max_hp)
+{
+	if (max_hp > 0 && hp * 10 >= max_hp * 6)
+		return ui_pal.hp_full;
+	if (max_hp > 0 && hp * 10 >= max_hp * 3)
+		return ui_pal.hp_half;
+	return ui_pal.hp_low;
 }
 
 static void draw_bar(struct console *c, int x, int y, int w, int value, int max, const char *label,
@@ -136,12 +164,12 @@ static void draw_panel(const struct ui_layout *l, const struct game *g, struct c
 		int bw = l->cols / 2 - 1;
 		if (bw > 20)
 			bw = 20;
-		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_pal.hp_full, ui_pal.hp_empty);
+		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
 		snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
 		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
 	} else {
 		con_fill(c, 0, y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
-		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_pal.hp_full, ui_pal.hp_empty);
+		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
 		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
 		snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next);
@@ -204,9 +232,20 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 			       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
 		if (!what)
 			what = "unexplored";
-		/* the description sits on the top row of the map view (the
-		 * second when a status line holds the top) */
-		con_print(c, l->view_x + 1, l->view_y + (top ? 1 : 0), 0xFFFFFF, 0x202030, what, l->view_w - 2);
+		/* the description sits next to the cell described: the row
+		 * below it (above it on the view's last row), starting just
+		 * right of it, moved left as far as it must to fit */
+		int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
+		int len = (int)utf8_len(what);
+		int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
+		if (top && dy == l->view_y)
+			dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
+		int dx = vx + 1;
+		if (dx + len > l->view_x + l->view_w - 1)
+			dx = l->view_x + l->view_w - 1 - len;
+		if (dx < l->view_x)
+			dx = l->view_x;
+		con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
 	}
 	if (top)
 		con_print(c, l->view_x + 1, l->view_y, 0xFFE080, 0x302010, top, l->view_w - 2);

@@ -42,12 +42,15 @@ struct ui_palette {
 	uint32_t bg, text, dim_text, title, accent, select_bg, hint;
 	uint32_t floor_fg, floor_bg, wall_fg, wall_bg;
 	uint32_t floor_mem_fg, floor_mem_bg, wall_mem_fg, wall_mem_bg;
-	uint32_t stairs_fg, hp_full, hp_empty, hp_text, xp_fg, box;
+	uint32_t stairs_fg, hp_full, hp_half, hp_low, hp_empty, hp_text, xp_fg, box;
 };
 extern const struct ui_palette ui_pal;
 
 /* c scaled to pct percent of its brightness. */
 uint32_t ui_scale_rgb(uint32_t c, int pct);
+/* The HP bar's colour for hp of max_hp: green from 60 %, amber from 30 %,
+ * red below. */
+uint32_t ui_hp_colour(int hp, int max_hp);
 /* Whether hints should name gamepad buttons (the device used last). */
 bool ui_pad(const struct ui *u);
 /* s centred on row y. */

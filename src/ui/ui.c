@@ -52,20 +52,23 @@ void ui_layout(int cols, int rows, struct ui_layout *l)
 		return;
 	}
 	/* Bottom: one hint line; above it a 6-row panel (HP, depth, XP and the
-	 * five newest log lines). The rest is the map viewport. */
+	 * five newest log lines), 3 rows (stats, two log lines) on a console
+	 * under 30 rows (an 80×24 terminal). The rest is the map viewport,
+	 * which scrolls with the player. */
+	bool short_ = rows < 30;
 	l->hint_y = rows - 1;
-	l->panel_y = rows - 7;
+	l->panel_y = short_ ? rows - 4 : rows - 7;
 	l->view_x = 0;
 	l->view_y = 0;
 	l->view_w = cols;
 	l->view_h = l->panel_y;
-	l->compact = cols < 64;
+	l->compact = cols < 64 || short_;
 	if (l->compact) {
 		/* stats on the panel's first line, log full width below */
 		l->log_x = 1;
 		l->log_y = l->panel_y + 1;
 		l->log_w = cols - 2;
-		l->log_h = 5;
+		l->log_h = short_ ? 2 : 5;
 	} else {
 		l->log_x = 23;
 		l->log_y = l->panel_y + 1;
@@ -193,6 +196,8 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 		}
 		return;
 	}
+	if (l.too_small)
+		return; /* nothing is played unseen while "Screen too small" shows */
 	const struct scr *s = screen_of(u);
 	if (s->needs_game && !g)
 		s = &scr_title;

@@ -102,7 +102,7 @@ struct ui_input {
 /* Where things go on a console of a given size (GAME.md §6). */
 struct ui_layout {
 	int cols, rows;
-	bool too_small;        /* below 40×30: only a message is drawn */
+	bool too_small;        /* below 40×24: only a message is drawn, no input taken */
 	bool compact;          /* narrow HUD: stats on one line, log below */
 	int view_x, view_y, view_w, view_h; /* map viewport on the console */
 	int panel_y;           /* first row of the HUD/log panel */
@@ -111,7 +111,7 @@ struct ui_layout {
 };
 
 #define UI_MIN_COLS 40
-#define UI_MIN_ROWS 30
+#define UI_MIN_ROWS 24
 
 /* Computes the layout for a cols×rows console. */
 void ui_layout(int cols, int rows, struct ui_layout *l);

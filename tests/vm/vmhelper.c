@@ -12,6 +12,11 @@
  *   vmhelper vt [N]      prints "VH vt active=A tty=N mode=text|graphics
  *                        kbmode=raw|xlate|mediumraw|unicode|off"
  *                        for /dev/ttyN (default: the active VT)
+ *   vmhelper dfl CMD ARG...  runs CMD with every signal at its default
+ *                        action and none blocked (a shell's background job
+ *                        ignores SIGINT and SIGQUIT; a unit's game does not)
+ *   vmhelper asuser UID CMD ARG...  runs CMD as user and group UID, with no
+ *                        supplementary groups (busybox's setpriv cannot)
  *
  * Exit status 0, or 1 after a line on stdout naming what failed. */
 #include <errno.h>
@@ -20,8 +25,10 @@
 #include <libevdev/libevdev.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -307,6 +314,26 @@ int main(int argc, char **argv)
 		return cmd_uinput();
 	if (argc >= 2 && !strcmp(argv[1], "vt"))
 		return cmd_vt(argc >= 3 ? atoi(argv[2]) : 0);
+	if (argc >= 4 && !strcmp(argv[1], "asuser")) {
+		uid_t id = (uid_t)atoi(argv[2]);
+		if (setgroups(0, NULL) || setgid(id) || setuid(id)) {
+			printf("VH error cannot become uid %u: %s\n", (unsigned)id, strerror(errno));
+			return 1;
+		}
+		execvp(argv[3], argv + 3);
+		printf("VH error cannot run %s: %s\n", argv[3], strerror(errno));
+		return 1;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "dfl")) {
+		for (int s = 1; s < NSIG; s++)
+			signal(s, SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(argv[2], argv + 2);
+		printf("VH error cannot run %s: %s\n", argv[2], strerror(errno));
+		return 1;
+	}
 	printf("VH error usage: vmhelper uinput | vmhelper vt [N]\n");
 	return 1;
 }

@@ -527,8 +527,9 @@ class Session:
     KEYS = ['l', 'l', 'j', 'j', 'h', 'k', 'l', '>']
     # Gamepad d-pad taps and the --keys tokens the headless twin gets for them.
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
-    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn', 'second-instance', 'sigterm',
-              'sigint-sighup', 'crash', 'console-tty', 'auto-scale', 'hotplug']
+    CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
+              'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
+              'unreadable-card', 'console-tty', 'auto-scale', 'hotplug']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -653,7 +654,8 @@ class Session:
                 'shared-shift': 'evdev_open', 'mapped-pad': 'evdev_open',
                 'mouse': 'evdev_open', 'chvt': 'vt_open', 'sigterm': 'vt_open', 'sigint-sighup': 'vt_open',
                 'ctrl-alt-fn': 'vt_switch_to', 'crash': 'crash_install_handlers', 'console-tty': 'vt_open',
-                'second-instance': 'vt_open'}
+                'second-instance': 'vt_open', 'reset-vt-live': 'vt_open',
+                'sigquit-sigsys': 'crash_install_handlers'}
     WHAT = {'evdev_open': 'the evdev input backend', 'vt_open': 'the VT handling',
             'vt_switch_to': 'switching VTs from the keyboard', 'crash_install_handlers': 'the crash handlers'}
 
@@ -683,6 +685,8 @@ class Session:
                     self.crash(backend)
                 elif check == 'sigint-sighup':
                     self.sigint_sighup(backend)
+                elif check == 'sigquit-sigsys':
+                    self.sigquit_sigsys(backend)
                 elif check == 'console-tty':
                     self.console_tty(backend)
                 elif check == 'auto-scale':
@@ -699,12 +703,14 @@ class Session:
 
     # ------------------------------------------------------------ the game
 
-    def start_game(self, backend, on_tty=False):
+    def start_game(self, backend, on_tty=False, dfl=False):
         """Starts the game in the background; waits for its first frame.
         on_tty: as a login shell or a systemd unit (TTYPath=/dev/tty1,
         StandardInput=tty) starts it: stdin and stdout on tty1, which is its
         controlling terminal, and no --vt; else its stdio is the serial
-        console and it is given --vt 1."""
+        console and it is given --vt 1. dfl: with every signal at its
+        default action (vmhelper dfl), as a unit starts it, not ignoring
+        SIGINT and SIGQUIT as a shell's background job does."""
         g = self.g
         args = ['PIROGUE_CONFIG=/dev/null', 'pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose',
                 '--font', '/bin/fonts/' + FONT]
@@ -712,6 +718,8 @@ class Session:
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
         if self.cfg.get('rotate'):
             args += ['--rotate', str(self.cfg['rotate'])]
+        if dfl:
+            args.insert(1, 'vmhelper dfl')
         if on_tty:
             args.insert(1, 'setsid -c')
             args += ['</dev/tty1', '>/dev/tty1', '2>/dev/console']
@@ -1061,26 +1069,7 @@ class Session:
 
     def sigint_sighup(self, backend):
         """SIGINT and SIGHUP, each on a fresh game: the VT is given back."""
-        g = self.g
-        kb_before = self.vt_before.split('kbmode=')[-1]
-        seen = []
-        for sig in ('INT', 'HUP'):
-            self.start_game(backend)
-            rc, out = g.sh('vmhelper vt 1')
-            playing = out[-1] if out else 'no VT report'
-            rc, out = g.sh(f'kill -{sig} {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-            self.pid = None
-            ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-            after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
-            status = ex[0].split()[1] if ex else '?'
-            if 'mode=graphics' not in playing:
-                return self.report('FAIL', 'sigint-sighup', f'SIG{sig}: while playing the VT was not in graphics mode ({playing})')
-            if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
-                return self.report('FAIL', 'sigint-sighup', f'SIG{sig} (exit {status}): VT not restored (before the game '
-                                   f'kbmode={kb_before}; after: {after})')
-            seen.append(f'SIG{sig}: exit {status}')
-        self.report('PASS', 'sigint-sighup', f'{", ".join(seen)}; each time VT 1 was back in text mode with '
-                    f'kbmode={kb_before}')
+        self.killed_by('sigint-sighup', backend, (('INT', 2), ('HUP', 1)), dies=False)
 
     def crash(self, backend):
         """SIGSEGV: the crash path restores the VT (the game dies of the signal)."""
@@ -1225,6 +1214,137 @@ class Session:
             return self.report('FAIL', 'second-instance', '; '.join(problems))
         self.report('PASS', 'second-instance', f'exit 1 with "{said[0][:110]}..."; the first game\'s VT ({before[6:]}) '
                     'and screen unchanged')
+
+    def reset_vt_live(self):
+        """pirogue --reset-vt 1 while the game plays on VT 1 (issue 11,
+        defect 1): refused with one line naming the game, exit 1; the game's
+        VT (graphics mode, keyboard off) and picture stay as they were. It
+        used to exit 0 silently, put the console's mode back and leave the
+        game unable to follow VT switches."""
+        g = self.g
+        rc, out = g.sh('vmhelper vt 1')
+        before = out[-1] if out else 'no VT report'
+        rc, out = g.sh('PIROGUE_CONFIG=/dev/null pirogue --reset-vt 1; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        status = ex[0].split()[1] if ex else '?'
+        said = [s for s in out if s.startswith('pirogue')]
+        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        problems = []
+        if 'mode=graphics' not in before:
+            problems.append(f'the game is not playing on VT 1 ({before}): the check proves nothing')
+        if status != '1':
+            problems.append(f'--reset-vt 1 exited {status}, not 1')
+        if len(said) != 1 or 'in use' not in said[0] or f'pid {self.pid}' not in said[0]:
+            problems.append(f'it said {said!r}, not one line naming the game (pid {self.pid}) that holds the VT')
+        if after != before:
+            problems.append(f'the game\'s VT changed: {before} -> {after}')
+        why = self.same_as_headless('the game after --reset-vt 1 was refused', 'reset-vt-live')
+        if why:
+            problems.append(why)
+        if problems:
+            return self.report('FAIL', 'reset-vt-live', '; '.join(problems))
+        self.report('PASS', 'reset-vt-live', f'exit 1 with "{said[0][:100]}"; the game\'s VT ({before[6:]}) and '
+                    'picture unchanged')
+
+    def sigquit_sigsys(self, backend):
+        """SIGQUIT and SIGSYS (the kill action of a syscall filter), each on
+        a fresh game (issue 11, defect 4): the game dies of the signal with VT
+        1 back in text mode, its keyboard mode, and the console's mode on the
+        display. They used to leave the VT dark and deaf."""
+        self.killed_by('sigquit-sigsys', backend, (('QUIT', 3), ('SYS', 31)), dies=True)
+
+    def killed_by(self, check, backend, sigs, dies):
+        """Each signal of sigs ((name, number), ...) on a fresh game: VT 1 is
+        back in text mode with its keyboard mode; when dies, the game died of
+        the signal (exit 128 + N) and the console's mode is on the display."""
+        g = self.g
+        kb_before = self.vt_before.split('kbmode=')[-1]
+        seen = []
+        for sig, num in sigs:
+            self.keys_done = []
+            self.start_game(backend, dfl=dies)
+            rc, out = g.sh('vmhelper vt 1')
+            playing = out[-1] if out else 'no VT report'
+            rc, out = g.sh(f'kill -{sig} {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
+            self.pid = None
+            ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+            after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+            status = ex[0].split()[1] if ex else '?'
+            if 'mode=graphics' not in playing:
+                return self.report('FAIL', check, f'SIG{sig}: while playing the VT was not in graphics mode ({playing})')
+            if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
+                return self.report('FAIL', check, f'SIG{sig} (exit {status}): VT not restored (before the game '
+                                   f'kbmode={kb_before}; after: {after})')
+            if dies and status != str(128 + num):
+                return self.report('FAIL', check, f'SIG{sig}: exit status {status}, not {128 + num} '
+                                   '(the game must still die of the signal)')
+            crtc = self.crtc_restored(f'sig{sig.lower()}') if dies else None
+            if crtc:
+                return self.report('FAIL', check, f'SIG{sig}: {crtc}')
+            seen.append(f'SIG{sig}: exit {status}')
+        self.report('PASS', check, f'{", ".join(seen)}{" (died of the signal)" if dies else ""}; each time VT 1 was '
+                    f'back in text mode with kbmode={kb_before}{" and the console mode on the display" if dies else ""}')
+
+    def start_failure(self, cmd, wants):
+        """Runs a start that must fail: exit 1 and one line holding every
+        string of wants on stderr/stdout (redirected to a file, stdin from
+        /dev/null, as a unit would start it), VT 1 left in text mode. Returns
+        (why not, or '') and the line it said."""
+        g = self.g
+        rc, out = g.sh(f'{cmd} </dev/null >/tmp/start.out 2>&1; echo "VMRIG_EXIT $?"; '
+                       'sed "s/^/VMRIG_OUT /" /tmp/start.out; vmhelper vt 1', timeout=40)
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        status = ex[0].split()[1] if ex else '?'
+        said = [s[len('VMRIG_OUT '):] for s in out if s.startswith('VMRIG_OUT')]
+        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        problems = []
+        if status != '1':
+            problems.append(f'exit {status}, not 1')
+        if len(said) != 1 or any(w not in said[0] for w in wants):
+            problems.append(f'it said {said!r}, not one line with {" and ".join(repr(w) for w in wants)}')
+        if 'mode=text' not in after:
+            problems.append(f'VT 1 left as {after}')
+        return ('; '.join(problems), said[0] if said else '')
+
+    def no_display(self):
+        """Started with nothing to show the game on (the connector forced
+        off; /dev/fb0 is the DRM driver's own emulation) and stdin/stdout not
+        a terminal (issue 11, defect 2): one line saying why, exit 1. It used
+        to draw one headless frame and exit 0 without a word."""
+        g = self.g
+        conn = 'for s in /sys/class/drm/card0-*/status; do echo {} > "$s"; done; echo change > /sys/class/drm/card0/uevent'
+        rc, out = g.sh(conn.format('off'))
+        if rc != 0:
+            raise RuntimeError('cannot force the connector off: ' + ' | '.join(out))
+        try:
+            why, said = self.start_failure(f'PIROGUE_CONFIG=/dev/null pirogue --seed 1 --vt 1 '
+                                           f'--font /bin/fonts/{FONT}', ['nothing can show the game', 'no connected'])
+        finally:
+            g.sh(conn.format('detect'))
+            time.sleep(1.0)
+        if why:
+            return self.report('FAIL', 'no-display', why)
+        self.report('PASS', 'no-display', f'exit 1 with "{said[:120]}..."; VT 1 untouched')
+
+    def unreadable_card(self):
+        """A user who may not open the card (issue 11, defect 2): the
+        automatic choice says so in one line and names the video group,
+        exit 1; --backend drm says the same, not that the display is taken."""
+        g = self.g
+        rc, out = g.sh('chmod 600 /dev/dri/card0 /dev/fb0 && ls -l /dev/dri/card0')
+        if rc != 0:
+            raise RuntimeError('cannot make the card unreadable: ' + ' | '.join(out))
+        user = 'vmhelper asuser 65534 env PIROGUE_CONFIG=/dev/null'
+        seen = []
+        for what, args, wants in (('automatic choice', '--seed 1 --vt 1', ['nothing can show the game', 'video group']),
+                                  ('--backend drm', '--backend drm --seed 1 --vt 1', ['cannot be used', 'video group'])):
+            why, said = self.start_failure(f'{user} pirogue {args} --font /bin/fonts/{FONT}', wants)
+            if not why and 'taken' in said:
+                why = f'it says the display is taken: "{said}"'
+            if why:
+                return self.report('FAIL', 'unreadable-card', f'{what}: {why}')
+            seen.append(f'{what}: "{said[:90]}..."')
+        self.report('PASS', 'unreadable-card', 'as uid 65534 with card0 mode 600, exit 1 each: ' + '; '.join(seen))
 
     def sigterm(self):
         g = self.g

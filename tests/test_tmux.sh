@@ -1,0 +1,86 @@
+#!/bin/sh
+# The terminal at 80×24 as a person sees it: pirogue --backend term in a
+# tmux window of 80×24, the screen captured as text (tmux capture-pane) and
+# compared with tests/golden/tmux-*.txt: the title, the play screen after a
+# few moves, look, inventory, help, history and the character screen.
+# Skipped (77) without tmux. PIROGUE_REGEN=1 rewrites the goldens (look at
+# them: git diff).
+set -u
+P=${PIROGUE:-./pirogue}
+command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed (apt-get install tmux)"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+sock="$tmp/sock0"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; sleep 0.2; rm -rf "$tmp"' EXIT
+fail=0
+bin=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
+
+# Waits until the pane differs from what it showed before the last keys
+# ($tmp/before), shows pattern and stays the same for a moment; then
+# writes it to $tmp/pane.
+settle() { # pattern
+	prev=
+	i=0
+	while [ $i -lt 100 ]; do
+		tmux -S "$sock" capture-pane -p -t t > "$tmp/pane" 2>/dev/null
+		cur=$(cat "$tmp/pane")
+		if [ "$cur" = "$prev" ] && grep -q -- "$1" "$tmp/pane" && ! cmp -s "$tmp/pane" "$tmp/before"; then
+			cp "$tmp/pane" "$tmp/before"
+			return 0
+		fi
+		prev=$cur
+		i=$((i + 1))
+		sleep 0.1
+	done
+	echo "FAIL: the screen never showed '$1':"
+	cat "$tmp/pane"
+	return 1
+}
+
+check() { # name pattern
+	settle "$2" || { fail=1; return; }
+	g=tests/golden/tmux-$1.txt
+	if [ "${PIROGUE_REGEN:-0}" = 1 ]; then
+		cp "$tmp/pane" "$g"
+		echo "wrote $g"
+	elif ! cmp -s "$tmp/pane" "$g"; then
+		echo "FAIL: the 80x24 terminal's $1 screen differs from $g:"
+		diff "$g" "$tmp/pane"
+		fail=1
+	fi
+}
+
+n=0
+start() { # pirogue arguments; a new tmux server on its own socket
+	tmux -S "$sock" kill-server 2>/dev/null
+	n=$((n + 1))
+	sock="$tmp/sock$n"
+	: > "$tmp/before"
+	tmux -S "$sock" -f /dev/null new-session -d -s t -x 80 -y 24 \
+		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color '$bin' --backend term $*; sleep 30"
+}
+
+start ""
+check title "New game"
+start "--seed 7 --state-dir $tmp/state"
+check play "HP:"
+tmux -S "$sock" send-keys -t t l l j
+check walk "HP:"
+tmux -S "$sock" send-keys -t t x
+check look "Look"
+back() { # Esc alone (then nothing for a moment: not an Alt- key), back to play
+	tmux -S "$sock" send-keys -t t Escape
+	settle "arrows/hjkl" || fail=1
+}
+back
+tmux -S "$sock" send-keys -t t i
+check inventory "item"
+back
+tmux -S "$sock" send-keys -t t '?'
+check help "elp"
+back
+tmux -S "$sock" send-keys -t t v
+check history "Hello and welcome"
+back
+tmux -S "$sock" send-keys -t t c
+check character "evel"
+exit $fail
