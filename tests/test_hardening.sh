@@ -22,7 +22,7 @@ printf '%s\n' "$syms" | grep -Eq '__[a-z]+_chk(@|[[:space:]]|$)' || no "no forti
 # CPPFLAGS are honoured: a define given there reaches the compiler
 if command -v make >/dev/null && [ -f Makefile ]; then
 	# (a calling make, as in make asan, must not pass its O= and flags down)
-	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n -B CPPFLAGS=-DPIROGUE_CPPFLAGS_PROBE build/src/core/rng.o 2>&1)
+	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n -B O=. CPPFLAGS=-DPIROGUE_CPPFLAGS_PROBE build/src/core/rng.o 2>&1)
 	printf '%s\n' "$out" | grep -q -- '-DPIROGUE_CPPFLAGS_PROBE' || no "make ignores CPPFLAGS"
 fi
 [ "$fail" -eq 0 ] && echo "hardened: PIE, full RELRO, NX stack, stack protector, fortified calls"

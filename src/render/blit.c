@@ -50,8 +50,9 @@ struct orient {
 	/* Blended and colour glyphs for XRGB8888, oriented and scaled
 	 * horizontally: per glyph gh rows of rowb bytes, at pxoff[glyph]
 	 * (SIZE_MAX: none). A row holds bwp (the scaled width rounded up to
-	 * 4) pixels of 4 bytes a,a,a,a (coverage), then for colour tilesets
-	 * bwp pixels of the tile's bytes B,G,R,0. NULL: per-pixel path. */
+	 * 8) pixels of four 16-bit lanes a,a,a,a (the coverage, or the tile's
+	 * alpha), then for colour tilesets bwp pixels of the tile's B,G,R,0
+	 * in 16-bit lanes. NULL: per-pixel path. */
 	uint8_t *px;
 	size_t *pxoff;
 	size_t rowb;
@@ -534,10 +535,10 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
 
 /* One cell through the blend path (XRGB8888, not clipped): eight pixels
  * at a time in 16-bit lanes B,G,R,X. The formula of blit.h,
- * (f*a + b*(255-a) + 127) / 255, is computed with x = b*255 + 128 +
- * (f-b)*a modulo 2^16 (exact: the true value is at most 65153) as the
- * (x + (x >> 8)) >> 8 (exact for every such x). Coverage fonts: f is the
- * cell's fg; colour tilesets: the tile's pixel. */
+ * (f*a + b*(255-a) + 127) / 255, is computed as (x + (x >> 8)) >> 8 with
+ * x = b*255 + 128 + (f-b)*a modulo 2^16 (exact for every pixel: the true x
+ * is at most 65153). Coverage fonts: f is the cell's fg; colour tilesets:
+ * the tile's pixel. */
 static inline __attribute__((always_inline)) void blend_cell(const struct orient *o, const struct bjob *j,
 							     uint8_t *top, size_t stride, int nrows, int gv0,
 							     int rep0, int scale, int bw, bool colour)
@@ -567,24 +568,25 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 		}                                                             \
 		out = (v_ + (v_ >> 8)) >> 8;                                  \
 	} while (0)
+/* pixels 8k..8k+7 as 32 bytes (the low byte of each lane) */
+#define PIX8(out, k)                                                                                  \
+	do {                                                                                          \
+		v16u16 lo_, hi_;                                                                      \
+		PIX4(lo_, 2 * (k));                                                                   \
+		PIX4(hi_, 2 * (k) + 1);                                                               \
+		out = __builtin_shufflevector((v32u8)lo_, (v32u8)hi_, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, \
+					      22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, \
+					      54, 56, 58, 60, 62);                                    \
+	} while (0)
 	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+		v32u8 out;
 		int k = 0;
 		for (; k < groups; k++) {
-			v16u16 lo, hi;
-			PIX4(lo, 2 * k);
-			PIX4(hi, 2 * k + 1);
-			v32u8 out = __builtin_shufflevector((v32u8)lo, (v32u8)hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-							    20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-							    48, 50, 52, 54, 56, 58, 60, 62);
+			PIX8(out, k);
 			memcpy(dst + 32 * k, &out, 32);
 		}
 		if (tail) {
-			v16u16 lo, hi;
-			PIX4(lo, 2 * k);
-			PIX4(hi, 2 * k + 1);
-			v32u8 out = __builtin_shufflevector((v32u8)lo, (v32u8)hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-							    20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-							    48, 50, 52, 54, 56, 58, 60, 62);
+			PIX8(out, k);
 			memcpy(dst + 32 * k, &out, (size_t)tail * 4);
 		}
 		if (++rep == scale) {
@@ -592,6 +594,7 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 			row += rowl;
 		}
 	}
+#undef PIX8
 #undef PIX4
 }
 

@@ -17,6 +17,9 @@ import time
 
 import vmtest
 
+# The tree: the headless twin finds the shipped fonts here and, like the
+# installed game, picks its default font for the size itself (no --font).
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 # The display's size: virtio-vga's preferred mode (xres/yres), so the game,
 # which takes the preferred mode, draws at a size the headless twin knows.
 SIZE = (1024, 768)
@@ -54,12 +57,12 @@ class SysBoot:
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
         png = os.path.join(self.out, f'expected-{name}.png')
-        cmd = [self.args.pirogue, '--backend', 'headless', '--font', self.rig.font_path,
+        cmd = [self.args.pirogue, '--backend', 'headless',
                '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', self.state]
         if seed is not None:
             cmd += ['--seed', str(seed)]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
+                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
         if r.returncode != 0:
             raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
         img = vmtest.read_png(png)
@@ -237,6 +240,61 @@ class SysBoot:
                 check()
             except (vmtest.Timeout, RuntimeError) as e:
                 self.report('FAIL', check.__name__.replace('_', '-'), f'{type(e).__name__}: {e}')
+        self.cut = None
+        try:
+            self.before_cut()
+        except (vmtest.Timeout, RuntimeError) as e:
+            self.report('FAIL', 'power-cut', f'before the cut: {type(e).__name__}: {e}')
+
+    # Moves saved by stopping the game (SIGTERM), then moves that are not.
+    SAVED = ['l', 'l', 'j', 'j']
+    UNSAVED = ['h', 'h', 'k']
+
+    def saved_title(self):
+        """The headless title with the save SAVED leaves (Continue first)."""
+        key = ('sys', 'saved-title')
+        if key in self.rig.expected_cache:
+            return self.rig.expected_cache[key]
+        saved = self.state + '-saved'
+        shutil.rmtree(saved, ignore_errors=True)
+        os.makedirs(saved)
+        for keys, seed, name in ((self.SAVED, 1, 'saved-game'), ([], None, 'saved-title')):
+            kf = os.path.join(self.out, f'keys-{name}.txt')
+            with open(kf, 'w') as f:
+                f.write(''.join(k + '\n' for k in keys))
+            png = os.path.join(self.out, f'expected-{name}.png')
+            cmd = [self.args.pirogue, '--backend', 'headless', '--size',
+                   f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', saved]
+            cmd += ['--seed', str(seed)] if seed else []
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                               env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
+            if r.returncode != 0:
+                raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
+        img = vmtest.read_png(png)
+        self.rig.expected_cache[key] = img
+        return img
+
+    def before_cut(self):
+        """The game (a fresh seed-1 one) gets SAVED; the plain unit again
+        (no --seed): the restart's SIGTERM saves, the new run offers
+        Continue, which shows SAVED's frame; then UNSAVED, and QEMU is cut."""
+        self.g.send_keys(self.SAVED)
+        played = self.headless(self.SAVED, 1, 'saved')
+        if self.wait_screen(played, 'saved', 15) is None:
+            raise RuntimeError(f'after {" ".join(self.SAVED)}: {self.why_not(played, "saved")}')
+        self.sh('rm -f /etc/systemd/system/pirogue.service.d/vmrig.conf && systemctl daemon-reload && '
+                'systemctl restart pirogue.service')
+        title = self.saved_title()
+        if self.wait_screen(title, 'saved-title', 30) is None:
+            raise RuntimeError(f'restarted, the title with Continue did not show: {self.why_not(title, "saved-title")}')
+        self.g.send_keys(['enter'])
+        if self.wait_screen(played, 'continued', 15) is None:
+            raise RuntimeError(f'Continue did not show the saved game: {self.why_not(played, "continued")}')
+        self.g.send_keys(self.UNSAVED)
+        time.sleep(2)
+        if self.why_not(played, 'unsaved') is None:
+            raise RuntimeError(f'{" ".join(self.UNSAVED)} did not change the screen: the check would prove nothing')
+        self.cut = played
 
     def security(self):
         out = self.out1('systemd-analyze security pirogue.service 2>&1 | tail -n 1')
@@ -402,7 +460,8 @@ class SysBoot:
         state = self.out1('systemctl is-active pirogue.service; systemctl show -P NRestarts pirogue.service')
         said = self.out1('journalctl -u pirogue.service -b --no-pager | grep -c "kiosk: no display yet"')
         self.sh('modprobe virtio_gpu')
-        start = self.headless([], 1, 'seed1')
+        # the plain unit: the title, with Continue when the save is there
+        start = self.saved_title() if self.cut else self.headless([], None, 'title')
         took = self.wait_screen(start, 'late-display', 40)
         problems = []
         if state.split()[:2] != ['active', '0']:
@@ -415,8 +474,17 @@ class SysBoot:
             self.report('FAIL', 'late-display', '; '.join(problems) + f'; journal: {self.journal()}')
         else:
             self.report('PASS', 'late-display', 'booted (after a power cut) with the display driver held back: the '
-                        'game waited, running, said so once in the journal; modprobe virtio_gpu: its frame on the '
+                        'game waited, running, said so once in the journal; modprobe virtio_gpu: its title on the '
                         f'display {took:.1f} s later')
+        if self.cut and took is not None:
+            self.g.send_keys(['enter'])
+            if self.wait_screen(self.cut, 'after-cut', 15) is None:
+                self.report('FAIL', 'power-cut', f'Continue after the power cut: {self.why_not(self.cut, "after-cut")}'
+                            f' (see {self.g.outdir}/after-cut.png)')
+            else:
+                self.report('PASS', 'power-cut', f'QEMU stopped hard after {" ".join(self.UNSAVED)} (not saved); '
+                            f'the next boot offered Continue, which restored the game as saved when it was last '
+                            f'stopped (after {" ".join(self.SAVED)}), exactly')
         self.purge()
 
     def purge(self):

@@ -4,7 +4,7 @@
 # package list changes. What it leaves in OUT_DIR:
 #   root.img   ext4 image of the root file system (mke2fs -d), no pirogue in it
 #   vmlinuz    its kernel, initrd.img its initramfs (initramfs-tools)
-#   image.key  what it was built from (this script's checksum)
+#   image.key  what it was built from (package list, image_version, sysshell)
 # The serial console (ttyS0) logs root in by itself and runs tests/vm/sysshell
 # (one shell line in, "VMRIG_DONE <status>" out); tty1 is left as Debian has
 # it (getty@tty1) so that installing pirogue is what takes it over.
@@ -15,7 +15,10 @@ out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-key=$(cat "$here/sysimage.sh" "$here/sysshell" | sha256sum | cut -c1-16)
+# What the image is made of; a change here (or in sysshell) rebuilds it.
+packages=systemd,systemd-sysv,udev,dbus,linux-image-amd64,initramfs-tools,kmod,libdrm2,libevdev2,zlib1g,libstb0
+image_version=1 # bump when the customize hooks below change
+key=$( (echo "$packages $image_version"; cat "$here/sysshell") | sha256sum | cut -c1-16)
 if [ -f "$out/image.key" ] && [ "$(cat "$out/image.key")" = "$key" ] &&
 	[ -f "$out/root.img" ] && [ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ]; then
 	exit 0
@@ -24,12 +27,14 @@ if [ "$(id -u)" != 0 ]; then
 	echo "vm sysimage: building the Debian system image needs root (mmdebstrap); run make vm-test as root"
 	exit 77
 fi
-for t in mmdebstrap mke2fs; do
-	command -v $t >/dev/null 2>&1 || {
-		echo "vm sysimage: $t is missing (apt-get install mmdebstrap e2fsprogs)"
+if ! command -v mmdebstrap >/dev/null 2>&1 || ! command -v mke2fs >/dev/null 2>&1 || ! command -v qemu-img >/dev/null 2>&1; then
+	echo "vm sysimage: installing mmdebstrap e2fsprogs qemu-utils"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mmdebstrap e2fsprogs qemu-utils \
+		>/dev/null 2>&1 || {
+		echo "vm sysimage: cannot install mmdebstrap e2fsprogs qemu-utils (apt-get install them)"
 		exit 77
 	}
-done
+fi
 # The host's own Debian mirror (the only one reachable), as apt knows it.
 mirror=$(apt-get indextargets --format '$(REPO_URI)' 'Codename: bookworm' 2>/dev/null | head -n 1)
 mirror=${mirror:-http://deb.debian.org/debian/}
@@ -39,7 +44,7 @@ t0=$(date +%s)
 # MODULES=list: an initramfs with just what finds the root disk (a much
 # smaller one than "most", which TCG unpacks slowly at every boot).
 if ! mmdebstrap --quiet --variant=minbase \
-	--include=systemd,systemd-sysv,udev,dbus,linux-image-amd64,initramfs-tools,kmod,libdrm2,libevdev2,zlib1g,libstb0 \
+	--include="$packages" \
 	--customize-hook='echo pirogue-vm >"$1/etc/hostname"' \
 	--customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" >"$1/etc/fstab"' \
 	--customize-hook='mkdir -p "$1/etc/systemd/system/serial-getty@ttyS0.service.d"' \
@@ -59,7 +64,7 @@ fi
 cp "$out/root/boot/vmlinuz-"* "$out/vmlinuz"
 cp "$out/root/boot/initrd.img-"* "$out/initrd.img"
 # 1.5 GiB leaves room for the package, saves and the journal.
-mke2fs -q -t ext4 -L pirogue-root -d "$out/root" "$out/root.img" 1536M
+mke2fs -q -t ext4 -L pirogue-root -d "$out/root" "$out/root.img" 1536M >/dev/null
 rm -rf "$out/root"
 echo "$key" >"$out/image.key"
 echo "vm sysimage: built in $(($(date +%s) - t0)) s"
