@@ -731,9 +731,7 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 	}
 	if (n == 0)
 		fprintf(out, "%s: no input devices (event nodes)\n", dir);
-	/* nodes is set whenever n > 0 (the clang analyzer cannot tell that
-	 * -errno is negative when errno is positive: the test is for it) */
-	for (int i = 0; nodes && i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX + 40], name[128];
 		struct libevdev *ev = NULL;
 		snprintf(path, sizeof path, "%s/%s", dir, nodes[i]);
