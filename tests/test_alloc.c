@@ -2,10 +2,19 @@
 #include "gamefix.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "app/app.h"
 
 #include "game/ai.h"
 #include "platform/display.h"
@@ -196,12 +205,123 @@ static void test_frames_allocate_nothing(void **state)
 	font_destroy(f);
 }
 
+/* ---- the whole program idle: app_run on a pseudo-terminal, in a child;
+ * a real-time signal (SIGUSR1 and 2 are the VT's) makes it write its allocation count to a pipe ---- */
+static int report_fd = -1;
+
+static void report(int sig)
+{
+	(void)sig;
+	long n = allocations;
+	if (write(report_fd, &n, sizeof n) != (ssize_t)sizeof n)
+		_exit(3);
+}
+
+static void pause_ms(int ms)
+{
+	struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&t, NULL);
+}
+
+/* Reads what the child drew until it has been quiet for ms; returns how
+ * many bytes. */
+static long drain(int fd, int ms)
+{
+	char buf[4096];
+	long total = 0;
+	ssize_t n;
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	while (poll(&p, 1, ms) > 0 && (n = read(fd, buf, sizeof buf)) > 0)
+		total += n;
+	return total;
+}
+
+static long probe(pid_t child, int rfd, int master)
+{
+	long n = -1;
+	assert_int_equal(kill(child, SIGRTMIN + 3), 0);
+	struct pollfd p = {.fd = rfd, .events = POLLIN};
+	assert_true(poll(&p, 1, 5000) > 0);
+	assert_int_equal(read(rfd, &n, sizeof n), (ssize_t)sizeof n);
+	drain(master, 50); /* the frame the wake-up drew, if any */
+	return n;
+}
+
+/* After the first turn, waiting idle (nothing arrives for a while), more
+ * turns with their frames, and waiting again allocate nothing. */
+static void test_idle_program_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0) {
+		print_message("skipped: no pseudo-terminal (/dev/ptmx: %s)\n", strerror(errno));
+		skip();
+	}
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	struct winsize ws = {.ws_row = 30, .ws_col = 80};
+	assert_int_equal(ioctl(master, TIOCSWINSZ, &ws), 0);
+	const char *slave_name = ptsname(master);
+	assert_non_null(slave_name);
+	char dir[] = "/tmp/pirogue-alloc-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	int rp[2];
+	assert_int_equal(pipe(rp), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		setsid();
+		int slave = open(slave_name, O_RDWR);
+		int null = open("/dev/null", O_WRONLY);
+		if (slave < 0 || null < 0)
+			_exit(2);
+		dup2(slave, 0);
+		dup2(slave, 1);
+		dup2(null, 2);
+		report_fd = rp[1];
+		signal(SIGRTMIN + 3, report);
+		alarm(30); /* never outlives a test that failed half-way */
+		struct app_config cfg = {.backend = "term", .has_seed = true, .seed = 3, .state_dir = dir};
+		_exit(app_run(&cfg));
+	}
+	close(rp[1]);
+	drain(master, 500); /* the first frame */
+	assert_true(write(master, ".", 1) == 1); /* the first turn of the floor */
+	assert_true(drain(master, 200) > 0);
+	long a = probe(child, rp[0], master);
+	pause_ms(300); /* idle */
+	long b = probe(child, rp[0], master);
+	long drawn = 0;
+	for (int i = 0; i < 5; i++) { /* turns: a step west, east, west... */
+		assert_true(write(master, i % 2 ? "l" : "h", 1) == 1);
+		drawn += drain(master, 100);
+	}
+	assert_true(drawn > 0); /* the steps were drawn */
+	pause_ms(200);
+	long c = probe(child, rp[0], master);
+	kill(child, SIGTERM);
+	int st = 0;
+	waitpid(child, &st, 0);
+	close(master);
+	close(rp[0]);
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		print_message("could not remove %s\n", dir);
+	print_message("allocations: %ld after the first turn, %ld after waiting, %ld after 5 more turns\n", a, b, c);
+	assert_true(a > 0);
+	assert_int_equal(b, a);
+	assert_int_equal(c, a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
+		cmocka_unit_test(test_idle_program_allocates_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

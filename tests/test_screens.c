@@ -651,6 +651,37 @@ static void test_character_and_scores(void **st)
 	rig_done(&r);
 }
 
+/* The HUD's level and XP line fits its 21 columns (it no longer reads
+ * "XP: 1005/140" at level 8): a shorter form when the long one does not
+ * fit; at 40 columns the HP bar narrows for it. */
+static void test_hud_xp_fits(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	pl->level = 8;
+	pl->xp = 1005;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "1005/1400"));
+	/* at 40x30 the stats share a line with a narrower HP bar */
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "Lv8 D:1 XP:1005/1400"));
+	assert_true(on_screen(r.c, "HP: 30/30"));
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	pl->level = 99;
+	pl->xp = 99999;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "99999/15050"));
+	pl->level = 1;
+	pl->xp = 20;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, " Level 1  XP: 20/350 "));
+	rig_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),
 		cmocka_unit_test(test_character_and_scores),
+		cmocka_unit_test(test_hud_xp_fits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

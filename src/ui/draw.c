@@ -164,15 +164,21 @@ static void draw_panel(const struct ui_layout *l, const struct game *g, struct c
 		int bw = l->cols / 2 - 1;
 		if (bw > 20)
 			bw = 20;
+		/* the stats whole: the bar gives up columns for them (down to 12) */
+		int len = snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+		if (bw > l->cols - 3 - len)
+			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
 		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
-		snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
 		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
 	} else {
 		con_fill(c, 0, y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
 		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
 		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
-		snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next);
+		/* 21 columns: shorter forms for high levels, never a cut number */
+		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
+		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
+			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
 		con_print(c, 1, y + 4, ui_pal.xp_fg, ui_pal.bg, buf, 21);
 		snprintf(buf, sizeof buf, "Turn %d", s.turn);
 		con_print(c, 1, y + 5, ui_pal.dim_text, ui_pal.bg, buf, 21);
