@@ -70,13 +70,19 @@ static const char usage_text[] =
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
-	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no). Options given here win.\n"
+	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no) attract blank.\n"
+	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
 	"Kiosk:\n"
 	"  --kiosk              the game is the machine's console (pirogue.service sets it):\n"
 	"                       waits for a display instead of exiting, no VT switching,\n"
 	"                       Quit asks and then restarts the game\n"
+	"  --attract SECONDS    on the title screen, after SECONDS without input, a demo\n"
+	"                       plays until any input (default 60; 0: never)\n"
+	"  --blank MINUTES      after MINUTES without input the display is switched off\n"
+	"                       until any input (default 10 with --kiosk, else 0: never;\n"
+	"                       Ns: N seconds)\n"
 	"Other:\n"
 	"  --verbose            log what happens (one line per frame presented)\n"
 	"  --help               show this help and exit\n"
@@ -87,7 +93,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT,
+	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK,
 };
 
 static const struct option long_opts[] = {
@@ -116,6 +122,8 @@ static const struct option long_opts[] = {
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "kiosk", no_argument, NULL, OPT_KIOSK },
+	{ "attract", required_argument, NULL, OPT_ATTRACT },
+	{ "blank", required_argument, NULL, OPT_BLANK },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -301,6 +309,24 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_KIOSK:
 		o->cfg.kiosk = true;
 		break;
+	case OPT_ATTRACT:
+		if (parse_int(val, 0, 86400, &o->cfg.attract))
+			return bad_value(o, "attract", val, "seconds from 0 (never) to 86400");
+		o->cfg.has_attract = true;
+		break;
+	case OPT_BLANK: {
+		/* minutes, or seconds with an s ("30s": tests, impatient shops) */
+		char num[16];
+		size_t n = strlen(val);
+		bool secs = n > 1 && val[n - 1] == 's';
+		if (n >= sizeof num || !snprintf(num, sizeof num, "%.*s", (int)(n - secs), val) ||
+		    parse_int(num, 0, secs ? 86400 : 1440, &o->cfg.blank))
+			return bad_value(o, "blank", val, "minutes from 0 (never) to 1440, or seconds as in 30s");
+		if (!secs)
+			o->cfg.blank *= 60;
+		o->cfg.has_blank = true;
+		break;
+	}
 	case OPT_RESET_VT:
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
@@ -330,7 +356,7 @@ static int set_option(struct opts *o, int c, const char *val)
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
-	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT, OPT_BLANK,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -357,7 +383,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen state-dir verbose kiosk, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen state-dir verbose kiosk attract blank, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK) {

@@ -2,6 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/idle.h"
 #include "app/keyfile.h"
 #include "core/log.h"
 #include "game/game.h"
@@ -55,7 +56,14 @@ struct app {
 	struct ui ui;
 	struct bindings binds;   /* what each key and button means */
 	enum { WALK_NONE, WALK_EXPLORE, WALK_DOWN, WALK_UP } walk; /* auto-explore or travel going on */
-	int tfd;                 /* timerfd pacing its steps, -1 until first needed */
+	int tfd;                 /* timerfd armed for the next deadline (idle_deadline), -1 until needed */
+	int64_t step_at;         /* monotonic ms of the next walk or demo step, -1: none */
+	struct idle_cfg idle;    /* attract and blank settings */
+	int64_t last_input;      /* monotonic ms of the last key, button or pointer input */
+	bool blanked;            /* the display is off (or shows a black frame) */
+	struct game *demo;       /* attract mode's game: never saved, scored or recorded */
+	struct ui demo_ui;       /* its screen (the player's ui is left as it was) */
+	uint64_t demo_seed;      /* the next demo's seed: 1, 2, 3... */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
@@ -304,7 +312,12 @@ static int size_consoles(struct app *a)
 /* Draws the current screen and presents it if any cell changed. */
 static int frame(struct app *a)
 {
-	ui_draw(&a->ui, a->game, a->scratch);
+	if (a->blanked)
+		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
+	else if (a->demo)
+		ui_draw(&a->demo_ui, a->demo, a->scratch);
+	else
+		ui_draw(&a->ui, a->game, a->scratch);
 	con_copy(a->con, a->scratch);
 	if (!a->con->damaged)
 		return 0;
@@ -470,16 +483,16 @@ static void load_scores(struct app *a)
 
 #define WALK_STEP_MS 60
 
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void walk_timer(struct app *a, bool on)
 {
-	if (a->tfd < 0)
-		return;
-	struct itimerspec its = { 0 };
-	if (on) {
-		its.it_value.tv_nsec = WALK_STEP_MS * 1000000L;
-		its.it_interval.tv_nsec = WALK_STEP_MS * 1000000L;
-	}
-	timerfd_settime(a->tfd, 0, &its, NULL);
+	a->step_at = on && a->tfd >= 0 ? mono_ms() + WALK_STEP_MS : -1;
 }
 
 static void walk_stop(struct app *a, const char *why)
@@ -543,13 +556,117 @@ static void walk_start(struct app *a, int kind)
 	walk_timer(a, true);
 }
 
-static void on_walk_timer(struct app *a)
+/* ------------------------------------------------------------------ */
+/* attract mode and screen blanking (docs/kiosk.md): one timer armed for
+ * the next deadline (idle.h), none while nothing is due */
+
+static struct idle_state idle_now(const struct app *a)
+{
+	return (struct idle_state){ .last_input_ms = a->last_input,
+				    .title = a->ui.screen == UI_TITLE,
+				    .demo = a->demo != NULL,
+				    .blanked = a->blanked,
+				    .step_ms = a->step_at };
+}
+
+static void demo_end(struct app *a)
+{
+	game_destroy(a->demo);
+	a->demo = NULL;
+	if (a->walk == WALK_NONE)
+		a->step_at = -1;
+	con_damage_all(a->con);
+}
+
+/* A new demo game (the next seed); false when none could be made. */
+static bool demo_start(struct app *a)
+{
+	game_destroy(a->demo);
+	a->demo = NULL;
+	struct game_opts o = { .seed = ++a->demo_seed, .mapgen = (int)a->mapgen };
+	if (game_create(&a->demo, &o)) {
+		log_error("attract mode: cannot start a demo game; the title stays");
+		a->idle.attract_s = 0;
+		a->step_at = -1;
+		return false;
+	}
+	a->demo_ui = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .binds = &a->binds,
+				  .score_rank = -1 };
+	snprintf(a->demo_ui.status, sizeof a->demo_ui.status, "Demo - press any key");
+	a->step_at = mono_ms() + WALK_STEP_MS;
+	log_info("attract mode: demo game, seed %llu", (unsigned long long)o.seed);
+	return true;
+}
+
+/* One move of the demo's bot; a finished demo game makes way for the next. */
+static void demo_step(struct app *a)
+{
+	struct command c = idle_demo_command(a->demo);
+	game_do(a->demo, &c);
+	if (game_is_over(a->demo) && !demo_start(a))
+		return;
+	a->step_at = mono_ms() + WALK_STEP_MS;
+}
+
+static void blank_on(struct app *a)
+{
+	if (a->demo)
+		demo_end(a);
+	if (a->walk != WALK_NONE)
+		walk_stop(a, NULL);
+	a->blanked = true;
+	int rc = a->ops->blank ? a->ops->blank(a->disp, true) : -ENOTSUP;
+	log_info("screen blanked (%s)", rc ? "a black frame" : "display off");
+}
+
+static void blank_off(struct app *a)
+{
+	a->blanked = false;
+	if (a->ops->blank)
+		a->ops->blank(a->disp, false);
+	con_damage_all(a->con);
+	log_info("screen unblanked");
+}
+
+/* Arms the timer for the next deadline, or disarms it. */
+static void arm_timer(struct app *a)
+{
+	if (a->tfd < 0)
+		return;
+	struct idle_state st = idle_now(a);
+	int64_t at = a->suspended ? -1 : idle_deadline(&a->idle, &st);
+	struct itimerspec its = { 0 };
+	if (at >= 0) {
+		its.it_value.tv_sec = at / 1000;
+		its.it_value.tv_nsec = at % 1000 * 1000000L + 1; /* never 0 (disarms) */
+	}
+	timerfd_settime(a->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void on_timer(struct app *a)
 {
 	uint64_t ticks;
 	if (read(a->tfd, &ticks, sizeof ticks) < 0 && errno == EAGAIN)
 		return;
-	if (a->walk != WALK_NONE)
-		walk_step(a);
+	struct idle_state st = idle_now(a);
+	switch (idle_due(&a->idle, &st, mono_ms())) {
+	case IDLE_STEP:
+		if (a->demo)
+			demo_step(a);
+		else if (a->walk != WALK_NONE && walk_step(a))
+			a->step_at = mono_ms() + WALK_STEP_MS;
+		else
+			a->step_at = -1; /* nothing left to step */
+		break;
+	case IDLE_ATTRACT:
+		demo_start(a);
+		break;
+	case IDLE_BLANK:
+		blank_on(a);
+		break;
+	case IDLE_NOTHING:
+		break;
+	}
 }
 
 /* The ui's host: what a screen asks of the program. */
@@ -617,6 +734,21 @@ static void to_screen(struct app *a, struct ui_input *in)
 static void on_event(struct app *a, const struct in_event *ev)
 {
 	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
+	if (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK) {
+		/* a key, button or the pointer: the machine is in use */
+		struct idle_state st = idle_now(a);
+		a->last_input = mono_ms();
+		switch (idle_on_input(&st)) {
+		case IDLE_IN_WAKE:
+			blank_off(a);
+			return;
+		case IDLE_IN_END_DEMO:
+			demo_end(a);
+			return;
+		case IDLE_IN_PASS:
+			break;
+		}
+	}
 	switch (ev->type) {
 	case EV_KEY_PRESS:
 		if (a->walk != WALK_NONE) {
@@ -789,6 +921,8 @@ static void on_vt_release(struct app *a)
 	save_now(a); /* the VT switched away may never come back */
 	if (a->walk != WALK_NONE)
 		walk_stop(a, "Stopped.");
+	if (a->demo)
+		demo_end(a);
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -806,6 +940,9 @@ static void on_vt_acquire(struct app *a)
 	a->suspended = false;
 	if (a->ops->resume)
 		a->ops->resume(a->disp);
+	if (a->blanked)
+		blank_off(a); /* someone switched back: they are here */
+	a->last_input = mono_ms();
 	input_grab(a, true);
 	con_damage_all(a->con);
 	log_info("VT acquired");
@@ -846,9 +983,16 @@ static void dispatch_input(struct app *a, int fd)
  * never wakes up on its own. */
 static int run_loop(struct app *a)
 {
+	a->last_input = mono_ms();
+	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->tfd < 0) {
+		a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (a->tfd < 0)
+			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(errno));
+	}
 	while (!a->quit) {
 		if (!a->suspended && frame(a))
 			return 1;
+		arm_timer(a);
 		struct pollfd pfd[MAX_FDS];
 		int nfd = 0;
 		pfd[nfd++] = (struct pollfd){ .fd = a->sfd, .events = POLLIN };
@@ -859,8 +1003,8 @@ static int run_loop(struct app *a)
 		int ni = poll_input_fds(a, fds, MAX_FDS - nfd);
 		for (int i = 0; i < ni; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-		/* the step timer only while walking: idle stays idle */
-		if (a->walk != WALK_NONE && a->tfd >= 0 && nfd < MAX_FDS)
+		/* the timer is armed only when something is due: idle stays idle */
+		if (a->tfd >= 0 && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->tfd, .events = POLLIN };
 		int rc = poll(pfd, (nfds_t)nfd, -1);
 		if (rc < 0) {
@@ -877,7 +1021,7 @@ static int run_loop(struct app *a)
 				continue;
 			}
 			if (pfd[i].fd == a->tfd) {
-				on_walk_timer(a);
+				on_timer(a);
 				continue;
 			}
 			if (i > nd) {
@@ -937,6 +1081,7 @@ static void app_close(struct app *a)
 	save_now(a); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
 	rec_writer_close(a->rec);
 	game_destroy(a->game);
+	game_destroy(a->demo);
 #if WITH_EVDEV
 	evdev_close(a->ev);
 #endif
@@ -958,7 +1103,9 @@ static void app_close(struct app *a)
 
 int app_run(const struct app_config *cfg)
 {
-	struct app a = { .cfg = cfg, .sfd = -1, .tfd = -1 };
+	struct app a = { .cfg = cfg, .sfd = -1, .tfd = -1, .step_at = -1 };
+	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
+	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;

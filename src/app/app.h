@@ -30,6 +30,10 @@ struct app_config {
 	const struct bindings *bindings; /* keys and buttons, NULL = the defaults */
 	bool kiosk;               /* the machine's console: wait for a display, no VT
 	                           * switching, Quit confirms (pirogue.service) */
+	bool has_attract, has_blank;
+	int attract;              /* seconds on the title screen before the demo, 0 = never (default 60) */
+	int blank;                /* seconds without input before the screen blanks, 0 = never
+	                           * (default 10 minutes in kiosk mode, else 0) */
 };
 
 /* Runs the program with cfg; returns the process exit status (0 ok, 1 a

@@ -266,7 +266,7 @@ static inline __attribute__((always_inline)) void scan_row(const int q, struct s
 		if (c != C_FLOOR) {
 			if (c == C_WALL)
 				vp[i * step] = 1;
-			if (prev == C_FLOOR)
+			if (prev == C_FLOOR && depth < s->maxdepth)
 				scan_q(q, s, depth + 1, start, (struct frac){ 2 * (lo + i) - 1, 2 * depth });
 			prev = c;
 			continue;
@@ -288,7 +288,7 @@ static inline __attribute__((always_inline)) void scan_row(const int q, struct s
 		prev = C_FLOOR;
 	}
 #undef ANCHORS
-	if (prev == C_FLOOR)
+	if (prev == C_FLOOR && depth < s->maxdepth)
 		scan_q(q, s, depth + 1, start, end);
 }
 
@@ -494,9 +494,22 @@ void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox,
 	b.y0 = b.y0 < 0 ? 0 : b.y0;
 	b.x1 = b.x1 >= w ? w - 1 : b.x1;
 	b.y1 = b.y1 >= h ? h - 1 : b.y1;
-	if (b.x1 >= b.x0)
-		for (int y = b.y0; y <= b.y1; y++)
-			memset(visible + (size_t)y * (size_t)w + (size_t)b.x0, 0, (size_t)(b.x1 - b.x0 + 1));
+	if (b.x1 >= b.x0) {
+		/* eight bytes at a time: a store may run past the box (never
+		 * past the array), onto cells that are 0 already */
+		size_t bw = (size_t)(b.x1 - b.x0 + 1), n = (size_t)w * (size_t)h;
+		const uint64_t zero = 0;
+		for (int y = b.y0; y <= b.y1; y++) {
+			size_t at = (size_t)y * (size_t)w + (size_t)b.x0;
+			if (bw <= 24 && at + 24 <= n) {
+				memcpy(visible + at, &zero, 8);
+				memcpy(visible + at + 8, &zero, 8);
+				memcpy(visible + at + 16, &zero, 8);
+			} else {
+				memset(visible + at, 0, bw);
+			}
+		}
+	}
 	*last = (struct fov_box){ 0, 0, -1, -1 };
 	if (ox < 0 || oy < 0 || ox >= w || oy >= h)
 		return;

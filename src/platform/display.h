@@ -60,6 +60,13 @@ struct display_ops {
 	/* The VT/session was released or acquired (drm: drop/take master). May be NULL. */
 	void (*suspend)(struct display *d);
 	void (*resume)(struct display *d);
+	/* Switches the display itself off (off = true: DPMS off, the panel
+	 * blanked) or back on, keeping the mode and the picture; a present
+	 * while off is drawn but stays unseen until it is on again. Returns 0,
+	 * or a negative errno (-ENOTSUP: this device cannot) after which the
+	 * caller shows a black frame instead. May be NULL: the same as
+	 * -ENOTSUP (terminal, headless). */
+	int (*blank)(struct display *d, bool off);
 };
 
 /* Every backend built in, NULL-terminated, in auto-selection order. */

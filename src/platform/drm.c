@@ -1068,6 +1068,42 @@ static void drm_resume(struct display *dp)
 	(void)r;
 }
 
+/* The connector's "DPMS" property: 0 and its id, or -ENOTSUP. */
+static int dpms_prop(int fd, uint32_t conn_id, uint32_t *id)
+{
+	drmModeObjectProperties *props = drmModeObjectGetProperties(fd, conn_id, DRM_MODE_OBJECT_CONNECTOR);
+	int rc = -ENOTSUP;
+	for (uint32_t i = 0; props && i < props->count_props && rc; i++) {
+		drmModePropertyRes *p = drmModeGetProperty(fd, props->props[i]);
+		if (p && !strcmp(p->name, "DPMS")) {
+			*id = p->prop_id;
+			rc = 0;
+		}
+		drmModeFreeProperty(p);
+	}
+	drmModeFreeObjectProperties(props);
+	return rc;
+}
+
+/* DPMS through the connector's property (legacy KMS: the driver turns the
+ * encoder and CRTC off and on again). */
+static int drm_blank(struct display *dp, bool off)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	uint32_t prop;
+	if (d->suspended || !d->active)
+		return -EAGAIN;
+	if (dpms_prop(d->fd, d->out.conn_id, &prop))
+		return -ENOTSUP;
+	if (drmModeConnectorSetProperty(d->fd, d->out.conn_id, prop, off ? DRM_MODE_DPMS_OFF : DRM_MODE_DPMS_ON)) {
+		int e = errno;
+		log_info("%s: DPMS %s on %s: %s", d->path, off ? "off" : "on", d->out.name, strerror(e));
+		return -e;
+	}
+	log_info("%s: DPMS %s on %s", d->path, off ? "off" : "on", d->out.name);
+	return 0;
+}
+
 const struct display_ops drm_display_ops = {
 	.name = "drm",
 	.open = drm_open,
@@ -1079,6 +1115,7 @@ const struct display_ops drm_display_ops = {
 	.screenshot = NULL,
 	.suspend = drm_suspend,
 	.resume = drm_resume,
+	.blank = drm_blank,
 };
 
 /* ---- probing and listing ---- */

@@ -215,6 +215,19 @@ static void fbdev_resume(struct display *dp)
 		fbdev_present(dp, d->con);
 }
 
+static int fbdev_blank(struct display *dp, bool off)
+{
+	struct fbdev_display *d = (struct fbdev_display *)dp;
+	if (d->suspended)
+		return -EAGAIN;
+	if (ioctl(d->fd, FBIOBLANK, off ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK) < 0) {
+		int e = errno;
+		log_info("%s: FBIOBLANK %s: %s", d->path, off ? "powerdown" : "unblank", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 const struct display_ops fbdev_display_ops = {
 	.name = "fbdev",
 	.open = fbdev_open,
@@ -226,6 +239,7 @@ const struct display_ops fbdev_display_ops = {
 	.screenshot = NULL,
 	.suspend = fbdev_suspend,
 	.resume = fbdev_resume,
+	.blank = fbdev_blank,
 };
 
 /* Reads a framebuffer's description; 0 or a negative errno. */
