@@ -93,6 +93,9 @@ static void test_game_over(void **st)
 	assert_non_null(strstr(text, fate));
 	snprintf(want, sizeof want, "Depth:     dungeon level %d\nTurns:     %d\n", game_depth(g), game_turn(g));
 	assert_non_null(strstr(text, want));
+	/* spelt as the character screen and GAME.md spell it */
+	assert_non_null(strstr(text, "\nDefence:   "));
+	assert_null(strstr(text, "Defense"));
 	assert_non_null(strstr(text, "Recording: morgue-20251130-191320-3.rec"));
 	assert_non_null(strstr(text, "\nKills\n"));
 	assert_non_null(strstr(text, "\nInventory and equipment\n  a) "));

@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "gamefix.h"
 #include "ui/ui.h"
+#include <stdio.h>
 #include <string.h>
 
 struct fake_host {
@@ -645,6 +646,13 @@ static void test_character_and_scores(void **st)
 	assert_true(on_screen(r.c, " 1.    900      3      2    400  killed by an orc"));
 	assert_int_equal(con_at(r.c, 3, 5)->bg, 0x304870); /* the game just ended */
 	assert_int_equal(con_at(r.c, 3, 3)->bg, 0);
+	/* at 40 columns a long cause goes on under itself, never cut */
+	snprintf(r.u.scores[1].cause, sizeof r.u.scores[1].cause, "killed by your own fireball");
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, " 2.     50  1   killed by your own"));
+	assert_true(on_screen(r.c, "*                  fireball ")); /* under the cause */
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
 	key(&r, ACT_CONFIRM, KEY_ENTER); /* from the menu: back to it */
 	assert_int_equal(r.u.screen, UI_TITLE);
 	assert_int_equal(r.f.nreq, 0);

@@ -114,7 +114,7 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 	put(&t, "Level:     %d (XP %d of %d for the next)\n", s.level, s.xp, s.xp_next);
 	put(&t, "HP:        %d/%d\n", s.hp, s.max_hp);
 	put(&t, "Power:     %d (base %d)\n", s.power, s.base_power);
-	put(&t, "Defense:   %d (base %d)\n", s.defense, s.base_defense);
+	put(&t, "Defence:   %d (base %d)\n", s.defense, s.base_defense);
 	put(&t, "Score:     %ld\n", sc.score);
 	if (recording)
 		put(&t, "Recording: %s (pirogue --replay FILE plays it back)\n", recording);

@@ -56,13 +56,21 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		bool mine = i == u->score_rank;
 		uint32_t fg = mine ? 0xFFFFFF : ui_pal.text, bg = mine ? ui_pal.select_bg : ui_pal.bg;
 		char line[160];
-		if (wide)
+		if (wide) {
 			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %s", i + 1, s->score, s->depth, s->level,
 				 s->turns, s->cause);
-		else
-			snprintf(line, sizeof line, "%2d. %6ld  %-2d  %s", i + 1, s->score, s->depth, s->cause);
-		con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
-		con_print(c, 3, y, fg, bg, line, l->cols - 5);
+			con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
+			con_print(c, 3, y, fg, bg, line, l->cols - 5);
+		} else {
+			/* narrow: the cause wraps onto the entry's second row */
+			int n = snprintf(line, sizeof line, "%2d. %6ld  %-2d  ", i + 1, s->score, s->depth);
+			int w = l->cols - 5 - n;
+			bool two = w > 0 && con_wrapped_lines(w, s->cause) > 1;
+			con_fill(c, 1, y, l->cols - 2, two ? 2 : 1, ' ', fg, bg);
+			con_print(c, 3, y, fg, bg, line, l->cols - 5);
+			if (w > 0)
+				con_print_wrapped(c, 3 + n, y, w, 2, fg, bg, s->cause);
+		}
 	}
 	if (!u->scores_after_death) {
 		/* from the menu: both keys go back */
