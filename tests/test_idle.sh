@@ -7,10 +7,28 @@
 # title it would start a game). After --blank seconds the screen is black;
 # Escape wakes it, shows the title again and does not quit. While blanked
 # the process sleeps (no periodic wake-up: its CPU time stays put). The
-# state directory is left as it was: the demo saves nothing. Skipped (77)
+# state directory is left as it was: the demo saves nothing. Bad values of
+# both settings are refused in one line. The terminal part is skipped (77)
 # without tmux.
 set -u
 P=${PIROGUE:-./pirogue}
+# Bad values: one line naming the setting and what it takes, exit 2.
+bad() { # expected-text args...
+	want=$1
+	shift
+	out=$(PIROGUE_CONFIG=/dev/null "$P" --backend headless "$@" 2>&1)
+	rc=$?
+	[ $rc = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && printf '%s' "$out" | grep -q -- "$want" ||
+		{ echo "FAIL: pirogue $*: exit $rc: $out"; exit 1; }
+}
+bad "invalid value '-1' for --attract: expected seconds from 0 (never) to 86400" --attract -1
+bad "invalid value '5m' for --blank: expected minutes from 0 (never) to 1440, or seconds as in 30s" --blank 5m
+bad "invalid value 's' for --blank" --blank s
+conf=$(mktemp)
+printf 'blank = ten\n' >"$conf"
+bad "$conf:1: invalid value 'ten' for blank" --config "$conf"
+rm -f "$conf"
+PIROGUE_CONFIG=/dev/null "$P" --backend headless --attract 0 --blank 30s >/dev/null 2>&1 || { echo "FAIL: --attract 0 --blank 30s refused"; exit 1; }
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed (apt-get install tmux)"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 sock="$tmp/sock"

@@ -68,6 +68,7 @@ struct drm_display {
 	int front, flip_target;
 	bool flip_pending, frame_wanted, can_flip, reprobe_wanted, lost_master_logged;
 	bool alloc_failed; /* the last bufs_create() could not get the memory */
+	bool dpms_off;     /* blanked (display_ops.blank): kept over a new mode set */
 	struct drm_saved saved[DRM_MAX_SAVED];
 	int nsaved;
 	struct kms_stale stale;
@@ -645,6 +646,8 @@ static int draw_frame(struct drm_display *d)
 
 /* Sets output ch: buffers of its mode size, a full frame drawn, the mode
  * set. Returns 0 or a negative errno (logged). */
+static int set_dpms(struct drm_display *d, bool off);
+
 static int set_output(struct drm_display *d, const struct drm_choice *ch)
 {
 	wait_flip(d, 100);
@@ -704,6 +707,8 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 	d->out = *ch;
 	d->active = true;
 	d->lost_master_logged = false;
+	if (d->dpms_off)
+		set_dpms(d, true); /* a mode set (hotplug, VT back) lights the display */
 	log_info("%s %s: %dx%d@%d, %s, console %dx%d cells", d->path, ch->name, w, h, mode_hz(&mode),
 		 d->fmt == SURF_RGB565 ? "RGB565" : "XRGB8888", cols, rows);
 	return 0;
@@ -1087,12 +1092,9 @@ static int dpms_prop(int fd, uint32_t conn_id, uint32_t *id)
 
 /* DPMS through the connector's property (legacy KMS: the driver turns the
  * encoder and CRTC off and on again). */
-static int drm_blank(struct display *dp, bool off)
+static int set_dpms(struct drm_display *d, bool off)
 {
-	struct drm_display *d = (struct drm_display *)dp;
 	uint32_t prop;
-	if (d->suspended || !d->active)
-		return -EAGAIN;
 	if (dpms_prop(d->fd, d->out.conn_id, &prop))
 		return -ENOTSUP;
 	if (drmModeConnectorSetProperty(d->fd, d->out.conn_id, prop, off ? DRM_MODE_DPMS_OFF : DRM_MODE_DPMS_ON)) {
@@ -1102,6 +1104,16 @@ static int drm_blank(struct display *dp, bool off)
 	}
 	log_info("%s: DPMS %s on %s", d->path, off ? "off" : "on", d->out.name);
 	return 0;
+}
+
+static int drm_blank(struct display *dp, bool off)
+{
+	struct drm_display *d = (struct drm_display *)dp;
+	if (d->suspended || !d->active)
+		return -EAGAIN;
+	int rc = set_dpms(d, off);
+	d->dpms_off = off && rc == 0;
+	return rc;
 }
 
 const struct display_ops drm_display_ops = {
