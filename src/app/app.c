@@ -61,6 +61,7 @@ struct app {
 	struct idle_cfg idle;    /* attract and blank settings */
 	int64_t last_input;      /* monotonic ms of the last key, button or pointer input */
 	bool blanked;            /* the display is off (or shows a black frame) */
+	bool dark;               /* ... switched off by the backend: nothing is presented */
 	struct game *demo;       /* attract mode's game: never saved, scored or recorded */
 	struct ui demo_ui;       /* its screen (the player's ui is left as it was) */
 	uint64_t demo_seed;      /* the next demo's seed: 1, 2, 3... */
@@ -312,6 +313,8 @@ static int size_consoles(struct app *a)
 /* Draws the current screen and presents it if any cell changed. */
 static int frame(struct app *a)
 {
+	if (a->dark)
+		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
 	if (a->blanked)
 		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
 	else if (a->demo)
@@ -616,14 +619,16 @@ static void blank_on(struct app *a)
 		walk_stop(a, NULL);
 	a->blanked = true;
 	int rc = a->ops->blank ? a->ops->blank(a->disp, true) : -ENOTSUP;
+	a->dark = rc == 0;
 	log_info("screen blanked (%s)", rc ? "a black frame" : "display off");
 }
 
 static void blank_off(struct app *a)
 {
 	a->blanked = false;
-	if (a->ops->blank)
+	if (a->dark && a->ops->blank)
 		a->ops->blank(a->disp, false);
+	a->dark = false;
 	con_damage_all(a->con);
 	log_info("screen unblanked");
 }

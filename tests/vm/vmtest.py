@@ -529,7 +529,7 @@ class Session:
     PAD = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right'), ('BTN_DPAD_UP', 'pad_up')]
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
               'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
-              'unreadable-card', 'console-tty', 'auto-scale', 'hotplug']
+              'unreadable-card', 'console-tty', 'auto-scale', 'hotplug', 'blank']
     FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
 
     def __init__(self, rig, cfg, g):
@@ -703,7 +703,7 @@ class Session:
 
     # ------------------------------------------------------------ the game
 
-    def start_game(self, backend, on_tty=False, dfl=False):
+    def start_game(self, backend, on_tty=False, dfl=False, extra=()):
         """Starts the game in the background; waits for its first frame.
         on_tty: as a login shell or a systemd unit (TTYPath=/dev/tty1,
         StandardInput=tty) starts it: stdin and stdout on tty1, which is its
@@ -718,6 +718,7 @@ class Session:
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
         if self.cfg.get('rotate'):
             args += ['--rotate', str(self.cfg['rotate'])]
+        args += list(extra)
         if dfl:
             args.insert(1, 'vmhelper dfl')
         if on_tty:
@@ -1373,6 +1374,45 @@ class Session:
             return self.report('FAIL', 'sigterm', '; '.join(problems))
         self.report('PASS', 'sigterm', f'exit 0; while playing {playing[6:]}; after: {after[6:]} (as before), '
                     f'the console\'s {self.console_size[0]}x{self.console_size[1]} mode back')
+
+    def blank(self):
+        """A fresh game with --blank 3s: after 3 s without input the
+        connector's DPMS is Off (sysfs) and the screen no longer shows the
+        game; a key switches it on again and does nothing else (the frame
+        equals the headless one with no keys)."""
+        g = self.g
+        if self.pid:
+            g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+            self.pid = None
+        self.keys_done = []
+        self.start_game('drm', extra=['--blank', '3s'])
+        exp = self.headless([])
+        state = ''
+        for _ in range(40):
+            time.sleep(0.5)
+            rc, out = g.sh('cat /sys/class/drm/card0-*/dpms | tr "\\n" " "; echo')
+            state = out[-1] if out else ''
+            if 'Off' in state:
+                break
+        if 'Off' not in state:
+            return self.report('FAIL', 'blank', f'20 s after the start the connectors\' DPMS is still "{state}"')
+        dark = g.screendump('blank-off')
+        if compare(dark, exp) is None:
+            return self.report('FAIL', 'blank', 'DPMS is Off but the screen still shows the game')
+        before = g.frame_count()
+        g.send_keys(['l'])
+        n = g.settle(before, timeout=10)
+        rc, out = g.sh('cat /sys/class/drm/card0-*/dpms | tr "\\n" " "; echo')
+        on = out[-1] if out else ''
+        if 'On' not in on:
+            return self.report('FAIL', 'blank', f'after a key the connectors\' DPMS is "{on}"')
+        why = self.same_as_headless('after the key that woke the screen (it must not move)', 'blank-wake')
+        if why:
+            return self.report('FAIL', 'blank', why)
+        g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+        self.pid = None
+        self.report('PASS', 'blank', f'after 3 s DPMS {state.strip()} and the screen dark; a key: DPMS {on.strip()}, '
+                    f'frame #{n} equals the headless start frame (the key did not move the player)')
 
     def crtc_restored(self, name):
         """None when the display shows the console's mode again (the game's
