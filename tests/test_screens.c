@@ -526,6 +526,9 @@ static void test_inventory(void **st)
 	/* an empty inventory says so; Enter just closes it */
 	key(&r, ACT_INVENTORY, 'i');
 	assert_true(on_screen(r.c, "Your inventory is empty."));
+	for (int y = 0; y < 43; y++) /* and shows no scroll arrow over the map: nothing is above */
+		for (int x = 0; x < 80; x++)
+			assert_int_not_equal(con_at(r.c, x, y)->ch, 0x2191);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 5);
