@@ -307,6 +307,40 @@ static bool on_screen(const struct console *c, const char *text)
 	return false;
 }
 
+/* The game-over box keeps its text inside at any size of number (a long
+ * game's "after 10522 turns," ran over its right edge). */
+static void test_gameover_text_fits(void **st)
+{
+	(void)st;
+	struct rig r;
+	char buf[256];
+	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
+	gamefix_enter(r.f.g, 10, 10);
+	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	pl->level = 14;
+	pl->xp = 945;
+	r.f.g->turn = 10522;
+	ui_draw(&r.u, r.f.g, r.c);
+	int x = (80 - 38) / 2, found = 0; /* the box: 38 wide, centred */
+	for (int y = 0; y < 50; y++) {
+		row(r.c, y, buf);
+		if (strstr(buf, "turns") || strstr(buf, "experience.")) {
+			found++;
+			assert_int_equal(con_at(r.c, x + 37, y)->ch, 0x2502); /* the right edge is intact */
+		}
+	}
+	assert_true(found >= 2);
+	assert_true(on_screen(r.c, "experience."));
+	/* a short game keeps its two lines */
+	r.f.g->turn = 169;
+	pl->level = 1;
+	pl->xp = 335;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "On dungeon level 1 after 169 turns,"));
+	assert_true(on_screen(r.c, "at level 1 with 335 experience."));
+	rig_done(&r);
+}
+
 static void test_hints_follow_bindings(void **st)
 {
 	(void)st;
@@ -492,6 +526,9 @@ static void test_inventory(void **st)
 	/* an empty inventory says so; Enter just closes it */
 	key(&r, ACT_INVENTORY, 'i');
 	assert_true(on_screen(r.c, "Your inventory is empty."));
+	for (int y = 0; y < 43; y++) /* and shows no scroll arrow over the map: nothing is above */
+		for (int x = 0; x < 80; x++)
+			assert_int_not_equal(con_at(r.c, x, y)->ch, 0x2191);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 5);
@@ -701,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_click_looks),
 		cmocka_unit_test(test_screens_without_game_fall_back_to_title),
 		cmocka_unit_test(test_gameover),
+		cmocka_unit_test(test_gameover_text_fits),
 		cmocka_unit_test(test_hints_follow_bindings),
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_inventory),

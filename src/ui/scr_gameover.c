@@ -41,9 +41,17 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	if (cause[0] >= 'a' && cause[0] <= 'z')
 		cause[0] = (char)(cause[0] - 'a' + 'A');
 	con_print(c, x + 2, y + 2, 0xFFFFFF, bg, cause, w - 4);
-	con_printf(c, x + 2, y + 4, ui_pal.text, bg, "On dungeon level %d after %d turns,", s.depth, s.turn);
-	con_printf(c, x + 2, y + 5, ui_pal.text, bg, "at level %d with %d experience.", s.level, s.xp);
-	char line[128];
+	char line[128], more[64];
+	int n = snprintf(line, sizeof line, "On dungeon level %d after %d turns,", s.depth, s.turn);
+	int m = snprintf(more, sizeof more, "at level %d with %d experience.", s.level, s.xp);
+	if (n <= w - 3 && m <= w - 3) {
+		con_print(c, x + 2, y + 4, ui_pal.text, bg, line, w - 3);
+		con_print(c, x + 2, y + 5, ui_pal.text, bg, more, w - 3);
+	} else {
+		/* long numbers: one sentence wrapped inside the box (3 rows) */
+		snprintf(line + n, sizeof line - (size_t)n, " %s", more);
+		con_print_wrapped(c, x + 2, y + 4, w - 4, 3, ui_pal.text, bg, line);
+	}
 	con_print(c, x + 2, y + 7, 0xFFFFFF, bg, ui_keys_line(u, keys, "   ", line, sizeof line), w - 4);
 	ui_draw_keys_hint(u, l, c, keys);
 }

@@ -54,7 +54,7 @@ static void place(const struct ui *u, int cols, int rows, int n, struct box *b)
 	if (b->y + b->h > rows - 1)
 		b->y = rows - 1 - b->h;
 	b->first = 0;
-	if (u->inv_sel >= b->shown)
+	if (b->shown > 0 && u->inv_sel >= b->shown)
 		b->first = u->inv_sel - b->shown + 1;
 }
 
