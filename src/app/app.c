@@ -65,6 +65,7 @@ struct app {
 	struct game *demo;       /* attract mode's game: never saved, scored or recorded */
 	struct ui demo_ui;       /* its screen (the player's ui is left as it was) */
 	uint64_t demo_seed;      /* the next demo's seed: 1, 2, 3... */
+	int demo_moves;          /* moves of this demo game (a long one makes way for the next) */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
@@ -597,16 +598,18 @@ static bool demo_start(struct app *a)
 				  .score_rank = -1 };
 	snprintf(a->demo_ui.status, sizeof a->demo_ui.status, "Demo - press any key");
 	a->step_at = mono_ms() + WALK_STEP_MS;
+	a->demo_moves = 0;
 	log_info("attract mode: demo game, seed %llu", (unsigned long long)o.seed);
 	return true;
 }
 
-/* One move of the demo's bot; a finished demo game makes way for the next. */
+/* One move of the demo's bot; a finished demo game (or one of 5000 moves,
+ * whose history would only grow) makes way for the next. */
 static void demo_step(struct app *a)
 {
 	struct command c = idle_demo_command(a->demo);
 	game_do(a->demo, &c);
-	if (game_is_over(a->demo) && !demo_start(a))
+	if ((game_is_over(a->demo) || ++a->demo_moves >= 5000) && !demo_start(a))
 		return;
 	a->step_at = mono_ms() + WALK_STEP_MS;
 }
