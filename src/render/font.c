@@ -632,9 +632,9 @@ static int sheet_grid(int w, int h, const char *name, enum font_layout layout, c
 			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16) "
 			    "nor the 32×8 grid of libtcod's TCOD layout", w, h);
 	/* both grids fit: the one whose cells are square to twice as tall */
-	if (h >= w && h <= 2 * w)
+	if (h >= w && (long long)h <= 2LL * w) /* in 64 bits: a header may claim any size */
 		return 16;
-	if (4 * h >= w && 4 * h <= 2 * w)
+	if (4LL * h >= w && 4LL * h <= 2LL * w)
 		return 32;
 	return fail(err, errlen, name, 0,
 		    "cannot tell the layout of a %d×%d-pixel sheet (16×16 CP437 tiles of %d×%d or 32×8 TCOD tiles of "
