@@ -10,15 +10,7 @@ P=${PIROGUE:-./pirogue}
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed (apt-get install tmux)"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 sock="$tmp/sock0"
-# Ends a tmux server: its game first with SIGKILL (kill-server's SIGHUP
-# would make a sanitizer build run its leak check on a vanished terminal,
-# where LeakSanitizer was seen to spin for ever), then the server.
-stop_server() {
-	for pp in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
-		pkill -KILL -P "$pp" 2>/dev/null
-	done
-	tmux -S "$sock" kill-server 2>/dev/null
-}
+. tests/tmuxlib.sh
 trap 'stop_server; sleep 0.2; rm -rf "$tmp"' EXIT
 fail=0
 bin=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
