@@ -52,7 +52,10 @@ class SysBoot:
         key = ('sys', seed, tuple(keys))
         if key in self.rig.expected_cache:
             return self.rig.expected_cache[key]
-        os.makedirs(self.state, exist_ok=True)
+        # empty for every reference frame: a headless run saves when it ends,
+        # and the rig's output directory outlives a run (CI keeps it)
+        shutil.rmtree(self.state, ignore_errors=True)
+        os.makedirs(self.state)
         kf = os.path.join(self.out, f'keys-{name}.txt')
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
