@@ -2,6 +2,7 @@
 #ifndef PIROGUE_TESTS_FUZZ_H
 #define PIROGUE_TESTS_FUZZ_H
 #include "core/log.h"
+#include "game/game.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +78,18 @@ static inline void fuzz_log_end(struct fuzz_log *l)
 		line = nl + 1;
 	}
 	free(l->buf);
+}
+
+/* Plays cmds on a and on b (a game and its reloaded copy) side by side;
+ * aborts as soon as their checksums differ. */
+static inline void fuzz_play_both(struct game *a, struct game *b, const enum cmd *cmds, size_t n)
+{
+	for (size_t i = 0; i < n && !game_is_over(a); i++) {
+		game_apply(a, cmds[i]);
+		game_apply(b, cmds[i]);
+		if (game_checksum(a) != game_checksum(b))
+			abort();
+	}
 }
 
 #endif
