@@ -94,6 +94,7 @@ struct game {
 
 /* Creates the state without any floor (game_create then enters floor 1). */
 int world_create(struct game **out, uint64_t seed, enum mapgen_kind k);
+/* Frees the state, every floor and entity with it; accepts NULL. */
 void world_destroy(struct game *g);
 
 /* The map of floor depth (1-based) or NULL when not generated yet. */
