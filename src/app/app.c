@@ -42,7 +42,7 @@
 struct app {
 	const struct app_config *cfg;
 	struct font *font;       /* --font, or the first of fonts */
-	struct font *fonts[4];   /* the shipped fonts when there is no --font */
+	struct font *fonts[9];   /* the shipped fonts when there is no --font */
 	int nfonts;
 	const struct display_ops *ops;
 	struct display *disp;
@@ -141,8 +141,12 @@ static int load_font(struct app *a)
 	/* The shipped fonts, candidates of the automatic choice (the display
 	 * picks the one that fills it best: blit_choose); the first must be
 	 * there, the others are used when they are. */
-	static const char *const shipped[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png",
-					       "fonts/dejavu-12x12.png", "fonts/dejavu-16x16.png" };
+	static const char *const shipped[] = {
+		"fonts/cp437-8x8.png",	  "fonts/cp437-8x9.png",    "fonts/cp437-8x16.png",   "fonts/dejavu-12x12.png",
+		"fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png", "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png",
+		"fonts/dejavu-24x24.png"
+	};
+	_Static_assert(sizeof shipped / sizeof *shipped <= sizeof a->fonts / sizeof *a->fonts, "room for the fonts");
 	char path[PATH_MAX + 32], exe[PATH_MAX];
 	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
 		if (data_file(shipped[i], path, sizeof path)) {

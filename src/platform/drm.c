@@ -666,7 +666,7 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		int want = d->auto_scale ? blit_fit_scale(d->font, &d->buf[0].surf, 80, 50) : d->scale;
 		const struct font *font = d->font;
 		if (d->nfonts)
-			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50,
+			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50, 40, 24,
 						    d->auto_scale ? 0 : d->scale, &want)];
 		struct blitter *nb;
 		if ((want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
