@@ -62,7 +62,7 @@ start() { # pirogue arguments; a new tmux server on its own socket
 		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color '$bin' --backend term $*; sleep 30"
 }
 
-start ""
+start "--state-dir $tmp/empty"  # an empty state: no Continue whatever the user has saved
 check title "New game"
 start "--seed 7 --state-dir $tmp/state"
 check play "HP:"
