@@ -321,23 +321,40 @@ static void test_gameover_text_fits(void **st)
 	pl->xp = 945;
 	r.f.g->turn = 10522;
 	ui_draw(&r.u, r.f.g, r.c);
-	int x = (80 - 38) / 2, found = 0; /* the box: 38 wide, centred */
+	int x = (80 - 40) / 2, found = 0; /* the box: 40 wide, centred */
 	for (int y = 0; y < 50; y++) {
 		row(r.c, y, buf);
 		if (strstr(buf, "turns") || strstr(buf, "experience.")) {
 			found++;
-			assert_int_equal(con_at(r.c, x + 37, y)->ch, 0x2502); /* the right edge is intact */
+			assert_int_equal(con_at(r.c, x + 39, y)->ch, 0x2502); /* the right edge is intact */
 		}
 	}
 	assert_true(found >= 2);
 	assert_true(on_screen(r.c, "experience."));
-	/* a short game keeps its two lines */
+	/* a short game keeps its two lines, a blank column inside each edge
+	 * (at 80 and 40 columns: "turns," touched the frame) */
 	r.f.g->turn = 169;
 	pl->level = 1;
 	pl->xp = 335;
-	ui_draw(&r.u, r.f.g, r.c);
-	assert_true(on_screen(r.c, "On dungeon level 1 after 169 turns,"));
-	assert_true(on_screen(r.c, "at level 1 with 335 experience."));
+	for (int cols = 80; cols >= 40; cols -= 40) {
+		assert_int_equal(con_resize(r.c, cols, 30), 0);
+		ui_draw(&r.u, r.f.g, r.c);
+		assert_true(on_screen(r.c, "On dungeon level 1 after 169 turns,"));
+		assert_true(on_screen(r.c, "at level 1 with 335 experience."));
+		for (int y = 0; y < 30; y++) {
+			int left = -1, right = -1;
+			for (int i = 0; i < cols; i++)
+				if (con_at(r.c, i, y)->ch == 0x2502) {
+					if (left < 0)
+						left = i;
+					right = i;
+				}
+			if (left >= 0 && right > left + 2) {
+				assert_int_equal(con_at(r.c, left + 1, y)->ch, ' ');
+				assert_int_equal(con_at(r.c, right - 1, y)->ch, ' ');
+			}
+		}
+	}
 	rig_done(&r);
 }
 

@@ -2,11 +2,13 @@
 # The terminal at 80×24 as a person sees it: pirogue --backend term in a
 # tmux window of 80×24, the screen captured as text (tmux capture-pane) and
 # compared with tests/golden/tmux-*.txt: the title, the play screen after a
-# few moves, look, inventory, help, history and the character screen.
+# few moves, look, inventory, help, history, the character screen, a fight
+# and the game-over screen.
 # Skipped (77) without tmux. PIROGUE_REGEN=1 rewrites the goldens (look at
 # them: git diff).
 set -u
 P=${PIROGUE:-./pirogue}
+B=${BUILD:-build}
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed (apt-get install tmux)"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 sock="$tmp/sock0"
@@ -84,4 +86,17 @@ check history "Hello and welcome"
 back
 tmux -S "$sock" send-keys -t t c
 check character "evel"
+# a fight and its end: a saved game with a troll beside the player at 1 HP
+# (tools/mkstate dying), continued; then a turn's wait dies
+if "$B/tools/mkstate" dying "$tmp/dying"; then
+	start "--state-dir $tmp/dying"
+	check title-continue "Continue"
+	tmux -S "$sock" send-keys -t t Enter
+	check fight "Troll attacks"
+	tmux -S "$sock" send-keys -t t .
+	check gameover "You died"
+else
+	echo "FAIL: $B/tools/mkstate dying failed"
+	fail=1
+fi
 exit $fail
