@@ -53,13 +53,15 @@ check() { # name pattern
 }
 
 n=0
-start() { # pirogue arguments; a new tmux server on its own socket
+start() { # pirogue arguments; a new tmux server on its own socket; the
+	# default state directory is an empty one of the test's (a save in the
+	# machine's ~/.local/state/pirogue must not put Continue on the title)
 	stop_server
 	n=$((n + 1))
 	sock="$tmp/sock$n"
 	: > "$tmp/before"
 	tmux -S "$sock" -f /dev/null new-session -d -s t -x 80 -y 24 \
-		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color '$bin' --backend term $*; sleep 30"
+		"env PIROGUE_CONFIG=/dev/null XDG_STATE_HOME='$tmp/xdg-state' TERM=xterm-256color '$bin' --backend term $*; sleep 30"
 }
 
 start ""
