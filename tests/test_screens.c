@@ -51,6 +51,13 @@ static void rig_init(struct rig *r, struct game *g, enum ui_screen s)
 	assert_int_equal(con_create(&r->c, 80, 50), 0);
 }
 
+/* A rig on screen s with gamefix_room(seed)'s open room, the player at 10,10. */
+static void rig_room(struct rig *r, uint64_t seed, enum ui_screen s)
+{
+	rig_init(r, gamefix_room(seed), s);
+	gamefix_enter(r->f.g, 10, 10);
+}
+
 static void key(struct rig *r, enum action act, uint32_t k)
 {
 	struct ui_input in = { .kind = UI_IN_KEY, .act = act, .key = k, .cols = 80, .rows = 50,
@@ -141,8 +148,7 @@ static void test_play_commands(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	key(&r, ACT_MOVE_E, 'l');
 	key(&r, ACT_MOVE_NW, 'y');
 	key(&r, ACT_WAIT, '.');
@@ -191,8 +197,7 @@ static void test_play_opens_screens(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	/* look starts on the player, moves, and leaves with Escape, B or the look key */
 	key(&r, ACT_LOOK, 'x');
 	assert_int_equal(r.u.screen, UI_LOOK);
@@ -229,8 +234,7 @@ static void test_click_looks(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	/* at 80×50 the 80×43 map is shown at the console's origin */
 	struct ui_input in = { .kind = UI_IN_HOVER, .x = 5, .y = 6, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
@@ -268,8 +272,7 @@ static void test_gameover(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_GAMEOVER);
 	/* Enter: the high scores, which start a new game with Enter */
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
@@ -314,8 +317,7 @@ static void test_gameover_text_fits(void **st)
 	(void)st;
 	struct rig r;
 	char buf[256];
-	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_GAMEOVER);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 14;
 	pl->xp = 945;
@@ -364,8 +366,7 @@ static void test_hints_follow_bindings(void **st)
 	struct rig r;
 	struct bindings b;
 	char why[128], line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: use  .: wait  g: get  d: drop  o: explore"));
 	/* the gamepad's buttons once it was used last */
@@ -394,8 +395,7 @@ static void test_help_lists_bindings(void **st)
 	struct rig r;
 	struct bindings b;
 	char why[128], line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z kp5", why, sizeof why), 0);
 	assert_int_equal(bind_set(&b, ACT_EXPLORE, true, "pad_thumbl", why, sizeof why), 0);
@@ -467,8 +467,7 @@ static void test_inventory(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	/* the start: dagger and leather armour, both equipped */
 	key(&r, ACT_INVENTORY, 'i');
 	assert_int_equal(r.u.screen, UI_INVENTORY);
@@ -571,8 +570,7 @@ static void test_targeting(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	static const int scrolls[2] = { ITEM_CONFUSION_SCROLL, ITEM_FIREBALL_SCROLL };
 	carry(r.f.g, scrolls, 2);
 	int base = r.f.ncmd;
@@ -638,8 +636,7 @@ static void test_levelup(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	struct game_stats s;
 	game_stats(r.f.g, &s);
@@ -681,8 +678,7 @@ static void test_character_and_scores(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	key(&r, ACT_CHARACTER, 'c');
 	/* base + equipment: dagger +2 power, leather +1 defence */
 	assert_true(on_screen(r.c, "Power: 4 (2 +2 equipment)"));
@@ -720,8 +716,7 @@ static void test_hud_xp_fits(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 8;
 	pl->xp = 1005;
