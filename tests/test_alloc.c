@@ -17,6 +17,7 @@
 #include "app/app.h"
 
 #include "game/ai.h"
+#include "game/serial.h"
 #include "platform/display.h"
 #include "platform/headless.h"
 #include "platform/term.h"
@@ -108,9 +109,7 @@ static void test_hook_counts(void **state)
 }
 
 /* After the first turn of a floor, turns (moves, waits, monsters hunting
- * and fighting, the view) allocate nothing, on every generator. The
- * command history grows by doubling from 256 entries (an allocation every
- * 2^k commands, not per turn): the turns here stay within its first block. */
+ * and fighting, the view) allocate nothing, on every generator. */
 static void test_turns_allocate_nothing(void **state)
 {
 	(void)state;
@@ -133,6 +132,44 @@ static void test_turns_allocate_nothing(void **state)
 		assert_int_equal(allocations - before, 0);
 		game_destroy(g);
 	}
+}
+
+/* Thousands of commands on one floor, from a new game and from a loaded
+ * one: after the first turn nothing is allocated (the command history,
+ * which every save and recording needs whole, used to grow by doubling
+ * from 256 entries: an allocation at commands 256, 512, 1024, ...). */
+static void long_game(struct game *g, const char *what)
+{
+	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_WAIT};
+	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+	struct rng r;
+	rng_seed(&r, 11);
+	game_apply(g, CMD_WAIT); /* the first turn of the floor */
+	long before = allocations;
+	int depth = game_depth(g), turns = 0;
+	for (int t = 0; t < 6000; t++)
+		turns += game_apply(g, moves[rng_range(&r, 0, 5)]);
+	assert_int_equal(game_depth(g), depth);
+	assert_true(turns > 5000);
+	if (allocations != before)
+		print_message("%s: %ld allocations in %d turns\n", what, allocations - before, turns);
+	assert_int_equal(allocations - before, 0);
+}
+
+static void test_long_game_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
+	long_game(g, "new game");
+	struct serial_buf b = {0};
+	assert_int_equal(game_encode(g, &b), 0);
+	game_destroy(g);
+	char why[128];
+	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
+	free(b.data);
+	long_game(g, "loaded game");
+	game_destroy(g);
 }
 
 /* The app's frame (app.c): draw, diff into the shown console, present. */
@@ -320,6 +357,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
+		cmocka_unit_test(test_long_game_allocates_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
 		cmocka_unit_test(test_idle_program_allocates_nothing),
 	};

@@ -12,6 +12,7 @@ void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Where messages go: NULL means stderr. The stream belongs to the caller. */
 void log_set_stream(FILE *f);
+/* Non-zero: log_info messages are written too; 0 (the default): dropped. */
 void log_set_verbose(int on);
 /* While a full-screen backend owns the terminal, messages are held back and
  * written when log_flush_held() is called (after the terminal is restored). */

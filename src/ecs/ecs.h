@@ -119,6 +119,9 @@ struct ecs_query {
 	int pool;     /* smallest pool of the set, -1 for all slots */
 	uint32_t pos; /* next index to look at, counting down */
 };
+/* Starts a query over w for the entities having every component in mask
+ * (ECS_BIT(c) | ...); it walks the smallest of those pools, or every slot for
+ * an empty mask. No allocation; w must outlive the query. */
 void ecs_query_init(struct ecs_query *q, const struct ecs_world *w, uint32_t mask);
 /* Sets *e to the next matching entity and returns true, or returns false at
  * the end. */

@@ -168,7 +168,9 @@ static const int cmd_dx[CMD_COUNT] = {[CMD_MOVE_NE] = 1, [CMD_MOVE_E] = 1, [CMD_
 static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CMD_MOVE_NW] = -1,
 				      [CMD_MOVE_S] = 1, [CMD_MOVE_SE] = 1, [CMD_MOVE_SW] = 1};
 
-/* Appends cmd, its unused fields set to -1, to the history. */
+/* Appends cmd, its unused fields set to -1, to the history. Entering a
+ * floor makes room for its commands (world_reserve_history): growing here
+ * happens only on a floor played for more than WORLD_HIST_RESERVE. */
 static int history_add(struct game *g, const struct command *cmd)
 {
 	if (g->nhist == g->caphist) {

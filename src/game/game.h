@@ -113,6 +113,7 @@ struct game_stats {
 	int hp, max_hp, power, defense, level, xp, xp_next, depth, turn;
 	int base_power, base_defense;
 };
+/* Fills *s with the player's current numbers (the game must have a player). */
 void game_stats(const struct game *g, struct game_stats *s);
 
 /* Cause of death for the game-over screen and the morgue ("killed by a

@@ -784,6 +784,7 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 		return rc;
 	}
 	world_rebuild_occ(g);
+	(void)world_reserve_history(g); /* room for the floor's commands: play allocates nothing */
 	*out = g;
 	return 0;
 }

@@ -292,6 +292,22 @@ void world_put_player(struct game *g, int depth, int x, int y)
 	p->y = y;
 	g->depth = depth;
 	world_rebuild_occ(g);
+	(void)world_reserve_history(g);
+}
+
+int world_reserve_history(struct game *g)
+{
+	if (g->caphist - g->nhist >= WORLD_HIST_RESERVE)
+		return 0;
+	int nc = g->nhist + WORLD_HIST_RESERVE;
+	if (nc < 2 * g->caphist)
+		nc = 2 * g->caphist;
+	struct command *h = realloc(g->hist, (size_t)nc * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	g->hist = h;
+	g->caphist = nc;
+	return 0;
 }
 
 void world_rebuild_occ(struct game *g)

@@ -94,6 +94,7 @@ struct game {
 
 /* Creates the state without any floor (game_create then enters floor 1). */
 int world_create(struct game **out, uint64_t seed, enum mapgen_kind k);
+/* Frees the state, every floor and entity with it; accepts NULL. */
 void world_destroy(struct game *g);
 
 /* The map of floor depth (1-based) or NULL when not generated yet. */
@@ -124,8 +125,18 @@ ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y);
 /* Moves e (on the current floor) to (x, y), keeping the occupancy grid. */
 void world_move(struct game *g, ecs_entity e, int x, int y);
 /* Moves the player to (x, y) of floor depth (which must exist) and makes
- * it the current floor. */
+ * it the current floor, with room for a floor's commands in the history
+ * (world_reserve_history). */
 void world_put_player(struct game *g, int depth, int x, int y);
+/* Commands the history holds without growing, counted from a floor's start:
+ * a floor played for fewer commands allocates nothing for them. */
+#define WORLD_HIST_RESERVE 8192
+/* Makes room for at least WORLD_HIST_RESERVE more commands in the history
+ * (growing it at least twofold when it must grow), so that steady play
+ * allocates nothing. Called when a floor is entered and a game loaded.
+ * Returns 0 or -ENOMEM (the history is then unchanged; history_add grows
+ * it later or fails). */
+int world_reserve_history(struct game *g);
 /* Rebuilds the occupancy grid of the current floor. */
 void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the
