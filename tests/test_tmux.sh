@@ -53,7 +53,7 @@ start() { # pirogue arguments; a new tmux server on its own socket
 	tmux_session 80 24 "'$P' --backend term $*; sleep 30"
 }
 
-start ""
+start "--state-dir $tmp/empty"  # an empty state: no Continue whatever the user has saved
 check title "New game"
 start "--seed 7 --state-dir $tmp/state"
 check play "HP:"
