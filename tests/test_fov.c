@@ -592,6 +592,45 @@ static void test_update_matches(void **st)
 	check_update(clutter, FOV_OPAQUE_NONZERO, 700, 9, 5);
 }
 
+/* The same on small arrays, every origin and every radius the bit masks
+ * handle: rows shorter than a word, views cut by every edge, the last
+ * bytes of the array read and written one by one. */
+static void test_update_small_maps(void **st)
+{
+	(void)st;
+	static const int size[][2] = { { 1, 1 }, { 3, 5 }, { 7, 2 }, { 9, 9 }, { 17, 3 }, { 2, 23 }, { 40, 31 } };
+	struct rng r;
+	rng_seed(&r, 77);
+	for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
+		int w = size[k][0], h = size[k][1];
+		size_t n = (size_t)w * (size_t)h;
+		uint8_t *cells = malloc(n), *want = malloc(n), *got = malloc(n);
+		assert_true(cells && want && got);
+		for (size_t i = 0; i < n; i++)
+			cells[i] = rng_range(&r, 0, 99) < 30 ? 0 : (uint8_t)rng_range(&r, 1, 3);
+		uint8_t *op = malloc(n);
+		assert_non_null(op);
+		for (size_t i = 0; i < n; i++)
+			op[i] = cells[i] == 0;
+		struct fov_box box = fov_box_all(w, h);
+		memset(got, 1, n);
+		for (int radius = 0; radius <= 31; radius++)
+			for (int o = 0; o < w * h; o++) {
+				fov_compute(op, w, h, o % w, o / w, radius, want);
+				fov_light_walls(op, w, h, o % w, o / w, radius, want);
+				fov_update(cells, FOV_OPAQUE_ZERO, w, h, o % w, o / w, radius, got, &box);
+				if (memcmp(want, got, n) != 0)
+					print_message("fov_update differs: %dx%d from (%d,%d) radius %d\n", w, h, o % w,
+						      o / w, radius);
+				assert_memory_equal(want, got, n);
+			}
+		free(cells);
+		free(op);
+		free(want);
+		free(got);
+	}
+}
+
 /* With no walls, every radius up to the masks' limit shows exactly the disc
  * dx*dx + dy*dy <= r*r + r (checks the precomputed row lengths). */
 static void test_disc_every_radius(void **st)
@@ -624,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_symmetry_random_clutter),
 		cmocka_unit_test(test_light_walls),
 		cmocka_unit_test(test_update_matches),
+		cmocka_unit_test(test_update_small_maps),
 		cmocka_unit_test(test_disc_every_radius),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

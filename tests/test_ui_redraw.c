@@ -47,9 +47,9 @@ static void play(struct game *g, struct rng *r)
 
 /* Plays games on a cols×rows console, changing what the UI shows now and
  * then (a status line, the pointer over the map, another screen, the
- * gamepad's hints); after every command the console brought up to date by
- * ui_draw_update, and the shown console synced from it, equal a whole
- * ui_draw. Returns how many frames were redrawn in part. */
+ * gamepad's hints, the demo's hint line); after every command the console
+ * brought up to date by ui_draw_update, and the shown console synced from
+ * it, equal a whole ui_draw. Returns how many frames were redrawn in part. */
 static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 {
 	struct console *inc, *shown, *ref;
@@ -89,6 +89,8 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 			u.screen = UI_INVENTORY;
 		} else if (what == 3) {
 			u.last_dev = u.last_dev == DEV_GAMEPAD ? DEV_KEYBOARD : DEV_GAMEPAD;
+		} else if (what == 4) {
+			u.demo = !u.demo;
 		} else {
 			u.hover_x = u.hover_y = -1;
 			if (u.screen == UI_INVENTORY)

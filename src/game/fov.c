@@ -25,7 +25,9 @@
  *
  * Speed: cells outside the radius circle can neither be seen nor change what
  * is seen inside it (anything they hide lies farther out), so each row is
- * clipped to the circle. */
+ * clipped to the circle. fov_update (what the game runs) does the same scan
+ * on bit masks for radius <= MASK_RADIUS (mrow: a row in a few word
+ * operations, the east and west quadrants on the window transposed). */
 #include "game/fov.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,13 +50,8 @@ struct scan {
 	int maxdepth;      /* last row scanned */
 	const int *lim;    /* lim[depth]: largest |col| inside the circle; NULL = none */
 	int r2;            /* radius * radius + radius, or -1 for unlimited */
-	/* fov_update: visible floor as row masks (bit x - ox + mr of row
-	 * y - oy + mr), or NULL; and the box of the rows scanned. */
-	uint64_t *fmask;
-	int mr;
-	int fy;          /* mr - oy: the mask of row y is fmask[y + fy] */
-	int fx;          /* mr - ox: the bit of column x is x + fx */
-	bool track; /* keep the box below */
+	int mr;            /* fov_light_walls' masks: bit x - ox + mr of row y - oy + mr */
+	bool track;        /* fov_update: keep the box of the rows scanned below */
 	int bx0, by0, bx1, by1;
 };
 
@@ -250,16 +247,6 @@ static inline __attribute__((always_inline)) void scan_row(const int q, struct s
 	 * row's two ends (symmetric: start <= col/depth <= end). */
 	int vis_lo = (min_col * start.den >= depth * start.num ? min_col : min_col + 1) - lo;
 	int vis_hi = (max_col * end.den <= depth * end.num ? max_col : max_col - 1) - lo;
-	/* fov_update's floor masks: this row's bits */
-	uint64_t *fm = NULL, fbit = 0;
-	ptrdiff_t fstep = 0;
-	int fsh = 0;
-	if (s->fmask) {
-		fm = s->fmask + (y0 + s->fy);
-		fbit = (uint64_t)1 << (x0 + s->fx);
-		fstep = horiz ? 0 : YC(q);
-		fsh = horiz ? XC(q) : 0;
-	}
 	int prev = -1; /* none yet */
 	for (int i = lit_to; i < n; i++) {
 		int c = st[i];
@@ -280,11 +267,8 @@ static inline __attribute__((always_inline)) void scan_row(const int q, struct s
 			}
 			start = (struct frac){ 2 * (lo + i) - 1, 2 * depth };
 		}
-		if (i >= vis_lo && i <= vis_hi) {
+		if (i >= vis_lo && i <= vis_hi)
 			vp[i * step] = 1;
-			if (fm)
-				fm[i * fstep] |= fbit << (i * fsh);
-		}
 		prev = C_FLOOR;
 	}
 #undef ANCHORS
@@ -444,6 +428,285 @@ void fov_light_walls(const uint8_t *opaque, int w, int h, int ox, int oy, int ra
 			ox + reach >= w ? w - 1 : ox + reach, oy + reach >= h ? h - 1 : oy + reach, r2);
 }
 
+/* ---- fov_update's bit-parallel scan (radius <= MASK_RADIUS) ----
+ *
+ * The same scan as scan_row, a row at a time instead of a cell at a time.
+ * The square window of side n = 2 * radius + 3 around the eye (one cell of
+ * margin: the bridge checks look one cell past a row's ends) is read once
+ * into bit masks: word j is the row y = oy - c + j, bit i the column
+ * x = ox - c + i (c = radius + 1 is the eye's index); a set bit blocks
+ * sight, and cells off the map block it. The north and south quadrants scan
+ * the window's rows, the east and west ones its columns (the window
+ * transposed), so in every quadrant the row at depth d is one word, and the
+ * cell at col is bit c + col of it. */
+
+#define WIN_MAX (2 * MASK_RADIUS + 3) /* 63 bits: a row fits one word */
+#define WIN_PAD 64                    /* words per window (8 x 8 blocks) */
+
+struct mq { /* one quadrant */
+	const uint64_t *b; /* the row at depth d is b[sg * d]: what blocks sight */
+	uint64_t *v;       /* what is visible, likewise */
+	ptrdiff_t sg;
+	int c;             /* bit of col 0 */
+	int maxdepth;      /* the last row in range and on the map */
+	const int *lim;    /* lim[d]: largest |col| inside the circle */
+	uint64_t cross;    /* bits off the map along every row */
+	uint64_t p1;       /* the row at depth 0, the eye not blocking */
+};
+
+/* One row of a quadrant at depth d between the slopes start and end, and the
+ * rows behind it (the last beam of a row is followed in the loop). */
+static void mrow(const struct mq *q, int d, struct frac start, struct frac end)
+{
+	const int c = q->c;
+	for (;;) {
+		/* round_ties_up(d * start) .. round_ties_down(d * end), as scan_row */
+		int min_col = (int)((unsigned)(2 * d * start.num + start.den + 2 * start.den * (d + 1)) /
+				    (unsigned)(2 * start.den)) - (d + 1);
+		int max_col = (int)((unsigned)(2 * d * end.num - end.den + 2 * end.den * (d + 1) + 2 * end.den - 1) /
+				    (unsigned)(2 * end.den)) - (d + 1);
+		if (max_col < min_col)
+			return;
+		const uint64_t B = q->b[q->sg * d], P = d == 1 ? q->p1 : q->b[q->sg * (d - 1)];
+		/* the whole row behind a bridge just outside one of its ends */
+		bool dark = d >= 2 &&
+			    ((end.num * (2 * d - 2) <= (2 * min_col - 1) * end.den && (B >> (c + min_col - 1) & 1) &&
+			      (P >> (c + min_col) & 1)) ||
+			     (start.num * (2 * d - 2) >= (2 * max_col + 1) * start.den && (B >> (c + max_col + 1) & 1) &&
+			      (P >> (c + max_col) & 1)));
+		int l = q->lim[d], lo = min_col < -l ? -l : min_col, hi = max_col > l ? l : max_col;
+		if (hi < lo)
+			return;
+		const uint64_t row = (~(uint64_t)0 >> (63 - (hi - lo))) << (c + lo);
+		uint64_t *vr = q->v + q->sg * d;
+		const uint64_t wall = B & row; /* walls and cells off the map */
+		*vr |= wall & ~q->cross;       /* every wall of the row is lit */
+		if (dark)
+			return;
+		const uint64_t floor = row & ~B;
+		/* the dark prefix: up to the last floor followed by a wall whose
+		 * diagonal partner in the row before closes the gap */
+		uint64_t act = row, m = floor & (wall >> 1) & P;
+		if (m)
+			act &= ~(uint64_t)1 << (63 - __builtin_clzll(m));
+		/* the rest of the row behind a bridge: from the first floor after
+		 * a wall of act whose partner in the row before is opaque */
+		m = floor & act & ((wall & act) << 1) & P;
+		if (m)
+			act &= (m & -m) - 1;
+		uint64_t fl = floor & act;
+		/* floor centres inside the slopes: all but perhaps the two ends */
+		uint64_t in = fl;
+		if (min_col * start.den < d * start.num)
+			in &= ~((uint64_t)1 << (c + min_col));
+		if (max_col * end.den > d * end.num)
+			in &= ~((uint64_t)1 << (c + max_col));
+		*vr |= in;
+		if (d >= q->maxdepth || !fl)
+			return;
+		/* each run of floor casts a beam into the next row */
+		const uint64_t first = (uint64_t)1 << (c + lo);
+		for (;;) {
+			uint64_t low = fl & -fl, above = fl + low; /* the run's first bit, the bit past it */
+			int a = __builtin_ctzll(low) - c, e = __builtin_ctzll(above) - c; /* cols a .. e - 1 */
+			struct frac s2 = low == first ? start : (struct frac){ 2 * a - 1, 2 * d };
+			struct frac e2 = e - 1 == hi ? end : (struct frac){ 2 * e - 1, 2 * d };
+			fl &= above;
+			if (!fl) {
+				start = s2;
+				end = e2;
+				break;
+			}
+			mrow(q, d + 1, s2, e2);
+		}
+		d++;
+	}
+}
+
+/* The 8 x 8 bit block x (bit 8 r + k = row r, column k) transposed. */
+static inline uint64_t transpose8(uint64_t x)
+{
+	uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+	x ^= t ^ (t << 7);
+	t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+	x ^= t ^ (t << 14);
+	t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+	return x ^ t ^ (t << 28);
+}
+
+/* Loops over the NB bytes of a window row, unrolled (NB is a constant). */
+#define UNROLL _Pragma("GCC unroll 8")
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FOV_LE 1 /* eight bytes in one load, byte k = bits 8k..8k+7 */
+#else
+#define FOV_LE 0
+#endif
+
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t v = 0;
+#if FOV_LE
+	memcpy(&v, p, 8);
+#else
+	for (int k = 0; k < 8; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+#endif
+	return v;
+}
+
+static inline void store8(uint8_t *p, uint64_t v)
+{
+#if FOV_LE
+	memcpy(p, &v, 8);
+#else
+	for (int k = 0; k < 8; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+#endif
+}
+
+/* out[i] bit j = in[j] bit i for i, j < 8 * NB, in 8 x 8 blocks: col[I][j]
+ * holds byte I of in[j] (rows from n to 8 * NB are 0). */
+static inline __attribute__((always_inline)) void transpose_nb(uint8_t (*col)[WIN_PAD], int n, uint64_t *out,
+								const int NB)
+{
+	uint8_t row[8][WIN_PAD]; /* row[J][i]: byte J of out[i] */
+	UNROLL for (int I = 0; I < NB; I++)
+		UNROLL for (int J = 0; J < NB; J++)
+			store8(&row[J][8 * I], transpose8(load8(&col[I][8 * J])));
+	for (int i = 0; i < n; i++) {
+		uint64_t v = 0;
+		UNROLL for (int J = 0; J < NB; J++)
+			v |= (uint64_t)row[J][i] << (8 * J);
+		out[i] = v;
+	}
+}
+
+/* col[I][j] = byte I of v (the row j of a window being transposed). */
+static inline __attribute__((always_inline)) void split(uint8_t (*col)[WIN_PAD], int j, uint64_t v, const int NB)
+{
+	UNROLL for (int I = 0; I < NB; I++)
+		col[I][j] = (uint8_t)(v >> (8 * I));
+}
+
+/* Bits 0..n-1 (n <= 8 * NB) of which cells of p[0..n-1] block sight; p + n
+ * may run to at most end. Eight cells at a time where the bytes exist. */
+static inline __attribute__((always_inline)) uint64_t read_bits(const uint8_t *p, int n, const uint8_t *end,
+								 unsigned inv, const int NB)
+{
+	uint64_t bits = 0;
+	if (end - p >= 8 * NB) {
+		const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, hi = 0x8080808080808080ull, flip = inv ? hi : 0;
+		UNROLL for (int k = 0; k < NB; k++) {
+			uint64_t v = load8(p + 8 * k);
+			v = ((v | ((v & lo7) + lo7)) & hi) ^ flip;               /* high bit of each byte: blocks */
+			bits |= ((v * 0x0002040810204081ull) >> 56) << (8 * k); /* the eight gathered */
+		}
+	} else {
+		for (int k = 0; k < n; k++)
+			bits |= (uint64_t)((p[k] != 0) ^ inv) << k;
+	}
+	return bits & (~(uint64_t)0 >> (64 - n));
+}
+
+/* Writes bits 0..n-1 as n bytes 0/1 at p; the bytes after them (to
+ * p + 8 * NB, never past end) may be written with the bits above n. */
+static inline __attribute__((always_inline)) void write_bits(uint8_t *p, int n, uint8_t *end, uint64_t bits,
+							     const int NB)
+{
+	if (end - p >= 8 * NB) {
+		UNROLL for (int k = 0; k < NB; k++) {
+			uint64_t v = ((bits >> (8 * k)) & 0xFF) * 0x0101010101010101ull & 0x8040201008040201ull;
+			store8(p + 8 * k, ((v + 0x00406070787C7E7Full) >> 7) & 0x0101010101010101ull); /* bit k: byte k */
+		}
+	} else {
+		for (int k = 0; k < n; k++)
+			p[k] = (uint8_t)(bits >> k & 1);
+	}
+}
+
+/* fov_update's view for 0 <= radius <= MASK_RADIUS, NB = (2 * radius + 3 +
+ * 7) / 8: what scan_all and light_walls_masked set (s->visible is all 0
+ * on entry), written row by row into the box of the disc. */
+static inline __attribute__((always_inline)) void view_nb(const struct scan *s, int radius, const int NB)
+{
+	const int c = radius + 1, n = 2 * radius + 3, w = s->w, h = s->h, ox = s->ox, oy = s->oy;
+	const int *lim = lim_tab[radius];
+	const uint64_t all = ((uint64_t)1 << n) - 1;
+	uint8_t *vend = s->visible + (size_t)w * (size_t)h;
+	/* columns and rows of the window on the map */
+	int xa = ox - c < 0 ? 0 : ox - c, xb = ox - c + n - 1 >= w ? w - 1 : ox - c + n - 1;
+	int ya = oy - c < 0 ? 0 : oy - c, yb = oy - c + n - 1 >= h ? h - 1 : oy - c + n - 1;
+	uint64_t colout = all & ~((~(uint64_t)0 >> (63 - (xb - xa))) << (xa - (ox - c)));
+	uint64_t rowout = all & ~((~(uint64_t)0 >> (63 - (yb - ya))) << (ya - (oy - c)));
+	uint64_t H[WIN_PAD], V[WIN_PAD], vh[WIN_PAD], vv[WIN_PAD];
+	uint8_t col[8][WIN_PAD];
+	for (int j = 0; j < n; j++)
+		vh[j] = vv[j] = 0;
+	for (int j = 0; j < n; j++) {
+		int y = oy - c + j;
+		if (y < ya || y > yb) {
+			H[j] = all;
+		} else {
+			const uint8_t *p = s->cells + (size_t)y * (size_t)w + (size_t)xa;
+			H[j] = colout | read_bits(p, xb - xa + 1, s->cells + (size_t)w * (size_t)h, s->inv, NB)
+						<< (xa - (ox - c));
+		}
+		split(col, j, H[j], NB);
+	}
+	for (int j = n; j < 8 * NB; j++)
+		split(col, j, 0, NB);
+	transpose_nb(col, n, V, NB);
+	struct mq q[4] = {
+		{ H + c, vh + c, -1, c, oy, lim, colout, 0 },        /* north */
+		{ V + c, vv + c, 1, c, w - 1 - ox, lim, rowout, 0 }, /* east */
+		{ H + c, vh + c, 1, c, h - 1 - oy, lim, colout, 0 }, /* south */
+		{ V + c, vv + c, -1, c, ox, lim, rowout, 0 },        /* west */
+	};
+	for (int k = 0; k < 4; k++) {
+		q[k].maxdepth = q[k].maxdepth > radius ? radius : q[k].maxdepth;
+		q[k].p1 = q[k].b[0] & ~((uint64_t)1 << c);
+		if (q[k].maxdepth >= 1)
+			mrow(&q[k], 1, (struct frac){ -1, 1 }, (struct frac){ 1, 1 });
+	}
+	/* east and west back into rows */
+	for (int j = 0; j < 8 * NB; j++)
+		split(col, j, j < n ? vv[j] : 0, NB);
+	transpose_nb(col, n, V, NB);
+	vh[c] |= (uint64_t)1 << c; /* the eye */
+	/* the visible floor, and the walls of the disc next to it */
+	uint64_t fl[WIN_PAD];
+	for (int j = c - radius - 1; j <= c + radius + 1; j++) {
+		vh[j] |= V[j];
+		fl[j] = vh[j] & ~H[j];
+	}
+	int x0 = ox - radius < 0 ? 0 : ox - radius, x1 = ox + radius >= w ? w - 1 : ox + radius;
+	int ja = oy - radius < 0 ? c - oy : c - radius, jb = oy + radius >= h ? c + h - 1 - oy : c + radius;
+	uint8_t *out = s->visible + (size_t)(oy - c + ja) * (size_t)w + (size_t)x0;
+	for (int j = ja; j <= jb; j++, out += w) {
+		int dy = j - c, span = lim[dy < 0 ? -dy : dy];
+		uint64_t disc = (~(uint64_t)0 >> (63 - 2 * span)) << (c - span);
+		uint64_t near = fl[j - 1] | fl[j] | fl[j + 1];
+		uint64_t v = vh[j] | ((near | near << 1 | near >> 1) & disc & ~colout & H[j]);
+		write_bits(out, x1 - x0 + 1, vend, v >> (x0 - (ox - c)), NB);
+	}
+}
+
+/* view_nb with NB as a constant. */
+static void view_masked(const struct scan *s, int radius)
+{
+	switch ((2 * radius + 3 + 7) / 8) {
+	case 1: view_nb(s, radius, 1); break;
+	case 2: view_nb(s, radius, 2); break;
+	case 3: view_nb(s, radius, 3); break;
+	case 4: view_nb(s, radius, 4); break;
+	case 5: view_nb(s, radius, 5); break;
+	case 6: view_nb(s, radius, 6); break;
+	case 7: view_nb(s, radius, 7); break;
+	default: view_nb(s, radius, 8); break;
+	}
+}
+
 /* Fills s for a view from (ox, oy) (on the array) and scans the four
  * quadrants; lim must hold LIM_MAX + 1 ints. */
 static void scan_all(struct scan *s, int radius, int *lim)
@@ -517,16 +780,7 @@ void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox,
 			  .w = w, .h = h, .ox = ox, .oy = oy };
 	int lim[LIM_MAX + 1];
 	if (radius >= 0 && radius <= MASK_RADIUS) {
-		uint64_t fmask[2 * MASK_RADIUS + 3];
-		memset(fmask, 0, sizeof(uint64_t) * (size_t)(2 * radius + 3));
-		s.fmask = fmask + 1;
-		s.mr = radius;
-		s.fy = radius - oy;
-		s.fx = radius - ox;
-		if (!blocks(&s, (size_t)oy * (size_t)w + (size_t)ox))
-			s.fmask[radius] = (uint64_t)1 << radius;
-		scan_all(&s, radius, lim);
-		light_walls_masked(&s, s.fmask, s.lim);
+		view_masked(&s, radius);
 		b = (struct fov_box){ ox - radius, oy - radius, ox + radius, oy + radius };
 	} else {
 		s.track = true;

@@ -30,6 +30,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->h = c->h;
 	d->last_dev = u->last_dev;
 	d->binds = u->binds;
+	d->demo = u->demo;
 	d->cam_x = cam_x;
 	d->cam_y = cam_y;
 	memcpy(d->tile, m->tile, sizeof d->tile);
@@ -162,7 +163,7 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
 	}
 	if (!play || !d->valid || d->c != c || d->w != c->w || d->h != c->h || d->cam_x != cam_x ||
-	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds) {
+	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds || d->demo != u->demo) {
 		ui_draw(u, g, c);
 		d->valid = false;
 		if (play)

@@ -5,8 +5,8 @@
 static const struct scr_key keys[] = {
 	{ .act = ACT_CONFIRM, .hint = "scores", .help = "the high scores, then a new game" },
 	{ .act = ACT_DO, .hint = "scores", .help = "the high scores, then a new game" },
-	{ .act = ACT_CANCEL, .hint = "menu", .help = "the title menu" },
-	{ .act = ACT_BACK, .hint = "menu", .help = "the title menu" },
+	{ .act = ACT_CANCEL, .hint = "menu", .keep = true, .help = "the title menu" },
+	{ .act = ACT_BACK, .hint = "menu", .keep = true, .help = "the title menu" },
 	{ .act = ACT_QUIT, .help = "the title menu" },
 	{ .act = ACT_MENU, .help = "the title menu" },
 	{ 0 },
@@ -31,7 +31,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
-	int x, y, w = 38;
+	int x, y, w = 40;
 	const uint32_t bg = 0x200000;
 	ui_draw_box(l, c, w, 10, "You died", 0xFF4040, bg, &x, &y);
 	if (w > l->cols)
@@ -44,9 +44,10 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	char line[128], more[64];
 	int n = snprintf(line, sizeof line, "On dungeon level %d after %d turns,", s.depth, s.turn);
 	int m = snprintf(more, sizeof more, "at level %d with %d experience.", s.level, s.xp);
-	if (n <= w - 3 && m <= w - 3) {
-		con_print(c, x + 2, y + 4, ui_pal.text, bg, line, w - 3);
-		con_print(c, x + 2, y + 5, ui_pal.text, bg, more, w - 3);
+	/* a column of padding on both sides: the text never touches the frame */
+	if (n <= w - 4 && m <= w - 4) {
+		con_print(c, x + 2, y + 4, ui_pal.text, bg, line, w - 4);
+		con_print(c, x + 2, y + 5, ui_pal.text, bg, more, w - 4);
 	} else {
 		/* long numbers: one sentence wrapped inside the box (3 rows) */
 		snprintf(line + n, sizeof line - (size_t)n, " %s", more);

@@ -50,6 +50,7 @@ struct ui {
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
@@ -149,8 +150,9 @@ struct ui_drawn {
 	bool valid;                /* c holds the play screen drawn from what follows */
 	const struct console *c;   /* the console it was drawn into, and its size */
 	int w, h;
-	enum dev_kind last_dev;    /* the hint line's device and bindings */
+	enum dev_kind last_dev;    /* the hint line's device, bindings and kind */
 	const struct bindings *binds;
+	bool demo;
 	int cam_x, cam_y;
 	uint8_t tile[MAP_H * MAP_W], visible[MAP_H * MAP_W], explored[MAP_H * MAP_W];
 	int ndraw;
@@ -165,7 +167,8 @@ struct ui_drawn {
 /* Draws the screen for u and g into c like ui_draw, redrawing only the
  * cells whose inputs changed since the last call with d: on the play
  * screen (no status line, no pointer over the map, the same size, camera,
- * device and bindings) the map cells whose tile, view or memory changed,
+ * device, bindings and demo flag; a new field of struct ui that the play
+ * screen draws from must join these in redraw.c) the map cells whose tile, view or memory changed,
  * those where a drawable came, went or changed, the HUD's numbers and the
  * log when they changed; anything else draws the whole screen. The cells
  * end up exactly as ui_draw would leave them. c must hold what the last call
