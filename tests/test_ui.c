@@ -49,6 +49,19 @@ static void test_small_and_too_small(void **st)
 	assert_true(l.log_y + l.log_h <= l.hint_y);
 	ui_layout(40, 24, &l);
 	assert_false(l.too_small);
+	/* 40×26 (a 320×240 panel with the 8×9 font): two more log lines,
+	 * up to the full five at 27 rows and more */
+	ui_layout(40, 26, &l);
+	assert_true(l.compact);
+	assert_int_equal(l.log_h, 4);
+	assert_int_equal(l.view_h, 20);
+	assert_int_equal(l.log_y + l.log_h, l.hint_y);
+	for (int rows = 27; rows < 30; rows++) {
+		ui_layout(80, rows, &l);
+		assert_true(l.compact);
+		assert_int_equal(l.log_h, 5);
+		assert_int_equal(l.view_h, rows - 7);
+	}
 	ui_layout(80, 23, &l);
 	assert_true(l.too_small);
 }
