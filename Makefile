@@ -230,13 +230,21 @@ analyze: check-deps
 DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
 # Benchmark-only (make bench, make bench-ir); the game never links them.
 BENCH_DEBS := libtcod-dev valgrind
+# With CROSS=: its gcc and the libraries for that Debian architecture, through
+# tools/apt-foreign (it pins Multi-Arch: same packages when the mirror's
+# indexes for the two architectures are out of step).
+ifneq ($(CROSS),)
+CROSS_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH -t$(CROSS) 2>/dev/null)
+CROSS_DEBS := gcc-$(CROSS) $(addsuffix :$(CROSS_ARCH),libc6-dev libdrm-dev libevdev-dev libstb-dev zlib1g-dev)
+endif
 # apt-get waits up to APT_WAIT seconds for another package manager's lock.
 APT_WAIT ?= 300
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	echo "pirogue: if another apt-get or unattended-upgrades holds the package lock, waiting for it (up to $(APT_WAIT) s)"; \
 	$$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) update && \
-	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) install -y $(DEBS) $(BENCH_DEBS)
+	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) install -y $(DEBS) $(BENCH_DEBS)$(if $(CROSS), && \
+	$$SUDO tools/apt-foreign $(CROSS_DEBS))
 
 check-bench-deps:
 	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
@@ -244,7 +252,7 @@ check-bench-deps:
 
 # Installs the dependencies only when one is missing.
 check-deps:
-	@missing=; for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	@missing=; for p in $(DEBS) $(CROSS_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "pirogue: missing build dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
 
 install: $(BIN)

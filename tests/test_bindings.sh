@@ -1,11 +1,7 @@
 #!/bin/sh
 # Key bindings from the settings file: a rebound key plays, the old one no
 # longer does, and a bad binding is one line naming file:line.
-set -u
-P=${PIROGUE:-./pirogue}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/checklib.sh
 printf '[pirogue]\nkey.move_e = w right\nkey.wait =\npad.explore = pad_y pad_r2\n' > "$tmp/good.conf"
 printf 'w\nw\n.\n' > "$tmp/w.keys"
 printf 'right\nright\n' > "$tmp/r.keys"

@@ -1,9 +1,7 @@
 #!/bin/sh
 # The command line: --help, --version, and one clear line + exit 2 for every
 # unknown option or bad value.
-set -u
-P=${PIROGUE:-./pirogue}
-fail=0
+. tests/checklib.sh
 check_usage() { # expected-exit-code grep-pattern args...
 	want=$1; pat=$2; shift 2
 	err=$("$P" "$@" 2>&1 >/dev/null); rc=$?
@@ -32,8 +30,6 @@ check_usage 2 "invalid value 'maze' for --mapgen" --mapgen maze
 check_usage 2 "invalid value '0' for --vt" --vt 0
 check_usage 2 "invalid value '1280x' for --mode" --mode 1280x
 check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"

@@ -1,12 +1,7 @@
 #!/bin/sh
 # Whole frames of the game, headless, compared pixel for pixel with the
 # golden PNGs listed in tests/frames.list.
-set -u
-P=${PIROGUE:-./pirogue}
-B=${BUILD:-build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/checklib.sh
 n=0
 while IFS='|' read -r name args; do
 	name=$(echo "$name" | tr -d ' ')

@@ -2,12 +2,7 @@
 # Every recording in tests/recordings/ replays exactly, and its final frame
 # equals the golden PNG pixel for pixel; a tampered recording is caught at
 # the right line.
-set -u
-P=${PIROGUE:-./pirogue}
-B=${BUILD:-build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/checklib.sh
 n=0
 for r in tests/recordings/*.rec; do
 	[ -f "$r" ] || continue

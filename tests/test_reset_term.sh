@@ -3,14 +3,8 @@
 # terminal is raw, on the alternate screen, cursor hidden, mouse reporting
 # on; `pirogue --reset-term`, typed blind and ended with Ctrl+J as
 # docs/term.md says, gives it back. Checked in a real pty under tmux.
-set -u
-P=${PIROGUE:-./pirogue}
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed (apt-get install tmux)"; exit 77; }
-case $P in /*) ;; *) P=$(pwd)/$P ;; esac
-tmp=$(mktemp -d)
-T="tmux -S $tmp/sock -f /dev/null"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-fail=0
+. tests/tmuxlib.sh
+tmux_need
 flags() { $T display-message -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{keypad_flag}'; }
 # waits up to 10 s until the pane's flags are $1
 wait_flags() {
@@ -18,7 +12,7 @@ wait_flags() {
 	while [ "$(flags)" != "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ "$(flags)" = "$1" ]
 }
-$T new-session -d -s t -x 100 -y 40 "env PIROGUE_CONFIG=/dev/null TERM=xterm-256color sh" || { echo "SKIP: tmux cannot start a session here"; exit 77; }
+tmux_session 100 40 sh
 $T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --seed 1'" Enter
 if ! wait_flags "1 0 1 1"; then
 	echo "FAIL: the game did not take the terminal (flags: $(flags))"

@@ -2,12 +2,7 @@
 # Saving through the program: the save written on quitting, --check-save,
 # Continue going on exactly, a damaged save set aside with its reason, and
 # every fixture in tests/saves/ loading or refused as its .expect says.
-set -u
-P=${PIROGUE:-./pirogue}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-say() { echo "FAIL: $*"; fail=1; }
+. tests/checklib.sh
 
 # fixtures of every save format version
 n=0

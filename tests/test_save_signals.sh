@@ -2,22 +2,11 @@
 # The save through a real session in a pty (tmux), as a person does it: play,
 # quit to the menu, kill -9, start again, Continue (first on the title) and
 # be exactly where one was; SIGTERM and SIGHUP save the game in progress.
-set -u
-P=${PIROGUE:-./pirogue}
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed (apt-get install tmux)"; exit 77; }
-case $P in /*) ;; *) P=$(pwd)/$P ;; esac
-tmp=$(mktemp -d)
-T="tmux -S $tmp/sock -f /dev/null"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-fail=0
-say() { echo "FAIL: $*"; fail=1; }
+. tests/tmuxlib.sh
+tmux_need
 s="$tmp/state"
 # waits up to 10 s until the pane shows $1
-wait_text() {
-	i=0
-	while ! $T capture-pane -p -t t | grep -q "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	$T capture-pane -p -t t | grep -q "$1"
-}
+wait_text() { pane_wait "$1" 100; }
 # starts pirogue with $1 in the pane; its pid in $tmp/pid
 start() {
 	rm -f "$tmp/pid"
@@ -31,8 +20,7 @@ wait_gone() {
 	while kill -0 "$(cat "$tmp/pid")" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	! kill -0 "$(cat "$tmp/pid")" 2>/dev/null
 }
-$T new-session -d -s t -x 100 -y 50 "env PIROGUE_CONFIG=/dev/null TERM=xterm-256color sh" ||
-	{ echo "SKIP: tmux cannot start a session here"; exit 77; }
+tmux_session 100 50 sh
 
 # 1. three turns, quit to the menu (saved), kill -9
 start "--seed 1"

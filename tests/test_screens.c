@@ -2,6 +2,7 @@
  * host that records what the screens ask for. */
 #include "testutil.h"
 #include "gamefix.h"
+#include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,13 @@ static void rig_init(struct rig *r, struct game *g, enum ui_screen s)
 	r->f.u = &r->u;
 	r->h = (struct ui_host){ .ctx = &r->f, .command = fake_command, .request = fake_request };
 	assert_int_equal(con_create(&r->c, 80, 50), 0);
+}
+
+/* A rig on screen s with gamefix_room(seed)'s open room, the player at 10,10. */
+static void rig_room(struct rig *r, uint64_t seed, enum ui_screen s)
+{
+	rig_init(r, gamefix_room(seed), s);
+	gamefix_enter(r->f.g, 10, 10);
 }
 
 static void key(struct rig *r, enum action act, uint32_t k)
@@ -141,8 +149,7 @@ static void test_play_commands(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	key(&r, ACT_MOVE_E, 'l');
 	key(&r, ACT_MOVE_NW, 'y');
 	key(&r, ACT_WAIT, '.');
@@ -191,8 +198,7 @@ static void test_play_opens_screens(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	/* look starts on the player, moves, and leaves with Escape, B or the look key */
 	key(&r, ACT_LOOK, 'x');
 	assert_int_equal(r.u.screen, UI_LOOK);
@@ -229,8 +235,7 @@ static void test_click_looks(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	/* at 80×50 the 80×43 map is shown at the console's origin */
 	struct ui_input in = { .kind = UI_IN_HOVER, .x = 5, .y = 6, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
@@ -268,8 +273,7 @@ static void test_gameover(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_GAMEOVER);
 	/* Enter: the high scores, which start a new game with Enter */
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
@@ -314,8 +318,7 @@ static void test_gameover_text_fits(void **st)
 	(void)st;
 	struct rig r;
 	char buf[256];
-	rig_init(&r, gamefix_room(1), UI_GAMEOVER);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_GAMEOVER);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 14;
 	pl->xp = 945;
@@ -364,15 +367,14 @@ static void test_hints_follow_bindings(void **st)
 	struct rig r;
 	struct bindings b;
 	char why[128], line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: use  .: wait  g: get  d: drop  o: explore"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c"));
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diagonal  A: act  X: use  B: wait"));
+	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X  B  R2  Y  Select  Start  R3"));
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -380,11 +382,69 @@ static void test_hints_follow_bindings(void **st)
 	assert_int_equal(bind_set(&b, ACT_LOOK, true, "pad_x", why, sizeof why), 0);
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), "A: act  B: wait"));
-	assert_null(strstr(row(r.c, 49, line), "X: use")); /* X now looks: inventory has no button */
+	/* X now looks (where look's item is): the inventory has no button */
+	assert_non_null(strstr(row(r.c, 49, line), " A: act  B  R2  X  Select"));
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: use  z: wait  g: get"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inv  z: wait  g: get"));
+	rig_done(&r);
+}
+
+/* The hint line at 80, 60 and 40 columns (issue 9): items shorten (brief
+ * label, then the key alone) before any is left out, the least important
+ * first; move and help keep their words; at every width from 40 to 160
+ * each item shown is whole, in one of its forms, in the list's order. */
+static void test_hints_shorten(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(1), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	static const struct { int cols; const char *line; } want[] = {
+		{ 80, " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c" },
+		{ 60, " arrows/hjkl: move  ?: help  i  .  g  d  o  ><  x  v  Q  c" },
+		{ 40, " arrows/hjkl: move  ?: help  i  .  g  d" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		assert_int_equal(con_resize(r.c, want[i].cols, 30), 0);
+		ui_draw(&r.u, r.f.g, r.c);
+		row(r.c, 29, line);
+		for (int x = (int)strlen(line); x > 0 && line[x - 1] == ' '; x--)
+			line[x - 1] = 0;
+		assert_string_equal(line, want[i].line);
+	}
+	struct ui_hint items[24];
+	for (int dev = 0; dev < 2; dev++) {
+		r.u.last_dev = dev ? DEV_GAMEPAD : DEV_KEYBOARD;
+		int n = ui_key_items(&r.u, ui_screen_at(UI_PLAY)->keys, items, 24);
+		assert_true(n >= 10);
+		for (int cols = 40; cols <= 160; cols++) {
+			assert_int_equal(con_resize(r.c, cols, 30), 0);
+			ui_draw(&r.u, r.f.g, r.c);
+			row(r.c, 29, line);
+			assert_int_equal(line[0], ' ');
+			assert_int_equal(line[cols - 1], ' ');
+			for (int x = cols; x > 0 && line[x - 1] == ' '; x--)
+				line[x - 1] = 0;
+			int next = 0, shown = 0;
+			for (char *tok = line + 1; *tok && *tok != ' ';) {
+				char *end = strstr(tok, "  ");
+				if (end)
+					*end = 0;
+				while (next < n && strcmp(tok, items[next].full) && strcmp(tok, items[next].brief) &&
+				       strcmp(tok, items[next].key))
+					next++;
+				assert_true(next < n); /* a whole item, in order */
+				next++;
+				shown++;
+				if (!end)
+					break;
+				tok = end + 2;
+			}
+			assert_true(shown >= 3); /* move, help and at least one more */
+		}
+	}
 	rig_done(&r);
 }
 
@@ -394,8 +454,7 @@ static void test_help_lists_bindings(void **st)
 	struct rig r;
 	struct bindings b;
 	char why[128], line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z kp5", why, sizeof why), 0);
 	assert_int_equal(bind_set(&b, ACT_EXPLORE, true, "pad_thumbl", why, sizeof why), 0);
@@ -467,8 +526,7 @@ static void test_inventory(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	/* the start: dagger and leather armour, both equipped */
 	key(&r, ACT_INVENTORY, 'i');
 	assert_int_equal(r.u.screen, UI_INVENTORY);
@@ -571,8 +629,7 @@ static void test_targeting(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	static const int scrolls[2] = { ITEM_CONFUSION_SCROLL, ITEM_FIREBALL_SCROLL };
 	carry(r.f.g, scrolls, 2);
 	int base = r.f.ncmd;
@@ -638,8 +695,7 @@ static void test_levelup(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	struct game_stats s;
 	game_stats(r.f.g, &s);
@@ -681,8 +737,7 @@ static void test_character_and_scores(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	key(&r, ACT_CHARACTER, 'c');
 	/* base + equipment: dagger +2 power, leather +1 defence */
 	assert_true(on_screen(r.c, "Power: 4 (2 +2 equipment)"));
@@ -720,8 +775,7 @@ static void test_hud_xp_fits(void **st)
 {
 	(void)st;
 	struct rig r;
-	rig_init(&r, gamefix_room(3), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 3, UI_PLAY);
 	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 8;
 	pl->xp = 1005;
@@ -757,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_gameover),
 		cmocka_unit_test(test_gameover_text_fits),
 		cmocka_unit_test(test_hints_follow_bindings),
+		cmocka_unit_test(test_hints_shorten),
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_targeting),

@@ -6,16 +6,8 @@
 # and the game-over screen.
 # Skipped (77) without tmux. PIROGUE_REGEN=1 rewrites the goldens (look at
 # them: git diff).
-set -u
-P=${PIROGUE:-./pirogue}
-B=${BUILD:-build}
-command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed (apt-get install tmux)"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-sock="$tmp/sock0"
 . tests/tmuxlib.sh
-trap 'stop_server; sleep 0.2; rm -rf "$tmp"' EXIT
-fail=0
-bin=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
+tmux_need
 
 # Waits until the pane differs from what it showed before the last keys
 # ($tmp/before), shows pattern and stays the same for a moment; then
@@ -24,7 +16,7 @@ settle() { # pattern
 	prev=
 	i=0
 	while [ $i -lt 100 ]; do
-		tmux -S "$sock" capture-pane -p -t t > "$tmp/pane" 2>/dev/null
+		pane
 		cur=$(cat "$tmp/pane")
 		if [ "$cur" = "$prev" ] && grep -q -- "$1" "$tmp/pane" && ! cmp -s "$tmp/pane" "$tmp/before"; then
 			cp "$tmp/pane" "$tmp/before"
@@ -58,11 +50,10 @@ start() { # pirogue arguments; a new tmux server on its own socket
 	n=$((n + 1))
 	sock="$tmp/sock$n"
 	: > "$tmp/before"
-	tmux -S "$sock" -f /dev/null new-session -d -s t -x 80 -y 24 \
-		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color '$bin' --backend term $*; sleep 30"
+	tmux_session 80 24 "'$P' --backend term $*; sleep 30"
 }
 
-start ""
+start "--state-dir $tmp/empty"  # an empty state: no Continue whatever the user has saved
 check title "New game"
 start "--seed 7 --state-dir $tmp/state"
 check play "HP:"

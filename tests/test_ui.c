@@ -1,6 +1,8 @@
 #include "testutil.h"
 #include "gamefix.h"
+#include "ui/scr.h"
 #include "ui/ui.h"
+#include <string.h>
 
 static void test_reference_layout(void **st)
 {
@@ -47,6 +49,19 @@ static void test_small_and_too_small(void **st)
 	assert_true(l.log_y + l.log_h <= l.hint_y);
 	ui_layout(40, 24, &l);
 	assert_false(l.too_small);
+	/* 40×26 (a 320×240 panel with the 8×9 font): two more log lines,
+	 * up to the full five at 27 rows and more */
+	ui_layout(40, 26, &l);
+	assert_true(l.compact);
+	assert_int_equal(l.log_h, 4);
+	assert_int_equal(l.view_h, 20);
+	assert_int_equal(l.log_y + l.log_h, l.hint_y);
+	for (int rows = 27; rows < 30; rows++) {
+		ui_layout(80, rows, &l);
+		assert_true(l.compact);
+		assert_int_equal(l.log_h, 5);
+		assert_int_equal(l.view_h, rows - 7);
+	}
 	ui_layout(80, 23, &l);
 	assert_true(l.too_small);
 }
@@ -155,6 +170,47 @@ static void test_title_and_too_small_draw(void **st)
 	con_destroy(c);
 }
 
+/* The hint line's fitting (issue 9): brief labels first, then keys alone,
+ * then items left out, the least important (last) first each time; items
+ * that keep their words lose them only when nothing else is left. */
+static void test_hint_fit(void **st)
+{
+	(void)st;
+	struct ui_hint h[4] = {
+		{ "m: move", "m: move", "m", true },             /* 7, kept */
+		{ "i: inventory", "i: inv", "i", false },        /* 12 / 6 / 1 */
+		{ "v: messages", "v: log", "v", false },         /* 11 / 6 / 1 */
+		{ "c: character", "c: char", "c", false },       /* 12 / 7 / 1 */
+	};
+	int form[4];
+	/* all in full: 7 + 12 + 11 + 12 + 3 gaps of 2 */
+	assert_int_equal(ui_hint_fit(h, 4, 48, form), 48);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(form[i], 0);
+	/* one column short: the last item takes its brief label, no more */
+	assert_int_equal(ui_hint_fit(h, 4, 47, form), 43);
+	assert_int_equal(form[3], 1);
+	assert_int_equal(form[0] + form[1] + form[2], 0);
+	/* every brief label before any key alone */
+	assert_int_equal(ui_hint_fit(h, 4, 32, form), 32);
+	assert_true(form[1] == 1 && form[2] == 1 && form[3] == 1);
+	/* keys alone from the end */
+	assert_int_equal(ui_hint_fit(h, 4, 25, form), 21);
+	assert_true(form[1] == 1 && form[2] == 2 && form[3] == 2);
+	/* every key alone before any is left out; the kept item keeps its words */
+	assert_int_equal(ui_hint_fit(h, 4, 16, form), 16);
+	assert_true(form[0] < 2 && form[1] == 2 && form[2] == 2 && form[3] == 2);
+	assert_int_equal(ui_hint_fit(h, 4, 13, form), 13);
+	assert_true(form[0] < 2 && form[1] == 2 && form[2] == 2 && form[3] == 3);
+	/* the others all gone, then the kept one is reduced */
+	assert_int_equal(ui_hint_fit(h, 4, 7, form), 7);
+	assert_true(form[0] < 2 && form[1] == 3 && form[2] == 3 && form[3] == 3);
+	assert_int_equal(ui_hint_fit(h, 4, 5, form), 1);
+	assert_true(form[0] == 2);
+	assert_int_equal(ui_hint_fit(h, 4, 0, form), 0);
+	assert_int_equal(form[0], 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_camera_follows_and_centres),
 		cmocka_unit_test(test_menu_items),
 		cmocka_unit_test(test_title_and_too_small_draw),
+		cmocka_unit_test(test_hint_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,7 @@
 #!/bin/sh
 # Auto-explore and travel from the app: each step is recorded as the move it
 # is (the recording replays exactly), and a stop costs nothing.
-set -u
-P=${PIROGUE:-./pirogue}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. tests/checklib.sh
 # seed 6 starts with nothing in view: o walks until something happens
 printf 'o\n' > "$tmp/o.keys"
 "$P" --backend headless --seed 6 --keys "$tmp/o.keys" --record "$tmp/o.rec" || { echo "FAIL: o did not run"; fail=1; }

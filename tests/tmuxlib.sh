@@ -1,10 +1,52 @@
-# Sourced by the shell checks that play in tmux (test_tmux.sh, test_idle.sh):
-# what they share. Expects $sock, the tmux server's socket.
+# Sourced by the shell checks that play in tmux (test_tmux.sh, test_idle.sh,
+# test_reset_term.sh, test_save_signals.sh) instead of tests/checklib.sh:
+# all of that, and P made absolute (the pane's shell runs elsewhere), sock
+# the tmux server's socket in $tmp and T the tmux command on it. On exit
+# the server is stopped (stop_server) before $tmp goes.
+. tests/checklib.sh
+case $P in /*) ;; *) P=$(pwd)/$P ;; esac
+sock=$tmp/sock
+T="tmux -S $sock"
+trap 'stop_server; sleep 0.2; rm -rf "$tmp"' EXIT
+
+# Skips the check (77) when tmux is not installed.
+tmux_need() {
+	command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed (apt-get install tmux)"; exit 77; }
+}
+
+# Starts a tmux server on $sock with one session "t" of cols x rows running
+# command under TERM=xterm-256color with no settings file; skips the check
+# (77) when tmux cannot start one here.
+tmux_session() { # cols rows command
+	tmux -S "$sock" -f /dev/null new-session -d -s t -x "$1" -y "$2" \
+		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color $3" ||
+		{ echo "SKIP: tmux cannot start a session here"; exit 77; }
+}
+
+# Writes what the pane shows to $tmp/pane.
+pane() { tmux -S "$sock" capture-pane -p -t t >"$tmp/pane" 2>/dev/null; }
+
+# Waits up to tenths tenths of a second for the pane to show pattern (with
+# !, to stop showing it); returns 1 if it never does. $tmp/pane holds the
+# pane as last seen.
+pane_wait() { # [!] pattern tenths
+	neg=0
+	[ "$1" = "!" ] && { neg=1; shift; }
+	i=0
+	while [ $i -lt "$2" ]; do
+		pane
+		if grep -q -- "$1" "$tmp/pane"; then [ $neg = 0 ] && return 0; else [ $neg = 1 ] && return 0; fi
+		i=$((i + 1))
+		sleep 0.1
+	done
+	return 1
+}
 
 # Ends the tmux server on $sock: its game first with SIGKILL (kill-server's
 # SIGHUP would make a sanitizer build run its leak check on a vanished
 # terminal, where LeakSanitizer was seen to spin for ever), then the server.
 stop_server() {
+	command -v tmux >/dev/null 2>&1 || return 0
 	for pp in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
 		pkill -KILL -P "$pp" 2>/dev/null
 	done

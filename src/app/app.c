@@ -2,8 +2,14 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/blank.h"
+#include "app/data.h"
+#include "app/demo.h"
 #include "app/idle.h"
 #include "app/keyfile.h"
+#include "app/session.h"
+#include "app/walk.h"
+#include "app/wake.h"
 #include "core/log.h"
 #include "game/game.h"
 #include "game/mapgen.h"
@@ -18,11 +24,6 @@
 #endif
 #include "render/console.h"
 #include "render/font.h"
-#include "save/record.h"
-#include "game/serial.h"
-#include "save/morgue.h"
-#include "save/save.h"
-#include "save/scores.h"
 #include "ui/ui.h"
 #include <errno.h>
 #include <limits.h>
@@ -32,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,8 +41,7 @@
 
 struct app {
 	const struct app_config *cfg;
-	struct font *font;       /* --font, or the first of fonts */
-	struct font *fonts[4];   /* the shipped fonts when there is no --font */
+	struct font *fonts[DATA_FONTS_MAX]; /* --font alone, or the shipped fonts (data_load_fonts) */
 	int nfonts;
 	const struct display_ops *ops;
 	struct display *disp;
@@ -55,126 +54,31 @@ struct app {
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
 	struct bindings binds;   /* what each key and button means */
-	enum { WALK_NONE, WALK_EXPLORE, WALK_DOWN, WALK_UP } walk; /* auto-explore or travel going on */
-	int tfd;                 /* timerfd armed for the next deadline (idle_deadline), -1 until needed */
-	int64_t step_at;         /* monotonic ms of the next walk or demo step, -1: none */
+	struct walk walk;        /* auto-explore or travel going on */
+	struct wake wake;        /* the timer armed for the next deadline (idle_deadline) */
+	int64_t step_at;         /* wake_now_ms of the next walk or demo step, -1: none */
 	struct idle_cfg idle;    /* attract and blank settings */
-	int64_t last_input;      /* monotonic ms of the last key, button or pointer input */
-	bool blanked;            /* the display is off (or shows a black frame) */
-	bool dark;               /* ... switched off by the backend: nothing is presented */
-	struct game *demo;       /* attract mode's game: never saved, scored or recorded */
-	struct ui demo_ui;       /* its screen (the player's ui is left as it was) */
-	uint64_t demo_seed;      /* the next demo's seed: 1, 2, 3... */
-	int demo_moves;          /* moves of this demo game (a long one makes way for the next) */
+	int64_t last_input;      /* wake_now_ms of the last key, button or pointer input */
+	struct blank blank;      /* the display is off (or shows a black frame) */
+	struct demo demo;        /* attract mode's game */
 	struct game *game;
 	enum mapgen_kind mapgen;
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
-	struct rec_writer *rec;
-	bool recording_done;     /* --record covers the first game only */
-	bool saving;             /* state_dir holds the save (see open_state) */
-	char state_dir[PATH_MAX];
+	struct session session;  /* the save, the recording, morgue and scores */
 	int frames;
 	bool quit;
 	int status;
 };
 
 /* ------------------------------------------------------------------ */
-/* fonts */
-
-/* The directory of the running binary into buf, or "." if unknown. */
-static const char *exe_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-	if (n <= 0)
-		return ".";
-	buf[n] = 0;
-	if (!(slash = strrchr(buf, '/')))
-		return ".";
-	*slash = 0;
-	return buf;
-}
-
-/* Finds a shipped file (rel: "fonts/...", "gamepads/..."): under
- * $PIROGUE_DATA_DIR (tests, out-of-tree builds), next to the binary (a
- * build tree), then in the installed data directory. Returns 0 with the
- * path in out, or -ENOENT. */
-static int data_file(const char *rel, char *out, size_t len)
-{
-	char exe[PATH_MAX];
-	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), exe_dir(exe, sizeof exe), PIROGUE_DATADIR };
-	for (int i = 0; i < 3; i++) {
-		if (!dirs[i] || !dirs[i][0])
-			continue;
-		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], rel) < len && access(out, R_OK) == 0)
-			return 0;
-	}
-	return -ENOENT;
-}
-
-#if WITH_EVDEV
-/* The shipped gamepad database (loaded before the user's mappings), or
- * NULL after saying so. */
-static const char *default_gamepad_db(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	if (data_file("gamepads/gamecontrollerdb.txt", buf, len) == 0)
-		return buf;
-	log_error("no default gamepad database in %s/gamepads or %s/gamepads: pads that do not follow the "
-		  "kernel layout need --gamepad-db FILE (reinstall pirogue, or set PIROGUE_DATA_DIR)",
-		  exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
-	return NULL;
-}
-#endif
-
-static int load_font(struct app *a)
-{
-	char err[256];
-	if (a->cfg->font) {
-		if (font_load_as(&a->font, a->cfg->font, a->cfg->font_layout, err, sizeof err)) {
-			log_error("%s (give --font a PNG tileset or a PSF font)", err);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	/* The shipped fonts, candidates of the automatic choice (the display
-	 * picks the one that fills it best: blit_choose); the first must be
-	 * there, the others are used when they are. */
-	static const char *const shipped[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png",
-					       "fonts/dejavu-12x12.png", "fonts/dejavu-16x16.png" };
-	char path[PATH_MAX + 32], exe[PATH_MAX];
-	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
-		if (data_file(shipped[i], path, sizeof path)) {
-			if (i == 0)
-				break;
-			log_info("default font %s is not installed; choosing among the others", shipped[i]);
-			continue;
-		}
-		struct font *f;
-		if (font_load(&f, path, err, sizeof err)) {
-			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
-			return -EINVAL;
-		}
-		a->fonts[a->nfonts++] = f;
-	}
-	if (a->nfonts) {
-		a->font = a->fonts[0];
-		return 0;
-	}
-	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
-		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
-	return -ENOENT;
-}
+/* display */
 
 /* The font the display draws with (its automatic choice, or --font). */
 static const struct font *drawn_font(const struct app *a)
 {
-	return a->disp && a->disp->font ? a->disp->font : a->font;
+	return a->disp && a->disp->font ? a->disp->font : a->fonts[0];
 }
-
-/* ------------------------------------------------------------------ */
-/* display */
 
 /* Nothing can show the game (why: display_auto's reason, "none: ..."): one
  * line and no backend, so the program exits non-zero. Never a silent
@@ -280,9 +184,10 @@ static int open_display(struct app *a)
 			return rc;
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
-	if ((strcmp(a->ops->name, "term") || a->cfg->font) && load_font(a))
+	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
+	    data_load_fonts(a->cfg->font, a->cfg->font_layout, a->fonts, &a->nfonts))
 		return -EINVAL;
-	o.font = a->font;
+	o.font = a->fonts[0];
 	if (a->nfonts > 1) {
 		o.fonts = (const struct font *const *)a->fonts;
 		o.nfonts = a->nfonts;
@@ -314,12 +219,12 @@ static int size_consoles(struct app *a)
 /* Draws the current screen and presents it if any cell changed. */
 static int frame(struct app *a)
 {
-	if (a->dark)
+	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
-	if (a->blanked)
+	if (a->blank.on)
 		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
-	else if (a->demo)
-		ui_draw(&a->demo_ui, a->demo, a->scratch);
+	else if (demo_running(&a->demo))
+		ui_draw(&a->demo.ui, a->demo.game, a->scratch);
 	else
 		ui_draw(&a->ui, a->game, a->scratch);
 	con_copy(a->con, a->scratch);
@@ -348,26 +253,10 @@ static uint64_t fresh_seed(void)
 
 static int new_game(struct app *a)
 {
-	game_destroy(a->game);
-	a->game = NULL;
 	uint64_t seed = a->seeded ? a->next_seed++ : fresh_seed();
-	struct game_opts o = { .seed = seed, .mapgen = (int)a->mapgen };
-	int rc = game_create(&a->game, &o);
-	if (rc) {
-		log_error("cannot start a new game (%s)", strerror(-rc));
+	int rc = session_new_game(&a->session, &a->game, seed, (int)a->mapgen);
+	if (rc)
 		return rc;
-	}
-	log_info("new game, seed %llu", (unsigned long long)seed);
-	if (a->cfg->record && !a->recording_done) {
-		a->recording_done = true;
-		rc = rec_writer_open(&a->rec, a->cfg->record, seed, mapgen_name(a->mapgen));
-		if (rc)
-			return rc;
-	} else if (a->rec) {
-		/* a recording holds one game: the next one is not recorded */
-		rec_writer_close(a->rec);
-		a->rec = NULL;
-	}
 	a->ui.screen = UI_PLAY;
 	a->ui.can_continue = true;
 	a->ui.hover_x = a->ui.hover_y = -1;
@@ -375,189 +264,48 @@ static int new_game(struct app *a)
 }
 
 /* ------------------------------------------------------------------ */
-/* saving (docs/save.md) */
+/* the ui's host */
 
-/* The state directory. Interactive play uses --state-dir or the default;
- * scripted and headless runs only an explicit --state-dir, so that tests
- * never see (or change) the player's saves. The save is loaded at once: a
- * good one is offered as Continue, a refused one is renamed aside and its
- * reason shown on the title screen. */
-static void open_state(struct app *a)
-{
-	if ((a->cfg->keys || !strcmp(a->ops->name, "headless")) && !a->cfg->state_dir)
-		return;
-	if (save_state_dir(a->cfg->state_dir, a->state_dir, sizeof a->state_dir))
-		return; /* said why; the game is played without saving */
-	a->saving = true;
-	if (a->game)
-		return; /* --seed: a new game was asked for */
-	char why[SAVE_WHY_MAX];
-	int rc = save_load(a->state_dir, &a->game, why, sizeof why);
-	if (rc == 0) {
-		a->ui.can_continue = true;
-		a->ui.menu_sel = 0;
-	} else if (rc != -ENOENT) {
-		log_error("%s/%s: %s", a->state_dir, SAVE_FILE, why);
-		/* the title gets it without the details in parentheses (the
-		 * log has them), capitalised: "The save is cut short; kept
-		 * as pirogue.sav.bad-20261130-202742" */
-		size_t n = 0;
-		for (const char *p = why; *p && n + 1 < sizeof a->ui.notice; p++) {
-			const char *close = p[0] == ' ' && p[1] == '(' ? strchr(p, ')') : NULL;
-			if (close) {
-				p = close;
-				continue;
-			}
-			a->ui.notice[n] = n == 0 && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
-			n++;
-		}
-		a->ui.notice[n] = 0;
-	}
-}
+static int host_request(void *ctx, enum ui_request r);
 
-/* Saves the game in progress (a finished game is not kept). */
-static void save_now(struct app *a)
-{
-	if (a->saving && a->game && !game_is_over(a->game) && save_game(a->state_dir, a->game))
-		snprintf(a->ui.status, sizeof a->ui.status, "The game could not be saved (the log says why).");
-}
-
-/* The game has ended: its morgue file and recording, its score (its rank
- * for the high-score screen); then the save is deleted (permadeath). */
-static void game_ended(struct app *a)
-{
-	a->ui.can_continue = false;
-	a->ui.score_rank = -1;
-	if (a->saving) {
-		char name[PATH_MAX];
-		int rank = -1;
-		if (morgue_game_over(a->state_dir, a->game, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
-			log_info("morgue file %s, high score rank %d", name, rank + 1);
-		a->ui.score_rank = rank >= 0 ? rank : -1;
-	}
-	if (a->rec) {
-		rec_writer_close(a->rec);
-		a->rec = NULL;
-	}
-}
-
-/* The ui's host: a screen's command goes to the game and the recording. */
+/* A screen's (or a walk's) command goes to the game, the save and the
+ * recording. */
 static int host_command(void *ctx, const struct command *cmd)
 {
 	struct app *a = ctx;
-	if (!a->game || game_is_over(a->game))
-		return 0;
-	int turn0 = game_turn(a->game), depth0 = game_depth(a->game);
-	int turn = game_do(a->game, cmd);
-	if (save_due(turn0, depth0, game_turn(a->game), game_depth(a->game)))
-		save_now(a);
-	if (a->rec)
-		rec_writer_command(a->rec, cmd, game_turn(a->game), game_checksum(a->game));
-	if (game_is_over(a->game))
-		game_ended(a);
-	return turn;
+	return session_command(&a->session, a->game, &a->ui, cmd);
 }
 
-/* The high-score table from the state directory, into the ui. */
-static void load_scores(struct app *a)
+static struct ui_host host_of(struct app *a)
 {
-	a->ui.nscores = 0;
-	if (!a->saving)
-		return;
-	struct score_table t;
-	char why[256];
-	if (scores_load(a->state_dir, &t, why, sizeof why)) {
-		log_error("%s", why);
-		snprintf(a->ui.status, sizeof a->ui.status, "%.*s", (int)sizeof a->ui.status - 1, why);
-	}
-	for (int i = 0; i < t.n && i < UI_SCORES_MAX; i++) {
-		struct ui_score *s = &a->ui.scores[i];
-		s->score = t.e[i].score;
-		s->depth = t.e[i].depth;
-		s->turns = t.e[i].turns;
-		s->level = t.e[i].level;
-		snprintf(s->cause, sizeof s->cause, "%s", t.e[i].cause);
-		a->ui.nscores = i + 1;
-	}
+	return (struct ui_host){ .ctx = a, .command = host_command, .request = host_request };
 }
 
 /* ------------------------------------------------------------------ */
-/* auto-explore and travel: one step a tick of the timer (or all at once
- * from a script), each step given and recorded as the move it is */
+/* auto-explore and travel (walk.h): one step a tick of the timer, or all at
+ * once from a script */
 
-#define WALK_STEP_MS 60
-
-static int64_t mono_ms(void)
+static void stop_walk(struct app *a, const char *why)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	walk_stop(&a->walk, &a->ui, why);
+	a->step_at = -1;
 }
 
-static void walk_timer(struct app *a, bool on)
+/* A script (or a run without a loop) walks every step at once; the loop
+ * takes one step per timer tick, so a person sees it and any key stops it. */
+static void start_walk(struct app *a, enum walk_kind kind)
 {
-	a->step_at = on && a->tfd >= 0 ? mono_ms() + WALK_STEP_MS : -1;
-}
-
-static void walk_stop(struct app *a, const char *why)
-{
-	if (why)
-		snprintf(a->ui.status, sizeof a->ui.status, "%s", why);
-	a->walk = WALK_NONE;
-	walk_timer(a, false);
-}
-
-/* One step; false when the walk has stopped (and says why). */
-static bool walk_step(struct app *a)
-{
-	struct command step;
-	char why[128];
-	if (!a->game || game_is_over(a->game) || a->ui.screen != UI_PLAY) {
-		walk_stop(a, NULL);
-		return false;
-	}
-	int r = a->walk == WALK_EXPLORE ? game_explore_step(a->game, &step, why, sizeof why)
-					: game_travel_step(a->game, a->walk == WALK_DOWN, &step, why, sizeof why);
-	if (r != 1) {
-		walk_stop(a, why);
-		return false;
-	}
-	int turn = host_command(a, &step);
-	ui_after_command(&a->ui, a->game);
-	if (a->ui.screen != UI_PLAY) {
-		walk_stop(a, NULL); /* died, or a level-up to choose */
-		return false;
-	}
-	if (!turn) {
-		walk_stop(a, "Something is in the way.");
-		return false;
-	}
-	return true;
-}
-
-/* Starts walking. A script (or a run without a loop) walks every step at
- * once; the loop takes one step per timer tick, so a person sees it and
- * any key stops it. */
-static void walk_start(struct app *a, int kind)
-{
-	a->walk = kind;
-	a->ui.status[0] = 0;
-	if (!walk_step(a))
+	const struct ui_host host = host_of(a);
+	a->step_at = -1;
+	if (!walk_start(&a->walk, kind, a->cfg->keys || a->sfd < 0, a->game, &a->ui, &host))
 		return;
-	if (a->cfg->keys || a->sfd < 0) {
-		for (int i = 0; i < 100000 && walk_step(a); i++)
-			;
+	int rc = wake_open(&a->wake);
+	if (rc) {
+		log_error("cannot create a timer for auto-explore: %s", strerror(-rc));
+		stop_walk(a, "Cannot explore here (no timer).");
 		return;
 	}
-	if (a->tfd < 0) {
-		a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (a->tfd < 0) {
-			log_error("cannot create a timer for auto-explore: %s", strerror(errno));
-			walk_stop(a, "Cannot explore here (no timer).");
-			return;
-		}
-	}
-	walk_timer(a, true);
+	a->step_at = wake_now_ms() + WALK_STEP_MS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -568,116 +316,74 @@ static struct idle_state idle_now(const struct app *a)
 {
 	return (struct idle_state){ .last_input_ms = a->last_input,
 				    .title = a->ui.screen == UI_TITLE,
-				    .demo = a->demo != NULL,
-				    .blanked = a->blanked,
+				    .demo = demo_running(&a->demo),
+				    .blanked = a->blank.on,
 				    .step_ms = a->step_at };
 }
 
-static void demo_end(struct app *a)
+static void end_demo(struct app *a)
 {
-	game_destroy(a->demo);
-	a->demo = NULL;
-	if (a->walk == WALK_NONE)
+	demo_end(&a->demo);
+	if (a->walk.kind == WALK_NONE)
 		a->step_at = -1;
 	con_damage_all(a->con);
 }
 
-/* A new demo game (the next seed); false when none could be made. */
-static bool demo_start(struct app *a)
+/* After demo_start or demo_step returned rc: the next demo move is due, or,
+ * when no demo game could be made, attract mode is off for this run. */
+static void demo_next(struct app *a, int rc)
 {
-	game_destroy(a->demo);
-	a->demo = NULL;
-	struct game_opts o = { .seed = ++a->demo_seed, .mapgen = (int)a->mapgen };
-	if (game_create(&a->demo, &o)) {
-		log_error("attract mode: cannot start a demo game; the title stays");
+	if (rc) {
 		a->idle.attract_s = 0;
 		a->step_at = -1;
-		return false;
-	}
-	a->demo_ui = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .binds = &a->binds,
-				  .score_rank = -1 };
-	snprintf(a->demo_ui.status, sizeof a->demo_ui.status, "Demo - press any key");
-	a->step_at = mono_ms() + WALK_STEP_MS;
-	a->demo_moves = 0;
-	log_info("attract mode: demo game, seed %llu", (unsigned long long)o.seed);
-	return true;
-}
-
-/* One move of the demo's bot; a finished demo game (or one of 5000 moves,
- * whose history would only grow) makes way for the next. */
-static void demo_step(struct app *a)
-{
-	struct command c = idle_demo_command(a->demo);
-	game_do(a->demo, &c);
-	if ((game_is_over(a->demo) || ++a->demo_moves >= 5000) && !demo_start(a))
 		return;
-	a->step_at = mono_ms() + WALK_STEP_MS;
+	}
+	a->step_at = wake_now_ms() + WALK_STEP_MS;
 }
 
-static void blank_on(struct app *a)
+static void go_blank(struct app *a)
 {
-	if (a->demo)
-		demo_end(a);
-	if (a->walk != WALK_NONE)
-		walk_stop(a, NULL);
-	a->blanked = true;
-	int rc = a->ops->blank ? a->ops->blank(a->disp, true) : -ENOTSUP;
-	a->dark = rc == 0;
-	log_info("screen blanked (%s)", rc ? "a black frame" : "display off");
-}
-
-static void blank_off(struct app *a)
-{
-	a->blanked = false;
-	if (a->dark && a->ops->blank)
-		a->ops->blank(a->disp, false);
-	a->dark = false;
-	con_damage_all(a->con);
-	log_info("screen unblanked");
+	if (demo_running(&a->demo))
+		end_demo(a);
+	if (a->walk.kind != WALK_NONE)
+		stop_walk(a, NULL);
+	blank_on(&a->blank, a->ops, a->disp);
 }
 
 /* Arms the timer for the next deadline, or disarms it. */
 static void arm_timer(struct app *a)
 {
-	if (a->tfd < 0)
-		return;
 	struct idle_state st = idle_now(a);
-	int64_t at = a->suspended ? -1 : idle_deadline(&a->idle, &st);
-	struct itimerspec its = { 0 };
-	if (at >= 0) {
-		its.it_value.tv_sec = at / 1000;
-		its.it_value.tv_nsec = at % 1000 * 1000000L + 1; /* never 0 (disarms) */
-	}
-	timerfd_settime(a->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	wake_at(&a->wake, a->suspended ? -1 : idle_deadline(&a->idle, &st));
 }
 
 static void on_timer(struct app *a)
 {
-	uint64_t ticks;
-	if (read(a->tfd, &ticks, sizeof ticks) < 0 && errno == EAGAIN)
+	if (!wake_fired(&a->wake))
 		return;
 	struct idle_state st = idle_now(a);
-	switch (idle_due(&a->idle, &st, mono_ms())) {
+	const struct ui_host host = host_of(a);
+	switch (idle_due(&a->idle, &st, wake_now_ms())) {
 	case IDLE_STEP:
-		if (a->demo)
-			demo_step(a);
-		else if (a->walk != WALK_NONE && walk_step(a))
-			a->step_at = mono_ms() + WALK_STEP_MS;
+		if (demo_running(&a->demo))
+			demo_next(a, demo_step(&a->demo));
+		else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
+			a->step_at = wake_now_ms() + WALK_STEP_MS;
 		else
 			a->step_at = -1; /* nothing left to step */
 		break;
 	case IDLE_ATTRACT:
-		demo_start(a);
+		demo_next(a, demo_start(&a->demo, (int)a->mapgen, &a->binds));
 		break;
 	case IDLE_BLANK:
-		blank_on(a);
+		go_blank(a);
 		break;
 	case IDLE_NOTHING:
 		break;
 	}
 }
 
-/* The ui's host: what a screen asks of the program. */
+/* What a screen asks of the program. */
 static int host_request(void *ctx, enum ui_request r)
 {
 	struct app *a = ctx;
@@ -691,22 +397,12 @@ static int host_request(void *ctx, enum ui_request r)
 		}
 		break;
 	case UI_REQ_CONTINUE:
-		if (a->cfg->record && !a->recording_done && a->game) {
-			/* --record and a game from the save: recorded from its seed */
-			struct game_opts o;
-			game_opts_of(a->game, &o);
-			a->recording_done = true;
-			if (rec_writer_open(&a->rec, a->cfg->record, o.seed, mapgen_name(o.mapgen)) == 0 &&
-			    rec_writer_history(a->rec, a->game, 1)) {
-				rec_writer_close(a->rec);
-				a->rec = NULL;
-			}
-		}
+		session_continue(&a->session, a->game);
 		a->ui.screen = UI_PLAY;
 		ui_after_command(&a->ui, a->game); /* a level-up still to choose */
 		break;
 	case UI_REQ_SAVE_QUIT:
-		save_now(a);
+		session_save(&a->session, a->game, &a->ui);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
 		break;
@@ -714,17 +410,17 @@ static int host_request(void *ctx, enum ui_request r)
 		a->quit = true;
 		break;
 	case UI_REQ_SCORES:
-		load_scores(a);
+		session_scores(&a->session, &a->ui);
 		a->ui.screen = UI_SCORES;
 		break;
 	case UI_REQ_EXPLORE:
-		walk_start(a, WALK_EXPLORE);
+		start_walk(a, WALK_EXPLORE);
 		break;
 	case UI_REQ_TRAVEL_DOWN:
-		walk_start(a, WALK_DOWN);
+		start_walk(a, WALK_DOWN);
 		break;
 	case UI_REQ_TRAVEL_UP:
-		walk_start(a, WALK_UP);
+		start_walk(a, WALK_UP);
 		break;
 	}
 	return rc;
@@ -733,7 +429,7 @@ static int host_request(void *ctx, enum ui_request r)
 /* Hands one input to the screen in front. */
 static void to_screen(struct app *a, struct ui_input *in)
 {
-	const struct ui_host host = { .ctx = a, .command = host_command, .request = host_request };
+	const struct ui_host host = host_of(a);
 	in->cols = a->con->w;
 	in->rows = a->con->h;
 	ui_input(&a->ui, a->game, &host, in);
@@ -745,13 +441,13 @@ static void on_event(struct app *a, const struct in_event *ev)
 	if (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK) {
 		/* a key, button or the pointer: the machine is in use */
 		struct idle_state st = idle_now(a);
-		a->last_input = mono_ms();
+		a->last_input = wake_now_ms();
 		switch (idle_on_input(&st)) {
 		case IDLE_IN_WAKE:
-			blank_off(a);
+			blank_off(&a->blank, a->ops, a->disp, a->con);
 			return;
 		case IDLE_IN_END_DEMO:
-			demo_end(a);
+			end_demo(a);
 			return;
 		case IDLE_IN_PASS:
 			break;
@@ -759,9 +455,9 @@ static void on_event(struct app *a, const struct in_event *ev)
 	}
 	switch (ev->type) {
 	case EV_KEY_PRESS:
-		if (a->walk != WALK_NONE) {
+		if (a->walk.kind != WALK_NONE) {
 			/* any key stops auto-explore (and only stops it) */
-			walk_stop(a, "Stopped.");
+			stop_walk(a, "Stopped.");
 			break;
 		}
 		in.kind = UI_IN_KEY;
@@ -881,7 +577,7 @@ static int open_input(struct app *a)
 {
 #if WITH_EVDEV
 	char db[PATH_MAX + 32];
-	struct evdev_opts o = { .dir = NULL, .default_db = default_gamepad_db(db, sizeof db),
+	struct evdev_opts o = { .dir = NULL, .default_db = data_gamepad_db(db, sizeof db),
 				.gamepad_db = a->cfg->gamepad_db, .grab = true };
 	int rc = evdev_open(&a->ev, &o);
 	if (rc)
@@ -926,11 +622,11 @@ static void on_vt_release(struct app *a)
 {
 	if (a->suspended)
 		return;
-	save_now(a); /* the VT switched away may never come back */
-	if (a->walk != WALK_NONE)
-		walk_stop(a, "Stopped.");
-	if (a->demo)
-		demo_end(a);
+	session_save(&a->session, a->game, &a->ui); /* the VT switched away may never come back */
+	if (a->walk.kind != WALK_NONE)
+		stop_walk(a, "Stopped.");
+	if (demo_running(&a->demo))
+		end_demo(a);
 	input_grab(a, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
@@ -948,9 +644,9 @@ static void on_vt_acquire(struct app *a)
 	a->suspended = false;
 	if (a->ops->resume)
 		a->ops->resume(a->disp);
-	if (a->blanked)
-		blank_off(a); /* someone switched back: they are here */
-	a->last_input = mono_ms();
+	if (a->blank.on)
+		blank_off(&a->blank, a->ops, a->disp, a->con); /* someone switched back: they are here */
+	a->last_input = wake_now_ms();
 	input_grab(a, true);
 	con_damage_all(a->con);
 	log_info("VT acquired");
@@ -991,11 +687,11 @@ static void dispatch_input(struct app *a, int fd)
  * never wakes up on its own. */
 static int run_loop(struct app *a)
 {
-	a->last_input = mono_ms();
-	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->tfd < 0) {
-		a->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-		if (a->tfd < 0)
-			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(errno));
+	a->last_input = wake_now_ms();
+	if (a->idle.attract_s > 0 || a->idle.blank_s > 0) {
+		int rc = wake_open(&a->wake);
+		if (rc)
+			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(-rc));
 	}
 	while (!a->quit) {
 		if (!a->suspended && frame(a))
@@ -1012,8 +708,8 @@ static int run_loop(struct app *a)
 		for (int i = 0; i < ni; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		/* the timer is armed only when something is due: idle stays idle */
-		if (a->tfd >= 0 && nfd < MAX_FDS)
-			pfd[nfd++] = (struct pollfd){ .fd = a->tfd, .events = POLLIN };
+		if (a->wake.fd >= 0 && nfd < MAX_FDS)
+			pfd[nfd++] = (struct pollfd){ .fd = a->wake.fd, .events = POLLIN };
 		int rc = poll(pfd, (nfds_t)nfd, -1);
 		if (rc < 0) {
 			if (errno == EINTR)
@@ -1028,7 +724,7 @@ static int run_loop(struct app *a)
 				on_signal(a);
 				continue;
 			}
-			if (pfd[i].fd == a->tfd) {
+			if (pfd[i].fd == a->wake.fd) {
 				on_timer(a);
 				continue;
 			}
@@ -1086,10 +782,10 @@ out:
 
 static void app_close(struct app *a)
 {
-	save_now(a); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
-	rec_writer_close(a->rec);
+	session_save(&a->session, a->game, &a->ui); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
+	session_close(&a->session);
 	game_destroy(a->game);
-	game_destroy(a->demo);
+	demo_end(&a->demo);
 #if WITH_EVDEV
 	evdev_close(a->ev);
 #endif
@@ -1098,20 +794,16 @@ static void app_close(struct app *a)
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	con_destroy(a->con);
 	con_destroy(a->scratch);
-	if (a->nfonts)
-		for (int i = 0; i < a->nfonts; i++)
-			font_destroy(a->fonts[i]);
-	else
-		font_destroy(a->font);
+	for (int i = 0; i < a->nfonts; i++)
+		font_destroy(a->fonts[i]);
 	if (a->sfd >= 0)
 		close(a->sfd);
-	if (a->tfd >= 0)
-		close(a->tfd);
+	wake_close(&a->wake);
 }
 
 int app_run(const struct app_config *cfg)
 {
-	struct app a = { .cfg = cfg, .sfd = -1, .tfd = -1, .step_at = -1 };
+	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record };
 	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
@@ -1139,7 +831,7 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 			goto out;
 		}
-		open_state(&a);
+		session_open(&a.session, cfg->state_dir, cfg->keys || !strcmp(a.ops->name, "headless"), &a.game, &a.ui);
 		if (cfg->keys) {
 			if (frame(&a))
 				a.status = 1;
@@ -1184,7 +876,7 @@ int app_list(bool displays, bool inputs, const struct app_config *cfg)
 	if (inputs) {
 #if WITH_EVDEV
 		char db[PATH_MAX + 32];
-		struct evdev_opts o = { .default_db = default_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
+		struct evdev_opts o = { .default_db = data_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
 		if (evdev_list(stdout, &o) < 0)
 			status = 1;
 #else

@@ -76,6 +76,14 @@ struct drm_display {
 	int cols, rows;
 };
 
+/* The backend's display from the generic one (base is its first member;
+ * through void *: struct display is less aligned than struct drm_display on
+ * 32-bit ARM, and this pointer always came from drm_open's calloc). */
+static struct drm_display *drm_of(struct display *dp)
+{
+	return (struct drm_display *)(void *)dp;
+}
+
 /* The open display, for drm_emergency_restore (this backend's file-static instance). */
 static struct drm_display *drm_instance;
 
@@ -666,7 +674,7 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		int want = d->auto_scale ? blit_fit_scale(d->font, &d->buf[0].surf, 80, 50) : d->scale;
 		const struct font *font = d->font;
 		if (d->nfonts)
-			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50,
+			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50, 40, 24,
 						    d->auto_scale ? 0 : d->scale, &want)];
 		struct blitter *nb;
 		if ((want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
@@ -952,7 +960,7 @@ fail:
 
 static void drm_close(struct display *dp)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (!d)
 		return;
 	if (d->fd >= 0) {
@@ -979,14 +987,14 @@ static void drm_close(struct display *dp)
 
 static void drm_console_size(struct display *dp, int *cols, int *rows)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	*cols = d->cols;
 	*rows = d->rows;
 }
 
 static int drm_present(struct display *dp, struct console *c)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (c != d->con || c->w != d->stale.w || c->h != d->stale.h) {
 		/* a new or resized console: every cell of both buffers is stale */
 		int rc = kms_stale_resize(&d->stale, c->w, c->h);
@@ -1005,7 +1013,7 @@ static int drm_present(struct display *dp, struct console *c)
 
 static int drm_poll_fds(struct display *dp, int *fds, int max)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	int n = 0;
 	int mine[3] = { d->fd, d->uevent_fd, d->wake_fd };
 	for (int i = 0; i < 3; i++)
@@ -1016,7 +1024,7 @@ static int drm_poll_fds(struct display *dp, int *fds, int max)
 
 static int drm_dispatch(struct display *dp, int fd, struct in_event *ev, int max)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (fd == d->fd) {
 		handle_events(d);
 		if (d->frame_wanted && !d->flip_pending && d->active && !d->suspended)
@@ -1040,7 +1048,7 @@ static int drm_dispatch(struct display *dp, int fd, struct in_event *ev, int max
 
 static void drm_suspend(struct display *dp)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (d->suspended)
 		return;
 	d->suspended = true;
@@ -1050,7 +1058,7 @@ static void drm_suspend(struct display *dp)
 
 static void drm_resume(struct display *dp)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (!d->suspended)
 		return;
 	int rc = take_master(d->fd);
@@ -1108,7 +1116,7 @@ static int set_dpms(struct drm_display *d, bool off)
 
 static int drm_blank(struct display *dp, bool off)
 {
-	struct drm_display *d = (struct drm_display *)dp;
+	struct drm_display *d = drm_of(dp);
 	if (d->suspended || !d->active)
 		return -EAGAIN;
 	int rc = set_dpms(d, off);

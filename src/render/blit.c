@@ -350,13 +350,13 @@ int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int 
 	return 1;
 }
 
-int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows,
-		int fixed_scale, int *scale)
+int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows, int min_cols,
+		int min_rows, int fixed_scale, int *scale)
 {
 	bool turned = s->rotation == 90 || s->rotation == 270;
 	long lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
-	int best = -1, best_scale = 1, most = -1, most_scale = 1;
-	long best_area = -1, most_cells = -1;
+	int best = -1, best_scale = 1, most = -1, apart = -1;
+	long best_area = -1, most_cells = -1, apart_cells = -1;
 	int lo = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 1;
 	int hi = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 8;
 	for (int i = 0; i < n; i++) {
@@ -373,16 +373,19 @@ int blit_choose(const struct font *const *fonts, int n, const struct surface *s,
 				break; /* the largest scale that fits */
 			}
 		}
-		long cells = (lw / ((long)f->cell_w * lo)) * (lh / ((long)f->cell_h * lo));
-		if (cells > most_cells) {
+		long fc = lw / ((long)f->cell_w * lo), fr = lh / ((long)f->cell_h * lo);
+		if (fc * fr > most_cells) {
 			most = i;
-			most_cells = cells;
-			most_scale = lo;
+			most_cells = fc * fr;
+		}
+		if (fc >= min_cols && fr >= min_rows && fc * fr > apart_cells && font_lines_apart(f)) {
+			apart = i;
+			apart_cells = fc * fr;
 		}
 	}
 	if (best < 0) {
-		best = most < 0 ? 0 : most;
-		best_scale = most_scale;
+		best = apart >= 0 ? apart : most < 0 ? 0 : most;
+		best_scale = lo;
 	}
 	*scale = best_scale;
 	return best;

@@ -186,17 +186,55 @@ static void draw_panel(const struct ui_layout *l, const struct game *g, struct c
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
 }
 
-void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *const *items)
+/* The width of item i in form f (3: left out). */
+static int hint_len(const struct ui_hint *h, int f)
 {
+	return f == 0 ? (int)utf8_len(h->full) : f == 1 ? (int)utf8_len(h->brief) : f == 2 ? (int)utf8_len(h->key) : 0;
+}
+
+static int hint_width(const struct ui_hint *items, int n, const int *form)
+{
+	int w = 0, shown = 0;
+	for (int i = 0; i < n; i++)
+		if (form[i] < 3) {
+			w += hint_len(&items[i], form[i]);
+			shown++;
+		}
+	return shown ? w + 2 * (shown - 1) : 0;
+}
+
+int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form)
+{
+	for (int i = 0; i < n; i++)
+		form[i] = 0;
+	/* steps: brief labels, keys alone, left out; then the same for the
+	 * items that keep their words */
+	static const struct { int form; bool keep; } steps[] = { { 1, false }, { 1, true }, { 2, false },
+								  { 3, false }, { 2, true }, { 3, true } };
+	for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
+		for (int i = n - 1; i >= 0 && hint_width(items, n, form) > width; i--)
+			if (items[i].keep == steps[s].keep && form[i] < steps[s].form)
+				form[i] = steps[s].form;
+	return hint_width(items, n, form);
+}
+
+void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n)
+{
+	int form[32];
+	if (n > 32)
+		n = 32;
 	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', ui_pal.hint, ui_pal.bg);
+	ui_hint_fit(items, n, l->cols - 2, form);
 	int x = 1;
-	for (int i = 0; items[i]; i++) {
-		int len = (int)utf8_len(items[i]);
-		int gap = i ? 2 : 0;
+	for (int i = 0; i < n; i++) {
+		if (form[i] == 3)
+			continue;
+		const char *t = form[i] == 0 ? items[i].full : form[i] == 1 ? items[i].brief : items[i].key;
+		int len = (int)utf8_len(t), gap = x > 1 ? 2 : 0;
 		if (x + gap + len > l->cols - 1)
-			break;
+			break; /* only when even the keys alone do not fit */
 		x += gap;
-		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, items[i], -1);
+		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, t, -1);
 		x += len;
 	}
 }
@@ -347,7 +385,7 @@ bool ui_key_text(const struct ui *u, const struct scr_key *k, bool pad, char *bu
 	return ha || hb;
 }
 
-int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64], int max)
+int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint *items, int max)
 {
 	int n = 0;
 	bool pad = ui_pad(u);
@@ -355,34 +393,37 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64
 		char kt[48];
 		if (!keys[i].hint || !ui_key_text(u, &keys[i], pad, kt, sizeof kt))
 			continue;
-		if (kt[0])
-			snprintf(text[n], sizeof text[n], "%s: %s", kt, keys[i].hint);
-		else
-			snprintf(text[n], sizeof text[n], "%s", keys[i].hint);
-		n++;
+		struct ui_hint *h = &items[n++];
+		const char *brief = keys[i].brief ? keys[i].brief : keys[i].hint;
+		h->keep = keys[i].keep;
+		if (kt[0]) {
+			snprintf(h->full, sizeof h->full, "%s: %s", kt, keys[i].hint);
+			snprintf(h->brief, sizeof h->brief, "%s: %s", kt, brief);
+			snprintf(h->key, sizeof h->key, "%s", kt);
+		} else {
+			snprintf(h->full, sizeof h->full, "%s", keys[i].hint);
+			snprintf(h->brief, sizeof h->brief, "%s", brief);
+			snprintf(h->key, sizeof h->key, "%s", brief);
+		}
 	}
 	return n;
 }
 
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
 {
-	const char *items[25];
-	char text[24][64];
-	int n = ui_key_items(u, keys, text, 24);
-	for (int i = 0; i < n; i++)
-		items[i] = text[i];
-	items[n] = NULL;
-	ui_draw_hint(l, c, items);
+	struct ui_hint items[24];
+	int n = ui_key_items(u, keys, items, 24);
+	ui_draw_hint(l, c, items, n);
 }
 
 const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len)
 {
-	char text[24][64];
-	int n = ui_key_items(u, keys, text, 24);
+	struct ui_hint items[24];
+	int n = ui_key_items(u, keys, items, 24);
 	size_t used = 0;
 	buf[0] = 0;
 	for (int i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", text[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", items[i].full);
 	return buf;
 }
 

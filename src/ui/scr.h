@@ -13,7 +13,9 @@ struct scr_key {
 	bool moves;            /* the eight moves instead of act */
 	signed char dev;       /* SCR_BOTH, SCR_KEYBOARD or SCR_PAD: where the entry applies */
 	const char *keys;      /* fixed key text (not a binding), e.g. "a-z" */
-	const char *hint;      /* short label on the hint line, NULL: help only */
+	const char *hint;      /* label on the hint line, NULL: help only */
+	const char *brief;     /* a shorter label for a full hint line ("inv"), NULL: none */
+	bool keep;             /* a full hint line keeps it in words (the way out, help) */
 	const char *help;      /* what it does, for the help screen, NULL: hint only */
 };
 enum { SCR_BOTH, SCR_KEYBOARD, SCR_PAD };
@@ -62,9 +64,25 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
  * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
-/* The hint line from a NULL-terminated list of "key: action" items: as many
- * whole items as fit, never one cut mid-word. */
-void ui_draw_hint(const struct ui_layout *l, struct console *c, const char *const *items);
+/* One item of the hint line in its three forms, longest first: "i: inventory",
+ * "i: inv" (the brief label; the full form again when there is none) and
+ * "i" (the key alone; the brief form when the item has no key). */
+struct ui_hint {
+	char full[64], brief[64], key[48];
+	bool keep; /* never reduced to its key alone, left out only when nothing else is */
+};
+/* Fits n hint items into width columns, two columns between items: sets
+ * form[i] to 0 (full), 1 (brief), 2 (key alone) or 3 (left out). Every
+ * item gets its brief label before any is reduced to its key, and every
+ * item is reduced to its key before any is left out; each step takes the
+ * least important item first (the last in the list) and stops as soon as
+ * the line fits. Items that keep their words are reduced to the key or
+ * left out only when nothing else is left to take. Returns the width of
+ * the line. */
+int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form);
+/* The hint line from n items, fitted to the console by ui_hint_fit: never
+ * an item cut mid-word. */
+void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n);
 
 /* The bindings the screens show (u->binds or the defaults). */
 const struct bindings *ui_binds(const struct ui *u);
@@ -72,10 +90,10 @@ const struct bindings *ui_binds(const struct ui *u);
  * bindings ("arrows/hjkl", "><", "A"): true, or false when nothing of that
  * device is bound to it (or k is not for that device). */
 bool ui_key_text(const struct ui *u, const struct scr_key *k, bool pad, char *buf, size_t len);
-/* The "KEY: label" items of a key list's hints for the device used last,
- * up to max into text; returns how many. */
-int ui_key_items(const struct ui *u, const struct scr_key *keys, char (*text)[64], int max);
-/* Those items joined by sep into buf, which is returned. */
+/* The hint items of a key list for the device used last, up to max into
+ * items; returns how many. */
+int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint *items, int max);
+/* Those items in full, joined by sep into buf, which is returned. */
 const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len);
 /* The hint line from a key list, for the device used last. */
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys);

@@ -2,8 +2,8 @@
 #include "ui/scr.h"
 
 static const struct scr_key keys[] = {
-	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
-	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_CANCEL, .hint = "close", .keep = true, .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .keep = true, .help = "back to the map" },
 	{ .act = ACT_CHARACTER, .help = "back to the map" },
 	{ .act = ACT_CONFIRM, .help = "back to the map" },
 	{ 0 },

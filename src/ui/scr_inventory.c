@@ -7,12 +7,12 @@
 #define SLOTS 26
 
 static const struct scr_key use_keys[] = {
-	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "use", .help = "use the item with that letter" },
+	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "use", .keep = true, .help = "use the item with that letter" },
 	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an item (or click it)" },
 	{ .act = ACT_CONFIRM, .hint = "use", .help = "use the chosen item" },
 	{ .act = ACT_DO, .hint = "use", .help = "use the chosen item" },
-	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
-	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_CANCEL, .hint = "close", .keep = true, .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .keep = true, .help = "back to the map" },
 	{ .act = ACT_INVENTORY, .help = "back to the map" },
 	{ .act = ACT_DROP, .help = "drop instead" },
 	{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "drop", .help = "drop instead" },
@@ -20,12 +20,12 @@ static const struct scr_key use_keys[] = {
 };
 
 static const struct scr_key drop_keys[] = {
-	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "drop", .help = "drop the item with that letter" },
+	{ .keys = "a-z", .dev = SCR_KEYBOARD, .hint = "drop", .keep = true, .help = "drop the item with that letter" },
 	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose an item (or click it)" },
 	{ .act = ACT_CONFIRM, .hint = "drop", .help = "drop the chosen item" },
 	{ .act = ACT_DO, .hint = "drop", .help = "drop the chosen item" },
-	{ .act = ACT_CANCEL, .hint = "close", .help = "back to the map" },
-	{ .act = ACT_BACK, .hint = "close", .help = "back to the map" },
+	{ .act = ACT_CANCEL, .hint = "close", .keep = true, .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "close", .keep = true, .help = "back to the map" },
 	{ .act = ACT_DROP, .help = "back to the map" },
 	{ .act = ACT_INVENTORY, .help = "use instead" },
 	{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "use", .help = "use instead" },

@@ -2,11 +2,11 @@
 #include "ui/scr.h"
 
 static const struct scr_key keys[] = {
-	{ .keys = "", .dev = SCR_KEYBOARD, .hint = "Look: move the cursor" },
-	{ .keys = "", .dev = SCR_PAD, .hint = "Look: D-pad moves the cursor" },
+	{ .keys = "", .dev = SCR_KEYBOARD, .hint = "Look: move the cursor", .brief = "Look", .keep = true },
+	{ .keys = "", .dev = SCR_PAD, .hint = "Look: D-pad moves the cursor", .brief = "Look", .keep = true },
 	{ .moves = true, .help = "move the cursor (or point)" },
-	{ .act = ACT_CANCEL, .hint = "done", .help = "back to the map" },
-	{ .act = ACT_BACK, .hint = "done", .help = "back to the map" },
+	{ .act = ACT_CANCEL, .hint = "done", .keep = true, .help = "back to the map" },
+	{ .act = ACT_BACK, .hint = "done", .keep = true, .help = "back to the map" },
 	{ .act = ACT_LOOK, .help = "back to the map" },
 	{ .act = ACT_CONFIRM, .help = "back to the map" },
 	{ .act = ACT_DO, .help = "back to the map" },

@@ -6,25 +6,25 @@
 _Static_assert(ACT_MOVE_NW - ACT_MOVE_N == 7 && CMD_MOVE_NW - CMD_MOVE_N == 7, "move orders differ");
 
 static const struct scr_key keys[] = {
-	{ .moves = true, .hint = "move", .help = "walk (into a monster: attack)" },
-	{ .act = ACT_HELP, .hint = "help", .help = "every key (this help)" },
-	{ .keys = "L/R+D-pad", .dev = SCR_PAD, .hint = "diagonal", .help = "diagonals: hold L or R + d-pad" },
+	{ .moves = true, .hint = "move", .keep = true, .help = "walk (into a monster: attack)" },
+	{ .act = ACT_HELP, .hint = "help", .keep = true, .help = "every key (this help)" },
+	{ .keys = "L/R+D-pad", .dev = SCR_PAD, .hint = "diagonal", .brief = "diag", .help = "diagonals: hold L or R + d-pad" },
 	{ .act = ACT_DO, .hint = "act", .help = "stairs under you, else pick up" },
-	{ .act = ACT_INVENTORY, .hint = "use", .help = "use an item (inventory)" },
+	{ .act = ACT_INVENTORY, .hint = "inventory", .brief = "inv", .help = "use an item (inventory)" },
 	{ .act = ACT_WAIT, .hint = "wait", .help = "wait a turn" },
 	{ .act = ACT_BACK, .hint = "wait", .help = "wait a turn" },
-	{ .act = ACT_PICKUP, .hint = "get", .help = "pick up what lies here" },
+	{ .act = ACT_PICKUP, .hint = "pick up", .brief = "get", .help = "pick up what lies here" },
 	{ .act = ACT_DROP, .hint = "drop", .help = "drop an item" },
 	{ .act = ACT_EXPLORE, .hint = "explore", .help = "explore (any key stops)" },
 	{ .act = ACT_DESCEND, .act2 = ACT_ASCEND, .hint = "stairs" },
 	{ .act = ACT_DESCEND, .help = "stairs down; away: go to them" },
 	{ .act = ACT_ASCEND, .help = "stairs up; away: go to them" },
 	{ .act = ACT_LOOK, .hint = "look", .help = "look around (or click)" },
-	{ .act = ACT_HISTORY, .hint = "log", .help = "message history" },
-	{ .act = ACT_QUIT, .hint = "quit", .help = "save and quit to the menu" },
+	{ .act = ACT_HISTORY, .hint = "messages", .brief = "log", .help = "message history" },
+	{ .act = ACT_QUIT, .hint = "save & quit", .brief = "quit", .help = "save and quit to the menu" },
 	{ .act = ACT_MENU, .hint = "menu", .help = "save and quit to the menu" },
 	{ .act = ACT_CANCEL, .help = "save and quit to the menu" },
-	{ .act = ACT_CHARACTER, .hint = "you", .help = "character" },
+	{ .act = ACT_CHARACTER, .hint = "character", .brief = "char", .help = "character" },
 	{ 0 },
 };
 
@@ -122,10 +122,21 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	}
 }
 
+/* Attract mode's demo: its hint line says what it is and how to leave it,
+ * not the play keys (any key ends it and does nothing else). */
+static const struct ui_hint demo_hint[] = {
+	{ .full = "Demo: the computer is playing", .brief = "Demo game", .key = "Demo game", .keep = true },
+	{ .full = "press any key to go back to the title", .brief = "press any key", .key = "press any key",
+	  .keep = true },
+};
+
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	ui_draw_world(u, l, g, c, false, NULL);
-	ui_draw_keys_hint(u, l, c, keys);
+	if (u->demo)
+		ui_draw_hint(l, c, demo_hint, (int)(sizeof demo_hint / sizeof demo_hint[0]));
+	else
+		ui_draw_keys_hint(u, l, c, keys);
 }
 
 const struct scr scr_play = { .name = "play", .title = "On the map", .keys = keys, .needs_game = true, .input = input, .draw = draw };

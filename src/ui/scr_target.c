@@ -6,11 +6,11 @@
 #include <stdio.h>
 
 static const struct scr_key keys[] = {
-	{ .moves = true, .hint = "aim", .help = "move the cursor (or click a cell)" },
+	{ .moves = true, .hint = "aim", .keep = true, .help = "move the cursor (or click a cell)" },
 	{ .act = ACT_CONFIRM, .hint = "use", .help = "use the item there" },
 	{ .act = ACT_DO, .hint = "use", .help = "use the item there" },
-	{ .act = ACT_CANCEL, .hint = "cancel", .help = "cancel (costs nothing)" },
-	{ .act = ACT_BACK, .hint = "cancel", .help = "cancel (costs nothing)" },
+	{ .act = ACT_CANCEL, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },
+	{ .act = ACT_BACK, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },
 	{ 0 },
 };
 

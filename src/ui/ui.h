@@ -49,6 +49,7 @@ struct ui {
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */

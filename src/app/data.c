@@ -1,0 +1,92 @@
+#include "app/data.h"
+#include "core/log.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The directory of the running binary into buf, or "." if unknown. */
+static const char *exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	if (n <= 0)
+		return ".";
+	buf[n] = 0;
+	if (!(slash = strrchr(buf, '/')))
+		return ".";
+	*slash = 0;
+	return buf;
+}
+
+/* Finds a shipped file (rel: "fonts/...", "gamepads/..."): under
+ * $PIROGUE_DATA_DIR (tests, out-of-tree builds), next to the binary (a
+ * build tree), then in the installed data directory. Returns 0 with the
+ * path in out, or -ENOENT. */
+static int data_file(const char *rel, char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	const char *dirs[3] = { getenv("PIROGUE_DATA_DIR"), exe_dir(exe, sizeof exe), PIROGUE_DATADIR };
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		if ((size_t)snprintf(out, len, "%s/%s", dirs[i], rel) < len && access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+const char *data_gamepad_db(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	if (data_file("gamepads/gamecontrollerdb.txt", buf, len) == 0)
+		return buf;
+	log_error("no default gamepad database in %s/gamepads or %s/gamepads: pads that do not follow the "
+		  "kernel layout need --gamepad-db FILE (reinstall pirogue, or set PIROGUE_DATA_DIR)",
+		  exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
+	return NULL;
+}
+
+int data_load_fonts(const char *path, enum font_layout layout, struct font **fonts, int *n)
+{
+	char err[256];
+	*n = 0;
+	if (path) {
+		if (font_load_as(&fonts[0], path, layout, err, sizeof err)) {
+			log_error("%s (give --font a PNG tileset or a PSF font)", err);
+			return -EINVAL;
+		}
+		*n = 1;
+		return 0;
+	}
+	/* The shipped fonts, candidates of the automatic choice (the display
+	 * picks the one that fills it best: blit_choose); the first must be
+	 * there, the others are used when they are. */
+	static const char *const shipped[DATA_FONTS_MAX] = {
+		"fonts/cp437-8x8.png",	  "fonts/cp437-8x9.png",    "fonts/cp437-8x16.png",   "fonts/dejavu-12x12.png",
+		"fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png", "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png",
+		"fonts/dejavu-24x24.png"
+	};
+	char file[PATH_MAX + 32], exe[PATH_MAX];
+	for (size_t i = 0; i < DATA_FONTS_MAX; i++) {
+		if (data_file(shipped[i], file, sizeof file)) {
+			if (i == 0)
+				break;
+			log_info("default font %s is not installed; choosing among the others", shipped[i]);
+			continue;
+		}
+		struct font *f;
+		if (font_load(&f, file, err, sizeof err)) {
+			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+			return -EINVAL;
+		}
+		fonts[(*n)++] = f;
+	}
+	if (*n)
+		return 0;
+	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
+		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);
+	return -ENOENT;
+}

@@ -1,0 +1,23 @@
+/* data: the files pirogue ships (fonts, the gamepad database), found under $PIROGUE_DATA_DIR, beside the binary, or where they are installed; and the fonts loaded from them or from --font. */
+#ifndef PIROGUE_APP_DATA_H
+#define PIROGUE_APP_DATA_H
+#include <stddef.h>
+#include "render/font.h"
+
+/* The most shipped fonts the automatic choice picks from. */
+#define DATA_FONTS_MAX 9
+
+/* The shipped gamepad database's path in buf (loaded before the user's
+ * mappings), or NULL after logging one line saying where it was looked for
+ * and what to do. */
+const char *data_gamepad_db(char *buf, size_t len);
+
+/* The fonts: path (--font, read as layout) alone when given, else the
+ * shipped ones, candidates of the display's automatic choice (the first,
+ * the 8×8, must be there; the others are used when they are). Fills
+ * fonts[0..*n) (at most DATA_FONTS_MAX; the caller destroys them) and
+ * returns 0, or a negative errno having logged one line naming the file
+ * and what to do. */
+int data_load_fonts(const char *path, enum font_layout layout, struct font **fonts, int *n);
+
+#endif

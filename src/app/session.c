@@ -1,0 +1,153 @@
+#include "app/session.h"
+#include "core/log.h"
+#include "game/mapgen.h"
+#include "game/serial.h"
+#include "save/morgue.h"
+#include "save/save.h"
+#include "save/scores.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui)
+{
+	if (scripted && !opt)
+		return;
+	if (save_state_dir(opt, s->state_dir, sizeof s->state_dir))
+		return; /* said why; the game is played without saving */
+	s->saving = true;
+	if (*g)
+		return; /* --seed: a new game was asked for */
+	char why[SAVE_WHY_MAX];
+	int rc = save_load(s->state_dir, g, why, sizeof why);
+	if (rc == 0) {
+		ui->can_continue = true;
+		ui->menu_sel = 0;
+	} else if (rc != -ENOENT) {
+		log_error("%s/%s: %s", s->state_dir, SAVE_FILE, why);
+		/* the title gets it without the details in parentheses (the
+		 * log has them), capitalised: "The save is cut short; kept
+		 * as pirogue.sav.bad-20261130-202742" */
+		size_t n = 0;
+		for (const char *p = why; *p && n + 1 < sizeof ui->notice; p++) {
+			const char *close = p[0] == ' ' && p[1] == '(' ? strchr(p, ')') : NULL;
+			if (close) {
+				p = close;
+				continue;
+			}
+			ui->notice[n] = n == 0 && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+			n++;
+		}
+		ui->notice[n] = 0;
+	}
+}
+
+int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen)
+{
+	game_destroy(*g);
+	*g = NULL;
+	struct game_opts o = { .seed = seed, .mapgen = mapgen };
+	int rc = game_create(g, &o);
+	if (rc) {
+		*g = NULL;
+		log_error("cannot start a new game (%s)", strerror(-rc));
+		return rc;
+	}
+	log_info("new game, seed %llu", (unsigned long long)seed);
+	if (s->record && !s->recording_done) {
+		s->recording_done = true;
+		return rec_writer_open(&s->rec, s->record, seed, mapgen_name((enum mapgen_kind)mapgen));
+	}
+	if (s->rec) {
+		/* a recording holds one game: the next one is not recorded */
+		rec_writer_close(s->rec);
+		s->rec = NULL;
+	}
+	return 0;
+}
+
+void session_continue(struct session *s, const struct game *g)
+{
+	if (!s->record || s->recording_done || !g)
+		return;
+	/* --record and a game from the save: recorded from its seed */
+	struct game_opts o;
+	game_opts_of(g, &o);
+	s->recording_done = true;
+	if (rec_writer_open(&s->rec, s->record, o.seed, mapgen_name(o.mapgen)) == 0 &&
+	    rec_writer_history(s->rec, g, 1)) {
+		rec_writer_close(s->rec);
+		s->rec = NULL;
+	}
+}
+
+void session_save(struct session *s, const struct game *g, struct ui *ui)
+{
+	if (s->saving && g && !game_is_over(g) && save_game(s->state_dir, g))
+		snprintf(ui->status, sizeof ui->status, "The game could not be saved (the log says why).");
+}
+
+/* The game has ended: its morgue file and recording, its score (its rank
+ * for the high-score screen); then the save is deleted (permadeath). */
+static void game_ended(struct session *s, const struct game *g, struct ui *ui)
+{
+	ui->can_continue = false;
+	ui->score_rank = -1;
+	if (s->saving) {
+		char name[PATH_MAX];
+		int rank = -1;
+		if (morgue_game_over(s->state_dir, g, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
+			log_info("morgue file %s, high score rank %d", name, rank + 1);
+		ui->score_rank = rank >= 0 ? rank : -1;
+	}
+	if (s->rec) {
+		rec_writer_close(s->rec);
+		s->rec = NULL;
+	}
+}
+
+int session_command(struct session *s, struct game *g, struct ui *ui, const struct command *cmd)
+{
+	if (!g || game_is_over(g))
+		return 0;
+	int turn0 = game_turn(g), depth0 = game_depth(g);
+	int turn = game_do(g, cmd);
+	if (save_due(turn0, depth0, game_turn(g), game_depth(g)))
+		session_save(s, g, ui);
+	if (s->rec)
+		rec_writer_command(s->rec, cmd, game_turn(g), game_checksum(g));
+	if (game_is_over(g))
+		game_ended(s, g, ui);
+	return turn;
+}
+
+void session_scores(const struct session *s, struct ui *ui)
+{
+	ui->nscores = 0;
+	if (!s->saving)
+		return;
+	struct score_table t;
+	char why[256];
+	if (scores_load(s->state_dir, &t, why, sizeof why)) {
+		log_error("%s", why);
+		snprintf(ui->status, sizeof ui->status, "%.*s", (int)sizeof ui->status - 1, why);
+	}
+	for (int i = 0; i < t.n && i < UI_SCORES_MAX; i++) {
+		struct ui_score *sc = &ui->scores[i];
+		sc->score = t.e[i].score;
+		sc->depth = t.e[i].depth;
+		sc->turns = t.e[i].turns;
+		sc->level = t.e[i].level;
+		snprintf(sc->cause, sizeof sc->cause, "%s", t.e[i].cause);
+		ui->nscores = i + 1;
+	}
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	rec_writer_close(s->rec);
+	s->rec = NULL;
+}

@@ -1,0 +1,58 @@
+/* session: the player's game as it is kept — the state directory, the save (loaded at the start, written on its triggers, deleted when the game ends), the --record recording, the morgue file and the high scores (docs/save.md). */
+#ifndef PIROGUE_APP_SESSION_H
+#define PIROGUE_APP_SESSION_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "game/game.h"
+#include "save/record.h"
+#include "ui/ui.h"
+
+/* Zero with record set is a session that keeps nothing yet. */
+struct session {
+	const char *record;       /* --record FILE: the first game is recorded, from its seed */
+	bool recording_done;      /* ... it has begun (a recording holds one game) */
+	struct rec_writer *rec;   /* the recording being written, NULL when none */
+	bool saving;              /* state_dir holds the save (session_open found it) */
+	char state_dir[PATH_MAX];
+};
+
+/* Finds the state directory: opt (--state-dir, NULL: save_state_dir's
+ * default); a scripted run (--keys, headless) uses one only when opt names
+ * it, so that tests never see or change the player's saves. Without a game
+ * in *g (none asked for by --seed) the save is loaded at once: a good one
+ * into *g, offered as Continue on ui's title; a refused one is renamed
+ * aside by the loader, logged, and its reason (without the details in
+ * parentheses, capitalised) put in ui->notice. Without a state directory
+ * the game is played without saving (save_state_dir said why). */
+void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
+
+/* Starts a new game on *g with seed and mapgen (an enum mapgen_kind),
+ * destroying the one there unsaved; the first game of a --record run is
+ * recorded, and a recording ends when the next game starts. Returns 0, or a
+ * negative errno having logged one line (then *g is NULL). */
+int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen);
+
+/* Continue of g (the loaded game): with --record not yet begun, the
+ * recording starts from its seed with the history it has so far. */
+void session_continue(struct session *s, const struct game *g);
+
+/* Gives g the command cmd: saved when save_due says so, recorded, and when
+ * it ends the game: the morgue file, the score (its rank in
+ * ui->score_rank), the recording closed and the save deleted; ui->
+ * can_continue false. Returns what game_do returns (1: a turn passed); 0
+ * with nothing done when there is no game or it is over. */
+int session_command(struct session *s, struct game *g, struct ui *ui, const struct command *cmd);
+
+/* Saves g when it is in progress (a finished game is not kept); a failure
+ * puts one line in ui->status (the log says why). */
+void session_save(struct session *s, const struct game *g, struct ui *ui);
+
+/* The high-score table of the state directory into ui (none without one);
+ * a refused table is logged and named in ui->status. */
+void session_scores(const struct session *s, struct ui *ui);
+
+/* Closes the recording (it does not save: session_save first). NULL ok. */
+void session_close(struct session *s);
+
+#endif
