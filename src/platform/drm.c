@@ -259,20 +259,14 @@ static int draw_frame(struct drm_display *d)
 		return 0;
 	if (!d->can_flip) {
 		int f = d->front;
-		if (!kms_stale_any(&d->stale, f))
+		if (!kms_stale_draw(&d->stale, f, d->blit, d->con, &d->buf[f].surf))
 			return 0;
-		blit_draw(d->blit, d->con, &d->buf[f].surf, d->stale.map[f]);
-		kms_stale_clear(&d->stale, f);
 		dirty(d, &d->buf[f]);
 		return 0;
 	}
 	int b = 1 - d->front;
-	if (kms_stale_any(&d->stale, b)) {
-		blit_draw(d->blit, d->con, &d->buf[b].surf, d->stale.map[b]);
-		kms_stale_clear(&d->stale, b);
-	} else if (!kms_stale_any(&d->stale, d->front)) {
+	if (!kms_stale_draw(&d->stale, b, d->blit, d->con, &d->buf[b].surf) && !kms_stale_any(&d->stale, d->front))
 		return 0; /* both buffers show the console already */
-	}
 	int r = drmModePageFlip(d->fd, d->out.crtc_id, d->buf[b].fb_id, DRM_MODE_PAGE_FLIP_EVENT, d);
 	if (r == 0) {
 		d->flip_pending = true;
@@ -611,7 +605,7 @@ static int drm_present(struct display *dp, struct console *c)
 			return rc;
 		d->con = c;
 	} else {
-		kms_stale_add(&d->stale, c->damage);
+		kms_stale_add(&d->stale, c->damage, c->row_damage);
 	}
 	if (!d->active || d->suspended || d->flip_pending) {
 		d->frame_wanted = true;
