@@ -2,7 +2,8 @@
 # Attract mode and screen blanking as a person sees them, with the timers
 # shortened through the settings: pirogue --backend term in an 80x24 tmux
 # window. On the title, after --attract seconds without input the demo
-# plays ("Demo - press any key", its turns going on); a key ends it and
+# plays ("Demo - press any key" above, "Demo: the computer is playing" and
+# "press any key" on the hint line; its turns going on); a key ends it and
 # brings the title back, and does nothing else (the key is Enter: on the
 # title it would start a game). After --blank seconds the screen is black;
 # Escape wakes it, shows the title again and does not quit. While blanked
@@ -35,6 +36,10 @@ pane_wait "New game" 50 || no "no title screen"
 # the demo: within 1 s (+ slack), moves going on
 pane_wait "Demo - press any key" 40 || no "no demo after 1 s on the title"
 cp "$tmp/pane" "$tmp/demo1"
+# its hint line says what it is and how to leave, not the play keys
+tail -n 1 "$tmp/pane" | grep -q "Demo: the computer is playing  press any key to go back to the title" ||
+	no "the demo's hint line does not say what it is and 'press any key'"
+tail -n 1 "$tmp/pane" | grep -q "move" && no "the demo's hint line shows the play keys"
 [ -n "${SHOW:-}" ] && cat "$tmp/pane"
 sleep 0.6
 pane

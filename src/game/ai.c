@@ -34,9 +34,6 @@ void ai_begin_phase(struct game *g)
 		s->gen = 2;
 	}
 	s->player_map = false;
-	for (int i = 0; i < AI_GOAL_CACHE; i++)
-		s->goal[i].ok = false;
-	s->goal_next = 0;
 	s->nghost = 0;
 	s->map = world_floor(g, g->depth);
 	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
@@ -159,9 +156,11 @@ static void player_map_grow(struct game *g, int until)
 	}
 }
 
-/* Settles the rest of the player's map (if one is under way): before any
- * monster changes what a cell costs where the map has not reached yet, so
- * it stays the map of the costs at its start. */
+/* Settles the rest of the player's map (if one is under way): before a
+ * confused monster stumbles (it may kill, and moves anywhere). Otherwise a
+ * cell's cost is read when the map first reaches it: the hunters step only
+ * between cells it has settled, and those out of sight (which do not use
+ * it) may move where it has not reached yet. */
 static void player_map_finish(struct game *g)
 {
 	if (g->ai.player_map)
@@ -178,25 +177,43 @@ static unsigned player_dist_at(struct game *g, int i)
 	return s->mark[i] == s->gen + 1 || s->mark[i] == s->gen ? s->dist[i] : PATH_UNREACHABLE;
 }
 
-/* Distance map towards (gx, gy) other than the player's, computed at most
- * once per phase per goal. */
-static const uint16_t *goal_dist(struct game *g, int gx, int gy)
+/* The map towards (gx, gy) over the walls of the phase's floor (one of
+ * the kept ones, or a new one), grown until it reaches cell until (or all it
+ * can reach): then every cell nearer to the goal than until is in it. */
+static const uint16_t *goal_dist(struct game *g, int gx, int gy, int until)
 {
 	struct ai_scratch *s = &g->ai;
-	for (int i = 0; i < AI_GOAL_CACHE; i++)
-		if (s->goal[i].ok && s->goal[i].gx == gx && s->goal[i].gy == gy)
-			return s->goal[i].dist;
-	const struct map *m = world_floor(g, g->depth);
-	for (int c = 0; c < WORLD_CELLS; c++)
-		s->cost[c] = (uint8_t)cell_cost(g, m, c);
-	int i = s->goal_next;
-	s->goal_next = (i + 1) % AI_GOAL_CACHE;
-	s->goal[i].gx = gx;
-	s->goal[i].gy = gy;
-	s->goal[i].ok = true;
-	path_dijkstra(s->cost, MAP_W, MAP_H, gx, gy, s->goal[i].dist);
-	s->dijkstra_runs++;
-	return s->goal[i].dist;
+	const struct map *m = s->map;
+	struct ai_goal *gl = NULL;
+	for (int i = 0; i < AI_GOAL_CACHE && !gl; i++)
+		if (s->goal[i].map == m && s->goal[i].gx == gx && s->goal[i].gy == gy)
+			gl = &s->goal[i];
+	if (!gl) { /* the oldest goal makes room */
+		gl = &s->goal[s->goal_next];
+		s->goal_next = (s->goal_next + 1) % AI_GOAL_CACHE;
+		gl->map = m;
+		gl->gx = gx;
+		gl->gy = gy;
+		memset(gl->dist, 0xFF, sizeof(gl->dist));
+		gl->dist[gy * MAP_W + gx] = 0;
+		gl->queue[0] = gy * MAP_W + gx;
+		gl->head = 0;
+		gl->tail = 1;
+		s->dijkstra_runs++;
+	}
+	while (gl->dist[until] == PATH_UNREACHABLE && gl->head < gl->tail) {
+		int u = gl->queue[gl->head++], uy = u / MAP_W, ux = u - uy * MAP_W;
+		uint16_t du = (uint16_t)(gl->dist[u] + 1);
+		for (int d = 0; d < 8; d++) {
+			int nx = ux + dir_dx[d], ny = uy + dir_dy[d], v = ny * MAP_W + nx;
+			if ((unsigned)nx >= MAP_W || (unsigned)ny >= MAP_H || m->tile[v] == TILE_WALL ||
+			    gl->dist[v] != PATH_UNREACHABLE)
+				continue;
+			gl->dist[v] = du;
+			gl->queue[gl->tail++] = v;
+		}
+	}
+	return gl->dist;
 }
 
 /* Moves e one step down a distance map (the player's when dist is NULL),
@@ -291,15 +308,8 @@ void ai_act(struct game *g, ecs_entity e)
 		ai->state = AI_IDLE; /* nobody here any more */
 		return;
 	}
-	int lx = ai->last_x, ly = ai->last_y;
-	bool moved;
-	if (lx == px && ly == py) {
-		moved = step_down(g, e, p, NULL);
-	} else {
-		player_map_finish(g); /* this monster may move where the map has not reached */
-		moved = step_down(g, e, p, goal_dist(g, lx, ly));
-	}
-	if (!moved) {
+	/* out of sight: to where it saw him last, around the walls */
+	if (!step_down(g, e, p, goal_dist(g, ai->last_x, ai->last_y, p->y * MAP_W + p->x))) {
 		ai = ecs_get(g->w, e, COMP_AI);
 		ai->state = AI_IDLE; /* cannot get there: give up */
 	}

@@ -37,13 +37,19 @@ struct ai_scratch {
 	 * it looks only at new cells. */
 	const struct map *walk_of;
 	uint64_t walk[MAP_H + 2][AI_ROW_WORDS], open[MAP_H + 2][AI_ROW_WORDS];
-	/* Maps towards other goals (where a monster last saw the player):
-	 * whole maps on the costs of the moment (cost[] is filled then). */
-	uint8_t cost[WORLD_CELLS];
-	struct {
+	/* Maps towards the places where monsters last saw the player (for those
+	 * that lost sight of him): steps over the floor's walls only (other
+	 * monsters are not in them), so a map stays true from turn to turn on
+	 * its floor. The last AI_GOAL_CACHE goals are kept, each grown breadth
+	 * first only as far as the monsters that ask need (dist[c] is
+	 * PATH_UNREACHABLE where it has not reached yet; queue[head..tail) are
+	 * the cells reached and not expanded). */
+	struct ai_goal {
+		const struct map *map; /* NULL: a free slot */
 		int gx, gy;
-		bool ok;
+		int head, tail;
 		uint16_t dist[WORLD_CELLS];
+		int32_t queue[WORLD_CELLS];
 	} goal[AI_GOAL_CACHE];
 	int goal_next;
 	/* cells of monsters killed during this phase: still costly for maps

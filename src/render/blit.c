@@ -941,6 +941,12 @@ static void flush_band(struct blitter *b, struct surface *s)
 
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
 {
+	blit_draw_rows(b, c, s, damage, damage && damage == c->damage ? c->row_damage : NULL);
+}
+
+void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
+		    const uint8_t *rows)
+{
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
@@ -979,7 +985,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 		}
 	}
 	for (int a = 0; a < nbands; a++) {
-		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
+		if (damage && !turned && (rows ? !rows[a] : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
 		if (colscan && !b->coldmg[a])
 			continue;
@@ -990,8 +996,15 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
 		int sx0 = flip_x ? s->width - ncells * bw : 0;
 		for (int t = 0; t < ncells; t++, ci += dci, sx0 += bw) {
-			if (damage && !damage[ci])
+			if (damage && !damage[ci]) {
+				if (!turned && !flip_x) { /* on to the row's next damaged cell */
+					int skip = con_next_damaged(damage + (ci - t), t + 1, ncells) - t - 1;
+					t += skip;
+					ci += skip;
+					sx0 += skip * bw;
+				}
 				continue;
+			}
 			const struct con_cell *cell = &c->cells[ci];
 			int g = lookup(b, cell->ch);
 			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
