@@ -16,7 +16,7 @@
 #include "platform/crash.h"
 #include "platform/display.h"
 #if WITH_DRM
-#include "platform/drm.h"
+#include "platform/drmcard.h"
 #endif
 #include "platform/vt.h"
 #if WITH_EVDEV
@@ -162,7 +162,7 @@ static int open_display(struct app *a)
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
 		char why[512];
-		int rc = drm_probe(&o, why, sizeof why);
+		int rc = drmcard_probe(&o, why, sizeof why);
 		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
