@@ -350,6 +350,64 @@ static void test_damaged_equals_full(void **st)
 	damaged_equals_full(0, 3);
 }
 
+/* Every cell anti-aliased (or a colour tile), side by side: the blend
+ * paths of both formats, including RGB565's pairs of neighbouring 8-pixel
+ * cells, cells wider than 16 pixels and tails under 8, with and without
+ * AVX2, match the reference model. */
+static void test_blend_every_cell(void **st)
+{
+	(void)st;
+	static const int widths[] = { 8, 6, 12, 16, 21 };
+	for (int base = 0; base < 2; base++) {
+		if (base)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+		for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+			for (int colour = 0; colour < 2; colour++) {
+				int cw = widths[wi], ch = 7;
+				struct font *f = tf_random(cw, ch, (uint32_t)(31 * wi + 7));
+				assert_non_null(f);
+				uint32_t seed = (uint32_t)wi * 977u + 5u;
+				size_t n = (size_t)TF_RND_N * (size_t)(cw * ch);
+				if (colour) {
+					f->colour = malloc(n * sizeof *f->colour);
+					assert_non_null(f->colour);
+				}
+				for (size_t i = 0; i < n; i++) {
+					seed = seed * 1103515245u + 12345u;
+					f->coverage[i] = (uint8_t)(seed >> 16);
+					if (colour)
+						f->colour[i] = (uint32_t)f->coverage[i] << 24 |
+							       ((seed >> 4) * 2654435761u >> 8 & 0xFFFFFF);
+				}
+				struct rng r;
+				rng_seed(&r, 40 + wi);
+				struct console *c;
+				assert_int_equal(con_create(&c, 9, 4), 0);
+				for (int y = 0; y < 4; y++)
+					for (int x = 0; x < 9; x++)
+						con_put(c, x, y, (uint32_t)rng_range(&r, 0, TF_RND_N - 1),
+							rng_next(&r) & 0xFFFFFF, rng_next(&r) & 0xFFFFFF);
+				for (int fi = 0; fi < 2; fi++)
+					for (int scale = 1; scale <= 2; scale++)
+						for (int ri = 0; ri < 4; ri++) {
+							struct blitter *b;
+							assert_int_equal(blit_create(&b, f, scale), 0);
+							struct tsurf t;
+							ts_init(&t, formats[fi], rotations[ri], 9 * cw * scale,
+								4 * ch * scale + 2, 1);
+							blit_draw(b, c, &t.s, NULL);
+							check_reference(&t.s, f, scale, c, SENTINEL);
+							check_padding(&t.s);
+							ts_free(&t);
+							blit_destroy(b);
+						}
+				con_destroy(c);
+				tf_free(f);
+			}
+	}
+	unsetenv("PIROGUE_BLIT_BASELINE");
+}
+
 /* The code used without AVX2 (and on other CPUs) draws the same pixels. */
 static void test_baseline_code(void **st)
 {
@@ -591,6 +649,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lines_apart),
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),
 		cmocka_unit_test(test_console_size),

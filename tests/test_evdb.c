@@ -311,8 +311,7 @@ static void test_shipped_database(void **st)
 {
 	(void)st;
 	char path[512];
-	const char *dir = getenv("PIROGUE_DATA_DIR");
-	snprintf(path, sizeof path, "%s/gamepads/gamecontrollerdb.txt", dir && *dir ? dir : ".");
+	test_data_path(path, sizeof path, "gamepads/gamecontrollerdb.txt");
 	unsetenv("SDL_GAMECONTROLLER_USE_BUTTON_LABELS");
 	/* SDL's 307 pads, the two lines with empty sources said once each, the
 	 * 40 hinted twins skipped */

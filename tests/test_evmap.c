@@ -1116,8 +1116,7 @@ static void test_sdl_database(void **st)
 {
 	(void)st;
 	char path[512];
-	const char *dir = getenv("PIROGUE_DATA_DIR");
-	snprintf(path, sizeof path, "%s/gamepads/gamecontrollerdb.txt", dir && *dir ? dir : ".");
+	test_data_path(path, sizeof path, "gamepads/gamecontrollerdb.txt");
 	unsetenv("SDL_GAMECONTROLLER_USE_BUTTON_LABELS");
 	struct evdb db = {0};
 	char *file = read_all(path);

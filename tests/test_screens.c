@@ -448,6 +448,56 @@ static void test_hints_shorten(void **st)
 	rig_done(&r);
 }
 
+/* The help screen reads whole (issue 9, played at 80x24): every help line
+ * of every screen appears uncut in its column at 80 columns; a pair of
+ * actions ("choose": up and down) lists both actions' keys; the eight
+ * moves are listed one by one on the map only, elsewhere as one row. */
+static void test_help_reads_whole(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(1), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	assert_int_equal(con_resize(r.c, 80, 150), 0); /* the whole listing on one page */
+	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_HELP, .key = '?', .cols = 80, .rows = 150 };
+	ui_input(&r.u, r.f.g, &r.h, &in);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_int_equal(r.u.screen, UI_HELP);
+	int sections = 0;
+	for (int i = 0; i < ui_screen_count(); i++) {
+		const struct scr *sc = ui_screen_at(i);
+		for (int k = 0; sc && sc->keys && (sc->keys[k].hint || sc->keys[k].help); k++) {
+			const char *h = sc->keys[k].help;
+			if (!h)
+				continue;
+			bool whole = false;
+			for (int y = 0; y < 150 && !whole; y++) {
+				row(r.c, y, line);
+				/* the label column ends where the keys begin (two blanks) */
+				const char *at = strstr(line, h);
+				whole = at && (at[strlen(h)] == ':' || !strncmp(at + strlen(h), "  ", 2));
+			}
+			if (!whole)
+				printf("help line cut or missing: \"%s\"\n", h);
+			assert_true(whole);
+		}
+		sections++;
+	}
+	assert_true(sections >= 10);
+	int north_east = 0;
+	bool choose_both = false;
+	for (int y = 0; y < 150; y++) {
+		row(r.c, y, line);
+		north_east += strstr(line, "north-east") != NULL;
+		if (strstr(line, "choose an entry") && strstr(line, "Num8 k") && strstr(line, "Num2 j"))
+			choose_both = true;
+	}
+	assert_int_equal(north_east, 1);
+	assert_true(choose_both);
+	rig_done(&r);
+}
+
 static void test_help_lists_bindings(void **st)
 {
 	(void)st;
@@ -813,6 +863,7 @@ int main(void)
 		cmocka_unit_test(test_hints_follow_bindings),
 		cmocka_unit_test(test_hints_shorten),
 		cmocka_unit_test(test_help_lists_bindings),
+		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),

@@ -1,4 +1,6 @@
 #include "platform/kmsutil.h"
+#include "render/blit.h"
+#include "render/console.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -155,7 +157,8 @@ int kms_stale_resize(struct kms_stale *s, int w, int h)
 		kms_stale_all(s, -1);
 		return 0;
 	}
-	uint8_t *a = malloc(n), *b = malloc(n);
+	/* each map's row flags follow its cells */
+	uint8_t *a = malloc(n + (size_t)h), *b = malloc(n + (size_t)h);
 	if (!a || !b) {
 		free(a);
 		free(b);
@@ -164,33 +167,45 @@ int kms_stale_resize(struct kms_stale *s, int w, int h)
 	kms_stale_free(s);
 	s->map[0] = a;
 	s->map[1] = b;
+	s->rows[0] = a + n;
+	s->rows[1] = b + n;
 	s->w = w;
 	s->h = h;
 	kms_stale_all(s, -1);
 	return 0;
 }
 
-void kms_stale_add(struct kms_stale *s, const uint8_t *damage)
+void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const uint8_t *rows)
 {
-	size_t n = (size_t)s->w * (size_t)s->h, i = 0;
 	if (!s->map[0] || !damage)
 		return;
-	/* nonzero means stale, so OR-ing whole words keeps the meaning */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t d, a, b;
-		memcpy(&d, damage + i, 8);
-		if (!d)
+	size_t w = (size_t)s->w;
+	for (int y = 0; y < s->h; y++) {
+		if (rows && !rows[y])
 			continue;
-		memcpy(&a, s->map[0] + i, 8);
-		memcpy(&b, s->map[1] + i, 8);
-		a |= d;
-		b |= d;
-		memcpy(s->map[0] + i, &a, 8);
-		memcpy(s->map[1] + i, &b, 8);
-	}
-	for (; i < n; i++) {
-		s->map[0][i] |= damage[i];
-		s->map[1][i] |= damage[i];
+		size_t i = (size_t)y * w, end = i + w;
+		uint8_t any = 0;
+		/* nonzero means stale, so OR-ing whole words keeps the meaning */
+		for (; i + 8 <= end; i += 8) {
+			uint64_t d, a, b;
+			memcpy(&d, damage + i, 8);
+			if (!d)
+				continue;
+			memcpy(&a, s->map[0] + i, 8);
+			memcpy(&b, s->map[1] + i, 8);
+			a |= d;
+			b |= d;
+			memcpy(s->map[0] + i, &a, 8);
+			memcpy(s->map[1] + i, &b, 8);
+			any = 1;
+		}
+		for (; i < end; i++) {
+			s->map[0][i] |= damage[i];
+			s->map[1][i] |= damage[i];
+			any |= damage[i] != 0;
+		}
+		if (any)
+			s->rows[0][y] = s->rows[1][y] = 1;
 	}
 }
 
@@ -199,31 +214,25 @@ void kms_stale_all(struct kms_stale *s, int i)
 	size_t n = (size_t)s->w * (size_t)s->h;
 	for (int k = 0; k < 2; k++)
 		if (s->map[k] && (i < 0 || i == k))
-			memset(s->map[k], 1, n);
+			memset(s->map[k], 1, n + (size_t)s->h);
 }
 
 bool kms_stale_any(const struct kms_stale *s, int i)
 {
-	size_t n = (size_t)s->w * (size_t)s->h, k = 0;
 	if (i < 0 || i > 1 || !s->map[i])
 		return false;
-	const uint8_t *m = s->map[i];
-	for (; k + 8 <= n; k += 8) {
-		uint64_t w;
-		memcpy(&w, m + k, 8);
-		if (w)
-			return true;
-	}
-	for (; k < n; k++)
-		if (m[k])
-			return true;
-	return false;
+	return con_next_damaged(s->rows[i], 0, s->h) < s->h;
 }
 
 void kms_stale_clear(struct kms_stale *s, int i)
 {
-	if (i >= 0 && i <= 1 && s->map[i])
-		memset(s->map[i], 0, (size_t)s->w * (size_t)s->h);
+	if (i < 0 || i > 1 || !s->map[i])
+		return;
+	for (int y = 0; y < s->h; y++)
+		if (s->rows[i][y]) {
+			memset(s->map[i] + (size_t)y * (size_t)s->w, 0, (size_t)s->w);
+			s->rows[i][y] = 0;
+		}
 }
 
 void kms_stale_free(struct kms_stale *s)
@@ -232,6 +241,15 @@ void kms_stale_free(struct kms_stale *s)
 		return;
 	free(s->map[0]);
 	free(s->map[1]);
-	s->map[0] = s->map[1] = NULL;
+	s->map[0] = s->map[1] = s->rows[0] = s->rows[1] = NULL;
 	s->w = s->h = 0;
+}
+
+bool kms_stale_draw(struct kms_stale *s, int i, struct blitter *b, const struct console *c, struct surface *surf)
+{
+	if (!kms_stale_any(s, i))
+		return false;
+	blit_draw_rows(b, c, surf, s->map[i], s->rows[i]);
+	kms_stale_clear(s, i);
+	return true;
 }

@@ -61,14 +61,17 @@ bool kms_uevent_is_drm_hotplug(const struct kms_uevent *ev, const char *card_pat
 struct kms_stale {
 	int w, h;
 	uint8_t *map[2];
+	uint8_t *rows[2]; /* rows[i][y] nonzero: row y of map[i] may have a stale cell */
 };
 
 /* Sizes the maps for a w×h console and marks everything stale in both.
  * Returns 0, -EINVAL or -ENOMEM (then s is unchanged). */
 int kms_stale_resize(struct kms_stale *s, int w, int h);
-/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps.
- * Map bytes are "nonzero = stale" (not necessarily 1). */
-void kms_stale_add(struct kms_stale *s, const uint8_t *damage);
+/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps;
+ * rows (h bytes, nonzero = the row has damage, as struct console keeps
+ * them) lets clean rows go unread, NULL reads every row. Map bytes are
+ * "nonzero = stale" (not necessarily 1). */
+void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const uint8_t *rows);
 /* Marks every cell of buffer i (0 or 1; -1 for both) stale. */
 void kms_stale_all(struct kms_stale *s, int i);
 /* True when buffer i has a stale cell. */
@@ -77,5 +80,13 @@ bool kms_stale_any(const struct kms_stale *s, int i);
 void kms_stale_clear(struct kms_stale *s, int i);
 /* Frees the maps; the struct may be reused. Accepts NULL. */
 void kms_stale_free(struct kms_stale *s);
+
+struct blitter;
+struct console;
+struct surface;
+/* Draws the cells of c stale in buffer i into surf (the buffer's pixels)
+ * with b, and forgets them: what a two-buffer display does before it shows
+ * buffer i. Returns whether any cell was stale (false: nothing drawn). */
+bool kms_stale_draw(struct kms_stale *s, int i, struct blitter *b, const struct console *c, struct surface *surf);
 
 #endif

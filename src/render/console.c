@@ -15,6 +15,7 @@ static void blank(struct console *c, uint32_t bg)
 	for (size_t i = 0; i < n; i++)
 		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
 	memset(c->damage, 1, n);
+	memset(c->row_damage, 1, (size_t)c->h);
 	c->damaged = (int)n;
 }
 
@@ -39,6 +40,7 @@ void con_destroy(struct console *c)
 		return;
 	free(c->cells);
 	free(c->damage);
+	free(c->row_damage);
 	free(c);
 }
 
@@ -53,16 +55,19 @@ int con_resize(struct console *c, int w, int h)
 		return -EINVAL;
 	size_t n = (size_t)w * (size_t)h;
 	struct con_cell *cells = malloc(n * sizeof *cells);
-	uint8_t *damage = malloc(n);
-	if (!cells || !damage) {
+	uint8_t *damage = malloc(n), *rows = malloc((size_t)h);
+	if (!cells || !damage || !rows) {
 		free(cells);
 		free(damage);
+		free(rows);
 		return -ENOMEM;
 	}
 	free(c->cells);
 	free(c->damage);
+	free(c->row_damage);
 	c->cells = cells;
 	c->damage = damage;
+	c->row_damage = rows;
 	c->w = w;
 	c->h = h;
 	blank(c, 0);
@@ -78,6 +83,7 @@ static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
 	*cell = v;
 	if (!c->damage[i]) {
 		c->damage[i] = 1;
+		c->row_damage[y] = 1;
 		c->damaged++;
 	}
 }
@@ -282,9 +288,56 @@ int con_copy(struct console *dst, const struct console *src)
 {
 	if (dst->w != src->w || dst->h != src->h)
 		return -EINVAL;
-	for (int y = 0; y < src->h; y++)
+	size_t w = (size_t)src->w;
+	for (int y = 0; y < src->h; y++) {
+		const struct con_cell *s = src->cells + (size_t)y * w;
+		if (memcmp(dst->cells + (size_t)y * w, s, w * sizeof *s) == 0)
+			continue; /* an equal row: one memcmp */
 		for (int x = 0; x < src->w; x++)
-			set_cell(dst, x, y, src->cells[(size_t)y * src->w + x]);
+			set_cell(dst, x, y, s[x]);
+	}
+	return 0;
+}
+
+int con_next_damaged(const uint8_t *damage, int from, int n)
+{
+	int i = from;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, damage + i, 8);
+		if (!w)
+			continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return i + __builtin_ctzll(w) / 8;
+#else
+		break;
+#endif
+	}
+	while (i < n && !damage[i])
+		i++;
+	return i;
+}
+
+int con_sync(struct console *dst, struct console *src)
+{
+	if (dst->w != src->w || dst->h != src->h)
+		return -EINVAL;
+	size_t w = (size_t)src->w;
+	for (int y = 0; y < src->h && src->damaged; y++) {
+		if (!src->row_damage[y])
+			continue;
+		src->row_damage[y] = 0;
+		uint8_t *d = src->damage + (size_t)y * w;
+		const struct con_cell *s = src->cells + (size_t)y * w;
+		for (int x = con_next_damaged(d, 0, src->w); x < src->w; x = con_next_damaged(d, x + 1, src->w)) {
+			d[x] = 0;
+			src->damaged--;
+			set_cell(dst, x, y, s[x]);
+		}
+	}
+	/* (damaged reached 0 early: the remaining row flags are stale but
+	 * clean rows) */
+	memset(src->row_damage, 0, (size_t)src->h);
 	return 0;
 }
 
@@ -292,11 +345,17 @@ void con_damage_all(struct console *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	memset(c->damage, 1, n);
+	memset(c->row_damage, 1, (size_t)c->h);
 	c->damaged = (int)n;
 }
 
 void con_clear_damage(struct console *c)
 {
-	memset(c->damage, 0, (size_t)c->w * (size_t)c->h);
+	if (!c->damaged)
+		return;
+	for (int y = 0; y < c->h; y++)
+		if (c->row_damage[y])
+			memset(c->damage + (size_t)y * (size_t)c->w, 0, (size_t)c->w);
+	memset(c->row_damage, 0, (size_t)c->h);
 	c->damaged = 0;
 }

@@ -15,11 +15,14 @@ struct con_cell {
 };
 
 /* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
- * changed since the last con_clear_damage(). Read-only outside console.c. */
+ * changed since the last con_clear_damage(); row_damage[y] is nonzero when
+ * a cell of row y is damaged (so readers skip clean rows without looking
+ * at their cells). Read-only outside console.c. */
 struct console {
 	int w, h;
 	struct con_cell *cells;
 	uint8_t *damage;
+	uint8_t *row_damage;
 	int damaged; /* number of damaged cells */
 };
 
@@ -74,6 +77,19 @@ void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_
  * otherwise), damaging only the cells that differ. Lets a screen be drawn
  * from scratch into a spare console without over-reporting damage. */
 int con_copy(struct console *dst, const struct console *src);
+
+/* Brings dst up to date from src's damage: copies the cells damaged in src
+ * (damaging in dst only those that differ) and forgets src's damage. dst
+ * must already equal src on every undamaged cell of src — true when dst is
+ * changed only by con_sync from src, and every change to src since the last
+ * con_sync was made through this module (which damages what it changes).
+ * Costs in proportion to src's damaged rows, not to its size. Same size
+ * required: returns -EINVAL otherwise. */
+int con_sync(struct console *dst, struct console *src);
+
+/* The first i in [from, n) with damage[i] nonzero, or n: a row of a damage
+ * map (the console's, or one like it) read eight bytes at a time. */
+int con_next_damaged(const uint8_t *damage, int from, int n);
 
 /* Marks every cell damaged (e.g. after a VT switch or a new surface). */
 void con_damage_all(struct console *c);

@@ -3,6 +3,7 @@
 #define PIROGUE_UI_UI_H
 #include <stdbool.h>
 #include "game/game.h"
+#include "game/map.h"
 #include "platform/input.h"
 #include "render/console.h"
 #include "ui/bind.h"
@@ -135,6 +136,47 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 /* Redraws the whole screen for u (and g, which may be NULL on the title
  * screen) into c. Only cells that change become damaged. */
 void ui_draw(const struct ui *u, const struct game *g, struct console *c);
+
+/* The most things the map view draws (the lowest layers go first). */
+#define UI_MAX_DRAWABLES 1024
+#define UI_LOG_LINES 5 /* the most messages the log box shows */
+
+/* What a console holds after ui_draw_update, kept by its caller so that the
+ * next frame redraws only what changed: the inputs of the play screen as
+ * last drawn. Zeroed (or after ui_drawn_forget) it knows nothing and the
+ * next frame is drawn whole. Large (the map's cells): keep it on the heap
+ * or static, not on the stack. */
+struct ui_drawn {
+	bool valid;                /* c holds the play screen drawn from what follows */
+	const struct console *c;   /* the console it was drawn into, and its size */
+	int w, h;
+	enum dev_kind last_dev;    /* the hint line's device, bindings and kind */
+	const struct bindings *binds;
+	bool demo;
+	int cam_x, cam_y;
+	uint8_t tile[MAP_H * MAP_W], visible[MAP_H * MAP_W], explored[MAP_H * MAP_W];
+	int ndraw;
+	struct drawable draw[UI_MAX_DRAWABLES];
+	struct game_stats stats;
+	int nmsg;                  /* newest messages shown, newest first */
+	struct game_msg msg[UI_LOG_LINES];
+	uint32_t frame;            /* which frame marked a map cell in mark[] */
+	uint32_t mark[MAP_H * MAP_W];
+};
+
+/* Draws the screen for u and g into c like ui_draw, redrawing only the
+ * cells whose inputs changed since the last call with d: on the play
+ * screen (no status line, no pointer over the map, the same size, camera,
+ * device, bindings and demo flag; a new field of struct ui that the play
+ * screen draws from must join these in redraw.c) the map cells whose tile, view or memory changed,
+ * those where a drawable came, went or changed, the HUD's numbers and the
+ * log when they changed; anything else draws the whole screen. The cells
+ * end up exactly as ui_draw would leave them. c must hold what the last call
+ * with d drew (call ui_drawn_forget after writing to c otherwise), and the
+ * bindings u->binds points to must not change in place. */
+void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c);
+/* Makes the next ui_draw_update with d draw the whole screen. */
+void ui_drawn_forget(struct ui_drawn *d);
 
 /* After a command (or a loaded game): the game-over screen when the player
  * died, the level-up screen while a level-up is pending. */

@@ -530,7 +530,7 @@ class Session:
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
               'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
               'unreadable-card', 'console-tty', 'auto-scale', 'hotplug', 'blank']
-    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
+    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm', 'fbdev-blank']
 
     def __init__(self, rig, cfg, g):
         self.rig, self.cfg, self.g = rig, cfg, g
@@ -693,6 +693,8 @@ class Session:
                     self.auto_scale(backend)
                 elif check == 'hotplug':
                     self.hotplug(backend)
+                elif check == 'blank':
+                    self.blank() if backend == 'drm' else self.fbdev_blank()
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -1413,6 +1415,73 @@ class Session:
         self.pid = None
         self.report('PASS', 'blank', f'after 3 s DPMS {state.strip()} and the screen dark; a key: DPMS {on.strip()}, '
                     f'frame #{n} equals the headless start frame (the key did not move the player)')
+
+    def fb_state(self):
+        """The kernel's own word on /dev/fb0's display: the DRM connectors'
+        DPMS (sysfs) and the CRTC's active flag (debugfs; fb0 is the DRM
+        driver's fbdev emulation here, and /sys/class/graphics/fb0/blank
+        reads empty), e.g. "DPMS Off, crtc active=0"."""
+        rc, out = self.g.sh('grep -q debugfs /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug; '
+                            'echo "VMRIG_FB DPMS $(cat /sys/class/drm/card0-*/dpms | tr "\\n" " ")'
+                            'crtc $(grep -m1 "active=" /sys/kernel/debug/dri/0/state | tr -d "\\t")"')
+        said = [ln[len('VMRIG_FB '):].strip() for ln in out if ln.startswith('VMRIG_FB ')]
+        return said[-1].replace(' crtc', ', crtc') if said else 'nothing read'
+
+    def fbdev_blank(self):
+        """A fresh game on /dev/fb0 with --blank 5s: after 5 s without input
+        it blanks the framebuffer (FBIOBLANK powerdown, "screen blanked
+        (display off)"), the kernel says so (the connectors' DPMS Off, the
+        CRTC inactive) and the screendump is black (at most 1% of its pixels
+        lit: QEMU's VGA may show a "not initialized" line); a key unblanks it (DPMS On, CRTC
+        active) and does nothing else: the frame equals the headless start
+        frame."""
+        g = self.g
+        if self.pid:
+            g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+            self.pid = None
+        self.keys_done = []
+        mark = g.mark()
+        self.start_game('fbdev', extra=['--blank', '5s'])
+        lit = self.fb_state()
+        if 'On' not in lit or 'active=1' not in lit:
+            return self.report('FAIL', 'blank', f'while the game shows its first frame the kernel says: {lit}')
+        if not g.wait_line('screen blanked', mark, 30):
+            return self.report('FAIL', 'blank', 'no "screen blanked" line 30 s after the start')
+        with g.lock:
+            said = [ln for ln in g.history[mark:] if 'screen blanked' in ln][-1]
+        if 'display off' not in said:
+            return self.report('FAIL', 'blank', f'FBIOBLANK did not switch the display off: {said}')
+        state = ''
+        for _ in range(20):
+            state = self.fb_state()
+            if 'Off' in state and 'active=0' in state:
+                break
+            time.sleep(0.5)
+        else:
+            return self.report('FAIL', 'blank', f'the game blanked /dev/fb0 but the kernel says: {state}')
+        dark = g.screendump('blank-off')
+        w, h, px = dark
+        lit_px = sum(1 for i in range(0, len(px), 3) if px[i] | px[i + 1] | px[i + 2])
+        if compare(dark, self.headless([])) is None or lit_px * 100 > w * h:
+            return self.report('FAIL', 'blank', f'the display is not dark: {lit_px} of {w * h} pixels lit '
+                               f'(see {g.outdir}/fbdev-blank-off.png)')
+        mark = g.mark()
+        before = g.frame_count()
+        g.send_keys(['l'])
+        n = g.settle(before, timeout=10)
+        on = self.fb_state()
+        if 'On' not in on or 'active=1' not in on:
+            return self.report('FAIL', 'blank', f'after a key the kernel says: {on}')
+        if not g.wait_line('screen unblanked', mark, 5):
+            return self.report('FAIL', 'blank', 'a key brought a frame but no "screen unblanked" line')
+        why = self.same_as_headless('after the key that woke the screen (it must not move)', 'blank-wake')
+        if why:
+            return self.report('FAIL', 'blank', why)
+        g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+        self.pid = None
+        self.report('PASS', 'blank', f'playing: {lit}; after 5 s FBIOBLANK: {state}, the screen black '
+                    f'({lit_px} of {w * h} pixels lit); a key: {on}, frame #{n} '
+                    'equals the headless start frame (the key did not move the player)')
 
     def crtc_restored(self, name):
         """None when the display shows the console's mode again (the game's
