@@ -572,6 +572,14 @@ static void test_inventory(void **st)
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 0);
+	/* a letter of no item that means nothing here says so (it said
+	 * nothing), and costs nothing */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_CHARACTER, 'c');
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "You have no item c."));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.f.ncmd, 0);
 	/* a letter chooses: using the armour takes it off */
 	key(&r, ACT_INVENTORY, 'i');
 	key(&r, ACT_MOVE_SW, 'b');
