@@ -1,6 +1,7 @@
 /* Tests of the terminal backend (src/platform/term.c): its output for a small
  * console against golden escape-sequence files, damage-only redraws, resize,
- * restore, and the key/mouse parser.
+ * restore, and input through dispatch (the key/mouse decoder is
+ * test_termkeys.c's).
  *
  * Golden files tests/golden/term_*.txt hold the bytes written to the
  * terminal in a readable, exact form: ESC is written \e, CR \r, LF \n, a
@@ -328,98 +329,17 @@ static void test_open_bad_size(void **st)
 
 /* ---- input ------------------------------------------------------------- */
 
-struct key_case {
-	const char *bytes; /* one write (then one dispatch) */
-	uint32_t keys[6];  /* expected key presses, KEY_NONE-terminated */
-};
+static int feed(struct display *d, int wfd, int rfd, const char *s, struct in_event *ev, int max)
+{
+	assert_int_equal(write(wfd, s, strlen(s)), (ssize_t)strlen(s));
+	return d->ops->dispatch(d, rfd, ev, max);
+}
 
-static const struct key_case key_cases[] = {
-	{ "\033[A", { KEY_UP } },
-	{ "\033[B", { KEY_DOWN } },
-	{ "\033[C", { KEY_RIGHT } },
-	{ "\033[D", { KEY_LEFT } },
-	{ "\033OA", { KEY_UP } },
-	{ "\033OD", { KEY_LEFT } },
-	{ "\033[1;2A", { KEY_UP } },   /* Shift+Up (xterm modifiers) */
-	{ "\033[1;5D", { KEY_LEFT } }, /* Ctrl+Left */
-	{ "\033[H", { KEY_HOME } },
-	{ "\033[F", { KEY_END } },
-	{ "\033OH", { KEY_HOME } },
-	{ "\033OF", { KEY_END } },
-	{ "\033[1~", { KEY_HOME } },
-	{ "\033[7~", { KEY_HOME } },
-	{ "\033[4~", { KEY_END } },
-	{ "\033[8~", { KEY_END } },
-	{ "\033[5~", { KEY_PGUP } },
-	{ "\033[6~", { KEY_PGDN } },
-	{ "\033[5;5~", { KEY_PGUP } },
-	{ "\033[6^", { KEY_PGDN } }, /* rxvt Ctrl+PgDn */
-	{ "\033[2~", { KEY_INSERT } },
-	{ "\033[3~", { KEY_DELETE } },
-	{ "\033[E", { KEY_KP5 } },
-	{ "\033[G", { KEY_KP5 } },
-	{ "\033", { KEY_ESCAPE } },             /* alone in its read */
-	{ "\033\033", { KEY_ESCAPE, KEY_ESCAPE } },
-	{ "\033\033[A", { KEY_ESCAPE, KEY_UP } },
-	{ "<", { '<' } },
-	{ ">", { '>' } },
-	{ "A", { 'A' } },
-	{ "hjkl", { 'h', 'j', 'k', 'l' } },
-	{ "\xc3\xa9", { 0xE9 } },        /* é */
-	{ "\xe2\x99\xa5", { 0x2665 } },  /* ♥ */
-	{ "\xf0\x9f\x90\x89", { 0x1F409 } },
-	{ " ", { KEY_SPACE } },
-	{ "\r", { KEY_ENTER } },
-	{ "\n", { KEY_ENTER } },
-	{ "\t", { KEY_TAB } },
-	{ "\x7f", { KEY_BACKSPACE } },
-	{ "\x08", { KEY_BACKSPACE } },
-	{ "\033Op", { KEY_KP0 } },
-	{ "\033Ou", { KEY_KP5 } },
-	{ "\033Oy", { KEY_KP9 } },
-	{ "\033OM", { KEY_KPENTER } },
-	{ "\033Ok", { '+' } },
-	{ "\033OP", { KEY_F1 } },
-	{ "\033OS", { KEY_F4 } },
-	{ "\033[1;2P", { KEY_F1 } },
-	{ "\033[[A", { KEY_F1 } },
-	{ "\033[[E", { KEY_F5 } },
-	{ "\033[11~", { KEY_F1 } },
-	{ "\033[15~", { KEY_F5 } },
-	{ "\033[17~", { KEY_F6 } },
-	{ "\033[21~", { KEY_F10 } },
-	{ "\033[23~", { KEY_F11 } },
-	{ "\033[24~", { KEY_F12 } },
-	{ "ab\033[Ac", { 'a', 'b', KEY_UP, 'c' } },
-	/* unknown or unused sequences vanish whole */
-	{ "\033[99~", { KEY_NONE } },
-	{ "x\033[99~y", { 'x', 'y' } },
-	{ "\033[?1;2c", { KEY_NONE } }, /* a device-attributes reply */
-	{ "\033[200~", { KEY_NONE } },  /* bracketed paste start */
-	{ "\033[1;5X", { KEY_NONE } },
-	{ "\033[Z", { KEY_NONE } },      /* Shift+Tab */
-	{ "\033a", { KEY_NONE } },       /* Alt+a */
-	{ "\033\xc3\xa9q", { 'q' } },    /* Alt+é, then q */
-	{ "\033[12$q", { KEY_F2, 'q' } }, /* rxvt Shift variant */
-	{ "\033[31;2;3 zq", { 'q' } },   /* intermediates */
-	{ "\x01\x1a\x00", { KEY_NONE } }, /* Ctrl+A, Ctrl+Z, Ctrl+Space */
-	{ "\xff" "a\x80", { 'a' } },      /* broken UTF-8 */
-	{ "\xc2\x85", { KEY_NONE } },     /* a C1 control in UTF-8 */
-	{ "\033[1;2\001A", { 'A' } },     /* a sequence broken off by a control */
-	/* split across reads */
-	{ "\033[", { KEY_NONE } },
-	{ "A", { KEY_UP } },
-	{ "\033[1;", { KEY_NONE } },
-	{ "5C", { KEY_RIGHT } },
-	{ "\033O", { KEY_NONE } },
-	{ "q", { KEY_KP1 } },
-	{ "\xe2\x99", { KEY_NONE } },
-	{ "\xa5!", { 0x2665, '!' } },
-	{ "\033", { KEY_ESCAPE } }, /* a read that ends right after ESC: Escape */
-	{ "[A", { '[', 'A' } },
-};
-
-static void test_key_table(void **st)
+/* Keys and the pointer through dispatch (the decoding itself is
+ * test_termkeys.c's): the input fd is polled, a sequence split across reads
+ * waits for its rest, an ESC that ends a read with nothing behind it is the
+ * Escape key, a mouse report is an event of the mouse. */
+static void test_input_through_dispatch(void **st)
 {
 	(void)st;
 	int in[2], out[2];
@@ -430,74 +350,24 @@ static void test_key_table(void **st)
 	int fd;
 	assert_int_equal(d->ops->poll_fds(d, &fd, 1), 1);
 	assert_int_equal(fd, in[0]);
-	for (size_t i = 0; i < sizeof key_cases / sizeof key_cases[0]; i++) {
-		const struct key_case *k = &key_cases[i];
-		size_t len = strlen(k->bytes);
-		if (len == 0)
-			len = 1;
-		if (strcmp(k->bytes, "\x01\x1a") == 0)
-			len = 3; /* the trailing NUL is part of the input */
-		assert_int_equal(write(in[1], k->bytes, len), (ssize_t)len);
-		struct in_event ev[64];
-		int n = d->ops->dispatch(d, fd, ev, 64);
-		int want = 0;
-		while (want < 6 && k->keys[want] != KEY_NONE)
-			want++;
-		if (n != want)
-			fail_msg("case %zu: %d events, expected %d", i, n, want);
-		for (int j = 0; j < n; j++) {
-			if (ev[j].type != EV_KEY_PRESS || ev[j].from != DEV_KEYBOARD ||
-			    ev[j].key != k->keys[j])
-				fail_msg("case %zu, event %d: type %d key %#x, expected key %#x", i, j,
-					 (int)ev[j].type, (unsigned)ev[j].key, (unsigned)k->keys[j]);
-		}
-	}
-	d->ops->close(d);
-	close(in[0]);
-	close(in[1]);
-	close(out[0]);
-	close(out[1]);
-}
-
-static int feed(struct display *d, int wfd, int rfd, const char *s, struct in_event *ev, int max)
-{
-	assert_int_equal(write(wfd, s, strlen(s)), (ssize_t)strlen(s));
-	return d->ops->dispatch(d, rfd, ev, max);
-}
-
-static void test_mouse(void **st)
-{
-	(void)st;
-	int in[2], out[2];
-	mk_pipe(in);
-	mk_pipe(out);
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
 	struct in_event ev[64];
-	int n = feed(d, in[1], in[0], "\033[<0;5;3M", ev, 64); /* left press at column 5, row 3 */
-	assert_int_equal(n, 1);
+	assert_int_equal(feed(d, in[1], in[0], "h\033[A", ev, 64), 2);
+	assert_int_equal(ev[0].key, 'h');
+	assert_int_equal(ev[1].key, KEY_UP);
+	assert_int_equal(ev[1].type, EV_KEY_PRESS);
+	assert_int_equal(ev[1].from, DEV_KEYBOARD);
+	assert_int_equal(feed(d, in[1], in[0], "\033[1;", ev, 64), 0);
+	assert_int_equal(feed(d, in[1], in[0], "5C", ev, 64), 1);
+	assert_int_equal(ev[0].key, KEY_RIGHT);
+	assert_int_equal(feed(d, in[1], in[0], "\033", ev, 64), 1);
+	assert_int_equal(ev[0].key, KEY_ESCAPE);
+	assert_int_equal(feed(d, in[1], in[0], "[A", ev, 64), 2); /* not an arrow now */
+	assert_int_equal(ev[0].key, '[');
+	assert_int_equal(feed(d, in[1], in[0], "\033[<0;5;3M", ev, 64), 1);
 	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
 	assert_int_equal(ev[0].from, DEV_MOUSE);
 	assert_int_equal(ev[0].x, 4);
 	assert_int_equal(ev[0].y, 2);
-	assert_int_equal(ev[0].button, 1);
-	assert_int_equal(feed(d, in[1], in[0], "\033[<0;5;3m", ev, 64), 0); /* release */
-	n = feed(d, in[1], in[0], "\033[<35;6;3M\033[<35;6;3M\033[<35;7;4M", ev, 64);
-	assert_int_equal(n, 2); /* the repeated cell is reported once */
-	assert_int_equal(ev[0].type, EV_MOUSE_MOVE);
-	assert_int_equal(ev[0].x, 5);
-	assert_int_equal(ev[1].x, 6);
-	assert_int_equal(ev[1].y, 3);
-	n = feed(d, in[1], in[0], "\033[<2;1;1M", ev, 64);
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].button, 3);
-	assert_int_equal(feed(d, in[1], in[0], "\033[<64;1;1M\033[<65;1;1M", ev, 64), 0); /* wheel */
-	n = feed(d, in[1], in[0], "\033[M !#", ev, 64); /* X10: left press at 0, 2 */
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
-	assert_int_equal(ev[0].x, 0);
-	assert_int_equal(ev[0].y, 2);
-	assert_int_equal(feed(d, in[1], in[0], "\033[M#!!", ev, 64), 0); /* X10 release */
 	d->ops->close(d);
 	close(in[0]);
 	close(in[1]);
@@ -787,8 +657,7 @@ int main(void)
 		cmocka_unit_test(test_larger_console_is_clipped),
 		cmocka_unit_test(test_unprintable_glyphs_replaced),
 		cmocka_unit_test(test_open_bad_size),
-		cmocka_unit_test(test_key_table),
-		cmocka_unit_test(test_mouse),
+		cmocka_unit_test(test_input_through_dispatch),
 		cmocka_unit_test(test_small_room_and_eof),
 		cmocka_unit_test(test_suspend_resume),
 		cmocka_unit_test(test_tty_raw_size_resize_restore),

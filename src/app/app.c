@@ -46,7 +46,8 @@ struct app {
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
-	struct console *scratch; /* where ui_draw composes the next frame */
+	struct console *scratch; /* where the next frame is composed (con_sync'ed into con) */
+	struct ui_drawn *drawn;  /* what scratch holds, so a frame redraws only what changed */
 	int sfd;                 /* signalfd, -1 when not used */
 	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
 	struct evdev *ev;        /* input devices, for drm and fbdev */
@@ -209,6 +210,8 @@ static int size_consoles(struct app *a)
 	if (!a->con) {
 		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
 			return rc;
+		if (!(a->drawn = calloc(1, sizeof *a->drawn)))
+			return -ENOMEM;
 	} else if (a->con->w != cols || a->con->h != rows) {
 		if ((rc = con_resize(a->con, cols, rows)) || (rc = con_resize(a->scratch, cols, rows)))
 			return rc;
@@ -216,18 +219,22 @@ static int size_consoles(struct app *a)
 	return 0;
 }
 
-/* Draws the current screen and presents it if any cell changed. */
+/* Draws the current screen and presents it if any cell changed: what
+ * changed is drawn into scratch (ui_draw_update), its changes synced into
+ * the shown console, whose damage goes to the display. */
 static int frame(struct app *a)
 {
 	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
-	if (a->blank.on)
+	if (a->blank.on) {
 		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
-	else if (demo_running(&a->demo))
-		ui_draw(&a->demo.ui, a->demo.game, a->scratch);
-	else
-		ui_draw(&a->ui, a->game, a->scratch);
-	con_copy(a->con, a->scratch);
+		ui_drawn_forget(a->drawn);
+	} else if (demo_running(&a->demo)) {
+		ui_draw_update(a->drawn, &a->demo.ui, a->demo.game, a->scratch);
+	} else {
+		ui_draw_update(a->drawn, &a->ui, a->game, a->scratch);
+	}
+	con_sync(a->con, a->scratch);
 	if (!a->con->damaged)
 		return 0;
 	int rc = a->ops->present(a->disp, a->con);
@@ -794,6 +801,7 @@ static void app_close(struct app *a)
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	con_destroy(a->con);
 	con_destroy(a->scratch);
+	free(a->drawn);
 	for (int i = 0; i < a->nfonts; i++)
 		font_destroy(a->fonts[i]);
 	if (a->sfd >= 0)

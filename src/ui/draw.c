@@ -331,7 +331,7 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 		con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
 	}
 	if (top)
-		con_print(c, l->view_x + 1, l->view_y, 0xFFE080, 0x302010, top, l->view_w - 2);
+		con_print_wrapped(c, l->view_x + 1, l->view_y, l->view_w - 2, 1, 0xFFE080, 0x302010, top); /* whole words */
 }
 
 const struct bindings *ui_binds(const struct ui *u)
