@@ -63,7 +63,7 @@ void ui_layout(int cols, int rows, struct ui_layout *l)
 	int log_h = short_ ? (rows - 22 > 5 ? 5 : rows - 22 < 2 ? 2 : rows - 22) : 5;
 	int spare = rows - 2 - log_h - MAP_H;
 	if (!short_ && spare > 0)
-		log_h += spare < 5 ? spare : 5;
+		log_h += spare < UI_LOG_LINES - log_h ? spare : UI_LOG_LINES - log_h;
 	l->hint_y = rows - 1;
 	l->panel_y = rows - 2 - log_h;
 	l->view_x = 0;
