@@ -1,23 +1,10 @@
 /* Attract mode's demo game (app/demo.c): seeds in turn, the bot's moves,
  * a new game when one ends or grows long, and what its screen says. */
 #include "testutil.h"
+#include "confix.h"
 #include "app/demo.h"
 #include "render/console.h"
 #include <string.h>
-
-/* Row y of c as text, trailing blanks cut (code points above 0x7F as '*'). */
-static const char *row(const struct console *c, int y, char *buf)
-{
-	int x;
-	for (x = 0; x < c->w; x++) {
-		uint32_t ch = con_at(c, x, y)->ch;
-		buf[x] = ch >= 0x20 && ch < 0x7F ? (char)ch : '*';
-	}
-	buf[x] = 0;
-	while (x > 0 && buf[x - 1] == ' ')
-		buf[--x] = 0;
-	return buf;
-}
 
 /* Seeds 1, 2, 3...: each demo game is the game of that seed, moved by the
  * bot; ending one keeps the count. */
@@ -78,15 +65,15 @@ static void test_hint_line(void **st)
 	assert_int_equal(demo_start(&d, MAPGEN_CLASSIC, NULL), 0);
 	assert_int_equal(con_create(&c, 80, 50), 0);
 	ui_draw(&d.ui, d.game, c);
-	assert_string_equal(row(c, 49, line), " Demo: the computer is playing  press any key to go back to the title");
-	assert_non_null(strstr(row(c, 0, line), "Demo - press any key"));
+	assert_string_equal(confix_line(c, 49, line), " Demo: the computer is playing  press any key to go back to the title");
+	assert_non_null(strstr(confix_line(c, 0, line), "Demo - press any key"));
 	assert_int_equal(con_resize(c, 40, 30), 0);
 	ui_draw(&d.ui, d.game, c);
-	assert_string_equal(row(c, 29, line), " Demo game  press any key");
+	assert_string_equal(confix_line(c, 29, line), " Demo game  press any key");
 	/* the player's own play screen keeps its keys */
 	d.ui.demo = false;
 	ui_draw(&d.ui, d.game, c);
-	assert_non_null(strstr(row(c, 29, line), "move"));
+	assert_non_null(strstr(confix_line(c, 29, line), "move"));
 	con_destroy(c);
 	demo_end(&d);
 }
