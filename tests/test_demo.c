@@ -1,10 +1,13 @@
 /* Attract mode's demo game (app/demo.c): seeds in turn, the bot's moves,
  * a new game when one ends or grows long, and what its screen says. */
 #include "testutil.h"
-#include "confix.h"
+#include "conrow.h"
 #include "app/demo.h"
 #include "render/console.h"
 #include <string.h>
+
+/* Row y of c as text, trailing blanks cut (tests/conrow.h). */
+static const char *row(const struct console *c, int y, char *buf) { return conrow_text(c, y, buf, true); }
 
 /* Seeds 1, 2, 3...: each demo game is the game of that seed, moved by the
  * bot; ending one keeps the count. */
@@ -65,15 +68,15 @@ static void test_hint_line(void **st)
 	assert_int_equal(demo_start(&d, MAPGEN_CLASSIC, NULL), 0);
 	assert_int_equal(con_create(&c, 80, 50), 0);
 	ui_draw(&d.ui, d.game, c);
-	assert_string_equal(confix_line(c, 49, line), " Demo: the computer is playing  press any key to go back to the title");
-	assert_non_null(strstr(confix_line(c, 0, line), "Demo - press any key"));
+	assert_string_equal(row(c, 49, line), " Demo: the computer is playing  press any key to go back to the title");
+	assert_non_null(strstr(row(c, 0, line), "Demo - press any key"));
 	assert_int_equal(con_resize(c, 40, 30), 0);
 	ui_draw(&d.ui, d.game, c);
-	assert_string_equal(confix_line(c, 29, line), " Demo game  press any key");
+	assert_string_equal(row(c, 29, line), " Demo game  press any key");
 	/* the player's own play screen keeps its keys */
 	d.ui.demo = false;
 	ui_draw(&d.ui, d.game, c);
-	assert_non_null(strstr(confix_line(c, 29, line), "move"));
+	assert_non_null(strstr(row(c, 29, line), "move"));
 	con_destroy(c);
 	demo_end(&d);
 }

@@ -2,7 +2,7 @@
  * host that records what the screens ask for. */
 #include "testutil.h"
 #include "gamefix.h"
-#include "confix.h"
+#include "conrow.h"
 #include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
@@ -290,15 +290,9 @@ static void test_gameover(void **st)
 	rig_done(&r);
 }
 
-/* Whether any row of c holds text. */
-static bool on_screen(const struct console *c, const char *text)
-{
-	char buf[256];
-	for (int y = 0; y < c->h; y++)
-		if (strstr(confix_row(c, y, buf), text))
-			return true;
-	return false;
-}
+/* Row y of c as text, and whether any row holds text (tests/conrow.h). */
+static const char *row(const struct console *c, int y, char *buf) { return conrow_text(c, y, buf, false); }
+static bool on_screen(const struct console *c, const char *text) { return conrow_find(c, text); }
 
 /* The game-over box keeps its text inside at any size of number (a long
  * game's "after 10522 turns," ran over its right edge). */
@@ -315,7 +309,7 @@ static void test_gameover_text_fits(void **st)
 	ui_draw(&r.u, r.f.g, r.c);
 	int x = (80 - 40) / 2, found = 0; /* the box: 40 wide, centred */
 	for (int y = 0; y < 50; y++) {
-		confix_row(r.c, y, buf);
+		row(r.c, y, buf);
 		if (strstr(buf, "turns") || strstr(buf, "experience.")) {
 			found++;
 			assert_int_equal(con_at(r.c, x + 39, y)->ch, 0x2502); /* the right edge is intact */
@@ -358,12 +352,12 @@ static void test_hints_follow_bindings(void **st)
 	char why[128], line[256];
 	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(confix_row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c"));
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(confix_row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X  B  R2  Y  Select  Start  R3"));
+	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X  B  R2  Y  Select  Start  R3"));
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -372,10 +366,10 @@ static void test_hints_follow_bindings(void **st)
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
 	/* X now looks (where look's item is): the inventory has no button */
-	assert_non_null(strstr(confix_row(r.c, 49, line), " A: act  B  R2  X  Select"));
+	assert_non_null(strstr(row(r.c, 49, line), " A: act  B  R2  X  Select"));
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(confix_row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inv  z: wait  g: get"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inv  z: wait  g: get"));
 	rig_done(&r);
 }
 
@@ -398,7 +392,7 @@ static void test_hints_shorten(void **st)
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		assert_int_equal(con_resize(r.c, want[i].cols, 30), 0);
 		ui_draw(&r.u, r.f.g, r.c);
-		confix_row(r.c, 29, line);
+		row(r.c, 29, line);
 		for (int x = (int)strlen(line); x > 0 && line[x - 1] == ' '; x--)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
@@ -411,7 +405,7 @@ static void test_hints_shorten(void **st)
 		for (int cols = 40; cols <= 160; cols++) {
 			assert_int_equal(con_resize(r.c, cols, 30), 0);
 			ui_draw(&r.u, r.f.g, r.c);
-			confix_row(r.c, 29, line);
+			row(r.c, 29, line);
 			assert_int_equal(line[0], ' ');
 			assert_int_equal(line[cols - 1], ' ');
 			for (int x = cols; x > 0 && line[x - 1] == ' '; x--)
@@ -462,7 +456,7 @@ static void test_help_reads_whole(void **st)
 				continue;
 			bool whole = false;
 			for (int y = 0; y < 150 && !whole; y++) {
-				confix_row(r.c, y, line);
+				row(r.c, y, line);
 				/* the label column ends where the keys begin (two blanks) */
 				const char *at = strstr(line, h);
 				whole = at && (at[strlen(h)] == ':' || !strncmp(at + strlen(h), "  ", 2));
@@ -477,7 +471,7 @@ static void test_help_reads_whole(void **st)
 	int north_east = 0;
 	bool choose_both = false;
 	for (int y = 0; y < 150; y++) {
-		confix_row(r.c, y, line);
+		row(r.c, y, line);
 		north_east += strstr(line, "north-east") != NULL;
 		if (strstr(line, "choose an entry") && strstr(line, "Num8 k") && strstr(line, "Num2 j"))
 			choose_both = true;
@@ -501,13 +495,13 @@ static void test_help_lists_bindings(void **st)
 	key(&r, ACT_HELP, '?');
 	assert_int_equal(r.u.screen, UI_HELP);
 	/* every screen's section, the map first */
-	assert_non_null(strstr(confix_row(r.c, 2, line), "On the map"));
+	assert_non_null(strstr(row(r.c, 2, line), "On the map"));
 	assert_true(on_screen(r.c, "Title menu"));
 	assert_true(on_screen(r.c, "Looking"));
 	/* a row per action with its keyboard keys and pad buttons as bound */
 	bool wait_row = false;
 	for (int y = 0; y < 50; y++) {
-		confix_row(r.c, y, line);
+		row(r.c, y, line);
 		if (strstr(line, "wait a turn") && strstr(line, "z Num5") && !strstr(line, "Space"))
 			wait_row = true;
 	}
@@ -578,6 +572,14 @@ static void test_inventory(void **st)
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 0);
+	/* a letter of no item that means nothing here says so (it said
+	 * nothing), and costs nothing */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_CHARACTER, 'c');
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "You have no item c."));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.f.ncmd, 0);
 	/* a letter chooses: using the armour takes it off */
 	key(&r, ACT_INVENTORY, 'i');
 	key(&r, ACT_MOVE_SW, 'b');
@@ -611,7 +613,7 @@ static void test_inventory(void **st)
 	key(&r, ACT_INVENTORY, 'i');
 	int dy = -1, dx = -1;
 	for (int y = 0; y < 50 && dy < 0; y++) {
-		char *at = strstr(confix_row(r.c, y, line), "a) / dagger");
+		char *at = strstr(row(r.c, y, line), "a) / dagger");
 		if (at) {
 			dy = y;
 			dx = (int)(at - line);

@@ -64,6 +64,7 @@ struct app {
 	struct demo demo;        /* attract mode's game */
 	struct game *game;
 	enum mapgen_kind mapgen;
+	int map_w, map_h;        /* floor size of new games (0, 0: the default) */
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct session session;  /* the save, the recording, morgue and scores */
@@ -261,7 +262,7 @@ static uint64_t fresh_seed(void)
 static int new_game(struct app *a)
 {
 	uint64_t seed = a->seeded ? a->next_seed++ : fresh_seed();
-	int rc = session_new_game(&a->session, &a->game, seed, (int)a->mapgen);
+	int rc = session_new_game(&a->session, &a->game, seed, (int)a->mapgen, a->map_w, a->map_h);
 	if (rc)
 		return rc;
 	a->ui.screen = UI_PLAY;
@@ -412,6 +413,12 @@ static int host_request(void *ctx, enum ui_request r)
 		session_save(&a->session, a->game, &a->ui);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		if (a->ui.status[0]) {
+			/* the title shows no status line: a failed save goes to
+			 * its notice, or the player would leave believing it kept */
+			snprintf(a->ui.notice, sizeof a->ui.notice, "%s", a->ui.status);
+			a->ui.status[0] = 0;
+		}
 		break;
 	case UI_REQ_QUIT:
 		a->quit = true;
@@ -826,6 +833,8 @@ int app_run(const struct app_config *cfg)
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
 		return 2;
 	}
+	a.map_w = cfg->map_w;
+	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
 	if (open_display(&a) || size_consoles(&a)) {

@@ -57,10 +57,18 @@ int game_create(struct game **out, const struct game_opts *o)
 		log_error("game: unknown map generator %d (expected classic, overlap or cave)", o ? (int)o->mapgen : -1);
 		return -EINVAL;
 	}
+	int mw = o->map_w ? o->map_w : MAP_W, mh = o->map_h ? o->map_h : MAP_H;
+	if (!map_size_ok(mw, mh)) {
+		log_error("game: a floor of %dx%d cells cannot be made (%dx%d to %dx%d)", mw, mh, MAP_MIN_W, MAP_MIN_H,
+			  MAP_MAX_W, MAP_MAX_H);
+		return -EINVAL;
+	}
 	struct game *g = NULL;
 	int rc = world_create(&g, o->seed, o->mapgen);
 	if (rc)
 		goto fail;
+	g->map_w = mw;
+	g->map_h = mh;
 	rc = world_generate_floor(g, 1);
 	if (rc)
 		goto fail;
@@ -144,7 +152,7 @@ static int player_stairs(struct game *g, int delta)
 			in_way = e;
 	}
 	if (in_way != ECS_NULL) {
-		for (int r = 1; r < MAP_W; r++) {
+		for (int r = 1; r < (dst->w > dst->h ? dst->w : dst->h); r++) {
 			for (int yy = y - r; yy <= y + r; yy++) {
 				for (int xx = x - r; xx <= x + r; xx++) {
 					if (map_walkable(dst, xx, yy) && world_blocker_at(g, to, xx, yy) == ECS_NULL &&
@@ -660,9 +668,10 @@ uint64_t game_checksum(const struct game *g)
 		const struct map *m = g->floors[f];
 		h_i(&h, m->w);
 		h_i(&h, m->h);
-		h_bytes(&h, m->tile, sizeof(m->tile));
-		h_bytes(&h, m->visible, sizeof(m->visible));
-		h_bytes(&h, m->explored, sizeof(m->explored));
+		size_t cells = (size_t)m->w * (size_t)m->h;
+		h_bytes(&h, m->tile, cells);
+		h_bytes(&h, m->visible, cells);
+		h_bytes(&h, m->explored, cells);
 		h_i(&h, m->nrooms);
 		for (int r = 0; r < m->nrooms; r++) {
 			h_i(&h, m->rooms[r].x);
