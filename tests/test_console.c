@@ -67,29 +67,38 @@ static void test_damage_only_on_change(void **st)
 	con_destroy(c);
 }
 
-/* Row flags follow the cells' damage; con_next_damaged finds damaged cells
- * past runs of clean ones. */
+/* Each row's span follows its cells' damage; con_next_damaged finds
+ * damaged cells past runs of clean ones. */
 static void test_row_damage(void **st)
 {
 	(void)st;
 	struct console *c = mk(21, 4);
 	for (int y = 0; y < 4; y++)
-		assert_false(c->row_damage[y]);
+		assert_false(con_span_any(c->row_damage[y]));
 	assert_int_equal(con_next_damaged(c->damage, 0, 21), 21);
 	con_put(c, 19, 2, '@', 1, 2);
+	assert_int_equal(c->row_damage[2].lo, 19);
+	assert_int_equal(c->row_damage[2].hi, 19);
 	con_put(c, 3, 2, '@', 1, 2);
-	assert_true(c->row_damage[2]);
-	assert_false(c->row_damage[1] || c->row_damage[3]);
+	assert_int_equal(c->row_damage[2].lo, 3);
+	assert_int_equal(c->row_damage[2].hi, 19);
+	con_put(c, 0, 1, '@', 1, 2);
+	assert_int_equal(c->row_damage[1].lo, 0);
+	assert_int_equal(c->row_damage[1].hi, 0);
+	assert_false(con_span_any(c->row_damage[0]) || con_span_any(c->row_damage[3]));
 	const uint8_t *row = c->damage + 2 * 21;
 	assert_int_equal(con_next_damaged(row, 0, 21), 3);
 	assert_int_equal(con_next_damaged(row, 4, 21), 19); /* a clean word, then the tail */
 	assert_int_equal(con_next_damaged(row, 20, 21), 21);
 	con_clear_damage(c);
-	assert_false(c->row_damage[2]);
+	assert_false(con_span_any(c->row_damage[2]) || con_span_any(c->row_damage[1]));
 	assert_int_equal(con_next_damaged(row, 0, 21), 21);
+	assert_int_equal(con_next_damaged(c->damage, 0, 21 * 4), 21 * 4);
 	con_damage_all(c);
-	for (int y = 0; y < 4; y++)
-		assert_true(c->row_damage[y]);
+	for (int y = 0; y < 4; y++) {
+		assert_int_equal(c->row_damage[y].lo, 0);
+		assert_int_equal(c->row_damage[y].hi, 20);
+	}
 	con_destroy(c);
 }
 
@@ -108,7 +117,7 @@ static void test_sync_follows_damage(void **st)
 	assert_int_equal(con_sync(dst, src), 0);
 	assert_int_equal(src->damaged, 0);
 	for (int y = 0; y < 5; y++)
-		assert_false(src->row_damage[y]);
+		assert_false(con_span_any(src->row_damage[y]));
 	assert_int_equal(dst->damaged, 6); /* "hello" and '#', not the cell set back */
 	assert_false(dst->damage[3 * 30 + 10]);
 	assert_memory_equal(dst->cells, src->cells, 30 * 5 * sizeof *src->cells);

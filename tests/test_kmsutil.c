@@ -135,22 +135,28 @@ static void test_stale_maps(void **st)
 	assert_int_equal(s.map[0][5], 1);
 	assert_int_equal(s.map[1][5], 1);
 	assert_int_equal(s.map[0][4], 0);
-	assert_true(s.rows[0][1] && s.rows[1][1]); /* cell 5 is on row 1 */
-	assert_false(s.rows[0][0] || s.rows[0][2]);
-	/* rows given: a row not flagged is not read */
-	uint8_t rows[3] = { 0, 0, 0 };
-	dmg[9] = 1;
+	/* cell 5 is (1, 1): row 1's span holds column 1 in both (a whole row
+	 * read, without spans, gives the whole row's) */
+	for (int k = 0; k < 2; k++)
+		assert_true(s.rows[k][1].lo <= 1 && s.rows[k][1].hi >= 1);
+	assert_false(con_span_any(s.rows[0][0]) || con_span_any(s.rows[0][2]));
+	/* spans given: what lies outside them is not read */
+	struct con_span rows[3] = { CON_SPAN_NONE, CON_SPAN_NONE, CON_SPAN_NONE };
+	dmg[9] = 1;  /* (1, 2) */
+	dmg[11] = 1; /* (3, 2) */
 	kms_stale_add(&s, dmg, rows);
 	assert_int_equal(s.map[0][9], 0);
-	rows[2] = 1;
+	rows[2] = (struct con_span){ 0, 2 };
 	kms_stale_add(&s, dmg, rows);
 	assert_int_equal(s.map[0][9], 1);
-	assert_true(s.rows[1][2]);
+	assert_int_equal(s.map[0][11], 0);
+	assert_true(s.rows[1][2].lo == 0 && s.rows[1][2].hi == 2);
 	kms_stale_clear(&s, 0);
 	assert_false(kms_stale_any(&s, 0));
 	assert_int_equal(s.map[0][5], 0);
 	assert_int_equal(s.map[0][9], 0);
 	assert_true(kms_stale_any(&s, 1));
+	assert_int_equal(s.map[1][9], 1);
 	kms_stale_all(&s, 1);
 	assert_int_equal(s.map[1][0], 1);
 	assert_int_equal(s.map[0][0], 0);

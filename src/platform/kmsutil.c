@@ -157,33 +157,38 @@ int kms_stale_resize(struct kms_stale *s, int w, int h)
 		kms_stale_all(s, -1);
 		return 0;
 	}
-	/* each map's row flags follow its cells */
-	uint8_t *a = malloc(n + (size_t)h), *b = malloc(n + (size_t)h);
-	if (!a || !b) {
+	uint8_t *a = malloc(n), *b = malloc(n);
+	struct con_span *ra = malloc((size_t)h * sizeof *ra), *rb = malloc((size_t)h * sizeof *rb);
+	if (!a || !b || !ra || !rb) {
 		free(a);
 		free(b);
+		free(ra);
+		free(rb);
 		return -ENOMEM;
 	}
 	kms_stale_free(s);
 	s->map[0] = a;
 	s->map[1] = b;
-	s->rows[0] = a + n;
-	s->rows[1] = b + n;
+	s->rows[0] = ra;
+	s->rows[1] = rb;
 	s->w = w;
 	s->h = h;
 	kms_stale_all(s, -1);
 	return 0;
 }
 
-void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const uint8_t *rows)
+void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const struct con_span *rows)
 {
 	if (!s->map[0] || !damage)
 		return;
 	size_t w = (size_t)s->w;
 	for (int y = 0; y < s->h; y++) {
-		if (rows && !rows[y])
+		struct con_span sp = rows ? rows[y] : (struct con_span){ 0, (uint16_t)(w - 1) };
+		if (!con_span_any(sp))
 			continue;
-		size_t i = (size_t)y * w, end = i + w;
+		if (sp.hi >= w)
+			sp.hi = (uint16_t)(w - 1);
+		size_t i = (size_t)y * w + sp.lo, end = (size_t)y * w + sp.hi + 1;
 		uint8_t any = 0;
 		/* nonzero means stale, so OR-ing whole words keeps the meaning */
 		for (; i + 8 <= end; i += 8) {
@@ -204,8 +209,13 @@ void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const uint8_t *ro
 			s->map[1][i] |= damage[i];
 			any |= damage[i] != 0;
 		}
-		if (any)
-			s->rows[0][y] = s->rows[1][y] = 1;
+		if (!any)
+			continue;
+		for (int k = 0; k < 2; k++) { /* (a span wider than the stale cells is fine) */
+			struct con_span *r = &s->rows[k][y];
+			r->lo = sp.lo < r->lo ? sp.lo : r->lo;
+			r->hi = sp.hi > r->hi ? sp.hi : r->hi;
+		}
 	}
 }
 
@@ -213,26 +223,33 @@ void kms_stale_all(struct kms_stale *s, int i)
 {
 	size_t n = (size_t)s->w * (size_t)s->h;
 	for (int k = 0; k < 2; k++)
-		if (s->map[k] && (i < 0 || i == k))
-			memset(s->map[k], 1, n + (size_t)s->h);
+		if (s->map[k] && (i < 0 || i == k)) {
+			memset(s->map[k], 1, n);
+			for (int y = 0; y < s->h; y++)
+				s->rows[k][y] = (struct con_span){ 0, (uint16_t)(s->w - 1) };
+		}
 }
 
 bool kms_stale_any(const struct kms_stale *s, int i)
 {
 	if (i < 0 || i > 1 || !s->map[i])
 		return false;
-	return con_next_damaged(s->rows[i], 0, s->h) < s->h;
+	for (int y = 0; y < s->h; y++)
+		if (con_span_any(s->rows[i][y]))
+			return true;
+	return false;
 }
 
 void kms_stale_clear(struct kms_stale *s, int i)
 {
 	if (i < 0 || i > 1 || !s->map[i])
 		return;
-	for (int y = 0; y < s->h; y++)
-		if (s->rows[i][y]) {
-			memset(s->map[i] + (size_t)y * (size_t)s->w, 0, (size_t)s->w);
-			s->rows[i][y] = 0;
-		}
+	for (int y = 0; y < s->h; y++) {
+		struct con_span sp = s->rows[i][y];
+		if (con_span_any(sp))
+			memset(s->map[i] + (size_t)y * (size_t)s->w + sp.lo, 0, (size_t)(sp.hi - sp.lo + 1));
+		s->rows[i][y] = CON_SPAN_NONE;
+	}
 }
 
 void kms_stale_free(struct kms_stale *s)
@@ -241,7 +258,10 @@ void kms_stale_free(struct kms_stale *s)
 		return;
 	free(s->map[0]);
 	free(s->map[1]);
-	s->map[0] = s->map[1] = s->rows[0] = s->rows[1] = NULL;
+	free(s->rows[0]);
+	free(s->rows[1]);
+	s->map[0] = s->map[1] = NULL;
+	s->rows[0] = s->rows[1] = NULL;
 	s->w = s->h = 0;
 }
 

@@ -945,7 +945,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 }
 
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
-		    const uint8_t *rows)
+		    const struct con_span *rows)
 {
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
@@ -979,26 +979,32 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		memset(b->coldmg, 0, (size_t)w);
 		for (int y = 0; y < ncells; y++) {
 			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
-			if (any_set(row, w))
+			if (rows ? con_span_any(rows[y]) : any_set(row, w))
 				for (int x = 0; x < w; x++)
 					b->coldmg[x] |= row[x];
 		}
 	}
 	for (int a = 0; a < nbands; a++) {
-		if (damage && !turned && (rows ? !rows[a] : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
+		if (damage && !turned && (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
 		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		/* visit the band's cells left to right on the surface */
+		/* visit the band's cells left to right on the surface (unturned,
+		 * unflipped: only within the row's span) */
+		int t0 = 0, t1 = ncells;
+		if (damage && rows && !turned && !flip_x) {
+			t0 = rows[a].lo < ncells ? rows[a].lo : ncells;
+			t1 = rows[a].hi < ncells ? rows[a].hi + 1 : ncells;
+		}
 		int k0 = flip_x ? ncells - 1 : 0;
-		ptrdiff_t ci = turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0;
 		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
-		int sx0 = flip_x ? s->width - ncells * bw : 0;
-		for (int t = 0; t < ncells; t++, ci += dci, sx0 += bw) {
+		ptrdiff_t ci = (turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0) + t0 * dci;
+		int sx0 = (flip_x ? s->width - ncells * bw : 0) + t0 * bw;
+		for (int t = t0; t < t1; t++, ci += dci, sx0 += bw) {
 			if (damage && !damage[ci]) {
 				if (!turned && !flip_x) { /* on to the row's next damaged cell */
-					int skip = con_next_damaged(damage + (ci - t), t + 1, ncells) - t - 1;
+					int skip = con_next_damaged(damage + (ci - t), t + 1, t1) - t - 1;
 					t += skip;
 					ci += skip;
 					sx0 += skip * bw;

@@ -46,11 +46,12 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
-/* The same, told which console rows have damage (rows[y] nonzero; NULL:
- * every row is looked at), so that clean rows cost nothing. blit_draw with
- * c->damage uses c->row_damage so. */
+/* The same, told where each console row's damage lies (rows[y] spans it;
+ * NULL: every row is looked at whole), so that clean rows and the clean
+ * ends of rows cost nothing. blit_draw with c->damage uses c->row_damage
+ * so. */
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
-		    const uint8_t *rows);
+		    const struct con_span *rows);
 
 /* The largest scale (1..8) at which font f shows at least cols × rows cells
  * on surface s (rotation included); 1 when even scale 1 shows fewer. For

@@ -15,7 +15,8 @@ static void blank(struct console *c, uint32_t bg)
 	for (size_t i = 0; i < n; i++)
 		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
 	memset(c->damage, 1, n);
-	memset(c->row_damage, 1, (size_t)c->h);
+	for (int y = 0; y < c->h; y++)
+		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
 }
 
@@ -55,7 +56,8 @@ int con_resize(struct console *c, int w, int h)
 		return -EINVAL;
 	size_t n = (size_t)w * (size_t)h;
 	struct con_cell *cells = malloc(n * sizeof *cells);
-	uint8_t *damage = malloc(n), *rows = malloc((size_t)h);
+	uint8_t *damage = malloc(n);
+	struct con_span *rows = malloc((size_t)h * sizeof *rows);
 	if (!cells || !damage || !rows) {
 		free(cells);
 		free(damage);
@@ -83,7 +85,11 @@ static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
 	*cell = v;
 	if (!c->damage[i]) {
 		c->damage[i] = 1;
-		c->row_damage[y] = 1;
+		struct con_span *sp = &c->row_damage[y];
+		if (x < sp->lo)
+			sp->lo = (uint16_t)x;
+		if (x > sp->hi)
+			sp->hi = (uint16_t)x;
 		c->damaged++;
 	}
 }
@@ -324,20 +330,22 @@ int con_sync(struct console *dst, struct console *src)
 		return -EINVAL;
 	size_t w = (size_t)src->w;
 	for (int y = 0; y < src->h && src->damaged; y++) {
-		if (!src->row_damage[y])
+		struct con_span sp = src->row_damage[y];
+		if (!con_span_any(sp))
 			continue;
-		src->row_damage[y] = 0;
+		src->row_damage[y] = CON_SPAN_NONE;
 		uint8_t *d = src->damage + (size_t)y * w;
 		const struct con_cell *s = src->cells + (size_t)y * w;
-		for (int x = con_next_damaged(d, 0, src->w); x < src->w; x = con_next_damaged(d, x + 1, src->w)) {
+		int end = sp.hi + 1;
+		for (int x = con_next_damaged(d, sp.lo, end); x < end; x = con_next_damaged(d, x + 1, end)) {
 			d[x] = 0;
 			src->damaged--;
 			set_cell(dst, x, y, s[x]);
 		}
 	}
-	/* (damaged reached 0 early: the remaining row flags are stale but
-	 * clean rows) */
-	memset(src->row_damage, 0, (size_t)src->h);
+	/* (damaged reached 0 early: the remaining rows' spans are clean) */
+	for (int y = 0; y < src->h; y++)
+		src->row_damage[y] = CON_SPAN_NONE;
 	return 0;
 }
 
@@ -345,7 +353,8 @@ void con_damage_all(struct console *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	memset(c->damage, 1, n);
-	memset(c->row_damage, 1, (size_t)c->h);
+	for (int y = 0; y < c->h; y++)
+		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
 }
 
@@ -353,9 +362,11 @@ void con_clear_damage(struct console *c)
 {
 	if (!c->damaged)
 		return;
-	for (int y = 0; y < c->h; y++)
-		if (c->row_damage[y])
-			memset(c->damage + (size_t)y * (size_t)c->w, 0, (size_t)c->w);
-	memset(c->row_damage, 0, (size_t)c->h);
+	for (int y = 0; y < c->h; y++) {
+		struct con_span sp = c->row_damage[y];
+		if (con_span_any(sp))
+			memset(c->damage + (size_t)y * (size_t)c->w + sp.lo, 0, (size_t)(sp.hi - sp.lo + 1));
+		c->row_damage[y] = CON_SPAN_NONE;
+	}
 	c->damaged = 0;
 }

@@ -14,15 +14,29 @@ struct con_cell {
 	uint32_t bg;
 };
 
+/* The columns of a row that may hold damage: lo..hi (inclusive); lo > hi
+ * when none does. Readers skip clean rows, and the clean ends of the
+ * others, without looking at their cells. */
+struct con_span {
+	uint16_t lo, hi;
+};
+#define CON_SPAN_NONE ((struct con_span){ 0xFFFF, 0 })
+
+/* Whether span s holds any column. */
+static inline bool con_span_any(struct con_span s)
+{
+	return s.lo <= s.hi;
+}
+
 /* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
- * changed since the last con_clear_damage(); row_damage[y] is nonzero when
- * a cell of row y is damaged (so readers skip clean rows without looking
- * at their cells). Read-only outside console.c. */
+ * changed since the last con_clear_damage(); row_damage[y] spans the
+ * damaged cells of row y (at most: it may be wider). Read-only outside
+ * console.c. */
 struct console {
 	int w, h;
 	struct con_cell *cells;
 	uint8_t *damage;
-	uint8_t *row_damage;
+	struct con_span *row_damage;
 	int damaged; /* number of damaged cells */
 };
 
