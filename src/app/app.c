@@ -413,6 +413,12 @@ static int host_request(void *ctx, enum ui_request r)
 		session_save(&a->session, a->game, &a->ui);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		if (a->ui.status[0]) {
+			/* the title shows no status line: a failed save goes to
+			 * its notice, or the player would leave believing it kept */
+			snprintf(a->ui.notice, sizeof a->ui.notice, "%s", a->ui.status);
+			a->ui.status[0] = 0;
+		}
 		break;
 	case UI_REQ_QUIT:
 		a->quit = true;

@@ -84,8 +84,10 @@ void session_continue(struct session *s, const struct game *g)
 
 void session_save(struct session *s, const struct game *g, struct ui *ui)
 {
-	if (s->saving && g && !game_is_over(g) && save_game(s->state_dir, g))
-		snprintf(ui->status, sizeof ui->status, "The game could not be saved (the log says why).");
+	int rc;
+	if (s->saving && g && !game_is_over(g) && (rc = save_game(s->state_dir, g)))
+		snprintf(ui->status, sizeof ui->status, "The game could not be saved in %.60s: %s.", s->state_dir,
+			 strerror(rc < 0 ? -rc : rc));
 }
 
 /* The game has ended: its morgue file and recording, its score (its rank
