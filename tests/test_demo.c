@@ -1,23 +1,13 @@
 /* Attract mode's demo game (app/demo.c): seeds in turn, the bot's moves,
  * a new game when one ends or grows long, and what its screen says. */
 #include "testutil.h"
+#include "conrow.h"
 #include "app/demo.h"
 #include "render/console.h"
 #include <string.h>
 
-/* Row y of c as text, trailing blanks cut (code points above 0x7F as '*'). */
-static const char *row(const struct console *c, int y, char *buf)
-{
-	int x;
-	for (x = 0; x < c->w; x++) {
-		uint32_t ch = con_at(c, x, y)->ch;
-		buf[x] = ch >= 0x20 && ch < 0x7F ? (char)ch : '*';
-	}
-	buf[x] = 0;
-	while (x > 0 && buf[x - 1] == ' ')
-		buf[--x] = 0;
-	return buf;
-}
+/* Row y of c as text, trailing blanks cut (tests/conrow.h). */
+static const char *row(const struct console *c, int y, char *buf) { return conrow_text(c, y, buf, true); }
 
 /* Seeds 1, 2, 3...: each demo game is the game of that seed, moved by the
  * bot; ending one keeps the count. */

@@ -276,6 +276,16 @@ static struct libevdev_uinput *uinput_make(const char *name, int bus, int produc
 	return u;
 }
 
+/* A virtual keyboard with every key from KEY_ESC to KEY_DELETE. */
+static struct libevdev_uinput *uinput_keyboard(void)
+{
+	unsigned keys[KEY_MAX];
+	int nk = 0;
+	for (unsigned k = KEY_ESC; k <= KEY_DELETE; k++)
+		keys[nk++] = k;
+	return uinput_make("pirogue-test-keyboard", BUS_VIRTUAL, 0x5678, keys, nk, NULL, 0, NULL, NULL, 0);
+}
+
 static void uinput_link(struct libevdev_uinput *u, int num)
 {
 	char path[128];
@@ -302,12 +312,7 @@ static void test_dev_uinput(void **st)
 	}
 	close(fd);
 	mk_tmpdir();
-	unsigned keys[KEY_MAX];
-	int nk = 0;
-	for (unsigned k = KEY_ESC; k <= KEY_DELETE; k++)
-		keys[nk++] = k;
-	struct libevdev_uinput *kb = uinput_make("pirogue-test-keyboard", BUS_VIRTUAL, 0x5678, keys, nk, NULL, 0,
-						 NULL, NULL, 0);
+	struct libevdev_uinput *kb = uinput_keyboard();
 	const unsigned padkeys[] = {BTN_SOUTH, BTN_EAST, BTN_WEST, BTN_NORTH, BTN_TL, BTN_TR,
 				    BTN_START, BTN_SELECT};
 	const unsigned padabs[] = {ABS_X, ABS_Y, ABS_HAT0X, ABS_HAT0Y};
@@ -558,12 +563,7 @@ static void test_dev_permissions(void **st)
 		skip();
 	}
 	close(fd);
-	unsigned keys[KEY_MAX];
-	int nk = 0;
-	for (unsigned k = KEY_ESC; k <= KEY_DELETE; k++)
-		keys[nk++] = k;
-	struct libevdev_uinput *kb = uinput_make("pirogue-test-keyboard", BUS_VIRTUAL, 0x5678, keys, nk, NULL, 0,
-						 NULL, NULL, 0);
+	struct libevdev_uinput *kb = uinput_keyboard();
 	struct stat sb;
 	assert_int_equal(stat(libevdev_uinput_get_devnode(kb), &sb), 0);
 	mk_tmpdir();

@@ -2,6 +2,7 @@
  * host that records what the screens ask for. */
 #include "testutil.h"
 #include "gamefix.h"
+#include "conrow.h"
 #include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
@@ -289,27 +290,9 @@ static void test_gameover(void **st)
 	rig_done(&r);
 }
 
-/* Row y of c as text (code points above 0x7F as '*'). */
-static const char *row(const struct console *c, int y, char *buf)
-{
-	int x;
-	for (x = 0; x < c->w; x++) {
-		uint32_t ch = con_at(c, x, y)->ch;
-		buf[x] = ch >= 0x20 && ch < 0x7F ? (char)ch : '*';
-	}
-	buf[x] = 0;
-	return buf;
-}
-
-/* Whether any row of c holds text. */
-static bool on_screen(const struct console *c, const char *text)
-{
-	char buf[256];
-	for (int y = 0; y < c->h; y++)
-		if (strstr(row(c, y, buf), text))
-			return true;
-	return false;
-}
+/* Row y of c as text, and whether any row holds text (tests/conrow.h). */
+static const char *row(const struct console *c, int y, char *buf) { return conrow_text(c, y, buf, false); }
+static bool on_screen(const struct console *c, const char *text) { return conrow_find(c, text); }
 
 /* The game-over box keeps its text inside at any size of number (a long
  * game's "after 10522 turns," ran over its right edge). */

@@ -177,45 +177,69 @@ static void draw_scene(struct console *c)
 
 /* ---- output ------------------------------------------------------------ */
 
+/* The backend writing into a pipe (no input) and a console to present;
+ * what it writes is drained from p[0] into out. */
+struct outrig {
+	int p[2];
+	struct buf out;
+	struct display *d;
+	struct console *c;
+};
+
+/* Opens the backend at tcols x trows cells and a console of ccols x crows. */
+static void outrig_open(struct outrig *r, int tcols, int trows, int ccols, int crows)
+{
+	memset(r, 0, sizeof *r);
+	mk_pipe(r->p);
+	assert_int_equal(term_open_fds(&r->d, -1, r->p[1], tcols, trows), 0);
+	assert_int_equal(con_create(&r->c, ccols, crows), 0);
+}
+
+/* Frees the console, the output and the pipe (the test closes the display). */
+static void outrig_close(struct outrig *r)
+{
+	con_destroy(r->c);
+	free(r->out.p);
+	close(r->p[0]);
+	close(r->p[1]);
+}
+
 static void test_frames_match_golden(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 12, 4), 0);
+	struct outrig r;
+	outrig_open(&r, 12, 4, 12, 4);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	assert_ptr_equal(d->ops, &term_display_ops);
 	int cols, rows;
 	d->ops->console_size(d, &cols, &rows);
 	assert_int_equal(cols, 12);
 	assert_int_equal(rows, 4);
 
-	struct console *c;
-	assert_int_equal(con_create(&c, 12, 4), 0);
 	draw_scene(c);
 	assert_int_equal(d->ops->present(d, c), 0);
 	con_clear_damage(c);
-	drain(p[0], &out); /* enter sequence + the first, full frame */
-	check_golden("term_frame1.txt", &out);
-	assert_non_null(strstr(out.p, "\033[?1049h"));
-	assert_non_null(strstr(out.p, "\xe2\x99\xa5"));
-	assert_non_null(strstr(out.p, "\xe2\x94\x8c")); /* ┌ */
+	drain(r.p[0], &r.out); /* enter sequence + the first, full frame */
+	check_golden("term_frame1.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049h"));
+	assert_non_null(strstr(r.out.p, "\xe2\x99\xa5"));
+	assert_non_null(strstr(r.out.p, "\xe2\x94\x8c")); /* ┌ */
 
 	/* Two cells change: only those two are redrawn. */
 	con_put(c, 8, 2, ' ', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
 	con_put(c, 9, 2, '@', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
 	assert_int_equal(d->ops->present(d, c), 0);
 	con_clear_damage(c);
-	drain(p[0], &out);
-	check_golden("term_frame2.txt", &out);
-	assert_int_equal(count(&out, "@"), 1);
-	assert_true(out.len < 64);
+	drain(r.p[0], &r.out);
+	check_golden("term_frame2.txt", &r.out);
+	assert_int_equal(count(&r.out, "@"), 1);
+	assert_true(r.out.len < 64);
 
 	/* Nothing changed: nothing is written at all. */
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 
 	/* A cell damaged but set back to what the terminal shows: the shadow
 	 * decides, nothing is written. */
@@ -223,8 +247,8 @@ static void test_frames_match_golden(void **st)
 	con_put(c, 5, 1, 'o', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
 	assert_true(c->damaged > 0);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 	con_clear_damage(c);
 
 	/* A change the damage map never saw (damage cleared without a present)
@@ -232,86 +256,71 @@ static void test_frames_match_golden(void **st)
 	con_put(c, 10, 1, '!', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
 	con_clear_damage(c);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(count(&out, "!"), 1);
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "!"), 1);
 
 	/* The console changes size: the screen is cleared and all redrawn. */
 	assert_int_equal(con_resize(c, 6, 2), 0);
 	con_print(c, 0, 0, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "small", -1);
 	con_print(c, 0, 1, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "\xc3\xa9t\xc3\xa9", -1); /* été */
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	check_golden("term_resize.txt", &out);
-	assert_non_null(strstr(out.p, "\033[2J"));
+	drain(r.p[0], &r.out);
+	check_golden("term_resize.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[2J"));
 
 	/* close gives the terminal back. */
 	d->ops->close(d);
-	drain(p[0], &out);
-	check_golden("term_close.txt", &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
-	assert_non_null(strstr(out.p, "\033[?25h"));
-	assert_non_null(strstr(out.p, "\033[0m"));
+	drain(r.p[0], &r.out);
+	check_golden("term_close.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
+	assert_non_null(strstr(r.out.p, "\033[?25h"));
+	assert_non_null(strstr(r.out.p, "\033[0m"));
 	term_display_ops.close(NULL);
 
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_larger_console_is_clipped(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 4, 2), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 6, 3), 0);
+	struct outrig r;
+	outrig_open(&r, 4, 2, 6, 3);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_fill(c, 0, 0, 6, 3, 'a', CON_RGB(1, 1, 1), CON_RGB(2, 2, 2));
 	con_put(c, 5, 0, 'Z', 1, 2);
 	con_put(c, 0, 2, 'Y', 1, 2);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(count(&out, "a"), 8); /* 4×2 cells, no more */
-	assert_null(strstr(out.p, "Z"));
-	assert_null(strstr(out.p, "Y"));
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "a"), 8); /* 4×2 cells, no more */
+	assert_null(strstr(r.out.p, "Z"));
+	assert_null(strstr(r.out.p, "Y"));
 	d->ops->close(d);
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_unprintable_glyphs_replaced(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 5, 1), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 5, 1), 0);
+	struct outrig r;
+	outrig_open(&r, 5, 1, 5, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_put(c, 0, 0, 0x07, 1, 2);    /* BEL: would ring */
 	con_put(c, 1, 0, 0x4E2D, 1, 2);  /* 中: two columns wide */
 	con_put(c, 2, 0, 0x0301, 1, 2);  /* combining acute: no column */
 	con_put(c, 3, 0, 0x2665, 1, 2);  /* ♥: fine */
 	con_put(c, 4, 0, 0, 1, 2);       /* NUL: a space */
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	/* same colours, adjacent: one run after the colour sequence */
-	assert_non_null(strstr(out.p, "m???\xe2\x99\xa5 "));
-	assert_null(strstr(out.p, "\a"));
-	assert_null(strstr(out.p, "\xe4\xb8\xad"));
+	assert_non_null(strstr(r.out.p, "m???\xe2\x99\xa5 "));
+	assert_null(strstr(r.out.p, "\a"));
+	assert_null(strstr(r.out.p, "\xe4\xb8\xad"));
 	d->ops->close(d);
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_open_bad_size(void **st)
@@ -410,34 +419,28 @@ static void test_small_room_and_eof(void **st)
 static void test_suspend_resume(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 3, 1), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 3, 1), 0);
+	struct outrig r;
+	outrig_open(&r, 3, 1, 3, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_print(c, 0, 0, 1, 2, "abc", -1);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	d->ops->suspend(d);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
 	assert_int_equal(d->ops->present(d, c), 0); /* while suspended: nothing */
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 	d->ops->resume(d);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049h"));
-	assert_non_null(strstr(out.p, "abc")); /* everything again */
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049h"));
+	assert_non_null(strstr(r.out.p, "abc")); /* everything again */
 	d->ops->close(d);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
+	outrig_close(&r);
 }
 
 /* ---- on a real terminal (a pseudo-terminal) ------------------------------ */
