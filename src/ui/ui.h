@@ -139,7 +139,7 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c);
 
 /* The most things the map view draws (the lowest layers go first). */
 #define UI_MAX_DRAWABLES 1024
-#define UI_LOG_LINES 5 /* the most messages the log box shows */
+#define UI_LOG_LINES 10 /* the most messages the log box shows (ui_layout) */
 
 /* What a console holds after ui_draw_update, kept by its caller so that the
  * next frame redraws only what changed: the inputs of the play screen as
