@@ -383,6 +383,33 @@ static bool same_look(const struct con_cell *a, const struct con_cell *b)
 	return a->ch == b->ch && a->bg == b->bg && (a->ch == ' ' || a->fg == b->fg);
 }
 
+/* Writes "ESC [" then a, then ";" b, then final into buf (a or b below 0:
+ * left out); returns the length (at most 2 + 10 + 1 + 10 + 1). What a
+ * snprintf would write, without its cost on every cursor move. */
+static int csi(char *buf, int a, int b, char final)
+{
+	int n = 0;
+	buf[n++] = '\033';
+	buf[n++] = '[';
+	for (int k = 0; k < 2; k++) {
+		int v = k ? b : a;
+		if (v < 0)
+			continue;
+		if (k)
+			buf[n++] = ';';
+		char tmp[12];
+		int i = (int)sizeof tmp;
+		do {
+			tmp[--i] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		memcpy(buf + n, tmp + i, sizeof tmp - (size_t)i);
+		n += (int)sizeof tmp - i;
+	}
+	buf[n++] = final;
+	return n;
+}
+
 /* Moves the cursor to (x, y) with the shortest sequence available. */
 static void move_to(struct term *t, int x, int y)
 {
@@ -392,25 +419,28 @@ static void move_to(struct term *t, int x, int y)
 	int bn;
 	/* CUP, always possible */
 	if (x == 0 && y == 0)
-		bn = snprintf(best, sizeof best, "\033[H");
+		bn = csi(best, -1, -1, 'H');
 	else if (x == 0)
-		bn = snprintf(best, sizeof best, "\033[%dH", y + 1);
+		bn = csi(best, y + 1, -1, 'H');
 	else
-		bn = snprintf(best, sizeof best, "\033[%d;%dH", y + 1, x + 1);
+		bn = csi(best, y + 1, x + 1, 'H');
 	if (t->cur_y >= 0) {
 		char alt[32];
 		int an = -1;
 		if (t->cur_y == y) {
-			if (x == 0)
-				an = snprintf(alt, sizeof alt, "\r");
-			else if (t->cur_x >= 0 && x == t->cur_x + 1)
-				an = snprintf(alt, sizeof alt, "\033[C");
-			else if (t->cur_x >= 0 && x > t->cur_x)
-				an = snprintf(alt, sizeof alt, "\033[%dC", x - t->cur_x);
-			else
-				an = snprintf(alt, sizeof alt, "\033[%dG", x + 1);
+			if (x == 0) {
+				alt[0] = '\r';
+				an = 1;
+			} else if (t->cur_x >= 0 && x == t->cur_x + 1) {
+				an = csi(alt, -1, -1, 'C');
+			} else if (t->cur_x >= 0 && x > t->cur_x) {
+				an = csi(alt, x - t->cur_x, -1, 'C');
+			} else {
+				an = csi(alt, x + 1, -1, 'G');
+			}
 		} else if (y == t->cur_y + 1 && x == 0) {
-			an = snprintf(alt, sizeof alt, "\r\n");
+			memcpy(alt, "\r\n", 2);
+			an = 2;
 		}
 		if (an > 0 && an < bn) {
 			memcpy(best, alt, (size_t)an);
