@@ -524,8 +524,9 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 				continue;
 			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 			const char *state = !ai ? "" : ai->paralysed > 0 ? "paralysed " : ai->confused > 0 ? "confused " : "";
+			/* the player is "you" (the look cursor starts there) */
 			int n = snprintf(buf + used, (size_t)(len - used), "%s%s%s", used ? ", " : "", state,
-					 world_name(g, e));
+					 e == g->player ? "you" : world_name(g, e));
 			if (n < 0 || used + n >= len) {
 				buf[len - 1] = 0;
 				return buf;

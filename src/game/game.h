@@ -232,7 +232,7 @@ const char *game_msg_format(const struct game_msg *m, char *buf, int len);
  * look and mouse hover: names of the visible actors there ("confused orc",
  * "paralysed troll" while under a scroll), then the corpses and items seen
  * or remembered there, written into buf ("orc", "remains of goblin, health
- * potion", "player"; joined by ", "). NULL when nothing is known to be there
+ * potion", "you" for the player; joined by ", "). NULL when nothing is known to be there
  * or when (x, y) is off the map or never seen. */
 const char *game_describe(const struct game *g, int x, int y, char *buf, int len);
 
