@@ -662,6 +662,15 @@ static inline __attribute__((always_inline)) struct k565_8 k565(const struct bjo
 /* 8 lanes of p then 8 of q */
 #define JOIN16(p, q) __builtin_shufflevector((p), (q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
+/* p's constants in the low eight lanes, q's in the high eight. */
+static inline __attribute__((always_inline)) struct k565_16 k565_join(const struct k565_8 *p, const struct k565_8 *q)
+{
+	return (struct k565_16){ JOIN16(p->cB, q->cB), JOIN16(p->cG, q->cG), JOIN16(p->cR, q->cR),
+				 JOIN16(p->dB, q->dB), JOIN16(p->dG, q->dG), JOIN16(p->dR, q->dR),
+				 JOIN16(p->bB, q->bB), JOIN16(p->bG, q->bG), JOIN16(p->bR, q->bR),
+				 JOIN16(p->m5, q->m5), JOIN16(p->m6, q->m6) };
+}
+
 /* One cell through the blend path on RGB565 (not clipped): sixteen pixels
  * of a row at a time, then eight. */
 static inline __attribute__((always_inline)) void blend565_cell(const struct orient *o, const struct bjob *j,
@@ -669,36 +678,30 @@ static inline __attribute__((always_inline)) void blend565_cell(const struct ori
 								int rep0, int scale, int bw, bool colour)
 {
 	const struct k565_8 k8 = k565(j);
-	const struct k565_16 k16 = { JOIN16(k8.cB, k8.cB), JOIN16(k8.cG, k8.cG), JOIN16(k8.cR, k8.cR),
-				     JOIN16(k8.dB, k8.dB), JOIN16(k8.dG, k8.dG), JOIN16(k8.dR, k8.dR),
-				     JOIN16(k8.bB, k8.bB), JOIN16(k8.bG, k8.bG), JOIN16(k8.bR, k8.bR),
-				     JOIN16(k8.m5, k8.m5), JOIN16(k8.m6, k8.m6) };
+	const struct k565_16 k16 = k565_join(&k8, &k8);
 	const struct pxrows *x = &o->blend[1];
 	size_t plane = (size_t)x->bwp, rowl = x->rowb / 2;
 	uint8_t *dst = top + (size_t)j->sx0 * 2;
 	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * x->rowb);
 	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 		int k = 0;
+/* lanes k.. of the row's planes, as many as out holds, blended into out */
+#define ROW565(out, kv)                                                           \
+	do {                                                                      \
+		__typeof__(out) a_, t_[3] = { { 0 } };                            \
+		memcpy(&a_, row + k, sizeof a_);                                  \
+		for (int c_ = 0; colour && c_ < 3; c_++)                          \
+			memcpy(&t_[c_], row + (size_t)(c_ + 1) * plane + k, sizeof a_); \
+		BLEND565(out, kv, a_, t_[0], t_[1], t_[2], colour);               \
+	} while (0)
 		for (; k + 16 <= bw; k += 16) {
-			v16u16 out, a, tb = { 0 }, tg = { 0 }, tr = { 0 };
-			memcpy(&a, row + k, 32);
-			if (colour) {
-				memcpy(&tb, row + plane + k, 32);
-				memcpy(&tg, row + 2 * plane + k, 32);
-				memcpy(&tr, row + 3 * plane + k, 32);
-			}
-			BLEND565(out, k16, a, tb, tg, tr, colour);
+			v16u16 out;
+			ROW565(out, k16);
 			memcpy(dst + 2 * k, &out, 32);
 		}
 		for (; k < bw; k += 8) {
-			v8u16 out, a, tb = { 0 }, tg = { 0 }, tr = { 0 };
-			memcpy(&a, row + k, 16);
-			if (colour) {
-				memcpy(&tb, row + plane + k, 16);
-				memcpy(&tg, row + 2 * plane + k, 16);
-				memcpy(&tr, row + 3 * plane + k, 16);
-			}
-			BLEND565(out, k8, a, tb, tg, tr, colour);
+			v8u16 out;
+			ROW565(out, k8);
 			if (k + 8 <= bw)
 				memcpy(dst + 2 * k, &out, 16);
 			else
@@ -710,6 +713,7 @@ static inline __attribute__((always_inline)) void blend565_cell(const struct ori
 			row += rowl;
 		}
 	}
+#undef ROW565
 }
 
 /* Two neighbouring 8-pixel cells through the blend path on RGB565, their
@@ -719,10 +723,7 @@ static inline __attribute__((always_inline)) void blend565_pair(const struct ori
 								int rep0, int scale, bool colour)
 {
 	const struct k565_8 p = k565(j), q = k565(j + 1);
-	const struct k565_16 k16 = { JOIN16(p.cB, q.cB), JOIN16(p.cG, q.cG), JOIN16(p.cR, q.cR),
-				     JOIN16(p.dB, q.dB), JOIN16(p.dG, q.dG), JOIN16(p.dR, q.dR),
-				     JOIN16(p.bB, q.bB), JOIN16(p.bG, q.bG), JOIN16(p.bR, q.bR),
-				     JOIN16(p.m5, q.m5), JOIN16(p.m6, q.m6) };
+	const struct k565_16 k16 = k565_join(&p, &q);
 	const struct pxrows *x = &o->blend[1];
 	size_t plane = (size_t)x->bwp, rowl = x->rowb / 2;
 	uint8_t *dst = top + (size_t)j->sx0 * 2;
@@ -985,7 +986,8 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		}
 	}
 	for (int a = 0; a < nbands; a++) {
-		if (damage && !turned && (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
+		if (damage && !turned &&
+		    (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
 		if (colscan && !b->coldmg[a])
 			continue;
