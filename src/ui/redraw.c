@@ -33,9 +33,12 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->demo = u->demo;
 	d->cam_x = cam_x;
 	d->cam_y = cam_y;
-	memcpy(d->tile, m->tile, sizeof d->tile);
-	memcpy(d->visible, m->visible, sizeof d->visible);
-	memcpy(d->explored, m->explored, sizeof d->explored);
+	size_t cells = (size_t)m->w * (size_t)m->h;
+	d->map_w = m->w;
+	d->map_h = m->h;
+	memcpy(d->tile, m->tile, cells);
+	memcpy(d->visible, m->visible, cells);
+	memcpy(d->explored, m->explored, cells);
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
@@ -77,11 +80,13 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	size_t w = (size_t)m->w;
 	/* what the player remembers changes on some turns, the tiles with the
 	 * floor: each is compared whole first, the view row by row */
-	bool explored = memcmp(d->explored, m->explored, sizeof d->explored) != 0;
-	bool tiles = memcmp(d->tile, m->tile, sizeof d->tile) != 0;
+	size_t cells = w * (size_t)m->h;
+	bool explored = memcmp(d->explored, m->explored, cells) != 0;
+	bool tiles = memcmp(d->tile, m->tile, cells) != 0;
 	for (int y = 0; y < m->h; y++) {
 		size_t r = (size_t)y * w;
-		if (!memcmp(d->visible + r, m->visible + r, w) && (!explored || !memcmp(d->explored + r, m->explored + r, w)) &&
+		if (!memcmp(d->visible + r, m->visible + r, w) &&
+		    (!explored || !memcmp(d->explored + r, m->explored + r, w)) &&
 		    (!tiles || !memcmp(d->tile + r, m->tile + r, w)))
 			continue;
 		for (size_t x = 0; x < w; x += 8) {
@@ -140,7 +145,8 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	int k = newest_msgs(g, msg);
 	bool same = k == d->nmsg;
 	for (int i = 0; i < k && same; i++)
-		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count && !strcmp(msg[i].text, d->msg[i].text);
+		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count &&
+		       !strcmp(msg[i].text, d->msg[i].text);
 	if (!same) {
 		con_fill(c, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
 		ui_draw_log(l, g, c);
@@ -155,14 +161,17 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 	ui_layout(c->w, c->h, &l);
 	/* the play screen without anything drawn over the map */
 	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0] && u->hover_x < 0;
-	int cam_x = 0, cam_y = 0;
+	int cam_x = 0, cam_y = 0, mw = 0, mh = 0;
 	if (play) {
 		const struct map *m = game_map(g);
 		int px, py;
 		game_player_pos(g, &px, &py);
 		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
+		mw = m->w;
+		mh = m->h;
 	}
-	if (!play || !d->valid || d->c != c || d->w != c->w || d->h != c->h || d->cam_x != cam_x ||
+	if (!play || !d->valid || d->c != c || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
+	    d->cam_x != cam_x ||
 	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds || d->demo != u->demo) {
 		ui_draw(u, g, c);
 		d->valid = false;

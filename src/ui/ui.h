@@ -154,14 +154,15 @@ struct ui_drawn {
 	const struct bindings *binds;
 	bool demo;
 	int cam_x, cam_y;
-	uint8_t tile[MAP_H * MAP_W], visible[MAP_H * MAP_W], explored[MAP_H * MAP_W];
+	int map_w, map_h;          /* the floor's size: its cells below at y * map_w + x */
+	uint8_t tile[MAP_MAX_CELLS], visible[MAP_MAX_CELLS], explored[MAP_MAX_CELLS];
 	int ndraw;
 	struct drawable draw[UI_MAX_DRAWABLES];
 	struct game_stats stats;
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
-	uint32_t mark[MAP_H * MAP_W];
+	uint32_t mark[MAP_MAX_CELLS];
 };
 
 /* Draws the screen for u and g into c like ui_draw, redrawing only the
