@@ -5,7 +5,7 @@
 # colours, with tests/golden/tmux-*.txt: the title, the play screen after a
 # few moves, look, inventory, help, history, the character screen, a fight
 # and the game-over screen.
-# Skipped (77) without tmux. PIROGUE_REGEN=1 rewrites the goldens (look at
+# Skipped (77) without tmux. tools/regen-tmux (PIROGUE_REGEN=1) rewrites the goldens (look at
 # them: git diff).
 . tests/tmuxlib.sh
 tmux_need
