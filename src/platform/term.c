@@ -231,8 +231,8 @@ static void ob_put(struct term *t, const char *s, size_t n)
 
 #define OB_LIT(t, s) ob_put((t), (s), sizeof(s) - 1)
 
-/* Appends the decimal digits of v. */
-static void ob_uint(struct term *t, unsigned v)
+/* Writes the decimal digits of v at buf (room for 10); returns how many. */
+static int put_dec(char *buf, unsigned v)
 {
 	char tmp[12];
 	int i = (int)sizeof tmp;
@@ -240,7 +240,15 @@ static void ob_uint(struct term *t, unsigned v)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	ob_put(t, tmp + i, sizeof tmp - (size_t)i);
+	memcpy(buf, tmp + i, sizeof tmp - (size_t)i);
+	return (int)sizeof tmp - i;
+}
+
+/* Appends the decimal digits of v. */
+static void ob_uint(struct term *t, unsigned v)
+{
+	char tmp[12];
+	ob_put(t, tmp, (size_t)put_dec(tmp, v));
 }
 
 /* Writes the whole buffer (normally one write()), then empties it. */
@@ -397,14 +405,7 @@ static int csi(char *buf, int a, int b, char final)
 			continue;
 		if (k)
 			buf[n++] = ';';
-		char tmp[12];
-		int i = (int)sizeof tmp;
-		do {
-			tmp[--i] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		memcpy(buf + n, tmp + i, sizeof tmp - (size_t)i);
-		n += (int)sizeof tmp - i;
+		n += put_dec(buf + n, (unsigned)v);
 	}
 	buf[n++] = final;
 	return n;

@@ -986,7 +986,8 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		}
 	}
 	for (int a = 0; a < nbands; a++) {
-		if (damage && !turned && (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
+		if (damage && !turned &&
+		    (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
 		if (colscan && !b->coldmg[a])
 			continue;

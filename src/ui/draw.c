@@ -174,7 +174,8 @@ void ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const
 	const struct game_stats s = *st, w = was ? *was : s;
 	char buf[64];
 	int y = l->panel_y;
-	bool hp = s.hp != w.hp || s.max_hp != w.max_hp, xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
+	bool hp = s.hp != w.hp || s.max_hp != w.max_hp;
+	bool xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
 	if (l->compact) {
 		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y))
 			return;

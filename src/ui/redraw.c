@@ -85,7 +85,8 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	bool tiles = memcmp(d->tile, m->tile, cells) != 0;
 	for (int y = 0; y < m->h; y++) {
 		size_t r = (size_t)y * w;
-		if (!memcmp(d->visible + r, m->visible + r, w) && (!explored || !memcmp(d->explored + r, m->explored + r, w)) &&
+		if (!memcmp(d->visible + r, m->visible + r, w) &&
+		    (!explored || !memcmp(d->explored + r, m->explored + r, w)) &&
 		    (!tiles || !memcmp(d->tile + r, m->tile + r, w)))
 			continue;
 		for (size_t x = 0; x < w; x += 8) {
@@ -144,7 +145,8 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	int k = newest_msgs(g, msg);
 	bool same = k == d->nmsg;
 	for (int i = 0; i < k && same; i++)
-		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count && !strcmp(msg[i].text, d->msg[i].text);
+		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count &&
+		       !strcmp(msg[i].text, d->msg[i].text);
 	if (!same) {
 		con_fill(c, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
 		ui_draw_log(l, g, c);
