@@ -151,23 +151,15 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
-# bench_ai also at 200x200 floors (the growth table): the library built
-# again with that floor size, apart (MAP_W, MAP_H: see src/game/map.h).
-BENCH_BIG := $(BUILD)/big/build/bench/bench_ai
-$(BENCH_BIG): FORCE
-	@$(MAKE) --no-print-directory O=$(BUILD)/big EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DMAP_W=200 -DMAP_H=200" $@
-FORCE:
-.PHONY: FORCE
-
 bench: check-deps check-bench-deps
-	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BENCH_BIG)
-	@for b in $(BENCH_BINS) $(BENCH_BIG); do echo "== $$b"; $$b || exit 1; done
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # The same benchmarks as instruction counts under callgrind (deterministic,
 # for a noisy machine): bench/ir.sh prints instructions per call and ratios.
 bench-ir: check-deps check-bench-deps
-	@$(MAKE) --no-print-directory $(BENCH_BINS) $(BENCH_BIG)
-	@bench/ir.sh $(BENCH_BINS) $(BENCH_BIG)
+	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@bench/ir.sh $(BENCH_BINS)
 
 # The soak: the monkey bot (tests/test_monkey.c) for SOAK_SEEDS x SOAK_TURNS
 # turns (default 100 x 10,000 = 1,000,000) under ASan+UBSan, every world

@@ -48,11 +48,11 @@ int main(void)
 			con_put(c, rng_range(&r, 0, c->w - 1), rng_range(&r, 0, c->h - 1), '@' + (i & 7), rng_next(&r) & 0xFFFFFF, 0);
 		int back = 1 - front;
 		double t0 = bench_now();
-		kms_stale_add(&ks, c->damage);
+		kms_stale_add(&ks, c->damage, c->row_damage);
 		int any = kms_stale_any(&ks, back);
 		double t1 = bench_now();
 		if (any)
-			blit_draw(b, c, &s[back], ks.map[back]);
+			blit_draw_rows(b, c, &s[back], ks.map[back], ks.rows[back]);
 		double t2 = bench_now();
 		kms_stale_clear(&ks, back);
 		double t3 = bench_now();

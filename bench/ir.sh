@@ -38,7 +38,7 @@ for b in "$@"; do
 		for (i = 0; i < nk; i++) {
 			k = order[i]; line = sprintf("  %s: %s %s", k, sname[k, 0], fmt(sval[k, 0]))
 			for (j = 1; j < nsides[k]; j++)
-				line = line sprintf(", %s %s (ratio %.2f)", sname[k, j], fmt(sval[k, j]), sval[k, j] > 0 ? sval[k, 0] / sval[k, j] : 0)
+				{ r = sval[k, j] > 0 ? sval[k, 0] / sval[k, j] : 0; line = line sprintf(r < 0.1 ? ", %s %s (ratio %.4f)" : ", %s %s (ratio %.2f)", sname[k, j], fmt(sval[k, j]), r) }
 			if (k in target) line = line sprintf("; target <= %s: %s", fmt(target[k]), sval[k, 0] <= target[k] ? "met" : "NOT met")
 			print line
 		}

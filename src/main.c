@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"Game:\n"
 	"  --seed N             start a new game at once with seed N (no menu)\n"
 	"  --mapgen KIND        dungeon generator: classic (default), overlap or cave\n"
+	"  --map-size WxH       floor size of new games, 20x15 to 200x200 (default 80x43)\n"
 	"  --record FILE        write the seed and every command to FILE\n"
 	"  --replay FILE        play FILE back headless; exit 0 if it replays exactly,\n"
 	"                       1 naming the first turn where it diverged\n"
@@ -70,7 +71,8 @@ static const char usage_text[] =
 	"                       the PIROGUE_CONFIG variable does the same as --config)\n"
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
-	"                       gamepad-db mapgen state-dir verbose kiosk (yes/no) attract blank.\n"
+	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
+	"                       blank.\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -93,7 +95,7 @@ enum {
 	OPT_SCREENSHOT, OPT_KEYS, OPT_SEED, OPT_MAPGEN, OPT_RECORD, OPT_REPLAY, OPT_CARD,
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
-	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK,
+	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -109,6 +111,7 @@ static const struct option long_opts[] = {
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "mapgen", required_argument, NULL, OPT_MAPGEN },
+	{ "map-size", required_argument, NULL, OPT_MAP_SIZE },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "card", required_argument, NULL, OPT_CARD },
@@ -253,6 +256,14 @@ static int set_option(struct opts *o, int c, const char *val)
 		o->cfg.mapgen = val;
 		break;
 	}
+	case OPT_MAP_SIZE: {
+		int mw, mh;
+		if (map_size_parse(val, &mw, &mh))
+			return bad_value(o, "map-size", val, "WxH from 20x15 to 200x200, e.g. 120x60");
+		o->cfg.map_w = mw;
+		o->cfg.map_h = mh;
+		break;
+	}
 	case OPT_RECORD:
 		o->cfg.record = val;
 		break;
@@ -356,7 +367,8 @@ static int set_option(struct opts *o, int c, const char *val)
 /* Settings that make sense in a file: the long options that configure. */
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
-	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT, OPT_BLANK,
+	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
+	OPT_BLANK,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -383,7 +395,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen state-dir verbose kiosk attract blank, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK) {

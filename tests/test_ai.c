@@ -149,6 +149,33 @@ static void test_one_distance_map_for_all(void **state)
 	game_destroy(g);
 }
 
+/* Monsters out of sight walk to where they last saw the player on a map of
+ * the walls alone: one map for one place, kept from turn to turn. */
+static void test_lost_sight_map_kept(void **state)
+{
+	(void)state;
+	struct game *g = arena(true);
+	ecs_entity e[2] = {gamefix_spawn(g, ACTOR_ORC, 30, 5), gamefix_spawn(g, ACTOR_ORC, 32, 6)};
+	for (int i = 0; i < 2; i++) {
+		struct c_ai *ai = ecs_get(g->w, e[i], COMP_AI);
+		ai->state = AI_HUNTING;
+		ai->last_x = 12;
+		ai->last_y = 19;
+	}
+	world_refresh_view(g);
+	assert_false(world_visible(g, 30, 5));
+	int runs = g->ai.dijkstra_runs;
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(g->ai.dijkstra_runs, runs + 1);
+	int x, y;
+	pos_of(g, e[0], &x, &y);
+	assert_int_equal(cheb(x, y, 21, 20), cheb(30, 5, 21, 20) - 1); /* towards the gap */
+	for (int t = 0; t < 3; t++)
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(g->ai.dijkstra_runs, runs + 1);
+	game_destroy(g);
+}
+
 static void test_flanking(void **state)
 {
 	(void)state;
@@ -360,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_one_distance_map_for_all),
 		cmocka_unit_test(test_occupancy_kept),
 		cmocka_unit_test(test_list_follows_spawns_and_deaths),
+		cmocka_unit_test(test_lost_sight_map_kept),
 		cmocka_unit_test(test_flanking),
 		cmocka_unit_test(test_routes_around_a_blocker),
 		cmocka_unit_test(test_paralysed),

@@ -172,12 +172,46 @@ static void test_long_game_allocates_nothing(void **state)
 	game_destroy(g);
 }
 
-/* The app's frame (app.c): draw, diff into the shown console, present. */
+/* The largest floor (200x200): after its first turn, auto-explore's steps
+ * (a distance map over the whole floor each) and the turns they take
+ * allocate nothing either. */
+static void test_large_floor_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	struct game_opts o = {.seed = 4, .mapgen = MAPGEN_CLASSIC, .map_w = MAP_MAX_W, .map_h = MAP_MAX_H};
+	struct game *g;
+	assert_int_equal(game_create(&g, &o), 0);
+	world_clear_monsters(g, 1); /* nothing stops the exploring */
+	game_apply(g, CMD_WAIT);    /* the first turn of the floor */
+	long before = allocations;
+	int turns = 0, steps = 0;
+	for (int t = 0; t < 300; t++) {
+		struct command step;
+		char why[128];
+		if (game_explore_step(g, &step, why, sizeof why) && ++steps)
+			turns += game_do(g, &step);
+		else
+			turns += game_apply(g, CMD_WAIT);
+	}
+	print_message("200x200: %d turns, %d of them explore steps\n", turns, steps);
+	assert_true(turns > 200 && steps > 200);
+	if (allocations != before)
+		print_message("200x200: %ld allocations in %d turns (%d explore steps)\n", allocations - before, turns,
+			      steps);
+	assert_int_equal(allocations - before, 0);
+	game_destroy(g);
+}
+
+static struct ui_drawn frames_drawn; /* the frames' memory (large: not on the stack) */
+
+/* The app's frame (app.c): what changed drawn, synced into the shown
+ * console, presented. */
 static void frame(struct display *d, const struct ui *u, const struct game *g, struct console *con,
 		  struct console *scratch)
 {
-	ui_draw(u, g, scratch);
-	assert_int_equal(con_copy(con, scratch), 0);
+	ui_draw_update(&frames_drawn, u, g, scratch);
+	assert_int_equal(con_sync(con, scratch), 0);
 	if (con->damaged)
 		assert_int_equal(d->ops->present(d, con), 0);
 	con_clear_damage(con);
@@ -199,6 +233,7 @@ static void check_frames(struct display *d, int cols, int rows)
 	assert_int_equal(con_create(&con, cols, rows), 0);
 	assert_int_equal(con_create(&scratch, cols, rows), 0);
 	game_apply(g, CMD_WAIT);
+	ui_drawn_forget(&frames_drawn);
 	frame(d, &u, g, con, scratch); /* the first */
 	long before = allocations;
 	int dir = 1, turns = 0;
@@ -235,8 +270,8 @@ static void test_frames_allocate_nothing(void **state)
 	d->ops->close(d);
 	int fd = memfd_create("test_alloc", 0);
 	assert_true(fd >= 0);
-	assert_int_equal(term_open_fds(&d, -1, fd, 80, 30), 0);
-	check_frames(d, 80, 30);
+	assert_int_equal(term_open_fds(&d, -1, fd, 80, 24), 0);
+	check_frames(d, 80, 24);
 	d->ops->close(d);
 	close(fd);
 	font_destroy(f);
@@ -297,7 +332,7 @@ static void test_idle_program_allocates_nothing(void **state)
 	}
 	assert_int_equal(grantpt(master), 0);
 	assert_int_equal(unlockpt(master), 0);
-	struct winsize ws = {.ws_row = 30, .ws_col = 80};
+	struct winsize ws = {.ws_row = 24, .ws_col = 80};
 	assert_int_equal(ioctl(master, TIOCSWINSZ, &ws), 0);
 	const char *slave_name = ptsname(master);
 	assert_non_null(slave_name);
@@ -358,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
 		cmocka_unit_test(test_long_game_allocates_nothing),
+		cmocka_unit_test(test_large_floor_allocates_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
 		cmocka_unit_test(test_idle_program_allocates_nothing),
 	};

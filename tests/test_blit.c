@@ -350,6 +350,64 @@ static void test_damaged_equals_full(void **st)
 	damaged_equals_full(0, 3);
 }
 
+/* Every cell anti-aliased (or a colour tile), side by side: the blend
+ * paths of both formats, including RGB565's two rows at a step of 8-pixel
+ * cells (an odd last row), cells wider than 16 pixels and tails under 8,
+ * with and without AVX2, match the reference model. */
+static void test_blend_every_cell(void **st)
+{
+	(void)st;
+	static const int widths[] = { 8, 6, 12, 16, 21 };
+	for (int base = 0; base < 2; base++) {
+		if (base)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+		for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
+			for (int colour = 0; colour < 2; colour++) {
+				int cw = widths[wi], ch = 7;
+				struct font *f = tf_random(cw, ch, (uint32_t)(31 * wi + 7));
+				assert_non_null(f);
+				uint32_t seed = (uint32_t)wi * 977u + 5u;
+				size_t n = (size_t)TF_RND_N * (size_t)(cw * ch);
+				if (colour) {
+					f->colour = malloc(n * sizeof *f->colour);
+					assert_non_null(f->colour);
+				}
+				for (size_t i = 0; i < n; i++) {
+					seed = seed * 1103515245u + 12345u;
+					f->coverage[i] = (uint8_t)(seed >> 16);
+					if (colour)
+						f->colour[i] = (uint32_t)f->coverage[i] << 24 |
+							       ((seed >> 4) * 2654435761u >> 8 & 0xFFFFFF);
+				}
+				struct rng r;
+				rng_seed(&r, 40 + wi);
+				struct console *c;
+				assert_int_equal(con_create(&c, 9, 4), 0);
+				for (int y = 0; y < 4; y++)
+					for (int x = 0; x < 9; x++)
+						con_put(c, x, y, (uint32_t)rng_range(&r, 0, TF_RND_N - 1),
+							rng_next(&r) & 0xFFFFFF, rng_next(&r) & 0xFFFFFF);
+				for (int fi = 0; fi < 2; fi++)
+					for (int scale = 1; scale <= 2; scale++)
+						for (int ri = 0; ri < 4; ri++) {
+							struct blitter *b;
+							assert_int_equal(blit_create(&b, f, scale), 0);
+							struct tsurf t;
+							ts_init(&t, formats[fi], rotations[ri], 9 * cw * scale,
+								4 * ch * scale + 2, 1);
+							blit_draw(b, c, &t.s, NULL);
+							check_reference(&t.s, f, scale, c, SENTINEL);
+							check_padding(&t.s);
+							ts_free(&t);
+							blit_destroy(b);
+						}
+				con_destroy(c);
+				tf_free(f);
+			}
+	}
+	unsetenv("PIROGUE_BLIT_BASELINE");
+}
+
 /* The code used without AVX2 (and on other CPUs) draws the same pixels. */
 static void test_baseline_code(void **st)
 {
@@ -429,39 +487,83 @@ static void test_fit_scale(void **st)
 	tf_free(f);
 }
 
-/* The automatic choice of font and scale (the shipped fonts' cell sizes). */
+/* The shipped fonts, in the order the game offers them to blit_choose. */
+static const char *const shipped[] = { "fonts/cp437-8x8.png",	 "fonts/cp437-8x9.png",	   "fonts/cp437-8x16.png",
+				       "fonts/dejavu-12x12.png", "fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png",
+				       "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png", "fonts/dejavu-24x24.png" };
+#define NSHIPPED ((int)(sizeof shipped / sizeof *shipped))
+
+static void load_shipped(struct font **fonts)
+{
+	char err[256];
+	for (int i = 0; i < NSHIPPED; i++)
+		if (font_load(&fonts[i], shipped[i], err, sizeof err))
+			fail_msg("%s", err);
+}
+
+/* Which fonts keep a gap between lines of text: all but the 8×8. */
+static void test_lines_apart(void **st)
+{
+	(void)st;
+	struct font *fonts[NSHIPPED];
+	load_shipped(fonts);
+	for (int i = 0; i < NSHIPPED; i++) {
+		if (font_lines_apart(fonts[i]) != (i != 0))
+			fail_msg("%s: lines apart %d", shipped[i], font_lines_apart(fonts[i]));
+		font_destroy(fonts[i]);
+	}
+}
+
+/* The automatic choice of font and scale among the shipped fonts. */
 static void test_choose(void **st)
 {
 	(void)st;
-	struct font f8 = { .cell_w = 8, .cell_h = 8 }, f816 = { .cell_w = 8, .cell_h = 16 };
-	struct font f12 = { .cell_w = 12, .cell_h = 12 }, f16 = { .cell_w = 16, .cell_h = 16 };
-	const struct font *fonts[] = { &f8, &f816, &f12, &f16 };
+	struct font *fonts[NSHIPPED];
+	load_shipped(fonts);
+	enum { F8, F9, F816, D12, D14, D16, D18, D21, D24 };
 	static const struct {
 		int w, h, rot, fixed, font, scale;
 	} cases[] = {
-		{ 640, 400, 0, 0, 0, 1 },    /* 80×50 of 8×8 exactly: today's default */
-		{ 1280, 800, 0, 0, 3, 1 },   /* 16×16 fills it as 8×8 at 2 does: the font's own pixels */
-		{ 1920, 1080, 0, 0, 3, 1 },  /* 120×67 of 16×16 */
-		{ 1024, 768, 0, 0, 2, 1 },   /* 12×12: 85×64; 8×8 would need scale 1 (49 % of the screen) */
-		{ 320, 240, 0, 0, 0, 1 },    /* nothing shows 80×50: the most cells, 40×30 */
-		{ 800, 1280, 90, 0, 3, 1 },  /* a portrait panel turned: 1280×800 */
-		{ 2560, 1600, 0, 0, 3, 2 },  /* 16×16 at 2 ties 8×8 at 4: the smaller scale */
-		{ 1920, 1080, 0, 2, 0, 2 },  /* --scale 2: only 8×8 shows 80×50 */
-		{ 3840, 2160, 0, 0, 0, 5 },  /* 8×8 at 5 covers more than 12×12 at 3 or 16×16 at 2 */
+		{ 640, 400, 0, 0, F8, 1 },     /* 80×50 of 8×8 exactly: only it shows 80×50 */
+		{ 640, 480, 0, 0, F9, 1 },     /* 80×53 of 8×9: fills more than 8×8's 80×60 */
+		{ 800, 480, 0, 0, F9, 1 },     /* 100×53 */
+		{ 1280, 800, 0, 0, D16, 1 },   /* 80×50 of 16×16 exactly; 8×8 at 2 ties: the font's own pixels */
+		{ 1920, 1080, 0, 0, D21, 1 },  /* 91×51 */
+		{ 1366, 768, 0, 0, D14, 1 },   /* 97×54 */
+		{ 1280, 720, 0, 0, D14, 1 },   /* 91×51 */
+		{ 1024, 768, 0, 0, D12, 1 },   /* 85×64 */
+		{ 1440, 900, 0, 0, D18, 1 },   /* 80×50 */
+		{ 1920, 1200, 0, 0, D24, 1 },  /* 80×50 */
+		{ 3840, 2160, 0, 0, D21, 2 },  /* 91×51 */
+		{ 2560, 1600, 0, 0, D16, 2 },  /* 16×16 at 2 ties 8×8 at 4: the smaller scale */
+		{ 800, 1280, 90, 0, D16, 1 },  /* a portrait panel turned: 1280×800 */
+		{ 1920, 1080, 0, 2, F9, 2 },   /* --scale 2: only 8×8 and 8×9 show 80×50; 8×9 fills more */
+		/* nothing shows 80×50: the most cells of a font whose lines
+		 * keep a gap and that shows 40×24 ... */
+		{ 320, 240, 0, 0, F9, 1 },     /* 40×26 (the 8×8's 40×30 has touching lines) */
+		{ 480, 320, 0, 0, F9, 1 },     /* 60×35 */
+		{ 1920, 1080, 0, 3, F9, 3 },   /* --scale 3: 80×40 */
+		/* ... else the most cells */
+		{ 640, 192, 0, 0, F8, 1 },     /* 80×24 (8×9: 80×21) */
+		{ 200, 100, 0, 0, F8, 1 },     /* 25×12: too small for any */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct surface s = { .width = cases[i].w, .height = cases[i].h, .rotation = cases[i].rot };
 		int scale = -1;
-		int got = blit_choose(fonts, 4, &s, 80, 50, cases[i].fixed, &scale);
+		int got = blit_choose((const struct font *const *)fonts, NSHIPPED, &s, 80, 50, 40, 24, cases[i].fixed,
+				      &scale);
 		if (got != cases[i].font || scale != cases[i].scale)
-			fail_msg("%dx%d rot %d fixed %d: font %d scale %d, want font %d scale %d", cases[i].w, cases[i].h,
-				 cases[i].rot, cases[i].fixed, got, scale, cases[i].font, cases[i].scale);
+			fail_msg("%dx%d rot %d fixed %d: %s scale %d, want %s scale %d", cases[i].w, cases[i].h,
+				 cases[i].rot, cases[i].fixed, shipped[got], scale, shipped[cases[i].font],
+				 cases[i].scale);
 	}
 	/* one candidate: blit_fit_scale's answer */
 	struct surface s = { .width = 1280, .height = 800 };
 	int scale;
-	assert_int_equal(blit_choose(fonts, 1, &s, 80, 50, 0, &scale), 0);
-	assert_int_equal(scale, blit_fit_scale(&f8, &s, 80, 50));
+	assert_int_equal(blit_choose((const struct font *const *)fonts, 1, &s, 80, 50, 40, 24, 0, &scale), 0);
+	assert_int_equal(scale, blit_fit_scale(fonts[0], &s, 80, 50));
+	for (int i = 0; i < NSHIPPED; i++)
+		font_destroy(fonts[i]);
 }
 
 static void test_create_rejects(void **st)
@@ -544,8 +646,10 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_coverage),
 		cmocka_unit_test(test_golden_colour),
+		cmocka_unit_test(test_lines_apart),
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),
 		cmocka_unit_test(test_console_size),

@@ -136,7 +136,7 @@ static void test_kill_corpse_xp(void **state)
 	assert_int_equal(x, 6);
 	assert_int_equal(y, 5);
 	char buf[64];
-	assert_string_equal(game_describe(g, 6, 5, buf, sizeof(buf)), "player, remains of orc");
+	assert_string_equal(game_describe(g, 6, 5, buf, sizeof(buf)), "you, remains of orc");
 	/* Corpses under the player are drawn below him. */
 	struct drawable d[8];
 	int n = game_drawables(g, d, 8);

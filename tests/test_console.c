@@ -67,6 +67,73 @@ static void test_damage_only_on_change(void **st)
 	con_destroy(c);
 }
 
+/* Each row's span follows its cells' damage; con_next_damaged finds
+ * damaged cells past runs of clean ones. */
+static void test_row_damage(void **st)
+{
+	(void)st;
+	struct console *c = mk(21, 4);
+	for (int y = 0; y < 4; y++)
+		assert_false(con_span_any(c->row_damage[y]));
+	assert_int_equal(con_next_damaged(c->damage, 0, 21), 21);
+	con_put(c, 19, 2, '@', 1, 2);
+	assert_int_equal(c->row_damage[2].lo, 19);
+	assert_int_equal(c->row_damage[2].hi, 19);
+	con_put(c, 3, 2, '@', 1, 2);
+	assert_int_equal(c->row_damage[2].lo, 3);
+	assert_int_equal(c->row_damage[2].hi, 19);
+	con_put(c, 0, 1, '@', 1, 2);
+	assert_int_equal(c->row_damage[1].lo, 0);
+	assert_int_equal(c->row_damage[1].hi, 0);
+	assert_false(con_span_any(c->row_damage[0]) || con_span_any(c->row_damage[3]));
+	const uint8_t *row = c->damage + 2 * 21;
+	assert_int_equal(con_next_damaged(row, 0, 21), 3);
+	assert_int_equal(con_next_damaged(row, 4, 21), 19); /* a clean word, then the tail */
+	assert_int_equal(con_next_damaged(row, 20, 21), 21);
+	con_clear_damage(c);
+	assert_false(con_span_any(c->row_damage[2]) || con_span_any(c->row_damage[1]));
+	assert_int_equal(con_next_damaged(row, 0, 21), 21);
+	assert_int_equal(con_next_damaged(c->damage, 0, 21 * 4), 21 * 4);
+	con_damage_all(c);
+	for (int y = 0; y < 4; y++) {
+		assert_int_equal(c->row_damage[y].lo, 0);
+		assert_int_equal(c->row_damage[y].hi, 20);
+	}
+	con_destroy(c);
+}
+
+/* con_sync copies exactly the cells damaged in src, leaves dst with damage
+ * only where it changed, and forgets src's damage; con_copy compares all. */
+static void test_sync_follows_damage(void **st)
+{
+	(void)st;
+	struct console *dst = mk(30, 5), *src = mk(30, 5), *odd = mk(29, 5);
+	assert_int_equal(con_sync(dst, odd), -EINVAL);
+	assert_int_equal(con_copy(dst, odd), -EINVAL);
+	con_print(src, 2, 1, 0xFF0000, 0, "hello", -1);
+	con_put(src, 29, 4, '#', 1, 2);
+	con_put(src, 10, 3, 'x', 1, 2);
+	con_put(src, 10, 3, ' ', 0xFFFFFF, 0); /* set back: damaged in src, equal in dst */
+	assert_int_equal(con_sync(dst, src), 0);
+	assert_int_equal(src->damaged, 0);
+	for (int y = 0; y < 5; y++)
+		assert_false(con_span_any(src->row_damage[y]));
+	assert_int_equal(dst->damaged, 6); /* "hello" and '#', not the cell set back */
+	assert_false(dst->damage[3 * 30 + 10]);
+	assert_memory_equal(dst->cells, src->cells, 30 * 5 * sizeof *src->cells);
+	con_clear_damage(dst);
+	assert_int_equal(con_sync(dst, src), 0); /* nothing damaged: nothing changes */
+	assert_int_equal(dst->damaged, 0);
+	/* a cell changed behind its damage's back is what con_copy is for */
+	con_clear(src, 0x123456);
+	assert_int_equal(con_copy(dst, src), 0);
+	assert_int_equal(dst->damaged, 150);
+	assert_memory_equal(dst->cells, src->cells, 30 * 5 * sizeof *src->cells);
+	con_destroy(dst);
+	con_destroy(src);
+	con_destroy(odd);
+}
+
 static void test_print_clips_and_decodes(void **st)
 {
 	(void)st;
@@ -142,6 +209,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_bounds),
 		cmocka_unit_test(test_damage_only_on_change),
+		cmocka_unit_test(test_row_damage),
+		cmocka_unit_test(test_sync_follows_damage),
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_box_and_fill),

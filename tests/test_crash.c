@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include "child.h"
 #include "platform/crash.h"
 #include <signal.h>
 #include <stdlib.h>
@@ -15,40 +16,34 @@ static void old_handler(int sig)
 	_exit(42);
 }
 
-/* Runs a child that installs the handlers (after an earlier handler for
- * SIGBUS when chain) and dies of sig; returns its wait status and stderr. */
+struct crash_args {
+	int sig, chain;
+};
+
+/* In the child: installs the handlers (after an earlier handler for SIGBUS
+ * when chain) and dies of sig. */
+static int crash_body(void *arg)
+{
+	const struct crash_args *a = arg;
+	struct rlimit nocore = { 0, 0 }; /* no core file in the work tree */
+	setrlimit(RLIMIT_CORE, &nocore);
+	/* cmocka catches some signals itself: start from the default */
+	signal(a->sig, a->chain ? old_handler : SIG_DFL);
+	if (crash_install_handlers())
+		return 3;
+	if (crash_install_handlers()) /* twice is harmless */
+		return 4;
+	if (a->sig == SIGABRT)
+		abort();
+	raise(a->sig);
+	return 5;
+}
+
+/* Runs crash_body in a child; returns its wait status and stderr. */
 static int crash_child(int sig, int chain, char *out, size_t len)
 {
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 2);
-		struct rlimit nocore = { 0, 0 }; /* no core file in the work tree */
-		setrlimit(RLIMIT_CORE, &nocore);
-		/* cmocka catches some signals itself: start from the default */
-		signal(sig, chain ? old_handler : SIG_DFL);
-		if (crash_install_handlers())
-			_exit(3);
-		if (crash_install_handlers()) /* twice is harmless */
-			_exit(4);
-		if (sig == SIGABRT)
-			abort();
-		raise(sig);
-		_exit(5);
-	}
-	close(p[1]);
-	size_t used = 0;
-	ssize_t n;
-	while (used < len - 1 && (n = read(p[0], out + used, len - 1 - used)) > 0)
-		used += (size_t)n;
-	out[used] = 0;
-	close(p[0]);
-	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	return status;
+	struct crash_args a = { sig, chain };
+	return child_run(crash_body, &a, out, len);
 }
 
 static void test_dies_of_the_same_signal(void **st)
@@ -120,34 +115,28 @@ static void test_every_deadly_signal_restores(void **st)
 	assert_true(checked >= 20 + (SIGRTMAX - SIGRTMIN + 1));
 }
 
+/* In the child: SIGQUIT ignored, the handlers installed, SIGQUIT raised;
+ * 0 when it is still ignored. */
+static int ignored_quit_body(void *arg)
+{
+	(void)arg;
+	signal(SIGQUIT, SIG_IGN);
+	if (crash_install_handlers())
+		return 3;
+	raise(SIGQUIT);
+	struct sigaction cur;
+	sigaction(SIGQUIT, NULL, &cur);
+	return cur.sa_handler == SIG_IGN ? 0 : 4;
+}
+
 /* A signal ignored at start (SIGQUIT for a background job of a shell)
  * stays ignored: the handler would give the console back and then let the
  * game run on without it. */
 static void test_ignored_signal_stays_ignored(void **st)
 {
 	(void)st;
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 2);
-		signal(SIGQUIT, SIG_IGN);
-		if (crash_install_handlers())
-			_exit(3);
-		raise(SIGQUIT);
-		struct sigaction cur;
-		sigaction(SIGQUIT, NULL, &cur);
-		_exit(cur.sa_handler == SIG_IGN ? 0 : 4);
-	}
-	close(p[1]);
 	char out[256];
-	ssize_t n = read(p[0], out, sizeof out - 1);
-	out[n > 0 ? n : 0] = 0;
-	close(p[0]);
-	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	int status = child_run(ignored_quit_body, NULL, out, sizeof out);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_null(strstr(out, "restored"));

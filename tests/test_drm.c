@@ -118,24 +118,6 @@ static void test_open_errors(void **st)
 	drm_emergency_restore(); /* nothing open: nothing happens */
 	tf_free(f);
 }
-
-static void test_probe(void **st)
-{
-	(void)st;
-	char why[256];
-	struct display_opts o = { .card = "card97" }; /* a bare name means /dev/dri/<name> */
-	assert_int_equal(drm_probe(&o, why, sizeof why), -ENOENT);
-	assert_non_null(strstr(why, "/dev/dri/card97 cannot be opened"));
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	int n = drm_list_displays(mem);
-	fclose(mem);
-	assert_true(n >= 0);
-	if (n == 0)
-		assert_non_null(strstr(buf, "none (/dev/dri/card* does not exist"));
-	free(buf);
-}
 #endif
 
 int main(void)
@@ -145,7 +127,6 @@ int main(void)
 		cmocka_unit_test(test_auto_explains_refusals),
 #if WITH_DRM
 		cmocka_unit_test(test_open_errors),
-		cmocka_unit_test(test_probe),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

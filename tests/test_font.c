@@ -1224,9 +1224,14 @@ static void test_shipped_fonts(void **st)
 {
 	(void)st;
 	check_shipped("fonts/cp437-8x8.png", 8, 8);
+	check_shipped("fonts/cp437-8x9.png", 8, 9);
 	check_shipped("fonts/cp437-8x16.png", 8, 16);
-	check_shipped_dejavu("fonts/dejavu-12x12.png", 12);
-	check_shipped_dejavu("fonts/dejavu-16x16.png", 16);
+	static const int dejavu[] = { 12, 14, 16, 18, 21, 24 };
+	for (size_t i = 0; i < sizeof dejavu / sizeof *dejavu; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "fonts/dejavu-%dx%d.png", dejavu[i], dejavu[i]);
+		check_shipped_dejavu(path, dejavu[i]);
+	}
 }
 
 /* libtcod's dejavu10x10_gs_tc.png as tools/make-fonts renders it: the TCOD

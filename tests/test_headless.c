@@ -235,21 +235,23 @@ static void test_open_rejects(void **st)
 static void test_automatic_font(void **st)
 {
 	(void)st;
-	static const char *const paths[] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png", "fonts/dejavu-12x12.png",
-					      "fonts/dejavu-16x16.png" };
-	struct font *fonts[4];
+	static const char *const paths[] = { "fonts/cp437-8x8.png",    "fonts/cp437-8x9.png",	 "fonts/cp437-8x16.png",
+					      "fonts/dejavu-12x12.png", "fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png",
+					      "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png", "fonts/dejavu-24x24.png" };
+	struct font *fonts[9];
 	char err[256];
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 9; i++)
 		if (font_load(&fonts[i], paths[i], err, sizeof err))
 			fail_msg("%s", err);
 	struct display_opts o = { 0 };
 	o.font = fonts[0];
 	o.fonts = (const struct font *const *)fonts;
-	o.nfonts = 4;
+	o.nfonts = 9;
 	static const struct {
 		int w, h, font, cols, rows;
 	} cases[] = {
-		{ 640, 400, 0, 80, 50 }, { 1280, 800, 3, 80, 50 }, { 1920, 1080, 3, 120, 67 }, { 320, 240, 0, 40, 30 },
+		{ 640, 400, 0, 80, 50 },  { 1280, 800, 5, 80, 50 }, { 1920, 1080, 7, 91, 51 },
+		{ 1366, 768, 4, 97, 54 }, { 320, 240, 1, 40, 26 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct display *d;
@@ -263,7 +265,7 @@ static void test_automatic_font(void **st)
 		assert_int_equal(rows, cases[i].rows);
 		d->ops->close(d);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 9; i++)
 		font_destroy(fonts[i]);
 }
 

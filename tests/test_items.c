@@ -172,7 +172,7 @@ static void test_pickup(void **state)
 		b = t;
 	}
 	char buf[80], want[80];
-	snprintf(want, sizeof(want), "player, %s, %s", world_name(g, a), world_name(g, b));
+	snprintf(want, sizeof(want), "you, %s, %s", world_name(g, a), world_name(g, b));
 	assert_string_equal(game_describe(g, 10, 10, buf, sizeof(buf)), want);
 	assert_int_equal(game_apply(g, CMD_PICKUP), 1);
 	assert_int_equal(game_turn(g), 1);
@@ -185,7 +185,7 @@ static void test_pickup(void **state)
 	assert_true(items_in_slot(g, 2) == a);
 	assert_true(items_in_slot(g, 3) == b);
 	assert_false(items_equipped(g, b) || items_equipped(g, a));
-	assert_string_equal(game_describe(g, 10, 10, buf, sizeof(buf)), "player");
+	assert_string_equal(game_describe(g, 10, 10, buf, sizeof(buf)), "you");
 	assert_string_equal(game_describe(g, 11, 10, buf, sizeof(buf)), "chain mail");
 	check_inventory(g);
 	game_destroy(g);

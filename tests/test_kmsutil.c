@@ -131,10 +131,32 @@ static void test_stale_maps(void **st)
 	uint8_t dmg[12] = { 0 };
 	dmg[5] = 1;
 	kms_stale_clear(&s, 1);
-	kms_stale_add(&s, dmg);
+	kms_stale_add(&s, dmg, NULL);
 	assert_int_equal(s.map[0][5], 1);
 	assert_int_equal(s.map[1][5], 1);
 	assert_int_equal(s.map[0][4], 0);
+	/* cell 5 is (1, 1): row 1's span holds column 1 in both (a whole row
+	 * read, without spans, gives the whole row's) */
+	for (int k = 0; k < 2; k++)
+		assert_true(s.rows[k][1].lo <= 1 && s.rows[k][1].hi >= 1);
+	assert_false(con_span_any(s.rows[0][0]) || con_span_any(s.rows[0][2]));
+	/* spans given: what lies outside them is not read */
+	struct con_span rows[3] = { CON_SPAN_NONE, CON_SPAN_NONE, CON_SPAN_NONE };
+	dmg[9] = 1;  /* (1, 2) */
+	dmg[11] = 1; /* (3, 2) */
+	kms_stale_add(&s, dmg, rows);
+	assert_int_equal(s.map[0][9], 0);
+	rows[2] = (struct con_span){ 0, 2 };
+	kms_stale_add(&s, dmg, rows);
+	assert_int_equal(s.map[0][9], 1);
+	assert_int_equal(s.map[0][11], 0);
+	assert_true(s.rows[1][2].lo == 0 && s.rows[1][2].hi == 2);
+	kms_stale_clear(&s, 0);
+	assert_false(kms_stale_any(&s, 0));
+	assert_int_equal(s.map[0][5], 0);
+	assert_int_equal(s.map[0][9], 0);
+	assert_true(kms_stale_any(&s, 1));
+	assert_int_equal(s.map[1][9], 1);
 	kms_stale_all(&s, 1);
 	assert_int_equal(s.map[1][0], 1);
 	assert_int_equal(s.map[0][0], 0);
@@ -186,7 +208,7 @@ static void test_double_buffer_damage(void **st)
 			con_put(c, (int)rng_range(&r, 0, CW - 1), (int)rng_range(&r, 0, CH - 1),
 				glyphs[rng_range(&r, 0, 5)], CON_RGB(rng_range(&r, 0, 255), 200, 10),
 				CON_RGB(0, rng_range(&r, 0, 3) * 60, 0));
-		kms_stale_add(&ks, c->damage);
+		kms_stale_add(&ks, c->damage, frame % 2 ? c->row_damage : NULL);
 		con_clear_damage(c);
 		if (rng_range(&r, 0, 9) == 0) { /* a buffer's contents lost (new buffer, VT switch) */
 			int lost = rng_range(&r, 0, 1);
@@ -196,12 +218,8 @@ static void test_double_buffer_damage(void **st)
 		if (rng_range(&r, 0, 3) == 0)
 			continue; /* flip pending: frame deferred, damage kept */
 		int back = 1 - front;
-		if (kms_stale_any(&ks, back)) {
-			blit_draw(b, c, &s[back], ks.map[back]);
-			kms_stale_clear(&ks, back);
-		} else if (!kms_stale_any(&ks, front)) {
+		if (!kms_stale_draw(&ks, back, b, c, &s[back]) && !kms_stale_any(&ks, front))
 			continue; /* nothing to show */
-		}
 		front = back;
 		flips++;
 		blit_clear(&rs, 0);

@@ -1,5 +1,6 @@
 #include "testutil.h"
 #include "game/map.h"
+#include <errno.h>
 #include <string.h>
 
 static void test_init_is_solid(void **st)
@@ -136,6 +137,37 @@ static void test_update_fov_remembers(void **st)
 		assert_true(!m.visible[i] || m.explored[i]);
 }
 
+/* Floor sizes: "WxH" within MAP_MIN_* .. MAP_MAX_*, nothing else; a map
+ * made at a size reads walls inside it and outside it. */
+static void test_sizes(void **st)
+{
+	(void)st;
+	int w = -1, h = -1;
+	assert_int_equal(map_size_parse("120x60", &w, &h), 0);
+	assert_int_equal(w, 120);
+	assert_int_equal(h, 60);
+	assert_int_equal(map_size_parse("200X200", &w, &h), 0);
+	assert_int_equal(map_size_parse("20x15", &w, &h), 0);
+	static const char *const bad[] = { "19x15", "20x14", "201x50", "80x201", "80x", "x43", "80x43x1", "-80x43",
+					   "80 x43", "80x+43", "", "99999999999999999999x43", "80x43 " };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		w = h = -1;
+		assert_int_equal(map_size_parse(bad[i], &w, &h), -EINVAL);
+		assert_int_equal(w, -1);
+	}
+	assert_int_equal(map_size_parse(NULL, &w, &h), -EINVAL);
+	static struct map m;
+	assert_false(map_init_size(&m, 10, 10));
+	assert_true(map_init_size(&m, 33, 21));
+	assert_int_equal(m.w, 33);
+	assert_int_equal(m.h, 21);
+	map_set(&m, 32, 20, TILE_FLOOR);
+	assert_int_equal(map_tile(&m, 32, 20), TILE_FLOOR);
+	assert_int_equal(m.tile[20 * 33 + 32], TILE_FLOOR);
+	assert_int_equal(map_tile(&m, 33, 20), TILE_WALL);
+	assert_false(map_in(&m, 0, 21));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_room_center_and_start),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_update_fov_remembers),
+		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

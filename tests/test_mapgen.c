@@ -75,20 +75,22 @@ static void test_deterministic(void **st)
 static int flood4(const struct map *m, int sx, int sy)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	uint8_t seen[MAP_W * MAP_H] = { 0 };
-	int queue[MAP_W * MAP_H], qh = 0, qt = 0;
+	static uint8_t seen[MAP_MAX_CELLS];
+	static int queue[MAP_MAX_CELLS];
+	int qh = 0, qt = 0, W = m->w, H = m->h;
+	memset(seen, 0, (size_t)(W * H));
 	if (!map_walkable(m, sx, sy))
 		return 0;
-	seen[sy * MAP_W + sx] = 1;
-	queue[qt++] = sy * MAP_W + sx;
+	seen[sy * W + sx] = 1;
+	queue[qt++] = sy * W + sx;
 	while (qh < qt) {
 		int u = queue[qh++];
 		for (int k = 0; k < 4; k++) {
-			int x = u % MAP_W + dx[k], y = u / MAP_W + dy[k];
-			if (x >= 0 && y >= 0 && x < MAP_W && y < MAP_H &&
-			    m->tile[y * MAP_W + x] != TILE_WALL && !seen[y * MAP_W + x]) {
-				seen[y * MAP_W + x] = 1;
-				queue[qt++] = y * MAP_W + x;
+			int x = u % W + dx[k], y = u / W + dy[k];
+			if (x >= 0 && y >= 0 && x < W && y < H &&
+			    m->tile[y * W + x] != TILE_WALL && !seen[y * W + x]) {
+				seen[y * W + x] = 1;
+				queue[qt++] = y * W + x;
 			}
 		}
 	}
@@ -107,27 +109,29 @@ static bool outer_rects_meet(const struct room *a, const struct room *b)
 #define CHECK_EQ(a, b) CHECK((long)(a) == (long)(b))
 
 /* Every invariant of one generated floor. */
-static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
+/* A floor of w x h: its tiles, stairs, connection and rooms. */
+static void check_floor_size(const struct map *m, enum mapgen_kind k, int depth, int W, int H)
 {
-	CHECK_EQ(m->w, MAP_W);
-	CHECK_EQ(m->h, MAP_H);
+	CHECK_EQ(m->w, W);
+	CHECK_EQ(m->h, H);
+	long area = (long)W * H, scale = area > 80 * 43 ? area : 80 * 43;
 	int walkable = 0, ups = 0, downs = 0;
-	for (int y = 0; y < MAP_H; y++) {
-		for (int x = 0; x < MAP_W; x++) {
-			int t = m->tile[y * MAP_W + x];
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			int t = m->tile[y * W + x];
 			CHECK(t <= TILE_STAIRS_UP);
-			CHECK_EQ(m->visible[y * MAP_W + x], 0);
-			CHECK_EQ(m->explored[y * MAP_W + x], 0);
-			if (x == 0 || y == 0 || x == MAP_W - 1 || y == MAP_H - 1)
+			CHECK_EQ(m->visible[y * W + x], 0);
+			CHECK_EQ(m->explored[y * W + x], 0);
+			if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
 				CHECK_EQ(t, TILE_WALL);
 			walkable += t != TILE_WALL;
 			ups += t == TILE_STAIRS_UP;
 			downs += t == TILE_STAIRS_DOWN;
 			/* no diagonal squeeze */
-			if (x + 1 < MAP_W && y + 1 < MAP_H) {
-				const uint8_t *p = &m->tile[y * MAP_W + x];
+			if (x + 1 < W && y + 1 < H) {
+				const uint8_t *p = &m->tile[y * W + x];
 				bool a = p[0] != TILE_WALL, b = p[1] != TILE_WALL;
-				bool c = p[MAP_W] != TILE_WALL, d = p[MAP_W + 1] != TILE_WALL;
+				bool c = p[W] != TILE_WALL, d = p[W + 1] != TILE_WALL;
 				CHECK_NOT(a && d && !b && !c);
 				CHECK_NOT(b && c && !a && !d);
 			}
@@ -166,17 +170,17 @@ static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
 	for (int i = 0; i < m->nrooms; i++) {
 		const struct room *r = &m->rooms[i];
 		CHECK(r->x >= 1 && r->y >= 1);
-		CHECK(r->x + r->w <= MAP_W - 1 && r->y + r->h <= MAP_H - 1);
+		CHECK(r->x + r->w <= W - 1 && r->y + r->h <= H - 1);
 		int rcx, rcy;
 		map_room_center(r, &rcx, &rcy);
-		CHECK(m->tile[rcy * MAP_W + rcx] != TILE_WALL);
+		CHECK(m->tile[rcy * W + rcx] != TILE_WALL);
 		if (k == MAPGEN_CAVE) { /* a patch of cave around a floor cell */
 			CHECK(r->w >= 1 && r->w <= 7 && r->h >= 1 && r->h <= 7);
 			continue;
 		}
 		for (int y = r->y; y < r->y + r->h; y++)
 			for (int x = r->x; x < r->x + r->w; x++)
-				CHECK(m->tile[y * MAP_W + x] != TILE_WALL);
+				CHECK(m->tile[y * W + x] != TILE_WALL);
 		if (k == MAPGEN_CLASSIC) {
 			CHECK(r->w >= 5 && r->w <= 9);
 			CHECK(r->h >= 5 && r->h <= 9);
@@ -188,11 +192,16 @@ static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
 		}
 	}
 	if (k == MAPGEN_CLASSIC)
-		CHECK(m->nrooms <= 30);
+		CHECK(m->nrooms <= 30 * scale / (80 * 43));
 	else if (k == MAPGEN_OVERLAP)
-		CHECK_EQ(m->nrooms, 16);
+		CHECK_EQ(m->nrooms, 16 * scale / (80 * 43) < MAP_MAX_ROOMS ? 16 * scale / (80 * 43) : MAP_MAX_ROOMS);
 	else /* a cave holds at least 30% of the inside */
-		CHECK(m->nrooms <= 15 && walkable * 100 >= (MAP_W - 2) * (MAP_H - 2) * 30);
+		CHECK(m->nrooms <= 15 && walkable * 100 >= (W - 2) * (H - 2) * 30);
+}
+
+static void check_floor(const struct map *m, enum mapgen_kind k, int depth)
+{
+	check_floor_size(m, k, depth, MAP_W, MAP_H);
 }
 
 /* 500 seeds x the room generators x depths 1..10; 100 seeds for caves
@@ -230,6 +239,28 @@ static void test_invariants_many_seeds(void **st)
 			assert_true(avg10 >= 80 && avg10 <= 150);
 		}
 	}
+}
+
+/* Floors of other sizes (the least, odd ones, the largest): the same
+ * invariants, every generator; a size out of range is refused. */
+static void test_sizes(void **st)
+{
+	(void)st;
+	static struct map m;
+	static const int sizes[][2] = { { MAP_MIN_W, MAP_MIN_H }, { 33, 71 }, { 123, 57 }, { MAP_MAX_W, MAP_MAX_H } };
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+		for (int k = 0; k < MAPGEN_COUNT; k++)
+			for (uint64_t seed = 0; seed < 6; seed++) {
+				struct rng r;
+				rng_seed(&r, seed);
+				int w = sizes[z][0], h = sizes[z][1], depth = 1 + (int)seed % 3;
+				assert_int_equal(mapgen_generate_size(&m, (enum mapgen_kind)k, depth, w, h, &r), 0);
+				check_floor_size(&m, (enum mapgen_kind)k, depth, w, h);
+			}
+	struct rng r;
+	rng_seed(&r, 1);
+	assert_int_equal(mapgen_generate_size(&m, MAPGEN_CLASSIC, 1, MAP_MIN_W - 1, MAP_H, &r), -EINVAL);
+	assert_int_equal(mapgen_generate_size(&m, MAPGEN_CLASSIC, 1, MAP_W, MAP_MAX_H + 1, &r), -EINVAL);
 }
 
 /* Classic tunnels bend both ways: some joins are horizontal-first (the
@@ -298,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_invariants_many_seeds),
+		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_classic_bends_both_ways),
 		cmocka_unit_test(test_pinned_output),
 	};

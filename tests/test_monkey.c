@@ -190,7 +190,7 @@ static struct pick bot_pick(struct bot *b, const struct game *g)
 	int roll = rng_range(&b->r, 0, 99);
 	char buf[160];
 	const char *here = game_describe(g, x, y, buf, sizeof(buf));
-	if (here && strcmp(here, "player") != 0 && roll < 90 && !strstr(here, "remains"))
+	if (here && strcmp(here, "you") != 0 && roll < 90 && !strstr(here, "remains"))
 		return (struct pick){.cmd = plain(CMD_PICKUP)};
 	int potion = find_item(b, v, n, ITEM_HEALTH_POTION);
 	if (s.hp * 2 < s.max_hp && potion >= 0 && roll < 90) {

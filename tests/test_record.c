@@ -286,6 +286,51 @@ static void test_replay_diverges(void **st)
 	rec_free(&r);
 }
 
+/* A game on another floor size: its recording says so ("size WxH") and
+ * replays on that size; the default size writes no such line; a bad size
+ * is refused naming the line. */
+static void test_size_line(void **st)
+{
+	(void)st;
+	char path[128], err[256];
+	snprintf(path, sizeof path, "%s/s.rec", dir);
+	struct game_opts o = { .seed = 9, .mapgen = MAPGEN_OVERLAP, .map_w = 131, .map_h = 64 };
+	struct game *g, *h;
+	assert_int_equal(game_create(&g, &o), 0);
+	struct savefix_bot bot;
+	savefix_bot_init(&bot, 2);
+	savefix_play(&bot, g, 60);
+	assert_int_equal(rec_write_history(path, g, 1), 0);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char text[4096];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = 0;
+	fclose(f);
+	assert_non_null(strstr(text, "\nmapgen overlap\nsize 131x64\n"));
+	struct recording r;
+	assert_int_equal(rec_load(path, &r, err, sizeof err), 0);
+	assert_int_equal(r.map_w, 131);
+	assert_int_equal(r.map_h, 64);
+	if (rec_replay(&r, path, &h, err, sizeof err))
+		fail_msg("%s", err);
+	assert_true(game_checksum(h) == game_checksum(g));
+	assert_int_equal(game_map(h)->w, 131);
+	rec_free(&r);
+	game_destroy(h);
+	game_destroy(g);
+	write_played(path, 4, 5, 1, &g);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof text - 1, f);
+	text[n] = 0;
+	fclose(f);
+	assert_null(strstr(text, "size"));
+	game_destroy(g);
+	expect_error(REC_MAGIC "\nseed 1\nsize 10x10\nend 0 0\n", ":3: bad floor size '10x10'");
+	expect_error(REC_MAGIC "\nseed 1\nsize 80 43\nend 0 0\n", ":3: bad floor size");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_cut_recording),
 		cmocka_unit_test(test_replay_diverges),
+		cmocka_unit_test(test_size_line),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

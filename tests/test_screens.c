@@ -2,6 +2,7 @@
  * host that records what the screens ask for. */
 #include "testutil.h"
 #include "gamefix.h"
+#include "conrow.h"
 #include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
@@ -289,27 +290,9 @@ static void test_gameover(void **st)
 	rig_done(&r);
 }
 
-/* Row y of c as text (code points above 0x7F as '*'). */
-static const char *row(const struct console *c, int y, char *buf)
-{
-	int x;
-	for (x = 0; x < c->w; x++) {
-		uint32_t ch = con_at(c, x, y)->ch;
-		buf[x] = ch >= 0x20 && ch < 0x7F ? (char)ch : '*';
-	}
-	buf[x] = 0;
-	return buf;
-}
-
-/* Whether any row of c holds text. */
-static bool on_screen(const struct console *c, const char *text)
-{
-	char buf[256];
-	for (int y = 0; y < c->h; y++)
-		if (strstr(row(c, y, buf), text))
-			return true;
-	return false;
-}
+/* Row y of c as text, and whether any row holds text (tests/conrow.h). */
+static const char *row(const struct console *c, int y, char *buf) { return conrow_text(c, y, buf, false); }
+static bool on_screen(const struct console *c, const char *text) { return conrow_find(c, text); }
 
 /* The game-over box keeps its text inside at any size of number (a long
  * game's "after 10522 turns," ran over its right edge). */
@@ -413,6 +396,9 @@ static void test_hints_shorten(void **st)
 		for (int x = (int)strlen(line); x > 0 && line[x - 1] == ' '; x--)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
+		/* keys brighter than labels: the line reads apart from the log */
+		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_pal.hint_key);             /* "arrows/hjkl" */
+		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_pal.hint); /* "move" */
 	}
 	struct ui_hint items[24];
 	for (int dev = 0; dev < 2; dev++) {
@@ -445,6 +431,56 @@ static void test_hints_shorten(void **st)
 			assert_true(shown >= 3); /* move, help and at least one more */
 		}
 	}
+	rig_done(&r);
+}
+
+/* The help screen reads whole (issue 9, played at 80x24): every help line
+ * of every screen appears uncut in its column at 80 columns; a pair of
+ * actions ("choose": up and down) lists both actions' keys; the eight
+ * moves are listed one by one on the map only, elsewhere as one row. */
+static void test_help_reads_whole(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(1), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 10);
+	assert_int_equal(con_resize(r.c, 80, 150), 0); /* the whole listing on one page */
+	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_HELP, .key = '?', .cols = 80, .rows = 150 };
+	ui_input(&r.u, r.f.g, &r.h, &in);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_int_equal(r.u.screen, UI_HELP);
+	int sections = 0;
+	for (int i = 0; i < ui_screen_count(); i++) {
+		const struct scr *sc = ui_screen_at(i);
+		for (int k = 0; sc && sc->keys && (sc->keys[k].hint || sc->keys[k].help); k++) {
+			const char *h = sc->keys[k].help;
+			if (!h)
+				continue;
+			bool whole = false;
+			for (int y = 0; y < 150 && !whole; y++) {
+				row(r.c, y, line);
+				/* the label column ends where the keys begin (two blanks) */
+				const char *at = strstr(line, h);
+				whole = at && (at[strlen(h)] == ':' || !strncmp(at + strlen(h), "  ", 2));
+			}
+			if (!whole)
+				printf("help line cut or missing: \"%s\"\n", h);
+			assert_true(whole);
+		}
+		sections++;
+	}
+	assert_true(sections >= 10);
+	int north_east = 0;
+	bool choose_both = false;
+	for (int y = 0; y < 150; y++) {
+		row(r.c, y, line);
+		north_east += strstr(line, "north-east") != NULL;
+		if (strstr(line, "choose an entry") && strstr(line, "Num8 k") && strstr(line, "Num2 j"))
+			choose_both = true;
+	}
+	assert_int_equal(north_east, 1);
+	assert_true(choose_both);
 	rig_done(&r);
 }
 
@@ -538,6 +574,14 @@ static void test_inventory(void **st)
 	assert_int_equal(r.u.inv_sel, 1);
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 0);
+	/* a letter of no item that means nothing here says so (it said
+	 * nothing), and costs nothing */
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_CHARACTER, 'c');
+	assert_int_equal(r.u.screen, UI_INVENTORY);
+	assert_true(on_screen(r.c, "You have no item c."));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	assert_int_equal(r.f.ncmd, 0);
 	/* a letter chooses: using the armour takes it off */
 	key(&r, ACT_INVENTORY, 'i');
@@ -813,6 +857,7 @@ int main(void)
 		cmocka_unit_test(test_hints_follow_bindings),
 		cmocka_unit_test(test_hints_shorten),
 		cmocka_unit_test(test_help_lists_bindings),
+		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),

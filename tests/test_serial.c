@@ -217,11 +217,65 @@ static void test_reasons(void **state)
 	game_destroy(g);
 }
 
+/* Games on floors of other sizes: saved and loaded every few turns they go
+ * on exactly as the ones never saved; a floor whose size is out of range,
+ * or unlike floor 1's, is refused. */
+static void test_sizes(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = { { MAP_MIN_W, MAP_MIN_H }, { 123, 57 }, { MAP_MAX_W, MAP_MAX_H } };
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		struct game_opts o = { .seed = 5 + z, .mapgen = MAPGEN_CLASSIC, .map_w = sizes[z][0], .map_h = sizes[z][1] };
+		struct game *a, *b;
+		assert_int_equal(game_create(&a, &o), 0);
+		assert_int_equal(game_create(&b, &o), 0);
+		assert_int_equal(game_map(a)->w, sizes[z][0]);
+		assert_int_equal(game_map(a)->h, sizes[z][1]);
+		struct savefix_bot bot;
+		savefix_bot_init(&bot, 3);
+		for (int t = 0; t < 300 && !game_is_over(a); t++) {
+			if (t % 11 == 0) {
+				struct game *c = round_trip(b);
+				game_destroy(b);
+				b = c;
+			}
+			enum cmd c = savefix_pick(&bot, a);
+			assert_int_equal(game_apply(a, c), game_apply(b, c));
+			assert_true(game_checksum(a) == game_checksum(b));
+		}
+		struct game_opts back;
+		game_opts_of(b, &back);
+		assert_int_equal(back.map_w, sizes[z][0]);
+		assert_int_equal(back.map_h, sizes[z][1]);
+		game_destroy(a);
+		game_destroy(b);
+	}
+	struct game *g;
+	struct serial_buf b = sample(&g);
+	size_t flor = 0;
+	for (size_t at = 0; at + 8 <= b.len; at += 8 + get32(b.data + at + 4))
+		if (memcmp(b.data + at, "FLOR", 4) == 0)
+			flor = at + 8;
+	assert_true(flor > 0);
+	char why[256];
+	struct game *h;
+	b.data[flor + 4] = MAP_MIN_W - 1; /* floor 1's width (little-endian) */
+	assert_int_equal(game_decode(&h, b.data, b.len, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "floor 1 is 19x43 cells"));
+	b.data[flor + 4] = MAP_W;
+	b.data[flor + 5] = 1; /* 336 wide */
+	assert_int_equal(game_decode(&h, b.data, b.len, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "floor 1 is 336x43 cells"));
+	free(b.data);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_fresh_and_freed),
 		cmocka_unit_test(test_round_trip_continues),
+		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped),
 		cmocka_unit_test(test_reasons),

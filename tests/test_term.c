@@ -1,6 +1,7 @@
 /* Tests of the terminal backend (src/platform/term.c): its output for a small
  * console against golden escape-sequence files, damage-only redraws, resize,
- * restore, and the key/mouse parser.
+ * restore, and input through dispatch (the key/mouse decoder is
+ * test_termkeys.c's).
  *
  * Golden files tests/golden/term_*.txt hold the bytes written to the
  * terminal in a readable, exact form: ESC is written \e, CR \r, LF \n, a
@@ -176,45 +177,69 @@ static void draw_scene(struct console *c)
 
 /* ---- output ------------------------------------------------------------ */
 
+/* The backend writing into a pipe (no input) and a console to present;
+ * what it writes is drained from p[0] into out. */
+struct outrig {
+	int p[2];
+	struct buf out;
+	struct display *d;
+	struct console *c;
+};
+
+/* Opens the backend at tcols x trows cells and a console of ccols x crows. */
+static void outrig_open(struct outrig *r, int tcols, int trows, int ccols, int crows)
+{
+	memset(r, 0, sizeof *r);
+	mk_pipe(r->p);
+	assert_int_equal(term_open_fds(&r->d, -1, r->p[1], tcols, trows), 0);
+	assert_int_equal(con_create(&r->c, ccols, crows), 0);
+}
+
+/* Frees the console, the output and the pipe (the test closes the display). */
+static void outrig_close(struct outrig *r)
+{
+	con_destroy(r->c);
+	free(r->out.p);
+	close(r->p[0]);
+	close(r->p[1]);
+}
+
 static void test_frames_match_golden(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 12, 4), 0);
+	struct outrig r;
+	outrig_open(&r, 12, 4, 12, 4);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	assert_ptr_equal(d->ops, &term_display_ops);
 	int cols, rows;
 	d->ops->console_size(d, &cols, &rows);
 	assert_int_equal(cols, 12);
 	assert_int_equal(rows, 4);
 
-	struct console *c;
-	assert_int_equal(con_create(&c, 12, 4), 0);
 	draw_scene(c);
 	assert_int_equal(d->ops->present(d, c), 0);
 	con_clear_damage(c);
-	drain(p[0], &out); /* enter sequence + the first, full frame */
-	check_golden("term_frame1.txt", &out);
-	assert_non_null(strstr(out.p, "\033[?1049h"));
-	assert_non_null(strstr(out.p, "\xe2\x99\xa5"));
-	assert_non_null(strstr(out.p, "\xe2\x94\x8c")); /* ┌ */
+	drain(r.p[0], &r.out); /* enter sequence + the first, full frame */
+	check_golden("term_frame1.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049h"));
+	assert_non_null(strstr(r.out.p, "\xe2\x99\xa5"));
+	assert_non_null(strstr(r.out.p, "\xe2\x94\x8c")); /* ┌ */
 
 	/* Two cells change: only those two are redrawn. */
 	con_put(c, 8, 2, ' ', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
 	con_put(c, 9, 2, '@', CON_RGB(255, 255, 0), CON_RGB(16, 16, 32));
 	assert_int_equal(d->ops->present(d, c), 0);
 	con_clear_damage(c);
-	drain(p[0], &out);
-	check_golden("term_frame2.txt", &out);
-	assert_int_equal(count(&out, "@"), 1);
-	assert_true(out.len < 64);
+	drain(r.p[0], &r.out);
+	check_golden("term_frame2.txt", &r.out);
+	assert_int_equal(count(&r.out, "@"), 1);
+	assert_true(r.out.len < 64);
 
 	/* Nothing changed: nothing is written at all. */
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 
 	/* A cell damaged but set back to what the terminal shows: the shadow
 	 * decides, nothing is written. */
@@ -222,8 +247,8 @@ static void test_frames_match_golden(void **st)
 	con_put(c, 5, 1, 'o', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
 	assert_true(c->damaged > 0);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 	con_clear_damage(c);
 
 	/* A change the damage map never saw (damage cleared without a present)
@@ -231,86 +256,71 @@ static void test_frames_match_golden(void **st)
 	con_put(c, 10, 1, '!', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
 	con_clear_damage(c);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(count(&out, "!"), 1);
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "!"), 1);
 
 	/* The console changes size: the screen is cleared and all redrawn. */
 	assert_int_equal(con_resize(c, 6, 2), 0);
 	con_print(c, 0, 0, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "small", -1);
 	con_print(c, 0, 1, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "\xc3\xa9t\xc3\xa9", -1); /* été */
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	check_golden("term_resize.txt", &out);
-	assert_non_null(strstr(out.p, "\033[2J"));
+	drain(r.p[0], &r.out);
+	check_golden("term_resize.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[2J"));
 
 	/* close gives the terminal back. */
 	d->ops->close(d);
-	drain(p[0], &out);
-	check_golden("term_close.txt", &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
-	assert_non_null(strstr(out.p, "\033[?25h"));
-	assert_non_null(strstr(out.p, "\033[0m"));
+	drain(r.p[0], &r.out);
+	check_golden("term_close.txt", &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
+	assert_non_null(strstr(r.out.p, "\033[?25h"));
+	assert_non_null(strstr(r.out.p, "\033[0m"));
 	term_display_ops.close(NULL);
 
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_larger_console_is_clipped(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 4, 2), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 6, 3), 0);
+	struct outrig r;
+	outrig_open(&r, 4, 2, 6, 3);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_fill(c, 0, 0, 6, 3, 'a', CON_RGB(1, 1, 1), CON_RGB(2, 2, 2));
 	con_put(c, 5, 0, 'Z', 1, 2);
 	con_put(c, 0, 2, 'Y', 1, 2);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_int_equal(count(&out, "a"), 8); /* 4×2 cells, no more */
-	assert_null(strstr(out.p, "Z"));
-	assert_null(strstr(out.p, "Y"));
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "a"), 8); /* 4×2 cells, no more */
+	assert_null(strstr(r.out.p, "Z"));
+	assert_null(strstr(r.out.p, "Y"));
 	d->ops->close(d);
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_unprintable_glyphs_replaced(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 5, 1), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 5, 1), 0);
+	struct outrig r;
+	outrig_open(&r, 5, 1, 5, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_put(c, 0, 0, 0x07, 1, 2);    /* BEL: would ring */
 	con_put(c, 1, 0, 0x4E2D, 1, 2);  /* 中: two columns wide */
 	con_put(c, 2, 0, 0x0301, 1, 2);  /* combining acute: no column */
 	con_put(c, 3, 0, 0x2665, 1, 2);  /* ♥: fine */
 	con_put(c, 4, 0, 0, 1, 2);       /* NUL: a space */
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	/* same colours, adjacent: one run after the colour sequence */
-	assert_non_null(strstr(out.p, "m???\xe2\x99\xa5 "));
-	assert_null(strstr(out.p, "\a"));
-	assert_null(strstr(out.p, "\xe4\xb8\xad"));
+	assert_non_null(strstr(r.out.p, "m???\xe2\x99\xa5 "));
+	assert_null(strstr(r.out.p, "\a"));
+	assert_null(strstr(r.out.p, "\xe4\xb8\xad"));
 	d->ops->close(d);
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	outrig_close(&r);
 }
 
 static void test_open_bad_size(void **st)
@@ -328,98 +338,17 @@ static void test_open_bad_size(void **st)
 
 /* ---- input ------------------------------------------------------------- */
 
-struct key_case {
-	const char *bytes; /* one write (then one dispatch) */
-	uint32_t keys[6];  /* expected key presses, KEY_NONE-terminated */
-};
+static int feed(struct display *d, int wfd, int rfd, const char *s, struct in_event *ev, int max)
+{
+	assert_int_equal(write(wfd, s, strlen(s)), (ssize_t)strlen(s));
+	return d->ops->dispatch(d, rfd, ev, max);
+}
 
-static const struct key_case key_cases[] = {
-	{ "\033[A", { KEY_UP } },
-	{ "\033[B", { KEY_DOWN } },
-	{ "\033[C", { KEY_RIGHT } },
-	{ "\033[D", { KEY_LEFT } },
-	{ "\033OA", { KEY_UP } },
-	{ "\033OD", { KEY_LEFT } },
-	{ "\033[1;2A", { KEY_UP } },   /* Shift+Up (xterm modifiers) */
-	{ "\033[1;5D", { KEY_LEFT } }, /* Ctrl+Left */
-	{ "\033[H", { KEY_HOME } },
-	{ "\033[F", { KEY_END } },
-	{ "\033OH", { KEY_HOME } },
-	{ "\033OF", { KEY_END } },
-	{ "\033[1~", { KEY_HOME } },
-	{ "\033[7~", { KEY_HOME } },
-	{ "\033[4~", { KEY_END } },
-	{ "\033[8~", { KEY_END } },
-	{ "\033[5~", { KEY_PGUP } },
-	{ "\033[6~", { KEY_PGDN } },
-	{ "\033[5;5~", { KEY_PGUP } },
-	{ "\033[6^", { KEY_PGDN } }, /* rxvt Ctrl+PgDn */
-	{ "\033[2~", { KEY_INSERT } },
-	{ "\033[3~", { KEY_DELETE } },
-	{ "\033[E", { KEY_KP5 } },
-	{ "\033[G", { KEY_KP5 } },
-	{ "\033", { KEY_ESCAPE } },             /* alone in its read */
-	{ "\033\033", { KEY_ESCAPE, KEY_ESCAPE } },
-	{ "\033\033[A", { KEY_ESCAPE, KEY_UP } },
-	{ "<", { '<' } },
-	{ ">", { '>' } },
-	{ "A", { 'A' } },
-	{ "hjkl", { 'h', 'j', 'k', 'l' } },
-	{ "\xc3\xa9", { 0xE9 } },        /* é */
-	{ "\xe2\x99\xa5", { 0x2665 } },  /* ♥ */
-	{ "\xf0\x9f\x90\x89", { 0x1F409 } },
-	{ " ", { KEY_SPACE } },
-	{ "\r", { KEY_ENTER } },
-	{ "\n", { KEY_ENTER } },
-	{ "\t", { KEY_TAB } },
-	{ "\x7f", { KEY_BACKSPACE } },
-	{ "\x08", { KEY_BACKSPACE } },
-	{ "\033Op", { KEY_KP0 } },
-	{ "\033Ou", { KEY_KP5 } },
-	{ "\033Oy", { KEY_KP9 } },
-	{ "\033OM", { KEY_KPENTER } },
-	{ "\033Ok", { '+' } },
-	{ "\033OP", { KEY_F1 } },
-	{ "\033OS", { KEY_F4 } },
-	{ "\033[1;2P", { KEY_F1 } },
-	{ "\033[[A", { KEY_F1 } },
-	{ "\033[[E", { KEY_F5 } },
-	{ "\033[11~", { KEY_F1 } },
-	{ "\033[15~", { KEY_F5 } },
-	{ "\033[17~", { KEY_F6 } },
-	{ "\033[21~", { KEY_F10 } },
-	{ "\033[23~", { KEY_F11 } },
-	{ "\033[24~", { KEY_F12 } },
-	{ "ab\033[Ac", { 'a', 'b', KEY_UP, 'c' } },
-	/* unknown or unused sequences vanish whole */
-	{ "\033[99~", { KEY_NONE } },
-	{ "x\033[99~y", { 'x', 'y' } },
-	{ "\033[?1;2c", { KEY_NONE } }, /* a device-attributes reply */
-	{ "\033[200~", { KEY_NONE } },  /* bracketed paste start */
-	{ "\033[1;5X", { KEY_NONE } },
-	{ "\033[Z", { KEY_NONE } },      /* Shift+Tab */
-	{ "\033a", { KEY_NONE } },       /* Alt+a */
-	{ "\033\xc3\xa9q", { 'q' } },    /* Alt+é, then q */
-	{ "\033[12$q", { KEY_F2, 'q' } }, /* rxvt Shift variant */
-	{ "\033[31;2;3 zq", { 'q' } },   /* intermediates */
-	{ "\x01\x1a\x00", { KEY_NONE } }, /* Ctrl+A, Ctrl+Z, Ctrl+Space */
-	{ "\xff" "a\x80", { 'a' } },      /* broken UTF-8 */
-	{ "\xc2\x85", { KEY_NONE } },     /* a C1 control in UTF-8 */
-	{ "\033[1;2\001A", { 'A' } },     /* a sequence broken off by a control */
-	/* split across reads */
-	{ "\033[", { KEY_NONE } },
-	{ "A", { KEY_UP } },
-	{ "\033[1;", { KEY_NONE } },
-	{ "5C", { KEY_RIGHT } },
-	{ "\033O", { KEY_NONE } },
-	{ "q", { KEY_KP1 } },
-	{ "\xe2\x99", { KEY_NONE } },
-	{ "\xa5!", { 0x2665, '!' } },
-	{ "\033", { KEY_ESCAPE } }, /* a read that ends right after ESC: Escape */
-	{ "[A", { '[', 'A' } },
-};
-
-static void test_key_table(void **st)
+/* Keys and the pointer through dispatch (the decoding itself is
+ * test_termkeys.c's): the input fd is polled, a sequence split across reads
+ * waits for its rest, an ESC that ends a read with nothing behind it is the
+ * Escape key, a mouse report is an event of the mouse. */
+static void test_input_through_dispatch(void **st)
 {
 	(void)st;
 	int in[2], out[2];
@@ -430,74 +359,24 @@ static void test_key_table(void **st)
 	int fd;
 	assert_int_equal(d->ops->poll_fds(d, &fd, 1), 1);
 	assert_int_equal(fd, in[0]);
-	for (size_t i = 0; i < sizeof key_cases / sizeof key_cases[0]; i++) {
-		const struct key_case *k = &key_cases[i];
-		size_t len = strlen(k->bytes);
-		if (len == 0)
-			len = 1;
-		if (strcmp(k->bytes, "\x01\x1a") == 0)
-			len = 3; /* the trailing NUL is part of the input */
-		assert_int_equal(write(in[1], k->bytes, len), (ssize_t)len);
-		struct in_event ev[64];
-		int n = d->ops->dispatch(d, fd, ev, 64);
-		int want = 0;
-		while (want < 6 && k->keys[want] != KEY_NONE)
-			want++;
-		if (n != want)
-			fail_msg("case %zu: %d events, expected %d", i, n, want);
-		for (int j = 0; j < n; j++) {
-			if (ev[j].type != EV_KEY_PRESS || ev[j].from != DEV_KEYBOARD ||
-			    ev[j].key != k->keys[j])
-				fail_msg("case %zu, event %d: type %d key %#x, expected key %#x", i, j,
-					 (int)ev[j].type, (unsigned)ev[j].key, (unsigned)k->keys[j]);
-		}
-	}
-	d->ops->close(d);
-	close(in[0]);
-	close(in[1]);
-	close(out[0]);
-	close(out[1]);
-}
-
-static int feed(struct display *d, int wfd, int rfd, const char *s, struct in_event *ev, int max)
-{
-	assert_int_equal(write(wfd, s, strlen(s)), (ssize_t)strlen(s));
-	return d->ops->dispatch(d, rfd, ev, max);
-}
-
-static void test_mouse(void **st)
-{
-	(void)st;
-	int in[2], out[2];
-	mk_pipe(in);
-	mk_pipe(out);
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
 	struct in_event ev[64];
-	int n = feed(d, in[1], in[0], "\033[<0;5;3M", ev, 64); /* left press at column 5, row 3 */
-	assert_int_equal(n, 1);
+	assert_int_equal(feed(d, in[1], in[0], "h\033[A", ev, 64), 2);
+	assert_int_equal(ev[0].key, 'h');
+	assert_int_equal(ev[1].key, KEY_UP);
+	assert_int_equal(ev[1].type, EV_KEY_PRESS);
+	assert_int_equal(ev[1].from, DEV_KEYBOARD);
+	assert_int_equal(feed(d, in[1], in[0], "\033[1;", ev, 64), 0);
+	assert_int_equal(feed(d, in[1], in[0], "5C", ev, 64), 1);
+	assert_int_equal(ev[0].key, KEY_RIGHT);
+	assert_int_equal(feed(d, in[1], in[0], "\033", ev, 64), 1);
+	assert_int_equal(ev[0].key, KEY_ESCAPE);
+	assert_int_equal(feed(d, in[1], in[0], "[A", ev, 64), 2); /* not an arrow now */
+	assert_int_equal(ev[0].key, '[');
+	assert_int_equal(feed(d, in[1], in[0], "\033[<0;5;3M", ev, 64), 1);
 	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
 	assert_int_equal(ev[0].from, DEV_MOUSE);
 	assert_int_equal(ev[0].x, 4);
 	assert_int_equal(ev[0].y, 2);
-	assert_int_equal(ev[0].button, 1);
-	assert_int_equal(feed(d, in[1], in[0], "\033[<0;5;3m", ev, 64), 0); /* release */
-	n = feed(d, in[1], in[0], "\033[<35;6;3M\033[<35;6;3M\033[<35;7;4M", ev, 64);
-	assert_int_equal(n, 2); /* the repeated cell is reported once */
-	assert_int_equal(ev[0].type, EV_MOUSE_MOVE);
-	assert_int_equal(ev[0].x, 5);
-	assert_int_equal(ev[1].x, 6);
-	assert_int_equal(ev[1].y, 3);
-	n = feed(d, in[1], in[0], "\033[<2;1;1M", ev, 64);
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].button, 3);
-	assert_int_equal(feed(d, in[1], in[0], "\033[<64;1;1M\033[<65;1;1M", ev, 64), 0); /* wheel */
-	n = feed(d, in[1], in[0], "\033[M !#", ev, 64); /* X10: left press at 0, 2 */
-	assert_int_equal(n, 1);
-	assert_int_equal(ev[0].type, EV_MOUSE_CLICK);
-	assert_int_equal(ev[0].x, 0);
-	assert_int_equal(ev[0].y, 2);
-	assert_int_equal(feed(d, in[1], in[0], "\033[M#!!", ev, 64), 0); /* X10 release */
 	d->ops->close(d);
 	close(in[0]);
 	close(in[1]);
@@ -540,34 +419,28 @@ static void test_small_room_and_eof(void **st)
 static void test_suspend_resume(void **st)
 {
 	(void)st;
-	int p[2];
-	mk_pipe(p);
-	struct buf out = { 0 };
-	struct display *d;
-	assert_int_equal(term_open_fds(&d, -1, p[1], 3, 1), 0);
-	struct console *c;
-	assert_int_equal(con_create(&c, 3, 1), 0);
+	struct outrig r;
+	outrig_open(&r, 3, 1, 3, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
 	con_print(c, 0, 0, 1, 2, "abc", -1);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
+	drain(r.p[0], &r.out);
 	d->ops->suspend(d);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
 	assert_int_equal(d->ops->present(d, c), 0); /* while suspended: nothing */
-	drain(p[0], &out);
-	assert_int_equal(out.len, 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
 	d->ops->resume(d);
 	assert_int_equal(d->ops->present(d, c), 0);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049h"));
-	assert_non_null(strstr(out.p, "abc")); /* everything again */
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049h"));
+	assert_non_null(strstr(r.out.p, "abc")); /* everything again */
 	d->ops->close(d);
-	drain(p[0], &out);
-	assert_non_null(strstr(out.p, "\033[?1049l"));
-	con_destroy(c);
-	free(out.p);
-	close(p[0]);
-	close(p[1]);
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "\033[?1049l"));
+	outrig_close(&r);
 }
 
 /* ---- on a real terminal (a pseudo-terminal) ------------------------------ */
@@ -787,8 +660,7 @@ int main(void)
 		cmocka_unit_test(test_larger_console_is_clipped),
 		cmocka_unit_test(test_unprintable_glyphs_replaced),
 		cmocka_unit_test(test_open_bad_size),
-		cmocka_unit_test(test_key_table),
-		cmocka_unit_test(test_mouse),
+		cmocka_unit_test(test_input_through_dispatch),
 		cmocka_unit_test(test_small_room_and_eof),
 		cmocka_unit_test(test_suspend_resume),
 		cmocka_unit_test(test_tty_raw_size_resize_restore),

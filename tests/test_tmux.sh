@@ -1,10 +1,11 @@
 #!/bin/sh
 # The terminal at 80×24 as a person sees it: pirogue --backend term in a
-# tmux window of 80×24, the screen captured as text (tmux capture-pane) and
-# compared with tests/golden/tmux-*.txt: the title, the play screen after a
+# tmux window of 80×24, the screen captured with its colours (tmux
+# capture-pane -e, made canonical by tools/termcells) and compared, text and
+# colours, with tests/golden/tmux-*.txt: the title, the play screen after a
 # few moves, look, inventory, help, history, the character screen, a fight
 # and the game-over screen.
-# Skipped (77) without tmux. PIROGUE_REGEN=1 rewrites the goldens (look at
+# Skipped (77) without tmux. tools/regen-tmux (PIROGUE_REGEN=1) rewrites the goldens (look at
 # them: git diff).
 . tests/tmuxlib.sh
 tmux_need
@@ -31,15 +32,21 @@ settle() { # pattern
 	return 1
 }
 
+# Compares the settled screen, text and colours, with tests/golden/tmux-NAME.txt:
+# the capture with its colour escapes as tools/termcells writes it (the
+# rows as text, then each row's runs of colours).
 check() { # name pattern
 	settle "$2" || { fail=1; return; }
 	g=tests/golden/tmux-$1.txt
-	if [ "${PIROGUE_REGEN:-0}" = 1 ]; then
-		cp "$tmp/pane" "$g"
+	if ! tmux -S "$sock" capture-pane -p -e -N -t t | "$B/tools/termcells" > "$tmp/cells"; then
+		echo "FAIL: $B/tools/termcells could not read the $1 screen's capture"
+		fail=1
+	elif [ "${PIROGUE_REGEN:-0}" = 1 ]; then
+		cp "$tmp/cells" "$g"
 		echo "wrote $g"
-	elif ! cmp -s "$tmp/pane" "$g"; then
-		echo "FAIL: the 80x24 terminal's $1 screen differs from $g:"
-		diff "$g" "$tmp/pane"
+	elif ! cmp -s "$tmp/cells" "$g"; then
+		echo "FAIL: the 80x24 terminal's $1 screen (text or colours) differs from $g:"
+		diff "$g" "$tmp/cells"
 		fail=1
 	fi
 }

@@ -1,6 +1,7 @@
 #include "testutil.h"
 #include "gamefix.h"
 #include "ui/scr.h"
+#include "game/map.h"
 #include "ui/ui.h"
 #include <string.h>
 
@@ -21,6 +22,26 @@ static void test_reference_layout(void **st)
 	assert_true(l.log_x >= 21);
 	assert_true(l.log_x + l.log_w <= 80);
 	assert_true(l.log_y > l.panel_y - 1 && l.log_y + l.log_h <= l.hint_y);
+}
+
+/* Rows the map does not need go to the log (up to 10 lines), the rest to
+ * a margin: 1920×1080 with DejaVu 21×21 is 91×51, 1024×768 85×64. */
+static void test_spare_rows_to_log(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	ui_layout(91, 51, &l);
+	assert_int_equal(l.view_h, MAP_H);
+	assert_int_equal(l.log_h, 6);
+	assert_int_equal(l.log_y + l.log_h, l.hint_y);
+	ui_layout(85, 64, &l);
+	assert_int_equal(l.log_h, 10);
+	assert_int_equal(l.view_h, 64 - 12);
+	assert_int_equal(l.log_y + l.log_h, l.hint_y);
+	ui_layout(60, 53, &l); /* compact: the same */
+	assert_true(l.compact);
+	assert_int_equal(l.log_h, 8);
+	assert_int_equal(l.view_h, MAP_H);
 }
 
 static void test_small_and_too_small(void **st)
@@ -49,6 +70,19 @@ static void test_small_and_too_small(void **st)
 	assert_true(l.log_y + l.log_h <= l.hint_y);
 	ui_layout(40, 24, &l);
 	assert_false(l.too_small);
+	/* 40×26 (a 320×240 panel with the 8×9 font): two more log lines,
+	 * up to the full five at 27 rows and more */
+	ui_layout(40, 26, &l);
+	assert_true(l.compact);
+	assert_int_equal(l.log_h, 4);
+	assert_int_equal(l.view_h, 20);
+	assert_int_equal(l.log_y + l.log_h, l.hint_y);
+	for (int rows = 27; rows < 30; rows++) {
+		ui_layout(80, rows, &l);
+		assert_true(l.compact);
+		assert_int_equal(l.log_h, 5);
+		assert_int_equal(l.view_h, rows - 7);
+	}
 	ui_layout(80, 23, &l);
 	assert_true(l.too_small);
 }
@@ -112,7 +146,7 @@ static void test_camera_follows_and_centres(void **st)
 	ui_layout(120, 67, &l);
 	ui_camera(&l, 80, 43, 5, 5, &cx, &cy);
 	assert_int_equal(cx, -20);
-	assert_int_equal(cy, -(60 - 43) / 2);
+	assert_int_equal(cy, -(55 - 43) / 2); /* 67 rows: 10 log lines, 55 for the map */
 	/* the reference size shows the map exactly */
 	ui_layout(80, 50, &l);
 	ui_camera(&l, 80, 43, 79, 42, &cx, &cy);
@@ -164,10 +198,10 @@ static void test_hint_fit(void **st)
 {
 	(void)st;
 	struct ui_hint h[4] = {
-		{ "m: move", "m: move", "m", true },             /* 7, kept */
-		{ "i: inventory", "i: inv", "i", false },        /* 12 / 6 / 1 */
-		{ "v: messages", "v: log", "v", false },         /* 11 / 6 / 1 */
-		{ "c: character", "c: char", "c", false },       /* 12 / 7 / 1 */
+		{ "m: move", "m: move", "m", true, true },          /* 7, kept */
+		{ "i: inventory", "i: inv", "i", false, true },     /* 12 / 6 / 1 */
+		{ "v: messages", "v: log", "v", false, true },      /* 11 / 6 / 1 */
+		{ "c: character", "c: char", "c", false, true },    /* 12 / 7 / 1 */
 	};
 	int form[4];
 	/* all in full: 7 + 12 + 11 + 12 + 3 gaps of 2 */
@@ -202,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference_layout),
+		cmocka_unit_test(test_spare_rows_to_log),
 		cmocka_unit_test(test_small_and_too_small),
 		cmocka_unit_test(test_too_small_takes_no_input),
 		cmocka_unit_test(test_camera_follows_and_centres),

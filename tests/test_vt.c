@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include "child.h"
 #include "core/log.h"
 #include "platform/vt.h"
 #include <errno.h>
@@ -15,36 +16,33 @@
  * stdio on /dev/null), optionally with the VT signals blocked; returns the
  * child's -rc, and its log line in line. Never touches a real console:
  * vtnum is 0 (the current VT, which the child does not have) or invalid. */
+struct open_args {
+	int vtnum, block;
+};
+
+static int open_body(void *arg)
+{
+	const struct open_args *a = arg;
+	setsid();
+	int nul = open("/dev/null", O_RDWR);
+	dup2(nul, 0);
+	dup2(nul, 1);
+	if (a->block) {
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, VT_RELEASE_SIGNAL);
+		sigaddset(&s, VT_ACQUIRE_SIGNAL);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+	}
+	struct vt *v = (struct vt *)1;
+	int rc = vt_open(&v, a->vtnum);
+	return v == NULL ? -rc : 200;
+}
+
 static int child_open(int vtnum, int block, char *line, size_t len)
 {
-	int p[2];
-	assert_int_equal(pipe(p), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		close(p[0]);
-		setsid();
-		int nul = open("/dev/null", O_RDWR);
-		dup2(nul, 0);
-		dup2(nul, 1);
-		dup2(p[1], 2);
-		if (block) {
-			sigset_t s;
-			sigemptyset(&s);
-			sigaddset(&s, VT_RELEASE_SIGNAL);
-			sigaddset(&s, VT_ACQUIRE_SIGNAL);
-			sigprocmask(SIG_BLOCK, &s, NULL);
-		}
-		struct vt *v = (struct vt *)1;
-		int rc = vt_open(&v, vtnum);
-		_exit(v == NULL ? -rc : 200);
-	}
-	close(p[1]);
-	ssize_t n = read(p[0], line, len - 1);
-	line[n > 0 ? n : 0] = 0;
-	close(p[0]);
-	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	struct open_args a = { vtnum, block };
+	int status = child_run(open_body, &a, line, len);
 	assert_true(WIFEXITED(status));
 	return WEXITSTATUS(status);
 }

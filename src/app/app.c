@@ -16,7 +16,7 @@
 #include "platform/crash.h"
 #include "platform/display.h"
 #if WITH_DRM
-#include "platform/drm.h"
+#include "platform/drmcard.h"
 #endif
 #include "platform/vt.h"
 #if WITH_EVDEV
@@ -46,7 +46,8 @@ struct app {
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
-	struct console *scratch; /* where ui_draw composes the next frame */
+	struct console *scratch; /* where the next frame is composed (con_sync'ed into con) */
+	struct ui_drawn *drawn;  /* what scratch holds, so a frame redraws only what changed */
 	int sfd;                 /* signalfd, -1 when not used */
 	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
 	struct evdev *ev;        /* input devices, for drm and fbdev */
@@ -63,6 +64,7 @@ struct app {
 	struct demo demo;        /* attract mode's game */
 	struct game *game;
 	enum mapgen_kind mapgen;
+	int map_w, map_h;        /* floor size of new games (0, 0: the default) */
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct session session;  /* the save, the recording, morgue and scores */
@@ -161,7 +163,7 @@ static int open_display(struct app *a)
 		 * back would change it, and the picture, under the program that
 		 * owns it. */
 		char why[512];
-		int rc = drm_probe(&o, why, sizeof why);
+		int rc = drmcard_probe(&o, why, sizeof why);
 		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
 			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
 				  "(--list-displays shows who holds which card)", why);
@@ -209,6 +211,8 @@ static int size_consoles(struct app *a)
 	if (!a->con) {
 		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
 			return rc;
+		if (!(a->drawn = calloc(1, sizeof *a->drawn)))
+			return -ENOMEM;
 	} else if (a->con->w != cols || a->con->h != rows) {
 		if ((rc = con_resize(a->con, cols, rows)) || (rc = con_resize(a->scratch, cols, rows)))
 			return rc;
@@ -216,18 +220,22 @@ static int size_consoles(struct app *a)
 	return 0;
 }
 
-/* Draws the current screen and presents it if any cell changed. */
+/* Draws the current screen and presents it if any cell changed: what
+ * changed is drawn into scratch (ui_draw_update), its changes synced into
+ * the shown console, whose damage goes to the display. */
 static int frame(struct app *a)
 {
 	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
-	if (a->blank.on)
+	if (a->blank.on) {
 		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
-	else if (demo_running(&a->demo))
-		ui_draw(&a->demo.ui, a->demo.game, a->scratch);
-	else
-		ui_draw(&a->ui, a->game, a->scratch);
-	con_copy(a->con, a->scratch);
+		ui_drawn_forget(a->drawn);
+	} else if (demo_running(&a->demo)) {
+		ui_draw_update(a->drawn, &a->demo.ui, a->demo.game, a->scratch);
+	} else {
+		ui_draw_update(a->drawn, &a->ui, a->game, a->scratch);
+	}
+	con_sync(a->con, a->scratch);
 	if (!a->con->damaged)
 		return 0;
 	int rc = a->ops->present(a->disp, a->con);
@@ -254,7 +262,7 @@ static uint64_t fresh_seed(void)
 static int new_game(struct app *a)
 {
 	uint64_t seed = a->seeded ? a->next_seed++ : fresh_seed();
-	int rc = session_new_game(&a->session, &a->game, seed, (int)a->mapgen);
+	int rc = session_new_game(&a->session, &a->game, seed, (int)a->mapgen, a->map_w, a->map_h);
 	if (rc)
 		return rc;
 	a->ui.screen = UI_PLAY;
@@ -405,6 +413,12 @@ static int host_request(void *ctx, enum ui_request r)
 		session_save(&a->session, a->game, &a->ui);
 		a->ui.screen = UI_TITLE;
 		a->ui.menu_sel = 0;
+		if (a->ui.status[0]) {
+			/* the title shows no status line: a failed save goes to
+			 * its notice, or the player would leave believing it kept */
+			snprintf(a->ui.notice, sizeof a->ui.notice, "%s", a->ui.status);
+			a->ui.status[0] = 0;
+		}
 		break;
 	case UI_REQ_QUIT:
 		a->quit = true;
@@ -794,6 +808,7 @@ static void app_close(struct app *a)
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
 	con_destroy(a->con);
 	con_destroy(a->scratch);
+	free(a->drawn);
 	for (int i = 0; i < a->nfonts; i++)
 		font_destroy(a->fonts[i]);
 	if (a->sfd >= 0)
@@ -818,6 +833,8 @@ int app_run(const struct app_config *cfg)
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
 		return 2;
 	}
+	a.map_w = cfg->map_w;
+	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
 	if (open_display(&a) || size_consoles(&a)) {

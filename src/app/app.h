@@ -20,6 +20,7 @@ struct app_config {
 	bool has_seed;
 	uint64_t seed;
 	const char *mapgen;       /* classic, overlap */
+	int map_w, map_h;         /* floor size of new games, 0 = 80x43 (map_size_ok) */
 	const char *record;       /* --record FILE */
 	const char *replay;       /* --replay FILE */
 	const char *state_dir;    /* --state-dir DIR or NULL = save_state_dir's default */

@@ -64,8 +64,11 @@ int data_load_fonts(const char *path, enum font_layout layout, struct font **fon
 	/* The shipped fonts, candidates of the automatic choice (the display
 	 * picks the one that fills it best: blit_choose); the first must be
 	 * there, the others are used when they are. */
-	static const char *const shipped[DATA_FONTS_MAX] = { "fonts/cp437-8x8.png", "fonts/cp437-8x16.png",
-							     "fonts/dejavu-12x12.png", "fonts/dejavu-16x16.png" };
+	static const char *const shipped[DATA_FONTS_MAX] = {
+		"fonts/cp437-8x8.png",	  "fonts/cp437-8x9.png",    "fonts/cp437-8x16.png",   "fonts/dejavu-12x12.png",
+		"fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png", "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png",
+		"fonts/dejavu-24x24.png"
+	};
 	char file[PATH_MAX + 32], exe[PATH_MAX];
 	for (size_t i = 0; i < DATA_FONTS_MAX; i++) {
 		if (data_file(shipped[i], file, sizeof file)) {

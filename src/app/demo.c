@@ -15,7 +15,8 @@ int demo_start(struct demo *d, int mapgen, const struct bindings *binds)
 		d->game = NULL;
 		return rc;
 	}
-	d->ui = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .binds = binds, .score_rank = -1 };
+	d->ui = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .binds = binds, .score_rank = -1,
+			    .demo = true };
 	snprintf(d->ui.status, sizeof d->ui.status, "Demo - press any key");
 	d->moves = 0;
 	log_info("attract mode: demo game, seed %llu", (unsigned long long)o.seed);

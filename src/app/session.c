@@ -43,11 +43,11 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 	}
 }
 
-int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen)
+int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen, int map_w, int map_h)
 {
 	game_destroy(*g);
 	*g = NULL;
-	struct game_opts o = { .seed = seed, .mapgen = mapgen };
+	struct game_opts o = { .seed = seed, .mapgen = mapgen, .map_w = map_w, .map_h = map_h };
 	int rc = game_create(g, &o);
 	if (rc) {
 		*g = NULL;
@@ -57,7 +57,7 @@ int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapg
 	log_info("new game, seed %llu", (unsigned long long)seed);
 	if (s->record && !s->recording_done) {
 		s->recording_done = true;
-		return rec_writer_open(&s->rec, s->record, seed, mapgen_name((enum mapgen_kind)mapgen));
+		return rec_writer_open_opts(&s->rec, s->record, &o);
 	}
 	if (s->rec) {
 		/* a recording holds one game: the next one is not recorded */
@@ -75,7 +75,7 @@ void session_continue(struct session *s, const struct game *g)
 	struct game_opts o;
 	game_opts_of(g, &o);
 	s->recording_done = true;
-	if (rec_writer_open(&s->rec, s->record, o.seed, mapgen_name(o.mapgen)) == 0 &&
+	if (rec_writer_open_opts(&s->rec, s->record, &o) == 0 &&
 	    rec_writer_history(s->rec, g, 1)) {
 		rec_writer_close(s->rec);
 		s->rec = NULL;
@@ -84,8 +84,10 @@ void session_continue(struct session *s, const struct game *g)
 
 void session_save(struct session *s, const struct game *g, struct ui *ui)
 {
-	if (s->saving && g && !game_is_over(g) && save_game(s->state_dir, g))
-		snprintf(ui->status, sizeof ui->status, "The game could not be saved (the log says why).");
+	int rc;
+	if (s->saving && g && !game_is_over(g) && (rc = save_game(s->state_dir, g)))
+		snprintf(ui->status, sizeof ui->status, "The game could not be saved in %.60s: %s.", s->state_dir,
+			 strerror(rc < 0 ? -rc : rc));
 }
 
 /* The game has ended: its morgue file and recording, its score (its rank

@@ -27,11 +27,12 @@ struct session {
  * the game is played without saving (save_state_dir said why). */
 void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
 
-/* Starts a new game on *g with seed and mapgen (an enum mapgen_kind),
- * destroying the one there unsaved; the first game of a --record run is
+/* Starts a new game on *g with seed, mapgen (an enum mapgen_kind) and
+ * floors of map_w x map_h (0, 0: the default), destroying the one there
+ * unsaved; the first game of a --record run is
  * recorded, and a recording ends when the next game starts. Returns 0, or a
  * negative errno having logged one line (then *g is NULL). */
-int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen);
+int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen, int map_w, int map_h);
 
 /* Continue of g (the loaded game): with --record not yet begun, the
  * recording starts from its seed with the history it has so far. */

@@ -1,5 +1,6 @@
 #include "app/walk.h"
 #include <stdio.h>
+#include <string.h>
 
 void walk_stop(struct walk *w, struct ui *ui, const char *why)
 {
@@ -40,8 +41,16 @@ bool walk_start(struct walk *w, enum walk_kind kind, bool at_once, struct game *
 {
 	w->kind = kind;
 	ui->status[0] = 0;
-	if (!walk_step(w, g, ui, host))
+	if (!walk_step(w, g, ui, host)) {
+		/* refused at once for a monster in view: pressing the key again
+		 * would only say the same, so say what to do */
+		int mx, my;
+		size_t n = strlen(ui->status);
+		if (g && !game_is_over(g) && ui->screen == UI_PLAY && game_nearest_monster(g, &mx, &my) == 0 &&
+		    !strncmp(ui->status, "You see ", 8) && ui->status[n - 1] == '.')
+			snprintf(ui->status + n, sizeof ui->status - n, " Deal with it first.");
 		return false;
+	}
 	if (at_once) {
 		for (int i = 0; i < 100000 && walk_step(w, g, ui, host); i++)
 			;

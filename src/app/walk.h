@@ -17,7 +17,9 @@ struct walk {
 
 /* Starts a walk of kind on g (ui: the player's screens, host: where its
  * commands go) with its first step; at_once (a script, a run with no loop)
- * walks every step now, up to 100,000. Returns true when the walk goes on
+ * walks every step now, up to 100,000. Refused at once because a monster
+ * is in view, the reason gets " Deal with it first." ("You see an orc.
+ * Deal with it first."). Returns true when the walk goes on
  * and the caller takes the next step with walk_step, WALK_STEP_MS later;
  * false when it has stopped, or was walked at once. */
 bool walk_start(struct walk *w, enum walk_kind kind, bool at_once, struct game *g, struct ui *ui,

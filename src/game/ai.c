@@ -34,9 +34,6 @@ void ai_begin_phase(struct game *g)
 		s->gen = 2;
 	}
 	s->player_map = false;
-	for (int i = 0; i < AI_GOAL_CACHE; i++)
-		s->goal[i].ok = false;
-	s->goal_next = 0;
 	s->nghost = 0;
 	s->map = world_floor(g, g->depth);
 	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
@@ -47,18 +44,19 @@ void ai_begin_phase(struct game *g)
 /* world_visible on the phase's floor. */
 static inline bool seen(const struct game *g, int x, int y)
 {
-	return (unsigned)x < MAP_W && (unsigned)y < MAP_H && g->ai.map->visible[y * MAP_W + x];
+	const struct map *m = g->ai.map;
+	return (unsigned)x < (unsigned)m->w && (unsigned)y < (unsigned)m->h && m->visible[y * m->w + x];
 }
 
 /* world_move for a monster (it blocks: every monster does) whose position
  * p is at hand. */
 static void move_to(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
 {
-	if (g->occ[p->y * MAP_W + p->x] == e)
-		g->occ[p->y * MAP_W + p->x] = ECS_NULL;
+	if (g->occ[p->y * g->map_w + p->x] == e)
+		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
 	p->x = x;
 	p->y = y;
-	g->occ[y * MAP_W + x] = e;
+	g->occ[y * g->map_w + x] = e;
 }
 
 static inline void bit_clear(uint64_t (*rows)[AI_ROW_WORDS], int x, int y)
@@ -73,14 +71,14 @@ static void player_map_start(struct game *g, int gx, int gy)
 	const struct map *m = world_floor(g, g->depth);
 	if (s->walk_of != m) { /* a new floor: its walkable cells as bits */
 		memset(s->walk, 0, sizeof(s->walk));
-		for (int y = 0; y < MAP_H; y++)
-			for (int x = 0; x < MAP_W; x++)
-				if (m->tile[y * MAP_W + x] != TILE_WALL)
+		for (int y = 0; y < m->h; y++)
+			for (int x = 0; x < m->w; x++)
+				if (m->tile[y * m->w + x] != TILE_WALL)
 					s->walk[y + 1][(x + 1) >> 6] |= (uint64_t)1 << ((x + 1) & 63);
 		s->walk_of = m;
 	}
-	memcpy(s->open, s->walk, sizeof(s->open));
-	int i = gy * MAP_W + gx;
+	memcpy(s->open, s->walk, (size_t)(m->h + 2) * sizeof(s->open[0]));
+	int i = gy * m->w + gx;
 	bit_clear(s->open, gx, gy);
 	s->dist[i] = 0;
 	s->mark[i] = s->gen;
@@ -106,7 +104,7 @@ static void player_map_grow(struct game *g, int until)
 	const unsigned crowd = (unsigned)content_rules.crowd_cost;
 	const bool ghosts = s->nghost > 0;
 	/* the 3x3 block's bits: bit k is (k % 3 - 1, k / 3 - 1) */
-	static const int off9[9] = {-MAP_W - 1, -MAP_W, -MAP_W + 1, -1, 0, 1, MAP_W - 1, MAP_W, MAP_W + 1};
+	const int W = m->w, off9[9] = {-W - 1, -W, -W + 1, -1, 0, 1, W - 1, W, W + 1};
 	while (until < 0 || s->mark[until] != gen + 1) {
 		int u;
 		if (s->qa_head < s->qa_tail &&
@@ -118,7 +116,7 @@ static void player_map_grow(struct game *g, int until)
 			return; /* all reachable cells settled */
 		s->mark[u] = gen + 1;
 		unsigned du = s->dist[u];
-		int uy = u / MAP_W, ux = u - uy * MAP_W;
+		int uy = u / W, ux = u - uy * W;
 		/* the neighbours not reached yet (walls and the map's outside are
 		 * never open): columns ux - 1 .. ux + 1 are bits ux .. ux + 2 of
 		 * rows uy .. uy + 2 */
@@ -159,9 +157,11 @@ static void player_map_grow(struct game *g, int until)
 	}
 }
 
-/* Settles the rest of the player's map (if one is under way): before any
- * monster changes what a cell costs where the map has not reached yet, so
- * it stays the map of the costs at its start. */
+/* Settles the rest of the player's map (if one is under way): before a
+ * confused monster stumbles (it may kill, and moves anywhere). Otherwise a
+ * cell's cost is read when the map first reaches it: the hunters step only
+ * between cells it has settled, and those out of sight (which do not use
+ * it) may move where it has not reached yet. */
 static void player_map_finish(struct game *g)
 {
 	if (g->ai.player_map)
@@ -178,25 +178,43 @@ static unsigned player_dist_at(struct game *g, int i)
 	return s->mark[i] == s->gen + 1 || s->mark[i] == s->gen ? s->dist[i] : PATH_UNREACHABLE;
 }
 
-/* Distance map towards (gx, gy) other than the player's, computed at most
- * once per phase per goal. */
-static const uint16_t *goal_dist(struct game *g, int gx, int gy)
+/* The map towards (gx, gy) over the walls of the phase's floor (one of
+ * the kept ones, or a new one), grown until it reaches cell until (or all it
+ * can reach): then every cell nearer to the goal than until is in it. */
+static const uint16_t *goal_dist(struct game *g, int gx, int gy, int until)
 {
 	struct ai_scratch *s = &g->ai;
-	for (int i = 0; i < AI_GOAL_CACHE; i++)
-		if (s->goal[i].ok && s->goal[i].gx == gx && s->goal[i].gy == gy)
-			return s->goal[i].dist;
-	const struct map *m = world_floor(g, g->depth);
-	for (int c = 0; c < WORLD_CELLS; c++)
-		s->cost[c] = (uint8_t)cell_cost(g, m, c);
-	int i = s->goal_next;
-	s->goal_next = (i + 1) % AI_GOAL_CACHE;
-	s->goal[i].gx = gx;
-	s->goal[i].gy = gy;
-	s->goal[i].ok = true;
-	path_dijkstra(s->cost, MAP_W, MAP_H, gx, gy, s->goal[i].dist);
-	s->dijkstra_runs++;
-	return s->goal[i].dist;
+	const struct map *m = s->map;
+	struct ai_goal *gl = NULL;
+	for (int i = 0; i < AI_GOAL_CACHE && !gl; i++)
+		if (s->goal[i].map == m && s->goal[i].gx == gx && s->goal[i].gy == gy)
+			gl = &s->goal[i];
+	if (!gl) { /* the oldest goal makes room */
+		gl = &s->goal[s->goal_next];
+		s->goal_next = (s->goal_next + 1) % AI_GOAL_CACHE;
+		gl->map = m;
+		gl->gx = gx;
+		gl->gy = gy;
+		memset(gl->dist, 0xFF, (size_t)m->w * (size_t)m->h * sizeof(gl->dist[0]));
+		gl->dist[gy * m->w + gx] = 0;
+		gl->queue[0] = gy * m->w + gx;
+		gl->head = 0;
+		gl->tail = 1;
+		s->dijkstra_runs++;
+	}
+	while (gl->dist[until] == PATH_UNREACHABLE && gl->head < gl->tail) {
+		int u = gl->queue[gl->head++], uy = u / m->w, ux = u - uy * m->w;
+		uint16_t du = (uint16_t)(gl->dist[u] + 1);
+		for (int d = 0; d < 8; d++) {
+			int nx = ux + dir_dx[d], ny = uy + dir_dy[d], v = ny * m->w + nx;
+			if ((unsigned)nx >= (unsigned)m->w || (unsigned)ny >= (unsigned)m->h || m->tile[v] == TILE_WALL ||
+			    gl->dist[v] != PATH_UNREACHABLE)
+				continue;
+			gl->dist[v] = du;
+			gl->queue[gl->tail++] = v;
+		}
+	}
+	return gl->dist;
 }
 
 /* Moves e one step down a distance map (the player's when dist is NULL),
@@ -205,14 +223,14 @@ static const uint16_t *goal_dist(struct game *g, int gx, int gy)
 static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint16_t *dist)
 {
 	const struct map *m = world_floor(g, g->depth);
-	int at = p->y * MAP_W + p->x;
+	int at = p->y * m->w + p->x;
 	int here = dist ? dist[at] : (int)player_dist_at(g, at);
 	int best = -1, bestd = here;
 	for (int d = 0; d < 8; d++) {
 		int nx = p->x + dir_dx[d], ny = p->y + dir_dy[d];
-		if ((unsigned)nx >= MAP_W || (unsigned)ny >= MAP_H)
+		if ((unsigned)nx >= (unsigned)m->w || (unsigned)ny >= (unsigned)m->h)
 			continue;
-		int i = ny * MAP_W + nx;
+		int i = ny * m->w + nx;
 		if (m->tile[i] == TILE_WALL)
 			continue;
 		/* on the player's map, a neighbour nearer than here is settled;
@@ -242,7 +260,7 @@ static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
 	ecs_entity other = world_blocker_at(g, g->depth, nx, ny);
 	if (other != ECS_NULL) {
 		combat_attack(g, e, other);
-		int i = ny * MAP_W + nx;
+		int i = ny * m->w + nx;
 		if (other != g->player && g->occ[i] == ECS_NULL && g->ai.nghost < AI_GHOSTS)
 			g->ai.ghost[g->ai.nghost++] = i; /* killed it */
 		return;
@@ -291,15 +309,8 @@ void ai_act(struct game *g, ecs_entity e)
 		ai->state = AI_IDLE; /* nobody here any more */
 		return;
 	}
-	int lx = ai->last_x, ly = ai->last_y;
-	bool moved;
-	if (lx == px && ly == py) {
-		moved = step_down(g, e, p, NULL);
-	} else {
-		player_map_finish(g); /* this monster may move where the map has not reached */
-		moved = step_down(g, e, p, goal_dist(g, lx, ly));
-	}
-	if (!moved) {
+	/* out of sight: to where it saw him last, around the walls */
+	if (!step_down(g, e, p, goal_dist(g, ai->last_x, ai->last_y, p->y * g->map_w + p->x))) {
 		ai = ecs_get(g->w, e, COMP_AI);
 		ai->state = AI_IDLE; /* cannot get there: give up */
 	}

@@ -10,7 +10,8 @@
  * player's visible[] of this turn is used) hunt: attack when adjacent
  * (8-way), else step down the shared distance map from the player (other
  * monsters cost content_rules.crowd_cost to pass, so they flank). Monsters
- * that lost sight walk to where they last saw the player, then give up.
+ * that lost sight walk to where they last saw the player along a shortest
+ * path around the walls (a map kept from turn to turn), then give up.
  * Monsters killed during the phase do not act; the phase stops when the
  * player dies. Expects the current floor's FOV and occupancy to be current,
  * and a floor's tiles not to change once its monsters have acted (the phase

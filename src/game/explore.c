@@ -9,6 +9,8 @@
 #include "game/items.h"
 #include "game/path.h"
 
+_Static_assert(WORLD_CELLS <= PATH_STACK_CELLS, "auto-explore's distance maps would allocate on the largest floor");
+
 static const enum cmd move_cmd[3][3] = {
 	{CMD_MOVE_NW, CMD_MOVE_N, CMD_MOVE_NE},
 	{CMD_MOVE_W, CMD_NONE, CMD_MOVE_E},
@@ -18,32 +20,32 @@ static const enum cmd move_cmd[3][3] = {
 void explore_distances(const struct game *g, uint8_t *cost, uint16_t *dist)
 {
 	const struct map *m = world_floor(g, g->depth);
-	for (int i = 0; i < WORLD_CELLS; i++)
+	for (int i = 0; i < m->w * m->h; i++)
 		cost[i] = m->explored[i] && m->tile[i] != TILE_WALL;
 	int px, py;
 	game_player_pos(g, &px, &py);
-	path_dijkstra(cost, MAP_W, MAP_H, px, py, dist);
+	path_dijkstra(cost, m->w, m->h, px, py, dist);
 }
 
 int explore_frontier(const uint16_t *dist, const struct map *m, int *x, int *y)
 {
 	int best = -1;
-	for (int i = 0; i < WORLD_CELLS; i++) {
+	for (int i = 0; i < m->w * m->h; i++) {
 		if (dist[i] == PATH_UNREACHABLE || dist[i] == 0 || (best >= 0 && dist[i] >= dist[best]))
 			continue;
-		int cx = i % MAP_W, cy = i / MAP_W;
+		int cx = i % m->w, cy = i / m->w;
 		bool frontier = false;
 		for (int dy = -1; dy <= 1 && !frontier; dy++)
 			for (int dx = -1; dx <= 1 && !frontier; dx++)
-				if (map_in(m, cx + dx, cy + dy) && !m->explored[(cy + dy) * MAP_W + cx + dx])
+				if (map_in(m, cx + dx, cy + dy) && !m->explored[(cy + dy) * m->w + cx + dx])
 					frontier = true;
 		if (frontier)
 			best = i;
 	}
 	if (best < 0)
 		return -1;
-	*x = best % MAP_W;
-	*y = best / MAP_W;
+	*x = best % m->w;
+	*y = best / m->w;
 	return 0;
 }
 
@@ -105,13 +107,13 @@ static bool interrupted(const struct game *g, bool items, char *why, int len)
 
 /* The first step from the player toward (tx, ty) down dist (the player's own
  * distance map): walks back from the target to the player. */
-static void first_step(const uint16_t *dist, const uint8_t *cost, int px, int py, int tx, int ty,
-		       struct command *step)
+static void first_step(const struct map *m, const uint16_t *dist, const uint8_t *cost, int px, int py, int tx,
+		       int ty, struct command *step)
 {
 	int x = tx, y = ty;
-	for (int guard = 0; guard < WORLD_CELLS; guard++) {
+	for (int guard = 0; guard < m->w * m->h; guard++) {
 		int nx, ny;
-		if (path_step(dist, cost, MAP_W, MAP_H, x, y, &nx, &ny) != 0 || (nx == px && ny == py))
+		if (path_step(dist, cost, m->w, m->h, x, y, &nx, &ny) != 0 || (nx == px && ny == py))
 			break;
 		x = nx;
 		y = ny;
@@ -131,7 +133,7 @@ int game_explore_step(const struct game *g, struct command *step, char *why, int
 	if (explore_frontier(dist, world_floor(g, g->depth), &tx, &ty))
 		return stop(why, len, "Explored this floor.");
 	game_player_pos(g, &px, &py);
-	first_step(dist, cost, px, py, tx, ty, step);
+	first_step(world_floor(g, g->depth), dist, cost, px, py, tx, ty, step);
 	return 1;
 }
 
@@ -141,7 +143,7 @@ int game_travel_step(const struct game *g, bool down, struct command *step, char
 	int tx = down ? m->down_x : m->up_x, ty = down ? m->down_y : m->up_y;
 	if (tx < 0)
 		return stop(why, len, down ? "There are no stairs down on this floor." : "There are no stairs up on this floor.");
-	if (!m->explored[ty * MAP_W + tx])
+	if (!m->explored[ty * m->w + tx])
 		return stop(why, len, "You don't know where the stairs are.");
 	int px, py;
 	game_player_pos(g, &px, &py);
@@ -152,8 +154,8 @@ int game_travel_step(const struct game *g, bool down, struct command *step, char
 	uint8_t cost[WORLD_CELLS];
 	uint16_t dist[WORLD_CELLS];
 	explore_distances(g, cost, dist);
-	if (dist[ty * MAP_W + tx] == PATH_UNREACHABLE)
+	if (dist[ty * m->w + tx] == PATH_UNREACHABLE)
 		return stop(why, len, "You know no way to the stairs.");
-	first_step(dist, cost, px, py, tx, ty, step);
+	first_step(m, dist, cost, px, py, tx, ty, step);
 	return 1;
 }

@@ -8,7 +8,7 @@
  * cost grid used in cost. */
 void explore_distances(const struct game *g, uint8_t *cost, uint16_t *dist);
 /* The nearest reachable frontier cell (explored, walkable, with an
- * unexplored neighbour on the map; ties to the lowest index y * MAP_W + x)
+ * unexplored neighbour on the map; ties to the lowest index y * w + x)
  * given the distances of explore_distances: 0 with the cell, -1 when none. */
 int explore_frontier(const uint16_t *dist, const struct map *m, int *x, int *y);
 

@@ -57,10 +57,18 @@ int game_create(struct game **out, const struct game_opts *o)
 		log_error("game: unknown map generator %d (expected classic, overlap or cave)", o ? (int)o->mapgen : -1);
 		return -EINVAL;
 	}
+	int mw = o->map_w ? o->map_w : MAP_W, mh = o->map_h ? o->map_h : MAP_H;
+	if (!map_size_ok(mw, mh)) {
+		log_error("game: a floor of %dx%d cells cannot be made (%dx%d to %dx%d)", mw, mh, MAP_MIN_W, MAP_MIN_H,
+			  MAP_MAX_W, MAP_MAX_H);
+		return -EINVAL;
+	}
 	struct game *g = NULL;
 	int rc = world_create(&g, o->seed, o->mapgen);
 	if (rc)
 		goto fail;
+	g->map_w = mw;
+	g->map_h = mh;
 	rc = world_generate_floor(g, 1);
 	if (rc)
 		goto fail;
@@ -144,7 +152,7 @@ static int player_stairs(struct game *g, int delta)
 			in_way = e;
 	}
 	if (in_way != ECS_NULL) {
-		for (int r = 1; r < MAP_W; r++) {
+		for (int r = 1; r < (dst->w > dst->h ? dst->w : dst->h); r++) {
 			for (int yy = y - r; yy <= y + r; yy++) {
 				for (int xx = x - r; xx <= x + r; xx++) {
 					if (map_walkable(dst, xx, yy) && world_blocker_at(g, to, xx, yy) == ECS_NULL &&
@@ -447,10 +455,12 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	uint32_t n = ecs_pool_count(g->w, COMP_RENDER);
 	if (max <= 0 || n == 0)
 		return 0;
-	/* on the stack: a frame allocates nothing unless a floor shows more */
-	struct keyed stack[256], *k = stack;
-	uint32_t cnt = collect_drawables(g, k, 256);
-	if (cnt > 256) {
+	/* on the stack: a frame allocates nothing unless a floor shows more
+	 * (a 200x200 floor explored far can show hundreds of items) */
+	enum { STACK_DRAWABLES = 1024 };
+	struct keyed stack[STACK_DRAWABLES], *k = stack;
+	uint32_t cnt = collect_drawables(g, k, STACK_DRAWABLES);
+	if (cnt > STACK_DRAWABLES) {
 		k = malloc(n * sizeof(*k));
 		if (!k) {
 			log_error("game: out of memory listing drawables");
@@ -516,8 +526,9 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 				continue;
 			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 			const char *state = !ai ? "" : ai->paralysed > 0 ? "paralysed " : ai->confused > 0 ? "confused " : "";
+			/* the player is "you" (the look cursor starts there) */
 			int n = snprintf(buf + used, (size_t)(len - used), "%s%s%s", used ? ", " : "", state,
-					 world_name(g, e));
+					 e == g->player ? "you" : world_name(g, e));
 			if (n < 0 || used + n >= len) {
 				buf[len - 1] = 0;
 				return buf;
@@ -660,9 +671,10 @@ uint64_t game_checksum(const struct game *g)
 		const struct map *m = g->floors[f];
 		h_i(&h, m->w);
 		h_i(&h, m->h);
-		h_bytes(&h, m->tile, sizeof(m->tile));
-		h_bytes(&h, m->visible, sizeof(m->visible));
-		h_bytes(&h, m->explored, sizeof(m->explored));
+		size_t cells = (size_t)m->w * (size_t)m->h;
+		h_bytes(&h, m->tile, cells);
+		h_bytes(&h, m->visible, cells);
+		h_bytes(&h, m->explored, cells);
 		h_i(&h, m->nrooms);
 		for (int r = 0; r < m->nrooms; r++) {
 			h_i(&h, m->rooms[r].x);

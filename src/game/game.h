@@ -57,11 +57,12 @@ int cmd_parse(const char *name, enum cmd *out);
 struct game_opts {
 	uint64_t seed;
 	enum mapgen_kind mapgen;
+	int map_w, map_h; /* every floor's size; 0, 0: MAP_W x MAP_H (80 x 43) */
 };
 
 /* Starts a new game from o: floor 1 generated, the player on it, FOV done,
  * a welcome message logged. Returns 0 with *out set, -EINVAL for a bad
- * mapgen, -ENOMEM. */
+ * mapgen or a size map_size_ok refuses, -ENOMEM. */
 int game_create(struct game **out, const struct game_opts *o);
 /* Frees g and every floor; accepts NULL. */
 void game_destroy(struct game *g);
@@ -231,7 +232,7 @@ const char *game_msg_format(const struct game_msg *m, char *buf, int len);
  * look and mouse hover: names of the visible actors there ("confused orc",
  * "paralysed troll" while under a scroll), then the corpses and items seen
  * or remembered there, written into buf ("orc", "remains of goblin, health
- * potion", "player"; joined by ", "). NULL when nothing is known to be there
+ * potion", "you" for the player; joined by ", "). NULL when nothing is known to be there
  * or when (x, y) is off the map or never seen. */
 const char *game_describe(const struct game *g, int x, int y, char *buf, int len);
 

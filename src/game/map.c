@@ -1,19 +1,61 @@
 /* map: one floor's terrain and the player's view of it. */
 #include "game/map.h"
 #include "game/fov.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-void map_init(struct map *m)
+bool map_size_ok(int w, int h)
 {
-	memset(m, 0, sizeof(*m));
-	m->w = MAP_W;
-	m->h = MAP_H;
-	/* TILE_WALL == 0: the memset made every cell a wall. */
+	return w >= MAP_MIN_W && w <= MAP_MAX_W && h >= MAP_MIN_H && h <= MAP_MAX_H;
+}
+
+int map_size_parse(const char *s, int *w, int *h)
+{
+	if (!s)
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	long a = strtol(s, &end, 10);
+	if (end == s || (*end != 'x' && *end != 'X') || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	const char *t = end + 1;
+	long b = strtol(t, &end, 10);
+	if (end == t || *end || !isdigit((unsigned char)t[0]) || errno || a > MAP_MAX_W || b > MAP_MAX_H ||
+	    !map_size_ok((int)a, (int)b))
+		return -EINVAL;
+	*w = (int)a;
+	*h = (int)b;
+	return 0;
+}
+
+bool map_init_size(struct map *m, int w, int h)
+{
+	if (!map_size_ok(w, h))
+		return false;
+	/* only the cells of a w x h floor are cleared (the rest of the arrays
+	 * is never read) */
+	size_t n = (size_t)w * (size_t)h;
+	memset(m->tile, 0, n); /* TILE_WALL == 0: every cell a wall */
+	memset(m->visible, 0, n);
+	memset(m->explored, 0, n);
+	memset(m->rooms, 0, sizeof(m->rooms));
+	m->w = w;
+	m->h = h;
+	m->nrooms = 0;
 	m->up_x = m->up_y = -1;
 	m->down_x = m->down_y = -1;
 	/* whoever fills visible[] after this (a loaded save) need not know:
 	 * the first view clears all of it, later ones only what they set */
 	m->seen = fov_box_all(m->w, m->h);
+	return true;
+}
+
+void map_init(struct map *m)
+{
+	memset(m, 0, sizeof(*m));
+	(void)map_init_size(m, MAP_W, MAP_H);
 }
 
 bool map_in(const struct map *m, int x, int y)
@@ -66,7 +108,7 @@ void map_start(const struct map *m, int *x, int *y)
 
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out)
 {
-	int32_t queue[MAP_H * MAP_W];
+	int32_t queue[MAP_MAX_CELLS];
 	int n = m->w * m->h, qh = 0, qt = 0;
 	memset(out, 0, (size_t)n);
 	if (!map_walkable(m, sx, sy))

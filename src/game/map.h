@@ -6,14 +6,16 @@
 
 #include "game/fov.h"
 
-/* Size of every floor; a build-time parameter (make ... EXTRA_CFLAGS="-DMAP_W=200
- * -DMAP_H=200", as the growth benchmark does), 80x43 by default. */
-#ifndef MAP_W
+/* Floor sizes: a game chooses its own (struct game_opts) between the least
+ * and the largest; 80x43 unless told otherwise. Every array of a floor is
+ * sized for the largest and holds a w x h floor at index y * w + x. */
 #define MAP_W 80
-#endif
-#ifndef MAP_H
 #define MAP_H 43
-#endif
+#define MAP_MIN_W 20
+#define MAP_MIN_H 15
+#define MAP_MAX_W 200
+#define MAP_MAX_H 200
+#define MAP_MAX_CELLS (MAP_MAX_W * MAP_MAX_H)
 
 /* Terrain of one cell; stored as uint8_t in struct map. */
 enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };
@@ -25,14 +27,14 @@ struct room {
 	int x, y, w, h;
 };
 
-#define MAP_MAX_ROOMS 64
+#define MAP_MAX_ROOMS 256
 
 /* One floor. Plain data (no pointers), so it can be copied and saved as is. */
 struct map {
-	int w, h;                        /* MAP_W, MAP_H */
-	uint8_t tile[MAP_H * MAP_W];     /* enum tile, index y*w+x */
-	uint8_t visible[MAP_H * MAP_W];  /* 1 = in the player's view now */
-	uint8_t explored[MAP_H * MAP_W]; /* 1 = seen at some time */
+	int w, h;                        /* MAP_MIN_W..MAP_MAX_W, MAP_MIN_H..MAP_MAX_H */
+	uint8_t tile[MAP_MAX_CELLS];     /* enum tile, index y*w+x */
+	uint8_t visible[MAP_MAX_CELLS];  /* 1 = in the player's view now */
+	uint8_t explored[MAP_MAX_CELLS]; /* 1 = seen at some time */
 	struct room rooms[MAP_MAX_ROOMS];
 	int nrooms;
 	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
@@ -43,6 +45,13 @@ struct map {
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
  * no rooms, no stairs (coordinates -1). */
 void map_init(struct map *m);
+/* The same at w x h; false (m untouched) unless map_size_ok(w, h). */
+bool map_init_size(struct map *m, int w, int h);
+/* True when w x h is a floor size the game makes (MAP_MIN_* to MAP_MAX_*). */
+bool map_size_ok(int w, int h);
+/* Parses "WxH" (e.g. "120x60") into *w, *h: 0, or -EINVAL (nothing set)
+ * unless it is two decimal numbers and map_size_ok. Logs nothing. */
+int map_size_parse(const char *s, int *w, int *h);
 /* True when (x,y) lies on the map. */
 bool map_in(const struct map *m, int x, int y);
 /* Tile at (x,y); TILE_WALL outside the map. */

@@ -140,8 +140,8 @@ static bool rooms_meet(const struct room *a, const struct room *b)
 static void farthest_cell(const struct map *m, int sx, int sy, int *fx, int *fy)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	int32_t dist[MAP_H * MAP_W];
-	int32_t queue[MAP_H * MAP_W];
+	int32_t dist[MAP_MAX_CELLS];
+	int32_t queue[MAP_MAX_CELLS];
 	int qh = 0, qt = 0, n = m->w * m->h;
 	for (int i = 0; i < n; i++)
 		dist[i] = -1;
@@ -197,7 +197,11 @@ static void open_squeezes(struct map *m)
 /* Rooms joined by tunnels (classic, overlap). */
 static void gen_rooms(struct map *m, const struct rooms_params *p, struct rng *r)
 {
-	for (int i = 0; i < p->attempts && m->nrooms < MAP_MAX_ROOMS; i++) {
+	/* as many tries per cell as on the default floor when it is larger */
+	long area = (long)m->w * m->h, attempts = p->attempts;
+	if (area > MAP_W * MAP_H)
+		attempts = attempts * area / (MAP_W * MAP_H);
+	for (long i = 0; i < attempts && m->nrooms < MAP_MAX_ROOMS; i++) {
 		int w = rng_range(r, p->min_w, p->max_w);
 		int h = rng_range(r, p->min_h, p->max_h);
 		int x = rng_range(r, 0, m->w - w - 1);
@@ -226,10 +230,11 @@ static int cave_attempt(struct map *m, struct rng *r)
 	/* The automaton runs on a copy padded by 2 cells of wall on every side
 	 * (1 = wall), with a summed-area table for the 3x3 and 5x5 counts:
 	 * sat[y][x] = walls in padded rows < y, columns < x. */
-	enum { PAD = 2, PW = MAP_W + 2 * PAD, PH = MAP_H + 2 * PAD, SW = PW + 1 };
-	uint8_t g[PH * PW];
-	uint16_t sat[(PH + 1) * SW];
-	memset(g, 1, sizeof(g));
+	enum { PAD = 2 };
+	const int PW = w + 2 * PAD, PH = h + 2 * PAD, SW = PW + 1;
+	uint8_t g[(MAP_MAX_H + 2 * PAD) * (MAP_MAX_W + 2 * PAD)];
+	uint16_t sat[(MAP_MAX_H + 2 * PAD + 1) * (MAP_MAX_W + 2 * PAD + 1)];
+	memset(g, 1, (size_t)(PH * PW));
 	for (int y = 1; y < h - 1; y++)
 		for (int x = 1; x < w - 1; x++)
 			g[(y + PAD) * PW + x + PAD] = rng_range(r, 0, 99) < cave.fill_pct;
@@ -262,8 +267,8 @@ static int cave_attempt(struct map *m, struct rng *r)
 		for (int x = 0; x < w; x++)
 			m->tile[y * w + x] = g[(y + PAD) * PW + x + PAD] ? TILE_WALL : TILE_FLOOR;
 	/* label 8-connected regions; keep the largest (first found on ties) */
-	int32_t label[MAP_H * MAP_W];
-	int32_t queue[MAP_H * MAP_W];
+	int32_t label[MAP_MAX_CELLS];
+	int32_t queue[MAP_MAX_CELLS];
 	int best = -1, best_size = 0, nlabels = 0;
 	for (int i = 0; i < w * h; i++)
 		label[i] = -1;
@@ -352,12 +357,17 @@ static bool gen_cave(struct map *m, struct rng *r)
 
 int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r)
 {
-	if (!m || !r || (int)k < 0 || k >= MAPGEN_COUNT || depth < 1)
+	return mapgen_generate_size(m, k, depth, MAP_W, MAP_H, r);
+}
+
+int mapgen_generate_size(struct map *m, enum mapgen_kind k, int depth, int w, int h, struct rng *r)
+{
+	if (!m || !r || (int)k < 0 || k >= MAPGEN_COUNT || depth < 1 || !map_size_ok(w, h))
 		return -EINVAL;
-	map_init(m);
+	map_init_size(m, w, h);
 	if (k == MAPGEN_CAVE) {
 		if (!gen_cave(m, r)) {
-			map_init(m);
+			map_init_size(m, w, h);
 			gen_rooms(m, &rooms_params[MAPGEN_CLASSIC], r);
 		}
 	} else {

@@ -20,5 +20,9 @@ const char *mapgen_name(enum mapgen_kind k);
  * all of it floor), there for spawning. visible/explored are cleared. Deterministic in r (and
  * consumes only r). Returns 0, or -EINVAL for a bad kind, depth < 1 or NULL. */
 int mapgen_generate(struct map *m, enum mapgen_kind k, int depth, struct rng *r);
+/* The same at w x h cells (-EINVAL unless map_size_ok(w, h)); on floors
+ * larger than the default the room generators try rooms in proportion to
+ * the area (up to MAP_MAX_ROOMS rooms). */
+int mapgen_generate_size(struct map *m, enum mapgen_kind k, int depth, int w, int h, struct rng *r);
 
 #endif

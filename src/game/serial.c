@@ -214,9 +214,10 @@ int game_encode(const struct game *g, struct serial_buf *out)
 		const struct map *m = g->floors[i];
 		w_i32(&w, m->w);
 		w_i32(&w, m->h);
-		w_bytes(&w, m->tile, sizeof(m->tile));
-		w_bytes(&w, m->visible, sizeof(m->visible));
-		w_bytes(&w, m->explored, sizeof(m->explored));
+		size_t cells = (size_t)m->w * (size_t)m->h;
+		w_bytes(&w, m->tile, cells);
+		w_bytes(&w, m->visible, cells);
+		w_bytes(&w, m->explored, cells);
 		w_i32(&w, m->nrooms);
 		for (int r = 0; r < m->nrooms; r++) {
 			w_i32(&w, m->rooms[r].x);
@@ -435,9 +436,10 @@ static int section_done(struct dec *d, const struct rd *r, const char tag[4])
 	return 0;
 }
 
-static bool pos_ok(int x, int y)
+/* On the game's floors (all of one size). */
+static bool pos_ok(const struct game *g, int x, int y)
 {
-	return x >= 0 && y >= 0 && x < MAP_W && y < MAP_H;
+	return x >= 0 && y >= 0 && x < g->map_w && y < g->map_h;
 }
 
 static int read_floors(struct dec *d, struct game *g)
@@ -447,8 +449,8 @@ static int read_floors(struct dec *d, struct game *g)
 	if (rc)
 		return rc;
 	int n = r_i32(&r);
-	/* a floor takes more than 3 * WORLD_CELLS bytes */
-	if (n < 1 || (size_t)n > r.len / (3 * WORLD_CELLS))
+	/* a floor takes more than 3 * MAP_MIN_W * MAP_MIN_H bytes */
+	if (n < 1 || (size_t)n > r.len / (3 * MAP_MIN_W * MAP_MIN_H))
 		return refuse(d, "the save has %d floors", n);
 	g->floors = calloc((size_t)n, sizeof(*g->floors));
 	if (!g->floors)
@@ -459,17 +461,24 @@ static int read_floors(struct dec *d, struct game *g)
 		if (!m)
 			return -ENOMEM;
 		g->floors[g->nfloors++] = m;
-		map_init(m);
-		m->w = r_i32(&r);
-		m->h = r_i32(&r);
-		if (m->w != MAP_W || m->h != MAP_H)
-			return refuse(d, "floor %d is %dx%d cells, not %dx%d", i + 1, m->w, m->h, MAP_W, MAP_H);
-		r_bytes(&r, m->tile, sizeof(m->tile));
-		r_bytes(&r, m->visible, sizeof(m->visible));
-		r_bytes(&r, m->explored, sizeof(m->explored));
-		for (int c = 0; c < WORLD_CELLS; c++)
+		int fw = r_i32(&r), fh = r_i32(&r);
+		if (!map_init_size(m, fw, fh))
+			return refuse(d, "floor %d is %dx%d cells (this pirogue makes %dx%d to %dx%d)", i + 1, fw, fh,
+				      MAP_MIN_W, MAP_MIN_H, MAP_MAX_W, MAP_MAX_H);
+		if (i == 0) {
+			g->map_w = fw;
+			g->map_h = fh;
+		} else if (fw != g->map_w || fh != g->map_h) {
+			return refuse(d, "floor %d is %dx%d cells, floor 1 %dx%d", i + 1, fw, fh, g->map_w, g->map_h);
+		}
+		size_t cells = (size_t)fw * (size_t)fh;
+		r_bytes(&r, m->tile, cells);
+		r_bytes(&r, m->visible, cells);
+		r_bytes(&r, m->explored, cells);
+		for (size_t c = 0; c < cells; c++)
 			if (m->tile[c] > TILE_STAIRS_UP || m->visible[c] > 1 || m->explored[c] > 1)
-				return refuse(d, "floor %d has a bad cell at %d,%d", i + 1, c % MAP_W, c / MAP_W);
+				return refuse(d, "floor %d has a bad cell at %d,%d", i + 1, (int)(c % (size_t)fw),
+					      (int)(c / (size_t)fw));
 		m->nrooms = r_i32(&r);
 		if (m->nrooms < 0 || m->nrooms > MAP_MAX_ROOMS)
 			return refuse(d, "floor %d has %d rooms", i + 1, m->nrooms);
@@ -479,16 +488,16 @@ static int read_floors(struct dec *d, struct game *g)
 			rm->y = r_i32(&r);
 			rm->w = r_i32(&r);
 			rm->h = r_i32(&r);
-			if (!pos_ok(rm->x, rm->y) || rm->w < 1 || rm->h < 1 || rm->w > MAP_W - rm->x ||
-			    rm->h > MAP_H - rm->y)
+			if (!pos_ok(g, rm->x, rm->y) || rm->w < 1 || rm->h < 1 || rm->w > fw - rm->x ||
+			    rm->h > fh - rm->y)
 				return refuse(d, "floor %d has a room outside the map", i + 1);
 		}
 		m->up_x = r_i32(&r);
 		m->up_y = r_i32(&r);
 		m->down_x = r_i32(&r);
 		m->down_y = r_i32(&r);
-		if ((!pos_ok(m->up_x, m->up_y) && !(m->up_x == -1 && m->up_y == -1)) ||
-		    (!pos_ok(m->down_x, m->down_y) && !(m->down_x == -1 && m->down_y == -1)))
+		if ((!pos_ok(g, m->up_x, m->up_y) && !(m->up_x == -1 && m->up_y == -1)) ||
+		    (!pos_ok(g, m->down_x, m->down_y) && !(m->down_x == -1 && m->down_y == -1)))
 			return refuse(d, "floor %d has stairs outside the map", i + 1);
 		if (r.short_read)
 			break;
@@ -680,10 +689,10 @@ static int check_world(struct dec *d, struct game *g)
 		if (e == ECS_NULL)
 			continue;
 		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p && (p->floor < 1 || p->floor > g->nfloors || !pos_ok(p->x, p->y)))
+		if (p && (p->floor < 1 || p->floor > g->nfloors || !pos_ok(g, p->x, p->y)))
 			return refuse(d, "the save's entity %u lies outside the dungeon", i);
 		const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
-		if (mem && (mem->known > 1 || (mem->known && !pos_ok(mem->x, mem->y))))
+		if (mem && (mem->known > 1 || (mem->known && !pos_ok(g, mem->x, mem->y))))
 			return refuse(d, "the save's entity %u is remembered outside the map", i);
 		const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
 		if (a && (a->kind < 0 || a->kind >= ACTOR_COUNT))
@@ -693,7 +702,7 @@ static int check_world(struct dec *d, struct game *g)
 			return refuse(d, "the save's corpse %u is of an unknown kind %d", i, co->kind);
 		const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 		if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
-			   (!pos_ok(ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
+			   (!pos_ok(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
 			return refuse(d, "the save's monster %u has a damaged mind", i);
 		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 		if (it && (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1))
@@ -791,5 +800,5 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 
 void game_opts_of(const struct game *g, struct game_opts *out)
 {
-	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen};
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen, .map_w = g->map_w, .map_h = g->map_h};
 }

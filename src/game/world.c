@@ -43,6 +43,8 @@ int world_create(struct game **out, uint64_t seed, enum mapgen_kind k)
 	}
 	g->seed = seed;
 	g->mapgen = k;
+	g->map_w = MAP_W;
+	g->map_h = MAP_H;
 	rng_seed(&g->rng, seed);
 	g->depth = 1;
 	g->events.acked = -1;
@@ -87,7 +89,7 @@ int world_generate_floor(struct game *g, int depth)
 	struct map *m = malloc(sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	int rc = mapgen_generate(m, g->mapgen, depth, &g->rng);
+	int rc = mapgen_generate_size(m, g->mapgen, depth, g->map_w, g->map_h, &g->rng);
 	if (rc) {
 		log_error("game: generating floor %d failed: %s", depth, strerror(-rc));
 		free(m);
@@ -232,8 +234,8 @@ int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, in
 		ecs_destroy(g->w, e);
 		return -ENOMEM;
 	}
-	if (floor == g->depth && x >= 0 && y >= 0 && x < MAP_W && y < MAP_H)
-		g->occ[y * MAP_W + x] = e;
+	if (floor == g->depth && x >= 0 && y >= 0 && x < g->map_w && y < g->map_h)
+		g->occ[y * g->map_w + x] = e;
 	if (out)
 		*out = e;
 	return 0;
@@ -254,10 +256,10 @@ void world_clear_monsters(struct game *g, int floor)
 
 ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y)
 {
-	if (x < 0 || y < 0 || x >= MAP_W || y >= MAP_H)
+	if (x < 0 || y < 0 || x >= g->map_w || y >= g->map_h)
 		return ECS_NULL;
 	if (floor == g->depth) {
-		ecs_entity e = g->occ[y * MAP_W + x];
+		ecs_entity e = g->occ[y * g->map_w + x];
 		return ecs_alive(g->w, e) ? e : ECS_NULL;
 	}
 	struct ecs_query q;
@@ -276,12 +278,12 @@ void world_move(struct game *g, ecs_entity e, int x, int y)
 	if (!p)
 		return;
 	bool blocks = ecs_has(g->w, e, COMP_BLOCKS);
-	if (blocks && p->floor == g->depth && g->occ[p->y * MAP_W + p->x] == e)
-		g->occ[p->y * MAP_W + p->x] = ECS_NULL;
+	if (blocks && p->floor == g->depth && g->occ[p->y * g->map_w + p->x] == e)
+		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
 	p->x = x;
 	p->y = y;
 	if (blocks && p->floor == g->depth)
-		g->occ[y * MAP_W + x] = e;
+		g->occ[y * g->map_w + x] = e;
 }
 
 void world_put_player(struct game *g, int depth, int x, int y)
@@ -312,13 +314,13 @@ int world_reserve_history(struct game *g)
 
 void world_rebuild_occ(struct game *g)
 {
-	memset(g->occ, 0, sizeof(g->occ));
+	memset(g->occ, 0, (size_t)g->map_w * (size_t)g->map_h * sizeof(g->occ[0]));
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_BLOCKS));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {
 		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p->floor == g->depth && p->x >= 0 && p->y >= 0 && p->x < MAP_W && p->y < MAP_H)
-			g->occ[p->y * MAP_W + p->x] = e;
+		if (p->floor == g->depth && p->x >= 0 && p->y >= 0 && p->x < g->map_w && p->y < g->map_h)
+			g->occ[p->y * g->map_w + p->x] = e;
 	}
 }
 

@@ -12,12 +12,12 @@
 #include "game/map.h"
 #include "game/mapgen.h"
 
-#define WORLD_CELLS (MAP_W * MAP_H)
+#define WORLD_CELLS MAP_MAX_CELLS
 #define AI_GOAL_CACHE 4
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
 #define AI_GHOSTS 8
-#define AI_ROW_WORDS ((MAP_W + 2 + 63) / 64 + 1)
+#define AI_ROW_WORDS ((MAP_MAX_W + 2 + 63) / 64 + 1)
 #define AI_LIST_MAX 2048
 struct ai_scratch {
 	/* The player's distance map of this phase (ai.c), grown outwards from
@@ -36,14 +36,20 @@ struct ai_scratch {
 	 * the walkable cells the player's map has not reached yet, so growing
 	 * it looks only at new cells. */
 	const struct map *walk_of;
-	uint64_t walk[MAP_H + 2][AI_ROW_WORDS], open[MAP_H + 2][AI_ROW_WORDS];
-	/* Maps towards other goals (where a monster last saw the player):
-	 * whole maps on the costs of the moment (cost[] is filled then). */
-	uint8_t cost[WORLD_CELLS];
-	struct {
+	uint64_t walk[MAP_MAX_H + 2][AI_ROW_WORDS], open[MAP_MAX_H + 2][AI_ROW_WORDS];
+	/* Maps towards the places where monsters last saw the player (for those
+	 * that lost sight of him): steps over the floor's walls only (other
+	 * monsters are not in them), so a map stays true from turn to turn on
+	 * its floor. The last AI_GOAL_CACHE goals are kept, each grown breadth
+	 * first only as far as the monsters that ask need (dist[c] is
+	 * PATH_UNREACHABLE where it has not reached yet; queue[head..tail) are
+	 * the cells reached and not expanded). */
+	struct ai_goal {
+		const struct map *map; /* NULL: a free slot */
 		int gx, gy;
-		bool ok;
+		int head, tail;
 		uint16_t dist[WORLD_CELLS];
+		int32_t queue[WORLD_CELLS];
 	} goal[AI_GOAL_CACHE];
 	int goal_next;
 	/* cells of monsters killed during this phase: still costly for maps
@@ -70,6 +76,7 @@ struct game {
 	struct rng rng;
 	uint64_t seed;
 	enum mapgen_kind mapgen;
+	int map_w, map_h; /* the size of every floor of this game */
 	struct map **floors; /* floors[d-1] for depth d; generated on first visit */
 	int nfloors, capfloors;
 	int depth;
@@ -81,7 +88,7 @@ struct game {
 	struct command *hist; /* every command given since the seed (game_history) */
 	int nhist, caphist;
 	/* Derived, rebuilt from the state (never hashed or saved): */
-	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor */
+	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */

@@ -18,6 +18,7 @@
 #include "platform/fbdev.h"
 #if WITH_DRM
 #include "platform/drm.h"
+#include "platform/drmcard.h"
 #define HAVE_DRM_BACKEND 1
 #endif
 
@@ -47,7 +48,7 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	char no_drm[280] = "drm not built in", no_fb[280] = "fbdev not built in";
 #ifdef HAVE_DRM_BACKEND
 	char r[200];
-	if (drm_probe(o, r, sizeof r) == 0) {
+	if (drmcard_probe(o, r, sizeof r) == 0) {
 		snprintf(why, len, "drm: %s", r);
 		return &drm_display_ops;
 	}
@@ -119,7 +120,7 @@ int display_list(FILE *out, const struct display_opts *o)
 {
 	int rc = 0;
 #ifdef HAVE_DRM_BACKEND
-	rc = drm_list_displays(out);
+	rc = drmcard_list(out);
 #else
 	fprintf(out, "DRM: not built in (built with WITH_DRM=0)\n");
 #endif

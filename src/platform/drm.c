@@ -1,9 +1,9 @@
+/* drm: see drm.h; the card and the output are found by drmcard.c. */
 #include "platform/drm.h"
+#include "platform/drmcard.h"
 #include "core/log.h"
 #include "platform/kmsutil.h"
 #include "render/blit.h"
-#include <ctype.h>
-#include <dirent.h>
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,14 +15,11 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#define DRM_MAX_CARDS 16
 #define DRM_MAX_SAVED 4
-#define DRM_PATH_LEN 64
 
 struct drm_buf {
 	uint32_t handle, fb_id;
@@ -37,17 +34,10 @@ struct drm_saved {
 	drmModeCrtcPtr crtc;
 };
 
-/* An output: which connector, on which CRTC, in which mode. */
-struct drm_choice {
-	uint32_t conn_id, crtc_id;
-	char name[32];
-	drmModeModeInfo mode;
-};
-
 struct drm_display {
 	struct display base;
 	int fd, uevent_fd, wake_fd;
-	char path[DRM_PATH_LEN], driver[32];
+	char path[DRMCARD_PATH_LEN], driver[32];
 	/* what the user asked for */
 	char want_conn[32];
 	int want_w, want_h, want_hz;
@@ -61,7 +51,7 @@ struct drm_display {
 	/* the output in use */
 	bool active;    /* a mode is set on a connected display */
 	bool suspended; /* VT released: not master, draw nothing */
-	struct drm_choice out;
+	struct drmcard_output out;
 	enum surf_format fmt;
 	struct drm_buf buf[2];
 	bool have_bufs;
@@ -86,340 +76,6 @@ static struct drm_display *drm_of(struct display *dp)
 
 /* The open display, for drm_emergency_restore (this backend's file-static instance). */
 static struct drm_display *drm_instance;
-
-/* ---- cards ---- */
-
-static void norm_card_path(const char *in, char *out, size_t len)
-{
-	if (strchr(in, '/'))
-		snprintf(out, len, "%s", in);
-	else
-		snprintf(out, len, "/dev/dri/%s", in);
-}
-
-static int card_cmp(const void *a, const void *b)
-{
-	const char *x = a, *y = b;
-	size_t lx = strlen(x), ly = strlen(y);
-	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-/* The primary nodes of every DRM device (libdrm's enumeration, else the
- * /dev/dri/cardN that exist), sorted. Returns how many. */
-static int enum_cards(char paths[][DRM_PATH_LEN], int max)
-{
-	int n = 0;
-	drmDevicePtr devs[DRM_MAX_CARDS];
-	int nd = drmGetDevices2(0, devs, DRM_MAX_CARDS);
-	for (int i = 0; i < nd && n < max; i++) {
-		if (devs[i]->available_nodes & (1 << DRM_NODE_PRIMARY))
-			snprintf(paths[n++], DRM_PATH_LEN, "%s", devs[i]->nodes[DRM_NODE_PRIMARY]);
-	}
-	if (nd > 0)
-		drmFreeDevices(devs, nd);
-	if (n == 0) {
-		for (int i = 0; i < 32 && n < max; i++) {
-			char p[DRM_PATH_LEN];
-			snprintf(p, sizeof p, "/dev/dri/card%d", i);
-			if (access(p, F_OK) == 0)
-				snprintf(paths[n++], DRM_PATH_LEN, "%s", p);
-		}
-	}
-	qsort(paths, (size_t)n, DRM_PATH_LEN, card_cmp);
-	return n;
-}
-
-/* Names (comm and pid) of other processes holding card `path` open, so the
- * "cannot become master" line can say who; empty when none can be seen. */
-static void card_holders(const char *path, char *buf, size_t len)
-{
-	buf[0] = 0;
-	struct stat cst;
-	if (stat(path, &cst) < 0)
-		return;
-	DIR *proc = opendir("/proc");
-	if (!proc)
-		return;
-	size_t used = 0;
-	int found = 0;
-	pid_t self = getpid();
-	struct dirent *pe;
-	while ((pe = readdir(proc)) && found < 3) {
-		if (!isdigit((unsigned char)pe->d_name[0]) || atoi(pe->d_name) == self)
-			continue;
-		int pid = atoi(pe->d_name);
-		char fddir[64];
-		snprintf(fddir, sizeof fddir, "/proc/%d/fd", pid);
-		DIR *fds = opendir(fddir);
-		if (!fds)
-			continue;
-		bool holds = false;
-		struct dirent *fe;
-		while (!holds && (fe = readdir(fds))) {
-			if (fe->d_name[0] == '.')
-				continue;
-			char fp[96];
-			struct stat st;
-			snprintf(fp, sizeof fp, "%s/%d", fddir, atoi(fe->d_name));
-			holds = stat(fp, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == cst.st_rdev;
-		}
-		closedir(fds);
-		if (!holds)
-			continue;
-		char cp[64], comm[32] = "?";
-		snprintf(cp, sizeof cp, "/proc/%d/comm", pid);
-		FILE *f = fopen(cp, "r");
-		if (f) {
-			if (fgets(comm, sizeof comm, f))
-				comm[strcspn(comm, "\n")] = 0;
-			fclose(f);
-		}
-		int w = snprintf(buf + used, len - used, "%s%s (pid %d)", found ? ", " : "", comm, pid);
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
-		found++;
-	}
-	closedir(proc);
-}
-
-/* The one line for "cannot become DRM master". */
-static void log_master_failure(const char *path, int err)
-{
-	char who[160];
-	card_holders(path, who, sizeof who);
-	if (err == EACCES || err == EPERM)
-		log_error("%s: cannot become DRM master (%s)%s%s: run pirogue from a text console login (Ctrl+Alt+F3, or --vt N as root), "
-			  "as root, or stop the X/Wayland session holding the display (sudo systemctl stop display-manager)",
-			  path, strerror(err), who[0] ? "; the card is open in " : "", who);
-	else
-		log_error("%s: the display is held by another DRM master (%s%s, probably a running X/Wayland compositor or "
-			  "another pirogue): switch to a free VT and run pirogue there (or with --vt N), or stop the display "
-			  "manager (sudo systemctl stop display-manager)",
-			  path, who[0] ? who : "who holds it cannot be seen", "");
-}
-
-/* Opens a card node; on failure logs one line (when quiet is false). */
-static int open_card(const char *path, bool quiet)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	int err = errno;
-	if (!quiet) {
-		if (err == ENOENT || err == ENODEV || err == ENXIO)
-			log_error("%s: no such DRM card (%s): --list-displays shows the cards there are", path, strerror(err));
-		else if (err == EACCES || err == EPERM)
-			log_error("%s: %s: add yourself to the video group (sudo usermod -aG video $USER, then log in again) "
-				  "or run as root",
-				  path, strerror(err));
-		else
-			log_error("%s: %s", path, strerror(err));
-	}
-	return -err;
-}
-
-static void driver_name(int fd, char *buf, size_t len)
-{
-	drmVersionPtr v = drmGetVersion(fd);
-	snprintf(buf, len, "%s", v && v->name ? v->name : "unknown driver");
-	drmFreeVersion(v);
-}
-
-/* 0 when fd is (or could become) DRM master, else the negative errno. */
-static int take_master(int fd)
-{
-	if (drmIsMaster(fd))
-		return 0;
-	if (drmSetMaster(fd) == 0)
-		return 0;
-	return errno ? -errno : -EBUSY;
-}
-
-static void conn_name(const drmModeConnector *c, char *buf, size_t len)
-{
-	kms_connector_name(buf, len, drmModeGetConnectorTypeName(c->connector_type), c->connector_type_id);
-}
-
-static int mode_hz(const drmModeModeInfo *m)
-{
-	if (m->vrefresh)
-		return (int)m->vrefresh;
-	if (!m->htotal || !m->vtotal)
-		return 0;
-	return (int)(((uint64_t)m->clock * 1000 + (uint64_t)m->htotal * m->vtotal / 2) / ((uint64_t)m->htotal * m->vtotal));
-}
-
-/* Writes "WxH@Hz[*] ..." for a connector's modes (no duplicates). */
-static void mode_list(const drmModeConnector *c, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (int i = 0; i < c->count_modes; i++) {
-		const drmModeModeInfo *m = &c->modes[i];
-		bool dup = false;
-		for (int j = 0; j < i && !dup; j++)
-			dup = c->modes[j].hdisplay == m->hdisplay && c->modes[j].vdisplay == m->vdisplay &&
-			      mode_hz(&c->modes[j]) == mode_hz(m) &&
-			      !(m->type & DRM_MODE_TYPE_PREFERRED);
-		if (dup)
-			continue;
-		int w = snprintf(buf + used, len - used, "%s%ux%u@%d%s", used ? " " : "", m->hdisplay, m->vdisplay,
-				 mode_hz(m), m->type & DRM_MODE_TYPE_PREFERRED ? "*" : "");
-		if (w < 0 || (size_t)w >= len - used) {
-			if (len > 4)
-				snprintf(buf + len - 4, 4, "...");
-			return;
-		}
-		used += (size_t)w;
-	}
-}
-
-/* Index of the chosen mode of connector c for the wanted size, or -ENOENT. */
-static int pick_mode(const drmModeConnector *c, int w, int h, int hz)
-{
-	struct kms_mode ms[256];
-	int n = c->count_modes < 256 ? c->count_modes : 256;
-	for (int i = 0; i < n; i++)
-		ms[i] = (struct kms_mode){ c->modes[i].hdisplay, c->modes[i].vdisplay, mode_hz(&c->modes[i]),
-					   (c->modes[i].type & DRM_MODE_TYPE_PREFERRED) != 0 };
-	return kms_choose_mode(ms, n, w, h, hz);
-}
-
-/* A CRTC that can drive connector c: its current one, else the first free-
- * looking one its encoders allow. 0 when none. */
-static uint32_t pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *c)
-{
-	uint32_t crtc = 0;
-	if (c->encoder_id) {
-		drmModeEncoderPtr e = drmModeGetEncoder(fd, c->encoder_id);
-		if (e) {
-			crtc = e->crtc_id;
-			drmModeFreeEncoder(e);
-		}
-	}
-	for (int i = 0; !crtc && i < c->count_encoders; i++) {
-		drmModeEncoderPtr e = drmModeGetEncoder(fd, c->encoders[i]);
-		if (!e)
-			continue;
-		for (int j = 0; j < res->count_crtcs; j++)
-			if (e->possible_crtcs & (1u << j)) {
-				crtc = res->crtcs[j];
-				break;
-			}
-		drmModeFreeEncoder(e);
-	}
-	return crtc;
-}
-
-/* Finds the output for the wishes (want_conn, want_w/h/hz). probe: ask the
- * kernel to re-probe connectors (slow: EDID) rather than use what it knows.
- * prefer: a connector id to keep when it is still usable (0: none).
- * strict: a wished mode the display lacks is an error (at open) rather than
- * a fall back to the preferred mode (after a hotplug). Returns 0, -ENOENT
- * when nothing usable is connected, -EINVAL for a wish that cannot be met;
- * logs one line when loud. */
-static int choose_output(int fd, const char *path, const char *want_conn, int ww, int wh, int whz, bool probe,
-			 uint32_t prefer, bool strict, bool loud, struct drm_choice *ch)
-{
-	drmModeResPtr res = drmModeGetResources(fd);
-	if (!res) {
-		int err = errno ? errno : ENODEV;
-		if (loud)
-			log_error("%s: cannot read display resources (%s): is it a display controller? --list-displays",
-				  path, strerror(err));
-		return -err;
-	}
-	int rc = -ENOENT;
-	bool named_seen = false;
-	char names[256] = "";
-	size_t nused = 0;
-	drmModeConnectorPtr best = NULL;
-	int best_rank = 0;
-	for (int i = 0; i < res->count_connectors; i++) {
-		drmModeConnectorPtr c = probe ? drmModeGetConnector(fd, res->connectors[i])
-					      : drmModeGetConnectorCurrent(fd, res->connectors[i]);
-		if (!c)
-			continue;
-		char name[32];
-		conn_name(c, name, sizeof name);
-		int w = snprintf(names + nused, sizeof names - nused, "%s%s (%s)", nused ? ", " : "", name,
-				 c->connection == DRM_MODE_CONNECTED	      ? "connected"
-				 : c->connection == DRM_MODE_DISCONNECTED ? "disconnected"
-									  : "status unknown");
-		if (w > 0 && (size_t)w < sizeof names - nused)
-			nused += (size_t)w;
-		/* connected beats "unknown" (outputs that cannot sense a display,
-		 * such as composite video, yet list modes); the connector in use
-		 * beats another of the same rank */
-		int rank = c->count_modes <= 0 ? 0 : c->connection == DRM_MODE_CONNECTED ? 4
-						 : c->connection == DRM_MODE_UNKNOWNCONNECTION ? 2 : 0;
-		if (rank && prefer && c->connector_id == prefer)
-			rank++;
-		if (want_conn && *want_conn) {
-			if (!kms_connector_match(want_conn, name)) {
-				drmModeFreeConnector(c);
-				continue;
-			}
-			named_seen = true;
-		}
-		if (rank > best_rank) {
-			best_rank = rank;
-			drmModeFreeConnector(best);
-			best = c;
-		} else {
-			drmModeFreeConnector(c);
-		}
-	}
-	if (want_conn && *want_conn && !named_seen) {
-		if (loud)
-			log_error("%s: no connector named %s; this card has: %s", path, want_conn, names[0] ? names : "none");
-		rc = -EINVAL;
-		goto out;
-	}
-	if (!best) {
-		if (loud)
-			log_error("%s: no display connected (%s): plug one in, or choose another card with --card "
-				  "(--list-displays)",
-				  path, names[0] ? names : "no connectors");
-		goto out;
-	}
-	int mi = pick_mode(best, ww, wh, whz);
-	if (mi < 0) {
-		char modes[512], name[32];
-		mode_list(best, modes, sizeof modes);
-		conn_name(best, name, sizeof name);
-		if (strict) {
-			if (loud) {
-				if (whz)
-					log_error("%s %s: no mode %dx%d@%d; it offers %s", path, name, ww, wh, whz, modes);
-				else
-					log_error("%s %s: no mode %dx%d; it offers %s", path, name, ww, wh, modes);
-			}
-			rc = -EINVAL;
-			goto out;
-		}
-		mi = pick_mode(best, 0, 0, 0);
-		if (loud)
-			log_error("%s %s: the display now lacks mode %dx%d; using its preferred mode %ux%u", path, name,
-				  ww, wh, best->modes[mi].hdisplay, best->modes[mi].vdisplay);
-	}
-	ch->crtc_id = pick_crtc(fd, res, best);
-	if (!ch->crtc_id) {
-		if (loud)
-			log_error("%s: no display controller (CRTC) can drive the connected display", path);
-		rc = -ENODEV;
-		goto out;
-	}
-	ch->conn_id = best->connector_id;
-	conn_name(best, ch->name, sizeof ch->name);
-	ch->mode = best->modes[mi];
-	rc = 0;
-out:
-	drmModeFreeConnector(best);
-	drmModeFreeResources(res);
-	return rc;
-}
 
 /* ---- buffers ---- */
 
@@ -583,7 +239,7 @@ static void wait_flip(struct drm_display *d, int ms)
 static void lost_master(struct drm_display *d, int err)
 {
 	if (!d->lost_master_logged)
-		log_master_failure(d->path, err);
+		drmcard_log_master_failure(d->path, err);
 	d->lost_master_logged = true;
 }
 
@@ -603,20 +259,14 @@ static int draw_frame(struct drm_display *d)
 		return 0;
 	if (!d->can_flip) {
 		int f = d->front;
-		if (!kms_stale_any(&d->stale, f))
+		if (!kms_stale_draw(&d->stale, f, d->blit, d->con, &d->buf[f].surf))
 			return 0;
-		blit_draw(d->blit, d->con, &d->buf[f].surf, d->stale.map[f]);
-		kms_stale_clear(&d->stale, f);
 		dirty(d, &d->buf[f]);
 		return 0;
 	}
 	int b = 1 - d->front;
-	if (kms_stale_any(&d->stale, b)) {
-		blit_draw(d->blit, d->con, &d->buf[b].surf, d->stale.map[b]);
-		kms_stale_clear(&d->stale, b);
-	} else if (!kms_stale_any(&d->stale, d->front)) {
+	if (!kms_stale_draw(&d->stale, b, d->blit, d->con, &d->buf[b].surf) && !kms_stale_any(&d->stale, d->front))
 		return 0; /* both buffers show the console already */
-	}
 	int r = drmModePageFlip(d->fd, d->out.crtc_id, d->buf[b].fb_id, DRM_MODE_PAGE_FLIP_EVENT, d);
 	if (r == 0) {
 		d->flip_pending = true;
@@ -656,7 +306,7 @@ static int draw_frame(struct drm_display *d)
  * set. Returns 0 or a negative errno (logged). */
 static int set_dpms(struct drm_display *d, bool off);
 
-static int set_output(struct drm_display *d, const struct drm_choice *ch)
+static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 {
 	wait_flip(d, 100);
 	int w = ch->mode.hdisplay, h = ch->mode.vdisplay;
@@ -674,7 +324,7 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		int want = d->auto_scale ? blit_fit_scale(d->font, &d->buf[0].surf, 80, 50) : d->scale;
 		const struct font *font = d->font;
 		if (d->nfonts)
-			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50,
+			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50, 40, 24,
 						    d->auto_scale ? 0 : d->scale, &want)];
 		struct blitter *nb;
 		if ((want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
@@ -705,9 +355,9 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 		int err = errno;
 		kms_stale_all(&d->stale, b);
 		if (err == EACCES || err == EPERM || err == EBUSY)
-			log_master_failure(d->path, err);
+			drmcard_log_master_failure(d->path, err);
 		else
-			log_error("%s %s: cannot set mode %dx%d@%d: %s", d->path, ch->name, w, h, mode_hz(&mode),
+			log_error("%s %s: cannot set mode %dx%d@%d: %s", d->path, ch->name, w, h, drmcard_mode_hz(&mode),
 				  strerror(err));
 		return -err;
 	}
@@ -717,7 +367,7 @@ static int set_output(struct drm_display *d, const struct drm_choice *ch)
 	d->lost_master_logged = false;
 	if (d->dpms_off)
 		set_dpms(d, true); /* a mode set (hotplug, VT back) lights the display */
-	log_info("%s %s: %dx%d@%d, %s, console %dx%d cells", d->path, ch->name, w, h, mode_hz(&mode),
+	log_info("%s %s: %dx%d@%d, %s, console %dx%d cells", d->path, ch->name, w, h, drmcard_mode_hz(&mode),
 		 d->fmt == SURF_RGB565 ? "RGB565" : "XRGB8888", cols, rows);
 	return 0;
 }
@@ -728,8 +378,8 @@ static int reprobe(struct drm_display *d, struct in_event *ev, int max)
 {
 	d->reprobe_wanted = false;
 	int oc = d->cols, orow = d->rows;
-	struct drm_choice ch;
-	int rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false,
+	struct drmcard_output ch;
+	int rc = drmcard_choose(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false,
 			       d->active ? d->out.conn_id : 0, false, false, &ch);
 	if (rc < 0) {
 		if (d->active)
@@ -743,7 +393,7 @@ static int reprobe(struct drm_display *d, struct in_event *ev, int max)
 	if (set_output(d, &ch))
 		return 0;
 	log_error("%s %s: display connected, %ux%u@%d", d->path, ch.name, ch.mode.hdisplay, ch.mode.vdisplay,
-		  mode_hz(&ch.mode));
+		  drmcard_mode_hz(&ch.mode));
 	if ((d->cols != oc || d->rows != orow) && max > 0) {
 		ev[0] = (struct in_event){ .type = EV_RESIZE };
 		return 1;
@@ -833,60 +483,13 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		goto fail;
 	}
 	/* the card: the one asked for, else the first with a connected display */
-	struct drm_choice ch;
-	if (o->card) {
-		norm_card_path(o->card, d->path, sizeof d->path);
-		d->fd = open_card(d->path, false);
-		if (d->fd < 0) {
-			rc = d->fd;
-			goto fail;
-		}
-	} else {
-		char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
-		int n = enum_cards(cards, DRM_MAX_CARDS);
-		if (n == 0) {
-			log_error("drm: no DRM card (/dev/dri/card*): the kernel has no display driver loaded; try "
-				  "--backend fbdev or --backend term");
-			rc = -ENODEV;
-			goto fail;
-		}
-		for (int i = 0; i < n && d->fd < 0; i++) {
-			int fd = open_card(cards[i], true);
-			if (fd < 0)
-				continue;
-			if (n > 1 && choose_output(fd, cards[i], d->want_conn, 0, 0, 0, true, 0, false, false, &ch) < 0) {
-				close(fd);
-				continue;
-			}
-			d->fd = fd;
-			snprintf(d->path, sizeof d->path, "%.63s", cards[i]);
-		}
-		/* none has a display: the first that drives outputs at all (on a
-		 * Pi, not the V3D render-only card) waits for one */
-		for (int i = 0; i < n && d->fd < 0; i++) {
-			int fd = open_card(cards[i], true);
-			if (fd < 0)
-				continue;
-			drmModeResPtr res = drmModeGetResources(fd);
-			if (res && res->count_connectors > 0 && res->count_crtcs > 0) {
-				d->fd = fd;
-				snprintf(d->path, sizeof d->path, "%.63s", cards[i]);
-			} else {
-				close(fd);
-			}
-			drmModeFreeResources(res);
-		}
-		if (d->fd < 0) {
-			/* none can: report on the first */
-			snprintf(d->path, sizeof d->path, "%.63s", cards[0]);
-			d->fd = open_card(d->path, false);
-			if (d->fd < 0) {
-				rc = d->fd;
-				goto fail;
-			}
-		}
+	struct drmcard_output ch;
+	d->fd = drmcard_find(o->card, d->want_conn, d->path, sizeof d->path);
+	if (d->fd < 0) {
+		rc = d->fd;
+		goto fail;
 	}
-	driver_name(d->fd, d->driver, sizeof d->driver);
+	drmcard_driver(d->fd, d->driver, sizeof d->driver);
 	uint64_t cap = 0;
 	if (drmGetCap(d->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
 		log_error("%s (%s): the driver has no dumb buffers (not a display controller?); choose another card "
@@ -897,9 +500,9 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	}
 	cap = 0;
 	d->fmt = drmGetCap(d->fd, DRM_CAP_DUMB_PREFERRED_DEPTH, &cap) == 0 && cap == 16 ? SURF_RGB565 : SURF_XRGB8888;
-	rc = take_master(d->fd);
+	rc = drmcard_master(d->fd);
 	if (rc) {
-		log_master_failure(d->path, -rc);
+		drmcard_log_master_failure(d->path, -rc);
 		goto fail;
 	}
 	d->uevent_fd = open_uevents();
@@ -912,7 +515,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		log_error("drm: eventfd: %s", strerror(-rc));
 		goto fail;
 	}
-	rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, false, &ch);
+	rc = drmcard_choose(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, false, &ch);
 	if (rc == -ENOENT && d->uevent_fd >= 0) {
 		/* nothing connected yet (a TV switched off, a kiosk booted before
 		 * its screen): wait for one, with the console at 80×50 cells
@@ -927,7 +530,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	}
 	if (rc) {
 		/* say why, in one line */
-		rc = choose_output(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false, 0, true,
+		rc = drmcard_choose(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, false, 0, true,
 				   true, &ch);
 		if (!rc)
 			rc = -EAGAIN;
@@ -939,9 +542,9 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	 * for display buffers: without --mode, step down to 1080p, then 720p */
 	static const int smaller[][2] = { { 1920, 1080 }, { 1280, 720 } };
 	for (size_t i = 0; rc && d->alloc_failed && !d->want_w && i < sizeof smaller / sizeof *smaller; i++) {
-		struct drm_choice sm;
+		struct drmcard_output sm;
 		if (ch.mode.hdisplay * ch.mode.vdisplay <= smaller[i][0] * smaller[i][1] ||
-		    choose_output(d->fd, d->path, d->want_conn, smaller[i][0], smaller[i][1], 0, false, ch.conn_id, true,
+		    drmcard_choose(d->fd, d->path, d->want_conn, smaller[i][0], smaller[i][1], 0, false, ch.conn_id, true,
 				  false, &sm))
 			continue;
 		log_error("%s %s: trying %dx%d instead (--mode chooses the mode)", d->path, sm.name, smaller[i][0],
@@ -1002,7 +605,7 @@ static int drm_present(struct display *dp, struct console *c)
 			return rc;
 		d->con = c;
 	} else {
-		kms_stale_add(&d->stale, c->damage);
+		kms_stale_add(&d->stale, c->damage, c->row_damage);
 	}
 	if (!d->active || d->suspended || d->flip_pending) {
 		d->frame_wanted = true;
@@ -1061,9 +664,9 @@ static void drm_resume(struct display *dp)
 	struct drm_display *d = drm_of(dp);
 	if (!d->suspended)
 		return;
-	int rc = take_master(d->fd);
+	int rc = drmcard_master(d->fd);
 	if (rc) {
-		log_master_failure(d->path, -rc);
+		drmcard_log_master_failure(d->path, -rc);
 		return; /* stays suspended: frames are kept until the next resume */
 	}
 	d->suspended = false;
@@ -1071,7 +674,7 @@ static void drm_resume(struct display *dp)
 	/* another program had the display: set our mode again and redraw all,
 	 * then look at the connectors, which may have changed meanwhile */
 	if (d->active) {
-		struct drm_choice ch = d->out;
+		struct drmcard_output ch = d->out;
 		if (set_output(d, &ch))
 			d->active = false;
 	}
@@ -1137,114 +740,3 @@ const struct display_ops drm_display_ops = {
 	.resume = drm_resume,
 	.blank = drm_blank,
 };
-
-/* ---- probing and listing ---- */
-
-int drm_probe(const struct display_opts *o, char *why, size_t len)
-{
-	char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
-	int n;
-	if (o && o->card) {
-		norm_card_path(o->card, cards[0], DRM_PATH_LEN);
-		n = 1;
-	} else {
-		n = enum_cards(cards, DRM_MAX_CARDS);
-	}
-	if (n == 0) {
-		snprintf(why, len, "no DRM card (/dev/dri/card*)");
-		return -ENODEV;
-	}
-	char first_reason[300] = "";
-	int first_err = -ENODEV;
-	for (int i = 0; i < n; i++) {
-		char reason[300] = "";
-		int err = 0;
-		int fd = open_card(cards[i], true);
-		char drv[32] = "";
-		struct drm_choice ch;
-		if (fd < 0) {
-			err = fd;
-			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)%s", cards[i], strerror(-fd),
-				 fd == -EACCES || fd == -EPERM
-					 ? ": add the user to the video group (sudo usermod -aG video $USER, then log in "
-					   "again) or run as root"
-					 : "");
-		} else {
-			driver_name(fd, drv, sizeof drv);
-			err = take_master(fd);
-			if (err) {
-				char who[120];
-				card_holders(cards[i], who, sizeof who);
-				snprintf(reason, sizeof reason, "%.63s (%s) cannot be mastered (%s%s%.60s)", cards[i], drv,
-					 strerror(-err), who[0] ? ", held by " : "", who);
-			} else if ((err = choose_output(fd, cards[i], o ? o->connector : NULL, 0, 0, 0, true, 0, false,
-							 false, &ch)) < 0) {
-				snprintf(reason, sizeof reason, "%.63s (%s) has no connected %s%.31s", cards[i], drv,
-					 o && o->connector ? "connector " : "display",
-					 o && o->connector ? o->connector : "");
-			}
-			close(fd);
-		}
-		if (!err) {
-			snprintf(why, len, "%s (%s) has a connected connector %s", cards[i], drv, ch.name);
-			return 0;
-		}
-		if (!first_reason[0]) {
-			snprintf(first_reason, sizeof first_reason, "%s", reason);
-			first_err = err;
-		}
-	}
-	snprintf(why, len, "%s%s", first_reason, n > 1 ? " (and no other card qualifies)" : "");
-	return first_err;
-}
-
-int drm_list_displays(FILE *out)
-{
-	char cards[DRM_MAX_CARDS][DRM_PATH_LEN];
-	int n = enum_cards(cards, DRM_MAX_CARDS);
-	fprintf(out, "DRM cards (* = preferred mode):\n");
-	if (n == 0)
-		fprintf(out, "  none (/dev/dri/card* does not exist: no display driver loaded)\n");
-	for (int i = 0; i < n; i++) {
-		int fd = open_card(cards[i], true);
-		if (fd < 0) {
-			fprintf(out, "  %s: cannot open: %s%s\n", cards[i], strerror(-fd),
-				fd == -EACCES ? " (join the video group or run as root)" : "");
-			continue;
-		}
-		char drv[32], who[160] = "";
-		driver_name(fd, drv, sizeof drv);
-		int m = take_master(fd);
-		if (m)
-			card_holders(cards[i], who, sizeof who);
-		fprintf(out, "  %s: driver %s, %s%s%s%s\n", cards[i], drv,
-			m ? "cannot be mastered: " : "can be mastered", m ? strerror(-m) : "", who[0] ? ", held by " : "",
-			who);
-		drmModeResPtr res = drmModeGetResources(fd);
-		if (!res) {
-			fprintf(out, "    no display resources (render-only device?)\n");
-			close(fd);
-			continue;
-		}
-		for (int k = 0; k < res->count_connectors; k++) {
-			drmModeConnectorPtr c = drmModeGetConnector(fd, res->connectors[k]);
-			if (!c)
-				continue;
-			char name[32], modes[2048];
-			conn_name(c, name, sizeof name);
-			const char *st = c->connection == DRM_MODE_CONNECTED	  ? "connected"
-					 : c->connection == DRM_MODE_DISCONNECTED ? "disconnected"
-										  : "unknown";
-			mode_list(c, modes, sizeof modes);
-			if (c->count_modes)
-				fprintf(out, "    %-12s %s, %dx%d mm: %s\n", name, st, (int)c->mmWidth, (int)c->mmHeight,
-					modes);
-			else
-				fprintf(out, "    %-12s %s\n", name, st);
-			drmModeFreeConnector(c);
-		}
-		drmModeFreeResources(res);
-		close(fd);
-	}
-	return n;
-}

@@ -1,8 +1,6 @@
-/* drm: the DRM/KMS display backend (card, connector and mode choice, dumb buffers, page flips, hotplug, CRTC restore) and the DRM part of --list-displays. */
+/* drm: the DRM/KMS display backend (dumb buffers, page flips, hotplug, DPMS, CRTC restore); finding the card and output is drmcard's. */
 #ifndef PIROGUE_PLATFORM_DRM_H
 #define PIROGUE_PLATFORM_DRM_H
-#include <stddef.h>
-#include <stdio.h>
 #include "platform/display.h"
 
 /* The backend ("drm"). Uses o->card ("/dev/dri/card1" or "card1"; NULL:
@@ -29,18 +27,6 @@
  *   and redraws everything.
  * - close() (and drm_emergency_restore) put back the CRTC found at open. */
 extern const struct display_ops drm_display_ops;
-
-/* Prints every DRM card (path, driver, whether it can be mastered or who
- * holds it), its connectors with status and modes (the preferred one marked
- * '*'). Returns the number of cards found (0 when none) or a negative errno. */
-int drm_list_displays(FILE *out);
-
-/* Tells whether the DRM backend would run with options o without opening
- * it for real: a card (o->card, or any) that opens, can be mastered and has
- * a connected connector (o->connector when given). Returns 0 with why =
- * e.g. "/dev/dri/card0 (bochs-drm) has a connected connector Virtual-1", or
- * a negative errno with why = the reason none qualifies. Logs nothing. */
-int drm_probe(const struct display_opts *o, char *why, size_t len);
 
 /* Puts back the CRTC(s) the open drm display found, with nothing but
  * ioctl(): for crash signal handlers. Does nothing when none is open. */

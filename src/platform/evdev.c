@@ -1,6 +1,7 @@
-/* evdev: the device side of input (see evdev.h); translation is in evmap.c. */
+/* evdev: the device side of input (see evdev.h); translation is in evmap.c, the gamepad database in evdb.c. */
 #include "platform/evmap.h" /* first: it orders input.h before the kernel's key names */
 #include "platform/evdev.h"
+#include "platform/evdb.h"
 #include "core/log.h"
 #include <dirent.h>
 #include <errno.h>
@@ -46,7 +47,7 @@ struct evdev {
 	int ndev;
 	struct note note[EVDEV_MAX_NOTES];
 	int nnote;
-	struct evm_db db;
+	struct evdb db;
 	struct evm_mods mods;     /* modifiers and Caps Lock, shared by every keyboard */
 	struct evm_pointer ptr;
 	struct evdev_dev *rep_dev;
@@ -179,13 +180,13 @@ static const char *class_name(unsigned cls)
 }
 
 /* The gamepad map for a device: a DB entry for its GUID, else the kernel layout. */
-static void pick_padmap(const struct evm_db *db, struct evm_dev *m, const struct evm_caps *c, const char *path)
+static void pick_padmap(const struct evdb *db, struct evm_dev *m, const struct evm_caps *c, const char *path)
 {
 	uint8_t guid[16];
 	char gs[33];
 	evm_guid(c, guid);
-	evm_guid_str(guid, gs);
-	const struct evm_dbentry *entry = evm_db_find(db, guid);
+	evdb_guid_str(guid, gs);
+	const struct evdb_entry *entry = evdb_find(db, guid);
 	if (entry) {
 		evm_padmap_from_db(&m->map, entry, c);
 		log_info("%s: gamepad %s mapped by \"%s\" from %s:%d", path, gs, entry->name, entry->src,
@@ -439,24 +440,24 @@ static void rescan(struct evdev *e)
 /* Reads the gamepad mappings: the shipped database, the user's file, then
  * SDL_GAMECONTROLLERCONFIG, each overriding the ones before per GUID.
  * Returns 0, or the negative errno of the user's file (already reported). */
-static int load_mappings(struct evm_db *db, const struct evdev_opts *o)
+static int load_mappings(struct evdb *db, const struct evdev_opts *o)
 {
 	const char *env = getenv("SDL_GAMECONTROLLERCONFIG");
 	int rc = 0, n;
 	if (o && o->default_db) {
 		db->quiet = true; /* what SDL skips in its own list is no news */
-		if ((n = evm_db_load_file(db, o->default_db)) >= 0)
+		if ((n = evdb_load_file(db, o->default_db)) >= 0)
 			log_info("%s: %d gamepad mappings", o->default_db, n);
 		db->quiet = false;
 	}
 	if (o && o->gamepad_db) {
-		if ((n = evm_db_load_file(db, o->gamepad_db)) >= 0)
+		if ((n = evdb_load_file(db, o->gamepad_db)) >= 0)
 			log_info("%s: %d gamepad mappings", o->gamepad_db, n);
 		else
 			rc = n;
 	}
 	if (env && *env)
-		evm_db_add_text(db, env, "SDL_GAMECONTROLLERCONFIG", 0);
+		evdb_add_text(db, env, "SDL_GAMECONTROLLERCONFIG", 0);
 	return rc;
 }
 
@@ -509,7 +510,7 @@ void evdev_close(struct evdev *e)
 		close(e->rep_fd);
 	if (e->retry_fd >= 0)
 		close(e->retry_fd);
-	evm_db_free(&e->db);
+	evdb_free(&e->db);
 	free(e);
 }
 
@@ -717,7 +718,7 @@ int evdev_dispatch(struct evdev *e, int fd, struct in_event *ev, int max)
 int evdev_list(FILE *out, const struct evdev_opts *o)
 {
 	const char *dir = o && o->dir ? o->dir : "/dev/input";
-	struct evm_db db = {0};
+	struct evdb db = {0};
 	char **nodes;
 	/* the mappings first: a broken --gamepad-db shows even with no pad */
 	int rc = load_mappings(&db, o);
@@ -726,7 +727,7 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 		n = -ENOMEM;
 	if (n < 0) {
 		fprintf(out, "%s: cannot read: %s\n", dir, strerror(-n));
-		evm_db_free(&db);
+		evdb_free(&db);
 		return n;
 	}
 	if (n == 0)
@@ -761,8 +762,8 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 			uint8_t guid[16];
 			char gs[33];
 			evm_guid(&caps, guid);
-			evm_guid_str(guid, gs);
-			const struct evm_dbentry *entry = evm_db_find(&db, guid);
+			evdb_guid_str(guid, gs);
+			const struct evdb_entry *entry = evdb_find(&db, guid);
 			if (entry)
 				fprintf(out, ", guid %s, mapping: \"%s\" from %s:%d", gs, entry->name, entry->src,
 					entry->line);
@@ -774,6 +775,6 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 		close(fd);
 	}
 	free_nodes(nodes, n);
-	evm_db_free(&db);
+	evdb_free(&db);
 	return rc;
 }

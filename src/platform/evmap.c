@@ -1,14 +1,9 @@
 /* evmap: evdev events -> in_events, without devices (see evmap.h). */
 #include "platform/evmap.h"
-#include "core/log.h"
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---------- bits ---------- */
 
@@ -80,503 +75,15 @@ unsigned evm_classify(const struct evm_caps *c, const char **why)
 	return cls;
 }
 
-/* ---------- GUID ---------- */
-
-static void put_le16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)(v & 0xFF);
-	p[1] = (uint8_t)(v >> 8);
-}
-
-uint16_t evm_crc16(uint16_t crc, const void *data, size_t n)
-{
-	const uint8_t *s = data;
-	for (size_t i = 0; i < n; i++) {
-		unsigned r = (crc ^ s[i]) & 0xFF, c = 0;
-		for (int b = 0; b < 8; b++) {
-			c = (((c ^ r) & 1) ? 0xA001u : 0) ^ (c >> 1);
-			r >>= 1;
-		}
-		crc = (uint16_t)(c ^ (crc >> 8));
-	}
-	return crc;
-}
+/* ---------- gamepad maps ---------- */
 
 void evm_guid(const struct evm_caps *c, uint8_t guid[16])
 {
-	size_t len = strnlen(c->name, sizeof c->name);
-	memset(guid, 0, 16);
-	put_le16(guid, c->bus);
-	put_le16(guid + 2, evm_crc16(0, c->name, len));
-	if (c->vendor && c->product) {
-		put_le16(guid + 4, c->vendor);
-		put_le16(guid + 8, c->product);
-		put_le16(guid + 12, c->version);
-	} else {
-		memcpy(guid + 4, c->name, len < 11 ? len : 11); /* SDL: strlcpy into 12 bytes */
-	}
+	char name[sizeof c->name + 1];
+	memcpy(name, c->name, sizeof c->name);
+	name[sizeof c->name] = 0;
+	evdb_guid(c->bus, c->vendor, c->product, c->version, name, guid);
 }
-
-void evm_guid_str(const uint8_t guid[16], char out[33])
-{
-	static const char hex[] = "0123456789abcdef";
-	for (int i = 0; i < 16; i++) {
-		out[2 * i] = hex[guid[i] >> 4];
-		out[2 * i + 1] = hex[guid[i] & 15];
-	}
-	out[32] = 0;
-}
-
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch = tolower(ch);
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
-
-int evm_guid_parse(const char *s, uint8_t guid[16])
-{
-	for (int i = 0; i < 32; i++)
-		if (hexval((unsigned char)s[i]) < 0)
-			return -EINVAL;
-	if (s[32])
-		return -EINVAL;
-	for (int i = 0; i < 16; i++)
-		guid[i] = (uint8_t)(hexval((unsigned char)s[2 * i]) << 4 | hexval((unsigned char)s[2 * i + 1]));
-	return 0;
-}
-
-/* ---------- GameControllerDB ---------- */
-
-/* SDL 2.26's outputs (names compared ignoring case, as SDL does). */
-static const struct { const char *name; uint8_t target; bool axis; } db_targets[] = {
-	{"a", EVM_B_SOUTH, false}, {"b", EVM_B_EAST, false}, {"x", EVM_B_WEST, false},
-	{"y", EVM_B_NORTH, false}, {"back", EVM_B_SELECT, false}, {"guide", EVM_T_OTHER + 0, false},
-	{"start", EVM_B_START, false}, {"leftstick", EVM_B_THUMBL, false},
-	{"rightstick", EVM_B_THUMBR, false}, {"leftshoulder", EVM_B_TL, false},
-	{"rightshoulder", EVM_B_TR, false}, {"dpup", EVM_B_DUP, false}, {"dpdown", EVM_B_DDOWN, false},
-	{"dpleft", EVM_B_DLEFT, false}, {"dpright", EVM_B_DRIGHT, false},
-	{"misc1", EVM_T_OTHER + 1, false}, {"paddle1", EVM_T_OTHER + 2, false},
-	{"paddle2", EVM_T_OTHER + 3, false}, {"paddle3", EVM_T_OTHER + 4, false},
-	{"paddle4", EVM_T_OTHER + 5, false}, {"touchpad", EVM_T_OTHER + 6, false},
-	{"leftx", EVM_T_LX, true}, {"lefty", EVM_T_LY, true}, {"rightx", EVM_T_OTHER + 7, true},
-	{"righty", EVM_T_OTHER + 8, true}, {"lefttrigger", EVM_T_LT, true},
-	{"righttrigger", EVM_T_RT, true},
-};
-
-/* Fields that are not outputs, and outputs of later SDL versions: SDL 2.26
- * skips them too, and they are no mistake, so nothing is said. */
-static const char *const db_quiet[] = {
-	"platform", "crc", "hint", "sdk>=", "sdk<=", "type", "face",
-	"misc2", "misc3", "misc4", "misc5", "misc6",
-};
-
-static bool quiet_field(const char *name)
-{
-	for (size_t j = 0; j < sizeof db_quiet / sizeof *db_quiet; j++)
-		if (!strcasecmp(name, db_quiet[j]))
-			return true;
-	return false;
-}
-
-/* Parses decimal digits at *p like atoi, saturating at 65535. */
-static unsigned parse_digits(const char **p)
-{
-	unsigned v = 0;
-	for (; isdigit((unsigned char)**p); (*p)++) {
-		v = v * 10 + (unsigned)(**p - '0');
-		if (v > 65535)
-			v = 65535;
-	}
-	return v;
-}
-
-/* Reads a source as SDL's SDL_PrivateGameControllerParseElement does:
- * optional '+'/'-', then "a<digit>...", "b<digit>..." or
- * "h<digit>.<digit>..." (digits read like atoi, the rest ignored); a final
- * '~' inverts. Returns false when SDL would skip the element. */
-static bool parse_source(const char *s, struct evm_dbbind *b)
-{
-	size_t n;
-	b->in_half = 0;
-	if (*s == '+' || *s == '-')
-		b->in_half = *s++ == '+' ? 1 : -1;
-	n = strlen(s);
-	b->invert = n > 0 && s[n - 1] == '~';
-	b->kind = s[0];
-	if ((s[0] == 'a' || s[0] == 'b') && isdigit((unsigned char)s[1])) {
-		s++;
-		b->index = (uint16_t)parse_digits(&s);
-		return true;
-	}
-	if (s[0] == 'h' && isdigit((unsigned char)s[1]) && s[2] == '.' && isdigit((unsigned char)s[3])) {
-		b->index = (uint16_t)(s[1] - '0');
-		s += 3;
-		b->hatmask = (uint8_t)(parse_digits(&s) & 0xFF);
-		return true;
-	}
-	return false;
-}
-
-bool evm_db_hint(const char *f)
-{
-	char name[128];
-	size_t n = 0;
-	bool neg = *f == '!', def = false, v;
-	if (neg)
-		f++;
-	while (*f && *f != ',' && *f != ':' && n < sizeof name - 1)
-		name[n++] = *f++;
-	name[n] = 0;
-	if (f[0] == ':' && f[1] == '=')
-		def = strtol(f + 2, NULL, 10) != 0;
-	const char *env = getenv(name);
-	if (!env || !*env)
-		v = def;
-	else
-		v = !(*env == '0' || !strcasecmp(env, "false"));
-	return neg ? !v : v;
-}
-
-/* Appends "what" to the note of skipped elements (cut, never overflowing). */
-static void note_add(char *note, size_t cap, const char *what)
-{
-	size_t len = strlen(note);
-	if (len + 1 < cap)
-		snprintf(note + len, cap - len, "%s%s", len ? ", " : "", what);
-}
-
-static const char *db_src(struct evm_db *db, const char *src)
-{
-	for (int i = 0; i < db->nsrcs; i++)
-		if (!strcmp(db->srcs[i], src))
-			return db->srcs[i];
-	char **v = realloc(db->srcs, (size_t)(db->nsrcs + 1) * sizeof *v);
-	if (!v)
-		return NULL;
-	db->srcs = v;
-	if (!(v[db->nsrcs] = strdup(src)))
-		return NULL;
-	return v[db->nsrcs++];
-}
-
-/* Reads the elements after the name (SDL's
- * SDL_PrivateGameControllerParseControllerConfigString): blanks are dropped
- * everywhere, ',' ends an element, ':' starts (or restarts) its source, and
- * a target or source of 20 characters or more ends the reading. */
-static void parse_elements(const char *p, const char *end, struct evm_dbentry *e, char *note, size_t cap)
-{
-	char tgt[21] = "", srcb[21] = "";
-	size_t i = 0;
-	bool in_src = false;
-	for (;; p++) {
-		bool done = p == end;
-		if (!done && *p == ' ')
-			continue;
-		if (!done && *p == ':') {
-			in_src = true;
-			i = 0;
-			continue;
-		}
-		if (done || *p == ',') {
-			if (done && !tgt[0] && !srcb[0])
-				return;
-			char what[128];
-			struct evm_dbbind b = {0};
-			const char *t = tgt;
-			int k = -1;
-			if (*t == '+' || *t == '-')
-				b.out_half = *t++ == '+' ? 1 : -1;
-			for (size_t j = 0; j < sizeof db_targets / sizeof *db_targets && k < 0; j++)
-				if (!strcasecmp(t, db_targets[j].name))
-					k = (int)j;
-			if (k < 0) {
-				if (!quiet_field(tgt) && (tgt[0] || srcb[0])) {
-					snprintf(what, sizeof what, "%s:%s (unknown output)", tgt, srcb);
-					note_add(note, cap, what);
-				}
-			} else if (!parse_source(srcb, &b)) {
-				snprintf(what, sizeof what, "%s:%s (%s)", tgt, srcb,
-					 srcb[0] ? "source is not bN, aN or hN.M" : "no source");
-				note_add(note, cap, what);
-			} else if (e->nbinds == EVM_DB_MAXBINDS) {
-				snprintf(what, sizeof what, "%s:%s (more than %d elements)", tgt, srcb, EVM_DB_MAXBINDS);
-				note_add(note, cap, what);
-			} else {
-				if (!db_targets[k].axis)
-					b.out_half = 0;
-				b.target = db_targets[k].target;
-				e->binds[e->nbinds++] = b;
-			}
-			if (done)
-				return;
-			memset(tgt, 0, sizeof tgt);
-			memset(srcb, 0, sizeof srcb);
-			in_src = false;
-			i = 0;
-			continue;
-		}
-		char *buf = in_src ? srcb : tgt;
-		if (i >= sizeof tgt - 1) {
-			/* SDL stops reading here: name what that loses (a long
-			 * hint: before platform: loses nothing worth a word) */
-			const char *t = tgt;
-			if (in_src && quiet_field(tgt))
-				t = NULL;
-			for (const char *q = p; t || q < end;) {
-				if (t && *t) {
-					char what[96];
-					snprintf(what, sizeof what, "%.20s: (SDL reads nothing after an element longer "
-						 "than 20 characters)", t);
-					note_add(note, cap, what);
-				}
-				t = NULL;
-				if (!(q = memchr(q, ',', (size_t)(end - q))))
-					break;
-				size_t k = 0;
-				for (q++; q < end && *q != ',' && *q != ':'; q++)
-					if (*q != ' ' && k < sizeof tgt - 1)
-						tgt[k++] = *q;
-				tgt[k] = 0;
-				if (k && !quiet_field(tgt))
-					t = tgt;
-			}
-			return;
-		}
-		buf[i++] = *p;
-	}
-}
-
-/* Whether s[0..n) holds "platform:NAME," with NAME Linux (SDL's file reader). */
-static int file_platform(const char *s, size_t n)
-{
-	static const char key[] = "platform:";
-	for (size_t i = 0; i + sizeof key - 1 <= n; i++) {
-		if (memcmp(s + i, key, sizeof key - 1))
-			continue;
-		const char *v = s + i + sizeof key - 1, *end = s + n;
-		const char *comma = memchr(v, ',', (size_t)(end - v));
-		if (!comma || comma - v + 2 >= 64)
-			return -1;
-		return comma - v == 5 && !strncasecmp(v, "Linux", 5);
-	}
-	return -1;
-}
-
-int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char *src, int lineno,
-		    unsigned flags)
-{
-	struct evm_dbentry e;
-	char why[160], note[512] = "";
-	char *buf = NULL;
-	int rc;
-	len = strnlen(line, len); /* SDL's string ends at a NUL byte */
-	while (len && isspace((unsigned char)line[len - 1]))
-		len--;
-	while (len && isspace((unsigned char)*line)) {
-		line++;
-		len--;
-	}
-	if (!len || *line == '#')
-		return 1;
-	if (!(buf = malloc(len + 1)))
-		goto nomem;
-	memcpy(buf, line, len);
-	buf[len] = 0;
-	if (flags & EVM_DB_FILE) {
-		int pf = file_platform(buf, len);
-		if (pf == 0) {
-			free(buf);
-			return 1; /* another platform's line: not for us */
-		}
-		if (pf < 0) {
-			log_error("%s:%d: gamepad mapping skipped: no \"platform:Linux,\" field (SDL reads a "
-				  "file's line only with one; add it, comma included)", src, lineno);
-			free(buf);
-			return 1;
-		}
-	}
-	const char *hint = strstr(buf, "hint:");
-	if (hint && !evm_db_hint(hint + 5)) {
-		log_info("%s:%d: gamepad mapping skipped: its hint:%.60s is false", src, lineno, hint + 5);
-		free(buf);
-		return 1;
-	}
-	char *c1 = strchr(buf, ',');
-	if (c1)
-		*c1 = 0;
-	if (!strcasecmp(buf, "xinput") || !strcasecmp(buf, "default")) {
-		log_info("%s:%d: SDL's \"%s\" gamepad mapping skipped (pirogue has no use for it)", src,
-			 lineno, buf);
-		free(buf);
-		return 1;
-	}
-	memset(&e, 0, sizeof e);
-	if (evm_guid_parse(buf, e.guid)) {
-		snprintf(why, sizeof why, "GUID \"%.40s\" is not 32 hex digits", buf);
-		goto bad;
-	}
-	char *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
-	if (!c2) {
-		snprintf(why, sizeof why, "no controller name between commas after the GUID");
-		goto bad;
-	}
-	*c2 = 0;
-	snprintf(e.name, sizeof e.name, "%s", c1 + 1);
-	e.line = lineno;
-	e.crc = (uint16_t)(e.guid[2] | e.guid[3] << 8);
-	e.guid[2] = e.guid[3] = 0;
-	const char *crc = strstr(c2 + 1, "crc:");
-	if (!e.crc && crc)
-		e.crc = (uint16_t)strtol(crc + 4, NULL, 16);
-	parse_elements(c2 + 1, buf + len, &e, note, sizeof note);
-	if (note[0]) {
-		if (db->quiet)
-			log_info("%s:%d: gamepad mapping \"%s\": skipped %s; the rest of the line is used",
-				 src, lineno, e.name, note);
-		else
-			log_error("%s:%d: gamepad mapping \"%s\": skipped %s; the rest of the line is used",
-				  src, lineno, e.name, note);
-	}
-	if (!(e.src = db_src(db, src)))
-		goto nomem;
-	/* a GUID already held: SDL updates that mapping in place (the one with
-	 * the same crc first, else any) */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < db->n; i++) {
-			if (!memcmp(db->v[i].guid, e.guid, 16) && (pass || db->v[i].crc == e.crc)) {
-				db->v[i] = e;
-				free(buf);
-				return 0;
-			}
-		}
-	}
-	if (db->n == db->cap) {
-		int cap = db->cap ? db->cap * 2 : 64;
-		struct evm_dbentry *v = realloc(db->v, (size_t)cap * sizeof *v);
-		if (!v)
-			goto nomem;
-		db->v = v;
-		db->cap = cap;
-	}
-	db->v[db->n++] = e;
-	free(buf);
-	return 0;
-nomem:
-	log_error("%s:%d: out of memory reading gamepad mappings", src, lineno);
-	free(buf);
-	return -ENOMEM;
-bad:
-	log_error("%s:%d: bad gamepad mapping: %s; line ignored (format: GUID,name,a:b0,...)", src,
-		  lineno, why);
-	free(buf);
-	rc = -EINVAL;
-	return rc;
-}
-
-int evm_db_add_text(struct evm_db *db, const char *text, const char *src, unsigned flags)
-{
-	int added = 0, lineno = 0;
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		int rc = evm_db_add_line(db, text, len, src, ++lineno, flags);
-		if (rc == -ENOMEM)
-			return rc;
-		if (rc == 0)
-			added++;
-		text += len + (nl ? 1 : 0);
-	}
-	return added;
-}
-
-int evm_db_load_file(struct evm_db *db, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int added = 0, lineno = 0, rc;
-	if (!f) {
-		rc = -errno;
-		log_error("%s: cannot open gamepad mapping file: %s", path, strerror(errno));
-		return rc;
-	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		rc = evm_db_add_line(db, line, (size_t)len, path, ++lineno, EVM_DB_FILE);
-		if (rc == -ENOMEM)
-			goto out;
-		if (rc == 0)
-			added++;
-	}
-	if (ferror(f)) {
-		rc = -EIO;
-		log_error("%s: read error in gamepad mapping file", path);
-		goto out;
-	}
-	rc = added;
-out:
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-/* SDL's SDL_PrivateMatchControllerMappingForGUID: the device's GUID with
- * its CRC bytes cleared (and its version too unless match_version) against
- * the entry's; with match_crc the device's CRC must equal the entry's crc. */
-static const struct evm_dbentry *db_match(const struct evm_db *db, const uint8_t guid[16], bool match_crc,
-					  bool match_version)
-{
-	uint8_t g[16];
-	uint16_t crc = match_crc ? (uint16_t)(guid[2] | guid[3] << 8) : 0;
-	memcpy(g, guid, 16);
-	g[2] = g[3] = 0;
-	if (!match_version)
-		g[12] = g[13] = 0;
-	for (int i = 0; i < db->n; i++) {
-		uint8_t m[16];
-		memcpy(m, db->v[i].guid, 16);
-		if (!match_version)
-			m[12] = m[13] = 0;
-		if (!memcmp(g, m, 16) && crc == (match_crc ? db->v[i].crc : 0))
-			return &db->v[i];
-	}
-	return NULL;
-}
-
-const struct evm_dbentry *evm_db_find(const struct evm_db *db, const uint8_t guid[16])
-{
-	const struct evm_dbentry *e = NULL;
-	bool crc = guid[2] || guid[3];
-	bool vp = (guid[4] || guid[5]) && (guid[8] || guid[9]);
-	if (crc)
-		e = db_match(db, guid, true, true);
-	if (!e)
-		e = db_match(db, guid, false, true);
-	if (!e && vp && crc)
-		e = db_match(db, guid, true, false);
-	if (!e && vp)
-		e = db_match(db, guid, false, false);
-	return e;
-}
-
-void evm_db_free(struct evm_db *db)
-{
-	if (!db)
-		return;
-	free(db->v);
-	for (int i = 0; i < db->nsrcs; i++)
-		free(db->srcs[i]);
-	free(db->srcs);
-	db->v = NULL;
-	db->srcs = NULL;
-	db->n = db->cap = db->nsrcs = 0;
-}
-
-/* ---------- gamepad maps ---------- */
 
 #define AXIS_MIN (-32768)
 #define AXIS_MAX 32767
@@ -589,7 +96,7 @@ static void add_rule(struct evm_padmap *m, struct evm_rule r)
 
 static bool is_trigger(unsigned t)
 {
-	return t == EVM_T_LT || t == EVM_T_RT;
+	return t == EVDB_T_LT || t == EVDB_T_RT;
 }
 
 /* The output range of a target (SDL: leftx -32768..32767, +leftx 0..32767,
@@ -630,16 +137,16 @@ static struct evm_rule axis_rule(unsigned code, int in_half, bool invert, int ta
 void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
 {
 	static const struct { uint16_t code; uint8_t target; } keys[] = {
-		{BTN_SOUTH, EVM_B_SOUTH}, {BTN_EAST, EVM_B_EAST}, {BTN_WEST, EVM_B_WEST},
-		{BTN_NORTH, EVM_B_NORTH}, {BTN_TL, EVM_B_TL}, {BTN_TR, EVM_B_TR},
-		{BTN_START, EVM_B_START}, {BTN_SELECT, EVM_B_SELECT},
-		{BTN_TL2, EVM_B_TL2}, {BTN_TR2, EVM_B_TR2}, {BTN_THUMBL, EVM_B_THUMBL}, {BTN_THUMBR, EVM_B_THUMBR},
-		{BTN_DPAD_UP, EVM_B_DUP}, {BTN_DPAD_DOWN, EVM_B_DDOWN},
-		{BTN_DPAD_LEFT, EVM_B_DLEFT}, {BTN_DPAD_RIGHT, EVM_B_DRIGHT},
+		{BTN_SOUTH, EVDB_B_SOUTH}, {BTN_EAST, EVDB_B_EAST}, {BTN_WEST, EVDB_B_WEST},
+		{BTN_NORTH, EVDB_B_NORTH}, {BTN_TL, EVDB_B_TL}, {BTN_TR, EVDB_B_TR},
+		{BTN_START, EVDB_B_START}, {BTN_SELECT, EVDB_B_SELECT},
+		{BTN_TL2, EVDB_B_TL2}, {BTN_TR2, EVDB_B_TR2}, {BTN_THUMBL, EVDB_B_THUMBL}, {BTN_THUMBR, EVDB_B_THUMBR},
+		{BTN_DPAD_UP, EVDB_B_DUP}, {BTN_DPAD_DOWN, EVDB_B_DDOWN},
+		{BTN_DPAD_LEFT, EVDB_B_DLEFT}, {BTN_DPAD_RIGHT, EVDB_B_DRIGHT},
 		/* generic joysticks / cheap USB pads without the gamepad layout */
-		{BTN_TRIGGER, EVM_B_SOUTH}, {BTN_THUMB, EVM_B_EAST}, {BTN_THUMB2, EVM_B_WEST},
-		{BTN_TOP, EVM_B_NORTH}, {BTN_TOP2, EVM_B_TL}, {BTN_PINKIE, EVM_B_TR},
-		{BTN_BASE3, EVM_B_SELECT}, {BTN_BASE4, EVM_B_START},
+		{BTN_TRIGGER, EVDB_B_SOUTH}, {BTN_THUMB, EVDB_B_EAST}, {BTN_THUMB2, EVDB_B_WEST},
+		{BTN_TOP, EVDB_B_NORTH}, {BTN_TOP2, EVDB_B_TL}, {BTN_PINKIE, EVDB_B_TR},
+		{BTN_BASE3, EVDB_B_SELECT}, {BTN_BASE4, EVDB_B_START},
 	};
 	memset(m, 0, sizeof *m);
 	snprintf(m->source, sizeof m->source, "kernel layout");
@@ -647,23 +154,23 @@ void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c)
 		if (!c || EVM_HAS(c, key, keys[i].code))
 			add_rule(m, key_rule(keys[i].code, keys[i].target, 0));
 	if (!c || EVM_HAS(c, abs, ABS_HAT0X) || EVM_HAS(c, abs, ABS_HAT0Y)) {
-		add_rule(m, hat_rule(ABS_HAT0X, 1, EVM_B_DUP, 0));
-		add_rule(m, hat_rule(ABS_HAT0X, 4, EVM_B_DDOWN, 0));
-		add_rule(m, hat_rule(ABS_HAT0X, 8, EVM_B_DLEFT, 0));
-		add_rule(m, hat_rule(ABS_HAT0X, 2, EVM_B_DRIGHT, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 1, EVDB_B_DUP, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 4, EVDB_B_DDOWN, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 8, EVDB_B_DLEFT, 0));
+		add_rule(m, hat_rule(ABS_HAT0X, 2, EVDB_B_DRIGHT, 0));
 	}
 	if (!c || EVM_HAS(c, abs, ABS_X))
-		add_rule(m, axis_rule(ABS_X, 0, false, EVM_T_LX, 0));
+		add_rule(m, axis_rule(ABS_X, 0, false, EVDB_T_LX, 0));
 	if (!c || EVM_HAS(c, abs, ABS_Y))
-		add_rule(m, axis_rule(ABS_Y, 0, false, EVM_T_LY, 0));
+		add_rule(m, axis_rule(ABS_Y, 0, false, EVDB_T_LY, 0));
 	/* analog triggers, as SDL's automatic mapping of a BTN_GAMEPAD pad */
 	if (c && EVM_HAS(c, key, BTN_GAMEPAD) && EVM_HAS(c, abs, ABS_Z))
-		add_rule(m, axis_rule(ABS_Z, 0, false, EVM_T_LT, 0));
+		add_rule(m, axis_rule(ABS_Z, 0, false, EVDB_T_LT, 0));
 	if (c && EVM_HAS(c, key, BTN_GAMEPAD) && EVM_HAS(c, abs, ABS_RZ))
-		add_rule(m, axis_rule(ABS_RZ, 0, false, EVM_T_RT, 0));
+		add_rule(m, axis_rule(ABS_RZ, 0, false, EVDB_T_RT, 0));
 }
 
-int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const struct evm_caps *c)
+int evm_padmap_from_db(struct evm_padmap *m, const struct evdb_entry *e, const struct evm_caps *c)
 {
 	uint16_t btns[KEY_CNT], axes[ABS_CNT], hats[4];
 	int nb = 0, na = 0, nh = 0;
@@ -685,7 +192,7 @@ int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const 
 	memset(m, 0, sizeof *m);
 	snprintf(m->source, sizeof m->source, "%s", e->name);
 	for (int i = 0; i < e->nbinds; i++) {
-		const struct evm_dbbind *b = &e->binds[i];
+		const struct evdb_bind *b = &e->binds[i];
 		switch (b->kind) {
 		case 'b':
 			if (b->index < nb)
@@ -922,7 +429,7 @@ static int kbd_key(struct evm_dev *d, unsigned code, int value, struct in_event 
 
 /* ---------- gamepad ---------- */
 
-#define DPAD_MASK ((1u << EVM_B_DUP) | (1u << EVM_B_DDOWN) | (1u << EVM_B_DLEFT) | (1u << EVM_B_DRIGHT))
+#define DPAD_MASK ((1u << EVDB_B_DUP) | (1u << EVDB_B_DDOWN) | (1u << EVDB_B_DLEFT) | (1u << EVDB_B_DRIGHT))
 #define B(x) (1u << (x))
 
 static const uint32_t sector_key[8] = {
@@ -941,7 +448,7 @@ static uint32_t dir_key(int v, int h)
 
 static void out_button(struct evm_pad *p, unsigned target, bool down)
 {
-	if (target >= EVM_B_COUNT)
+	if (target >= EVDB_B_COUNT)
 		return;
 	if (down)
 		p->btn |= (uint16_t)B(target);
@@ -952,19 +459,19 @@ static void out_button(struct evm_pad *p, unsigned target, bool down)
 /* Sets a stick axis or a trigger from a value in SDL's units. */
 static void out_axis(struct evm_pad *p, unsigned target, int v)
 {
-	if (target == EVM_T_LT || target == EVM_T_RT) {
-		out_button(p, target == EVM_T_LT ? EVM_B_TL2 : EVM_B_TR2, v >= EVM_TRIGGER_PRESS);
+	if (target == EVDB_T_LT || target == EVDB_T_RT) {
+		out_button(p, target == EVDB_T_LT ? EVDB_B_TL2 : EVDB_B_TR2, v >= EVM_TRIGGER_PRESS);
 		return;
 	}
-	if (target != EVM_T_LX && target != EVM_T_LY)
+	if (target != EVDB_T_LX && target != EVDB_T_LY)
 		return;
 	long long n = (long long)v * 1000 / AXIS_MAX;
-	p->ax[target - EVM_T_LX] = n < -1000 ? -1000 : n > 1000 ? 1000 : (int)n;
+	p->ax[target - EVDB_T_LX] = n < -1000 ? -1000 : n > 1000 ? 1000 : (int)n;
 }
 
 static bool is_axis_target(unsigned t)
 {
-	return (t >= EVM_T_LX && t <= EVM_T_RT) || t == EVM_T_OTHER + 7 || t == EVM_T_OTHER + 8;
+	return (t >= EVDB_T_LX && t <= EVDB_T_RT) || t == EVDB_T_OTHER + 7 || t == EVDB_T_OTHER + 8;
 }
 
 /* SDL's ResetOutput: a button is released, an axis goes to 0. */
@@ -1068,10 +575,10 @@ static bool pad_input(struct evm_dev *d, unsigned type, unsigned code, int value
 static int pad_report(struct evm_dev *d, struct in_event *out)
 {
 	static const struct { uint8_t b; uint32_t key; } face[] = {
-		{EVM_B_SOUTH, PAD_SOUTH}, {EVM_B_EAST, PAD_EAST}, {EVM_B_WEST, PAD_WEST},
-		{EVM_B_NORTH, PAD_NORTH}, {EVM_B_TL, PAD_TL}, {EVM_B_TR, PAD_TR},
-		{EVM_B_START, PAD_START}, {EVM_B_SELECT, PAD_SELECT}, {EVM_B_TL2, PAD_TL2},
-		{EVM_B_TR2, PAD_TR2}, {EVM_B_THUMBL, PAD_THUMBL}, {EVM_B_THUMBR, PAD_THUMBR},
+		{EVDB_B_SOUTH, PAD_SOUTH}, {EVDB_B_EAST, PAD_EAST}, {EVDB_B_WEST, PAD_WEST},
+		{EVDB_B_NORTH, PAD_NORTH}, {EVDB_B_TL, PAD_TL}, {EVDB_B_TR, PAD_TR},
+		{EVDB_B_START, PAD_START}, {EVDB_B_SELECT, PAD_SELECT}, {EVDB_B_TL2, PAD_TL2},
+		{EVDB_B_TR2, PAD_TR2}, {EVDB_B_THUMBL, PAD_THUMBL}, {EVDB_B_THUMBR, PAD_THUMBR},
 	};
 	struct evm_pad *p = &d->pad;
 	bool quiet = d->syncing;
@@ -1088,9 +595,9 @@ static int pad_report(struct evm_dev *d, struct in_event *out)
 	}
 	unsigned newly = pressed & DPAD_MASK;
 	if (newly && !quiet) {
-		int v = (newly & B(EVM_B_DUP) ? -1 : 0) + (newly & B(EVM_B_DDOWN) ? 1 : 0);
-		int h = (newly & B(EVM_B_DLEFT) ? -1 : 0) + (newly & B(EVM_B_DRIGHT) ? 1 : 0);
-		bool tl = p->btn & B(EVM_B_TL), tr = p->btn & B(EVM_B_TR);
+		int v = (newly & B(EVDB_B_DUP) ? -1 : 0) + (newly & B(EVDB_B_DDOWN) ? 1 : 0);
+		int h = (newly & B(EVDB_B_DLEFT) ? -1 : 0) + (newly & B(EVDB_B_DRIGHT) ? 1 : 0);
+		bool tl = p->btn & B(EVDB_B_TL), tr = p->btn & B(EVDB_B_TR);
 		if (tl != tr && (v == 0) != (h == 0)) {
 			/* a shoulder turns a d-pad direction into a diagonal:
 			 * L adds left to up/down and up to left/right,

@@ -1,4 +1,4 @@
-/* evmap: pure translation of evdev event sequences into pirogue in_events (US keymap, gamepad and stick state, pointer, device classes, SDL GameControllerDB mappings and GUIDs); no I/O on devices. */
+/* evmap: pure translation of evdev event sequences into pirogue in_events (US keymap, gamepad and stick state, pointer, device classes, a GameControllerDB entry resolved against a device); no I/O on devices. */
 #ifndef PIROGUE_PLATFORM_EVMAP_H
 #define PIROGUE_PLATFORM_EVMAP_H
 
@@ -26,6 +26,7 @@ enum evm_pkey {
 	PK_MODIFIER = KEY_MODIFIER, PK_LAST = KEY_LAST,
 };
 
+#include "platform/evdb.h"
 #include <linux/input-event-codes.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,111 +76,11 @@ void evm_set_bit(uint8_t *map, int nbytes, unsigned code);
  * static explanation of the decision. */
 unsigned evm_classify(const struct evm_caps *c, const char **why);
 
-/* ---------- SDL GameControllerDB ---------- */
-
-/* The outputs of a mapping line. pirogue acts on the buttons, the left
- * stick and the triggers (a trigger counts as its button, L2/R2, from half
- * way: EVM_TRIGGER_PRESS); SDL's other outputs are kept as EVM_T_OTHER + n
- * only because they take part in SDL's rules (the first binding of an input
- * wins, an axis remembers which binding it drove last) and drive nothing. */
-enum evm_btn {
-	EVM_B_SOUTH, EVM_B_EAST, EVM_B_WEST, EVM_B_NORTH, EVM_B_TL, EVM_B_TR,
-	EVM_B_START, EVM_B_SELECT, EVM_B_DUP, EVM_B_DDOWN, EVM_B_DLEFT, EVM_B_DRIGHT,
-	EVM_B_TL2, EVM_B_TR2, EVM_B_THUMBL, EVM_B_THUMBR,
-	EVM_B_COUNT,
-	/* axis targets follow the buttons in a binding's target field */
-	EVM_T_LX = EVM_B_COUNT, EVM_T_LY, EVM_T_LT, EVM_T_RT,
-	EVM_T_COUNT,
-	EVM_T_OTHER = EVM_T_COUNT,
-};
-/* A trigger (0..32767 in SDL's units) presses L2/R2 from this value on. */
-#define EVM_TRIGGER_PRESS 16384
-
-/* One "target:source" element of a mapping line, as SDL 2.26 reads it. */
-struct evm_dbbind {
-	uint8_t target;   /* enum evm_btn, EVM_T_LX .. EVM_T_RT, or EVM_T_OTHER + n */
-	int8_t out_half;  /* '+leftx:' = 1, '-leftx:' = -1, else 0 */
-	char kind;        /* 'b' button, 'a' axis, 'h' hat */
-	int8_t in_half;   /* '+a1' = 1, '-a1' = -1, else 0 */
-	bool invert;      /* 'a1~' */
-	uint8_t hatmask;  /* hN.M: any mask, the binding is on while (hat & M) (1 up, 2 right, 4 down, 8 left) */
-	uint16_t index;   /* bN / aN / hN (saturated at 65535) */
-};
-
-#define EVM_DB_MAXBINDS 48
-struct evm_dbentry {
-	uint8_t guid[16]; /* with the CRC bytes (2-3) cleared */
-	uint16_t crc;     /* the line's crc: field (or its GUID's CRC bytes), 0 none */
-	char name[64];
-	const char *src;  /* where the line was read ("FILE", "SDL_GAMECONTROLLERCONFIG"); owned by the db */
-	int line;
-	int nbinds;
-	struct evm_dbbind binds[EVM_DB_MAXBINDS];
-};
-
-struct evm_db {
-	struct evm_dbentry *v;
-	int n, cap;
-	char **srcs;      /* the source names entries point to */
-	int nsrcs;
-	bool quiet;       /* notes on skipped elements at log_info level (set while reading the shipped database) */
-};
-
-/* How a text is read: EVM_DB_FILE follows SDL's file reader
- * (SDL_GameControllerAddMappingsFromFile: a line is used only if it holds a
- * "platform:NAME," field naming Linux); without it, SDL's
- * SDL_GAMECONTROLLERCONFIG reader (every line, whatever its platform). */
-#define EVM_DB_FILE 1u
-
-/* Reads one mapping line ("GUID,name,a:b0,...,platform:Linux,") of len
- * bytes (no NUL needed; it ends at one, and surrounding blanks are trimmed)
- * the way SDL 2.26 does. Returns 0 when the line is stored: a line for a GUID already held
- * (same GUID without CRC, same crc) replaces that entry in place, as SDL
- * does. Returns 1 for a line that is not used: blank, '#' comment, another
- * platform, a false hint: field, SDL's special "xinput"/"default" lines,
- * and (EVM_DB_FILE) a line with no usable platform: field (reported).
- * Elements SDL would skip (an empty or malformed source, an unknown output)
- * are skipped and the rest of the line kept; they are named once for the
- * line: "SRC:LINE: gamepad mapping "NAME": skipped ...". A line that cannot
- * be used at all (no GUID, no name) logs one line "SRC:LINE: bad gamepad
- * mapping: ...; line ignored" and returns -EINVAL; -ENOMEM when out of
- * memory. */
-int evm_db_add_line(struct evm_db *db, const char *line, size_t len, const char *src, int lineno,
-		    unsigned flags);
-/* Adds every line of text (lines separated by '\n'), each read whole by
- * evm_db_add_line. Returns the number of entries stored, or -ENOMEM. */
-int evm_db_add_text(struct evm_db *db, const char *text, const char *src, unsigned flags);
-/* Loads a GameControllerDB file (EVM_DB_FILE rules). Returns the number of
- * entries stored, or a negative errno after logging one line naming the
- * file. */
-int evm_db_load_file(struct evm_db *db, const char *path);
-/* Finds the entry for a device's GUID (CRC bytes included) as SDL does: the
- * GUID with the CRC matching the entry's crc, then the GUID whatever the
- * crc, then (vendor and product known) the same two ignoring the version
- * (bytes 12-13); within a step the entry first in the list. NULL if none. */
-const struct evm_dbentry *evm_db_find(const struct evm_db *db, const uint8_t guid[16]);
-/* Frees the entries; the db may be reused. Accepts NULL. */
-void evm_db_free(struct evm_db *db);
-/* Whether a hint: field holds for this process, as SDL_GetHintBoolean with
- * the field's default: the environment variable of that name if set and
- * not empty ("0..." or "false" is false, anything else true), else the
- * default after ":=" (non-zero is true), else false; '!' negates. field is
- * what follows "hint:". */
-bool evm_db_hint(const char *field);
-
-/* The SDL 2.26 joystick GUID of an evdev device (SDL's Linux driver): bus
- * (LE16), the CRC-16 of the name (LE16), then vendor, 0, product, 0,
- * version, 0 (LE16 each) when vendor and product are non-zero, else the
- * first 11 bytes of the name (then zeros). */
-void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
-/* Writes the GUID as 32 lower-case hex digits and a NUL into out[33]. */
-void evm_guid_str(const uint8_t guid[16], char out[33]);
-/* Parses 32 hex digits. Returns 0 or -EINVAL. */
-int evm_guid_parse(const char *s, uint8_t guid[16]);
-/* CRC-16 (SDL_crc16: polynomial 0xA001, reflected, initial crc) of n bytes. */
-uint16_t evm_crc16(uint16_t crc, const void *data, size_t n);
-
 /* ---------- gamepad mapping: evdev code -> logical control ---------- */
+
+/* The SDL joystick GUID of a device with capabilities c (evdb_guid of its
+ * bus, vendor, product, version and name). */
+void evm_guid(const struct evm_caps *c, uint8_t guid[16]);
 
 /* One binding resolved against a device. Values are in SDL's units
  * (-32768..32767, see evm_sdl_axis). */
@@ -187,7 +88,7 @@ struct evm_rule {
 	uint16_t type;    /* EV_KEY, or EV_ABS: an axis, or a hat when hatmask != 0 */
 	uint16_t code;    /* the key, the axis, or the hat's ABS_HATnX */
 	uint8_t hatmask;
-	uint8_t target;   /* enum evm_btn, EVM_T_LX .. EVM_T_RT or EVM_T_OTHER + n */
+	uint8_t target;   /* enum evdb_btn, EVDB_T_LX .. EVDB_T_RT or EVDB_T_OTHER + n */
 	int16_t in_min, in_max;   /* axis input range: a: -32768..32767, +a: 0..32767, -a: 0..-32768; ~ swaps */
 	int16_t out_min, out_max; /* axis output range: leftx -32768..32767, +leftx 0..32767, -leftx 0..-32768,
 				     triggers 0..32767 */
@@ -209,8 +110,10 @@ void evm_padmap_default(struct evm_padmap *m, const struct evm_caps *c);
  * them: buttons BTN_JOYSTICK..KEY_MAX then 0..BTN_JOYSTICK-1, axes in code
  * order without the hats, hats in order of presence. Bindings whose index the
  * device does not have are dropped. Returns the number of rules. */
-int evm_padmap_from_db(struct evm_padmap *m, const struct evm_dbentry *e, const struct evm_caps *c);
+int evm_padmap_from_db(struct evm_padmap *m, const struct evdb_entry *e, const struct evm_caps *c);
 
+/* A trigger (0..32767 in SDL's units) presses L2/R2 from this value on. */
+#define EVM_TRIGGER_PRESS 16384
 /* Scales a raw absolute value from [min,max] to -1000..1000. */
 int evm_norm_axis(int value, int min, int max);
 /* A raw axis value in SDL's units, as SDL 2.26's Linux driver computes it
@@ -242,7 +145,7 @@ struct evm_kbd {
 };
 
 struct evm_pad {
-	uint16_t btn;        /* logical buttons down, bit per enum evm_btn */
+	uint16_t btn;        /* logical buttons down, bit per enum evdb_btn */
 	uint16_t prev;       /* as of the last report */
 	int ax[2];           /* left stick, -1000..1000 */
 	uint8_t hat[4];      /* per ABS_HATn: SDL hat bits (1 up, 2 right, 4 down, 8 left) */

@@ -126,7 +126,7 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 		 * --font: the font that fills the screen best */
 		int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
 		if (o->fonts && o->nfonts > 0)
-			d->base.font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->surf, 80, 50, o->scale, &scale)];
+			d->base.font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->surf, 80, 50, 40, 24, o->scale, &scale)];
 		blit_destroy(d->blit);
 		d->blit = NULL;
 		if ((rc = blit_create(&d->blit, d->base.font, scale))) {

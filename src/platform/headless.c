@@ -50,7 +50,7 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->s, 80, 50);
 	const struct font *font = o->font;
 	if (o->fonts && o->nfonts > 0)
-		font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->s, 80, 50, o->scale, &scale)];
+		font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->s, 80, 50, 40, 24, o->scale, &scale)];
 	d->base.font = font;
 	rc = blit_create(&d->blit, font, scale);
 	if (rc)

@@ -1,4 +1,6 @@
 #include "platform/kmsutil.h"
+#include "render/blit.h"
+#include "render/console.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -156,41 +158,64 @@ int kms_stale_resize(struct kms_stale *s, int w, int h)
 		return 0;
 	}
 	uint8_t *a = malloc(n), *b = malloc(n);
-	if (!a || !b) {
+	struct con_span *ra = malloc((size_t)h * sizeof *ra), *rb = malloc((size_t)h * sizeof *rb);
+	if (!a || !b || !ra || !rb) {
 		free(a);
 		free(b);
+		free(ra);
+		free(rb);
 		return -ENOMEM;
 	}
 	kms_stale_free(s);
 	s->map[0] = a;
 	s->map[1] = b;
+	s->rows[0] = ra;
+	s->rows[1] = rb;
 	s->w = w;
 	s->h = h;
 	kms_stale_all(s, -1);
 	return 0;
 }
 
-void kms_stale_add(struct kms_stale *s, const uint8_t *damage)
+void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const struct con_span *rows)
 {
-	size_t n = (size_t)s->w * (size_t)s->h, i = 0;
 	if (!s->map[0] || !damage)
 		return;
-	/* nonzero means stale, so OR-ing whole words keeps the meaning */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t d, a, b;
-		memcpy(&d, damage + i, 8);
-		if (!d)
+	size_t w = (size_t)s->w;
+	for (int y = 0; y < s->h; y++) {
+		struct con_span sp = rows ? rows[y] : (struct con_span){ 0, (uint16_t)(w - 1) };
+		if (!con_span_any(sp))
 			continue;
-		memcpy(&a, s->map[0] + i, 8);
-		memcpy(&b, s->map[1] + i, 8);
-		a |= d;
-		b |= d;
-		memcpy(s->map[0] + i, &a, 8);
-		memcpy(s->map[1] + i, &b, 8);
-	}
-	for (; i < n; i++) {
-		s->map[0][i] |= damage[i];
-		s->map[1][i] |= damage[i];
+		if (sp.hi >= w)
+			sp.hi = (uint16_t)(w - 1);
+		size_t i = (size_t)y * w + sp.lo, end = (size_t)y * w + sp.hi + 1;
+		uint8_t any = 0;
+		/* nonzero means stale, so OR-ing whole words keeps the meaning */
+		for (; i + 8 <= end; i += 8) {
+			uint64_t d, a, b;
+			memcpy(&d, damage + i, 8);
+			if (!d)
+				continue;
+			memcpy(&a, s->map[0] + i, 8);
+			memcpy(&b, s->map[1] + i, 8);
+			a |= d;
+			b |= d;
+			memcpy(s->map[0] + i, &a, 8);
+			memcpy(s->map[1] + i, &b, 8);
+			any = 1;
+		}
+		for (; i < end; i++) {
+			s->map[0][i] |= damage[i];
+			s->map[1][i] |= damage[i];
+			any |= damage[i] != 0;
+		}
+		if (!any)
+			continue;
+		for (int k = 0; k < 2; k++) { /* (a span wider than the stale cells is fine) */
+			struct con_span *r = &s->rows[k][y];
+			r->lo = sp.lo < r->lo ? sp.lo : r->lo;
+			r->hi = sp.hi > r->hi ? sp.hi : r->hi;
+		}
 	}
 }
 
@@ -198,32 +223,33 @@ void kms_stale_all(struct kms_stale *s, int i)
 {
 	size_t n = (size_t)s->w * (size_t)s->h;
 	for (int k = 0; k < 2; k++)
-		if (s->map[k] && (i < 0 || i == k))
+		if (s->map[k] && (i < 0 || i == k)) {
 			memset(s->map[k], 1, n);
+			for (int y = 0; y < s->h; y++)
+				s->rows[k][y] = (struct con_span){ 0, (uint16_t)(s->w - 1) };
+		}
 }
 
 bool kms_stale_any(const struct kms_stale *s, int i)
 {
-	size_t n = (size_t)s->w * (size_t)s->h, k = 0;
 	if (i < 0 || i > 1 || !s->map[i])
 		return false;
-	const uint8_t *m = s->map[i];
-	for (; k + 8 <= n; k += 8) {
-		uint64_t w;
-		memcpy(&w, m + k, 8);
-		if (w)
-			return true;
-	}
-	for (; k < n; k++)
-		if (m[k])
+	for (int y = 0; y < s->h; y++)
+		if (con_span_any(s->rows[i][y]))
 			return true;
 	return false;
 }
 
 void kms_stale_clear(struct kms_stale *s, int i)
 {
-	if (i >= 0 && i <= 1 && s->map[i])
-		memset(s->map[i], 0, (size_t)s->w * (size_t)s->h);
+	if (i < 0 || i > 1 || !s->map[i])
+		return;
+	for (int y = 0; y < s->h; y++) {
+		struct con_span sp = s->rows[i][y];
+		if (con_span_any(sp))
+			memset(s->map[i] + (size_t)y * (size_t)s->w + sp.lo, 0, (size_t)(sp.hi - sp.lo + 1));
+		s->rows[i][y] = CON_SPAN_NONE;
+	}
 }
 
 void kms_stale_free(struct kms_stale *s)
@@ -232,6 +258,18 @@ void kms_stale_free(struct kms_stale *s)
 		return;
 	free(s->map[0]);
 	free(s->map[1]);
+	free(s->rows[0]);
+	free(s->rows[1]);
 	s->map[0] = s->map[1] = NULL;
+	s->rows[0] = s->rows[1] = NULL;
 	s->w = s->h = 0;
+}
+
+bool kms_stale_draw(struct kms_stale *s, int i, struct blitter *b, const struct console *c, struct surface *surf)
+{
+	if (!kms_stale_any(s, i))
+		return false;
+	blit_draw_rows(b, c, surf, s->map[i], s->rows[i]);
+	kms_stale_clear(s, i);
+	return true;
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "render/console.h"
 
 /* Parses a mode string "WxH" or "WxH@Hz" (e.g. "1280x720", "1920x1080@60";
  * 'X' accepted for 'x'). Sets *hz to 0 when no rate is given. Returns 0, or
@@ -61,14 +62,17 @@ bool kms_uevent_is_drm_hotplug(const struct kms_uevent *ev, const char *card_pat
 struct kms_stale {
 	int w, h;
 	uint8_t *map[2];
+	struct con_span *rows[2]; /* rows[i][y] spans the stale cells of row y of map[i] */
 };
 
 /* Sizes the maps for a w×h console and marks everything stale in both.
  * Returns 0, -EINVAL or -ENOMEM (then s is unchanged). */
 int kms_stale_resize(struct kms_stale *s, int w, int h);
-/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps.
- * Map bytes are "nonzero = stale" (not necessarily 1). */
-void kms_stale_add(struct kms_stale *s, const uint8_t *damage);
+/* Adds a console damage map (w×h bytes, nonzero = changed) to both maps;
+ * rows (h spans of where each row's damage lies, as struct console keeps
+ * them) lets the rest go unread, NULL reads every row whole. Map bytes are
+ * "nonzero = stale" (not necessarily 1). */
+void kms_stale_add(struct kms_stale *s, const uint8_t *damage, const struct con_span *rows);
 /* Marks every cell of buffer i (0 or 1; -1 for both) stale. */
 void kms_stale_all(struct kms_stale *s, int i);
 /* True when buffer i has a stale cell. */
@@ -77,5 +81,12 @@ bool kms_stale_any(const struct kms_stale *s, int i);
 void kms_stale_clear(struct kms_stale *s, int i);
 /* Frees the maps; the struct may be reused. Accepts NULL. */
 void kms_stale_free(struct kms_stale *s);
+
+struct blitter;
+struct surface;
+/* Draws the cells of c stale in buffer i into surf (the buffer's pixels)
+ * with b, and forgets them: what a two-buffer display does before it shows
+ * buffer i. Returns whether any cell was stale (false: nothing drawn). */
+bool kms_stale_draw(struct kms_stale *s, int i, struct blitter *b, const struct console *c, struct surface *surf);
 
 #endif

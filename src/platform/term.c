@@ -1,5 +1,6 @@
 /* term: the terminal display backend. See term.h and docs/term.md. */
 #include "platform/term.h"
+#include "platform/termkeys.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include <errno.h>
@@ -35,9 +36,6 @@ static const char term_leave_seq[] =
 
 #define NO_COLOUR 0xFFFFFFFFu /* never a 0xRRGGBB value */
 #define NO_GLYPH 0xFFFFFFFFu  /* a shadow cell the terminal may show anything in */
-#define IN_BUF 512            /* bytes read at once, pending bytes included */
-#define PEND_MAX 64           /* an incomplete sequence longer than this is garbage */
-#define QUEUE_MAX 256
 
 struct term {
 	struct display base;
@@ -59,13 +57,9 @@ struct term {
 	size_t out_len, out_cap;
 	bool out_oom;
 	bool write_failed_logged;
-	/* input: bytes of an incomplete sequence stay at the front of in[] */
-	unsigned char in[IN_BUF];
-	size_t pend_len;
-	struct in_event q[QUEUE_MAX];
-	int qn;
+	/* input: the bytes read, decoded */
+	struct termkeys keys;
 	bool eof;
-	int mx, my; /* last pointer cell reported */
 };
 
 /* The one terminal this process has taken, for the restoring signal and
@@ -237,8 +231,8 @@ static void ob_put(struct term *t, const char *s, size_t n)
 
 #define OB_LIT(t, s) ob_put((t), (s), sizeof(s) - 1)
 
-/* Appends the decimal digits of v. */
-static void ob_uint(struct term *t, unsigned v)
+/* Writes the decimal digits of v at buf (room for 10); returns how many. */
+static int put_dec(char *buf, unsigned v)
 {
 	char tmp[12];
 	int i = (int)sizeof tmp;
@@ -246,7 +240,15 @@ static void ob_uint(struct term *t, unsigned v)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	ob_put(t, tmp + i, sizeof tmp - (size_t)i);
+	memcpy(buf, tmp + i, sizeof tmp - (size_t)i);
+	return (int)sizeof tmp - i;
+}
+
+/* Appends the decimal digits of v. */
+static void ob_uint(struct term *t, unsigned v)
+{
+	char tmp[12];
+	ob_put(t, tmp, (size_t)put_dec(tmp, v));
 }
 
 /* Writes the whole buffer (normally one write()), then empties it. */
@@ -389,6 +391,26 @@ static bool same_look(const struct con_cell *a, const struct con_cell *b)
 	return a->ch == b->ch && a->bg == b->bg && (a->ch == ' ' || a->fg == b->fg);
 }
 
+/* Writes "ESC [" then a, then ";" b, then final into buf (a or b below 0:
+ * left out); returns the length (at most 2 + 10 + 1 + 10 + 1). What a
+ * snprintf would write, without its cost on every cursor move. */
+static int csi(char *buf, int a, int b, char final)
+{
+	int n = 0;
+	buf[n++] = '\033';
+	buf[n++] = '[';
+	for (int k = 0; k < 2; k++) {
+		int v = k ? b : a;
+		if (v < 0)
+			continue;
+		if (k)
+			buf[n++] = ';';
+		n += put_dec(buf + n, (unsigned)v);
+	}
+	buf[n++] = final;
+	return n;
+}
+
 /* Moves the cursor to (x, y) with the shortest sequence available. */
 static void move_to(struct term *t, int x, int y)
 {
@@ -398,25 +420,28 @@ static void move_to(struct term *t, int x, int y)
 	int bn;
 	/* CUP, always possible */
 	if (x == 0 && y == 0)
-		bn = snprintf(best, sizeof best, "\033[H");
+		bn = csi(best, -1, -1, 'H');
 	else if (x == 0)
-		bn = snprintf(best, sizeof best, "\033[%dH", y + 1);
+		bn = csi(best, y + 1, -1, 'H');
 	else
-		bn = snprintf(best, sizeof best, "\033[%d;%dH", y + 1, x + 1);
+		bn = csi(best, y + 1, x + 1, 'H');
 	if (t->cur_y >= 0) {
 		char alt[32];
 		int an = -1;
 		if (t->cur_y == y) {
-			if (x == 0)
-				an = snprintf(alt, sizeof alt, "\r");
-			else if (t->cur_x >= 0 && x == t->cur_x + 1)
-				an = snprintf(alt, sizeof alt, "\033[C");
-			else if (t->cur_x >= 0 && x > t->cur_x)
-				an = snprintf(alt, sizeof alt, "\033[%dC", x - t->cur_x);
-			else
-				an = snprintf(alt, sizeof alt, "\033[%dG", x + 1);
+			if (x == 0) {
+				alt[0] = '\r';
+				an = 1;
+			} else if (t->cur_x >= 0 && x == t->cur_x + 1) {
+				an = csi(alt, -1, -1, 'C');
+			} else if (t->cur_x >= 0 && x > t->cur_x) {
+				an = csi(alt, x - t->cur_x, -1, 'C');
+			} else {
+				an = csi(alt, x + 1, -1, 'G');
+			}
 		} else if (y == t->cur_y + 1 && x == 0) {
-			an = snprintf(alt, sizeof alt, "\r\n");
+			memcpy(alt, "\r\n", 2);
+			an = 2;
 		}
 		if (an > 0 && an < bn) {
 			memcpy(best, alt, (size_t)an);
@@ -540,273 +565,25 @@ static int term_present(struct display *d, struct console *c)
 
 /* ---- input ------------------------------------------------------------- */
 
-static void push(struct term *t, enum ev_type type, uint32_t key, int x, int y, int button,
-		 enum dev_kind from)
-{
-	if (t->qn >= QUEUE_MAX)
-		return;
-	t->q[t->qn++] = (struct in_event){ .type = type, .key = key, .x = x, .y = y,
-					    .button = button, .from = from };
-}
-
-static void push_key(struct term *t, uint32_t key)
-{
-	push(t, EV_KEY_PRESS, key, 0, 0, 0, DEV_KEYBOARD);
-}
-
-/* Length of the UTF-8 character at s: its byte count when complete and
- * valid (*cp set), 0 when it is a valid but incomplete start, -1 when invalid. */
-static int utf8_char(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char b = s[0];
-	size_t len = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 :
-		     b >= 0xF0 && b <= 0xF4 ? 4 : 0;
-	if (len == 0)
-		return -1;
-	if (n < len) {
-		for (size_t i = 1; i < n; i++)
-			if ((s[i] & 0xC0) != 0x80)
-				return -1;
-		return 0;
-	}
-	if (utf8_decode((const char *)s, len, cp) != len)
-		return -1;
-	return (int)len;
-}
-
-/* A mouse report: b is the xterm button byte, (x, y) 0-based cells. */
-static void mouse(struct term *t, int b, int x, int y, bool press)
-{
-	if (!press || (b & (64 | 128)) || x < 0 || y < 0)
-		return; /* releases, wheel and extra buttons are not used */
-	if (b & 32) {
-		if (x == t->mx && y == t->my)
-			return;
-		t->mx = x;
-		t->my = y;
-		push(t, EV_MOUSE_MOVE, 0, x, y, 0, DEV_MOUSE);
-		return;
-	}
-	if ((b & 3) == 3)
-		return; /* X10 release */
-	t->mx = x;
-	t->my = y;
-	push(t, EV_MOUSE_CLICK, 0, x, y, (b & 3) + 1, DEV_MOUSE);
-}
-
-/* The key of "CSI n ~" (and rxvt's $ ^ @ variants), or KEY_NONE. */
-static uint32_t tilde_key(int n)
-{
-	switch (n) {
-	case 1: case 7: return KEY_HOME;
-	case 2: return KEY_INSERT;
-	case 3: return KEY_DELETE;
-	case 4: case 8: return KEY_END;
-	case 5: return KEY_PGUP;
-	case 6: return KEY_PGDN;
-	case 11: case 12: case 13: case 14: case 15: return KEY_F1 + (uint32_t)(n - 11);
-	case 17: case 18: case 19: case 20: case 21: return KEY_F6 + (uint32_t)(n - 17);
-	case 23: return KEY_F11;
-	case 24: return KEY_F12;
-	default: return KEY_NONE;
-	}
-}
-
-/* The key of a final byte shared by CSI and SS3 forms, or KEY_NONE. */
-static uint32_t final_key(unsigned char f)
-{
-	switch (f) {
-	case 'A': return KEY_UP;
-	case 'B': return KEY_DOWN;
-	case 'C': return KEY_RIGHT;
-	case 'D': return KEY_LEFT;
-	case 'H': return KEY_HOME;
-	case 'F': return KEY_END;
-	case 'E': return KEY_KP5; /* keypad 5 with NumLock off ("begin") */
-	case 'P': return KEY_F1;
-	case 'Q': return KEY_F2;
-	case 'R': return KEY_F3;
-	case 'S': return KEY_F4;
-	default: return KEY_NONE;
-	}
-}
-
-/* ESC [ ...: returns bytes consumed, 0 when incomplete. */
-static size_t parse_csi(struct term *t, const unsigned char *s, size_t n)
-{
-	size_t i = 2;
-	if (i >= n)
-		return 0;
-	if (s[i] == '[') { /* Linux console F1..F5: ESC [ [ A..E */
-		if (n < 4)
-			return 0;
-		if (s[3] >= 'A' && s[3] <= 'E') {
-			push_key(t, KEY_F1 + (uint32_t)(s[3] - 'A'));
-			return 4;
-		}
-		return s[3] >= 0x40 && s[3] <= 0x7E ? 4 : 3;
-	}
-	if (s[i] == 'M') { /* X10 mouse: ESC [ M b x y (terminals without SGR 1006) */
-		if (n < 6)
-			return 0;
-		mouse(t, s[3] - 32, s[4] - 33, s[5] - 33, true);
-		return 6;
-	}
-	unsigned char priv = 0;
-	if (s[i] >= 0x3C && s[i] <= 0x3F)
-		priv = s[i++];
-	int p[8] = { 0 };
-	int np = 0;
-	bool bad = false, sub = false;
-	for (; i < n; i++) {
-		unsigned char c = s[i];
-		if (c >= '0' && c <= '9') {
-			if (np < 8 && !sub && p[np] < 100000)
-				p[np] = p[np] * 10 + (c - '0');
-		} else if (c == ';') {
-			np++;
-			sub = false;
-		} else if (c == ':') {
-			sub = true; /* sub-parameters are not used */
-		} else if (c >= 0x3C && c <= 0x3F) {
-			bad = true;
-		} else {
-			break;
-		}
-	}
-	for (; i < n && s[i] >= 0x20 && s[i] <= 0x2F && s[i] != '$'; i++)
-		bad = true; /* intermediates: nothing a key sends */
-	if (i >= n)
-		return 0;
-	unsigned char f = s[i];
-	if (f != '$' && (f < 0x40 || f > 0x7E))
-		return i; /* broken off: drop it, reread the byte that broke it */
-	i++;
-	if (priv == '<' && !bad && (f == 'M' || f == 'm')) {
-		if (np >= 2)
-			mouse(t, p[0], p[1] - 1, p[2] - 1, f == 'M');
-		return i;
-	}
-	if (priv || bad)
-		return i;
-	uint32_t key;
-	if (f == '~' || f == '$' || f == '^' || f == '@')
-		key = tilde_key(p[0]);
-	else if (f == 'G')
-		key = KEY_KP5; /* Linux console keypad 5 */
-	else
-		key = final_key(f);
-	if (key != KEY_NONE)
-		push_key(t, key);
-	return i;
-}
-
-/* ESC O ...: returns bytes consumed, 0 when incomplete. */
-static size_t parse_ss3(struct term *t, const unsigned char *s, size_t n)
-{
-	size_t i = 2;
-	while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
-		i++;
-	if (i >= n)
-		return 0;
-	unsigned char f = s[i];
-	if (f < 0x40 || f > 0x7E)
-		return i;
-	uint32_t key = final_key(f);
-	if (f >= 'p' && f <= 'y')
-		key = KEY_KP0 + (uint32_t)(f - 'p');
-	else if (f == 'M')
-		key = KEY_KPENTER;
-	else if (f >= 'j' && f <= 'o')
-		key = (uint32_t)"*+,-./"[f - 'j']; /* keypad operators type themselves */
-	else if (f == 'X')
-		key = '=';
-	if (key != KEY_NONE)
-		push_key(t, key);
-	return i + 1;
-}
-
-/* One key or sequence at s: bytes consumed, 0 when incomplete. */
-static size_t parse_one(struct term *t, const unsigned char *s, size_t n)
-{
-	unsigned char b = s[0];
-	uint32_t cp;
-	int len;
-	if (b == 0x1B) {
-		if (n < 2)
-			return 0;
-		if (s[1] == '[')
-			return parse_csi(t, s, n);
-		if (s[1] == 'O')
-			return parse_ss3(t, s, n);
-		if (s[1] == 0x1B) {
-			push_key(t, KEY_ESCAPE); /* the second ESC starts anew */
-			return 1;
-		}
-		/* ESC + a character is Alt+character: not a key we use, dropped whole */
-		len = utf8_char(s + 1, n - 1, &cp);
-		return len == 0 ? 0 : len < 0 ? 2 : (size_t)len + 1;
-	}
-	if (b == '\r' || b == '\n') {
-		push_key(t, KEY_ENTER);
-		return 1;
-	}
-	if (b == '\t') {
-		push_key(t, KEY_TAB);
-		return 1;
-	}
-	if (b == 0x7F || b == 0x08) {
-		push_key(t, KEY_BACKSPACE);
-		return 1;
-	}
-	if (b < 0x20)
-		return 1; /* other control characters (Ctrl+letter) are not keys we use */
-	len = utf8_char(s, n, &cp);
-	if (len < 0)
-		return 1;
-	if (len == 0)
-		return 0;
-	if (cp >= 0x20 && !(cp >= 0x7F && cp < 0xA0))
-		push_key(t, cp);
-	return (size_t)len;
-}
-
-/* Parses in[0..len); an incomplete tail stays at the front of in[]. */
-static void parse_buf(struct term *t, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		size_t used = parse_one(t, t->in + i, len - i);
-		if (used == 0) {
-			if (len - i >= PEND_MAX)
-				i = len; /* no sequence is that long: garbage */
-			break;
-		}
-		i += used;
-	}
-	memmove(t->in, t->in + i, len - i);
-	t->pend_len = len - i;
-}
-
-/* One read() of at most lim bytes after the pending ones, parsed. Returns
+/* One read() of at most lim bytes after the pending ones, decoded. Returns
  * bytes read, 0 when nothing was there, -1 at end of input. */
 static ssize_t read_some(struct term *t, size_t lim)
 {
-	if (lim > IN_BUF - t->pend_len)
-		lim = IN_BUF - t->pend_len;
+	struct termkeys *k = &t->keys;
+	if (lim > TERMKEYS_BUF - k->pend)
+		lim = TERMKEYS_BUF - k->pend;
 	if (lim == 0)
 		return 0;
-	ssize_t r = read(t->in_fd, t->in + t->pend_len, lim);
+	ssize_t r = read(t->in_fd, k->in + k->pend, lim);
 	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return 0;
 	if (r <= 0) {
 		/* hung up (EOF or EIO): the terminal is gone */
 		t->eof = true;
-		t->pend_len = 0;
-		push(t, EV_QUIT, 0, 0, 0, 0, DEV_KEYBOARD);
+		termkeys_hangup(k);
 		return -1;
 	}
-	parse_buf(t, t->pend_len + (size_t)r);
+	termkeys_feed(k, (size_t)r);
 	return r;
 }
 
@@ -816,30 +593,24 @@ static int term_dispatch(struct display *d, int fd, struct in_event *ev, int max
 	if (max <= 0)
 		return 0;
 	/* Queued events first; the fd stays readable, so we are called again. */
-	if (t->qn == 0 && fd == t->in_fd && fd >= 0 && !t->eof) {
+	if (t->keys.qn == 0 && fd == t->in_fd && fd >= 0 && !t->eof) {
 		/* Every event uses at least one byte: reading no more than there is
 		 * room for keeps the queue from outliving this call. */
-		int room = max - (int)t->pend_len;
+		int room = max - (int)t->keys.pend;
 		ssize_t r = read_some(t, room > 1 ? (size_t)room : 1);
-		if (r > 0 && t->pend_len == 1 && t->in[0] == 0x1B) {
+		if (r > 0 && termkeys_esc_pending(&t->keys)) {
 			/* The read ended right after ESC. If the rest of a sequence is
 			 * already waiting, take it (no waiting: zero timeout); else it
 			 * is the Escape key. */
 			struct pollfd p = { .fd = t->in_fd, .events = POLLIN };
-			room = max - t->qn - 1;
+			room = max - t->keys.qn - 1;
 			if (room > 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
 				r = read_some(t, (size_t)room);
-			if (r >= 0 && t->pend_len == 1 && t->in[0] == 0x1B) {
-				push_key(t, KEY_ESCAPE);
-				t->pend_len = 0;
-			}
+			if (r >= 0)
+				termkeys_flush_escape(&t->keys);
 		}
 	}
-	int n = t->qn < max ? t->qn : max;
-	memcpy(ev, t->q, (size_t)n * sizeof *ev);
-	memmove(t->q, t->q + n, (size_t)(t->qn - n) * sizeof *t->q);
-	t->qn -= n;
-	return n;
+	return termkeys_take(&t->keys, ev, max);
 }
 
 static int term_poll_fds(struct display *d, int *fds, int max)
@@ -894,7 +665,7 @@ static int term_take(struct term *t)
 	if (t->out_oom)
 		return -ENOMEM;
 	t->full = true;
-	t->mx = t->my = -1;
+	termkeys_forget_pointer(&t->keys);
 	return term_flush(t);
 }
 
@@ -969,6 +740,7 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
 		return -ENOMEM;
 	}
 	t->base.ops = &term_display_ops;
+	termkeys_init(&t->keys);
 	t->in_fd = in_fd;
 	t->out_fd = out_fd;
 	t->cur_x = t->cur_y = -1;

@@ -1,4 +1,4 @@
-/* term: the terminal display backend (24-bit colour escapes, UTF-8, raw-mode keys and mouse). */
+/* term: the terminal display backend (24-bit colour escapes, UTF-8, raw mode, restored on every way out; what it reads is decoded by termkeys). */
 #ifndef PIROGUE_PLATFORM_TERM_H
 #define PIROGUE_PLATFORM_TERM_H
 #include "platform/display.h"

@@ -47,16 +47,25 @@ struct orient {
 	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
 	bool tried;    /* bits were built (or could not be) */
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
-	/* Blended and colour glyphs for XRGB8888, oriented and scaled
-	 * horizontally: per glyph gh rows of rowb bytes, at pxoff[glyph]
-	 * (SIZE_MAX: none). A row holds bwp (the scaled width rounded up to
-	 * 8) pixels of four 16-bit lanes a,a,a,a (the coverage, or the tile's
-	 * alpha), then for colour tilesets bwp pixels of the tile's B,G,R,0
-	 * in 16-bit lanes. NULL: per-pixel path. */
-	uint8_t *px;
-	size_t *pxoff;
-	size_t rowb;
-	int bwp;
+	/* Blended and colour glyphs, oriented and scaled horizontally, for
+	 * XRGB8888 (blend[0]) and RGB565 (blend[1]); each built on the first
+	 * draw in its format. */
+	struct pxrows {
+		/* per glyph gh rows of rowb bytes, at off[glyph] (SIZE_MAX:
+		 * none); NULL: the per-pixel path. bwp: the scaled width
+		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
+		 * 16-bit lanes a,a,a,a (the coverage, or the tile's alpha),
+		 * then for colour tilesets bwp pixels of the tile's B,G,R,0
+		 * in 16-bit lanes. RGB565: planes of gh rows of bwp 16-bit
+		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
+		 * R; the buffer has 32 bytes to spare, so a 16-lane read
+		 * from any row stays inside it. */
+		uint8_t *px;
+		size_t *off;
+		size_t rowb;
+		int bwp;
+		bool tried;
+	} blend[2];
 };
 
 /* A damaged cell of a band drawn with the mask path. */
@@ -66,9 +75,9 @@ struct fjob {
 	uint32_t fg, bg;  /* in the surface's format */
 };
 
-/* A damaged cell of a band drawn with the blend path (XRGB8888). */
+/* A damaged cell of a band drawn with the blend path. */
 struct bjob {
-	const uint8_t *rows; /* the glyph's oriented rows (struct orient px) */
+	const uint8_t *rows; /* the glyph's oriented rows (struct pxrows) */
 	int sx0;
 	uint32_t fg, bg;     /* 0xRRGGBB */
 };
@@ -120,7 +129,6 @@ struct blitter {
 };
 
 static void draw_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
-static void build_px(struct blitter *b, int r);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define BLIT_HAVE_AVX2 1
 static void draw_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s);
@@ -168,7 +176,6 @@ static void build_bits(struct blitter *b, int r)
 	if (o->tried)
 		return;
 	o->tried = true;
-	build_px(b, r);
 	const struct font *f = b->f;
 	int s = b->scale;
 	size_t per = (size_t)o->gh * (size_t)o->bpr;
@@ -192,52 +199,62 @@ static void build_bits(struct blitter *b, int r)
 	}
 }
 
-/* The blend path's rows of rotation r (XRGB8888), built on first use with
- * the mask bits. Without memory for them those cells take the per-pixel
- * path: slower, same pixels. */
-static void build_px(struct blitter *b, int r)
+/* The blend path's rows of rotation r for XRGB8888 (rgb565 false) or
+ * RGB565, built on the first draw in that format. Without memory for them
+ * those cells take the per-pixel path: slower, same pixels. */
+static void build_px(struct blitter *b, int r, bool rgb565)
 {
 	struct orient *o = &b->o[r];
+	struct pxrows *x = &o->blend[rgb565];
+	if (x->tried)
+		return;
+	x->tried = true;
 	const struct font *f = b->f;
 	int s = b->scale, bw = o->gw * s, bwp = (bw + 7) & ~7;
 	bool colour = f->colour != NULL;
-	o->bwp = bwp;
-	o->rowb = (size_t)bwp * (colour ? 16 : 8);
-	size_t per = (size_t)o->gh * o->rowb, n = 0;
+	x->bwp = bwp;
+	x->rowb = (size_t)bwp * (rgb565 ? 2 : colour ? 16 : 8);
+	size_t per = (size_t)o->gh * x->rowb * (rgb565 && colour ? 4 : 1), n = 0;
 	for (int g = 0; g < f->nglyphs; g++)
 		n += b->kind[g] != GK_MASK;
 	if (!n)
 		return;
-	o->pxoff = malloc((size_t)f->nglyphs * sizeof *o->pxoff);
-	if (o->pxoff && n <= (((size_t)64) << 20) / per)
-		o->px = calloc(n, per);
-	if (!o->px || !o->pxoff) {
-		free(o->pxoff);
-		o->pxoff = NULL;
+	x->off = malloc((size_t)f->nglyphs * sizeof *x->off);
+	if (x->off && n <= (((size_t)64) << 20) / per)
+		x->px = calloc(1, n * per + 32);
+	if (!x->px || !x->off) {
+		free(x->off);
+		x->off = NULL;
 		log_error("blit: out of memory for the blended glyphs of %s; drawing them pixel by pixel", f->name);
 		return;
 	}
+	/* where pixel u of row v's lanes are, from the glyph's start: a at
+	 * v*rowl + lane*u (lane copies), colour B at cofs more, G and R each
+	 * a further plane on: XRGB8888 rowl = rowb/2, lane 4, cofs 4 bwp,
+	 * plane 1; RGB565 rowl = bwp, lane 1, cofs = plane = gh bwp */
+	size_t rowl = x->rowb / 2, lane = rgb565 ? 1 : 4;
+	size_t plane = rgb565 ? (size_t)o->gh * (size_t)bwp : 1, cofs = rgb565 ? plane : 4 * (size_t)bwp;
 	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h, at = 0;
 	for (int g = 0; g < f->nglyphs; g++) {
 		if (b->kind[g] == GK_MASK) {
-			o->pxoff[g] = SIZE_MAX;
+			x->off[g] = SIZE_MAX;
 			continue;
 		}
-		o->pxoff[g] = at;
-		uint16_t *row = (uint16_t *)(void *)(o->px + at);
+		x->off[g] = at;
+		uint16_t *row = (uint16_t *)(void *)(x->px + at);
 		at += per;
-		for (int v = 0; v < o->gh; v++, row += o->rowb / 2)
+		for (int v = 0; v < o->gh; v++, row += rowl)
 			for (int u = 0; u < bw; u++) {
 				size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
-				uint16_t *p = row + 4 * u, *c = row + 4 * (size_t)bwp + 4 * u;
+				uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
+				uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
+				for (size_t k = 0; k < lane; k++)
+					p[k] = a;
 				if (colour) {
 					uint32_t t = f->colour[i];
-					p[0] = p[1] = p[2] = p[3] = (uint16_t)(t >> 24);
 					c[0] = t & 255;
-					c[1] = (t >> 8) & 255;
-					c[2] = (t >> 16) & 255;
-				} else {
-					p[0] = p[1] = p[2] = p[3] = f->coverage[i];
+					c[plane] = (t >> 8) & 255;
+					c[2 * plane] = (t >> 16) & 255;
 				}
 			}
 	}
@@ -320,8 +337,10 @@ void blit_destroy(struct blitter *b)
 		return;
 	for (int r = 0; r < 4; r++) {
 		free(b->o[r].bits);
-		free(b->o[r].px);
-		free(b->o[r].pxoff);
+		for (int k = 0; k < 2; k++) {
+			free(b->o[r].blend[k].px);
+			free(b->o[r].blend[k].off);
+		}
 	}
 	free(b->kind);
 	free(b);
@@ -350,13 +369,13 @@ int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int 
 	return 1;
 }
 
-int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows,
-		int fixed_scale, int *scale)
+int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows, int min_cols,
+		int min_rows, int fixed_scale, int *scale)
 {
 	bool turned = s->rotation == 90 || s->rotation == 270;
 	long lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
-	int best = -1, best_scale = 1, most = -1, most_scale = 1;
-	long best_area = -1, most_cells = -1;
+	int best = -1, best_scale = 1, most = -1, apart = -1;
+	long best_area = -1, most_cells = -1, apart_cells = -1;
 	int lo = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 1;
 	int hi = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 8;
 	for (int i = 0; i < n; i++) {
@@ -373,16 +392,19 @@ int blit_choose(const struct font *const *fonts, int n, const struct surface *s,
 				break; /* the largest scale that fits */
 			}
 		}
-		long cells = (lw / ((long)f->cell_w * lo)) * (lh / ((long)f->cell_h * lo));
-		if (cells > most_cells) {
+		long fc = lw / ((long)f->cell_w * lo), fr = lh / ((long)f->cell_h * lo);
+		if (fc * fr > most_cells) {
 			most = i;
-			most_cells = cells;
-			most_scale = lo;
+			most_cells = fc * fr;
+		}
+		if (fc >= min_cols && fr >= min_rows && fc * fr > apart_cells && font_lines_apart(f)) {
+			apart = i;
+			apart_cells = fc * fr;
 		}
 	}
 	if (best < 0) {
-		best = most < 0 ? 0 : most;
-		best_scale = most_scale;
+		best = apart >= 0 ? apart : most < 0 ? 0 : most;
+		best_scale = lo;
 	}
 	*scale = best_scale;
 	return best;
@@ -551,10 +573,10 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 	const v16u16 D = LANES4((uint16_t)(fB - bB), (uint16_t)(fG - bG), (uint16_t)(fR - bR), 0);
 	const v16u16 BK = LANES4(bB, bG, bR, 0);
 #undef LANES4
-	int groups = bw / 8, tail = bw % 8, bwp = o->bwp;
+	int groups = bw / 8, tail = bw % 8, bwp = o->blend[0].bwp;
 	uint8_t *dst = top + (size_t)j->sx0 * 4;
-	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->rowb);
-	size_t rowl = o->rowb / 2;
+	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->blend[0].rowb);
+	size_t rowl = o->blend[0].rowb / 2;
 #define PIX4(out, k)                                                          \
 	do {                                                                  \
 		v16u16 a_, v_;                                                \
@@ -597,6 +619,129 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 #undef PIX8
 #undef PIX4
 }
+
+/* The blend of RGB565 cells: per channel x = b*255 + 128 + d*a with d =
+ * f - b (coverage) or tile - b (colour; the tile's channels in tb, tg, tr)
+ * and y = x + (x >> 8), whose high byte is blend_cell's 8-bit result
+ * (y < 65536); then the top 5/6/5 bits of those: (y & 0xF800) for red,
+ * (y & 0xFC00) >> 5 for green, y >> 11 for blue. k holds the constants in
+ * vectors of out's type: c* = b*255 + 128, d* = f - b, b* = b, m5 =
+ * 0xF800, m6 = 0xFC00. */
+#define BLEND565(out, k, a, tb, tg, tr, colour)                                                 \
+	do {                                                                                    \
+		__typeof__(out) b_, g_, r_;                                                     \
+		if (colour) {                                                                   \
+			b_ = (k).cB + ((tb) - (k).bB) * (a);                                    \
+			g_ = (k).cG + ((tg) - (k).bG) * (a);                                    \
+			r_ = (k).cR + ((tr) - (k).bR) * (a);                                    \
+		} else {                                                                        \
+			b_ = (k).cB + (k).dB * (a);                                             \
+			g_ = (k).cG + (k).dG * (a);                                             \
+			r_ = (k).cR + (k).dR * (a);                                             \
+		}                                                                               \
+		b_ += b_ >> 8;                                                                  \
+		g_ += g_ >> 8;                                                                  \
+		r_ += r_ >> 8;                                                                  \
+		out = (r_ & (k).m5) | (g_ & (k).m6) >> 5 | b_ >> 11;                            \
+	} while (0)
+
+struct k565_8 {
+	v8u16 cB, cG, cR, dB, dG, dR, bB, bG, bR, m5, m6;
+};
+struct k565_16 {
+	v16u16 cB, cG, cR, dB, dG, dR, bB, bG, bR, m5, m6;
+};
+
+/* The constants of BLEND565 for a cell's colours, in 8 lanes. */
+static inline __attribute__((always_inline)) struct k565_8 k565(const struct bjob *j)
+{
+	uint16_t bB = j->bg & 255, bG = (j->bg >> 8) & 255, bR = (j->bg >> 16) & 255;
+	uint16_t fB = j->fg & 255, fG = (j->fg >> 8) & 255, fR = (j->fg >> 16) & 255;
+	return (struct k565_8){ SPLAT16(bB * 255 + 128), SPLAT16(bG * 255 + 128), SPLAT16(bR * 255 + 128),
+				SPLAT16(fB - bB),	 SPLAT16(fG - bG),	 SPLAT16(fR - bR),
+				SPLAT16(bB),		 SPLAT16(bG),		 SPLAT16(bR),
+				SPLAT16(0xF800),	 SPLAT16(0xFC00) };
+}
+
+/* 8 lanes of p then 8 of q */
+#define JOIN16(p, q) __builtin_shufflevector((p), (q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+/* p's constants in the low eight lanes, q's in the high eight. */
+static inline __attribute__((always_inline)) struct k565_16 k565_join(const struct k565_8 *p, const struct k565_8 *q)
+{
+	return (struct k565_16){ JOIN16(p->cB, q->cB), JOIN16(p->cG, q->cG), JOIN16(p->cR, q->cR),
+				 JOIN16(p->dB, q->dB), JOIN16(p->dG, q->dG), JOIN16(p->dR, q->dR),
+				 JOIN16(p->bB, q->bB), JOIN16(p->bG, q->bG), JOIN16(p->bR, q->bR),
+				 JOIN16(p->m5, q->m5), JOIN16(p->m6, q->m6) };
+}
+
+/* One cell through the blend path on RGB565 (not clipped): sixteen pixels
+ * at a time, then eight; an 8-pixel cell at scale 1 two glyph rows (8
+ * lanes apart) in one step. */
+static inline __attribute__((always_inline)) void blend565_cell(const struct orient *o, const struct bjob *j,
+								uint8_t *top, size_t stride, int nrows, int gv0,
+								int rep0, int scale, int bw, bool colour)
+{
+	const struct k565_8 k8 = k565(j);
+	const struct k565_16 k16 = k565_join(&k8, &k8);
+	const struct pxrows *x = &o->blend[1];
+	size_t rowl = (size_t)x->bwp, plane = (size_t)o->gh * rowl;
+	uint8_t *dst = top + (size_t)j->sx0 * 2;
+	const uint16_t *row = (const uint16_t *)(const void *)j->rows + (size_t)gv0 * rowl;
+/* lanes k.. of the row's planes, as many as out holds, blended into out */
+#define ROW565(out, kv)                                                         \
+	do {                                                                    \
+		__typeof__(out) a_, tb_ = { 0 }, tg_ = { 0 }, tr_ = { 0 };      \
+		memcpy(&a_, row + k, sizeof a_);                                \
+		if (colour) {                                                   \
+			memcpy(&tb_, row + plane + k, sizeof a_);               \
+			memcpy(&tg_, row + 2 * plane + k, sizeof a_);           \
+			memcpy(&tr_, row + 3 * plane + k, sizeof a_);           \
+		}                                                               \
+		BLEND565(out, kv, a_, tb_, tg_, tr_, colour);                   \
+	} while (0)
+	if (rowl == 8 && bw == 8 && scale == 1) {
+		/* glyph rows v and v+1 in one step (past the last row: lanes
+		 * not shown) */
+		const int k = 0;
+		int y = 0;
+		for (; y + 2 <= nrows; y += 2, row += 16, dst += 2 * stride) {
+			v16u16 out;
+			ROW565(out, k16);
+			memcpy(dst, &out, 16);
+			memcpy(dst + stride, (const uint16_t *)&out + 8, 16);
+		}
+		if (y < nrows) {
+			v8u16 out;
+			ROW565(out, k8);
+			memcpy(dst, &out, 16);
+		}
+		return;
+	}
+	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+		int k = 0;
+		for (; k + 16 <= bw; k += 16) {
+			v16u16 out;
+			ROW565(out, k16);
+			memcpy(dst + 2 * k, &out, 32);
+		}
+		for (; k < bw; k += 8) {
+			v8u16 out;
+			ROW565(out, k8);
+			if (k + 8 <= bw)
+				memcpy(dst + 2 * k, &out, 16);
+			else
+				for (int i = 0; k + i < bw; i++)
+					memcpy(dst + 2 * (k + i), (const uint16_t *)&out + i, 2);
+		}
+		if (++rep == scale) {
+			rep = 0;
+			row += rowl;
+		}
+	}
+#undef ROW565
+}
+#undef JOIN16
 
 /* Eight XRGB8888 pixels bg ^ (x & mask of byte m) at dst: one 32-byte
  * vector when wide (AVX2), two 16-byte ones otherwise (SSE2, NEON). */
@@ -721,7 +866,15 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
 	int sc = b->scale;
-	if (b->f->colour)
+	if (s->format == SURF_RGB565 && b->f->colour)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      true);
+	else if (s->format == SURF_RGB565)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      false);
+	else 	if (b->f->colour)
 		for (int i = 0; i < bd->nb; i++)
 			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
 				   true);
@@ -771,11 +924,20 @@ static void flush_band(struct blitter *b, struct surface *s)
 
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
 {
+	blit_draw_rows(b, c, s, damage, damage && damage == c->damage ? c->row_damage : NULL);
+}
+
+void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
+		    const struct con_span *rows)
+{
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
+	bool rgb565 = s->format == SURF_RGB565;
 	build_bits(b, r);
+	build_px(b, r, rgb565);
 	const struct orient *o = &b->o[r];
+	const struct pxrows *px = &o->blend[rgb565];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
 	bool flip_y = r == 2 || r == 3; /* bands run bottom to top */
@@ -787,7 +949,6 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 		nbands = maxb;
 	if (ncells > maxc)
 		ncells = maxc;
-	bool rgb565 = s->format == SURF_RGB565;
 	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
 	struct band *bd = &b->band;
 	bd->o = o;
@@ -801,25 +962,39 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 		memset(b->coldmg, 0, (size_t)w);
 		for (int y = 0; y < ncells; y++) {
 			const uint8_t *row = damage + (size_t)y * (size_t)c->w;
-			if (any_set(row, w))
+			if (rows ? con_span_any(rows[y]) : any_set(row, w))
 				for (int x = 0; x < w; x++)
 					b->coldmg[x] |= row[x];
 		}
 	}
 	for (int a = 0; a < nbands; a++) {
-		if (damage && !turned && !any_set(damage + (size_t)a * (size_t)c->w, ncells))
+		if (damage && !turned &&
+		    (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
 		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		/* visit the band's cells left to right on the surface */
+		/* visit the band's cells left to right on the surface (unturned,
+		 * unflipped: only within the row's span) */
+		int t0 = 0, t1 = ncells;
+		if (damage && rows && !turned && !flip_x) {
+			t0 = rows[a].lo < ncells ? rows[a].lo : ncells;
+			t1 = rows[a].hi < ncells ? rows[a].hi + 1 : ncells;
+		}
 		int k0 = flip_x ? ncells - 1 : 0;
-		ptrdiff_t ci = turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0;
 		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
-		int sx0 = flip_x ? s->width - ncells * bw : 0;
-		for (int t = 0; t < ncells; t++, ci += dci, sx0 += bw) {
-			if (damage && !damage[ci])
+		ptrdiff_t ci = (turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0) + t0 * dci;
+		int sx0 = (flip_x ? s->width - ncells * bw : 0) + t0 * bw;
+		for (int t = t0; t < t1; t++, ci += dci, sx0 += bw) {
+			if (damage && !damage[ci]) {
+				if (!turned && !flip_x) { /* on to the row's next damaged cell */
+					int skip = con_next_damaged(damage + (ci - t), t + 1, t1) - t - 1;
+					t += skip;
+					ci += skip;
+					sx0 += skip * bw;
+				}
 				continue;
+			}
 			const struct con_cell *cell = &c->cells[ci];
 			int g = lookup(b, cell->ch);
 			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
@@ -830,10 +1005,10 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				if (bd->nf == BLIT_JOBS)
 					flush_band(b, s);
-			} else if (!rgb565 && o->px && o->pxoff[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
+			} else if (px->px && px->off[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
 				struct bjob *j = &bd->blend[bd->nb++];
 				j->sx0 = sx0;
-				j->rows = o->px + o->pxoff[g];
+				j->rows = px->px + px->off[g];
 				j->fg = cell->fg;
 				j->bg = cell->bg;
 				if (bd->nb == BLIT_JOBS)

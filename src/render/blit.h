@@ -46,6 +46,12 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
+/* The same, told where each console row's damage lies (rows[y] spans it;
+ * NULL: every row is looked at whole), so that clean rows and the clean
+ * ends of rows cost nothing. blit_draw with c->damage uses c->row_damage
+ * so. */
+void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
+		    const struct con_span *rows);
 
 /* The largest scale (1..8) at which font f shows at least cols × rows cells
  * on surface s (rotation included); 1 when even scale 1 shows fewer. For
@@ -57,10 +63,13 @@ int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int 
  * when it is 1..8) that shows at least cols × rows cells; of those, the
  * font whose cols × rows cells cover the most of the surface, on a tie
  * the smaller scale (the font's own pixels), then the earlier candidate.
- * When no candidate shows cols × rows, the one that shows the most cells
- * (at scale 1 or fixed_scale). Returns the index; *scale gets the scale. */
-int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows,
-		int fixed_scale, int *scale);
+ * When no candidate shows cols × rows (a small panel), at scale 1 or
+ * fixed_scale: of the fonts whose lines of text keep a gap
+ * (font_lines_apart) and that show at least min_cols × min_rows, the one
+ * that shows the most cells; when there is none, the font that shows the
+ * most cells. Returns the index; *scale gets the scale. */
+int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows, int min_cols,
+		int min_rows, int fixed_scale, int *scale);
 
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */

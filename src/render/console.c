@@ -15,6 +15,8 @@ static void blank(struct console *c, uint32_t bg)
 	for (size_t i = 0; i < n; i++)
 		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
 	memset(c->damage, 1, n);
+	for (int y = 0; y < c->h; y++)
+		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
 }
 
@@ -39,6 +41,7 @@ void con_destroy(struct console *c)
 		return;
 	free(c->cells);
 	free(c->damage);
+	free(c->row_damage);
 	free(c);
 }
 
@@ -54,15 +57,19 @@ int con_resize(struct console *c, int w, int h)
 	size_t n = (size_t)w * (size_t)h;
 	struct con_cell *cells = malloc(n * sizeof *cells);
 	uint8_t *damage = malloc(n);
-	if (!cells || !damage) {
+	struct con_span *rows = malloc((size_t)h * sizeof *rows);
+	if (!cells || !damage || !rows) {
 		free(cells);
 		free(damage);
+		free(rows);
 		return -ENOMEM;
 	}
 	free(c->cells);
 	free(c->damage);
+	free(c->row_damage);
 	c->cells = cells;
 	c->damage = damage;
+	c->row_damage = rows;
 	c->w = w;
 	c->h = h;
 	blank(c, 0);
@@ -78,6 +85,11 @@ static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
 	*cell = v;
 	if (!c->damage[i]) {
 		c->damage[i] = 1;
+		struct con_span *sp = &c->row_damage[y];
+		if (x < sp->lo)
+			sp->lo = (uint16_t)x;
+		if (x > sp->hi)
+			sp->hi = (uint16_t)x;
 		c->damaged++;
 	}
 }
@@ -282,9 +294,58 @@ int con_copy(struct console *dst, const struct console *src)
 {
 	if (dst->w != src->w || dst->h != src->h)
 		return -EINVAL;
-	for (int y = 0; y < src->h; y++)
+	size_t w = (size_t)src->w;
+	for (int y = 0; y < src->h; y++) {
+		const struct con_cell *s = src->cells + (size_t)y * w;
+		if (memcmp(dst->cells + (size_t)y * w, s, w * sizeof *s) == 0)
+			continue; /* an equal row: one memcmp */
 		for (int x = 0; x < src->w; x++)
-			set_cell(dst, x, y, src->cells[(size_t)y * src->w + x]);
+			set_cell(dst, x, y, s[x]);
+	}
+	return 0;
+}
+
+int con_next_damaged(const uint8_t *damage, int from, int n)
+{
+	int i = from;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, damage + i, 8);
+		if (!w)
+			continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return i + __builtin_ctzll(w) / 8;
+#else
+		break;
+#endif
+	}
+	while (i < n && !damage[i])
+		i++;
+	return i;
+}
+
+int con_sync(struct console *dst, struct console *src)
+{
+	if (dst->w != src->w || dst->h != src->h)
+		return -EINVAL;
+	size_t w = (size_t)src->w;
+	for (int y = 0; y < src->h && src->damaged; y++) {
+		struct con_span sp = src->row_damage[y];
+		if (!con_span_any(sp))
+			continue;
+		src->row_damage[y] = CON_SPAN_NONE;
+		uint8_t *d = src->damage + (size_t)y * w;
+		const struct con_cell *s = src->cells + (size_t)y * w;
+		int end = sp.hi + 1;
+		for (int x = con_next_damaged(d, sp.lo, end); x < end; x = con_next_damaged(d, x + 1, end)) {
+			d[x] = 0;
+			src->damaged--;
+			set_cell(dst, x, y, s[x]);
+		}
+	}
+	/* (damaged reached 0 early: the remaining rows' spans are clean) */
+	for (int y = 0; y < src->h; y++)
+		src->row_damage[y] = CON_SPAN_NONE;
 	return 0;
 }
 
@@ -292,11 +353,20 @@ void con_damage_all(struct console *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	memset(c->damage, 1, n);
+	for (int y = 0; y < c->h; y++)
+		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
 }
 
 void con_clear_damage(struct console *c)
 {
-	memset(c->damage, 0, (size_t)c->w * (size_t)c->h);
+	if (!c->damaged)
+		return;
+	for (int y = 0; y < c->h; y++) {
+		struct con_span sp = c->row_damage[y];
+		if (con_span_any(sp))
+			memset(c->damage + (size_t)y * (size_t)c->w + sp.lo, 0, (size_t)(sp.hi - sp.lo + 1));
+		c->row_damage[y] = CON_SPAN_NONE;
+	}
 	c->damaged = 0;
 }

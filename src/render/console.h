@@ -14,12 +14,29 @@ struct con_cell {
 	uint32_t bg;
 };
 
+/* The columns of a row that may hold damage: lo..hi (inclusive); lo > hi
+ * when none does. Readers skip clean rows, and the clean ends of the
+ * others, without looking at their cells. */
+struct con_span {
+	uint16_t lo, hi;
+};
+#define CON_SPAN_NONE ((struct con_span){ 0xFFFF, 0 })
+
+/* Whether span s holds any column. */
+static inline bool con_span_any(struct con_span s)
+{
+	return s.lo <= s.hi;
+}
+
 /* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
- * changed since the last con_clear_damage(). Read-only outside console.c. */
+ * changed since the last con_clear_damage(); row_damage[y] spans the
+ * damaged cells of row y (at most: it may be wider). Read-only outside
+ * console.c. */
 struct console {
 	int w, h;
 	struct con_cell *cells;
 	uint8_t *damage;
+	struct con_span *row_damage;
 	int damaged; /* number of damaged cells */
 };
 
@@ -74,6 +91,19 @@ void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_
  * otherwise), damaging only the cells that differ. Lets a screen be drawn
  * from scratch into a spare console without over-reporting damage. */
 int con_copy(struct console *dst, const struct console *src);
+
+/* Brings dst up to date from src's damage: copies the cells damaged in src
+ * (damaging in dst only those that differ) and forgets src's damage. dst
+ * must already equal src on every undamaged cell of src — true when dst is
+ * changed only by con_sync from src, and every change to src since the last
+ * con_sync was made through this module (which damages what it changes).
+ * Costs in proportion to src's damaged rows, not to its size. Same size
+ * required: returns -EINVAL otherwise. */
+int con_sync(struct console *dst, struct console *src);
+
+/* The first i in [from, n) with damage[i] nonzero, or n: a row of a damage
+ * map (the console's, or one like it) read eight bytes at a time. */
+int con_next_damaged(const uint8_t *damage, int from, int n);
 
 /* Marks every cell damaged (e.g. after a VT switch or a new surface). */
 void con_damage_all(struct console *c);

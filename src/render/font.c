@@ -1195,3 +1195,19 @@ bool font_has(const struct font *f, uint32_t cp)
 	int32_t g = map_find(f, cp);
 	return g >= 0 && g < f->nfile;
 }
+
+bool font_lines_apart(const struct font *f)
+{
+	bool top = true, bottom = true;
+	size_t w = (size_t)f->cell_w, last = (size_t)(f->cell_h - 1) * w;
+	for (uint32_t cp = '!'; cp <= '~' && (top || bottom); cp++) {
+		if (!font_has(f, cp))
+			continue;
+		const uint8_t *c = font_coverage(f, font_glyph(f, cp));
+		for (size_t x = 0; x < w; x++) {
+			top = top && !c[x];
+			bottom = bottom && !c[last + x];
+		}
+	}
+	return top || bottom;
+}

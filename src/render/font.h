@@ -102,6 +102,10 @@ void font_destroy(struct font *f);
 int font_glyph(const struct font *f, uint32_t cp);
 /* True when the font file has its own glyph for cp (not one pirogue drew). */
 bool font_has(const struct font *f, uint32_t cp);
+/* True when lines of text keep a gap: the top or the bottom pixel row of
+ * the cell is blank in every glyph of '!'..'~' the font has (8×8 fonts,
+ * whose capitals and descenders fill all eight rows, are not). */
+bool font_lines_apart(const struct font *f);
 /* Pointer to glyph g's cell_w × cell_h coverage bytes (g must be valid). */
 static inline const uint8_t *font_coverage(const struct font *f, int g)
 {

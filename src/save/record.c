@@ -124,7 +124,20 @@ struct rec_writer {
 	uint64_t last_sum;
 };
 
+static int writer_open(struct rec_writer **out, const char *path, const struct game_opts *o, const char *mapgen);
+
 int rec_writer_open(struct rec_writer **out, const char *path, uint64_t seed, const char *mapgen)
+{
+	struct game_opts o = {.seed = seed};
+	return writer_open(out, path, &o, mapgen);
+}
+
+int rec_writer_open_opts(struct rec_writer **out, const char *path, const struct game_opts *o)
+{
+	return writer_open(out, path, o, mapgen_name(o->mapgen));
+}
+
+static int writer_open(struct rec_writer **out, const char *path, const struct game_opts *o, const char *mapgen)
 {
 	*out = NULL;
 	struct rec_writer *w = calloc(1, sizeof *w);
@@ -138,7 +151,10 @@ int rec_writer_open(struct rec_writer **out, const char *path, uint64_t seed, co
 		return -e;
 	}
 	snprintf(w->path, sizeof w->path, "%s", path);
-	fprintf(w->f, "%s\nseed %" PRIu64 "\nmapgen %s\n# command [arguments] turn checksum\n", REC_MAGIC, seed, mapgen);
+	fprintf(w->f, "%s\nseed %" PRIu64 "\nmapgen %s\n", REC_MAGIC, o->seed, mapgen);
+	if ((o->map_w || o->map_h) && (o->map_w != MAP_W || o->map_h != MAP_H))
+		fprintf(w->f, "size %dx%d\n", o->map_w, o->map_h);
+	fputs("# command [arguments] turn checksum\n", w->f);
 	fflush(w->f);
 	*out = w;
 	return 0;
@@ -248,7 +264,7 @@ int rec_write_history(const char *path, const struct game *g, int every_sum)
 	struct game_opts o;
 	game_opts_of(g, &o);
 	struct rec_writer *w;
-	int rc = rec_writer_open(&w, path, o.seed, mapgen_name(o.mapgen));
+	int rc = rec_writer_open_opts(&w, path, &o);
 	if (rc || !w) /* (!w never: said for the clang analyzer, which takes -errno for 0) */
 		return rc ? rc : -EIO;
 	rc = rec_writer_history(w, g, every_sum);
@@ -432,6 +448,15 @@ int rec_load(const char *path, struct recording *out, char *err, size_t errlen)
 			have_seed = 1;
 			continue;
 		}
+		if (!strcmp(wd[0], "size")) {
+			if (nw != 2 || map_size_parse(rest, &out->map_w, &out->map_h)) {
+				snprintf(err, errlen, "%s:%d: bad floor size '%s' (WxH, %dx%d to %dx%d)", path, lineno, rest,
+					 MAP_MIN_W, MAP_MIN_H, MAP_MAX_W, MAP_MAX_H);
+				rc = -EINVAL;
+				goto out;
+			}
+			continue;
+		}
 		if (!strcmp(wd[0], "mapgen")) {
 			size_t len = strlen(rest);
 			if (nw != 2 || len >= sizeof out->mapgen) {
@@ -522,7 +547,7 @@ void rec_free(struct recording *r)
 int rec_replay(const struct recording *r, const char *name, struct game **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	struct game_opts o = {.seed = r->seed};
+	struct game_opts o = {.seed = r->seed, .map_w = r->map_w, .map_h = r->map_h};
 	if (mapgen_parse(r->mapgen, &o.mapgen)) {
 		snprintf(err, errlen, "%s: unknown map generator '%s'", name, r->mapgen);
 		return -EINVAL;

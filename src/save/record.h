@@ -11,6 +11,7 @@
  *   pirogue-recording 2
  *   seed 12345
  *   mapgen classic
+ *   size 120x60                 <- only for floors other than 80x43
  *   move_n 1 8f1c0a3e5d2b7c44   <- command, turn after it, checksum after it
  *   use c 31,12 57 0123456789abcdef  <- arguments between: inventory slot
  *   drop a 58                        (a..z), target cell x,y, level-up choice
@@ -27,6 +28,8 @@ struct rec_writer;
 /* Creates (truncates) path and writes the header. Returns 0 or a negative
  * errno after logging one line naming the file. */
 int rec_writer_open(struct rec_writer **out, const char *path, uint64_t seed, const char *mapgen);
+/* The same for a game made with o (its seed, generator and floor size). */
+int rec_writer_open_opts(struct rec_writer **out, const char *path, const struct game_opts *o);
 /* Appends one command with its arguments (a command out of range is written
  * as "none": neither changes anything) and the turn and checksum after it;
  * flushed at once so a crash loses nothing written before. Returns 0 or a
@@ -66,6 +69,7 @@ struct recording {
 	int version; /* 1 or 2 */
 	uint64_t seed;
 	char mapgen[16];
+	int map_w, map_h; /* the size line; 0, 0 when absent (80x43) */
 	struct rec_step *steps;
 	size_t nsteps;
 	int end_turn; /* format 2: the end line */

@@ -9,7 +9,7 @@
 
 const struct ui_palette ui_pal = {
 	.bg = 0x000000, .text = 0xE0E0E0, .dim_text = 0x808080, .title = 0xFFD060,
-	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0,
+	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0, .hint_key = 0xE8D8A8,
 	.floor_fg = 0xB4A878, .floor_bg = 0x201C14, .wall_fg = 0xDCC890, .wall_bg = 0x5A4A2C,
 	.floor_mem_fg = 0x3C3C50, .floor_mem_bg = 0x000000, .wall_mem_fg = 0x5A5A78, .wall_mem_bg = 0x141420,
 	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_half = 0x9A6A00, .hp_low = 0xB02020,
@@ -40,8 +40,11 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s)
 	con_print(c, x < 0 ? 0 : x, y, fg, ui_pal.bg, s, c->w);
 }
 
-static void tile_look(const struct map *m, int i, bool vis, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
 {
+	bool vis = m->visible[i];
+	if (!vis && !m->explored[i])
+		return false;
 	switch (m->tile[i]) {
 	case TILE_WALL:
 		*ch = '#';
@@ -60,6 +63,7 @@ static void tile_look(const struct map *m, int i, bool vis, uint32_t *ch, uint32
 		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
 		break;
 	}
+	return true;
 }
 
 /* How a drawable is shown: the game's colours, except the monsters, which
@@ -79,7 +83,11 @@ static uint32_t shown_fg(const struct drawable *d)
 	return d->fg;
 }
 
-#define MAX_DRAWABLES 1024
+uint32_t ui_drawable_fg(const struct drawable *d)
+{
+	uint32_t fg = shown_fg(d);
+	return d->remembered ? ui_scale_rgb(fg, 45) : fg;
+}
 
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
 {
@@ -89,23 +97,18 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 			int mx = cam_x + vx, my = cam_y + vy;
 			if (mx < 0 || my < 0 || mx >= m->w || my >= m->h)
 				continue;
-			int i = my * m->w + mx;
-			bool vis = m->visible[i];
-			if (!vis && !m->explored[i])
-				continue;
 			uint32_t ch, fg, bg;
-			tile_look(m, i, vis, &ch, &fg, &bg);
-			con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+			if (ui_tile_look(m, my * m->w + mx, &ch, &fg, &bg))
+				con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
 		}
 	}
-	struct drawable d[MAX_DRAWABLES];
-	int n = game_drawables(g, d, MAX_DRAWABLES);
+	struct drawable d[UI_MAX_DRAWABLES];
+	int n = game_drawables(g, d, UI_MAX_DRAWABLES);
 	for (int i = 0; i < n; i++) {
 		int vx = d[i].x - cam_x, vy = d[i].y - cam_y;
 		if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
 			continue;
-		uint32_t fg = shown_fg(&d[i]);
-		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph, d[i].remembered ? ui_scale_rgb(fg, 45) : fg);
+		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph, ui_drawable_fg(&d[i]));
 	}
 }
 
@@ -153,13 +156,29 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 	}
 }
 
-static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+/* Whether a part of the HUD must be drawn: always on a whole frame (was
+ * NULL), else when a number it shows changed; then its row, from x to
+ * before x_end, is cleared first (as con_clear leaves it). */
+static bool stats_part(struct console *c, const struct game_stats *was, bool changed, int x, int x_end, int y)
 {
-	struct game_stats s;
-	game_stats(g, &s);
+	if (was && !changed)
+		return false;
+	if (was)
+		con_fill(c, x, y, x_end - x, 1, ' ', 0xFFFFFF, ui_pal.bg);
+	return true;
+}
+
+void ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
+		   struct console *c)
+{
+	const struct game_stats s = *st, w = was ? *was : s;
 	char buf[64];
 	int y = l->panel_y;
+	bool hp = s.hp != w.hp || s.max_hp != w.max_hp;
+	bool xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
 	if (l->compact) {
+		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y))
+			return;
 		/* no separator: the stats line is the panel's first row */
 		int bw = l->cols / 2 - 1;
 		if (bw > 20)
@@ -170,20 +189,41 @@ static void draw_panel(const struct ui_layout *l, const struct game *g, struct c
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
 		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
 		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
-	} else {
-		con_fill(c, 0, y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+		return;
+	}
+	/* the rows left of the log, one part each */
+	if (stats_part(c, was, hp, 0, l->log_x, y + 1))
 		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
+	if (stats_part(c, was, s.depth != w.depth, 0, l->log_x, y + 3)) {
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
 		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
+	}
+	if (stats_part(c, was, xp, 0, l->log_x, y + 4)) {
 		/* 21 columns: shorter forms for high levels, never a cut number */
 		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
 		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
 			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
 		con_print(c, 1, y + 4, ui_pal.xp_fg, ui_pal.bg, buf, 21);
+	}
+	if (stats_part(c, was, s.turn != w.turn, 0, l->log_x, y + 5)) {
 		snprintf(buf, sizeof buf, "Turn %d", s.turn);
 		con_print(c, 1, y + 5, ui_pal.dim_text, ui_pal.bg, buf, 21);
 	}
+}
+
+void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c)
+{
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
+}
+
+static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	if (!l->compact) /* the separator over the wide panel */
+		con_fill(c, 0, l->panel_y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+	struct game_stats s;
+	game_stats(g, &s);
+	ui_draw_stats(l, &s, NULL, c);
+	ui_draw_log(l, g, c);
 }
 
 /* The width of item i in form f (3: left out). */
@@ -234,7 +274,11 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 		if (x + gap + len > l->cols - 1)
 			break; /* only when even the keys alone do not fit */
 		x += gap;
+		/* the key brighter than its label: the line reads as keys, apart
+		 * from the log above it */
 		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, t, -1);
+		if (items[i].keyed)
+			con_print(c, x, l->hint_y, ui_pal.hint_key, ui_pal.bg, items[i].key, -1);
 		x += len;
 	}
 }
@@ -292,7 +336,7 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 		con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
 	}
 	if (top)
-		con_print(c, l->view_x + 1, l->view_y, 0xFFE080, 0x302010, top, l->view_w - 2);
+		con_print_wrapped(c, l->view_x + 1, l->view_y, l->view_w - 2, 1, 0xFFE080, 0x302010, top); /* whole words */
 }
 
 const struct bindings *ui_binds(const struct ui *u)
@@ -396,6 +440,7 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 		struct ui_hint *h = &items[n++];
 		const char *brief = keys[i].brief ? keys[i].brief : keys[i].hint;
 		h->keep = keys[i].keep;
+		h->keyed = kt[0] != 0;
 		if (kt[0]) {
 			snprintf(h->full, sizeof h->full, "%s: %s", kt, keys[i].hint);
 			snprintf(h->brief, sizeof h->brief, "%s: %s", kt, brief);

@@ -4,6 +4,8 @@
 #include "ui/ui.h"
 #include <stddef.h>
 
+struct map;
+
 /* One line of a screen's key list: what an action does on that screen. The
  * hint line and the help screen are made from these and the bindings, so
  * both follow what the settings file binds. A list ends with an entry
@@ -41,7 +43,7 @@ extern const struct scr scr_inventory, scr_drop, scr_target, scr_levelup, scr_sc
 
 /* The palette of the screens, in one table (0xRRGGBB). */
 struct ui_palette {
-	uint32_t bg, text, dim_text, title, accent, select_bg, hint;
+	uint32_t bg, text, dim_text, title, accent, select_bg, hint, hint_key;
 	uint32_t floor_fg, floor_bg, wall_fg, wall_bg;
 	uint32_t floor_mem_fg, floor_mem_bg, wall_mem_fg, wall_mem_bg;
 	uint32_t stairs_fg, hp_full, hp_half, hp_low, hp_empty, hp_text, xp_fg, box;
@@ -64,12 +66,30 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
  * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
+/* The look of cell i of m in the map view: false when the cell is neither
+ * in view nor explored (the view leaves it blank), else its glyph and
+ * colours. */
+bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg);
+/* The colour the map view draws d in (monsters in the screens' palette,
+ * remembered things dimmed). */
+uint32_t ui_drawable_fg(const struct drawable *d);
+/* The HUD's numbers s: on a wide panel the HP bar and the lines left of the
+ * log (rows panel_y + 1 on, columns before log_x), on a compact one the
+ * panel's first row. With was NULL, all of it over what is there (a
+ * cleared console); else only the lines showing a number that differs from
+ * was, each cleared first. */
+void ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
+		   struct console *c);
+/* The newest messages in the log box (log_x, log_y, log_w, log_h), over
+ * what is there. */
+void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c);
 /* One item of the hint line in its three forms, longest first: "i: inventory",
  * "i: inv" (the brief label; the full form again when there is none) and
  * "i" (the key alone; the brief form when the item has no key). */
 struct ui_hint {
 	char full[64], brief[64], key[48];
-	bool keep; /* never reduced to its key alone, left out only when nothing else is */
+	bool keep;   /* never reduced to its key alone, left out only when nothing else is */
+	bool keyed;  /* key is a key, drawn brighter than the label (else the item is all label) */
 };
 /* Fits n hint items into width columns, two columns between items: sets
  * form[i] to 0 (full), 1 (brief), 2 (key alone) or 3 (left out). Every

@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 static const struct scr_key keys[] = {
-	{ .act = ACT_CONFIRM, .hint = "scores", .help = "the high scores, then a new game" },
-	{ .act = ACT_DO, .hint = "scores", .help = "the high scores, then a new game" },
+	{ .act = ACT_CONFIRM, .hint = "scores", .help = "high scores, then a new game" },
+	{ .act = ACT_DO, .hint = "scores", .help = "high scores, then a new game" },
 	{ .act = ACT_CANCEL, .hint = "menu", .keep = true, .help = "the title menu" },
 	{ .act = ACT_BACK, .hint = "menu", .keep = true, .help = "the title menu" },
 	{ .act = ACT_QUIT, .help = "the title menu" },

@@ -1,5 +1,6 @@
 /* The help screen: every binding of every screen, as currently bound (the
  * settings file's too), scrollable. Made from each screen's key list. */
+#include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +61,19 @@ static void entry_keys(const struct ui *u, const struct scr_key *k, enum action 
 		all_keys(u, a, false, r->keys, sizeof r->keys);
 	if (k->dev != SCR_KEYBOARD)
 		all_keys(u, a, true, r->pad, sizeof r->pad);
+	if (k->act2 != ACT_NONE && a == k->act) {
+		/* a pair ("choose": up and down): both actions' keys */
+		struct row second;
+		entry_keys(u, &(struct scr_key){ .act = k->act2, .act2 = ACT_NONE, .dev = k->dev }, k->act2, &second);
+		size_t kl = strlen(r->keys), pl = strlen(r->pad);
+		if (second.keys[0])
+			snprintf(r->keys + kl, sizeof r->keys - kl, "%s%s", kl ? " " : "", second.keys);
+		if (!strncmp(r->pad, "D-pad", 5) && !strncmp(second.pad, "D-pad", 5) && !strchr(r->pad, ' ') &&
+		    !strchr(second.pad, ' '))
+			snprintf(r->pad + pl, sizeof r->pad - pl, "%s", second.pad + 5); /* "D-pad↑↓" */
+		else if (second.pad[0])
+			snprintf(r->pad + pl, sizeof r->pad - pl, "%s%s", pl ? " " : "", second.pad);
+	}
 }
 
 /* Adds row r to the listing, or merges its keys into the previous row
@@ -96,6 +110,16 @@ static int listing(const struct ui *u, struct row *rows, int max)
 		for (const struct scr_key *k = sc->keys; k->hint || k->help; k++) {
 			if (!k->help)
 				continue;
+			if (k->moves && s >= 0) {
+				/* the same eight moves as on the map, listed there
+				 * one by one: here one row */
+				r = (struct row){ 0 };
+				snprintf(r.label, sizeof r.label, "%s", k->help);
+				ui_key_text(u, k, false, r.keys, sizeof r.keys);
+				ui_key_text(u, k, true, r.pad, sizeof r.pad);
+				add_row(rows, &n, max, &r);
+				continue;
+			}
 			if (k->moves) {
 				r = (struct row){ 0 };
 				snprintf(r.label, sizeof r.label, "%s:", k->help);
@@ -119,11 +143,18 @@ static int listing(const struct ui *u, struct row *rows, int max)
 	return n;
 }
 
-/* Rows of the console a row of the listing takes: one when wide, two when
- * narrow (the keys below the label). */
+/* Whether the listing is narrow: under 72 columns each entry's keys go on
+ * a line below its label. */
 static bool narrow(int cols)
 {
 	return cols < 72;
+}
+
+/* Lines row r takes: two when narrow (its keys below its label), one for
+ * a title or a heading without keys (the moves' "walk"). */
+static int row_lines(const struct row *r, bool nar)
+{
+	return nar && !r->title && (r->keys[0] || r->pad[0]) ? 2 : 1;
 }
 
 static int page(int rows)
@@ -139,7 +170,7 @@ static int max_top(const struct ui *u, int cols, int rows)
 		n = MAX_ROWS;
 	int lines = 0;
 	for (int i = 0; i < n; i++)
-		lines += narrow(cols) && !r[i].title ? 2 : 1;
+		lines += row_lines(&r[i], narrow(cols));
 	int m = lines - page(rows);
 	return m < 0 ? 0 : m;
 }
@@ -165,6 +196,17 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	u->help_top = top < 0 ? 0 : top > m ? m : top;
 }
 
+/* s at (x, y) in at most w cells, whole words only (a column's text is
+ * never cut mid-word); its leading blanks (an indent) kept. */
+static void words(struct console *c, int x, int y, int w, uint32_t fg, const char *s)
+{
+	int lead = 0;
+	while (s[lead] == ' ')
+		lead++;
+	if (lead < w)
+		con_print_wrapped(c, x + lead, y, w - lead, 1, fg, ui_pal.bg, s + lead);
+}
+
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	(void)g;
@@ -185,26 +227,26 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		con_print(c, px, 1, ui_pal.dim_text, ui_pal.bg, "gamepad", -1);
 	}
 	for (int i = 0; i < n && line < u->help_top + h; i++) {
-		int need = nar && !r[i].title ? 2 : 1;
+		int need = row_lines(&r[i], nar);
 		for (int part = 0; part < need; part++, line++) {
 			if (line < u->help_top || line >= u->help_top + h)
 				continue;
 			if (r[i].title) {
 				con_print(c, 2, y, ui_pal.title, ui_pal.bg, r[i].title, l->cols - 4);
 			} else if (part == 0) {
-				con_print(c, 3, y, ui_pal.text, ui_pal.bg, r[i].label, (nar ? l->cols - 5 : kx - 4));
+				words(c, 3, y, nar ? l->cols - 5 : kx - 4, ui_pal.text, r[i].label);
 			}
 			if (!r[i].title && (nar ? part == 1 : part == 0)) {
 				if (nar) {
 					/* the keys, then the pad buttons in their colour */
-					int kl = (int)strlen(r[i].keys);
-					con_print(c, kx, y, ui_pal.accent, ui_pal.bg, r[i].keys, l->cols - kx - 2);
+					int kl = (int)utf8_len(r[i].keys);
+					words(c, kx, y, l->cols - kx - 2, ui_pal.accent, r[i].keys);
 					int bx = kx + kl + (kl ? 2 : 0);
 					if (bx < l->cols - 2)
-						con_print(c, bx, y, PAD_FG, ui_pal.bg, r[i].pad, l->cols - bx - 2);
+						words(c, bx, y, l->cols - bx - 2, PAD_FG, r[i].pad);
 				} else {
-					con_print(c, kx, y, ui_pal.accent, ui_pal.bg, r[i].keys, px - kx - 1);
-					con_print(c, px, y, PAD_FG, ui_pal.bg, r[i].pad, pw);
+					words(c, kx, y, px - kx - 1, ui_pal.accent, r[i].keys);
+					words(c, px, y, pw, PAD_FG, r[i].pad);
 				}
 			}
 			y++;

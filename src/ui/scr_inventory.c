@@ -133,6 +133,9 @@ static void input_list(struct ui *u, struct game *g, const struct ui_host *h, co
 			u->screen = drop ? UI_INVENTORY : UI_DROP;
 		break;
 	default:
+		/* a letter of no item that means nothing here: say so */
+		if (in->key >= 'a' && in->key <= 'z')
+			snprintf(u->status, sizeof u->status, "You have no item %c.", (char)in->key);
 		break;
 	}
 }

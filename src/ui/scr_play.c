@@ -122,10 +122,21 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	}
 }
 
+/* Attract mode's demo: its hint line says what it is and how to leave it,
+ * not the play keys (any key ends it and does nothing else). */
+static const struct ui_hint demo_hint[] = {
+	{ .full = "Demo: the computer is playing", .brief = "Demo game", .key = "Demo game", .keep = true },
+	{ .full = "press any key to go back to the title", .brief = "press any key", .key = "press any key",
+	  .keep = true },
+};
+
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	ui_draw_world(u, l, g, c, false, NULL);
-	ui_draw_keys_hint(u, l, c, keys);
+	if (u->demo)
+		ui_draw_hint(l, c, demo_hint, (int)(sizeof demo_hint / sizeof demo_hint[0]));
+	else
+		ui_draw_keys_hint(u, l, c, keys);
 }
 
 const struct scr scr_play = { .name = "play", .title = "On the map", .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 static const struct scr_key keys[] = {
-	{ .moves = true, .hint = "aim", .keep = true, .help = "move the cursor (or click a cell)" },
+	{ .moves = true, .hint = "aim", .keep = true, .help = "move the cursor (or click)" },
 	{ .act = ACT_CONFIRM, .hint = "use", .help = "use the item there" },
 	{ .act = ACT_DO, .hint = "use", .help = "use the item there" },
 	{ .act = ACT_CANCEL, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },

@@ -52,12 +52,20 @@ void ui_layout(int cols, int rows, struct ui_layout *l)
 		return;
 	}
 	/* Bottom: one hint line; above it a 6-row panel (HP, depth, XP and the
-	 * five newest log lines), 3 rows (stats, two log lines) on a console
-	 * under 30 rows (an 80×24 terminal). The rest is the map viewport,
-	 * which scrolls with the player. */
+	 * five newest log lines); on a console under 30 rows a compact one:
+	 * the stats line and 2 log lines at 24 rows (an 80×24 terminal), one
+	 * more log line for every row more, up to 5 (40×26: 4). The rest is
+	 * the map viewport, which scrolls with the player. Rows the whole
+	 * map does not need go to the log, up to 10 lines (as a terminal
+	 * roguelike's message window grows), then to a margin round the
+	 * centred map. */
 	bool short_ = rows < 30;
+	int log_h = short_ ? (rows - 22 > 5 ? 5 : rows - 22 < 2 ? 2 : rows - 22) : 5;
+	int spare = rows - 2 - log_h - MAP_H;
+	if (!short_ && spare > 0)
+		log_h += spare < UI_LOG_LINES - log_h ? spare : UI_LOG_LINES - log_h;
 	l->hint_y = rows - 1;
-	l->panel_y = short_ ? rows - 4 : rows - 7;
+	l->panel_y = rows - 2 - log_h;
 	l->view_x = 0;
 	l->view_y = 0;
 	l->view_w = cols;
@@ -68,12 +76,12 @@ void ui_layout(int cols, int rows, struct ui_layout *l)
 		l->log_x = 1;
 		l->log_y = l->panel_y + 1;
 		l->log_w = cols - 2;
-		l->log_h = short_ ? 2 : 5;
+		l->log_h = log_h;
 	} else {
 		l->log_x = 23;
 		l->log_y = l->panel_y + 1;
 		l->log_w = cols - 24;
-		l->log_h = 5;
+		l->log_h = log_h;
 	}
 }
 

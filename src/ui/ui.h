@@ -3,6 +3,7 @@
 #define PIROGUE_UI_UI_H
 #include <stdbool.h>
 #include "game/game.h"
+#include "game/map.h"
 #include "platform/input.h"
 #include "render/console.h"
 #include "ui/bind.h"
@@ -49,6 +50,7 @@ struct ui {
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
@@ -134,6 +136,48 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 /* Redraws the whole screen for u (and g, which may be NULL on the title
  * screen) into c. Only cells that change become damaged. */
 void ui_draw(const struct ui *u, const struct game *g, struct console *c);
+
+/* The most things the map view draws (the lowest layers go first). */
+#define UI_MAX_DRAWABLES 1024
+#define UI_LOG_LINES 10 /* the most messages the log box shows (ui_layout) */
+
+/* What a console holds after ui_draw_update, kept by its caller so that the
+ * next frame redraws only what changed: the inputs of the play screen as
+ * last drawn. Zeroed (or after ui_drawn_forget) it knows nothing and the
+ * next frame is drawn whole. Large (the map's cells): keep it on the heap
+ * or static, not on the stack. */
+struct ui_drawn {
+	bool valid;                /* c holds the play screen drawn from what follows */
+	const struct console *c;   /* the console it was drawn into, and its size */
+	int w, h;
+	enum dev_kind last_dev;    /* the hint line's device, bindings and kind */
+	const struct bindings *binds;
+	bool demo;
+	int cam_x, cam_y;
+	int map_w, map_h;          /* the floor's size: its cells below at y * map_w + x */
+	uint8_t tile[MAP_MAX_CELLS], visible[MAP_MAX_CELLS], explored[MAP_MAX_CELLS];
+	int ndraw;
+	struct drawable draw[UI_MAX_DRAWABLES];
+	struct game_stats stats;
+	int nmsg;                  /* newest messages shown, newest first */
+	struct game_msg msg[UI_LOG_LINES];
+	uint32_t frame;            /* which frame marked a map cell in mark[] */
+	uint32_t mark[MAP_MAX_CELLS];
+};
+
+/* Draws the screen for u and g into c like ui_draw, redrawing only the
+ * cells whose inputs changed since the last call with d: on the play
+ * screen (no status line, no pointer over the map, the same size, camera,
+ * device, bindings and demo flag; a new field of struct ui that the play
+ * screen draws from must join these in redraw.c) the map cells whose tile, view or memory changed,
+ * those where a drawable came, went or changed, the HUD's numbers and the
+ * log when they changed; anything else draws the whole screen. The cells
+ * end up exactly as ui_draw would leave them. c must hold what the last call
+ * with d drew (call ui_drawn_forget after writing to c otherwise), and the
+ * bindings u->binds points to must not change in place. */
+void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c);
+/* Makes the next ui_draw_update with d draw the whole screen. */
+void ui_drawn_forget(struct ui_drawn *d);
 
 /* After a command (or a loaded game): the game-over screen when the player
  * died, the level-up screen while a level-up is pending. */

@@ -1,4 +1,4 @@
-/* Fuzz target: SDL GameControllerDB text (evm_db_add_text and the file
+/* Fuzz target: SDL GameControllerDB text (evdb_add_text and the file
  * reader), then every entry resolved against a pad that has everything. */
 #include "fuzz.h"
 #include "platform/evmap.h"
@@ -13,16 +13,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_log l;
 	fuzz_log_begin(&l);
 	/* as SDL_GAMECONTROLLERCONFIG is read */
-	struct evm_db db = { 0 };
-	int n = evm_db_add_text(&db, text, "fuzz.db", 0);
+	struct evdb db = { 0 };
+	int n = evdb_add_text(&db, text, "fuzz.db", 0);
 	/* as a file: the file reader and the text reader are one (issue 11,
 	 * defect 11: a long line was cut by one of them and not the other) */
-	struct evm_db dbf = { 0 };
-	int nf = evm_db_add_text(&dbf, text, "fuzz.db", EVM_DB_FILE);
+	struct evdb dbf = { 0 };
+	int nf = evdb_add_text(&dbf, text, "fuzz.db", EVDB_FILE);
 	char path[64];
 	int fd = fuzz_as_file(data, size, path, sizeof path);
-	struct evm_db db2 = { 0 };
-	int n2 = evm_db_load_file(&db2, path);
+	struct evdb db2 = { 0 };
+	int n2 = evdb_load_file(&db2, path);
 	close(fd);
 	fuzz_log_end(&l);
 	if (n < 0 || nf < 0)
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!memchr(data, 0, size) && (n2 != nf || db2.n != dbf.n))
 		abort();
 	for (int i = 0; i < db2.n && i < dbf.n && !memchr(data, 0, size); i++) {
-		const struct evm_dbentry *a = &db2.v[i], *b = &dbf.v[i];
+		const struct evdb_entry *a = &db2.v[i], *b = &dbf.v[i];
 		if (memcmp(a->guid, b->guid, sizeof a->guid) || a->crc != b->crc || strcmp(a->name, b->name) ||
 		    a->line != b->line || a->nbinds != b->nbinds ||
 		    memcmp(a->binds, b->binds, (size_t)a->nbinds * sizeof a->binds[0]))
@@ -41,18 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&caps, 0xff, sizeof caps);
 	caps.name[sizeof caps.name - 1] = 0;
 	for (int i = 0; i < db.n; i++) {
-		if (db.v[i].nbinds < 0 || db.v[i].nbinds > EVM_DB_MAXBINDS)
+		if (db.v[i].nbinds < 0 || db.v[i].nbinds > EVDB_MAXBINDS)
 			abort();
-		if (evm_db_find(&db, db.v[i].guid) == NULL)
+		if (evdb_find(&db, db.v[i].guid) == NULL)
 			abort();
 		struct evm_padmap m;
 		int r = evm_padmap_from_db(&m, &db.v[i], &caps);
 		if (r < 0 || r > EVM_MAX_RULES)
 			abort();
 	}
-	evm_db_free(&db);
-	evm_db_free(&dbf);
-	evm_db_free(&db2);
+	evdb_free(&db);
+	evdb_free(&dbf);
+	evdb_free(&db2);
 	free(text);
 	return 0;
 }

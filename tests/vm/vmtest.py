@@ -530,7 +530,7 @@ class Session:
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
               'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
               'unreadable-card', 'console-tty', 'auto-scale', 'hotplug', 'blank']
-    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm']
+    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm', 'fbdev-blank']
 
     def __init__(self, rig, cfg, g):
         self.rig, self.cfg, self.g = rig, cfg, g
@@ -693,6 +693,8 @@ class Session:
                     self.auto_scale(backend)
                 elif check == 'hotplug':
                     self.hotplug(backend)
+                elif check == 'blank':
+                    self.blank(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -1375,44 +1377,75 @@ class Session:
         self.report('PASS', 'sigterm', f'exit 0; while playing {playing[6:]}; after: {after[6:]} (as before), '
                     f'the console\'s {self.console_size[0]}x{self.console_size[1]} mode back')
 
-    def blank(self):
-        """A fresh game with --blank 3s: after 3 s without input the
-        connector's DPMS is Off (sysfs) and the screen no longer shows the
-        game; a key switches it on again and does nothing else (the frame
-        equals the headless one with no keys)."""
+    def display_state(self):
+        """The kernel's own word on card0's display: the connectors' DPMS
+        (sysfs) and the CRTC's active flag (debugfs dri/0/state), e.g.
+        "DPMS Off, crtc active=0". On the fbdev backend /dev/fb0 is the DRM
+        driver's fbdev emulation, so the same two tell whether FBIOBLANK
+        switched it off (/sys/class/graphics/fb0/blank reads empty)."""
+        rc, out = self.g.sh('grep -q debugfs /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug; '
+                            'echo "VMRIG_DISPLAY DPMS $(cat /sys/class/drm/card0-*/dpms | tr "\\n" " ")'
+                            'crtc $(grep -m1 "active=" /sys/kernel/debug/dri/0/state | tr -d "\\t")"')
+        said = [ln[len('VMRIG_DISPLAY '):].strip() for ln in out if ln.startswith('VMRIG_DISPLAY ')]
+        return said[-1].replace(' crtc', ', crtc') if said else 'nothing read'
+
+    def blank(self, backend):
+        """A fresh game with --blank 5s: after 5 s without input it
+        switches the display off (drm: the connector's DPMS property; fbdev:
+        FBIOBLANK) and says "screen blanked (display off)", not "a black
+        frame"; the kernel agrees (the connectors' DPMS Off, the CRTC
+        inactive) and the screendump is dark (at most 1% of its pixels lit:
+        QEMU may write a "not active" line); a key switches it on again
+        (DPMS On, CRTC active, "screen unblanked") and does nothing else:
+        the frame equals the headless start frame."""
         g = self.g
         if self.pid:
             g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
             self.pid = None
         self.keys_done = []
-        self.start_game('drm', extra=['--blank', '3s'])
-        exp = self.headless([])
+        how = 'DPMS' if backend == 'drm' else 'FBIOBLANK'
+        mark = g.mark()
+        self.start_game(backend, extra=['--blank', '5s'])
+        lit = self.display_state()
+        if 'On' not in lit or 'active=1' not in lit:
+            return self.report('FAIL', 'blank', f'while the game shows its first frame the kernel says: {lit}')
+        if not g.wait_line('screen blanked', mark, 30):
+            return self.report('FAIL', 'blank', 'no "screen blanked" line 30 s after the start')
+        with g.lock:
+            said = [ln for ln in g.history[mark:] if 'screen blanked' in ln][-1]
+        if 'display off' not in said:
+            return self.report('FAIL', 'blank', f'{how} did not switch the display off: {said}')
         state = ''
-        for _ in range(40):
-            time.sleep(0.5)
-            rc, out = g.sh('cat /sys/class/drm/card0-*/dpms | tr "\\n" " "; echo')
-            state = out[-1] if out else ''
-            if 'Off' in state:
+        for _ in range(20):
+            state = self.display_state()
+            if 'Off' in state and 'active=0' in state:
                 break
-        if 'Off' not in state:
-            return self.report('FAIL', 'blank', f'20 s after the start the connectors\' DPMS is still "{state}"')
-        dark = g.screendump('blank-off')
-        if compare(dark, exp) is None:
-            return self.report('FAIL', 'blank', 'DPMS is Off but the screen still shows the game')
+            time.sleep(0.5)
+        else:
+            return self.report('FAIL', 'blank', f'the game switched the display off but the kernel says: {state}')
+        dark = g.screendump(self.tag + 'blank-off')
+        w, h, px = dark
+        lit_px = sum(1 for i in range(0, len(px), 3) if px[i] | px[i + 1] | px[i + 2])
+        if compare(dark, self.headless([])) is None or lit_px * 100 > w * h:
+            return self.report('FAIL', 'blank', f'the display is not dark: {lit_px} of {w * h} pixels lit '
+                               f'(see {g.outdir}/{self.tag}blank-off.png)')
+        mark = g.mark()
         before = g.frame_count()
         g.send_keys(['l'])
         n = g.settle(before, timeout=10)
-        rc, out = g.sh('cat /sys/class/drm/card0-*/dpms | tr "\\n" " "; echo')
-        on = out[-1] if out else ''
-        if 'On' not in on:
-            return self.report('FAIL', 'blank', f'after a key the connectors\' DPMS is "{on}"')
+        on = self.display_state()
+        if 'On' not in on or 'active=1' not in on:
+            return self.report('FAIL', 'blank', f'after a key the kernel says: {on}')
+        if not g.wait_line('screen unblanked', mark, 5):
+            return self.report('FAIL', 'blank', 'a key brought a frame but no "screen unblanked" line')
         why = self.same_as_headless('after the key that woke the screen (it must not move)', 'blank-wake')
         if why:
             return self.report('FAIL', 'blank', why)
         g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
         self.pid = None
-        self.report('PASS', 'blank', f'after 3 s DPMS {state.strip()} and the screen dark; a key: DPMS {on.strip()}, '
-                    f'frame #{n} equals the headless start frame (the key did not move the player)')
+        self.report('PASS', 'blank', f'playing: {lit}; 5 s later, off through {how}: {state}, the screen dark ({lit_px} of '
+                    f'{w * h} pixels lit); a key: {on}, frame #{n} equals the headless start frame (the key did not '
+                    'move the player)')
 
     def crtc_restored(self, name):
         """None when the display shows the console's mode again (the game's

@@ -1,4 +1,5 @@
-/* Cross-checks pirogue's reading of SDL mapping lines (platform/evmap.c)
+/* Cross-checks pirogue's reading of SDL mapping lines (platform/evdb.c,
+ * resolved against a pad by platform/evmap.c)
  * against the installed libSDL2 itself, through SDL's public API only.
  *
  * Every mapping a database file gives pirogue is also given to SDL for a
@@ -34,15 +35,15 @@
 #define NA 16
 #define NH 2
 
-static const int sdl_button[EVM_B_COUNT] = {
-	[EVM_B_SOUTH] = SDL_CONTROLLER_BUTTON_A, [EVM_B_EAST] = SDL_CONTROLLER_BUTTON_B,
-	[EVM_B_WEST] = SDL_CONTROLLER_BUTTON_X, [EVM_B_NORTH] = SDL_CONTROLLER_BUTTON_Y,
-	[EVM_B_TL] = SDL_CONTROLLER_BUTTON_LEFTSHOULDER, [EVM_B_TR] = SDL_CONTROLLER_BUTTON_RIGHTSHOULDER,
-	[EVM_B_START] = SDL_CONTROLLER_BUTTON_START, [EVM_B_SELECT] = SDL_CONTROLLER_BUTTON_BACK,
-	[EVM_B_DUP] = SDL_CONTROLLER_BUTTON_DPAD_UP, [EVM_B_DDOWN] = SDL_CONTROLLER_BUTTON_DPAD_DOWN,
-	[EVM_B_DLEFT] = SDL_CONTROLLER_BUTTON_DPAD_LEFT, [EVM_B_DRIGHT] = SDL_CONTROLLER_BUTTON_DPAD_RIGHT,
-	[EVM_B_TL2] = -1, [EVM_B_TR2] = -1,
-	[EVM_B_THUMBL] = SDL_CONTROLLER_BUTTON_LEFTSTICK, [EVM_B_THUMBR] = SDL_CONTROLLER_BUTTON_RIGHTSTICK,
+static const int sdl_button[EVDB_B_COUNT] = {
+	[EVDB_B_SOUTH] = SDL_CONTROLLER_BUTTON_A, [EVDB_B_EAST] = SDL_CONTROLLER_BUTTON_B,
+	[EVDB_B_WEST] = SDL_CONTROLLER_BUTTON_X, [EVDB_B_NORTH] = SDL_CONTROLLER_BUTTON_Y,
+	[EVDB_B_TL] = SDL_CONTROLLER_BUTTON_LEFTSHOULDER, [EVDB_B_TR] = SDL_CONTROLLER_BUTTON_RIGHTSHOULDER,
+	[EVDB_B_START] = SDL_CONTROLLER_BUTTON_START, [EVDB_B_SELECT] = SDL_CONTROLLER_BUTTON_BACK,
+	[EVDB_B_DUP] = SDL_CONTROLLER_BUTTON_DPAD_UP, [EVDB_B_DDOWN] = SDL_CONTROLLER_BUTTON_DPAD_DOWN,
+	[EVDB_B_DLEFT] = SDL_CONTROLLER_BUTTON_DPAD_LEFT, [EVDB_B_DRIGHT] = SDL_CONTROLLER_BUTTON_DPAD_RIGHT,
+	[EVDB_B_TL2] = -1, [EVDB_B_TR2] = -1,
+	[EVDB_B_THUMBL] = SDL_CONTROLLER_BUTTON_LEFTSTICK, [EVDB_B_THUMBR] = SDL_CONTROLLER_BUTTON_RIGHTSTICK,
 };
 
 static long probes, diffs, events;
@@ -72,12 +73,12 @@ static void sdl_step(SDL_JoystickID id)
 static void compare(const struct evm_dev *d, const char *name, const char *what)
 {
 	char why[160] = "";
-	for (int b = 0; b < EVM_B_COUNT && !why[0]; b++) {
+	for (int b = 0; b < EVDB_B_COUNT && !why[0]; b++) {
 		bool ours = (d->pad.btn >> b) & 1, sdl;
 		if (sdl_button[b] >= 0)
 			sdl = ev_button[sdl_button[b]];
 		else
-			sdl = ev_axis[b == EVM_B_TL2 ? SDL_CONTROLLER_AXIS_TRIGGERLEFT : SDL_CONTROLLER_AXIS_TRIGGERRIGHT] >=
+			sdl = ev_axis[b == EVDB_B_TL2 ? SDL_CONTROLLER_AXIS_TRIGGERLEFT : SDL_CONTROLLER_AXIS_TRIGGERRIGHT] >=
 			      EVM_TRIGGER_PRESS;
 		if (ours != sdl)
 			snprintf(why, sizeof why, "button %d: SDL %d, pirogue %d", b, sdl, ours);
@@ -103,7 +104,7 @@ static void feed(struct evm_dev *d, unsigned type, unsigned code, int value)
 	evm_dev_feed(d, &p, EV_SYN, SYN_REPORT, 0, out);
 }
 
-static void check_entry(const struct evm_dbentry *e, const char *body)
+static void check_entry(const struct evdb_entry *e, const char *body)
 {
 	static const int axis_values[] = {2, 0, -1, -2, 16383, 16384, 32767, -16384, -16385, -32768, 0, 32767, 0};
 	static const int hat_values[] = {1, 3, 2, 6, 4, 12, 8, 9, 0, 4, 1, 0}; /* what two hat axes can say */
@@ -208,12 +209,12 @@ static void check_entry(const struct evm_dbentry *e, const char *body)
 
 int main(int argc, char **argv)
 {
-	struct evm_db db = {0};
+	struct evdb db = {0};
 	if (argc != 2) {
 		fprintf(stderr, "usage: sdl-compare DBFILE\n");
 		return 2;
 	}
-	if (evm_db_load_file(&db, argv[1]) < 0)
+	if (evdb_load_file(&db, argv[1]) < 0)
 		return 1;
 	if (SDL_Init(SDL_INIT_GAMECONTROLLER) != 0) {
 		fprintf(stderr, "sdl-compare: SDL_Init: %s\n", SDL_GetError());
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
 		printf("sdl-compare: SDL sent too few controller events for the comparison to mean anything\n");
 		diffs++;
 	}
-	evm_db_free(&db);
+	evdb_free(&db);
 	SDL_Quit();
 	return diffs ? 1 : 0;
 }

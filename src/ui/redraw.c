@@ -1,0 +1,184 @@
+/* A frame drawn in proportion to what changed: the play screen's inputs as
+ * last drawn (struct ui_drawn) are compared with the game's, and only the
+ * map cells, HUD numbers and log whose inputs differ are drawn again. */
+#include "game/map.h"
+#include "ui/scr.h"
+#include <string.h>
+
+void ui_drawn_forget(struct ui_drawn *d)
+{
+	d->valid = false;
+}
+
+/* The newest messages the log box can show, newest first; returns how many. */
+static int newest_msgs(const struct game *g, struct game_msg *out)
+{
+	int n = game_msg_count(g), k = 0;
+	for (int i = n - 1; i >= 0 && k < UI_LOG_LINES; i--)
+		out[k++] = *game_msg_get(g, i);
+	return k;
+}
+
+/* Everything the play screen was drawn from, after a whole frame. */
+static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
+		     int cam_x, int cam_y)
+{
+	const struct map *m = game_map(g);
+	d->valid = true;
+	d->c = c;
+	d->w = c->w;
+	d->h = c->h;
+	d->last_dev = u->last_dev;
+	d->binds = u->binds;
+	d->demo = u->demo;
+	d->cam_x = cam_x;
+	d->cam_y = cam_y;
+	size_t cells = (size_t)m->w * (size_t)m->h;
+	d->map_w = m->w;
+	d->map_h = m->h;
+	memcpy(d->tile, m->tile, cells);
+	memcpy(d->visible, m->visible, cells);
+	memcpy(d->explored, m->explored, cells);
+	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
+	game_stats(g, &d->stats);
+	d->nmsg = newest_msgs(g, d->msg);
+}
+
+static bool same_drawable(const struct drawable *a, const struct drawable *b)
+{
+	return a->x == b->x && a->y == b->y && a->glyph == b->glyph && a->fg == b->fg &&
+	       a->remembered == b->remembered;
+}
+
+/* Map cell i (x, y) becomes part of this frame's redraw: its tile is drawn
+ * again (blank as con_clear leaves it when unseen); the drawables on it
+ * follow in update_map. Cells outside the view are only marked. */
+static void mark_cell(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c, int x,
+		      int y)
+{
+	int i = y * m->w + x;
+	if (d->mark[i] == d->frame)
+		return;
+	d->mark[i] = d->frame;
+	int vx = x - d->cam_x, vy = y - d->cam_y;
+	if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
+		return;
+	uint32_t ch = ' ', fg = 0xFFFFFF, bg = ui_pal.bg;
+	(void)ui_tile_look(m, i, &ch, &fg, &bg);
+	con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+}
+
+/* The map view: the cells whose tile, view or memory changed, the cells a
+ * drawable left, reached or changed on, then every drawable on those. */
+static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	const struct map *m = game_map(g);
+	if (++d->frame == 0) { /* marks wrapped: forget them all */
+		memset(d->mark, 0, sizeof d->mark);
+		d->frame = 1;
+	}
+	size_t w = (size_t)m->w;
+	/* what the player remembers changes on some turns, the tiles with the
+	 * floor: each is compared whole first, the view row by row */
+	size_t cells = w * (size_t)m->h;
+	bool explored = memcmp(d->explored, m->explored, cells) != 0;
+	bool tiles = memcmp(d->tile, m->tile, cells) != 0;
+	for (int y = 0; y < m->h; y++) {
+		size_t r = (size_t)y * w;
+		if (!memcmp(d->visible + r, m->visible + r, w) &&
+		    (!explored || !memcmp(d->explored + r, m->explored + r, w)) &&
+		    (!tiles || !memcmp(d->tile + r, m->tile + r, w)))
+			continue;
+		for (size_t x = 0; x < w; x += 8) {
+			size_t k = w - x < 8 ? w - x : 8;
+			if (k == 8) { /* eight equal cells passed over at once */
+				uint64_t a, b, e, a2, b2, e2;
+				memcpy(&a, d->visible + r + x, 8);
+				memcpy(&a2, m->visible + r + x, 8);
+				memcpy(&b, d->explored + r + x, 8);
+				memcpy(&b2, m->explored + r + x, 8);
+				memcpy(&e, d->tile + r + x, 8);
+				memcpy(&e2, m->tile + r + x, 8);
+				if (!((a ^ a2) | (b ^ b2) | (e ^ e2)))
+					continue;
+			}
+			for (size_t j = x; j < x + k; j++)
+				if (d->visible[r + j] != m->visible[r + j] || d->explored[r + j] != m->explored[r + j] ||
+				    d->tile[r + j] != m->tile[r + j])
+					mark_cell(d, l, m, c, (int)j, y);
+		}
+		memcpy(d->visible + r, m->visible + r, w);
+		memcpy(d->explored + r, m->explored + r, w);
+		memcpy(d->tile + r, m->tile + r, w);
+	}
+	struct drawable now[UI_MAX_DRAWABLES];
+	int n = game_drawables(g, now, UI_MAX_DRAWABLES);
+	for (int i = 0; i < n || i < d->ndraw; i++) {
+		if (i < n && i < d->ndraw && same_drawable(&now[i], &d->draw[i]))
+			continue;
+		if (i < d->ndraw)
+			mark_cell(d, l, m, c, d->draw[i].x, d->draw[i].y);
+		if (i < n)
+			mark_cell(d, l, m, c, now[i].x, now[i].y);
+	}
+	for (int i = 0; i < n; i++) {
+		int vx = now[i].x - d->cam_x, vy = now[i].y - d->cam_y;
+		if (d->mark[now[i].y * m->w + now[i].x] != d->frame || vx < 0 || vy < 0 || vx >= l->view_w ||
+		    vy >= l->view_h)
+			continue;
+		con_put_fg(c, l->view_x + vx, l->view_y + vy, now[i].glyph, ui_drawable_fg(&now[i]));
+	}
+	memcpy(d->draw, now, (size_t)n * sizeof *now);
+	d->ndraw = n;
+}
+
+/* The HUD's numbers and the log, each when what it shows changed. */
+static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	struct game_stats s;
+	game_stats(g, &s);
+	if (memcmp(&s, &d->stats, sizeof s)) {
+		ui_draw_stats(l, &s, &d->stats, c);
+		d->stats = s;
+	}
+	struct game_msg msg[UI_LOG_LINES];
+	int k = newest_msgs(g, msg);
+	bool same = k == d->nmsg;
+	for (int i = 0; i < k && same; i++)
+		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count &&
+		       !strcmp(msg[i].text, d->msg[i].text);
+	if (!same) {
+		con_fill(c, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+		ui_draw_log(l, g, c);
+		memcpy(d->msg, msg, (size_t)k * sizeof *msg);
+		d->nmsg = k;
+	}
+}
+
+void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c)
+{
+	struct ui_layout l;
+	ui_layout(c->w, c->h, &l);
+	/* the play screen without anything drawn over the map */
+	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0] && u->hover_x < 0;
+	int cam_x = 0, cam_y = 0, mw = 0, mh = 0;
+	if (play) {
+		const struct map *m = game_map(g);
+		int px, py;
+		game_player_pos(g, &px, &py);
+		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
+		mw = m->w;
+		mh = m->h;
+	}
+	if (!play || !d->valid || d->c != c || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
+	    d->cam_x != cam_x ||
+	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds || d->demo != u->demo) {
+		ui_draw(u, g, c);
+		d->valid = false;
+		if (play)
+			remember(d, u, g, c, cam_x, cam_y);
+		return;
+	}
+	update_map(d, &l, g, c);
+	update_panel(d, &l, g, c);
+}

@@ -1,0 +1,172 @@
+/* ui_draw_update: a screen redrawn only where its inputs changed ends up cell for cell as ui_draw draws it whole, through long games, on every layout. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "game/game.h"
+#include "render/console.h"
+#include "ui/ui.h"
+
+#define COMMANDS 1000 /* per game size and generator */
+
+static struct ui_drawn drawn; /* large: not on the stack */
+
+static void new_game(struct game **g, uint64_t seed, enum mapgen_kind k)
+{
+	struct game_opts o = {.seed = seed, .mapgen = k};
+	assert_int_equal(game_create(g, &o), 0);
+}
+
+/* The game's next command: explore, travel down and take the stairs,
+ * fight what is in view, sometimes a random step, wait or pick-up, the
+ * level-up choice when one is due. */
+static void play(struct game *g, struct rng *r)
+{
+	struct command c = {.c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1};
+	char why[96];
+	int mx, my;
+	if (game_levelup_pending(g)) {
+		c.c = CMD_LEVEL_UP;
+		c.choice = rng_range(r, 0, 2);
+	} else if (rng_range(r, 0, 5) == 0) {
+		static const enum cmd any[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_PICKUP};
+		c.c = any[rng_range(r, 0, 5)];
+	} else if (game_nearest_monster(g, &mx, &my) == 0) {
+		int px, py;
+		game_player_pos(g, &px, &py);
+		int dx = (mx > px) - (mx < px), dy = (my > py) - (my < py);
+		static const enum cmd step[3][3] = {{CMD_MOVE_NW, CMD_MOVE_N, CMD_MOVE_NE},
+						   {CMD_MOVE_W, CMD_WAIT, CMD_MOVE_E},
+						   {CMD_MOVE_SW, CMD_MOVE_S, CMD_MOVE_SE}};
+		c.c = step[dy + 1][dx + 1];
+	} else if (!game_explore_step(g, &c, why, sizeof why) && !game_travel_step(g, true, &c, why, sizeof why)) {
+		c = (struct command){.c = CMD_DESCEND, .item = -1, .x = -1, .y = -1, .choice = -1};
+	}
+	game_do(g, &c);
+}
+
+/* Plays games on a cols×rows console, changing what the UI shows now and
+ * then (a status line, the pointer over the map, another screen, the
+ * gamepad's hints, the demo's hint line); after every command the console
+ * brought up to date by ui_draw_update, and the shown console synced from
+ * it, equal a whole ui_draw. Returns how many frames were redrawn in part. */
+static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
+{
+	struct console *inc, *shown, *ref;
+	assert_int_equal(con_create(&inc, cols, rows), 0);
+	assert_int_equal(con_create(&shown, cols, rows), 0);
+	assert_int_equal(con_create(&ref, cols, rows), 0);
+	memset(&drawn, 0, sizeof drawn);
+	struct game *g;
+	new_game(&g, seed, k);
+	struct ui u;
+	memset(&u, 0, sizeof u);
+	u.screen = UI_PLAY;
+	u.hover_x = u.hover_y = -1;
+	u.score_rank = -1;
+	struct rng r;
+	rng_seed(&r, seed);
+	int partial = 0, games = 1, depth = 1;
+	for (int t = 0; t < COMMANDS; t++) {
+		if (game_is_over(g)) {
+			game_destroy(g);
+			new_game(&g, seed + (uint64_t)++games, k);
+			u.screen = UI_PLAY;
+		}
+		play(g, &r);
+		ui_after_command(&u, g);
+		if (u.screen == UI_LEVELUP && !game_levelup_pending(g))
+			u.screen = UI_PLAY;
+		depth = game_depth(g) > depth ? game_depth(g) : depth;
+		/* what the UI shows, now and then */
+		int what = rng_range(&r, 0, 40);
+		u.status[0] = 0;
+		if (what == 0)
+			strcpy(u.status, "Explored this floor.");
+		if (what == 1) {
+			game_player_pos(g, &u.hover_x, &u.hover_y);
+		} else if (what == 2 && u.screen == UI_PLAY) {
+			u.screen = UI_INVENTORY;
+		} else if (what == 3) {
+			u.last_dev = u.last_dev == DEV_GAMEPAD ? DEV_KEYBOARD : DEV_GAMEPAD;
+		} else if (what == 4) {
+			u.demo = !u.demo;
+		} else {
+			u.hover_x = u.hover_y = -1;
+			if (u.screen == UI_INVENTORY)
+				u.screen = UI_PLAY;
+		}
+		bool was_valid = drawn.valid;
+		ui_draw_update(&drawn, &u, g, inc);
+		partial += was_valid && drawn.valid;
+		assert_int_equal(con_sync(shown, inc), 0);
+		ui_draw(&u, g, ref);
+		for (int i = 0; i < cols * rows; i++) {
+			if (memcmp(&inc->cells[i], &ref->cells[i], sizeof ref->cells[i]) ||
+			    memcmp(&shown->cells[i], &ref->cells[i], sizeof ref->cells[i]))
+				fail_msg("%dx%d, command %d: cell (%d, %d) is U+%04X %06X/%06X, ui_draw makes U+%04X "
+					 "%06X/%06X",
+					 cols, rows, t, i % cols, i / cols, inc->cells[i].ch, inc->cells[i].fg,
+					 inc->cells[i].bg, ref->cells[i].ch, ref->cells[i].fg, ref->cells[i].bg);
+		}
+	}
+	print_message("%dx%d generator %d: %d of %d frames redrawn in part, %d games, deepest floor %d\n", cols,
+		      rows, (int)k, partial, COMMANDS, games, depth);
+	game_destroy(g);
+	con_destroy(inc);
+	con_destroy(shown);
+	con_destroy(ref);
+	return partial;
+}
+
+static void test_partial_equals_whole(void **st)
+{
+	(void)st;
+	static const int sizes[][2] = {{240, 67}, {80, 24}, {80, 30}, {100, 50}, {40, 24}, {63, 40}, {39, 24}};
+	for (int k = 0; k < MAPGEN_COUNT; k++)
+		for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i);
+			if (sizes[i][0] >= 40)
+				assert_true(partial > COMMANDS / 2); /* the path under test was taken */
+			else
+				assert_int_equal(partial, 0); /* too small: only the message */
+		}
+}
+
+/* A console written behind the update's back is drawn whole again once
+ * forgotten; a different console is drawn whole by itself. */
+static void test_forget(void **st)
+{
+	(void)st;
+	struct console *a, *b, *ref;
+	assert_int_equal(con_create(&a, 80, 30), 0);
+	assert_int_equal(con_create(&b, 80, 30), 0);
+	assert_int_equal(con_create(&ref, 80, 30), 0);
+	memset(&drawn, 0, sizeof drawn);
+	struct game *g;
+	new_game(&g, 3, MAPGEN_CLASSIC);
+	struct ui u = {.screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1};
+	ui_draw_update(&drawn, &u, g, a);
+	ui_draw(&u, g, ref);
+	con_clear(a, 0);
+	ui_drawn_forget(&drawn);
+	ui_draw_update(&drawn, &u, g, a);
+	assert_memory_equal(a->cells, ref->cells, 80 * 30 * sizeof *ref->cells);
+	ui_draw_update(&drawn, &u, g, b); /* another console: whole */
+	assert_memory_equal(b->cells, ref->cells, 80 * 30 * sizeof *ref->cells);
+	game_destroy(g);
+	con_destroy(a);
+	con_destroy(b);
+	con_destroy(ref);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_partial_equals_whole),
+		cmocka_unit_test(test_forget),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
