@@ -396,6 +396,9 @@ static void test_hints_shorten(void **st)
 		for (int x = (int)strlen(line); x > 0 && line[x - 1] == ' '; x--)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
+		/* keys brighter than labels: the line reads apart from the log */
+		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_pal.hint_key);             /* "arrows/hjkl" */
+		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_pal.hint); /* "move" */
 	}
 	struct ui_hint items[24];
 	for (int dev = 0; dev < 2; dev++) {
