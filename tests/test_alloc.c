@@ -172,6 +172,37 @@ static void test_long_game_allocates_nothing(void **state)
 	game_destroy(g);
 }
 
+/* The largest floor (200x200): after its first turn, auto-explore's steps
+ * (a distance map over the whole floor each) and the turns they take
+ * allocate nothing either. */
+static void test_large_floor_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	struct game_opts o = {.seed = 4, .mapgen = MAPGEN_CLASSIC, .map_w = MAP_MAX_W, .map_h = MAP_MAX_H};
+	struct game *g;
+	assert_int_equal(game_create(&g, &o), 0);
+	world_clear_monsters(g, 1); /* nothing stops the exploring */
+	game_apply(g, CMD_WAIT);    /* the first turn of the floor */
+	long before = allocations;
+	int turns = 0, steps = 0;
+	for (int t = 0; t < 300; t++) {
+		struct command step;
+		char why[128];
+		if (game_explore_step(g, &step, why, sizeof why) && ++steps)
+			turns += game_do(g, &step);
+		else
+			turns += game_apply(g, CMD_WAIT);
+	}
+	print_message("200x200: %d turns, %d of them explore steps\n", turns, steps);
+	assert_true(turns > 200 && steps > 200);
+	if (allocations != before)
+		print_message("200x200: %ld allocations in %d turns (%d explore steps)\n", allocations - before, turns,
+			      steps);
+	assert_int_equal(allocations - before, 0);
+	game_destroy(g);
+}
+
 static struct ui_drawn frames_drawn; /* the frames' memory (large: not on the stack) */
 
 /* The app's frame (app.c): what changed drawn, synced into the shown
@@ -362,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
 		cmocka_unit_test(test_long_game_allocates_nothing),
+		cmocka_unit_test(test_large_floor_allocates_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
 		cmocka_unit_test(test_idle_program_allocates_nothing),
 	};

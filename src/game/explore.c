@@ -9,6 +9,8 @@
 #include "game/items.h"
 #include "game/path.h"
 
+_Static_assert(WORLD_CELLS <= PATH_STACK_CELLS, "auto-explore's distance maps would allocate on the largest floor");
+
 static const enum cmd move_cmd[3][3] = {
 	{CMD_MOVE_NW, CMD_MOVE_N, CMD_MOVE_NE},
 	{CMD_MOVE_W, CMD_NONE, CMD_MOVE_E},

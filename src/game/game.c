@@ -455,10 +455,12 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	uint32_t n = ecs_pool_count(g->w, COMP_RENDER);
 	if (max <= 0 || n == 0)
 		return 0;
-	/* on the stack: a frame allocates nothing unless a floor shows more */
-	struct keyed stack[256], *k = stack;
-	uint32_t cnt = collect_drawables(g, k, 256);
-	if (cnt > 256) {
+	/* on the stack: a frame allocates nothing unless a floor shows more
+	 * (a 200x200 floor explored far can show hundreds of items) */
+	enum { STACK_DRAWABLES = 1024 };
+	struct keyed stack[STACK_DRAWABLES], *k = stack;
+	uint32_t cnt = collect_drawables(g, k, STACK_DRAWABLES);
+	if (cnt > STACK_DRAWABLES) {
 		k = malloc(n * sizeof(*k));
 		if (!k) {
 			log_error("game: out of memory listing drawables");

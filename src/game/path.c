@@ -11,7 +11,7 @@
  * drops is moved, never duplicated. */
 #define NBUCKETS 256
 #define NOT_QUEUED (-2)
-#define STACK_CELLS (128 * 64)
+#define STACK_CELLS PATH_STACK_CELLS
 
 static const int dx8[8] = { 0, 1, 0, -1, 1, 1, -1, -1 };
 static const int dy8[8] = { -1, 0, 1, 0, -1, 1, 1, -1 };

@@ -4,6 +4,9 @@
 #include <stdint.h>
 
 #define PATH_UNREACHABLE 0xFFFF
+/* The largest array path_dijkstra handles without allocating: a 200 x 200
+ * floor (MAP_MAX_CELLS). */
+#define PATH_STACK_CELLS (200 * 200)
 
 /* cost: w*h bytes, index y*w+x; 0 = impassable, else the cost of a cell
  * (1 normal; higher e.g. for cells with a monster, so others route around).
@@ -15,8 +18,9 @@
  * step pays for the cell it enters, and the mover's own cell does not change
  * its choice. Impassable cells and cells that cannot reach the goal get
  * PATH_UNREACHABLE; sums saturate at PATH_UNREACHABLE - 1. A goal off the
- * array leaves every cell unreachable. No allocation up to 8192 cells; above
- * that, if memory runs out, it logs once and leaves every cell unreachable. */
+ * array leaves every cell unreachable. No allocation up to PATH_STACK_CELLS
+ * cells (its queue on the stack: 8 bytes a cell); above that, if memory runs
+ * out, it logs once and leaves every cell unreachable. */
 void path_dijkstra(const uint8_t *cost, int w, int h, int gx, int gy, uint16_t *dist);
 /* Best step from (x,y) downhill on dist (8-way, onto cells with cost != 0
  * or onto the goal itself, dist 0): the neighbour with the lowest dist that is
