@@ -351,9 +351,9 @@ static void test_damaged_equals_full(void **st)
 }
 
 /* Every cell anti-aliased (or a colour tile), side by side: the blend
- * paths of both formats, including RGB565's pairs of neighbouring 8-pixel
- * cells, cells wider than 16 pixels and tails under 8, with and without
- * AVX2, match the reference model. */
+ * paths of both formats, including RGB565's two rows at a step of 8-pixel
+ * cells (an odd last row), cells wider than 16 pixels and tails under 8,
+ * with and without AVX2, match the reference model. */
 static void test_blend_every_cell(void **st)
 {
 	(void)st;

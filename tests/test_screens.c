@@ -382,8 +382,7 @@ static void test_hints_shorten(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	static const struct { int cols; const char *line; } want[] = {
 		{ 80, " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c" },
 		{ 60, " arrows/hjkl: move  ?: help  i  .  g  d  o  ><  x  v  Q  c" },
@@ -396,6 +395,9 @@ static void test_hints_shorten(void **st)
 		for (int x = (int)strlen(line); x > 0 && line[x - 1] == ' '; x--)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
+		/* keys brighter than labels: the line reads apart from the log */
+		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_pal.hint_key);             /* "arrows/hjkl" */
+		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_pal.hint); /* "move" */
 	}
 	struct ui_hint items[24];
 	for (int dev = 0; dev < 2; dev++) {
@@ -440,8 +442,7 @@ static void test_help_reads_whole(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	assert_int_equal(con_resize(r.c, 80, 150), 0); /* the whole listing on one page */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_HELP, .key = '?', .cols = 80, .rows = 150 };
 	ui_input(&r.u, r.f.g, &r.h, &in);

@@ -198,10 +198,10 @@ static void test_hint_fit(void **st)
 {
 	(void)st;
 	struct ui_hint h[4] = {
-		{ "m: move", "m: move", "m", true },             /* 7, kept */
-		{ "i: inventory", "i: inv", "i", false },        /* 12 / 6 / 1 */
-		{ "v: messages", "v: log", "v", false },         /* 11 / 6 / 1 */
-		{ "c: character", "c: char", "c", false },       /* 12 / 7 / 1 */
+		{ "m: move", "m: move", "m", true, true },          /* 7, kept */
+		{ "i: inventory", "i: inv", "i", false, true },     /* 12 / 6 / 1 */
+		{ "v: messages", "v: log", "v", false, true },      /* 11 / 6 / 1 */
+		{ "c: character", "c: char", "c", false, true },    /* 12 / 7 / 1 */
 	};
 	int form[4];
 	/* all in full: 7 + 12 + 11 + 12 + 3 gaps of 2 */

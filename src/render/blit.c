@@ -52,12 +52,14 @@ struct orient {
 	 * draw in its format. */
 	struct pxrows {
 		/* per glyph gh rows of rowb bytes, at off[glyph] (SIZE_MAX:
-		 * none); NULL: the per-pixel path. XRGB8888: a row holds bwp
-		 * (the scaled width rounded up to 8) pixels of four 16-bit
-		 * lanes a,a,a,a (the coverage, or the tile's alpha), then for
-		 * colour tilesets bwp pixels of the tile's B,G,R,0 in 16-bit
-		 * lanes. RGB565: planar, bwp lanes of a,
-		 * then for colour tilesets bwp lanes each of B, G and R. */
+		 * none); NULL: the per-pixel path. bwp: the scaled width
+		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
+		 * 16-bit lanes a,a,a,a (the coverage, or the tile's alpha),
+		 * then for colour tilesets bwp pixels of the tile's B,G,R,0
+		 * in 16-bit lanes. RGB565: planes of gh rows of bwp 16-bit
+		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
+		 * R; the buffer has 32 bytes to spare, so a 16-lane read
+		 * from any row stays inside it. */
 		uint8_t *px;
 		size_t *off;
 		size_t rowb;
@@ -211,25 +213,27 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 	int s = b->scale, bw = o->gw * s, bwp = (bw + 7) & ~7;
 	bool colour = f->colour != NULL;
 	x->bwp = bwp;
-	x->rowb = (size_t)bwp * (rgb565 ? (colour ? 8 : 2) : (colour ? 16 : 8));
-	size_t per = (size_t)o->gh * x->rowb, n = 0;
+	x->rowb = (size_t)bwp * (rgb565 ? 2 : colour ? 16 : 8);
+	size_t per = (size_t)o->gh * x->rowb * (rgb565 && colour ? 4 : 1), n = 0;
 	for (int g = 0; g < f->nglyphs; g++)
 		n += b->kind[g] != GK_MASK;
 	if (!n)
 		return;
 	x->off = malloc((size_t)f->nglyphs * sizeof *x->off);
 	if (x->off && n <= (((size_t)64) << 20) / per)
-		x->px = calloc(n, per);
+		x->px = calloc(1, n * per + 32);
 	if (!x->px || !x->off) {
 		free(x->off);
 		x->off = NULL;
 		log_error("blit: out of memory for the blended glyphs of %s; drawing them pixel by pixel", f->name);
 		return;
 	}
-	/* where pixel u's lanes are: XRGB8888 four a lanes at 4u, colour
-	 * B,G,R at 4(bwp + u); RGB565 a at u, colour B, G, R at u + bwp,
-	 * u + 2 bwp, u + 3 bwp */
-	size_t lane = rgb565 ? 1 : 4, plane = rgb565 ? (size_t)bwp : 1;
+	/* where pixel u of row v's lanes are, from the glyph's start: a at
+	 * v*rowl + lane*u (lane copies), colour B at cofs more, G and R each
+	 * a further plane on: XRGB8888 rowl = rowb/2, lane 4, cofs 4 bwp,
+	 * plane 1; RGB565 rowl = bwp, lane 1, cofs = plane = gh bwp */
+	size_t rowl = x->rowb / 2, lane = rgb565 ? 1 : 4;
+	size_t plane = rgb565 ? (size_t)o->gh * (size_t)bwp : 1, cofs = rgb565 ? plane : 4 * (size_t)bwp;
 	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h, at = 0;
 	for (int g = 0; g < f->nglyphs; g++) {
 		if (b->kind[g] == GK_MASK) {
@@ -239,10 +243,10 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 		x->off[g] = at;
 		uint16_t *row = (uint16_t *)(void *)(x->px + at);
 		at += per;
-		for (int v = 0; v < o->gh; v++, row += x->rowb / 2)
+		for (int v = 0; v < o->gh; v++, row += rowl)
 			for (int u = 0; u < bw; u++) {
 				size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
-				uint16_t *p = row + lane * (size_t)u, *c = row + lane * ((size_t)bwp + (size_t)u);
+				uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
 				uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
 				for (size_t k = 0; k < lane; k++)
 					p[k] = a;
@@ -672,7 +676,8 @@ static inline __attribute__((always_inline)) struct k565_16 k565_join(const stru
 }
 
 /* One cell through the blend path on RGB565 (not clipped): sixteen pixels
- * of a row at a time, then eight. */
+ * at a time, then eight; an 8-pixel cell at scale 1 two glyph rows (8
+ * lanes apart) in one step. */
 static inline __attribute__((always_inline)) void blend565_cell(const struct orient *o, const struct bjob *j,
 								uint8_t *top, size_t stride, int nrows, int gv0,
 								int rep0, int scale, int bw, bool colour)
@@ -680,20 +685,41 @@ static inline __attribute__((always_inline)) void blend565_cell(const struct ori
 	const struct k565_8 k8 = k565(j);
 	const struct k565_16 k16 = k565_join(&k8, &k8);
 	const struct pxrows *x = &o->blend[1];
-	size_t plane = (size_t)x->bwp, rowl = x->rowb / 2;
+	size_t rowl = (size_t)x->bwp, plane = (size_t)o->gh * rowl;
 	uint8_t *dst = top + (size_t)j->sx0 * 2;
-	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * x->rowb);
+	const uint16_t *row = (const uint16_t *)(const void *)j->rows + (size_t)gv0 * rowl;
+/* lanes k.. of the row's planes, as many as out holds, blended into out */
+#define ROW565(out, kv)                                                         \
+	do {                                                                    \
+		__typeof__(out) a_, tb_ = { 0 }, tg_ = { 0 }, tr_ = { 0 };      \
+		memcpy(&a_, row + k, sizeof a_);                                \
+		if (colour) {                                                   \
+			memcpy(&tb_, row + plane + k, sizeof a_);               \
+			memcpy(&tg_, row + 2 * plane + k, sizeof a_);           \
+			memcpy(&tr_, row + 3 * plane + k, sizeof a_);           \
+		}                                                               \
+		BLEND565(out, kv, a_, tb_, tg_, tr_, colour);                   \
+	} while (0)
+	if (rowl == 8 && bw == 8 && scale == 1) {
+		/* glyph rows v and v+1 in one step (past the last row: lanes
+		 * not shown) */
+		const int k = 0;
+		int y = 0;
+		for (; y + 2 <= nrows; y += 2, row += 16, dst += 2 * stride) {
+			v16u16 out;
+			ROW565(out, k16);
+			memcpy(dst, &out, 16);
+			memcpy(dst + stride, (const uint16_t *)&out + 8, 16);
+		}
+		if (y < nrows) {
+			v8u16 out;
+			ROW565(out, k8);
+			memcpy(dst, &out, 16);
+		}
+		return;
+	}
 	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 		int k = 0;
-/* lanes k.. of the row's planes, as many as out holds, blended into out */
-#define ROW565(out, kv)                                                           \
-	do {                                                                      \
-		__typeof__(out) a_, t_[3] = { { 0 } };                            \
-		memcpy(&a_, row + k, sizeof a_);                                  \
-		for (int c_ = 0; colour && c_ < 3; c_++)                          \
-			memcpy(&t_[c_], row + (size_t)(c_ + 1) * plane + k, sizeof a_); \
-		BLEND565(out, kv, a_, t_[0], t_[1], t_[2], colour);               \
-	} while (0)
 		for (; k + 16 <= bw; k += 16) {
 			v16u16 out;
 			ROW565(out, k16);
@@ -714,39 +740,6 @@ static inline __attribute__((always_inline)) void blend565_cell(const struct ori
 		}
 	}
 #undef ROW565
-}
-
-/* Two neighbouring 8-pixel cells through the blend path on RGB565, their
- * rows as one of sixteen pixels. */
-static inline __attribute__((always_inline)) void blend565_pair(const struct orient *o, const struct bjob *j,
-								uint8_t *top, size_t stride, int nrows, int gv0,
-								int rep0, int scale, bool colour)
-{
-	const struct k565_8 p = k565(j), q = k565(j + 1);
-	const struct k565_16 k16 = k565_join(&p, &q);
-	const struct pxrows *x = &o->blend[1];
-	size_t plane = (size_t)x->bwp, rowl = x->rowb / 2;
-	uint8_t *dst = top + (size_t)j->sx0 * 2;
-	const uint16_t *r1 = (const uint16_t *)(const void *)(j[0].rows + (size_t)gv0 * x->rowb);
-	const uint16_t *r2 = (const uint16_t *)(const void *)(j[1].rows + (size_t)gv0 * x->rowb);
-	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
-		v8u16 a1, a2, t1[3] = { { 0 } }, t2[3] = { { 0 } };
-		memcpy(&a1, r1, 16);
-		memcpy(&a2, r2, 16);
-		if (colour)
-			for (int c = 0; c < 3; c++) {
-				memcpy(&t1[c], r1 + (size_t)(c + 1) * plane, 16);
-				memcpy(&t2[c], r2 + (size_t)(c + 1) * plane, 16);
-			}
-		v16u16 out, a = JOIN16(a1, a2);
-		BLEND565(out, k16, a, JOIN16(t1[0], t2[0]), JOIN16(t1[1], t2[1]), JOIN16(t1[2], t2[2]), colour);
-		memcpy(dst, &out, 32);
-		if (++rep == scale) {
-			rep = 0;
-			r1 += rowl;
-			r2 += rowl;
-		}
-	}
 }
 #undef JOIN16
 
@@ -873,26 +866,15 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
 	int sc = b->scale;
-	if (s->format == SURF_RGB565) {
-		bool colour = b->f->colour != NULL;
-		for (int i = 0; i < bd->nb; i++) {
-			const struct bjob *j = &bd->blend[i];
-			/* neighbouring 8-pixel cells in pairs: 32 contiguous bytes a row */
-			if (bd->bw == 8 && i + 1 < bd->nb && j[1].sx0 == j->sx0 + 8) {
-				if (colour)
-					blend565_pair(o, j, top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, true);
-				else
-					blend565_pair(o, j, top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, false);
-				i++;
-			} else if (colour) {
-				blend565_cell(o, j, top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw, true);
-			} else {
-				blend565_cell(o, j, top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw, false);
-			}
-		}
-		return;
-	}
-	if (b->f->colour)
+	if (s->format == SURF_RGB565 && b->f->colour)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      true);
+	else if (s->format == SURF_RGB565)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      false);
+	else 	if (b->f->colour)
 		for (int i = 0; i < bd->nb; i++)
 			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
 				   true);

@@ -9,7 +9,7 @@
 
 const struct ui_palette ui_pal = {
 	.bg = 0x000000, .text = 0xE0E0E0, .dim_text = 0x808080, .title = 0xFFD060,
-	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0,
+	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0, .hint_key = 0xE8D8A8,
 	.floor_fg = 0xB4A878, .floor_bg = 0x201C14, .wall_fg = 0xDCC890, .wall_bg = 0x5A4A2C,
 	.floor_mem_fg = 0x3C3C50, .floor_mem_bg = 0x000000, .wall_mem_fg = 0x5A5A78, .wall_mem_bg = 0x141420,
 	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_half = 0x9A6A00, .hp_low = 0xB02020,
@@ -274,7 +274,11 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 		if (x + gap + len > l->cols - 1)
 			break; /* only when even the keys alone do not fit */
 		x += gap;
+		/* the key brighter than its label: the line reads as keys, apart
+		 * from the log above it */
 		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, t, -1);
+		if (items[i].keyed)
+			con_print(c, x, l->hint_y, ui_pal.hint_key, ui_pal.bg, items[i].key, -1);
 		x += len;
 	}
 }
@@ -436,6 +440,7 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 		struct ui_hint *h = &items[n++];
 		const char *brief = keys[i].brief ? keys[i].brief : keys[i].hint;
 		h->keep = keys[i].keep;
+		h->keyed = kt[0] != 0;
 		if (kt[0]) {
 			snprintf(h->full, sizeof h->full, "%s: %s", kt, keys[i].hint);
 			snprintf(h->brief, sizeof h->brief, "%s: %s", kt, brief);

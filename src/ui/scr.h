@@ -43,7 +43,7 @@ extern const struct scr scr_inventory, scr_drop, scr_target, scr_levelup, scr_sc
 
 /* The palette of the screens, in one table (0xRRGGBB). */
 struct ui_palette {
-	uint32_t bg, text, dim_text, title, accent, select_bg, hint;
+	uint32_t bg, text, dim_text, title, accent, select_bg, hint, hint_key;
 	uint32_t floor_fg, floor_bg, wall_fg, wall_bg;
 	uint32_t floor_mem_fg, floor_mem_bg, wall_mem_fg, wall_mem_bg;
 	uint32_t stairs_fg, hp_full, hp_half, hp_low, hp_empty, hp_text, xp_fg, box;
@@ -88,7 +88,8 @@ void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console
  * "i" (the key alone; the brief form when the item has no key). */
 struct ui_hint {
 	char full[64], brief[64], key[48];
-	bool keep; /* never reduced to its key alone, left out only when nothing else is */
+	bool keep;   /* never reduced to its key alone, left out only when nothing else is */
+	bool keyed;  /* key is a key, drawn brighter than the label (else the item is all label) */
 };
 /* Fits n hint items into width columns, two columns between items: sets
  * form[i] to 0 (full), 1 (brief), 2 (key alone) or 3 (left out). Every
