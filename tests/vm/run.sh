@@ -4,6 +4,7 @@
 # configuration and runs the checks (tests/vm/vmtest.py).
 # Usage: tests/vm/run.sh HOST_PIROGUE [CONFIG...]
 #   CONFIG: x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio x86_64-systemd
+#   aarch64-systemd
 #   and the handheld panels x86_64-panel-320x240 x86_64-panel-480x320
 #   x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90
 #   (default: all of them)
@@ -17,7 +18,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 host_bin=$1
 shift
 panels="x86_64-panel-320x240 x86_64-panel-480x320 x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90"
-configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd}
+configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd aarch64-systemd}
 # VM_SKIP_ARCH (e.g. aarch64, set by .ci/run when a Debian mirror is out of
 # sync and the arm64 libraries cannot be installed) leaves that architecture's
 # configurations out, saying so.
@@ -63,19 +64,28 @@ for a in $archs; do
 	${cross:+$cross-}strip -o "$bin/pirogue.stripped" "$bin/pirogue"
 	tests/vm/mkinitrd.sh "$a" "$vm/kernel-$a" "$busybox" "$bin/pirogue.stripped" "$bin/vmhelper" "$vm/initrd-$a.cpio.gz"
 done
-# x86_64-systemd: the Debian system image (built once, cached) and the .deb
-# that gets installed into it (tests/vm/sysboot.py).
-case " $configs " in *" x86_64-systemd "*)
+# x86_64-systemd, aarch64-systemd: the Debian system image (built once,
+# cached) and the .deb that gets installed into it (tests/vm/sysboot.py).
+for c in $configs; do
+	case $c in *-systemd) ;; *) continue ;; esac
+	a=${c%%-*}
+	darch=amd64
+	[ "$a" = x86_64 ] || darch=arm64
 	rc=0
-	tests/vm/sysimage.sh "$vm/sys-x86_64" || rc=$?
+	tests/vm/sysimage.sh "$vm/sys-$a" $darch || rc=$?
 	[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
-	[ $rc = 0 ] || export VMRIG_SYSTEMD_SKIP="the Debian system image cannot be built here (said above)"
-	if [ $rc = 0 ] && ! tools/make-deb "$vm/deb" amd64 >"$vm/deb.log" 2>&1; then
-		tail -n 20 "$vm/deb.log"
-		echo "vmrig: make deb for amd64 failed (log: $vm/deb.log)"
+	if [ $rc != 0 ]; then
+		export "VMRIG_SYSTEMD_SKIP_$a=the Debian $darch system image cannot be built here (said above)"
+		continue
+	fi
+	tools/make-deb "$vm/deb" $darch >"$vm/deb-$darch.log" 2>&1 || rc=$?
+	if [ $rc = 77 ]; then
+		export "VMRIG_SYSTEMD_SKIP_$a=$(grep -m1 '^SKIP' "$vm/deb-$darch.log")"
+	elif [ $rc != 0 ]; then
+		tail -n 20 "$vm/deb-$darch.log"
+		echo "vmrig: make deb for $darch failed (log: $vm/deb-$darch.log)"
 		exit 1
 	fi
-	;;
-esac
+done
 # shellcheck disable=SC2086
 exec python3 tests/vm/vmtest.py --cache "$vm" --out "$vm/out" --pirogue "$host_bin" --debs "$vm/deb" $configs

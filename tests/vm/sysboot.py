@@ -1,4 +1,5 @@
-"""The VM rig's systemd boot (configuration x86_64-systemd, docs/vmrig.md):
+"""The VM rig's systemd boot (configurations x86_64-systemd and
+aarch64-systemd, docs/vmrig.md):
 a minimal Debian 12 with systemd (tests/vm/sysimage.sh), pirogue installed as
 a user installs it (the .deb of make deb, then pirogue-kiosk enable), booted
 in QEMU and checked from the host: the title on the display within a stated
@@ -30,6 +31,17 @@ TITLE_LIMIT = 120
 # otherwise starts on the title with a random one), and three seconds
 # between a stop and the restart, so that the repaired tty1 can be seen.
 DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1\nRestartSec=3\n')
+# The checks of the boot into the kiosk, in order (a configuration's 'play'
+# names fewer: then that boot ends with the purge, with no power cut).
+PLAY = ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill', 'burst', 'fails_at_start')
+# Each machine: the Debian architecture of its system and package, QEMU, the
+# serial console.
+MACHINES = {
+    'x86_64': ('amd64', ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc',
+                         '-device', f'virtio-vga,xres={SIZE[0]},yres={SIZE[1]}'], 'ttyS0'),
+    'aarch64': ('arm64', ['qemu-system-aarch64', '-accel', 'tcg', '-M', 'virt', '-cpu', 'cortex-a72',
+                          '-device', f'virtio-gpu-pci,xres={SIZE[0]},yres={SIZE[1]}'], 'ttyAMA0'),
+}
 
 
 class SysBoot:
@@ -37,7 +49,9 @@ class SysBoot:
         self.rig, self.cfg = rig, cfg
         self.args = rig.args
         self.out = os.path.join(self.args.out, cfg['name'])
-        self.sysdir = os.path.join(self.args.cache, 'sys-x86_64')
+        self.arch = cfg['arch']
+        self.deb_arch, self.qemu, self.serial = MACHINES[self.arch]
+        self.sysdir = os.path.join(self.args.cache, f'sys-{self.arch}')
         self.g = None
         self.boots = 0
         self.state = os.path.join(self.out, 'empty-state')
@@ -79,14 +93,12 @@ class SysBoot:
         board = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'board', 'cmdline.txt')
         with open(board) as f:
             pi_opts = f.read().split()
-        append = ' '.join(['root=/dev/vda', 'rw', 'console=tty1', 'console=ttyS0,115200'] + pi_opts +
+        append = ' '.join(['root=/dev/vda', 'rw', 'console=tty1', f'console={self.serial},115200'] + pi_opts +
                           ([extra_append] if extra_append else []))
-        cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-M', 'pc', '-m', '512', '-smp', '1', '-nodefaults',
-               '-no-reboot', '-display', 'none',
+        cmd = self.qemu + ['-m', '512', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
                '-kernel', os.path.join(self.sysdir, 'vmlinuz'), '-initrd', os.path.join(self.sysdir, 'initrd.img'),
                '-append', append,
                '-drive', f'file={self.disk},if=virtio,format=qcow2,cache=unsafe',
-               '-device', f'virtio-vga,xres={SIZE[0]},yres={SIZE[1]}',
                '-device', 'qemu-xhci', '-device', 'usb-kbd',
                '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
                '-serial', 'stdio']
@@ -160,7 +172,7 @@ class SysBoot:
         shutil.rmtree(self.share, ignore_errors=True)
         os.makedirs(self.share)
         shutil.copy(deb, self.share)
-        shutil.copy(os.path.join(self.args.cache, 'bin-x86_64', 'vmhelper'), self.share)
+        shutil.copy(os.path.join(self.args.cache, f'bin-{self.arch}', 'vmhelper'), self.share)
         self.deb = os.path.basename(deb)
         self.disk = os.path.join(self.out, 'disk.qcow2')
         if os.path.exists(self.disk):
@@ -180,6 +192,8 @@ class SysBoot:
                 self.shutdown()
                 shutil.copy(self.disk, installed)
             self.play_boot()
+            if 'play' in self.cfg:
+                return self.purge()
             self.shutdown(hard=True)
             self.late_display_boot()
         finally:
@@ -187,10 +201,11 @@ class SysBoot:
 
     def find_deb(self):
         d = self.args.debs
-        debs = sorted(f for f in os.listdir(d) if f.startswith('pirogue_') and f.endswith('_amd64.deb')) \
+        a = self.deb_arch
+        debs = sorted(f for f in os.listdir(d) if f.startswith('pirogue_') and f.endswith(f'_{a}.deb')) \
             if d and os.path.isdir(d) else []
         if not debs:
-            self.report('FAIL', 'install', f'no pirogue_*_amd64.deb in {d} (make deb DEB_ARCHS=amd64 builds it)')
+            self.report('FAIL', 'install', f'no pirogue_*_{a}.deb in {d} (make deb DEB_ARCHS={a} builds it)')
             return None
         return os.path.join(d, debs[-1])
 
@@ -237,13 +252,14 @@ class SysBoot:
                 self.report('PASS', 'title', f'power on to the title, equal to the headless frame at {SIZE[0]}x{SIZE[1]}: '
                             f'{took:.1f} s (limit {TITLE_LIMIT} s); nothing else on the display, '
                             'no login prompt on tty1')
-        for check in (self.security, self.keys, self.gamepad, self.ctrl_alt_fn, self.sigkill, self.burst,
-                      self.fails_at_start):
+        for check in (getattr(self, name) for name in self.cfg.get('play', PLAY)):
             try:
                 check()
             except (vmtest.Timeout, RuntimeError) as e:
                 self.report('FAIL', check.__name__.replace('_', '-'), f'{type(e).__name__}: {e}')
         self.cut = None
+        if 'play' in self.cfg:
+            return
         try:
             self.before_cut()
         except (vmtest.Timeout, RuntimeError) as e:
@@ -514,7 +530,7 @@ class SysBoot:
 
 
 def run(rig, cfg):
-    skip = os.environ.get('VMRIG_SYSTEMD_SKIP')
+    skip = os.environ.get(f'VMRIG_SYSTEMD_SKIP_{cfg["arch"]}')
     if skip:
         return rig.report('SKIP', cfg, 'boot', skip)
     SysBoot(rig, cfg).run()

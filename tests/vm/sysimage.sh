@@ -5,19 +5,27 @@
 #   root.img   ext4 image of the root file system (mke2fs -d), no pirogue in it
 #   vmlinuz    its kernel, initrd.img its initramfs (initramfs-tools)
 #   image.key  what it was built from (package list, image_version, sysshell)
-# The serial console (ttyS0) logs root in by itself and runs tests/vm/sysshell
+# The serial console (ttyS0; ttyAMA0 on arm64) logs root in by itself and runs tests/vm/sysshell
 # (one shell line in, "VMRIG_DONE <status>" out); tty1 is left as Debian has
 # it (getty@tty1) so that installing pirogue is what takes it over.
-# Usage: tests/vm/sysimage.sh OUT_DIR       (as root; mmdebstrap, e2fsprogs)
+# Usage: tests/vm/sysimage.sh OUT_DIR [ARCH]   (as root; mmdebstrap, e2fsprogs)
+#   ARCH: amd64 (default) or arm64; a foreign one is built through
+#   qemu-user-static (binfmt_misc), its serial console is ttyAMA0.
 # Exit 0 ready, 77 cannot build here (one line says why), 1 error.
 set -eu
 out=$1
+arch=${2:-amd64}
+case $arch in
+amd64) serial=ttyS0 ;;
+arm64) serial=ttyAMA0 ;;
+*) echo "vm sysimage: unknown architecture '$arch' (amd64 or arm64)"; exit 1 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # What the image is made of; a change here (or in sysshell) rebuilds it.
-packages=systemd,systemd-sysv,udev,dbus,linux-image-amd64,initramfs-tools,kmod,libdrm2,libevdev2,zlib1g,libstb0
-image_version=1 # bump when the customize hooks below change
+packages=systemd,systemd-sysv,udev,dbus,linux-image-$arch,initramfs-tools,kmod,libdrm2,libevdev2,zlib1g,libstb0
+image_version=2 # bump when the customize hooks below change
 key=$( (echo "$packages $image_version"; cat "$here/sysshell") | sha256sum | cut -c1-16)
 if [ -f "$out/image.key" ] && [ "$(cat "$out/image.key")" = "$key" ] &&
 	[ -f "$out/root.img" ] && [ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ]; then
@@ -35,25 +43,41 @@ if ! command -v mmdebstrap >/dev/null 2>&1 || ! command -v mke2fs >/dev/null 2>&
 		exit 77
 	}
 fi
+# Another architecture's maintainer scripts run through qemu-user-static.
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+	[ -f /proc/sys/fs/binfmt_misc/status ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
+	if [ ! -f /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+		echo "vm sysimage: installing qemu-user-static binfmt-support (the $arch system's packages are set up through them)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-user-static binfmt-support \
+			>/dev/null 2>&1 || true
+		update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+	fi
+	if [ ! -f /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+		echo "vm sysimage: an $arch system needs qemu-user-static registered with binfmt_misc (apt-get install qemu-user-static binfmt-support; mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc)"
+		exit 77
+	fi
+fi
 # The host's own Debian mirror (the only one reachable), as apt knows it.
 mirror=$(apt-get indextargets --format '$(REPO_URI)' 'Codename: bookworm' 2>/dev/null | head -n 1)
 mirror=${mirror:-http://deb.debian.org/debian/}
-echo "vm sysimage: building a Debian 12 system with systemd from $mirror (once; cached in $out)"
+echo "vm sysimage: building a Debian 12 $arch system with systemd from $mirror (once; cached in $out)"
 rm -rf "$out/root" "$out/root.img" "$out/image.key"
 t0=$(date +%s)
 # MODULES=list: an initramfs with just what finds the root disk (a much
-# smaller one than "most", which TCG unpacks slowly at every boot).
-if ! mmdebstrap --quiet --variant=minbase \
+# smaller one than "most", which TCG unpacks slowly at every boot), set
+# before the kernel's package makes it (once, and quickly: under
+# qemu-user, for arm64, making a "most" one takes many minutes).
+if ! mmdebstrap --quiet --variant=minbase --arch="$arch" \
 	--include="$packages" \
 	--customize-hook='echo pirogue-vm >"$1/etc/hostname"' \
 	--customize-hook='printf "/dev/vda / ext4 rw,errors=remount-ro 0 1\n" >"$1/etc/fstab"' \
-	--customize-hook='mkdir -p "$1/etc/systemd/system/serial-getty@ttyS0.service.d"' \
-	--customize-hook='printf "[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200 %%I dumb\n" >"$1/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf"' \
+	--customize-hook="mkdir -p \"\$1/etc/systemd/system/serial-getty@$serial.service.d\"" \
+	--customize-hook="printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200 %%I dumb\n' >\"\$1/etc/systemd/system/serial-getty@$serial.service.d/autologin.conf\"" \
 	--customize-hook="install -m 0755 '$here/sysshell' \"\$1/usr/local/sbin/vmrig-shell\"" \
-	--customize-hook='printf "[ \"\$(tty)\" = /dev/ttyS0 ] && exec /usr/local/sbin/vmrig-shell\n" >>"$1/root/.profile"' \
-	--customize-hook='printf "MODULES=list\n" >"$1/etc/initramfs-tools/conf.d/vmrig"' \
-	--customize-hook='printf "virtio_pci\nvirtio_blk\next4\n" >>"$1/etc/initramfs-tools/modules"' \
-	--customize-hook='chroot "$1" update-initramfs -u -k all >/dev/null' \
+	--customize-hook="printf '[ \"\$(tty)\" = /dev/$serial ] && exec /usr/local/sbin/vmrig-shell\n' >>\"\$1/root/.profile\"" \
+	--essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
+	--essential-hook='printf "MODULES=list\n" >"$1/etc/initramfs-tools/conf.d/vmrig"' \
+	--essential-hook='printf "virtio_pci\nvirtio_blk\next4\n" >"$1/usr/share/initramfs-tools/modules.d/vmrig"' \
 	--customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/lib/apt/lists/*_Packages' \
 	bookworm "$out/root" "$mirror" >"$out/mmdebstrap.log" 2>&1; then
 	tail -n 20 "$out/mmdebstrap.log"

@@ -1484,6 +1484,12 @@ CONFIGS = {
     # Debian 12 with systemd, pirogue installed from its .deb and made the
     # kiosk with pirogue-kiosk (tests/vm/sysboot.py)
     'x86_64-systemd': {'arch': 'x86_64', 'gpu': 'virtio-vga', 'systemd': True},
+    # the same with the arm64 package on an arm64 Debian system (virt,
+    # cortex-a72, virtio-gpu): install, one boot into the kiosk (title,
+    # security, keys, gamepad, Ctrl+Alt+F2, SIGKILL), then the purge; the
+    # restart burst, the failing start and the power cut are x86_64's alone
+    'aarch64-systemd': {'arch': 'aarch64', 'gpu': 'virtio', 'systemd': True,
+                        'play': ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill')},
 }
 
 
@@ -1492,7 +1498,7 @@ def main():
     ap.add_argument('--cache', required=True, help='build/vm: kernels and initramfs images')
     ap.add_argument('--out', required=True, help='where screendumps, expected frames and serial logs go')
     ap.add_argument('--pirogue', required=True, help='host pirogue binary (headless reference frames)')
-    ap.add_argument('--debs', help='where make deb left pirogue_*_amd64.deb (x86_64-systemd)')
+    ap.add_argument('--debs', help='where make deb left pirogue_*_amd64.deb and _arm64.deb (the -systemd configurations)')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', default='640x480', help='display mode the game asks for (WxH)')
     ap.add_argument('configs', nargs='*', default=list(CONFIGS), help=f'any of {", ".join(CONFIGS)}')
