@@ -382,8 +382,7 @@ static void test_hints_shorten(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	static const struct { int cols; const char *line; } want[] = {
 		{ 80, " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c" },
 		{ 60, " arrows/hjkl: move  ?: help  i  .  g  d  o  ><  x  v  Q  c" },
@@ -443,8 +442,7 @@ static void test_help_reads_whole(void **st)
 	(void)st;
 	struct rig r;
 	char line[256];
-	rig_init(&r, gamefix_room(1), UI_PLAY);
-	gamefix_enter(r.f.g, 10, 10);
+	rig_room(&r, 1, UI_PLAY);
 	assert_int_equal(con_resize(r.c, 80, 150), 0); /* the whole listing on one page */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_HELP, .key = '?', .cols = 80, .rows = 150 };
 	ui_input(&r.u, r.f.g, &r.h, &in);

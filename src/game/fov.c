@@ -116,20 +116,29 @@ static inline void scan_q(int q, struct scan *s, int depth, struct frac start, s
 	}
 }
 
+/* A row's first and last col: round_ties_up(depth * start) and
+ * round_ties_down(depth * end), one unsigned division each (the numerators
+ * are offset by a multiple of the divisor that makes them positive;
+ * |num| <= den, so 2 * depth * num >= -2 * depth * den). */
+static inline __attribute__((always_inline)) int row_first(int depth, struct frac start)
+{
+	return (int)((unsigned)(2 * depth * start.num + start.den + 2 * start.den * (depth + 1)) /
+		     (unsigned)(2 * start.den)) - (depth + 1);
+}
+
+static inline __attribute__((always_inline)) int row_last(int depth, struct frac end)
+{
+	return (int)((unsigned)(2 * depth * end.num - end.den + 2 * end.den * (depth + 1) + 2 * end.den - 1) /
+		     (unsigned)(2 * end.den)) - (depth + 1);
+}
+
 /* Scans one row of quadrant q and, recursively, the rows behind it. */
 static inline __attribute__((always_inline)) void scan_row(const int q, struct scan *s, int depth, struct frac start,
 							    struct frac end)
 {
 	if (depth > s->maxdepth)
 		return;
-	/* round_ties_up(depth * start) .. round_ties_down(depth * end) */
-	/* (one unsigned division each: the numerators are offset by a multiple
-	 * of the divisor that makes them positive; |num| <= den, so
-	 * 2 * depth * num >= -2 * depth * den) */
-	int min_col = (int)((unsigned)(2 * depth * start.num + start.den + 2 * start.den * (depth + 1)) /
-			    (unsigned)(2 * start.den)) - (depth + 1);
-	int max_col = (int)((unsigned)(2 * depth * end.num - end.den + 2 * end.den * (depth + 1) + 2 * end.den - 1) /
-			    (unsigned)(2 * end.den)) - (depth + 1);
+	int min_col = row_first(depth, start), max_col = row_last(depth, end);
 	if (max_col < min_col)
 		return;
 	/* A bridge just outside either end of the row, anchored in the row
@@ -460,11 +469,7 @@ static void mrow(const struct mq *q, int d, struct frac start, struct frac end)
 {
 	const int c = q->c;
 	for (;;) {
-		/* round_ties_up(d * start) .. round_ties_down(d * end), as scan_row */
-		int min_col = (int)((unsigned)(2 * d * start.num + start.den + 2 * start.den * (d + 1)) /
-				    (unsigned)(2 * start.den)) - (d + 1);
-		int max_col = (int)((unsigned)(2 * d * end.num - end.den + 2 * end.den * (d + 1) + 2 * end.den - 1) /
-				    (unsigned)(2 * end.den)) - (d + 1);
+		int min_col = row_first(d, start), max_col = row_last(d, end);
 		if (max_col < min_col)
 			return;
 		const uint64_t B = q->b[q->sg * d], P = d == 1 ? q->p1 : q->b[q->sg * (d - 1)];

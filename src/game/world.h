@@ -52,8 +52,8 @@ struct ai_scratch {
 		int32_t queue[WORLD_CELLS];
 	} goal[AI_GOAL_CACHE];
 	int goal_next;
-	/* cells of monsters killed during this phase: still costly for maps
-	 * made later in it, as the monster's cell was */
+	/* cells of monsters killed during this phase: still costly for the
+	 * player's map if it starts later in it, as the monster's cell was */
 	int ghost[AI_GHOSTS];
 	int nghost;
 	int dijkstra_runs; /* distance maps started (for tests and benches) */
