@@ -2,10 +2,12 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/backend.h"
 #include "app/blank.h"
 #include "app/data.h"
 #include "app/demo.h"
 #include "app/idle.h"
+#include "app/input.h"
 #include "app/keyfile.h"
 #include "app/session.h"
 #include "app/walk.h"
@@ -15,18 +17,11 @@
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
-#if WITH_DRM
-#include "platform/drmcard.h"
-#endif
 #include "platform/vt.h"
-#if WITH_EVDEV
-#include "platform/evdev.h"
-#endif
 #include "render/console.h"
 #include "render/font.h"
 #include "ui/ui.h"
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +32,7 @@
 #include <unistd.h>
 
 #define MAX_FDS 64
-#define MAX_EVENTS 64
+#define MAX_EVENTS 64 /* read from the display at a time */
 
 struct app {
 	const struct app_config *cfg;
@@ -50,7 +45,7 @@ struct app {
 	struct ui_drawn *drawn;  /* what scratch holds, so a frame redraws only what changed */
 	int sfd;                 /* signalfd, -1 when not used */
 	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
-	struct evdev *ev;        /* input devices, for drm and fbdev */
+	struct input input;      /* input devices, for drm and fbdev */
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	struct ui ui;
@@ -82,56 +77,6 @@ static const struct font *drawn_font(const struct app *a)
 	return a->disp && a->disp->font ? a->disp->font : a->fonts[0];
 }
 
-/* Nothing can show the game (why: display_auto's reason, "none: ..."): one
- * line and no backend, so the program exits non-zero. Never a silent
- * headless run. In kiosk mode the game is the console: it says so once and
- * waits for a display (a driver loaded late, a screen plugged in), woken
- * only by the kernel and udev; then it goes on with that display. */
-static const struct display_ops *no_display(struct app *a, const struct display_opts *o, char *why, size_t len)
-{
-	if (!a->cfg->kiosk) {
-		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
-			  strncmp(why, "none: ", 6) ? why : why + 6);
-		return NULL;
-	}
-	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
-	bool settle = false;
-	for (;;) {
-		/* after an event, one more look a second later: udev may still
-		 * be giving the new node its group */
-		int rc = display_wait_change(settle ? 1000 : -1);
-		if (rc < 0 && rc != -ETIMEDOUT) {
-			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
-			return NULL;
-		}
-		const struct display_ops *ops = display_auto(o, why, len);
-		if (ops) {
-			log_error("kiosk: a display appeared: %s", why);
-			return ops;
-		}
-		settle = rc == 0;
-	}
-}
-
-static const struct display_ops *choose_backend(struct app *a, const struct display_opts *o)
-{
-	const char *name = a->cfg->backend;
-	if (a->cfg->replay)
-		name = "headless";
-	if (name) {
-		const struct display_ops *ops = display_find(name);
-		if (!ops)
-			log_error("display backend '%s' is not built into this pirogue (rebuild with it enabled)", name);
-		return ops;
-	}
-	char why[1024];
-	const struct display_ops *ops = display_auto(o, why, sizeof why);
-	if (!ops)
-		return no_display(a, o, why, sizeof why);
-	log_info("display: %s", why);
-	return ops;
-}
-
 static int open_signals(struct app *a);
 static void set_pointer_space(struct app *a);
 static void on_vt_release(struct app *a);
@@ -139,49 +84,18 @@ static void on_vt_acquire(struct app *a);
 
 static int open_display(struct app *a)
 {
-	struct display_opts o = {
-		.scale = a->cfg->scale,
-		.rotation = a->cfg->rotation,
-		.width = a->cfg->width,
-		.height = a->cfg->height,
-		.card = a->cfg->card,
-		.connector = a->cfg->connector,
-		.mode_w = a->cfg->mode_w,
-		.mode_h = a->cfg->mode_h,
-		.mode_hz = a->cfg->mode_hz,
-		.fb = a->cfg->fb,
-		.vt = a->cfg->vt,
-	};
-	a->ops = choose_backend(a, &o);
+	struct display_opts o;
+	backend_opts(a->cfg, &o);
+	a->ops = backend_choose(a->cfg, &o);
 	if (!a->ops)
 		return -ENODEV;
-	a->bare = !strcmp(a->ops->name, "drm") || !strcmp(a->ops->name, "fbdev");
-#if WITH_DRM
-	if (!strcmp(a->ops->name, "drm")) {
-		/* A display held by another program (a second pirogue, X) is
-		 * refused before the VT is touched: taking that VT and giving it
-		 * back would change it, and the picture, under the program that
-		 * owns it. */
-		char why[512];
-		int rc = drmcard_probe(&o, why, sizeof why);
-		if ((rc == -EBUSY || rc == -EACCES) && strstr(why, "held by")) {
-			log_error("the display is taken: %s; stop that program, or run pirogue where it is not running "
-				  "(--list-displays shows who holds which card)", why);
-			return rc;
-		}
-		if (rc == -EACCES || rc == -EPERM) {
-			/* the card refuses this user: a permission, not a holder */
-			log_error("the display cannot be used: %s%s", why,
-				  strstr(why, "cannot be mastered") ? " (run pirogue from a text console login, or as root)"
-								    : "");
-			return rc;
-		}
-	}
-#endif
+	a->bare = backend_is_bare(a->ops);
+	int rc = backend_check(a->ops, &o);
+	if (rc)
+		return rc;
 	if (a->bare) {
 		/* the console: crash handlers first, so that nothing below can
 		 * leave it in graphics mode; VT signals blocked before vt_open */
-		int rc;
 		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
 			return rc;
 	}
@@ -589,45 +503,19 @@ static void on_signal(struct app *a)
 /* The bare-console input: evdev devices, grabbed while we have the screen. */
 static int open_input(struct app *a)
 {
-#if WITH_EVDEV
-	char db[PATH_MAX + 32];
-	struct evdev_opts o = { .dir = NULL, .default_db = data_gamepad_db(db, sizeof db),
-				.gamepad_db = a->cfg->gamepad_db, .grab = true };
-	int rc = evdev_open(&a->ev, &o);
-	if (rc)
-		return rc;
-	if (!evdev_count(a->ev, DEV_KEYBOARD) && !evdev_count(a->ev, DEV_GAMEPAD))
-		log_error("no keyboard or gamepad found yet (plug one in; --list-inputs shows what is there)");
-	set_pointer_space(a);
-	return 0;
-#else
-	log_error("this pirogue was built without evdev (WITH_EVDEV=0): the %s backend has no keyboard; "
-		  "rebuild with WITH_EVDEV=1", a->ops->name);
-	return -ENOTSUP;
-#endif
+	int rc = input_open(&a->input, a->cfg->gamepad_db, a->ops->name);
+	if (rc == 0)
+		set_pointer_space(a);
+	return rc;
 }
 
 /* The mouse pointer moves over the console in unscaled font pixels. */
 static void set_pointer_space(struct app *a)
 {
-#if WITH_EVDEV
-	if (a->ev)
-		evdev_set_pointer_space(a->ev, a->con->w * drawn_font(a)->cell_w, a->con->h * drawn_font(a)->cell_h,
-					drawn_font(a)->cell_w, drawn_font(a)->cell_h);
-#else
-	(void)a;
-#endif
-}
-
-static void input_grab(struct app *a, bool on)
-{
-#if WITH_EVDEV
-	if (a->ev)
-		evdev_grab(a->ev, on);
-#else
-	(void)a;
-	(void)on;
-#endif
+	const struct font *f = drawn_font(a);
+	if (!f)
+		return; /* the terminal: no devices of its own, no font */
+	input_pointer_space(&a->input, a->con->w * f->cell_w, a->con->h * f->cell_h, f->cell_w, f->cell_h);
 }
 
 /* Our VT is being switched away: give up the display and the devices, then
@@ -641,7 +529,7 @@ static void on_vt_release(struct app *a)
 		stop_walk(a, "Stopped.");
 	if (demo_running(&a->demo))
 		end_demo(a);
-	input_grab(a, false);
+	input_grab(&a->input, false);
 	if (a->ops->suspend)
 		a->ops->suspend(a->disp);
 	a->suspended = true;
@@ -661,40 +549,17 @@ static void on_vt_acquire(struct app *a)
 	if (a->blank.on)
 		blank_off(&a->blank, a->ops, a->disp, a->con); /* someone switched back: they are here */
 	a->last_input = wake_now_ms();
-	input_grab(a, true);
+	input_grab(&a->input, true);
 	con_damage_all(a->con);
 	log_info("VT acquired");
 }
 
-static int poll_input_fds(struct app *a, int *fds, int max)
+/* An input event in the loop; false once the program is to quit. */
+static bool input_event(void *ctx, const struct in_event *ev)
 {
-#if WITH_EVDEV
-	if (a->ev) {
-		int n = evdev_poll_fds(a->ev, fds, max);
-		return n < 0 ? 0 : n;
-	}
-#endif
-	(void)a;
-	(void)fds;
-	(void)max;
-	return 0;
-}
-
-/* Reads one input fd until it has nothing more, handling every event. */
-static void dispatch_input(struct app *a, int fd)
-{
-#if WITH_EVDEV
-	struct in_event ev[MAX_EVENTS];
-	int n;
-	do {
-		n = evdev_dispatch(a->ev, fd, ev, MAX_EVENTS);
-		for (int k = 0; k < n && !a->quit; k++)
-			on_event(a, &ev[k]);
-	} while (n == MAX_EVENTS && !a->quit);
-#else
-	(void)a;
-	(void)fd;
-#endif
+	struct app *a = ctx;
+	on_event(a, ev);
+	return !a->quit;
 }
 
 /* The interactive loop: sleeps in poll() until a signal or input arrives;
@@ -718,7 +583,7 @@ static int run_loop(struct app *a)
 		int nd = a->ops->poll_fds(a->disp, fds, MAX_FDS / 4);
 		for (int i = 0; i < nd; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-		int ni = poll_input_fds(a, fds, MAX_FDS - nfd);
+		int ni = input_poll_fds(&a->input, fds, MAX_FDS - nfd);
 		for (int i = 0; i < ni; i++)
 			pfd[nfd++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 		/* the timer is armed only when something is due: idle stays idle */
@@ -743,7 +608,7 @@ static int run_loop(struct app *a)
 				continue;
 			}
 			if (i > nd) {
-				dispatch_input(a, pfd[i].fd);
+				input_dispatch(&a->input, pfd[i].fd, input_event, a);
 				continue;
 			}
 			struct in_event ev[MAX_EVENTS];
@@ -800,9 +665,7 @@ static void app_close(struct app *a)
 	session_close(&a->session);
 	game_destroy(a->game);
 	demo_end(&a->demo);
-#if WITH_EVDEV
-	evdev_close(a->ev);
-#endif
+	input_close(&a->input);
 	if (a->disp)
 		a->ops->close(a->disp);
 	vt_close(a->vt); /* text mode and keyboard back, after the CRTC */
@@ -891,14 +754,8 @@ int app_list(bool displays, bool inputs, const struct app_config *cfg)
 		printf("\n");
 	}
 	if (inputs) {
-#if WITH_EVDEV
-		char db[PATH_MAX + 32];
-		struct evdev_opts o = { .default_db = data_gamepad_db(db, sizeof db), .gamepad_db = cfg->gamepad_db };
-		if (evdev_list(stdout, &o) < 0)
+		if (input_list(stdout, cfg->gamepad_db))
 			status = 1;
-#else
-		printf("input devices: not available (built with WITH_EVDEV=0)\n");
-#endif
 	}
 	fflush(stdout);
 	return status;
