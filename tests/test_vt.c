@@ -1,5 +1,6 @@
 #include "testutil.h"
 #include "child.h"
+#include "fakeproc.h"
 #include "core/log.h"
 #include "platform/vt.h"
 #include <errno.h>
@@ -87,28 +88,6 @@ static void test_reset_rejects(void **st)
 	free(buf);
 }
 
-/* Makes dir/name a link to device node target. */
-static void fd_link(const char *root, int pid, int fd, const char *target)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%d/fd", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof path, "%s/%d/fd/%d", root, pid, fd);
-	assert_int_equal(symlink(target, path), 0);
-}
-
-static void comm_file(const char *root, int pid, const char *comm)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof path, "%s/%d/comm", root, pid);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", comm);
-	fclose(f);
-}
-
 /* issue 11, defect 1: --reset-vt took the VT from a game still drawing on
  * it. The holders are the processes with the VT and a display open: the
  * game (tty7 + card0), the fbdev game (console + fb0 when the VT is shown),
@@ -134,16 +113,16 @@ static void test_display_holders(void **st)
 		assert_int_equal(system(cmd), 0);
 		skip(); /* device nodes need root (CAP_MKNOD) */
 	}
-	comm_file(proc, 100, "pirogue");
-	fd_link(proc, 100, 3, tty7);
-	fd_link(proc, 100, 4, card0);
-	comm_file(proc, 200, "bash"); /* a login shell on the VT */
-	fd_link(proc, 200, 0, tty7);
-	comm_file(proc, 300, "Xorg"); /* a display, another VT */
-	fd_link(proc, 300, 9, card0);
-	comm_file(proc, 400, "fb\033]0;x"); /* an fbdev game on the console, a hostile name */
-	fd_link(proc, 400, 0, console);
-	fd_link(proc, 400, 5, fb0);
+	fakeproc_comm(proc, 100, "pirogue");
+	fakeproc_fd(proc, 100, 3, tty7);
+	fakeproc_fd(proc, 100, 4, card0);
+	fakeproc_comm(proc, 200, "bash"); /* a login shell on the VT */
+	fakeproc_fd(proc, 200, 0, tty7);
+	fakeproc_comm(proc, 300, "Xorg"); /* a display, another VT */
+	fakeproc_fd(proc, 300, 9, card0);
+	fakeproc_comm(proc, 400, "fb\033]0;x"); /* an fbdev game on the console, a hostile name */
+	fakeproc_fd(proc, 400, 0, console);
+	fakeproc_fd(proc, 400, 5, fb0);
 	char who[256];
 	dev_t one[1] = { makedev(4, 7) };
 	assert_int_equal(vt_display_holders(proc, one, 1, 1, who, sizeof who), 1);

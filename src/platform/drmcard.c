@@ -1,9 +1,8 @@
 /* drmcard: see drmcard.h. */
 #include "platform/drmcard.h"
+#include "platform/holders.h"
 #include "core/log.h"
 #include "platform/kmsutil.h"
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -53,58 +52,21 @@ static int enum_cards(char paths[][DRMCARD_PATH_LEN], int max)
 	return n;
 }
 
-/* Names (comm and pid) of other processes holding card `path` open, so the
- * "cannot become master" line can say who; empty when none can be seen. */
+/* 1 for the device ctx points to. */
+static unsigned same_dev(dev_t rdev, void *ctx)
+{
+	return rdev == *(const dev_t *)ctx;
+}
+
+/* Names (comm and pid) of up to three other processes holding card `path`
+ * open, so the "cannot become master" line can say who; empty when none
+ * can be seen. */
 static void card_holders(const char *path, char *buf, size_t len)
 {
-	buf[0] = 0;
 	struct stat cst;
-	if (stat(path, &cst) < 0)
-		return;
-	DIR *proc = opendir("/proc");
-	if (!proc)
-		return;
-	size_t used = 0;
-	int found = 0;
-	pid_t self = getpid();
-	struct dirent *pe;
-	while ((pe = readdir(proc)) && found < 3) {
-		if (!isdigit((unsigned char)pe->d_name[0]) || atoi(pe->d_name) == self)
-			continue;
-		int pid = atoi(pe->d_name);
-		char fddir[64];
-		snprintf(fddir, sizeof fddir, "/proc/%d/fd", pid);
-		DIR *fds = opendir(fddir);
-		if (!fds)
-			continue;
-		bool holds = false;
-		struct dirent *fe;
-		while (!holds && (fe = readdir(fds))) {
-			if (fe->d_name[0] == '.')
-				continue;
-			char fp[96];
-			struct stat st;
-			snprintf(fp, sizeof fp, "%s/%d", fddir, atoi(fe->d_name));
-			holds = stat(fp, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == cst.st_rdev;
-		}
-		closedir(fds);
-		if (!holds)
-			continue;
-		char cp[64], comm[32] = "?";
-		snprintf(cp, sizeof cp, "/proc/%d/comm", pid);
-		FILE *f = fopen(cp, "r");
-		if (f) {
-			if (fgets(comm, sizeof comm, f))
-				comm[strcspn(comm, "\n")] = 0;
-			fclose(f);
-		}
-		int w = snprintf(buf + used, len - used, "%s%s (pid %d)", found ? ", " : "", comm, pid);
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
-		found++;
-	}
-	closedir(proc);
+	buf[0] = 0;
+	if (stat(path, &cst) == 0)
+		holders_find("/proc", getpid(), same_dev, &cst.st_rdev, 1, 3, buf, len);
 }
 
 void drmcard_log_master_failure(const char *path, int err)

@@ -1,6 +1,6 @@
 #include "platform/vt.h"
+#include "platform/holders.h"
 #include "core/log.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -254,62 +254,26 @@ static int is_display_dev(dev_t rdev)
 	return (major(rdev) == 226 && minor(rdev) < 64) || major(rdev) == 29;
 }
 
+struct tty_set {
+	const dev_t *ttys;
+	int nttys;
+};
+
+/* Bit 1: one of the ttys; bit 2: a display device. */
+static unsigned tty_or_display(dev_t rdev, void *ctx)
+{
+	const struct tty_set *t = ctx;
+	unsigned k = is_display_dev(rdev) ? 2 : 0;
+	for (int i = 0; i < t->nttys; i++)
+		if (rdev == t->ttys[i])
+			k |= 1;
+	return k;
+}
+
 int vt_display_holders(const char *proc, const dev_t *ttys, int nttys, pid_t self, char *who, size_t len)
 {
-	if (len)
-		who[0] = 0;
-	DIR *dir = opendir(proc);
-	if (!dir)
-		return -errno;
-	int found = 0;
-	size_t used = 0;
-	struct dirent *pe;
-	while ((pe = readdir(dir))) {
-		char *end;
-		long pid = strtol(pe->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self)
-			continue;
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%ld/fd", proc, pid);
-		DIR *fds = opendir(path);
-		if (!fds)
-			continue; /* gone, or not ours to see */
-		int has_tty = 0, has_display = 0;
-		struct dirent *fe;
-		while ((!has_tty || !has_display) && (fe = readdir(fds))) {
-			struct stat st;
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%ld/fd/%.32s", proc, pid, fe->d_name);
-			if (stat(path, &st) || !S_ISCHR(st.st_mode))
-				continue;
-			for (int i = 0; i < nttys; i++)
-				has_tty |= st.st_rdev == ttys[i];
-			has_display |= is_display_dev(st.st_rdev);
-		}
-		closedir(fds);
-		if (!has_tty || !has_display)
-			continue;
-		char comm[64] = "?";
-		snprintf(path, sizeof path, "%s/%ld/comm", proc, pid);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (fgets(comm, sizeof comm, f))
-				comm[strcspn(comm, "\n")] = 0;
-			fclose(f);
-		}
-		/* the comm is the process's own choice: no control bytes */
-		for (char *c = comm; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
-		if (used < len) {
-			int w = snprintf(who + used, len - used, "%s%s (pid %ld)", found ? ", " : "", comm, pid);
-			used = w < 0 ? len : used + (size_t)w;
-		}
-		found++;
-	}
-	closedir(dir);
-	return found;
+	struct tty_set t = { ttys, nttys };
+	return holders_find(proc, self, tty_or_display, &t, 3, 0, who, len);
 }
 
 /* The names of the modes vt_reset changes, for its report. */
