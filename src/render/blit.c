@@ -16,10 +16,12 @@
  * only 0 or 255 (the usual case) is drawn as bg ^ ((fg ^ bg) & mask), the
  * mask for eight pixels coming from a table indexed by a byte of the
  * bitmask, with vector types that gcc and clang turn into SIMD (SSE2 or
- * AVX2 on x86-64, NEON on arm). Glyphs with intermediate coverage, colour
- * tiles, and cells clipped by the surface's edge take a per-pixel path
- * (vectorised too) that reads the font through the same orientation
- * (base + u*du + v*dv into the glyph).
+ * AVX2 on x86-64, NEON on arm). Glyphs with intermediate coverage and
+ * colour tiles are drawn by the blend path from rows precomputed the same
+ * way as 16-bit lanes (struct pxrows), one layout per surface format;
+ * cells clipped by the surface's edge take a per-pixel path (vectorised
+ * too) that reads the font through the same orientation (base + u*du +
+ * v*dv into the glyph).
  *
  * Cells that share surface rows (a console row at 0/180°, a console column
  * at 90/270°) form a "band": its damaged cells are collected left to right
@@ -874,7 +876,7 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 		for (int i = 0; i < bd->nb; i++)
 			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
 				      false);
-	else 	if (b->f->colour)
+	else if (b->f->colour)
 		for (int i = 0; i < bd->nb; i++)
 			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
 				   true);
