@@ -327,6 +327,7 @@ static void test_gameover_text_fits(void **st)
 		ui_draw(&r.u, r.f.g, r.c);
 		assert_true(on_screen(r.c, "On dungeon level 1 after 169 turns,"));
 		assert_true(on_screen(r.c, "at level 1 with 335 experience."));
+		assert_true(on_screen(r.c, "@")); /* the box leaves the player in view (40 columns covered it) */
 		for (int y = 0; y < 30; y++) {
 			int left = -1, right = -1;
 			for (int i = 0; i < cols; i++)
