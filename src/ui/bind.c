@@ -1,6 +1,5 @@
 /* The key table: defaults, lookups, and rebinding from settings. */
 #include "ui/bind.h"
-#include "core/utf8.h"
 #include "platform/input.h"
 #include <errno.h>
 #include <stdio.h>
@@ -211,14 +210,7 @@ const char *bind_key_label(uint32_t key, char *buf, size_t len)
 		snprintf(buf, len, "F%u", (unsigned)(key - KEY_F1 + 1));
 		return buf;
 	}
-	if (key > 0x20 && key < KEY_SPECIAL && key != 0x7F) {
-		char u[5];
-		size_t n = utf8_encode(key, u);
-		u[n] = 0;
-		snprintf(buf, len, "%s", u);
-		return buf;
-	}
-	/* anything else by its settings name */
+	/* anything else (a character: itself) by its settings name */
 	char name[32];
 	snprintf(buf, len, "%s", key_name(key, name, sizeof name));
 	return buf;

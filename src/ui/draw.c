@@ -127,6 +127,8 @@ static void draw_bar(struct console *c, int x, int y, int w, int value, int max,
 	int filled = max > 0 ? value * w / max : 0;
 	if (filled < 0)
 		filled = 0;
+	if (filled == 0 && value > 0)
+		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
 	for (int i = 0; i < w; i++)
 		con_put(c, x + i, y, ' ', ui_pal.hp_text, i < filled ? full : empty);
 	char text[48];
@@ -475,12 +477,25 @@ const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const c
 void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
 		 uint32_t bg, int *x, int *y)
 {
+	ui_draw_box_clear(l, c, w, h, title, frame, bg, -1, x, y);
+}
+
+void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		       uint32_t bg, int keep_y, int *x, int *y)
+{
 	if (w > l->cols)
 		w = l->cols;
 	if (h > l->rows - 1)
 		h = l->rows - 1;
 	*x = (l->cols - w) / 2;
 	*y = (l->view_h - h) / 2;
+	if (keep_y >= 0 && keep_y >= *y && keep_y < *y + h) {
+		/* above the row when it fits there, else below it */
+		if (keep_y - h >= 0)
+			*y = keep_y - h;
+		else if (keep_y + 1 + h <= l->rows - 1)
+			*y = keep_y + 1;
+	}
 	if (*y + h > l->rows - 1)
 		*y = l->rows - 1 - h;
 	if (*y < 0)

@@ -131,6 +131,10 @@ int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const stru
  * to its top-left corner. */
 void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
 		 uint32_t bg, int *x, int *y);
+/* The same, moved up (else down) off console row keep_y when centring
+ * would cover it, if the console has room (keep_y < 0: centred). */
+void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
+		       uint32_t bg, int keep_y, int *x, int *y);
 /* For a move action: moves the cursor (u->look_x, look_y) one step,
  * staying on the map, and returns true; false for any other action. */
 bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);

@@ -31,9 +31,13 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
-	int x, y, w = 40;
+	int x, y, w = 40, px, py, cam_x, cam_y;
 	const uint32_t bg = 0x200000;
-	ui_draw_box(l, c, w, 10, "You died", 0xFF4040, bg, &x, &y);
+	/* the box leaves the row of the player's remains (and the killer
+	 * beside them) in view */
+	game_player_pos(g, &px, &py);
+	ui_camera(l, game_map(g)->w, game_map(g)->h, px, py, &cam_x, &cam_y);
+	ui_draw_box_clear(l, c, w, 10, "You died", 0xFF4040, bg, py - cam_y + l->view_y, &x, &y);
 	if (w > l->cols)
 		w = l->cols;
 	char cause[64];
