@@ -841,10 +841,34 @@ static void test_hud_xp_fits(void **st)
 	rig_done(&r);
 }
 
+/* The HP bar shows colour while the player lives: 1 HP of 30 filled no
+ * cell of the 20 (the fight frames showed an empty bar at 1 HP). */
+static void test_hp_bar_alive(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_PLAY);
+	struct c_actor *pa = ecs_get(r.f.g->w, r.f.g->player, COMP_ACTOR);
+	pa->hp = 1;
+	ui_draw(&r.u, r.f.g, r.c);
+	int y = -1;
+	for (int i = 0; i < 50 && y < 0; i++)
+		if (con_at(r.c, 1, i)->bg == ui_hp_colour(1, 30) || con_at(r.c, 1, i)->bg == ui_pal.hp_empty)
+			y = i;
+	assert_true(y >= 0);
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_hp_colour(1, 30)); /* the bar's first cell */
+	assert_int_equal(con_at(r.c, 2, y)->bg, ui_pal.hp_empty);
+	pa->hp = 0;
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_pal.hp_empty); /* dead: empty */
+	rig_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_screen_named),
+		cmocka_unit_test(test_hp_bar_alive),
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_title_kiosk_confirms_quit),
 		cmocka_unit_test(test_play_commands),

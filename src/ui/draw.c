@@ -127,6 +127,8 @@ static void draw_bar(struct console *c, int x, int y, int w, int value, int max,
 	int filled = max > 0 ? value * w / max : 0;
 	if (filled < 0)
 		filled = 0;
+	if (filled == 0 && value > 0)
+		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
 	for (int i = 0; i < w; i++)
 		con_put(c, x + i, y, ' ', ui_pal.hp_text, i < filled ? full : empty);
 	char text[48];
