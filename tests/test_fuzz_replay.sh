@@ -3,9 +3,7 @@
 # of the tree it parses and the crashes kept in tests/fuzz/regress/, without
 # libFuzzer (under ASan and UBSan in make asan). A kept crash that crashes
 # again fails here.
-set -u
-B=${BUILD:-build}
-fail=0
+. tests/checklib.sh
 n=0
 for src in tests/fuzz/fuzz_*.c; do
 	t=$(basename "$src" .c)

@@ -9,12 +9,11 @@ done
 pkg-config --exists freetype2 2>/dev/null || { echo "skip: FreeType missing (apt-get install libfreetype-dev)"; exit 77; }
 command -v pcf2bdf >/dev/null || { echo "skip: pcf2bdf missing (apt-get install pcf2bdf)"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-tools/make-fonts "$out" >/dev/null || exit 1
+. tests/checklib.sh
+tools/make-fonts "$tmp" >/dev/null || exit 1
 for f in cp437-8x8.png cp437-8x9.png cp437-8x16.png dejavu-12x12.png dejavu-14x14.png dejavu-16x16.png \
 	dejavu-18x18.png dejavu-21x21.png dejavu-24x24.png; do
-	cmp "$out/$f" "fonts/$f" || { echo "fonts/$f differs from what tools/make-fonts builds"; exit 1; }
+	cmp "$tmp/$f" "fonts/$f" || { echo "fonts/$f differs from what tools/make-fonts builds"; exit 1; }
 done
-cmp "$out/tests/dejavu10x10_gs_tc.png" tests/fonts/dejavu10x10_gs_tc.png ||
+cmp "$tmp/tests/dejavu10x10_gs_tc.png" tests/fonts/dejavu10x10_gs_tc.png ||
 	{ echo "tests/fonts/dejavu10x10_gs_tc.png differs from what tools/make-fonts builds"; exit 1; }

@@ -6,8 +6,7 @@ command -v pkg-config >/dev/null || { echo "skip: pkg-config missing"; exit 77; 
 pkg-config --exists sdl2 || { echo "skip: libSDL2 missing (apt-get install libsdl2-dev)"; exit 77; }
 v=$(pkg-config --modversion sdl2)
 [ "$v" = 2.26.5 ] || { echo "skip: libSDL2 $v installed; the committed database comes from 2.26.5"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-tools/make-gamepad-db "$out" || exit 1
-cmp "$out/gamecontrollerdb.txt" gamepads/gamecontrollerdb.txt ||
+. tests/checklib.sh
+tools/make-gamepad-db "$tmp" || exit 1
+cmp "$tmp/gamecontrollerdb.txt" gamepads/gamecontrollerdb.txt ||
 	{ echo "gamepads/gamecontrollerdb.txt differs from what tools/make-gamepad-db builds"; exit 1; }

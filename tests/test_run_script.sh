@@ -4,9 +4,7 @@
 # unattended-upgrades) instead of failing at once, and says so; make deps
 # does the same. apt-get and sudo are stand-ins; apt-get records its
 # arguments.
-set -u
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. tests/checklib.sh
 mkdir "$tmp/bin"
 for t in sh dirname id cat env; do
 	p=$(command -v "$t") && ln -s "$p" "$tmp/bin/$t"

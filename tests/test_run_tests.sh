@@ -4,10 +4,8 @@
 # lines are not printed), a failing one shows all it printed; a shell check
 # can announce long work on fd 3 at once. Run on stand-in tests in a
 # scratch directory.
-set -u
+. tests/checklib.sh
 rt=$(pwd)/tools/run-tests
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/build/tests" "$tmp/tests"
 printf '#!/bin/sh\necho "pirogue: blit: scale 9 is out of range; use 1 to 8"\necho "[  PASSED  ] 3 test(s)."\n' \
 	> "$tmp/build/tests/test_pass"

@@ -747,6 +747,26 @@ static void test_levelup(void **st)
 	key(&r, ACT_WAIT, '.');
 	assert_int_equal(r.u.screen, UI_LEVELUP);
 	assert_true(on_screen(r.c, "You reach level 2. Choose:"));
+	/* at 40 columns a choice's label wraps under itself, not under its
+	 * letter ("20)" stood below "a)") */
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	char line[256], next[256];
+	bool wrapped = false;
+	for (int y = 0; y + 1 < 30; y++) {
+		const char *at = strstr(row(r.c, y, line), "Constitution");
+		if (!at)
+			continue;
+		row(r.c, y + 1, next);
+		int col = (int)(at - line), first = 0;
+		while (next[first] == ' ' || next[first] == '*')
+			first++;
+		assert_int_equal(first, col);
+		wrapped = true;
+	}
+	assert_true(wrapped);
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	key(&r, ACT_BACK, PAD_EAST);
 	key(&r, ACT_INVENTORY, 'i');

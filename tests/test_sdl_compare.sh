@@ -5,13 +5,12 @@
 # compares what each makes of them. Skipped (77) without libsdl2-dev.
 command -v pkg-config >/dev/null || { echo "skip: pkg-config missing"; exit 77; }
 pkg-config --exists sdl2 || { echo "skip: libSDL2 missing (apt-get install libsdl2-dev)"; exit 77; }
-out=$(mktemp -d) || exit 1
-trap 'rm -rf "$out"' EXIT
-${CC:-cc} -std=c11 -D_GNU_SOURCE -Isrc -O1 -o "$out/sdl-compare" tools/gamepad-db/sdl-compare.c \
+. tests/checklib.sh
+${CC:-cc} -std=c11 -D_GNU_SOURCE -Isrc -O1 -o "$tmp/sdl-compare" tools/gamepad-db/sdl-compare.c \
 	src/platform/evdb.c src/platform/evmap.c src/core/log.c src/core/utf8.c $(pkg-config --cflags --libs sdl2) -lm ||
 	{ echo "cannot build tools/gamepad-db/sdl-compare.c"; exit 1; }
-SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$out/sdl-compare" gamepads/gamecontrollerdb.txt 2>"$out/log"
+SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$tmp/sdl-compare" gamepads/gamecontrollerdb.txt 2>"$tmp/log"
 rc=$?
 # the two lines SDL's own list holds with empty sources are said, nothing else
-grep -v -e '"Brook Universal Fighting Board": skipped' -e '"SL-6566": skipped' "$out/log"
+grep -v -e '"Brook Universal Fighting Board": skipped' -e '"SL-6566": skipped' "$tmp/log"
 exit $rc

@@ -719,10 +719,15 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 	size_t npx = (size_t)w * (size_t)h;
 
 	/* Colour key: a fully opaque image whose tile 0 is one colour. */
-	bool opaque = true, keyed = false;
+	bool opaque, keyed = false;
 	uint8_t key[4] = {0};
-	for (size_t i = 0; i < npx && opaque; i++)
-		opaque = px[i * 4 + 3] == 255;
+	/* the passes over every pixel read it as a word (start-up loads every
+	 * shipped sheet); stb's buffer is malloc'd, so aligned */
+	uint32_t *word = (uint32_t *)(void *)px, amask, acc = 0xFFFFFFFFu;
+	memcpy(&amask, (const uint8_t[4]){ 0, 0, 0, 255 }, 4);
+	for (size_t i = 0; i < npx; i++)
+		acc &= word[i];
+	opaque = (acc & amask) == amask;
 	if (opaque) {
 		bool uniform = true;
 		for (int y = 0; y < ch && uniform; y++)
@@ -731,9 +736,9 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 		if (uniform) {
 			keyed = true;
 			memcpy(key, px, 4);
+			uint32_t k = word[0];
 			for (size_t i = 0; i < npx; i++)
-				if (!memcmp(px + i * 4, key, 4))
-					memset(px + i * 4, 0, 4);
+				word[i] = word[i] == k ? 0 : word[i];
 		}
 	}
 	/* What most visible pixels are: grey (a coverage sheet) or coloured
@@ -743,9 +748,9 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 	uint64_t lum_sum = 0, alpha_sum = 0;
 	size_t hist[256] = {0};
 	for (size_t i = 0; i < npx; i++) {
-		const stbi_uc *p = px + i * 4;
-		if (!p[3])
+		if (!(word[i] & amask))
 			continue;
+		const stbi_uc *p = px + i * 4;
 		visible++;
 		if ((p[0] != p[1] || p[1] != p[2]) && !(keyed && fringe(p, key)))
 			coloured++;
@@ -775,9 +780,9 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 	for (int g = 0; g < 256; g++) {
 		size_t gx = (size_t)(g % cols) * (size_t)cw, gy = (size_t)(g / cols) * (size_t)ch;
 		size_t o = (size_t)g * (size_t)cw * (size_t)ch;
-		for (size_t y = 0; y < (size_t)ch; y++)
-			for (size_t x = 0; x < (size_t)cw; x++, o++) {
-				const stbi_uc *p = px + ((gy + y) * (size_t)w + gx + x) * 4;
+		for (size_t y = 0; y < (size_t)ch; y++) {
+			const stbi_uc *p = px + ((gy + y) * (size_t)w + gx) * 4;
+			for (size_t x = 0; x < (size_t)cw; x++, o++, p += 4) {
 				if (grey) {
 					f->coverage[o] = p[3] ? pixel_coverage(p, dark, keyed, key) : 0;
 				} else {
@@ -786,6 +791,7 @@ static int load_image(struct font **out, const uint8_t *d, size_t len, const cha
 						       (uint32_t)p[1] << 8 | p[2];
 				}
 			}
+		}
 	}
 	if (cols == 16) {
 		rc = map_cp437(&m, 256, name, err, errlen);

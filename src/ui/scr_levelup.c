@@ -86,12 +86,15 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	for (int i = 0; i < LEVELUP_COUNT; i++) {
 		bool sel = i == u->levelup_sel;
 		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
-		char line[80];
+		char letter[4];
 		int ly = y + 3 + ROWS_PER * i;
-		snprintf(line, sizeof line, "%c) %s", 'a' + i, content_levelups[i].label);
-		int lines = con_wrapped_lines(w - 4, line);
+		snprintf(letter, sizeof letter, "%c)", 'a' + i);
+		/* the label wraps under itself, not under its letter */
+		const char *label = content_levelups[i].label;
+		int lines = con_wrapped_lines(w - 7, label);
 		con_fill(c, x + 1, ly, w - 2, lines < 2 ? lines : 2, ' ', ui_pal.text, bg);
-		con_print_wrapped(c, x + 2, ly, w - 4, 2, sel ? 0xFFFFFF : ui_pal.text, bg, line);
+		con_print(c, x + 2, ly, sel ? 0xFFFFFF : ui_pal.text, bg, letter, -1);
+		con_print_wrapped(c, x + 5, ly, w - 7, 2, sel ? 0xFFFFFF : ui_pal.text, bg, label);
 	}
 	ui_draw_keys_hint(u, l, c, keys);
 }
