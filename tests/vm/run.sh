@@ -78,7 +78,7 @@ for c in $configs; do
 		export "VMRIG_SYSTEMD_SKIP_$a=the Debian $darch system image cannot be built here (said above)"
 		continue
 	fi
-	tools/make-deb "$vm/deb" $darch >"$vm/deb-$darch.log" 2>&1 || rc=$?
+	DEB_PLAY=0 tools/make-deb "$vm/deb" $darch >"$vm/deb-$darch.log" 2>&1 || rc=$?
 	if [ $rc = 77 ]; then
 		export "VMRIG_SYSTEMD_SKIP_$a=$(grep -m1 '^SKIP' "$vm/deb-$darch.log")"
 	elif [ $rc != 0 ]; then
