@@ -60,7 +60,32 @@ static double timed_run(const char *const argv[], const char *until)
 	return t;
 }
 
-int main(void)
+/* Instructions of argv (a shell-safe game path and arguments) run to its
+ * exit under a callgrind of its own (this bench's callgrind, under make
+ * bench-ir, does not follow children), or -1. */
+static long ir_run(const char *const argv[])
+{
+	char cmd[2 * PATH_MAX + 512];
+	int n = snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-fd=3 3>&1 "
+			 ">/dev/null 2>&1");
+	for (int i = 0; argv[i] && n > 0 && (size_t)n < sizeof cmd; i++)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n, " '%s'", argv[i]);
+	if (n < 0 || (size_t)n >= sizeof cmd)
+		return -1;
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	char line[512];
+	long ir = -1;
+	while (fgets(line, sizeof line, p)) {
+		const char *c = strstr(line, "Collected : ");
+		if (c)
+			ir = strtol(c + 12, NULL, 10);
+	}
+	return pclose(p) == 0 ? ir : -1;
+}
+
+int main(int argc, char **argv)
 {
 	/* the game next to this bench: O/build/bench/bench_start -> O/pirogue */
 	char exe[PATH_MAX], game[PATH_MAX + 32];
@@ -94,6 +119,21 @@ int main(void)
 	const char *big[] = { game, "--backend", "headless", "--size", "1920x1080", "--keys", "/dev/null",
 			  "--state-dir", state, "--verbose", NULL };
 	const char *version[] = { game, "--version", NULL };
+	if (bench_ir_mode(argc, argv)) {
+		/* deterministic: instructions from exec to exit, which with
+		 * --keys /dev/null comes right after the first frame */
+		long is = ir_run(start), ib = ir_run(big), iv = ir_run(version);
+		if (is < 0 || ib < 0 || iv < 0) {
+			fprintf(stderr, "bench_start: %s did not run under valgrind\n", game);
+			return 1;
+		}
+		printf("  start-up instructions, exec to exit after the first frame (callgrind): headless 640x400 %ld, "
+		       "1920x1080 %ld; --version %ld (ratios %.1f, %.1f)\n", is, ib, iv, (double)is / (double)iv,
+		       (double)ib / (double)iv);
+		char cmd[PATH_MAX + 16];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", state);
+		return system(cmd) == 0 ? 0 : 1;
+	}
 	double ts[RUNS], tb[RUNS], tv[RUNS];
 	for (int i = 0; i < RUNS; i++) {
 		ts[i] = timed_run(start, "frame presented 1");
