@@ -211,7 +211,10 @@ static void term_remove_handlers(void)
 
 /* ---- output ------------------------------------------------------------ */
 
-static void ob_put(struct term *t, const char *s, size_t n)
+/* Makes room for n more bytes at the end of the frame; returns where they
+ * go (the caller adds what it wrote to out_len), or NULL when memory ran
+ * out (noted in out_oom). */
+static char *ob_room(struct term *t, size_t n)
 {
 	if (t->out_len + n > t->out_cap) {
 		size_t cap = t->out_cap ? t->out_cap : 4096;
@@ -220,12 +223,20 @@ static void ob_put(struct term *t, const char *s, size_t n)
 		char *p = realloc(t->out, cap);
 		if (!p) {
 			t->out_oom = true;
-			return;
+			return NULL;
 		}
 		t->out = p;
 		t->out_cap = cap;
 	}
-	memcpy(t->out + t->out_len, s, n);
+	return t->out + t->out_len;
+}
+
+static void ob_put(struct term *t, const char *s, size_t n)
+{
+	char *p = ob_room(t, n);
+	if (!p)
+		return;
+	memcpy(p, s, n);
 	t->out_len += n;
 }
 
@@ -242,13 +253,6 @@ static int put_dec(char *buf, unsigned v)
 	} while (v);
 	memcpy(buf, tmp + i, sizeof tmp - (size_t)i);
 	return (int)sizeof tmp - i;
-}
-
-/* Appends the decimal digits of v. */
-static void ob_uint(struct term *t, unsigned v)
-{
-	char tmp[12];
-	ob_put(t, tmp, (size_t)put_dec(tmp, v));
 }
 
 /* Writes the whole buffer (normally one write()), then empties it. */
@@ -411,20 +415,20 @@ static int csi(char *buf, int a, int b, char final)
 	return n;
 }
 
-/* Moves the cursor to (x, y) with the shortest sequence available. */
-static void move_to(struct term *t, int x, int y)
+/* Writes at out the shortest sequence moving the cursor to (x, y) (at most
+ * 24 bytes); returns its length. */
+static int move_to(struct term *t, char *out, int x, int y)
 {
 	if (t->cur_x == x && t->cur_y == y)
-		return;
-	char best[32];
+		return 0;
 	int bn;
 	/* CUP, always possible */
 	if (x == 0 && y == 0)
-		bn = csi(best, -1, -1, 'H');
+		bn = csi(out, -1, -1, 'H');
 	else if (x == 0)
-		bn = csi(best, y + 1, -1, 'H');
+		bn = csi(out, y + 1, -1, 'H');
 	else
-		bn = csi(best, y + 1, x + 1, 'H');
+		bn = csi(out, y + 1, x + 1, 'H');
 	if (t->cur_y >= 0) {
 		char alt[32];
 		int an = -1;
@@ -444,46 +448,68 @@ static void move_to(struct term *t, int x, int y)
 			an = 2;
 		}
 		if (an > 0 && an < bn) {
-			memcpy(best, alt, (size_t)an);
+			memcpy(out, alt, (size_t)an);
 			bn = an;
 		}
 	}
-	ob_put(t, best, (size_t)bn);
 	t->cur_x = x;
 	t->cur_y = y;
+	return bn;
 }
 
-static void ob_rgb(struct term *t, uint32_t c)
+/* Writes v (0..255) in decimal at p; returns the end. */
+static char *put_u8(char *p, unsigned v)
 {
-	ob_uint(t, (c >> 16) & 0xFF);
-	OB_LIT(t, ";");
-	ob_uint(t, (c >> 8) & 0xFF);
-	OB_LIT(t, ";");
-	ob_uint(t, c & 0xFF);
+	if (v >= 100) {
+		*p++ = (char)('0' + v / 100);
+		v %= 100;
+		*p++ = (char)('0' + v / 10);
+	} else if (v >= 10) {
+		*p++ = (char)('0' + v / 10);
+	}
+	*p++ = (char)('0' + v % 10);
+	return p;
 }
 
-/* Sets the colours for a cell, sending only what differs. */
-static void set_colours(struct term *t, uint32_t ch, uint32_t fg, uint32_t bg)
+/* Writes "r;g;b" of 0xRRGGBB c at p; returns the end. */
+static char *put_rgb(char *p, uint32_t c)
+{
+	p = put_u8(p, (c >> 16) & 0xFF);
+	*p++ = ';';
+	p = put_u8(p, (c >> 8) & 0xFF);
+	*p++ = ';';
+	return put_u8(p, c & 0xFF);
+}
+
+/* Writes at out the SGR setting the colours for a cell, only what differs
+ * (at most 36 bytes); returns its length. */
+static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	bool need_fg = ch != ' ' && fg != t->cur_fg;
 	bool need_bg = bg != t->cur_bg;
 	if (!need_fg && !need_bg)
-		return;
-	OB_LIT(t, "\033[");
+		return 0;
+	char *p = out;
+	*p++ = '\033';
+	*p++ = '[';
 	if (need_fg) {
-		OB_LIT(t, "38;2;");
-		ob_rgb(t, fg);
+		memcpy(p, "38;2;", 5);
+		p = put_rgb(p + 5, fg);
 		t->cur_fg = fg;
 	}
 	if (need_bg) {
 		if (need_fg)
-			OB_LIT(t, ";");
-		OB_LIT(t, "48;2;");
-		ob_rgb(t, bg);
+			*p++ = ';';
+		memcpy(p, "48;2;", 5);
+		p = put_rgb(p + 5, bg);
 		t->cur_bg = bg;
 	}
-	OB_LIT(t, "m");
+	*p++ = 'm';
+	return (int)(p - out);
 }
+
+/* The most one cell can add to a frame: a move, the colours, a glyph. */
+#define CELL_MAX (24 + 36 + 4)
 
 static int term_present(struct display *d, struct console *c)
 {
@@ -533,16 +559,19 @@ static int term_present(struct display *d, struct console *c)
 		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
 			continue;
 		for (int x = 0; x < dw; x++) {
-			if (!full && memcmp(&row[x], &rrow[x], sizeof *row) == 0)
+			if (!full && row[x].ch == rrow[x].ch && row[x].fg == rrow[x].fg && row[x].bg == rrow[x].bg)
 				continue;
 			rrow[x] = row[x];
 			struct con_cell want = { term_glyph(row[x].ch), row[x].fg & 0xFFFFFF, row[x].bg & 0xFFFFFF };
 			if (same_look(&srow[x], &want))
 				continue;
-			move_to(t, x, y);
-			set_colours(t, want.ch, want.fg, want.bg);
-			char u[4];
-			ob_put(t, u, utf8_encode(want.ch, u));
+			char *p = ob_room(t, CELL_MAX);
+			if (!p)
+				break;
+			size_t n = (size_t)move_to(t, p, x, y);
+			n += (size_t)set_colours(t, p + n, want.ch, want.fg, want.bg);
+			n += utf8_encode(want.ch, p + n);
+			t->out_len += n;
 			srow[x] = want;
 			/* at the terminal's last column the cursor stays put (no autowrap) */
 			t->cur_x = x + 1 < t->cols ? x + 1 : -1;
