@@ -559,6 +559,11 @@ static int term_present(struct display *d, struct console *c)
 		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
 			continue;
 		for (int x = 0; x < dw; x++) {
+			/* sixteen equal cells passed over at once */
+			if (!full && x % 16 == 0 && x + 16 <= dw && memcmp(row + x, rrow + x, 16 * sizeof *row) == 0) {
+				x += 15;
+				continue;
+			}
 			if (!full && row[x].ch == rrow[x].ch && row[x].fg == rrow[x].fg && row[x].bg == rrow[x].bg)
 				continue;
 			rrow[x] = row[x];
