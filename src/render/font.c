@@ -1265,10 +1265,17 @@ int font_cands_get(struct font_cands *c, int i, const struct font **out, char *e
 	if (!k->font) {
 		c->decodes++;
 		int rc = font_load(&k->font, k->path, err, errlen);
+		/* (rc set apart from fail(): scan-build does not follow a variadic
+		 * function's return) */
+		if (!rc && !k->font) { /* font_load's contract rules it out */
+			fail(err, errlen, k->path, -EIO, "could not be loaded");
+			rc = -EIO;
+		}
 		if (!rc && k->cell_w && (k->font->cell_w != k->cell_w || k->font->cell_h != k->cell_h)) {
 			font_destroy(k->font);
 			k->font = NULL;
-			rc = fail(err, errlen, k->path, -EINVAL, "file changed while pirogue ran");
+			fail(err, errlen, k->path, -EINVAL, "file changed while pirogue ran");
+			rc = -EINVAL;
 		}
 		if (rc) {
 			size_t used = err && errlen ? strlen(err) : 0;
