@@ -514,48 +514,50 @@ static void test_lines_apart(void **st)
 	}
 }
 
+/* The choose_cases of the automatic choice among the shipped fonts. */
+enum { F8, F9, F816, D12, D14, D16, D18, D21, D24 };
+static const struct {
+	int w, h, rot, fixed, font, scale;
+} choose_cases[] = {
+	{ 640, 400, 0, 0, F8, 1 },     /* 80×50 of 8×8 exactly: only it shows 80×50 */
+	{ 640, 480, 0, 0, F9, 1 },     /* 80×53 of 8×9: fills more than 8×8's 80×60 */
+	{ 800, 480, 0, 0, F9, 1 },     /* 100×53 */
+	{ 1280, 800, 0, 0, D16, 1 },   /* 80×50 of 16×16 exactly; 8×8 at 2 ties: the font's own pixels */
+	{ 1920, 1080, 0, 0, D21, 1 },  /* 91×51 */
+	{ 1366, 768, 0, 0, D14, 1 },   /* 97×54 */
+	{ 1280, 720, 0, 0, D14, 1 },   /* 91×51 */
+	{ 1024, 768, 0, 0, D12, 1 },   /* 85×64 */
+	{ 1440, 900, 0, 0, D18, 1 },   /* 80×50 */
+	{ 1920, 1200, 0, 0, D24, 1 },  /* 80×50 */
+	{ 3840, 2160, 0, 0, D21, 2 },  /* 91×51 */
+	{ 2560, 1600, 0, 0, D16, 2 },  /* 16×16 at 2 ties 8×8 at 4: the smaller scale */
+	{ 800, 1280, 90, 0, D16, 1 },  /* a portrait panel turned: 1280×800 */
+	{ 1920, 1080, 0, 2, F9, 2 },   /* --scale 2: only 8×8 and 8×9 show 80×50; 8×9 fills more */
+	/* nothing shows 80×50: the most cells of a font whose lines
+	 * keep a gap and that shows 40×24 ... */
+	{ 320, 240, 0, 0, F9, 1 },     /* 40×26 (the 8×8's 40×30 has touching lines) */
+	{ 480, 320, 0, 0, F9, 1 },     /* 60×35 */
+	{ 1920, 1080, 0, 3, F9, 3 },   /* --scale 3: 80×40 */
+	/* ... else the most cells */
+	{ 640, 192, 0, 0, F8, 1 },     /* 80×24 (8×9: 80×21) */
+	{ 200, 100, 0, 0, F8, 1 },     /* 25×12: too small for any */
+};
+
 /* The automatic choice of font and scale among the shipped fonts. */
 static void test_choose(void **st)
 {
 	(void)st;
 	struct font *fonts[NSHIPPED];
 	load_shipped(fonts);
-	enum { F8, F9, F816, D12, D14, D16, D18, D21, D24 };
-	static const struct {
-		int w, h, rot, fixed, font, scale;
-	} cases[] = {
-		{ 640, 400, 0, 0, F8, 1 },     /* 80×50 of 8×8 exactly: only it shows 80×50 */
-		{ 640, 480, 0, 0, F9, 1 },     /* 80×53 of 8×9: fills more than 8×8's 80×60 */
-		{ 800, 480, 0, 0, F9, 1 },     /* 100×53 */
-		{ 1280, 800, 0, 0, D16, 1 },   /* 80×50 of 16×16 exactly; 8×8 at 2 ties: the font's own pixels */
-		{ 1920, 1080, 0, 0, D21, 1 },  /* 91×51 */
-		{ 1366, 768, 0, 0, D14, 1 },   /* 97×54 */
-		{ 1280, 720, 0, 0, D14, 1 },   /* 91×51 */
-		{ 1024, 768, 0, 0, D12, 1 },   /* 85×64 */
-		{ 1440, 900, 0, 0, D18, 1 },   /* 80×50 */
-		{ 1920, 1200, 0, 0, D24, 1 },  /* 80×50 */
-		{ 3840, 2160, 0, 0, D21, 2 },  /* 91×51 */
-		{ 2560, 1600, 0, 0, D16, 2 },  /* 16×16 at 2 ties 8×8 at 4: the smaller scale */
-		{ 800, 1280, 90, 0, D16, 1 },  /* a portrait panel turned: 1280×800 */
-		{ 1920, 1080, 0, 2, F9, 2 },   /* --scale 2: only 8×8 and 8×9 show 80×50; 8×9 fills more */
-		/* nothing shows 80×50: the most cells of a font whose lines
-		 * keep a gap and that shows 40×24 ... */
-		{ 320, 240, 0, 0, F9, 1 },     /* 40×26 (the 8×8's 40×30 has touching lines) */
-		{ 480, 320, 0, 0, F9, 1 },     /* 60×35 */
-		{ 1920, 1080, 0, 3, F9, 3 },   /* --scale 3: 80×40 */
-		/* ... else the most cells */
-		{ 640, 192, 0, 0, F8, 1 },     /* 80×24 (8×9: 80×21) */
-		{ 200, 100, 0, 0, F8, 1 },     /* 25×12: too small for any */
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		struct surface s = { .width = cases[i].w, .height = cases[i].h, .rotation = cases[i].rot };
+	for (size_t i = 0; i < sizeof choose_cases / sizeof *choose_cases; i++) {
+		struct surface s = { .width = choose_cases[i].w, .height = choose_cases[i].h, .rotation = choose_cases[i].rot };
 		int scale = -1;
-		int got = blit_choose((const struct font *const *)fonts, NSHIPPED, &s, 80, 50, 40, 24, cases[i].fixed,
+		int got = blit_choose((const struct font *const *)fonts, NSHIPPED, &s, 80, 50, 40, 24, choose_cases[i].fixed,
 				      &scale);
-		if (got != cases[i].font || scale != cases[i].scale)
-			fail_msg("%dx%d rot %d fixed %d: %s scale %d, want %s scale %d", cases[i].w, cases[i].h,
-				 cases[i].rot, cases[i].fixed, shipped[got], scale, shipped[cases[i].font],
-				 cases[i].scale);
+		if (got != choose_cases[i].font || scale != choose_cases[i].scale)
+			fail_msg("%dx%d rot %d fixed %d: %s scale %d, want %s scale %d", choose_cases[i].w, choose_cases[i].h,
+				 choose_cases[i].rot, choose_cases[i].fixed, shipped[got], scale, shipped[choose_cases[i].font],
+				 choose_cases[i].scale);
 	}
 	/* one candidate: blit_fit_scale's answer */
 	struct surface s = { .width = 1280, .height = 800 };
@@ -564,6 +566,39 @@ static void test_choose(void **st)
 	assert_int_equal(scale, blit_fit_scale(fonts[0], &s, 80, 50));
 	for (int i = 0; i < NSHIPPED; i++)
 		font_destroy(fonts[i]);
+}
+
+/* The same choice from candidates known by their headers decodes the chosen
+ * sheet alone, and on a small panel also those it looks at for a gap
+ * between lines, most cells first (the 8×8 before the 8×9): never the
+ * other sheets (a start used to decode all nine). */
+static void test_choose_cands(void **st)
+{
+	(void)st;
+	for (size_t i = 0; i < sizeof choose_cases / sizeof *choose_cases; i++) {
+		struct font_cands c = { 0 };
+		char err[512];
+		for (int k = 0; k < NSHIPPED; k++)
+			if (font_cands_add(&c, shipped[k], err, sizeof err))
+				fail_msg("%s", err);
+		assert_int_equal(c.decodes, 0);
+		struct surface s = { .width = choose_cases[i].w, .height = choose_cases[i].h, .rotation = choose_cases[i].rot };
+		const struct font *f = NULL;
+		int scale = -1;
+		assert_int_equal(blit_choose_cands(&c, &s, 80, 50, 40, 24, choose_cases[i].fixed, &f, &scale, err, sizeof err), 0);
+		assert_non_null(f);
+		assert_ptr_equal(f, c.c[choose_cases[i].font].font);
+		assert_int_equal(scale, choose_cases[i].scale);
+		/* looked at for its lines: the 8×8 when the 8×9 is taken on a
+		 * small panel (it shows more cells there) */
+		bool small = choose_cases[i].font == F9 && (choose_cases[i].w < 640 || choose_cases[i].fixed == 3);
+		for (int k = 0; k < NSHIPPED; k++)
+			if ((c.c[k].font != NULL) != (k == choose_cases[i].font || (small && k == F8)))
+				fail_msg("%dx%d fixed %d: %s decoded %d", choose_cases[i].w, choose_cases[i].h, choose_cases[i].fixed, shipped[k],
+					 c.c[k].font != NULL);
+		assert_int_equal(c.decodes, small ? 2 : 1);
+		font_cands_clear(&c);
+	}
 }
 
 static void test_create_rejects(void **st)
@@ -648,6 +683,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_golden_colour),
 		cmocka_unit_test(test_lines_apart),
 		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_choose_cands),
 		cmocka_unit_test(test_damaged_equals_full),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),

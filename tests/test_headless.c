@@ -231,42 +231,42 @@ static void test_open_rejects(void **st)
 }
 
 /* Without --font the shipped fonts are candidates: the display takes the
- * one that fills it best (blit_choose) and says which. */
+ * one that fills it best (blit_choose_cands), says which, and decodes only
+ * that one (on a small panel also those whose lines it had to look at). */
 static void test_automatic_font(void **st)
 {
 	(void)st;
 	static const char *const paths[] = { "fonts/cp437-8x8.png",    "fonts/cp437-8x9.png",	 "fonts/cp437-8x16.png",
 					      "fonts/dejavu-12x12.png", "fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png",
 					      "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png", "fonts/dejavu-24x24.png" };
-	struct font *fonts[9];
-	char err[256];
-	for (int i = 0; i < 9; i++)
-		if (font_load(&fonts[i], paths[i], err, sizeof err))
-			fail_msg("%s", err);
-	struct display_opts o = { 0 };
-	o.font = fonts[0];
-	o.fonts = (const struct font *const *)fonts;
-	o.nfonts = 9;
+	char err[512];
 	static const struct {
-		int w, h, font, cols, rows;
+		int w, h, font, cols, rows, decodes;
 	} cases[] = {
-		{ 640, 400, 0, 80, 50 },  { 1280, 800, 5, 80, 50 }, { 1920, 1080, 7, 91, 51 },
-		{ 1366, 768, 4, 97, 54 }, { 320, 240, 1, 40, 26 },
+		{ 640, 400, 0, 80, 50, 1 },  { 1280, 800, 5, 80, 50, 1 }, { 1920, 1080, 7, 91, 51, 1 },
+		{ 1366, 768, 4, 97, 54, 1 }, { 320, 240, 1, 40, 26, 2 }, /* the 8×8's lines touch: looked at */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct font_cands c = { 0 };
+		for (int k = 0; k < 9; k++)
+			if (font_cands_add(&c, paths[k], err, sizeof err))
+				fail_msg("%s", err);
+		struct display_opts o = { 0 };
+		o.fonts = &c;
 		struct display *d;
 		o.width = cases[i].w;
 		o.height = cases[i].h;
 		assert_int_equal(headless_display_ops.open(&d, &o), 0);
-		assert_ptr_equal(d->font, fonts[cases[i].font]);
+		assert_non_null(d->font);
+		assert_ptr_equal(d->font, c.c[cases[i].font].font);
+		assert_int_equal(c.decodes, cases[i].decodes);
 		int cols, rows;
 		d->ops->console_size(d, &cols, &rows);
 		assert_int_equal(cols, cases[i].cols);
 		assert_int_equal(rows, cases[i].rows);
 		d->ops->close(d);
+		font_cands_clear(&c);
 	}
-	for (int i = 0; i < 9; i++)
-		font_destroy(fonts[i]);
 }
 
 static void test_backend_list(void **st)

@@ -36,8 +36,8 @@
 
 struct app {
 	const struct app_config *cfg;
-	struct font *fonts[DATA_FONTS_MAX]; /* --font alone, or the shipped fonts (data_load_fonts) */
-	int nfonts;
+	struct font *font;        /* --font, or NULL */
+	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
@@ -74,7 +74,7 @@ struct app {
 /* The font the display draws with (its automatic choice, or --font). */
 static const struct font *drawn_font(const struct app *a)
 {
-	return a->disp && a->disp->font ? a->disp->font : a->fonts[0];
+	return a->disp && a->disp->font ? a->disp->font : a->font;
 }
 
 static int open_signals(struct app *a);
@@ -101,13 +101,11 @@ static int open_display(struct app *a)
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
-	    data_load_fonts(a->cfg->font, a->cfg->font_layout, a->fonts, &a->nfonts))
+	    data_load_fonts(a->cfg->font, a->cfg->font_layout, &a->font, &a->fonts))
 		return -EINVAL;
-	o.font = a->fonts[0];
-	if (a->nfonts > 1) {
-		o.fonts = (const struct font *const *)a->fonts;
-		o.nfonts = a->nfonts;
-	}
+	o.font = a->font;
+	if (a->fonts.n)
+		o.fonts = &a->fonts;
 	/* the terminal backend itself holds log lines back while it owns the
 	 * terminal, and writes them when it gives it back */
 	return a->ops->open(&a->disp, &o);
@@ -672,8 +670,8 @@ static void app_close(struct app *a)
 	con_destroy(a->con);
 	con_destroy(a->scratch);
 	free(a->drawn);
-	for (int i = 0; i < a->nfonts; i++)
-		font_destroy(a->fonts[i]);
+	font_destroy(a->font);
+	font_cands_clear(&a->fonts);
 	if (a->sfd >= 0)
 		close(a->sfd);
 	wake_close(&a->wake);

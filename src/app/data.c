@@ -49,27 +49,28 @@ const char *data_gamepad_db(char *buf, size_t len)
 	return NULL;
 }
 
-int data_load_fonts(const char *path, enum font_layout layout, struct font **fonts, int *n)
+int data_load_fonts(const char *path, enum font_layout layout, struct font **font, struct font_cands *cands)
 {
-	char err[256];
-	*n = 0;
+	char err[512];
+	*font = NULL;
 	if (path) {
-		if (font_load_as(&fonts[0], path, layout, err, sizeof err)) {
+		if (font_load_as(font, path, layout, err, sizeof err)) {
 			log_error("%s (give --font a PNG tileset or a PSF font)", err);
 			return -EINVAL;
 		}
-		*n = 1;
 		return 0;
 	}
 	/* The shipped fonts, candidates of the automatic choice (the display
-	 * picks the one that fills it best: blit_choose); the first must be
-	 * there, the others are used when they are. */
+	 * picks the one that fills it best and decodes only that one:
+	 * blit_choose_cands); the first must be there, the others are used
+	 * when they are. */
 	static const char *const shipped[DATA_FONTS_MAX] = {
 		"fonts/cp437-8x8.png",	  "fonts/cp437-8x9.png",    "fonts/cp437-8x16.png",   "fonts/dejavu-12x12.png",
 		"fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png", "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png",
 		"fonts/dejavu-24x24.png"
 	};
 	char file[PATH_MAX + 32], exe[PATH_MAX];
+	cands->advice = "(the installed default font is damaged: reinstall pirogue or use --font)";
 	for (size_t i = 0; i < DATA_FONTS_MAX; i++) {
 		if (data_file(shipped[i], file, sizeof file)) {
 			if (i == 0)
@@ -77,14 +78,13 @@ int data_load_fonts(const char *path, enum font_layout layout, struct font **fon
 			log_info("default font %s is not installed; choosing among the others", shipped[i]);
 			continue;
 		}
-		struct font *f;
-		if (font_load(&f, file, err, sizeof err)) {
-			log_error("%s (the installed default font is damaged: reinstall pirogue or use --font)", err);
+		if (font_cands_add(cands, file, err, sizeof err)) {
+			log_error("%s", err); /* with the advice, when the file is the problem */
+			font_cands_clear(cands);
 			return -EINVAL;
 		}
-		fonts[(*n)++] = f;
 	}
-	if (*n)
+	if (cands->n)
 		return 0;
 	log_error("no default font found in %s/fonts or %s/fonts: reinstall pirogue, set PIROGUE_DATA_DIR "
 		  "to the directory holding fonts/, or give --font FILE", exe_dir(exe, sizeof exe), PIROGUE_DATADIR);

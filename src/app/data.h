@@ -12,12 +12,14 @@
  * and what to do. */
 const char *data_gamepad_db(char *buf, size_t len);
 
-/* The fonts: path (--font, read as layout) alone when given, else the
- * shipped ones, candidates of the display's automatic choice (the first,
- * the 8×8, must be there; the others are used when they are). Fills
- * fonts[0..*n) (at most DATA_FONTS_MAX; the caller destroys them) and
- * returns 0, or a negative errno having logged one line naming the file
- * and what to do. */
-int data_load_fonts(const char *path, enum font_layout layout, struct font **fonts, int *n);
+/* The fonts: path (--font, read as layout) decoded into *font when given;
+ * else the shipped ones added to cands (zeroed by the caller; it clears
+ * them), candidates of the display's automatic choice, which decodes only
+ * the one it takes (the first, the 8×8, must be there; the others are
+ * used when they are; none is decoded here). Returns 0, or a negative
+ * errno having logged one line naming the file and what to do (a shipped
+ * font found damaged later, when the choice decodes it, gets the same
+ * advice). */
+int data_load_fonts(const char *path, enum font_layout layout, struct font **font, struct font_cands *cands);
 
 #endif

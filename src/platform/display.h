@@ -11,12 +11,12 @@
 
 /* What the user asked for; backends ignore what does not apply to them. */
 struct display_opts {
-	const struct font *font; /* pixel backends draw with it (borrowed) */
-	/* When fonts is set (nfonts >= 1, fonts[0] == font): the automatic
-	 * choice; pixel backends draw with the candidate blit_choose picks for
-	 * their surface (80×50 cells), and say which in struct display. */
-	const struct font *const *fonts;
-	int nfonts;
+	const struct font *font; /* pixel backends draw with it (borrowed); NULL when fonts is set */
+	/* When fonts is set (fonts->n >= 1): the automatic choice; pixel
+	 * backends draw with the candidate blit_choose_cands picks for their
+	 * surface (80×50 cells), decoding only that one (borrowed: the
+	 * decoded fonts live in it), and say which in struct display. */
+	struct font_cands *fonts;
 	int scale;               /* 1..8; 0: the largest that fits 80×50 cells */
 	int rotation;            /* 0, 90, 180, 270 */
 	int width, height;       /* headless surface size in pixels */

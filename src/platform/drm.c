@@ -44,8 +44,7 @@ struct drm_display {
 	int rotation;
 	struct blitter *blit;
 	const struct font *font;
-	const struct font *const *fonts; /* candidates of the automatic choice (borrowed), or NULL */
-	int nfonts;
+	struct font_cands *fonts; /* candidates of the automatic choice (borrowed), or NULL */
 	int scale;       /* the blitter's scale */
 	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
 	/* the output in use */
@@ -320,14 +319,22 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 		if (rc)
 			return rc;
 	}
-	if (d->auto_scale || d->nfonts) {
-		int want = d->auto_scale ? blit_fit_scale(d->font, &d->buf[0].surf, 80, 50) : d->scale;
+	if (d->auto_scale || d->fonts) {
+		int want = d->scale;
 		const struct font *font = d->font;
-		if (d->nfonts)
-			font = d->fonts[blit_choose(d->fonts, d->nfonts, &d->buf[0].surf, 80, 50, 40, 24,
-						    d->auto_scale ? 0 : d->scale, &want)];
+		if (d->fonts) {
+			char err[512];
+			int rc = blit_choose_cands(d->fonts, &d->buf[0].surf, 80, 50, 40, 24, d->auto_scale ? 0 : d->scale,
+						   &font, &want, err, sizeof err);
+			if (rc) {
+				log_error("%s", err);
+				return rc;
+			}
+		} else if (d->auto_scale) {
+			want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
+		}
 		struct blitter *nb;
-		if ((want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
+		if ((!d->blit || want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
 			blit_destroy(d->blit);
 			d->blit = nb;
 			d->scale = want;
@@ -335,6 +342,8 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 			d->base.font = font;
 		}
 	}
+	if (!d->blit)
+		return -EINVAL; /* blit_create said why */
 	int cols = 0, rows = 0;
 	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
 	if (cols < 1 || rows < 1) {
@@ -455,7 +464,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		log_error("drm: the display is already open in this program");
 		return -EBUSY;
 	}
-	if (!o->font) {
+	if (!o->font && !o->fonts) {
 		log_error("drm: no font to draw with");
 		return -EINVAL;
 	}
@@ -474,10 +483,11 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	d->font = o->font;
 	d->base.font = o->font;
 	d->fonts = o->fonts;
-	d->nfonts = o->fonts ? o->nfonts : 0;
 	d->scale = o->scale ? o->scale : 1;
 	d->auto_scale = !o->scale;
-	int rc = blit_create(&d->blit, o->font, d->scale);
+	/* with candidates, the blitter comes with the choice at the mode set
+	 * (set_output), or with the first candidate while no display is there */
+	int rc = o->font ? blit_create(&d->blit, o->font, d->scale) : 0;
 	if (rc) {
 		log_error("drm: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
 		goto fail;
@@ -524,6 +534,16 @@ static int drm_open(struct display **out, const struct display_opts *o)
 			  d->want_conn[0] ? " to " : "", d->want_conn);
 		d->cols = 80;
 		d->rows = 50;
+		if (!d->blit) {
+			char err[512];
+			if ((rc = font_cands_get(d->fonts, 0, &d->font, err, sizeof err))) {
+				log_error("%s", err);
+				goto fail;
+			}
+			d->base.font = d->font;
+			if ((rc = blit_create(&d->blit, d->font, d->scale)))
+				goto fail;
+		}
 		drm_instance = d;
 		*out = &d->base;
 		return 0;

@@ -55,7 +55,7 @@ static void fbdev_close(struct display *dp);
 static int fbdev_open(struct display **out, const struct display_opts *o)
 {
 	*out = NULL;
-	if (!o->font) {
+	if (!o->font && !o->fonts) {
 		log_error("fbdev: no font to draw with");
 		return -EINVAL;
 	}
@@ -65,7 +65,8 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	d->base.ops = &fbdev_display_ops;
 	d->fd = -1;
 	snprintf(d->path, sizeof d->path, "%s", o->fb ? o->fb : "/dev/fb0");
-	int rc = blit_create(&d->blit, o->font, o->scale ? o->scale : 1);
+	/* with candidates, the blitter comes with the choice below */
+	int rc = o->font ? blit_create(&d->blit, o->font, o->scale ? o->scale : 1) : 0;
 	if (rc) {
 		log_error("fbdev: cannot set up the glyph blitter (scale %d): %s", o->scale, strerror(-rc));
 		goto fail;
@@ -121,12 +122,18 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	d->surf = (struct surface){ .pixels = (uint8_t *)d->map + off, .width = (int)v.xres, .height = (int)v.yres,
 				    .stride = (int)f.line_length, .format = fmt, .rotation = o->rotation };
 	d->base.font = o->font;
-	if (!o->scale || (o->fonts && o->nfonts > 0)) {
+	if (!o->scale || o->fonts) {
 		/* no --scale: the largest that still shows 80×50 cells; no
 		 * --font: the font that fills the screen best */
-		int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
-		if (o->fonts && o->nfonts > 0)
-			d->base.font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->surf, 80, 50, 40, 24, o->scale, &scale)];
+		int scale = o->scale;
+		char err[512];
+		if (!o->fonts)
+			scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
+		else if ((rc = blit_choose_cands(o->fonts, &d->surf, 80, 50, 40, 24, o->scale, &d->base.font, &scale,
+						 err, sizeof err))) {
+			log_error("%s", err);
+			goto fail;
+		}
 		blit_destroy(d->blit);
 		d->blit = NULL;
 		if ((rc = blit_create(&d->blit, d->base.font, scale))) {

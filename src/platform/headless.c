@@ -21,7 +21,7 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	*out = NULL;
 	int w = o->width ? o->width : HEADLESS_DEFAULT_W;
 	int h = o->height ? o->height : HEADLESS_DEFAULT_H;
-	if (!o->font) {
+	if (!o->font && !o->fonts) {
 		log_error("headless: no font to draw with");
 		return -EINVAL;
 	}
@@ -47,10 +47,19 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->s.pixels = malloc((size_t)d->s.stride * (size_t)h);
 	if (!d->s.pixels)
 		goto fail_d;
-	int scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->s, 80, 50);
 	const struct font *font = o->font;
-	if (o->fonts && o->nfonts > 0)
-		font = o->fonts[blit_choose(o->fonts, o->nfonts, &d->s, 80, 50, 40, 24, o->scale, &scale)];
+	int scale = o->scale;
+	if (o->fonts) {
+		char err[512];
+		if ((rc = blit_choose_cands(o->fonts, &d->s, 80, 50, 40, 24, o->scale, &font, &scale, err, sizeof err))) {
+			log_error("%s", err);
+			free(d->s.pixels);
+			free(d);
+			return rc;
+		}
+	} else if (!scale) {
+		scale = blit_fit_scale(font, &d->s, 80, 50);
+	}
 	d->base.font = font;
 	rc = blit_create(&d->blit, font, scale);
 	if (rc)

@@ -50,6 +50,10 @@ struct term {
 	int sw, sh;
 	struct con_cell *shadow;
 	struct con_cell *src;
+	/* the console last presented whole, and its `changes` then: while no
+	 * change since was forgotten, its damage says all that changed */
+	const struct console *seen;
+	uint64_t seen_changes;
 	int cur_x, cur_y; /* cursor position, -1 when unknown */
 	uint32_t cur_fg, cur_bg;
 	/* the frame being built */
@@ -211,7 +215,10 @@ static void term_remove_handlers(void)
 
 /* ---- output ------------------------------------------------------------ */
 
-static void ob_put(struct term *t, const char *s, size_t n)
+/* Makes room for n more bytes at the end of the frame; returns where they
+ * go (the caller adds what it wrote to out_len), or NULL when memory ran
+ * out (noted in out_oom). */
+static char *ob_room(struct term *t, size_t n)
 {
 	if (t->out_len + n > t->out_cap) {
 		size_t cap = t->out_cap ? t->out_cap : 4096;
@@ -220,12 +227,20 @@ static void ob_put(struct term *t, const char *s, size_t n)
 		char *p = realloc(t->out, cap);
 		if (!p) {
 			t->out_oom = true;
-			return;
+			return NULL;
 		}
 		t->out = p;
 		t->out_cap = cap;
 	}
-	memcpy(t->out + t->out_len, s, n);
+	return t->out + t->out_len;
+}
+
+static void ob_put(struct term *t, const char *s, size_t n)
+{
+	char *p = ob_room(t, n);
+	if (!p)
+		return;
+	memcpy(p, s, n);
 	t->out_len += n;
 }
 
@@ -242,13 +257,6 @@ static int put_dec(char *buf, unsigned v)
 	} while (v);
 	memcpy(buf, tmp + i, sizeof tmp - (size_t)i);
 	return (int)sizeof tmp - i;
-}
-
-/* Appends the decimal digits of v. */
-static void ob_uint(struct term *t, unsigned v)
-{
-	char tmp[12];
-	ob_put(t, tmp, (size_t)put_dec(tmp, v));
 }
 
 /* Writes the whole buffer (normally one write()), then empties it. */
@@ -411,20 +419,20 @@ static int csi(char *buf, int a, int b, char final)
 	return n;
 }
 
-/* Moves the cursor to (x, y) with the shortest sequence available. */
-static void move_to(struct term *t, int x, int y)
+/* Writes at out the shortest sequence moving the cursor to (x, y) (at most
+ * 24 bytes); returns its length. */
+static int move_to(struct term *t, char *out, int x, int y)
 {
 	if (t->cur_x == x && t->cur_y == y)
-		return;
-	char best[32];
+		return 0;
 	int bn;
 	/* CUP, always possible */
 	if (x == 0 && y == 0)
-		bn = csi(best, -1, -1, 'H');
+		bn = csi(out, -1, -1, 'H');
 	else if (x == 0)
-		bn = csi(best, y + 1, -1, 'H');
+		bn = csi(out, y + 1, -1, 'H');
 	else
-		bn = csi(best, y + 1, x + 1, 'H');
+		bn = csi(out, y + 1, x + 1, 'H');
 	if (t->cur_y >= 0) {
 		char alt[32];
 		int an = -1;
@@ -444,45 +452,111 @@ static void move_to(struct term *t, int x, int y)
 			an = 2;
 		}
 		if (an > 0 && an < bn) {
-			memcpy(best, alt, (size_t)an);
+			memcpy(out, alt, (size_t)an);
 			bn = an;
 		}
 	}
-	ob_put(t, best, (size_t)bn);
 	t->cur_x = x;
 	t->cur_y = y;
+	return bn;
 }
 
-static void ob_rgb(struct term *t, uint32_t c)
+/* Writes v (0..255) in decimal at p; returns the end. */
+static char *put_u8(char *p, unsigned v)
 {
-	ob_uint(t, (c >> 16) & 0xFF);
-	OB_LIT(t, ";");
-	ob_uint(t, (c >> 8) & 0xFF);
-	OB_LIT(t, ";");
-	ob_uint(t, c & 0xFF);
+	if (v >= 100) {
+		*p++ = (char)('0' + v / 100);
+		v %= 100;
+		*p++ = (char)('0' + v / 10);
+	} else if (v >= 10) {
+		*p++ = (char)('0' + v / 10);
+	}
+	*p++ = (char)('0' + v % 10);
+	return p;
 }
 
-/* Sets the colours for a cell, sending only what differs. */
-static void set_colours(struct term *t, uint32_t ch, uint32_t fg, uint32_t bg)
+/* Writes "r;g;b" of 0xRRGGBB c at p; returns the end. */
+static char *put_rgb(char *p, uint32_t c)
+{
+	p = put_u8(p, (c >> 16) & 0xFF);
+	*p++ = ';';
+	p = put_u8(p, (c >> 8) & 0xFF);
+	*p++ = ';';
+	return put_u8(p, c & 0xFF);
+}
+
+/* Writes at out the SGR setting the colours for a cell, only what differs
+ * (at most 36 bytes); returns its length. */
+static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	bool need_fg = ch != ' ' && fg != t->cur_fg;
 	bool need_bg = bg != t->cur_bg;
 	if (!need_fg && !need_bg)
-		return;
-	OB_LIT(t, "\033[");
+		return 0;
+	char *p = out;
+	*p++ = '\033';
+	*p++ = '[';
 	if (need_fg) {
-		OB_LIT(t, "38;2;");
-		ob_rgb(t, fg);
+		memcpy(p, "38;2;", 5);
+		p = put_rgb(p + 5, fg);
 		t->cur_fg = fg;
 	}
 	if (need_bg) {
 		if (need_fg)
-			OB_LIT(t, ";");
-		OB_LIT(t, "48;2;");
-		ob_rgb(t, bg);
+			*p++ = ';';
+		memcpy(p, "48;2;", 5);
+		p = put_rgb(p + 5, bg);
 		t->cur_bg = bg;
 	}
-	OB_LIT(t, "m");
+	*p++ = 'm';
+	return (int)(p - out);
+}
+
+/* The most one cell can add to a frame: a move, the colours, a glyph. */
+#define CELL_MAX (24 + 36 + 4)
+
+/* Sends console cell *cell at (x, y) unless the terminal shows the same
+ * there (*shown, updated). */
+static void send_cell(struct term *t, const struct con_cell *cell, struct con_cell *shown, int x, int y)
+{
+	struct con_cell want = { term_glyph(cell->ch), cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF };
+	if (same_look(shown, &want))
+		return;
+	char *p = ob_room(t, CELL_MAX);
+	if (!p)
+		return;
+	size_t n = (size_t)move_to(t, p, x, y);
+	n += (size_t)set_colours(t, p + n, want.ch, want.fg, want.bg);
+	n += utf8_encode(want.ch, p + n);
+	t->out_len += n;
+	*shown = want;
+	/* at the terminal's last column the cursor stays put (no autowrap) */
+	t->cur_x = x + 1 < t->cols ? x + 1 : -1;
+}
+
+/* The first cell of a row from x on (end when none) that may show
+ * something new: every cell in a full frame, the next damaged one when the
+ * damage is trusted, else the next that differs from what was presented
+ * (rrow; sixteen equal cells passed over with one memcmp). */
+static inline int next_cell(bool full, bool trust, const uint8_t *dmg, const struct con_cell *row,
+			    const struct con_cell *rrow, int x, int end)
+{
+	if (full)
+		return x;
+	if (trust)
+		return con_next_damaged(dmg, x, end);
+	while (x < end) {
+		if ((x & 15) == 0 && end - x >= 16 && memcmp(row + x, rrow + x, 16 * sizeof *row) == 0) {
+			x += 16;
+			continue;
+		}
+		do {
+			if (row[x].ch != rrow[x].ch || row[x].fg != rrow[x].fg || row[x].bg != rrow[x].bg)
+				return x;
+			x++;
+		} while (x < end && (x & 15));
+	}
+	return end;
 }
 
 static int term_present(struct display *d, struct console *c)
@@ -520,34 +594,42 @@ static int term_present(struct display *d, struct console *c)
 		t->cur_fg = t->cur_bg = NO_COLOUR;
 		t->cur_x = t->cur_y = -1;
 	}
-	/* Every cell is compared with the shadow, not taken from the damage map:
-	 * the shadow decides, so a frame is right even when the caller dropped
-	 * damage without presenting or a cell was set back to what is shown. An
-	 * unchanged row costs one memcmp (a 240×67 console: ~10 µs). */
+	/* The console's damage says what changed when this console was
+	 * presented last (and has not counted fewer changes since: not another
+	 * console at the same address) and no change since was forgotten
+	 * (con_clear_damage or con_sync without a present): then only its
+	 * damaged cells are looked at. Otherwise every cell is compared with what it was last
+	 * (src), so a frame is right even when the caller dropped damage
+	 * without presenting: an unchanged row costs one memcmp (a 240×67
+	 * console: ~10 µs), a changed one a memcmp per sixteen cells and a
+	 * look at each cell of those that differ. Either way the shadow
+	 * decides what is sent: a cell set back to what is shown sends nothing. */
 	int dw = c->w < t->cols ? c->w : t->cols;
 	int dh = c->h < t->rows ? c->h : t->rows;
+	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
 	for (int y = 0; y < dh; y++) {
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
 		struct con_cell *rrow = t->src + (size_t)y * (size_t)t->sw;
-		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
+		int x = 0, end = dw;
+		if (trust) {
+			struct con_span sp = c->row_damage[y];
+			if (!con_span_any(sp))
+				continue;
+			x = sp.lo;
+			end = sp.hi < dw ? sp.hi + 1 : dw;
+		} else if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0) {
 			continue;
-		for (int x = 0; x < dw; x++) {
-			if (!full && memcmp(&row[x], &rrow[x], sizeof *row) == 0)
-				continue;
+		}
+		for (x = next_cell(full, trust, dmg, row, rrow, x, end); x < end;
+		     x = next_cell(full, trust, dmg, row, rrow, x + 1, end)) {
 			rrow[x] = row[x];
-			struct con_cell want = { term_glyph(row[x].ch), row[x].fg & 0xFFFFFF, row[x].bg & 0xFFFFFF };
-			if (same_look(&srow[x], &want))
-				continue;
-			move_to(t, x, y);
-			set_colours(t, want.ch, want.fg, want.bg);
-			char u[4];
-			ob_put(t, u, utf8_encode(want.ch, u));
-			srow[x] = want;
-			/* at the terminal's last column the cursor stays put (no autowrap) */
-			t->cur_x = x + 1 < t->cols ? x + 1 : -1;
+			send_cell(t, &row[x], &srow[x], x, y);
 		}
 	}
+	t->seen = c;
+	t->seen_changes = c->changes;
 	t->full = false;
 	if (t->out_oom) {
 		log_error("terminal: out of memory building a frame");

@@ -71,6 +71,15 @@ int blit_fit_scale(const struct font *f, const struct surface *s, int cols, int 
 int blit_choose(const struct font *const *fonts, int n, const struct surface *s, int cols, int rows, int min_cols,
 		int min_rows, int fixed_scale, int *scale);
 
+/* The same choice among the candidates c (c->n >= 1), decoding only what it
+ * needs: the chosen font, and on a small panel the fonts asked in turn
+ * whether their lines keep a gap (most cells first) until one does (usually
+ * one decode in all). Returns 0 with the font in *font and the scale in
+ * *scale, or a negative errno with one line in err (a candidate that cannot
+ * be decoded: font_cands_get). */
+int blit_choose_cands(struct font_cands *c, const struct surface *s, int cols, int rows, int min_cols, int min_rows,
+		      int fixed_scale, const struct font **font, int *scale, char *err, size_t errlen);
+
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */
 void blit_clear(struct surface *s, uint32_t rgb);

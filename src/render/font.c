@@ -1202,6 +1202,98 @@ bool font_has(const struct font *f, uint32_t cp)
 	return g >= 0 && g < f->nfile;
 }
 
+/* ---- candidates of the automatic choice ------------------------------ */
+
+/* The cell size of the PNG/BMP sheet whose first n bytes are d, from its
+ * header alone, as load_image would find it; false when the header does
+ * not give one (not a sheet, damaged, no grid). */
+static bool sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int *ch)
+{
+	int w, h, comp;
+	bool image = (n >= 8 && !memcmp(d, png_sig, 8)) || (n >= 2 && d[0] == 'B' && d[1] == 'M');
+	if (!image || !stbi_info_from_memory(d, (int)n, &w, &h, &comp))
+		return false;
+	int cols = sheet_grid(w, h, name, FONT_LAYOUT_AUTO, NULL, 0);
+	if (!cols)
+		return false;
+	*cw = w / cols;
+	*ch = h / (256 / cols);
+	return *cw <= FONT_MAX_CELL && *ch <= FONT_MAX_CELL;
+}
+
+int font_cands_add(struct font_cands *c, const char *path, char *err, size_t errlen)
+{
+	if (c->n >= FONT_CANDS_MAX)
+		return fail(err, errlen, path, -ENOSPC, "more than %d font candidates", FONT_CANDS_MAX);
+	struct font_cand *k = &c->c[c->n];
+	*k = (struct font_cand){ .path = strdup(path) };
+	if (!k->path)
+		return fail(err, errlen, path, -ENOMEM, "out of memory");
+	/* a PNG's size is in its IHDR chunk (bytes 16..23), a BMP's in its
+	 * first 54 bytes: the first 256 hold either */
+	uint8_t head[256];
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = pread(fd, head, sizeof head, 0);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || !sheet_cell(head, (size_t)n, path, &k->cell_w, &k->cell_h)) {
+		/* not a sheet whose size the header tells: decode it now (and
+		 * say what is wrong with it now) */
+		const struct font *f;
+		c->n++;
+		int rc = font_cands_get(c, c->n - 1, &f, err, errlen);
+		if (rc) {
+			c->n--;
+			free(k->path);
+			*k = (struct font_cand){ 0 };
+			return rc;
+		}
+		k->cell_w = f->cell_w;
+		k->cell_h = f->cell_h;
+		return 0;
+	}
+	c->n++;
+	return 0;
+}
+
+int font_cands_get(struct font_cands *c, int i, const struct font **out, char *err, size_t errlen)
+{
+	struct font_cand *k = &c->c[i];
+	if (!k->font) {
+		c->decodes++;
+		int rc = font_load(&k->font, k->path, err, errlen);
+		if (!rc && k->cell_w && (k->font->cell_w != k->cell_w || k->font->cell_h != k->cell_h)) {
+			font_destroy(k->font);
+			k->font = NULL;
+			rc = fail(err, errlen, k->path, -EINVAL, "file changed while pirogue ran");
+		}
+		if (rc) {
+			size_t used = err && errlen ? strlen(err) : 0;
+			if (c->advice && used + 1 < errlen)
+				snprintf(err + used, errlen - used, " %s", c->advice);
+			return rc;
+		}
+	}
+	*out = k->font;
+	return 0;
+}
+
+void font_cands_clear(struct font_cands *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->n; i++) {
+		font_destroy(c->c[i].font);
+		free(c->c[i].path);
+		c->c[i] = (struct font_cand){ 0 };
+	}
+	c->n = 0;
+	c->decodes = 0;
+}
+
 bool font_lines_apart(const struct font *f)
 {
 	bool top = true, bottom = true;

@@ -106,6 +106,34 @@ bool font_has(const struct font *f, uint32_t cp);
  * the cell is blank in every glyph of '!'..'~' the font has (8×8 fonts,
  * whose capitals and descenders fill all eight rows, are not). */
 bool font_lines_apart(const struct font *f);
+/* The candidates of the automatic font choice: font files known by their
+ * cell size, read from a sheet's header without decoding it, and decoded
+ * only when the choice needs their pixels (font_cands_get). Zero it before
+ * the first font_cands_add. */
+#define FONT_CANDS_MAX 16
+struct font_cands {
+	int n;
+	int decodes;        /* files decoded so far (a start should need one) */
+	const char *advice; /* added to a decoding error, e.g. "(reinstall pirogue)"; may be NULL */
+	struct font_cand {
+		char *path;
+		int cell_w, cell_h;
+		struct font *font; /* NULL until decoded */
+	} c[FONT_CANDS_MAX];
+};
+
+/* Adds the font file path (layout FONT_LAYOUT_AUTO) as a candidate. A
+ * PNG or BMP sheet whose header gives a usable grid is only looked at (its
+ * first bytes read); any other file (a PSF, a damaged header) is decoded
+ * now, since its cell size is known only then. Returns 0, or a negative
+ * errno with one line in err (as font_load; -ENOSPC when c is full). */
+int font_cands_add(struct font_cands *c, const char *path, char *err, size_t errlen);
+/* Candidate i (0 <= i < c->n) decoded, into *out; decodes it on the first
+ * call. Returns 0, or a negative errno with font_load's line (followed by
+ * c->advice) in err; a failed decode is tried again on the next call. */
+int font_cands_get(struct font_cands *c, int i, const struct font **out, char *err, size_t errlen);
+/* Frees every candidate and empties c (advice kept); accepts NULL. */
+void font_cands_clear(struct font_cands *c);
 /* Pointer to glyph g's cell_w × cell_h coverage bytes (g must be valid). */
 static inline const uint8_t *font_coverage(const struct font *f, int g)
 {
