@@ -183,6 +183,32 @@ static void test_wrap_never_cuts_words(void **st)
 	con_destroy(c);
 }
 
+/* changes counts every cell changed (not a put of what is there);
+ * cleared_at is it when damage was last forgotten, by a clear or by
+ * con_sync on its source. */
+static void test_changes_and_cleared_at(void **st)
+{
+	(void)st;
+	struct console *a, *b;
+	assert_int_equal(con_create(&a, 4, 2), 0);
+	assert_int_equal(con_create(&b, 4, 2), 0);
+	uint64_t n = a->changes;
+	assert_int_equal(n, 8); /* the blank console */
+	con_put(a, 1, 1, 'x', 1, 2);
+	con_put(a, 1, 1, 'x', 1, 2); /* the same: no change */
+	con_put(a, 1, 1, 'y', 1, 2); /* a damaged cell changed again */
+	assert_int_equal(a->changes, n + 2);
+	assert_true(a->cleared_at < a->changes);
+	con_clear_damage(a);
+	assert_int_equal(a->cleared_at, a->changes);
+	con_put(a, 0, 0, 'z', 1, 2);
+	assert_int_equal(con_sync(b, a), 0);
+	assert_int_equal(a->cleared_at, a->changes);
+	assert_true(b->cleared_at < b->changes);
+	con_destroy(a);
+	con_destroy(b);
+}
+
 static void test_box_and_fill(void **st)
 {
 	(void)st;
@@ -214,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_box_and_fill),
+		cmocka_unit_test(test_changes_and_cleared_at),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -259,6 +259,27 @@ static void test_frames_match_golden(void **st)
 	drain(r.p[0], &r.out);
 	assert_int_equal(count(&r.out, "!"), 1);
 
+	/* A cell changed after a present that left it damaged, then its damage
+	 * cleared without a present: still drawn (the damage is trusted only
+	 * while no change since the last present was forgotten). */
+	con_put(c, 3, 1, '#', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "#"), 1);
+	con_put(c, 3, 1, '%', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32)); /* still damaged */
+	con_clear_damage(c);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "%"), 1);
+	/* and the damage trusted again after a present and its clear */
+	con_clear_damage(c);
+	con_put(c, 4, 1, '&', CON_RGB(255, 255, 255), CON_RGB(16, 16, 32));
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(count(&r.out, "&"), 1);
+	assert_int_equal(count(&r.out, "%"), 0);
+	con_clear_damage(c);
+
 	/* The console changes size: the screen is cleared and all redrawn. */
 	assert_int_equal(con_resize(c, 6, 2), 0);
 	con_print(c, 0, 0, CON_RGB(0, 255, 255), CON_RGB(0, 0, 0), "small", -1);

@@ -50,6 +50,10 @@ struct term {
 	int sw, sh;
 	struct con_cell *shadow;
 	struct con_cell *src;
+	/* the console last presented whole, and its `changes` then: while no
+	 * change since was forgotten, its damage says all that changed */
+	const struct console *seen;
+	uint64_t seen_changes;
 	int cur_x, cur_y; /* cursor position, -1 when unknown */
 	uint32_t cur_fg, cur_bg;
 	/* the frame being built */
@@ -530,6 +534,31 @@ static void send_cell(struct term *t, const struct con_cell *cell, struct con_ce
 	t->cur_x = x + 1 < t->cols ? x + 1 : -1;
 }
 
+/* The first cell of a row from x on (end when none) that may show
+ * something new: every cell in a full frame, the next damaged one when the
+ * damage is trusted, else the next that differs from what was presented
+ * (rrow; sixteen equal cells passed over with one memcmp). */
+static inline int next_cell(bool full, bool trust, const uint8_t *dmg, const struct con_cell *row,
+			    const struct con_cell *rrow, int x, int end)
+{
+	if (full)
+		return x;
+	if (trust)
+		return con_next_damaged(dmg, x, end);
+	while (x < end) {
+		if ((x & 15) == 0 && end - x >= 16 && memcmp(row + x, rrow + x, 16 * sizeof *row) == 0) {
+			x += 16;
+			continue;
+		}
+		do {
+			if (row[x].ch != rrow[x].ch || row[x].fg != rrow[x].fg || row[x].bg != rrow[x].bg)
+				return x;
+			x++;
+		} while (x < end && (x & 15));
+	}
+	return end;
+}
+
 static int term_present(struct display *d, struct console *c)
 {
 	struct term *t = (struct term *)d;
@@ -565,33 +594,42 @@ static int term_present(struct display *d, struct console *c)
 		t->cur_fg = t->cur_bg = NO_COLOUR;
 		t->cur_x = t->cur_y = -1;
 	}
-	/* Every cell is compared with the shadow, not taken from the damage map:
-	 * the shadow decides, so a frame is right even when the caller dropped
-	 * damage without presenting or a cell was set back to what is shown. An
-	 * unchanged row costs one memcmp (a 240×67 console: ~10 µs), a changed
-	 * one a memcmp per sixteen cells and a look at each cell of those that
-	 * differ. */
+	/* The console's damage says what changed when this console was
+	 * presented last (and has not counted fewer changes since: not another
+	 * console at the same address) and no change since was forgotten
+	 * (con_clear_damage or con_sync without a present): then only its
+	 * damaged cells are looked at. Otherwise every cell is compared with what it was last
+	 * (src), so a frame is right even when the caller dropped damage
+	 * without presenting: an unchanged row costs one memcmp (a 240×67
+	 * console: ~10 µs), a changed one a memcmp per sixteen cells and a
+	 * look at each cell of those that differ. Either way the shadow
+	 * decides what is sent: a cell set back to what is shown sends nothing. */
 	int dw = c->w < t->cols ? c->w : t->cols;
 	int dh = c->h < t->rows ? c->h : t->rows;
+	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
 	for (int y = 0; y < dh; y++) {
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
 		struct con_cell *rrow = t->src + (size_t)y * (size_t)t->sw;
-		if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0)
-			continue;
-		for (int x0 = 0; x0 < dw; x0 += 16) {
-			int x1 = x0 + 16 < dw ? x0 + 16 : dw;
-			/* sixteen equal cells passed over at once */
-			if (!full && memcmp(row + x0, rrow + x0, (size_t)(x1 - x0) * sizeof *row) == 0)
+		int x = 0, end = dw;
+		if (trust) {
+			struct con_span sp = c->row_damage[y];
+			if (!con_span_any(sp))
 				continue;
-			for (int x = x0; x < x1; x++) {
-				if (!full && row[x].ch == rrow[x].ch && row[x].fg == rrow[x].fg && row[x].bg == rrow[x].bg)
-					continue;
-				rrow[x] = row[x];
-				send_cell(t, &row[x], &srow[x], x, y);
-			}
+			x = sp.lo;
+			end = sp.hi < dw ? sp.hi + 1 : dw;
+		} else if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0) {
+			continue;
+		}
+		for (x = next_cell(full, trust, dmg, row, rrow, x, end); x < end;
+		     x = next_cell(full, trust, dmg, row, rrow, x + 1, end)) {
+			rrow[x] = row[x];
+			send_cell(t, &row[x], &srow[x], x, y);
 		}
 	}
+	t->seen = c;
+	t->seen_changes = c->changes;
 	t->full = false;
 	if (t->out_oom) {
 		log_error("terminal: out of memory building a frame");

@@ -18,6 +18,7 @@ static void blank(struct console *c, uint32_t bg)
 	for (int y = 0; y < c->h; y++)
 		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
+	c->changes += n;
 }
 
 int con_create(struct console **out, int w, int h)
@@ -83,6 +84,7 @@ static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
 	if (cell->ch == v.ch && cell->fg == v.fg && cell->bg == v.bg)
 		return;
 	*cell = v;
+	c->changes++;
 	if (!c->damage[i]) {
 		c->damage[i] = 1;
 		struct con_span *sp = &c->row_damage[y];
@@ -346,6 +348,7 @@ int con_sync(struct console *dst, struct console *src)
 	/* (damaged reached 0 early: the remaining rows' spans are clean) */
 	for (int y = 0; y < src->h; y++)
 		src->row_damage[y] = CON_SPAN_NONE;
+	src->cleared_at = src->changes;
 	return 0;
 }
 
@@ -360,6 +363,7 @@ void con_damage_all(struct console *c)
 
 void con_clear_damage(struct console *c)
 {
+	c->cleared_at = c->changes;
 	if (!c->damaged)
 		return;
 	for (int y = 0; y < c->h; y++) {

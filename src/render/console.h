@@ -38,6 +38,11 @@ struct console {
 	uint8_t *damage;
 	struct con_span *row_damage;
 	int damaged; /* number of damaged cells */
+	/* Cells changed since creation, and what that count was when damage was
+	 * last forgotten (con_clear_damage, con_sync's src). A reader that
+	 * noted `changes` after reading all the damage knows that every change
+	 * since is still damaged while cleared_at is at most what it noted. */
+	uint64_t changes, cleared_at;
 };
 
 /* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
