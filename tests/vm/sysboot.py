@@ -61,6 +61,23 @@ class SysBoot:
 
     # ------------------------------------------------------------ host side
 
+    def run_headless(self, keys, seed, name, state):
+        """Runs the headless game at SIZE on keys (with seed, unless None) and
+        state; returns the path of its last frame (expected-NAME.png)."""
+        kf = os.path.join(self.out, f'keys-{name}.txt')
+        with open(kf, 'w') as f:
+            f.write(''.join(k + '\n' for k in keys))
+        png = os.path.join(self.out, f'expected-{name}.png')
+        cmd = [self.args.pirogue, '--backend', 'headless',
+               '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', state]
+        if seed is not None:
+            cmd += ['--seed', str(seed)]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
+        if r.returncode != 0:
+            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
+        return png
+
     def headless(self, keys, seed=None, name='ref'):
         """The headless frame at SIZE for keys (and seed, or the title)."""
         key = ('sys', seed, tuple(keys))
@@ -70,19 +87,7 @@ class SysBoot:
         # and the rig's output directory outlives a run (CI keeps it)
         shutil.rmtree(self.state, ignore_errors=True)
         os.makedirs(self.state)
-        kf = os.path.join(self.out, f'keys-{name}.txt')
-        with open(kf, 'w') as f:
-            f.write(''.join(k + '\n' for k in keys))
-        png = os.path.join(self.out, f'expected-{name}.png')
-        cmd = [self.args.pirogue, '--backend', 'headless',
-               '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', self.state]
-        if seed is not None:
-            cmd += ['--seed', str(seed)]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
-        if r.returncode != 0:
-            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
-        img = vmtest.read_png(png)
+        img = vmtest.read_png(self.run_headless(keys, seed, name, self.state))
         self.rig.expected_cache[key] = img
         return img
 
@@ -277,19 +282,8 @@ class SysBoot:
         saved = self.state + '-saved'
         shutil.rmtree(saved, ignore_errors=True)
         os.makedirs(saved)
-        for keys, seed, name in ((self.SAVED, 1, 'saved-game'), ([], None, 'saved-title')):
-            kf = os.path.join(self.out, f'keys-{name}.txt')
-            with open(kf, 'w') as f:
-                f.write(''.join(k + '\n' for k in keys))
-            png = os.path.join(self.out, f'expected-{name}.png')
-            cmd = [self.args.pirogue, '--backend', 'headless', '--size',
-                   f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', saved]
-            cmd += ['--seed', str(seed)] if seed else []
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                               env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
-            if r.returncode != 0:
-                raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
-        img = vmtest.read_png(png)
+        self.run_headless(self.SAVED, 1, 'saved-game', saved)
+        img = vmtest.read_png(self.run_headless([], None, 'saved-title', saved))
         self.rig.expected_cache[key] = img
         return img
 
