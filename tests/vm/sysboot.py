@@ -332,13 +332,8 @@ class SysBoot:
         self.use_seed()
         keys = ['l', 'l', 'j', 'j', 'h', 'k', 'l']
         self.g.send_keys(keys)
-        exp = self.headless(keys, 1, 'keys')
-        if self.wait_screen(exp, 'keys', 15) is None:
-            return self.report('FAIL', 'keys', f'after USB keyboard keys {" ".join(keys)}: '
-                               f'{self.why_not(exp, "keys")} (see {self.g.outdir}/keys.png)')
-        self.keys_done = keys
-        self.report('PASS', 'keys', f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals '
-                    'the headless one')
+        self.played('keys', keys, 'keys', f'after USB keyboard keys {" ".join(keys)}',
+                    f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals the headless one')
 
     def gamepad(self):
         self.sh('rm -f /tmp/vh && mkfifo /tmp/vh && '
@@ -353,13 +348,19 @@ class SysBoot:
             self.sh(f'echo "tap pad {code}" >&3')
             time.sleep(0.3)
         keys = getattr(self, 'keys_done', []) + [t for _, t in taps]
-        exp = self.headless(keys, 1, 'pad')
-        if self.wait_screen(exp, 'gamepad', 15) is None:
-            return self.report('FAIL', 'gamepad', f'after uinput d-pad {" ".join(t for _, t in taps)}: '
-                               f'{self.why_not(exp, "gamepad")} (see {self.g.outdir}/gamepad.png)')
+        self.played('gamepad', keys, 'pad', f'after uinput d-pad {" ".join(t for _, t in taps)}',
+                    'a uinput gamepad (vmhelper) plugged in while playing: its d-pad moved the player, the frame '
+                    'equals the headless one')
+
+    def played(self, check, keys, ref, what, passed):
+        """check passes (saying passed) when the screen shows the seed-1
+        headless frame for keys (expected-REF.png) within 15 s, and keys are
+        then what the game has had; else it fails with what and the reason."""
+        exp = self.headless(keys, 1, ref)
+        if self.wait_screen(exp, check, 15) is None:
+            return self.report('FAIL', check, f'{what}: {self.why_not(exp, check)} (see {self.g.outdir}/{check}.png)')
         self.keys_done = keys
-        self.report('PASS', 'gamepad', 'a uinput gamepad (vmhelper) plugged in while playing: its d-pad moved the '
-                    'player, the frame equals the headless one')
+        self.report('PASS', check, passed)
 
     def ctrl_alt_fn(self):
         exp = self.headless(getattr(self, 'keys_done', []), 1, 'pad')
