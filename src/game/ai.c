@@ -68,7 +68,7 @@ static inline void bit_clear(uint64_t (*rows)[AI_ROW_WORDS], int x, int y)
 static void player_map_start(struct game *g, int gx, int gy)
 {
 	struct ai_scratch *s = &g->ai;
-	const struct map *m = world_floor(g, g->depth);
+	const struct map *m = g->ai.map;
 	if (s->walk_of != m) { /* a new floor: its walkable cells as bits */
 		memset(s->walk, 0, sizeof(s->walk));
 		for (int y = 0; y < m->h; y++)
@@ -98,7 +98,7 @@ static void player_map_start(struct game *g, int gx, int gy)
 static void player_map_grow(struct game *g, int until)
 {
 	struct ai_scratch *s = &g->ai;
-	const struct map *m = world_floor(g, g->depth);
+	const struct map *m = g->ai.map;
 	const uint32_t gen = s->gen;
 	const ecs_entity player = g->player;
 	const unsigned crowd = (unsigned)content_rules.crowd_cost;
@@ -222,7 +222,7 @@ static const uint16_t *goal_dist(struct game *g, int gx, int gy, int until)
  * that moved since are checked live). Returns true when it moved. */
 static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint16_t *dist)
 {
-	const struct map *m = world_floor(g, g->depth);
+	const struct map *m = g->ai.map;
 	int at = p->y * m->w + p->x;
 	int here = dist ? dist[at] : (int)player_dist_at(g, at);
 	int best = -1, bestd = here;
@@ -251,7 +251,7 @@ static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint1
 
 static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
 {
-	const struct map *m = world_floor(g, g->depth);
+	const struct map *m = g->ai.map;
 	int d = rng_range(&g->rng, 0, 7);
 	int nx = p->x + dir_dx[d], ny = p->y + dir_dy[d];
 	if (!map_walkable(m, nx, ny))

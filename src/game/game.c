@@ -181,15 +181,9 @@ static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CM
  * happens only on a floor played for more than WORLD_HIST_RESERVE. */
 static int history_add(struct game *g, const struct command *cmd)
 {
-	if (g->nhist == g->caphist) {
-		int nc = g->caphist ? g->caphist * 2 : 256;
-		struct command *h = realloc(g->hist, (size_t)nc * sizeof(*h));
-		if (!h) {
-			log_error("game: out of memory recording command %d", g->nhist);
-			return -ENOMEM;
-		}
-		g->hist = h;
-		g->caphist = nc;
+	if (g->nhist == g->caphist && world_reserve_history(g)) {
+		log_error("game: out of memory recording command %d", g->nhist);
+		return -ENOMEM;
 	}
 	struct command c = {.c = cmd->c, .item = -1, .x = -1, .y = -1, .choice = -1};
 	if (cmd->c == CMD_USE) {

@@ -66,6 +66,14 @@ struct term {
 	bool eof;
 };
 
+/* The backend's display from the generic one (base is its first member;
+ * through void *: struct term is more aligned than struct display on 32-bit
+ * ARM, and this pointer always came from term_open's allocation). */
+static struct term *term_of(struct display *d)
+{
+	return (struct term *)(void *)d;
+}
+
 /* The one terminal this process has taken, for the restoring signal and
  * atexit handlers (which can reach nothing else). Only async-signal-safe
  * calls touch it from a handler. */
@@ -326,7 +334,7 @@ static int term_update_size(struct term *t)
 
 int term_handle_resize(struct display *d)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (!t)
 		return 0;
 	int changed = term_update_size(t);
@@ -336,7 +344,7 @@ int term_handle_resize(struct display *d)
 
 static void term_console_size(struct display *d, int *cols, int *rows)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	term_update_size(t);
 	*cols = t->cols < TERM_MAX_COLS ? t->cols : TERM_MAX_COLS;
 	*rows = t->rows < TERM_MAX_ROWS ? t->rows : TERM_MAX_ROWS;
@@ -561,7 +569,7 @@ static inline int next_cell(bool full, bool trust, const uint8_t *dmg, const str
 
 static int term_present(struct display *d, struct console *c)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (t->suspended)
 		return 0;
 	if (c->w != t->sw || c->h != t->sh) {
@@ -671,7 +679,7 @@ static ssize_t read_some(struct term *t, size_t lim)
 
 static int term_dispatch(struct display *d, int fd, struct in_event *ev, int max)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (max <= 0)
 		return 0;
 	/* Queued events first; the fd stays readable, so we are called again. */
@@ -697,7 +705,7 @@ static int term_dispatch(struct display *d, int fd, struct in_event *ev, int max
 
 static int term_poll_fds(struct display *d, int *fds, int max)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (max < 1 || t->in_fd < 0 || t->eof)
 		return 0;
 	fds[0] = t->in_fd;
@@ -765,7 +773,7 @@ static void term_give_back(struct term *t)
 
 static void term_suspend(struct display *d)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (!t || t->suspended)
 		return;
 	term_give_back(t);
@@ -774,7 +782,7 @@ static void term_suspend(struct display *d)
 
 static void term_resume(struct display *d)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (!t || !t->suspended)
 		return;
 	t->suspended = false;
@@ -785,7 +793,7 @@ static void term_resume(struct display *d)
 
 static void term_close(struct display *d)
 {
-	struct term *t = (struct term *)d;
+	struct term *t = term_of(d);
 	if (!t)
 		return;
 	if (!t->suspended)

@@ -11,7 +11,7 @@
  * - colour: when non-NULL the tileset is full colour: nglyphs × cell_h ×
  *   cell_w pixels 0xAARRGGBB, drawn as they are (alpha 0 shows bg).
  *   Glyph i's pixels start at i * cell_w * cell_h in either array.
- * Treat as read-only outside font.c. */
+ * Treat as read-only outside the font loader (render/font*.c). */
 struct font {
 	int cell_w, cell_h;
 	int nglyphs;

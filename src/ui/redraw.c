@@ -141,17 +141,17 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		ui_draw_stats(l, &s, &d->stats, c);
 		d->stats = s;
 	}
-	struct game_msg msg[UI_LOG_LINES];
-	int k = newest_msgs(g, msg);
+	/* the newest messages compared where they are; copied only when changed */
+	int n = game_msg_count(g), k = n < UI_LOG_LINES ? n : UI_LOG_LINES;
 	bool same = k == d->nmsg;
-	for (int i = 0; i < k && same; i++)
-		same = msg[i].fg == d->msg[i].fg && msg[i].count == d->msg[i].count &&
-		       !strcmp(msg[i].text, d->msg[i].text);
+	for (int i = 0; i < k && same; i++) {
+		const struct game_msg *m = game_msg_get(g, n - 1 - i);
+		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
+	}
 	if (!same) {
 		con_fill(c, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
 		ui_draw_log(l, g, c);
-		memcpy(d->msg, msg, (size_t)k * sizeof *msg);
-		d->nmsg = k;
+		d->nmsg = newest_msgs(g, d->msg);
 	}
 }
 

@@ -61,6 +61,23 @@ class SysBoot:
 
     # ------------------------------------------------------------ host side
 
+    def run_headless(self, keys, seed, name, state):
+        """Runs the headless game at SIZE on keys (with seed, unless None) and
+        state; returns the path of its last frame (expected-NAME.png)."""
+        kf = os.path.join(self.out, f'keys-{name}.txt')
+        with open(kf, 'w') as f:
+            f.write(''.join(k + '\n' for k in keys))
+        png = os.path.join(self.out, f'expected-{name}.png')
+        cmd = [self.args.pirogue, '--backend', 'headless',
+               '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', state]
+        if seed is not None:
+            cmd += ['--seed', str(seed)]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
+        if r.returncode != 0:
+            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
+        return png
+
     def headless(self, keys, seed=None, name='ref'):
         """The headless frame at SIZE for keys (and seed, or the title)."""
         key = ('sys', seed, tuple(keys))
@@ -70,19 +87,7 @@ class SysBoot:
         # and the rig's output directory outlives a run (CI keeps it)
         shutil.rmtree(self.state, ignore_errors=True)
         os.makedirs(self.state)
-        kf = os.path.join(self.out, f'keys-{name}.txt')
-        with open(kf, 'w') as f:
-            f.write(''.join(k + '\n' for k in keys))
-        png = os.path.join(self.out, f'expected-{name}.png')
-        cmd = [self.args.pirogue, '--backend', 'headless',
-               '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', self.state]
-        if seed is not None:
-            cmd += ['--seed', str(seed)]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
-        if r.returncode != 0:
-            raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
-        img = vmtest.read_png(png)
+        img = vmtest.read_png(self.run_headless(keys, seed, name, self.state))
         self.rig.expected_cache[key] = img
         return img
 
@@ -277,19 +282,8 @@ class SysBoot:
         saved = self.state + '-saved'
         shutil.rmtree(saved, ignore_errors=True)
         os.makedirs(saved)
-        for keys, seed, name in ((self.SAVED, 1, 'saved-game'), ([], None, 'saved-title')):
-            kf = os.path.join(self.out, f'keys-{name}.txt')
-            with open(kf, 'w') as f:
-                f.write(''.join(k + '\n' for k in keys))
-            png = os.path.join(self.out, f'expected-{name}.png')
-            cmd = [self.args.pirogue, '--backend', 'headless', '--size',
-                   f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', saved]
-            cmd += ['--seed', str(seed)] if seed else []
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                               env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
-            if r.returncode != 0:
-                raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
-        img = vmtest.read_png(png)
+        self.run_headless(self.SAVED, 1, 'saved-game', saved)
+        img = vmtest.read_png(self.run_headless([], None, 'saved-title', saved))
         self.rig.expected_cache[key] = img
         return img
 
@@ -338,13 +332,8 @@ class SysBoot:
         self.use_seed()
         keys = ['l', 'l', 'j', 'j', 'h', 'k', 'l']
         self.g.send_keys(keys)
-        exp = self.headless(keys, 1, 'keys')
-        if self.wait_screen(exp, 'keys', 15) is None:
-            return self.report('FAIL', 'keys', f'after USB keyboard keys {" ".join(keys)}: '
-                               f'{self.why_not(exp, "keys")} (see {self.g.outdir}/keys.png)')
-        self.keys_done = keys
-        self.report('PASS', 'keys', f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals '
-                    'the headless one')
+        self.played('keys', keys, 'keys', f'after USB keyboard keys {" ".join(keys)}',
+                    f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals the headless one')
 
     def gamepad(self):
         self.sh('rm -f /tmp/vh && mkfifo /tmp/vh && '
@@ -359,13 +348,19 @@ class SysBoot:
             self.sh(f'echo "tap pad {code}" >&3')
             time.sleep(0.3)
         keys = getattr(self, 'keys_done', []) + [t for _, t in taps]
-        exp = self.headless(keys, 1, 'pad')
-        if self.wait_screen(exp, 'gamepad', 15) is None:
-            return self.report('FAIL', 'gamepad', f'after uinput d-pad {" ".join(t for _, t in taps)}: '
-                               f'{self.why_not(exp, "gamepad")} (see {self.g.outdir}/gamepad.png)')
+        self.played('gamepad', keys, 'pad', f'after uinput d-pad {" ".join(t for _, t in taps)}',
+                    'a uinput gamepad (vmhelper) plugged in while playing: its d-pad moved the player, the frame '
+                    'equals the headless one')
+
+    def played(self, check, keys, ref, what, passed):
+        """check passes (saying passed) when the screen shows the seed-1
+        headless frame for keys (expected-REF.png) within 15 s, and keys are
+        then what the game has had; else it fails with what and the reason."""
+        exp = self.headless(keys, 1, ref)
+        if self.wait_screen(exp, check, 15) is None:
+            return self.report('FAIL', check, f'{what}: {self.why_not(exp, check)} (see {self.g.outdir}/{check}.png)')
         self.keys_done = keys
-        self.report('PASS', 'gamepad', 'a uinput gamepad (vmhelper) plugged in while playing: its d-pad moved the '
-                    'player, the frame equals the headless one')
+        self.report('PASS', check, passed)
 
     def ctrl_alt_fn(self):
         exp = self.headless(getattr(self, 'keys_done', []), 1, 'pad')

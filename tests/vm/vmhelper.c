@@ -38,6 +38,41 @@ struct vdev {
 	struct libevdev_uinput *ui;
 };
 
+/* A new description of a USB device named name with ids vendor:product (and
+ * version, unless 0), or NULL when out of memory. */
+static struct libevdev *dev_new(const char *name, int vendor, int product, int version)
+{
+	struct libevdev *d = libevdev_new();
+
+	if (!d)
+		return NULL;
+	libevdev_set_name(d, name);
+	libevdev_set_id_bustype(d, BUS_USB);
+	libevdev_set_id_vendor(d, vendor);
+	libevdev_set_id_product(d, product);
+	if (version)
+		libevdev_set_id_version(d, version);
+	return d;
+}
+
+/* The uinput device d describes, or NULL after a line on stdout naming it
+ * (what); frees d either way (NULL d: NULL). */
+static struct libevdev_uinput *dev_create(struct libevdev *d, const char *what)
+{
+	struct libevdev_uinput *ui = NULL;
+	int rc;
+
+	if (!d)
+		return NULL;
+	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
+	libevdev_free(d);
+	if (rc < 0) {
+		printf("VH error uinput %s: %s\n", what, strerror(-rc));
+		return NULL;
+	}
+	return ui;
+}
+
 static struct libevdev_uinput *make_pad(void)
 {
 	static const int buttons[] = {
@@ -48,20 +83,13 @@ static struct libevdev_uinput *make_pad(void)
 	struct input_absinfo stick = { .minimum = -32768, .maximum = 32767, .fuzz = 16, .flat = 128 };
 	struct input_absinfo trigger = { .minimum = 0, .maximum = 255 };
 	struct input_absinfo hat = { .minimum = -1, .maximum = 1 };
-	struct libevdev *d = libevdev_new();
-	struct libevdev_uinput *ui = NULL;
-	int rc;
-
-	if (!d)
-		return NULL;
 	/* Follows the kernel layout, and its ids (pid.codes' test vendor) are in
 	 * no SDL mapping: pirogue's shipped database does not remap it (an Xbox
 	 * 360 id would get SDL's "X360 Controller" line, whose d-pad is a hat). */
-	libevdev_set_name(d, "vmrig virtual gamepad");
-	libevdev_set_id_bustype(d, BUS_USB);
-	libevdev_set_id_vendor(d, 0x1209);
-	libevdev_set_id_product(d, 0x0001);
-	libevdev_set_id_version(d, 0x0100);
+	struct libevdev *d = dev_new("vmrig virtual gamepad", 0x1209, 0x0001, 0x0100);
+
+	if (!d)
+		return NULL;
 	libevdev_enable_event_type(d, EV_KEY);
 	for (size_t i = 0; i < sizeof buttons / sizeof buttons[0]; i++)
 		libevdev_enable_event_code(d, EV_KEY, buttons[i], NULL);
@@ -74,27 +102,15 @@ static struct libevdev_uinput *make_pad(void)
 	libevdev_enable_event_code(d, EV_ABS, ABS_RZ, &trigger);
 	libevdev_enable_event_code(d, EV_ABS, ABS_HAT0X, &hat);
 	libevdev_enable_event_code(d, EV_ABS, ABS_HAT0Y, &hat);
-	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
-	libevdev_free(d);
-	if (rc < 0) {
-		printf("VH error uinput gamepad: %s\n", strerror(-rc));
-		return NULL;
-	}
-	return ui;
+	return dev_create(d, "gamepad");
 }
 
 static struct libevdev_uinput *make_mouse(void)
 {
-	struct libevdev *d = libevdev_new();
-	struct libevdev_uinput *ui = NULL;
-	int rc;
+	struct libevdev *d = dev_new("vmrig virtual mouse", 0x046d, 0xc077, 0);
 
 	if (!d)
 		return NULL;
-	libevdev_set_name(d, "vmrig virtual mouse");
-	libevdev_set_id_bustype(d, BUS_USB);
-	libevdev_set_id_vendor(d, 0x046d);
-	libevdev_set_id_product(d, 0xc077);
 	libevdev_enable_event_type(d, EV_KEY);
 	libevdev_enable_event_code(d, EV_KEY, BTN_LEFT, NULL);
 	libevdev_enable_event_code(d, EV_KEY, BTN_RIGHT, NULL);
@@ -103,13 +119,7 @@ static struct libevdev_uinput *make_mouse(void)
 	libevdev_enable_event_code(d, EV_REL, REL_X, NULL);
 	libevdev_enable_event_code(d, EV_REL, REL_Y, NULL);
 	libevdev_enable_event_code(d, EV_REL, REL_WHEEL, NULL);
-	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
-	libevdev_free(d);
-	if (rc < 0) {
-		printf("VH error uinput mouse: %s\n", strerror(-rc));
-		return NULL;
-	}
-	return ui;
+	return dev_create(d, "mouse");
 }
 
 /* pad2: a pad that does not follow the kernel layout and that SDL's own
@@ -119,56 +129,31 @@ static struct libevdev_uinput *make_mouse(void)
 static struct libevdev_uinput *make_mapped_pad(void)
 {
 	struct input_absinfo stick = { .minimum = 0, .maximum = 255, .value = 128 };
-	struct libevdev *d = libevdev_new();
-	struct libevdev_uinput *ui = NULL;
-	int rc;
+	struct libevdev *d = dev_new("vmrig mapped pad", 0x0079, 0x1844, 0x0110);
 
 	if (!d)
 		return NULL;
-	libevdev_set_name(d, "vmrig mapped pad");
-	libevdev_set_id_bustype(d, BUS_USB);
-	libevdev_set_id_vendor(d, 0x0079);
-	libevdev_set_id_product(d, 0x1844);
-	libevdev_set_id_version(d, 0x0110);
 	libevdev_enable_event_type(d, EV_KEY);
 	for (unsigned k = BTN_TRIGGER; k <= BTN_DEAD; k++)
 		libevdev_enable_event_code(d, EV_KEY, k, NULL);
 	libevdev_enable_event_type(d, EV_ABS);
 	for (unsigned a = ABS_X; a <= ABS_RZ; a++)
 		libevdev_enable_event_code(d, EV_ABS, a, &stick);
-	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
-	libevdev_free(d);
-	if (rc < 0) {
-		printf("VH error uinput mapped pad: %s\n", strerror(-rc));
-		return NULL;
-	}
-	return ui;
+	return dev_create(d, "mapped pad");
 }
 
 /* A plain keyboard ("vmrig keyboard 1" / "2"): letters, digits, Enter,
  * punctuation and the modifiers. */
 static struct libevdev_uinput *make_keyboard(const char *name)
 {
-	struct libevdev *d = libevdev_new();
-	struct libevdev_uinput *ui = NULL;
-	int rc;
+	struct libevdev *d = dev_new(name, 0x1209, 0x0002, 0);
 
 	if (!d)
 		return NULL;
-	libevdev_set_name(d, name);
-	libevdev_set_id_bustype(d, BUS_USB);
-	libevdev_set_id_vendor(d, 0x1209);
-	libevdev_set_id_product(d, 0x0002);
 	libevdev_enable_event_type(d, EV_KEY);
 	for (unsigned k = KEY_ESC; k <= KEY_KPDOT; k++)
 		libevdev_enable_event_code(d, EV_KEY, k, NULL);
-	rc = libevdev_uinput_create_from_device(d, LIBEVDEV_UINPUT_OPEN_MANAGED, &ui);
-	libevdev_free(d);
-	if (rc < 0) {
-		printf("VH error uinput %s: %s\n", name, strerror(-rc));
-		return NULL;
-	}
-	return ui;
+	return dev_create(d, name);
 }
 
 static struct vdev *find(struct vdev *devs, int n, const char *name)

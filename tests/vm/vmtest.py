@@ -548,6 +548,28 @@ class Session:
         name = (self.tag or 'drm-') + f'{len(keys)}keys'
         return self.rig.headless(self.size, keys, name, self.cfg.get('rotate', 0))
 
+    def vt_now(self):
+        """vmhelper's report of VT 1 now, or 'no VT report'."""
+        rc, out = self.g.sh('vmhelper vt 1')
+        return out[-1] if out else 'no VT report'
+
+    def shell_result(self, line, timeout=30):
+        """Runs line, then `echo "VMRIG_EXIT $?"` and vmhelper's report of VT
+        1; returns (the exit status it printed, or '?'; the first VT report,
+        or 'no VT report'; every output line)."""
+        rc, out = self.g.sh(f'{line}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=timeout)
+        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
+        status = ex[0].split()[1] if ex else '?'
+        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
+        return status, after, out
+
+    def kill_game(self, sig):
+        """Sends the game SIGsig and waits for it; returns (its exit status,
+        VT 1's report after)."""
+        status, after, _ = self.shell_result(f'kill -{sig} {self.pid}; wait {self.pid}')
+        self.pid = None
+        return status, after
+
     def same_as_headless(self, what, name):
         """None when the screen equals the headless frame for the keys the
         game has had, else a one-line reason."""
@@ -1076,17 +1098,10 @@ class Session:
 
     def crash(self, backend):
         """SIGSEGV: the crash path restores the VT (the game dies of the signal)."""
-        g = self.g
         self.keys_done = []
         self.start_game(backend)
-        rc, out = g.sh('vmhelper vt 1')
-        playing = out[-1] if out else 'no VT report'
-        rc, out = g.sh(f'kill -SEGV {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-        self.pid = None
-        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-        vt = [s for s in out if s.startswith('VH vt')]
-        status = ex[0].split()[1] if ex else '?'
-        after = vt[0] if vt else 'no VT report'
+        playing = self.vt_now()
+        status, after = self.kill_game('SEGV')
         kb_before = self.vt_before.split('kbmode=')[-1]
         problems = []
         if 'mode=graphics' not in playing:
@@ -1105,17 +1120,11 @@ class Session:
         """Started on the console's own terminal (a login shell, a systemd
         unit with a TTY): the game takes the VT on its stdin without --vt,
         draws the same frame, and gives the VT back on SIGTERM."""
-        g = self.g
         self.keys_done = []
         n = self.start_game(backend, on_tty=True)
         why = self.same_as_headless('started on tty1', 'console-tty')
-        rc, out = g.sh('vmhelper vt 1')
-        playing = out[-1] if out else 'no VT report'
-        rc, out = g.sh(f'kill -TERM {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-        self.pid = None
-        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
-        status = ex[0].split()[1] if ex else '?'
+        playing = self.vt_now()
+        status, after = self.kill_game('TERM')
         kb_before = self.vt_before.split('kbmode=')[-1]
         problems = [why] if why else []
         if 'mode=graphics' not in playing or 'kbmode=off' not in playing:
@@ -1193,16 +1202,11 @@ class Session:
         """A second pirogue started while the first plays: it says in one
         line that the display is taken, exits 1, and leaves the first one's
         VT (graphics mode, keyboard off) and screen exactly as they were."""
-        g = self.g
-        rc, out = g.sh('vmhelper vt 1')
-        before = out[-1] if out else 'no VT report'
-        cmd = (f'PIROGUE_CONFIG=/dev/null pirogue --backend drm --seed 2 --vt 1 --font /bin/fonts/{FONT} '
-               f'--mode {self.size[0]}x{self.size[1]}; echo "VMRIG_EXIT $?"; vmhelper vt 1')
-        rc, out = g.sh(cmd, timeout=30)
-        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-        status = ex[0].split()[1] if ex else '?'
+        before = self.vt_now()
+        status, after, out = self.shell_result(
+            f'PIROGUE_CONFIG=/dev/null pirogue --backend drm --seed 2 --vt 1 --font /bin/fonts/{FONT} '
+            f'--mode {self.size[0]}x{self.size[1]}')
         said = [s for s in out if s.startswith('pirogue:')]
-        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
         problems = []
         if status != '1':
             problems.append(f'the second instance exited {status}, not 1')
@@ -1224,14 +1228,9 @@ class Session:
         VT (graphics mode, keyboard off) and picture stay as they were. It
         used to exit 0 silently, put the console's mode back and leave the
         game unable to follow VT switches."""
-        g = self.g
-        rc, out = g.sh('vmhelper vt 1')
-        before = out[-1] if out else 'no VT report'
-        rc, out = g.sh('PIROGUE_CONFIG=/dev/null pirogue --reset-vt 1; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-        status = ex[0].split()[1] if ex else '?'
+        before = self.vt_now()
+        status, after, out = self.shell_result('PIROGUE_CONFIG=/dev/null pirogue --reset-vt 1')
         said = [s for s in out if s.startswith('pirogue')]
-        after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
         problems = []
         if 'mode=graphics' not in before:
             problems.append(f'the game is not playing on VT 1 ({before}): the check proves nothing')
@@ -1260,19 +1259,13 @@ class Session:
         """Each signal of sigs ((name, number), ...) on a fresh game: VT 1 is
         back in text mode with its keyboard mode; when dies, the game died of
         the signal (exit 128 + N) and the console's mode is on the display."""
-        g = self.g
         kb_before = self.vt_before.split('kbmode=')[-1]
         seen = []
         for sig, num in sigs:
             self.keys_done = []
             self.start_game(backend, dfl=dies)
-            rc, out = g.sh('vmhelper vt 1')
-            playing = out[-1] if out else 'no VT report'
-            rc, out = g.sh(f'kill -{sig} {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-            self.pid = None
-            ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-            after = ([s for s in out if s.startswith('VH vt')] or ['no VT report'])[0]
-            status = ex[0].split()[1] if ex else '?'
+            playing = self.vt_now()
+            status, after = self.kill_game(sig)
             if 'mode=graphics' not in playing:
                 return self.report('FAIL', check, f'SIG{sig}: while playing the VT was not in graphics mode ({playing})')
             if 'mode=text' not in after or f'kbmode={kb_before}' not in after:
@@ -1350,15 +1343,8 @@ class Session:
         self.report('PASS', 'unreadable-card', 'as uid 65534 with card0 (and fb0) mode 600, exit 1 each: ' + '; '.join(seen))
 
     def sigterm(self):
-        g = self.g
-        rc, out = g.sh('vmhelper vt 1')
-        playing = out[-1] if out else 'no VT report'
-        rc, out = g.sh(f'kill -TERM {self.pid}; wait {self.pid}; echo "VMRIG_EXIT $?"; vmhelper vt 1', timeout=30)
-        self.pid = None
-        ex = [s for s in out if s.startswith('VMRIG_EXIT')]
-        vt = [s for s in out if s.startswith('VH vt')]
-        status = ex[0].split()[1] if ex else '?'
-        after = vt[0] if vt else 'no VT report'
+        playing = self.vt_now()
+        status, after = self.kill_game('TERM')
         problems = []
         if 'mode=graphics' not in playing or 'kbmode=off' not in playing:
             problems.append(f'while playing the VT was not in graphics mode with the keyboard off ({playing})')

@@ -1,0 +1,490 @@
+/* blit_band: the blitter's pixels: one band's mask cells (XRGB8888 and RGB565), per-pixel cells and blend-path cells (XRGB8888, RGB565). */
+#include "render/blit_impl.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint16_t v16u16 __attribute__((vector_size(32)));
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
+
+/* v in every lane (macros: vector arguments would change the ABI) */
+#define SPLAT32(v) ((v8u32){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SPLAT4(v) ((v4u32){ (v), (v), (v), (v) })
+#define SPLAT16(v) ((v8u16){ (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), \
+			     (uint16_t)(v), (uint16_t)(v), (uint16_t)(v), (uint16_t)(v) })
+
+/* memcpy for the short, variable copies of a cell row, inline (n is a
+ * multiple of 2). */
+static inline __attribute__((always_inline)) void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
+{
+	size_t k = 0;
+	for (; k + 32 <= n; k += 32)
+		memcpy(d + k, s + k, 32);
+	for (; k + 4 <= n; k += 4)
+		memcpy(d + k, s + k, 4);
+	if (k < n)
+		memcpy(d + k, s + k, 2);
+}
+
+/* One cell through the per-pixel path (blended coverage, colour tiles,
+ * cells clipped by the surface's edge): each glyph row is computed once,
+ * widened by the scale, into a row buffer, then copied to its visible
+ * surface rows and columns. top: the surface row y0 of the band. */
+static inline __attribute__((always_inline)) void slow_cell(const struct blitter *b, const struct orient *o,
+							    const struct job *j, uint8_t *top, size_t stride,
+							    int nrows, int gv0, int rep0, int bpp, bool wide)
+{
+	uint8_t row[BLIT_MAX_CELL * 8 * 4];
+	const struct font *f = b->f;
+	size_t goff = (size_t)j->glyph * (size_t)f->cell_w * (size_t)f->cell_h;
+	const uint32_t *col = f->colour ? f->colour + goff : NULL;
+	const uint8_t *cov = f->coverage + goff;
+	int s = b->scale, gw = o->gw;
+	uint8_t *dst = top + (size_t)(j->sx0 + j->u0) * (size_t)bpp;
+	const uint8_t *src = row + (size_t)j->u0 * (size_t)bpp;
+	size_t n = (size_t)(j->u1 - j->u0) * (size_t)bpp;
+	int gv = gv0, rep = rep0;
+	for (int y = 0; y < nrows; y++, dst += stride) {
+		if (y == 0 || rep == 0) {
+			/* the glyph row as 0xRRGGBB, eight pixels at a time (the
+			 * blend formula of blit.h; x / 255 as (x + 1 + (x >> 8)) >> 8,
+			 * exact below 65535), then widened and converted */
+			uint32_t rgb[BLIT_MAX_CELL + 8];
+			int idx = o->base + gv * o->dv, du = o->du;
+#define TAKE(arr, k) ((k) < n8 ? (uint32_t)(arr)[e + (k) * du] : 0u)
+#define GATHER8(arr) ((v8u32){ TAKE(arr, 0), TAKE(arr, 1), TAKE(arr, 2), TAKE(arr, 3), \
+			       TAKE(arr, 4), TAKE(arr, 5), TAKE(arr, 6), TAKE(arr, 7) })
+#define GATHER4(arr) ((v4u32){ TAKE(arr, 0), TAKE(arr, 1), TAKE(arr, 2), TAKE(arr, 3) })
+#define BLEND(VT, out, fv, a, bgv, m8)                                                   \
+	do {                                                                             \
+		VT na_ = (m8) - (a);                                                     \
+		VT r_ = (((fv) >> 16) & (m8)) * (a) + (((bgv) >> 16) & (m8)) * na_ + 127; \
+		VT g_ = (((fv) >> 8) & (m8)) * (a) + (((bgv) >> 8) & (m8)) * na_ + 127;   \
+		VT b_ = ((fv) & (m8)) * (a) + ((bgv) & (m8)) * na_ + 127;                 \
+		r_ = (r_ + 1 + (r_ >> 8)) >> 8;                                          \
+		g_ = (g_ + 1 + (g_ >> 8)) >> 8;                                          \
+		b_ = (b_ + 1 + (b_ >> 8)) >> 8;                                          \
+		out = r_ << 16 | g_ << 8 | b_;                                           \
+	} while (0)
+			/* lanes built in registers from the font (not through a
+			 * buffer: that would stall store forwarding) */
+			if (wide) {
+				const v8u32 bgv = SPLAT32(j->bg), fgv = SPLAT32(j->fg), m8 = SPLAT32(255u);
+				for (int gu = 0; gu < gw; gu += 8) {
+					int e = idx + gu * du, n8 = gw - gu;
+					v8u32 fv, a, out;
+					if (col) {
+						if (du == 1 && n8 >= 8)
+							memcpy(&fv, col + e, 32);
+						else
+							fv = GATHER8(col);
+						a = fv >> 24;
+					} else {
+						fv = fgv;
+						if (du == 1 && n8 >= 8) {
+							v8u8 c8;
+							memcpy(&c8, cov + e, 8);
+							a = __builtin_convertvector(c8, v8u32);
+						} else {
+							a = GATHER8(cov);
+						}
+					}
+					BLEND(v8u32, out, fv, a, bgv, m8);
+					memcpy(rgb + gu, &out, 32);
+				}
+			} else {
+				const v4u32 bgv = SPLAT4(j->bg), fgv = SPLAT4(j->fg), m8 = SPLAT4(255u);
+				for (int gu = 0; gu < gw; gu += 4) {
+					int e = idx + gu * du, n8 = gw - gu;
+					v4u32 fv, a, out;
+					if (col) {
+						if (du == 1 && n8 >= 4)
+							memcpy(&fv, col + e, 16);
+						else
+							fv = GATHER4(col);
+						a = fv >> 24;
+					} else {
+						fv = fgv;
+						if (du == 1 && n8 >= 4) {
+							v4u8 c4;
+							memcpy(&c4, cov + e, 4);
+							a = __builtin_convertvector(c4, v4u32);
+						} else {
+							a = GATHER4(cov);
+						}
+					}
+					BLEND(v4u32, out, fv, a, bgv, m8);
+					memcpy(rgb + gu, &out, 16);
+				}
+			}
+#undef BLEND
+#undef GATHER4
+#undef GATHER8
+#undef TAKE
+			if (bpp == 4 && s == 1) {
+				copy_bytes(row, (const uint8_t *)rgb, (size_t)gw * 4);
+			} else if (bpp == 4) {
+				uint8_t *p = row;
+				for (int gu = 0; gu < gw; gu++)
+					for (int k = 0; k < s; k++, p += 4)
+						memcpy(p, &rgb[gu], 4);
+			} else {
+				uint8_t *p = row;
+				for (int gu = 0; gu < gw; gu++) {
+					uint16_t v = (uint16_t)to565(rgb[gu]);
+					for (int k = 0; k < s; k++, p += 2)
+						memcpy(p, &v, 2);
+				}
+			}
+		}
+		copy_bytes(dst, src, n);
+		if (++rep == s) {
+			rep = 0;
+			gv++;
+		}
+	}
+}
+
+/* One cell through the blend path (XRGB8888, not clipped): eight pixels
+ * at a time in 16-bit lanes B,G,R,X. The formula of blit.h,
+ * (f*a + b*(255-a) + 127) / 255, is computed as (x + (x >> 8)) >> 8 with
+ * x = b*255 + 128 + (f-b)*a modulo 2^16 (exact for every pixel: the true x
+ * is at most 65153). Coverage fonts: f is the cell's fg; colour tilesets:
+ * the tile's pixel. */
+static inline __attribute__((always_inline)) void blend_cell(const struct orient *o, const struct bjob *j,
+							     uint8_t *top, size_t stride, int nrows, int gv0,
+							     int rep0, int scale, int bw, bool colour)
+{
+	uint16_t bB = j->bg & 255, bG = (j->bg >> 8) & 255, bR = (j->bg >> 16) & 255;
+	uint16_t fB = j->fg & 255, fG = (j->fg >> 8) & 255, fR = (j->fg >> 16) & 255;
+#define LANES4(x, y, z, w) ((v16u16){ x, y, z, w, x, y, z, w, x, y, z, w, x, y, z, w })
+	const v16u16 C = LANES4((uint16_t)(bB * 255 + 128), (uint16_t)(bG * 255 + 128), (uint16_t)(bR * 255 + 128),
+				128);
+	const v16u16 D = LANES4((uint16_t)(fB - bB), (uint16_t)(fG - bG), (uint16_t)(fR - bR), 0);
+	const v16u16 BK = LANES4(bB, bG, bR, 0);
+#undef LANES4
+	int groups = bw / 8, tail = bw % 8, bwp = o->blend[0].bwp;
+	uint8_t *dst = top + (size_t)j->sx0 * 4;
+	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->blend[0].rowb);
+	size_t rowl = o->blend[0].rowb / 2;
+#define PIX4(out, k)                                                          \
+	do {                                                                  \
+		v16u16 a_, v_;                                                \
+		memcpy(&a_, row + 16 * (k), 32);                              \
+		if (colour) {                                                 \
+			v16u16 c_;                                            \
+			memcpy(&c_, row + 4 * (size_t)bwp + 16 * (k), 32);    \
+			v_ = C + (c_ - BK) * a_;                              \
+		} else {                                                      \
+			v_ = C + D * a_;                                      \
+		}                                                             \
+		out = (v_ + (v_ >> 8)) >> 8;                                  \
+	} while (0)
+/* pixels 8k..8k+7 as 32 bytes (the low byte of each lane) */
+#define PIX8(out, k)                                                                                  \
+	do {                                                                                          \
+		v16u16 lo_, hi_;                                                                      \
+		PIX4(lo_, 2 * (k));                                                                   \
+		PIX4(hi_, 2 * (k) + 1);                                                               \
+		out = __builtin_shufflevector((v32u8)lo_, (v32u8)hi_, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, \
+					      22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, \
+					      54, 56, 58, 60, 62);                                    \
+	} while (0)
+	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+		v32u8 out;
+		int k = 0;
+		for (; k < groups; k++) {
+			PIX8(out, k);
+			memcpy(dst + 32 * k, &out, 32);
+		}
+		if (tail) {
+			PIX8(out, k);
+			memcpy(dst + 32 * k, &out, (size_t)tail * 4);
+		}
+		if (++rep == scale) {
+			rep = 0;
+			row += rowl;
+		}
+	}
+#undef PIX8
+#undef PIX4
+}
+
+/* The blend of RGB565 cells: per channel x = b*255 + 128 + d*a with d =
+ * f - b (coverage) or tile - b (colour; the tile's channels in tb, tg, tr)
+ * and y = x + (x >> 8), whose high byte is blend_cell's 8-bit result
+ * (y < 65536); then the top 5/6/5 bits of those: (y & 0xF800) for red,
+ * (y & 0xFC00) >> 5 for green, y >> 11 for blue. k holds the constants in
+ * vectors of out's type: c* = b*255 + 128, d* = f - b, b* = b, m5 =
+ * 0xF800, m6 = 0xFC00. */
+#define BLEND565(out, k, a, tb, tg, tr, colour)                                                 \
+	do {                                                                                    \
+		__typeof__(out) b_, g_, r_;                                                     \
+		if (colour) {                                                                   \
+			b_ = (k).cB + ((tb) - (k).bB) * (a);                                    \
+			g_ = (k).cG + ((tg) - (k).bG) * (a);                                    \
+			r_ = (k).cR + ((tr) - (k).bR) * (a);                                    \
+		} else {                                                                        \
+			b_ = (k).cB + (k).dB * (a);                                             \
+			g_ = (k).cG + (k).dG * (a);                                             \
+			r_ = (k).cR + (k).dR * (a);                                             \
+		}                                                                               \
+		b_ += b_ >> 8;                                                                  \
+		g_ += g_ >> 8;                                                                  \
+		r_ += r_ >> 8;                                                                  \
+		out = (r_ & (k).m5) | (g_ & (k).m6) >> 5 | b_ >> 11;                            \
+	} while (0)
+
+struct k565_8 {
+	v8u16 cB, cG, cR, dB, dG, dR, bB, bG, bR, m5, m6;
+};
+struct k565_16 {
+	v16u16 cB, cG, cR, dB, dG, dR, bB, bG, bR, m5, m6;
+};
+
+/* The constants of BLEND565 for a cell's colours, in 8 lanes. */
+static inline __attribute__((always_inline)) struct k565_8 k565(const struct bjob *j)
+{
+	uint16_t bB = j->bg & 255, bG = (j->bg >> 8) & 255, bR = (j->bg >> 16) & 255;
+	uint16_t fB = j->fg & 255, fG = (j->fg >> 8) & 255, fR = (j->fg >> 16) & 255;
+	return (struct k565_8){ SPLAT16(bB * 255 + 128), SPLAT16(bG * 255 + 128), SPLAT16(bR * 255 + 128),
+				SPLAT16(fB - bB),	 SPLAT16(fG - bG),	 SPLAT16(fR - bR),
+				SPLAT16(bB),		 SPLAT16(bG),		 SPLAT16(bR),
+				SPLAT16(0xF800),	 SPLAT16(0xFC00) };
+}
+
+/* 8 lanes of p then 8 of q */
+#define JOIN16(p, q) __builtin_shufflevector((p), (q), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+/* p's constants in the low eight lanes, q's in the high eight. */
+static inline __attribute__((always_inline)) struct k565_16 k565_join(const struct k565_8 *p, const struct k565_8 *q)
+{
+	return (struct k565_16){ JOIN16(p->cB, q->cB), JOIN16(p->cG, q->cG), JOIN16(p->cR, q->cR),
+				 JOIN16(p->dB, q->dB), JOIN16(p->dG, q->dG), JOIN16(p->dR, q->dR),
+				 JOIN16(p->bB, q->bB), JOIN16(p->bG, q->bG), JOIN16(p->bR, q->bR),
+				 JOIN16(p->m5, q->m5), JOIN16(p->m6, q->m6) };
+}
+
+/* One cell through the blend path on RGB565 (not clipped): sixteen pixels
+ * at a time, then eight; an 8-pixel cell at scale 1 two glyph rows (8
+ * lanes apart) in one step. */
+static inline __attribute__((always_inline)) void blend565_cell(const struct orient *o, const struct bjob *j,
+								uint8_t *top, size_t stride, int nrows, int gv0,
+								int rep0, int scale, int bw, bool colour)
+{
+	const struct k565_8 k8 = k565(j);
+	const struct k565_16 k16 = k565_join(&k8, &k8);
+	const struct pxrows *x = &o->blend[1];
+	size_t rowl = (size_t)x->bwp, plane = (size_t)o->gh * rowl;
+	uint8_t *dst = top + (size_t)j->sx0 * 2;
+	const uint16_t *row = (const uint16_t *)(const void *)j->rows + (size_t)gv0 * rowl;
+/* lanes k.. of the row's planes, as many as out holds, blended into out */
+#define ROW565(out, kv)                                                         \
+	do {                                                                    \
+		__typeof__(out) a_, tb_ = { 0 }, tg_ = { 0 }, tr_ = { 0 };      \
+		memcpy(&a_, row + k, sizeof a_);                                \
+		if (colour) {                                                   \
+			memcpy(&tb_, row + plane + k, sizeof a_);               \
+			memcpy(&tg_, row + 2 * plane + k, sizeof a_);           \
+			memcpy(&tr_, row + 3 * plane + k, sizeof a_);           \
+		}                                                               \
+		BLEND565(out, kv, a_, tb_, tg_, tr_, colour);                   \
+	} while (0)
+	if (rowl == 8 && bw == 8 && scale == 1) {
+		/* glyph rows v and v+1 in one step (past the last row: lanes
+		 * not shown) */
+		const int k = 0;
+		int y = 0;
+		for (; y + 2 <= nrows; y += 2, row += 16, dst += 2 * stride) {
+			v16u16 out;
+			ROW565(out, k16);
+			memcpy(dst, &out, 16);
+			memcpy(dst + stride, (const uint16_t *)&out + 8, 16);
+		}
+		if (y < nrows) {
+			v8u16 out;
+			ROW565(out, k8);
+			memcpy(dst, &out, 16);
+		}
+		return;
+	}
+	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+		int k = 0;
+		for (; k + 16 <= bw; k += 16) {
+			v16u16 out;
+			ROW565(out, k16);
+			memcpy(dst + 2 * k, &out, 32);
+		}
+		for (; k < bw; k += 8) {
+			v8u16 out;
+			ROW565(out, k8);
+			if (k + 8 <= bw)
+				memcpy(dst + 2 * k, &out, 16);
+			else
+				for (int i = 0; k + i < bw; i++)
+					memcpy(dst + 2 * (k + i), (const uint16_t *)&out + i, 2);
+		}
+		if (++rep == scale) {
+			rep = 0;
+			row += rowl;
+		}
+	}
+#undef ROW565
+}
+#undef JOIN16
+
+/* Eight XRGB8888 pixels bg ^ (x & mask of byte m) at dst: one 32-byte
+ * vector when wide (AVX2), two 16-byte ones otherwise (SSE2, NEON). */
+#define PUT8(dst, vb8, vx8, vb4, vx4, m)                                           \
+	do {                                                                       \
+		unsigned m_ = (m);                                                 \
+		if (wide) {                                                        \
+			v8u32 p_ = (vb8) ^ ((vx8) & b->lut32[m_]);                 \
+			memcpy((dst), &p_, 32);                                    \
+		} else {                                                           \
+			v4u32 l_ = (vb4) ^ ((vx4) & b->lut4[m_ & 15]);             \
+			v4u32 h_ = (vb4) ^ ((vx4) & b->lut4[m_ >> 4]);             \
+			memcpy((dst), &l_, 16);                                    \
+			memcpy((dst) + 16, &h_, 16);                               \
+		}                                                                  \
+	} while (0)
+
+/* Draws a band. Mask cells go one cell (or two neighbours) at a time, all
+ * its rows, with its colours held in registers; then the cells that need
+ * the per-pixel path. Inlined into a baseline
+ * and (on x86-64) an AVX2 variant; the vector types become SSE2, AVX2 or
+ * NEON instructions accordingly. */
+static inline __attribute__((always_inline)) void draw_band_body(const struct blitter *b, const struct band *bd,
+								 struct surface *s, bool wide)
+{
+	const struct orient *o = bd->o;
+	int bpp = surf_bpp(s->format);
+	int scale = b->scale, bw = bd->bw, nf = bd->nf;
+	int y0 = bd->sy0 < 0 ? 0 : bd->sy0;
+	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
+	int off = y0 - bd->sy0, nrows = y1 - y0;
+	int gv0 = off / scale, rep0 = off % scale;
+	int groups = bw / 8;
+	size_t stride = (size_t)s->stride, bpr = (size_t)o->bpr;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
+	for (int i = 0; i < nf; i++) {
+		const struct fjob *j = &bd->fast[i];
+		uint8_t *dst = top + (size_t)j->sx0 * (size_t)bpp;
+		bool pair = bw == 8 && scale == 1 && i + 1 < nf && j[1].sx0 == j->sx0 + 8;
+		if (bpp == 4 && bw == 8 && scale == 1) {
+			/* the common case: one mask byte per row */
+			const uint8_t *bits = j->bits + off;
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			v4u32 vb4 = SPLAT4(j->bg), vx4 = SPLAT4(j->fg ^ j->bg);
+			if (pair) { /* 64 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u32 vb2 = SPLAT32(j[1].bg), vx2 = SPLAT32(j[1].fg ^ j[1].bg);
+				v4u32 vb24 = SPLAT4(j[1].bg), vx24 = SPLAT4(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					PUT8(dst, vb, vx, vb4, vx4, bits[y]);
+					PUT8(dst + 32, vb2, vx2, vb24, vx24, bits2[y]);
+				}
+				i++;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride)
+					PUT8(dst, vb, vx, vb4, vx4, bits[y]);
+			}
+		} else if (bpp == 2 && bw == 8 && scale == 1) {
+			const uint8_t *bits = j->bits + off;
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			if (pair) { /* 32 contiguous bytes a row */
+				const uint8_t *bits2 = j[1].bits + off;
+				v8u16 vb2 = SPLAT16(j[1].bg), vx2 = SPLAT16(j[1].fg ^ j[1].bg);
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					v8u16 p2 = vb2 ^ (vx2 & b->lut16[bits2[y]]);
+					memcpy(dst, &p, 16);
+					memcpy(dst + 16, &p2, 16);
+				}
+				i++;
+			} else {
+				for (int y = 0; y < nrows; y++, dst += stride) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[y]]);
+					memcpy(dst, &p, 16);
+				}
+			}
+		} else if (bpp == 4) {
+			v8u32 vb = SPLAT32(j->bg), vx = SPLAT32(j->fg ^ j->bg);
+			v4u32 vb4 = SPLAT4(j->bg), vx4 = SPLAT4(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+				for (int k = 0; k < groups; k++)
+					PUT8(dst + 32 * k, vb, vx, vb4, vx4, bits[k]);
+				for (int k = groups * 8; k < bw; k++) {
+					uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg;
+					memcpy(dst + 4 * k, &p, 4);
+				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
+			}
+		} else {
+			v8u16 vb = SPLAT16(j->bg), vx = SPLAT16(j->fg ^ j->bg);
+			const uint8_t *bits = j->bits + (size_t)gv0 * bpr;
+			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
+				for (int k = 0; k < groups; k++) {
+					v8u16 p = vb ^ (vx & b->lut16[bits[k]]);
+					memcpy(dst + 16 * k, &p, 16);
+				}
+				for (int k = groups * 8; k < bw; k++) {
+					uint16_t p = (uint16_t)((bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg);
+					memcpy(dst + 2 * k, &p, 2);
+				}
+				if (++rep == scale) {
+					rep = 0;
+					bits += bpr;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < bd->ns; i++)
+		slow_cell(b, o, &bd->slow[i], top, stride, nrows, gv0, rep0, bpp, wide);
+}
+
+/* The band's blend-path cells. */
+static inline __attribute__((always_inline)) void blend_cells(const struct blitter *b, const struct band *bd,
+							      struct surface *s)
+{
+	const struct orient *o = bd->o;
+	int y0 = bd->sy0 < 0 ? 0 : bd->sy0, off = y0 - bd->sy0;
+	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
+	int sc = b->scale;
+	if (s->format == SURF_RGB565 && b->f->colour)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      true);
+	else if (s->format == SURF_RGB565)
+		for (int i = 0; i < bd->nb; i++)
+			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				      false);
+	else if (b->f->colour)
+		for (int i = 0; i < bd->nb; i++)
+			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				   true);
+	else
+		for (int i = 0; i < bd->nb; i++)
+			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
+				   false);
+}
+
+void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s)
+{
+	draw_band_body(b, bd, s, false);
+	blend_cells(b, bd, s);
+}
+
+#ifdef BLIT_HAVE_AVX2
+__attribute__((target("avx2"))) void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s)
+{
+	draw_band_body(b, bd, s, true);
+	blend_cells(b, bd, s);
+}
+#endif

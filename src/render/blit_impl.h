@@ -1,0 +1,139 @@
+/* blit_impl: the blitter's private insides, shared by blit.c (surface, rotation, damage, bands) and blit_band.c (pixels). */
+#ifndef PIROGUE_RENDER_BLIT_IMPL_H
+#define PIROGUE_RENDER_BLIT_IMPL_H
+#include "render/blit.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * How it works. For each rotation the font's glyphs are precomputed
+ * "oriented" (turned the way they appear on the surface) and scaled
+ * horizontally, as one bitmask per unscaled oriented row (bit k of byte
+ * k/8 = pixel k of the scaled row, LSB first). A glyph whose coverage is
+ * only 0 or 255 (the usual case) is drawn as bg ^ ((fg ^ bg) & mask), the
+ * mask for eight pixels coming from a table indexed by a byte of the
+ * bitmask, with vector types that gcc and clang turn into SIMD (SSE2 or
+ * AVX2 on x86-64, NEON on arm). Glyphs with intermediate coverage and
+ * colour tiles are drawn by the blend path from rows precomputed the same
+ * way as 16-bit lanes (struct pxrows), one layout per surface format;
+ * cells clipped by the surface's edge take a per-pixel path (vectorised
+ * too) that reads the font through the same orientation (base + u*du +
+ * v*dv into the glyph).
+ *
+ * Cells that share surface rows (a console row at 0/180°, a console column
+ * at 90/270°) form a "band": its damaged cells are collected left to right
+ * on the surface, then each is drawn top to bottom, neighbouring 8-pixel
+ * cells in pairs so every row write covers 64 contiguous bytes. The surface
+ * is never read.
+ */
+
+#define BLIT_MAX_CELL 256        /* font cell side limit (pixels) */
+#define BLIT_GCACHE 1024         /* code point -> glyph cache slots */
+#define BLIT_JOBS 256            /* cells gathered per pass over a band */
+
+enum { GK_MASK, GK_BLEND, GK_COLOUR };
+
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+typedef uint16_t v8u16 __attribute__((vector_size(16)));
+typedef uint8_t v8u8 __attribute__((vector_size(8)));
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint8_t v4u8 __attribute__((vector_size(4)));
+
+/* One rotation's view of the font. */
+struct orient {
+	int gw, gh;    /* oriented unscaled glyph size */
+	int bpr;       /* bytes per scaled bitmask row: ceil(gw * scale / 8) */
+	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
+	bool tried;    /* bits were built (or could not be) */
+	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
+	/* Blended and colour glyphs, oriented and scaled horizontally, for
+	 * XRGB8888 (blend[0]) and RGB565 (blend[1]); each built on the first
+	 * draw in its format. */
+	struct pxrows {
+		/* per glyph gh rows of rowb bytes, at off[glyph] (SIZE_MAX:
+		 * none); NULL: the per-pixel path. bwp: the scaled width
+		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
+		 * 16-bit lanes a,a,a,a (the coverage, or the tile's alpha),
+		 * then for colour tilesets bwp pixels of the tile's B,G,R,0
+		 * in 16-bit lanes. RGB565: planes of gh rows of bwp 16-bit
+		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
+		 * R; the buffer has 32 bytes to spare, so a 16-lane read
+		 * from any row stays inside it. */
+		uint8_t *px;
+		size_t *off;
+		size_t rowb;
+		int bwp;
+		bool tried;
+	} blend[2];
+};
+
+/* A damaged cell of a band drawn with the mask path. */
+struct fjob {
+	const uint8_t *bits; /* the glyph's oriented bitmask rows */
+	int sx0;          /* surface x of the cell's left edge */
+	uint32_t fg, bg;  /* in the surface's format */
+};
+
+/* A damaged cell of a band drawn with the blend path. */
+struct bjob {
+	const uint8_t *rows; /* the glyph's oriented rows (struct pxrows) */
+	int sx0;
+	uint32_t fg, bg;     /* 0xRRGGBB */
+};
+
+/* A damaged cell drawn pixel by pixel (blended, colour or clipped). */
+struct job {
+	int sx0;      /* surface x of the cell's (unclipped) left edge */
+	int u0, u1;   /* visible columns of the cell, 0 <= u0 < u1 <= band cell width */
+	int glyph;
+	uint32_t fg, bg; /* 0xRRGGBB */
+};
+
+/* What one pass over a band draws. */
+struct band {
+	const struct orient *o;
+	int sy0;      /* surface y of the band's top row (may be < 0) */
+	int bw, bh;   /* a cell's size on the surface */
+	int nf, ns, nb;
+	struct fjob fast[BLIT_JOBS];
+	struct job slow[BLIT_JOBS];
+	struct bjob blend[BLIT_JOBS];
+};
+
+struct blitter {
+	v8u32 lut32[256]; /* byte of mask bits -> 8 lanes of 0 / ~0 */
+	v4u32 lut4[16];   /* nibble -> 4 lanes */
+	v8u16 lut16[256];
+	const struct font *f;
+	int scale;
+	uint8_t *kind; /* GK_* per glyph */
+	struct orient o[4];
+	void (*draw_band)(const struct blitter *b, const struct band *bd, struct surface *s);
+	struct {
+		uint32_t cp;
+		int32_t glyph;
+	} cache[BLIT_GCACHE];
+	struct band band; /* scratch for blit_draw */
+	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
+			       * (consoles are at most 4096 wide) */
+};
+
+/* rgb (0xRRGGBB) as an RGB565 pixel: the top 5/6/5 bits of each channel. */
+static inline uint32_t to565(uint32_t rgb)
+{
+	return ((rgb >> 8) & 0xF800) | ((rgb >> 5) & 0x07E0) | ((rgb >> 3) & 0x001F);
+}
+
+/* Draws band bd onto s (blit_band.c): its mask cells, then its per-pixel
+ * cells, then its blend-path cells, with the baseline instructions (SSE2 on
+ * x86-64, NEON on arm). Never reads the surface. */
+void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BLIT_HAVE_AVX2 1
+/* The same as blit_band_base, built for AVX2 (same pixels); only on CPUs
+ * that have it (blit_create asks). */
+void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s);
+#endif
+
+#endif
