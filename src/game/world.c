@@ -394,7 +394,7 @@ void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
 		g->log_start = (g->log_start + 1) % GAME_LOG_MAX;
 	}
 	memset(m, 0, sizeof(*m));
-	memcpy(m->text, text, sizeof(m->text));
+	memcpy(m->text, text, strlen(text) + 1); /* not the stack's bytes after it: saves are the same bytes every time */
 	m->fg = fg;
 	m->count = 1;
 }
