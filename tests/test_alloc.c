@@ -23,6 +23,7 @@
 #include "platform/term.h"
 #include "render/console.h"
 #include "render/font.h"
+#include "save/histfile.h"
 #include "ui/ui.h"
 
 /* AddressSanitizer brings its own allocator: the counters cannot stand in
@@ -172,16 +173,34 @@ static void test_long_game_allocates_nothing(void **state)
 	game_destroy(g);
 }
 
-/* More commands on one floor than a floor's reserve of history
- * (WORLD_HIST_RESERVE, 8,192): still nothing allocated after the first
- * turn, however long the floor is played. */
+/* More commands on one floor than a floor's reserve of history in memory
+ * (HIST_RESERVE, 8,192): with the store the app gives a game (histfile,
+ * here over a memfd), still nothing allocated after the first turn,
+ * however long the floor is played; the same for the game loaded from its
+ * save and played on. */
 static void test_longer_floor_than_reserve_allocates_nothing(void **state)
 {
 	(void)state;
 	skip_unless_counting();
+	struct histfile *hf;
+	assert_int_equal(histfile_open_fd(&hf, memfd_create("history", MFD_CLOEXEC), "the test's memfd"), 0);
+	struct hist_store st;
+	histfile_store(hf, &st);
 	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
+	assert_int_equal(game_set_history_store(g, &st), 0);
 	long_game(g, "a floor of 20,000 commands", 20000);
+	struct serial_buf b = {0};
+	assert_int_equal(game_encode(g, &b), 0);
 	game_destroy(g);
+	char why[128];
+	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
+	free(b.data);
+	assert_int_equal(histfile_reset(hf), 0);
+	assert_int_equal(game_set_history_store(g, &st), 0);
+	long_game(g, "the same loaded, 20,000 more", 20000);
+	assert_int_equal(hist_count(game_history(g)), 40002);
+	game_destroy(g);
+	histfile_close(hf);
 }
 
 /* The largest floor (200x200): after its first turn, auto-explore's steps
