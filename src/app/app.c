@@ -101,7 +101,7 @@ static int open_display(struct app *a)
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
-	    data_load_fonts(a->cfg->font, a->cfg->font_layout, &a->font, &a->fonts))
+	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
 		return -EINVAL;
 	o.font = a->font;
 	if (a->fonts.n)

@@ -59,11 +59,6 @@ void map_init(struct map *m)
 	(void)map_init_size(m, MAP_W, MAP_H);
 }
 
-bool map_in(const struct map *m, int x, int y)
-{
-	return x >= 0 && y >= 0 && x < m->w && y < m->h;
-}
-
 enum tile map_tile(const struct map *m, int x, int y)
 {
 	if (!map_in(m, x, y))
