@@ -342,6 +342,37 @@ static void test_list_follows_spawns_and_deaths(void **state)
 	game_destroy(g);
 }
 
+/* More monsters than the phase's list holds (AI_LIST_MAX) act a list at a
+ * time: on a floor with 2,500 of them (and 300 on another floor), every one
+ * of the floor acts exactly once a turn and the others never. */
+static void test_more_monsters_than_the_list(void **state)
+{
+	(void)state;
+	struct game *g = arena(false);
+	enum { HERE = 2500, AWAY = 300 };
+	static ecs_entity here[HERE], away[AWAY];
+	for (int i = 0, k = 0; i < HERE + AWAY; i++) {
+		/* interleaved, so the floors' monsters share slot chunks */
+		bool on_floor = i % 9 != 4 || k >= AWAY;
+		ecs_entity e;
+		assert_int_equal(world_spawn_actor(g, ACTOR_ORC, on_floor ? 1 : 2, 1 + i % 40, 1 + (i / 40) % 20, &e), 0);
+		((struct c_ai *)ecs_get(g->w, e, COMP_AI))->paralysed = 10;
+		if (on_floor)
+			here[i - k] = e;
+		else
+			away[k++] = e;
+	}
+	assert_true(ecs_pool_count(g->w, COMP_AI) > AI_LIST_MAX);
+	for (int t = 1; t <= 3; t++) {
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		for (int i = 0; i < HERE; i++)
+			assert_int_equal(((struct c_ai *)ecs_get(g->w, here[i], COMP_AI))->paralysed, 10 - t);
+		for (int i = 0; i < AWAY; i++)
+			assert_int_equal(((struct c_ai *)ecs_get(g->w, away[i], COMP_AI))->paralysed, 10);
+	}
+	game_destroy(g);
+}
+
 /* The occupancy grid is kept up to date by every move, spawn and death (no
  * longer rebuilt per command): after every command of long random games on
  * every generator, down several floors, it equals a rebuilt one. */
@@ -387,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_one_distance_map_for_all),
 		cmocka_unit_test(test_occupancy_kept),
 		cmocka_unit_test(test_list_follows_spawns_and_deaths),
+		cmocka_unit_test(test_more_monsters_than_the_list),
 		cmocka_unit_test(test_lost_sight_map_kept),
 		cmocka_unit_test(test_flanking),
 		cmocka_unit_test(test_routes_around_a_blocker),

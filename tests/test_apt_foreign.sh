@@ -8,7 +8,10 @@
 # again; a blocker behind a package that is not Multi-Arch: same is found by
 # asking apt about that package; with no common version it exits 77 naming
 # the package and each architecture's offer; a mirror in step installs at
-# once with no pin.
+# once with no pin; one where all is installed changes nothing and says
+# so; --update, --log and --retry (what .ci/run, make deb and the VM rig's
+# setup use) update first, keep apt's output in the log and try a failed
+# download once more.
 set -u
 command -v dpkg >/dev/null 2>&1 || { echo "SKIP: dpkg is not installed"; exit 77; }
 tmp=$(mktemp -d)
@@ -94,7 +97,25 @@ if [ -n "$unmet" ]; then
 	echo "E: Unable to correct problems, you have held broken packages."
 	exit 100
 fi
-[ -n "$sim" ] || echo "installed $*" >>"$F/log"
+# a download that fails once (a mirror mid-sync): $F/failonce
+if [ -z "$sim" ] && [ -f "$F/failonce" ]; then
+	rm -f "$F/failonce"
+	echo "E: Failed to fetch http://mirror/debian/pool/main/l/libdrm-dev_2.4.114-1_arm64.deb  404  Not Found"
+	exit 100
+fi
+if [ -n "$sim" ]; then
+	# what would change: each package asked for whose installed version is
+	# not the one asked for (or apt's candidate)
+	for x in $args; do
+		case $x in -*|install|*::*) continue ;; esac
+		p=${x%%=*} n=${x%%:*} a=${p#*:}
+		[ "$a" != "$p" ] || a=amd64
+		iv=$(awk -v n="$n" -v a="$a" '$1 == n && $2 == a { print $3 }' "$F/installed")
+		[ "$iv" = "$(ver "$n" "$a")" ] || echo "Inst $p"
+	done
+else
+	echo "installed $*" >>"$F/log"
+fi
 EOF
 cat >"$bin/apt-mark" <<'EOF'
 #!/bin/sh
@@ -182,6 +203,49 @@ mirror
 sh "$tool" libdrm-dev:arm64 >/dev/null 2>&1
 grep -q '^add-architecture arm64' "$F/log" || no "arm64 was not added"
 grep -q '^apt-get update' "$F/log" || no "no apt-get update after adding arm64"
+
+# 5. everything installed already: nothing changes, and it says so
+mirror
+sed -i '/6.1.192-3/d; /libssl3 amd64 3.0.22/d' "$F/offers"
+sed -i 's/^linux-libc-dev amd64 6.1.187-1/linux-libc-dev amd64 6.1.176-1/; s/^libssl3 amd64 3.0.19-1~deb12u2/libssl3 amd64 3.0.20-1~deb12u2/' "$F/installed"
+echo 'libdrm-dev arm64 2.4.114-1' >>"$F/installed"
+out=$(sh "$tool" libdrm-dev:arm64 2>&1) || no "installed: exit $?: $out"
+[ "$out" = "apt-foreign: nothing to do: libdrm-dev:arm64 already installed" ] || no "installed: not the one line: $out"
+grep -q '^installed' "$F/log" && no "installed: it ran the install: $(cat "$F/log")"
+
+# 6. --update --log: apt's output in the log, only the tool's lines shown
+mirror
+log=$tmp/apt.log
+out=$(sh "$tool" --update --log "$log" libdrm-dev:arm64 2>&1) || no "--log: exit $?: $out"
+[ "$(echo "$out" | grep -vc '^apt-foreign: ')" = 0 ] || no "--log: more than its own lines on the screen: $out"
+echo "$out" | grep -q '^apt-foreign: pinned' || no "--log: the pin is not said: $out"
+grep -q '^apt-get .*update' "$F/log" || no "--update: no apt-get update: $(cat "$F/log")"
+grep -q '^apt-foreign: pinned' "$log" || no "--log: the log lacks the pin line: $(cat "$log")"
+grep -q '^installed' "$F/log" || no "--log: nothing installed"
+
+# 7. --retry: a failed install is tried once more after apt-get update;
+# without it the failure is final and shows apt's error and the log
+mirror
+touch "$F/failonce"
+out=$(APT_FOREIGN_RETRY_WAIT=0 sh "$tool" --retry --log "$log" libdrm-dev:arm64 2>&1) || no "--retry: exit $?: $out"
+echo "$out" | grep -q 'trying once more' || no "--retry: it does not say it tries again: $out"
+[ "$(grep -c '^apt-get .*update' "$F/log")" = 1 ] || no "--retry: not one apt-get update before the second try"
+grep -q '^installed' "$F/log" || no "--retry: not installed on the second try"
+mirror
+touch "$F/failonce"
+out=$(sh "$tool" --log "$log" libdrm-dev:arm64 2>&1)
+rc=$?
+[ $rc = 1 ] || no "a failed install: exit $rc, not 1: $out"
+echo "$out" | grep -q '^E: Failed to fetch' || no "a failed install: apt's error is not shown: $out"
+echo "$out" | tail -n 1 | grep -q "^apt-foreign: installing libdrm-dev:arm64 failed (log: $log)" || no "a failed install: no last line naming the log: $out"
+# with no common version (77) there is nothing to try again
+mirror
+sed -i '/linux-libc-dev arm64/s/6.1.176-1/6.1.170-1/; /linux-libc-dev amd64 6.1.176-1/d' "$F/offers"
+out=$(APT_FOREIGN_RETRY_WAIT=0 sh "$tool" --retry --log "$log" libdrm-dev:arm64 2>&1)
+rc=$?
+[ $rc = 77 ] || no "--retry, no common version: exit $rc, not 77: $out"
+echo "$out" | grep -q 'trying once more' && no "--retry: a missing common version is tried again: $out"
+echo "$out" | grep -q '^apt-foreign: no version of linux-libc-dev' || no "--log, 77: the reason is not shown: $out"
 
 [ $fail = 0 ] && echo "apt-foreign: pins out-of-step Multi-Arch: same packages, skips with no common version, leaves a mirror in step alone"
 exit $fail

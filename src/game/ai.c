@@ -41,24 +41,6 @@ void ai_begin_phase(struct game *g)
 	s->py = pp ? pp->y : -1;
 }
 
-/* world_visible on the phase's floor. */
-static inline bool seen(const struct game *g, int x, int y)
-{
-	const struct map *m = g->ai.map;
-	return (unsigned)x < (unsigned)m->w && (unsigned)y < (unsigned)m->h && m->visible[y * m->w + x];
-}
-
-/* world_move for a monster (it blocks: every monster does) whose position
- * p is at hand. */
-static void move_to(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
-{
-	if (g->occ[p->y * g->map_w + p->x] == e)
-		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
-	p->x = x;
-	p->y = y;
-	g->occ[y * g->map_w + x] = e;
-}
-
 static inline void bit_clear(uint64_t (*rows)[AI_ROW_WORDS], int x, int y)
 {
 	rows[y + 1][(x + 1) >> 6] &= ~((uint64_t)1 << ((x + 1) & 63));
@@ -245,7 +227,7 @@ static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint1
 	}
 	if (best < 0)
 		return false;
-	move_to(g, e, p, p->x + dir_dx[best], p->y + dir_dy[best]);
+	world_move_pos(g, e, p, p->x + dir_dx[best], p->y + dir_dy[best]);
 	return true;
 }
 
@@ -265,7 +247,7 @@ static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
 			g->ai.ghost[g->ai.nghost++] = i; /* killed it */
 		return;
 	}
-	world_move(g, e, nx, ny);
+	world_move_pos(g, e, p, nx, ny);
 }
 
 void ai_act(struct game *g, ecs_entity e)
@@ -291,7 +273,7 @@ void ai_act(struct game *g, ecs_entity e)
 		return;
 	}
 	const int px = g->ai.px, py = g->ai.py;
-	if (seen(g, p->x, p->y)) {
+	if (world_visible(g, p->x, p->y)) {
 		ai->state = AI_HUNTING;
 		ai->last_x = px;
 		ai->last_y = py;
@@ -342,44 +324,34 @@ static uint32_t chunk_words(uint32_t slots, uint32_t base)
 	return (slots - base < PHASE_CHUNK ? slots - base + 63 : PHASE_CHUNK) / 64;
 }
 
-/* More monsters than the list holds: slot chunk by chunk, in order. */
-static void take_turns_chunked(struct game *g)
-{
-	uint32_t slots = ecs_slots(g->w);
-	for (uint32_t base = 0; base < slots && !g->over; base += PHASE_CHUNK) {
-		uint64_t bits[PHASE_CHUNK / 64];
-		uint32_t nw = chunk_words(slots, base);
-		floor_monster_bits(g, base, bits, nw);
-		for (uint32_t k = 0; k < nw && !g->over; k++)
-			for (uint64_t b = bits[k]; b && !g->over; b &= b - 1)
-				ai_act(g, ecs_slot_entity(g->w, base + k * 64 + (uint32_t)__builtin_ctzll(b)));
-	}
-}
-
-/* The phase's list (see struct ai_scratch), in slot order from the bit
- * maps (no sort, no allocation). Returns false when there are more than
- * AI_LIST_MAX monsters. */
-static bool make_list(struct game *g)
+/* Makes the phase's list (see struct ai_scratch): the monsters of the floor
+ * in slot order from slot `from` on, read from bit maps (no sort, no
+ * allocation), until AI_LIST_MAX of them. Returns the slot to go on from
+ * (ecs_slots when the list holds all the rest). A list from slot 0 that
+ * holds them all is kept for the next phase. */
+static uint32_t make_list(struct game *g, uint32_t from)
 {
 	struct ai_scratch *s = &g->ai;
 	uint32_t slots = ecs_slots(g->w);
-	s->list_ok = false;
 	s->nlist = 0;
-	if (ecs_pool_count(g->w, COMP_AI) > AI_LIST_MAX)
-		return false;
-	for (uint32_t base = 0; base < slots; base += PHASE_CHUNK) {
+	s->list_ok = false;
+	for (uint32_t base = from; base < slots; base += PHASE_CHUNK) {
 		uint64_t bits[PHASE_CHUNK / 64];
 		uint32_t nw = chunk_words(slots, base);
 		floor_monster_bits(g, base, bits, nw);
 		for (uint32_t k = 0; k < nw; k++)
-			for (uint64_t b = bits[k]; b; b &= b - 1)
-				s->list[s->nlist++] = ecs_slot_entity(g->w, base + k * 64 + (uint32_t)__builtin_ctzll(b));
+			for (uint64_t b = bits[k]; b; b &= b - 1) {
+				uint32_t slot = base + k * 64 + (uint32_t)__builtin_ctzll(b);
+				if (s->nlist == AI_LIST_MAX)
+					return slot;
+				s->list[s->nlist++] = ecs_slot_entity(g->w, slot);
+			}
 	}
-	s->list_ok = true;
+	s->list_ok = from == 0;
 	s->list_depth = g->depth;
 	s->list_ai = ecs_pool_version(g->w, COMP_AI);
 	s->list_pos = ecs_pool_version(g->w, COMP_POS);
-	return true;
+	return slots;
 }
 
 void ai_take_turns(struct game *g)
@@ -388,15 +360,19 @@ void ai_take_turns(struct game *g)
 		return;
 	struct ai_scratch *s = &g->ai;
 	ai_begin_phase(g);
-	if (s->list_ok && s->list_depth == g->depth && s->list_ai == ecs_pool_version(g->w, COMP_AI) &&
-	    s->list_pos == ecs_pool_version(g->w, COMP_POS)) {
-		/* the same monsters as last turn */
-	} else if (!make_list(g)) {
-		take_turns_chunked(g);
-		return;
+	/* The list is kept while it holds the same monsters as last turn;
+	 * monsters dying during the phase change the versions, so it is remade
+	 * next turn (now the dead are skipped). More than AI_LIST_MAX monsters
+	 * act a list at a time, each list made when the one before has acted. */
+	uint32_t next = ecs_slots(g->w);
+	if (!s->list_ok || s->list_depth != g->depth || s->list_ai != ecs_pool_version(g->w, COMP_AI) ||
+	    s->list_pos != ecs_pool_version(g->w, COMP_POS))
+		next = make_list(g, 0);
+	for (;;) {
+		for (uint32_t i = 0; i < s->nlist && !g->over; i++)
+			ai_act(g, s->list[i]); /* the dead are skipped */
+		if (next >= ecs_slots(g->w) || g->over)
+			break;
+		next = make_list(g, next);
 	}
-	/* monsters dying during the phase change the versions: the list is
-	 * remade next turn; now they are skipped */
-	for (uint32_t i = 0; i < s->nlist && !g->over; i++)
-		ai_act(g, s->list[i]); /* the dead are skipped */
 }

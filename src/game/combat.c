@@ -184,9 +184,7 @@ void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
 	struct c_corpse corpse = {.kind = a->kind};
 	struct c_name name = {{0}};
 	snprintf(name.s, sizeof(name.s), "remains of %s", world_name(g, e));
-	if (p && p->floor == g->depth && g->occ[p->y * g->map_w + p->x] == e)
-		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
-	ecs_remove(g->w, e, COMP_BLOCKS);
+	world_unblock(g, e);
 	ecs_remove(g->w, e, COMP_AI);
 	ecs_remove(g->w, e, COMP_XP);
 	ecs_remove(g->w, e, COMP_ACTOR);

@@ -40,6 +40,10 @@ struct map {
 	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
 	int down_x, down_y;
 	struct fov_box seen;             /* visible[] is 0 outside this box (map_update_fov) */
+	uint32_t views;                  /* map_update_fov calls since map_init_size (wraps). Once
+					  * a floor is made or loaded, only map_update_fov changes
+					  * visible[] and explored[], and only inside the box seen
+					  * was before the call and the one it is after */
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
@@ -52,8 +56,11 @@ bool map_size_ok(int w, int h);
 /* Parses "WxH" (e.g. "120x60") into *w, *h: 0, or -EINVAL (nothing set)
  * unless it is two decimal numbers and map_size_ok. Logs nothing. */
 int map_size_parse(const char *s, int *w, int *h);
-/* True when (x,y) lies on the map. */
-bool map_in(const struct map *m, int x, int y);
+/* True when (x,y) lies on the map (inline: the rules ask it everywhere). */
+static inline bool map_in(const struct map *m, int x, int y)
+{
+	return (unsigned)x < (unsigned)m->w && (unsigned)y < (unsigned)m->h;
+}
 /* Tile at (x,y); TILE_WALL outside the map. */
 enum tile map_tile(const struct map *m, int x, int y);
 /* Sets the tile at (x,y); ignored outside the map. */

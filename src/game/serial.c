@@ -445,11 +445,6 @@ static int section_done(struct dec *d, const struct rd *r, const char tag[4])
 }
 
 /* On the game's floors (all of one size). */
-static bool pos_ok(const struct game *g, int x, int y)
-{
-	return x >= 0 && y >= 0 && x < g->map_w && y < g->map_h;
-}
-
 static int read_floors(struct dec *d, struct game *g)
 {
 	struct rd r;
@@ -496,7 +491,7 @@ static int read_floors(struct dec *d, struct game *g)
 			rm->y = r_i32(&r);
 			rm->w = r_i32(&r);
 			rm->h = r_i32(&r);
-			if (!pos_ok(g, rm->x, rm->y) || rm->w < 1 || rm->h < 1 || rm->w > fw - rm->x ||
+			if (!world_on_floor(g, rm->x, rm->y) || rm->w < 1 || rm->h < 1 || rm->w > fw - rm->x ||
 			    rm->h > fh - rm->y)
 				return refuse(d, "floor %d has a room outside the map", i + 1);
 		}
@@ -504,8 +499,8 @@ static int read_floors(struct dec *d, struct game *g)
 		m->up_y = r_i32(&r);
 		m->down_x = r_i32(&r);
 		m->down_y = r_i32(&r);
-		if ((!pos_ok(g, m->up_x, m->up_y) && !(m->up_x == -1 && m->up_y == -1)) ||
-		    (!pos_ok(g, m->down_x, m->down_y) && !(m->down_x == -1 && m->down_y == -1)))
+		if ((!world_on_floor(g, m->up_x, m->up_y) && !(m->up_x == -1 && m->up_y == -1)) ||
+		    (!world_on_floor(g, m->down_x, m->down_y) && !(m->down_x == -1 && m->down_y == -1)))
 			return refuse(d, "floor %d has stairs outside the map", i + 1);
 		if (r.short_read)
 			break;
@@ -693,10 +688,10 @@ static int check_world(struct dec *d, struct game *g)
 		if (e == ECS_NULL)
 			continue;
 		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p && (p->floor < 1 || p->floor > g->nfloors || !pos_ok(g, p->x, p->y)))
+		if (p && (p->floor < 1 || p->floor > g->nfloors || !world_on_floor(g, p->x, p->y)))
 			return refuse(d, "the save's entity %u lies outside the dungeon", i);
 		const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
-		if (mem && (mem->known > 1 || (mem->known && !pos_ok(g, mem->x, mem->y))))
+		if (mem && (mem->known > 1 || (mem->known && !world_on_floor(g, mem->x, mem->y))))
 			return refuse(d, "the save's entity %u is remembered outside the map", i);
 		const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
 		if (a && (a->kind < 0 || a->kind >= ACTOR_COUNT))
@@ -706,7 +701,7 @@ static int check_world(struct dec *d, struct game *g)
 			return refuse(d, "the save's corpse %u is of an unknown kind %d", i, co->kind);
 		const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 		if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
-			   (!pos_ok(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
+			   (!world_on_floor(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
 			return refuse(d, "the save's monster %u has a damaged mind", i);
 		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 		if (it && (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1))

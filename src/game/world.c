@@ -67,13 +67,6 @@ void world_destroy(struct game *g)
 	free(g);
 }
 
-struct map *world_floor(const struct game *g, int depth)
-{
-	if (depth < 1 || depth > g->nfloors)
-		return NULL;
-	return g->floors[depth - 1];
-}
-
 int world_generate_floor(struct game *g, int depth)
 {
 	if (depth != g->nfloors + 1)
@@ -234,7 +227,7 @@ int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, in
 		ecs_destroy(g->w, e);
 		return -ENOMEM;
 	}
-	if (floor == g->depth && x >= 0 && y >= 0 && x < g->map_w && y < g->map_h)
+	if (floor == g->depth && world_on_floor(g, x, y))
 		g->occ[y * g->map_w + x] = e;
 	if (out)
 		*out = e;
@@ -256,7 +249,7 @@ void world_clear_monsters(struct game *g, int floor)
 
 ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y)
 {
-	if (x < 0 || y < 0 || x >= g->map_w || y >= g->map_h)
+	if (!world_on_floor(g, x, y))
 		return ECS_NULL;
 	if (floor == g->depth) {
 		ecs_entity e = g->occ[y * g->map_w + x];
@@ -272,18 +265,41 @@ ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y)
 	return ECS_NULL;
 }
 
+bool world_on_floor(const struct game *g, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < g->map_w && y < g->map_h;
+}
+
 void world_move(struct game *g, ecs_entity e, int x, int y)
 {
 	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
 	if (!p)
 		return;
-	bool blocks = ecs_has(g->w, e, COMP_BLOCKS);
-	if (blocks && p->floor == g->depth && g->occ[p->y * g->map_w + p->x] == e)
+	if (ecs_has(g->w, e, COMP_BLOCKS)) {
+		world_move_pos(g, e, p, x, y);
+	} else {
+		p->x = x;
+		p->y = y;
+	}
+}
+
+void world_move_pos(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
+{
+	bool here = p->floor == g->depth;
+	if (here && g->occ[p->y * g->map_w + p->x] == e)
 		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
 	p->x = x;
 	p->y = y;
-	if (blocks && p->floor == g->depth)
+	if (here)
 		g->occ[y * g->map_w + x] = e;
+}
+
+void world_unblock(struct game *g, ecs_entity e)
+{
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (p && p->floor == g->depth && world_on_floor(g, p->x, p->y) && g->occ[p->y * g->map_w + p->x] == e)
+		g->occ[p->y * g->map_w + p->x] = ECS_NULL;
+	ecs_remove(g->w, e, COMP_BLOCKS);
 }
 
 void world_put_player(struct game *g, int depth, int x, int y)
@@ -304,15 +320,9 @@ void world_rebuild_occ(struct game *g)
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_BLOCKS));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {
 		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p->floor == g->depth && p->x >= 0 && p->y >= 0 && p->x < g->map_w && p->y < g->map_h)
+		if (p->floor == g->depth && world_on_floor(g, p->x, p->y))
 			g->occ[p->y * g->map_w + p->x] = e;
 	}
-}
-
-bool world_visible(const struct game *g, int x, int y)
-{
-	const struct map *m = world_floor(g, g->depth);
-	return m && map_in(m, x, y) && m->visible[y * m->w + x];
 }
 
 void world_refresh_view(struct game *g)

@@ -64,7 +64,9 @@ struct ai_scratch {
 	int px, py;
 	/* The monsters of the floor in slot order, kept from phase to phase
 	 * while no entity gains or loses COMP_AI or COMP_POS and the floor is
-	 * the same (monsters never change floors). */
+	 * the same (monsters never change floors). A floor with more than
+	 * AI_LIST_MAX monsters has them listed and acting a list at a time
+	 * (list_ok false: nothing is kept). */
 	bool list_ok;
 	int list_depth;
 	uint32_t list_ai, list_pos; /* ecs_pool_version of both when made */
@@ -105,7 +107,10 @@ int world_create(struct game **out, uint64_t seed, enum mapgen_kind k);
 void world_destroy(struct game *g);
 
 /* The map of floor depth (1-based) or NULL when not generated yet. */
-struct map *world_floor(const struct game *g, int depth);
+static inline struct map *world_floor(const struct game *g, int depth)
+{
+	return depth >= 1 && depth <= g->nfloors ? g->floors[depth - 1] : NULL;
+}
 /* Generates floor depth (which must be nfloors + 1) and places its monsters
  * (none on either stairs or on (avoid_x, avoid_y)). Returns 0 or -errno. */
 int world_generate_floor(struct game *g, int depth);
@@ -129,8 +134,18 @@ void world_clear_items(struct game *g, int floor);
 void world_clear_monsters(struct game *g, int floor);
 /* The entity blocking (x, y) on floor, or ECS_NULL. */
 ecs_entity world_blocker_at(const struct game *g, int floor, int x, int y);
+/* True when (x, y) lies on this game's floors (all of them map_w x
+ * map_h): the cells the occupancy grid holds and a saved position may name. */
+bool world_on_floor(const struct game *g, int x, int y);
 /* Moves e (on the current floor) to (x, y), keeping the occupancy grid. */
 void world_move(struct game *g, ecs_entity e, int x, int y);
+/* The same for an e that blocks (has COMP_BLOCKS) whose position p (its
+ * COMP_POS) is at hand: moves it to (x, y) of its floor, and on the current
+ * floor keeps the occupancy grid. */
+void world_move_pos(struct game *g, ecs_entity e, struct c_pos *p, int x, int y);
+/* Makes e stop blocking (a monster dying): removes its COMP_BLOCKS and its
+ * mark in the occupancy grid. */
+void world_unblock(struct game *g, ecs_entity e);
 /* Moves the player to (x, y) of floor depth (which must exist) and makes
  * it the current floor, with room for a floor's commands in a history
  * without a store (hist_reserve, HIST_RESERVE). */
@@ -143,8 +158,13 @@ void world_refresh_view(struct game *g);
 /* Updates only what the player remembers of corpses and items from the
  * current visible[] (enough when the player has not moved). */
 void world_update_memory(struct game *g);
-/* True when (x, y) of the current floor is in the player's view. */
-bool world_visible(const struct game *g, int x, int y);
+/* True when (x, y) of the current floor is in the player's view (inline:
+ * every monster asks it every turn). */
+static inline bool world_visible(const struct game *g, int x, int y)
+{
+	const struct map *m = world_floor(g, g->depth);
+	return m && map_in(m, x, y) && m->visible[y * m->w + x];
+}
 /* The name of e ("orc"), "" when it has none. */
 const char *world_name(const struct game *g, ecs_entity e);
 

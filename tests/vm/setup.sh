@@ -51,18 +51,15 @@ if [ -n "$missing" ]; then
 		exit 77
 	fi
 	echo "vm setup: installing$missing"
-	apt-get update -q >/dev/null 2>&1 || echo "vm setup: apt-get update reported errors (a mirror in sync?); trying the install anyway"
 	# tools/apt-foreign adds arm64 and pins Multi-Arch: same packages when
 	# the mirror's arm64 and amd64 indexes are out of step
 	rc=0
 	# shellcheck disable=SC2086
-	"$(dirname "$0")/../../tools/apt-foreign" $missing >"$cache/apt.log" 2>&1 || rc=$?
-	grep '^apt-foreign: pinned' "$cache/apt.log" || true
+	"$(dirname "$0")/../../tools/apt-foreign" --update --log "$cache/apt.log" $missing || rc=$?
 	if [ $rc = 77 ]; then
-		echo "vm setup: $(grep -m1 '^apt-foreign: no version' "$cache/apt.log")"
+		echo "vm setup: no common version of a Multi-Arch: same package (above); the rig cannot run here today"
 		exit 77
 	elif [ $rc != 0 ]; then
-		tail -n 15 "$cache/apt.log"
 		echo "vm setup: installing$missing failed (log: $cache/apt.log)"
 		exit 1
 	fi
