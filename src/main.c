@@ -142,6 +142,7 @@ struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
 	const char *where;
+	char font_from[300]; /* where the font setting was read (cfg.font_from) */
 	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
@@ -210,6 +211,11 @@ static int set_option(struct opts *o, int c, const char *val)
 		break;
 	case OPT_FONT:
 		o->cfg.font = val;
+		o->cfg.font_from = NULL; /* the command line (read after the settings files) */
+		if (o->where) {
+			snprintf(o->font_from, sizeof o->font_from, "%s", o->where);
+			o->cfg.font_from = o->font_from;
+		}
 		break;
 	case OPT_FONT_LAYOUT:
 		if (!strcmp(val, "auto"))

@@ -31,7 +31,7 @@ static void test_shipped_fonts(void **st)
 	struct font *font = (struct font *)&font;
 	struct font_cands c = { 0 };
 	setenv("PIROGUE_DATA_DIR", tree, 1);
-	assert_int_equal(data_load_fonts(NULL, FONT_LAYOUT_AUTO, &font, &c), 0);
+	assert_int_equal(data_load_fonts(NULL, NULL, FONT_LAYOUT_AUTO, &font, &c), 0);
 	assert_null(font);
 	assert_true(c.n >= 2 && c.n <= DATA_FONTS_MAX);
 	assert_int_equal(c.c[0].cell_w, 8);
@@ -51,14 +51,14 @@ static void test_given_font(void **st)
 	struct font_cands c = { 0 };
 	char path[4200];
 	snprintf(path, sizeof path, "%s/fonts/cp437-8x16.png", tree);
-	assert_int_equal(data_load_fonts(path, FONT_LAYOUT_AUTO, &font, &c), 0);
+	assert_int_equal(data_load_fonts(path, NULL, FONT_LAYOUT_AUTO, &font, &c), 0);
 	assert_non_null(font);
 	assert_int_equal(c.n, 0);
 	assert_int_equal(font->cell_h, 16);
 	font_destroy(font);
 	snprintf(path, sizeof path, "%s/fonts/README.md", tree);
 	logcap_begin();
-	assert_int_equal(data_load_fonts(path, FONT_LAYOUT_AUTO, &font, &c), -EINVAL);
+	assert_int_equal(data_load_fonts(path, NULL, FONT_LAYOUT_AUTO, &font, &c), -EINVAL);
 	logcap_end();
 	assert_null(font);
 	assert_int_equal(c.n, 0);
@@ -101,7 +101,7 @@ static void test_damaged_shipped(void **st)
 	struct font *font;
 	struct font_cands c = { 0 };
 	logcap_begin();
-	assert_int_equal(data_load_fonts(NULL, FONT_LAYOUT_AUTO, &font, &c), 0);
+	assert_int_equal(data_load_fonts(NULL, NULL, FONT_LAYOUT_AUTO, &font, &c), 0);
 	logcap_end();
 	assert_int_equal(c.n, 2);
 	assert_int_equal(c.c[1].cell_w, 21);
@@ -123,7 +123,7 @@ static void test_damaged_shipped(void **st)
 	snprintf(src, sizeof src, "%s/fonts/README.md", tree);
 	copy_part(src, dir, "fonts/cp437-8x9.png", 0);
 	logcap_begin();
-	assert_int_equal(data_load_fonts(NULL, FONT_LAYOUT_AUTO, &font, &c), -EINVAL);
+	assert_int_equal(data_load_fonts(NULL, NULL, FONT_LAYOUT_AUTO, &font, &c), -EINVAL);
 	logcap_end();
 	assert_int_equal(c.n, 0);
 	assert_int_equal(logcap_lines(logcap_buf), 1);
@@ -148,7 +148,7 @@ static void test_nothing_shipped(void **st)
 	struct font *font;
 	struct font_cands c = { 0 };
 	logcap_begin();
-	assert_int_equal(data_load_fonts(NULL, FONT_LAYOUT_AUTO, &font, &c), -ENOENT);
+	assert_int_equal(data_load_fonts(NULL, NULL, FONT_LAYOUT_AUTO, &font, &c), -ENOENT);
 	logcap_end();
 	assert_int_equal(c.n, 0);
 	assert_int_equal(logcap_lines(logcap_buf), 1);

@@ -958,7 +958,7 @@ static void test_tcod_layout(void **st)
 	for (int i = 0; i < 512 * 64; i += 7)
 		px[i] = 255;
 	b = png(512, 64, 1, px);
-	expect_error(&b, -EINVAL, "cannot tell the layout of a 512×64-pixel sheet");
+	expect_error(&b, -EDOM, "cannot tell the layout of a 512×64-pixel sheet");
 	assert_int_equal(font_load_mem(&f, b.d, b.n, "dejavu_gs_tc.png", err, sizeof err), 0);
 	assert_int_equal(f->cell_w, 16);
 	font_destroy(f);
@@ -966,10 +966,21 @@ static void test_tcod_layout(void **st)
 	assert_int_equal(f->cell_h, 8);
 	font_destroy(f);
 	free(b.d);
-	/* a sheet the named layout does not fit */
+	/* a sheet the named layout does not fit: -EDOM (the layout is what is
+	 * wrong) when the other one fits, else -EINVAL (the sheet is) */
 	b = png(48, 48, 1, px);
-	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_TCOD, err, sizeof err), -EINVAL);
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_TCOD, err, sizeof err), -EDOM);
 	assert_non_null(strstr(err, "not the 32×8 grid of libtcod's TCOD layout"));
+	assert_non_null(strstr(err, "but it fits the 16×16 grid of the CP437 layout"));
+	free(b.d);
+	b = png(96, 24, 1, px);
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_CP437, err, sizeof err), -EDOM);
+	assert_non_null(strstr(err, "but it fits the 32×8 grid of the TCOD layout"));
+	free(b.d);
+	b = png(40, 40, 1, px);
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_TCOD, err, sizeof err), -EINVAL);
+	assert_null(strstr(err, "but it fits"));
+	assert_int_equal(font_load_mem_as(&f, b.d, b.n, "x", FONT_LAYOUT_CP437, err, sizeof err), -EINVAL);
 	free(b.d);
 	free(px);
 }

@@ -76,6 +76,13 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 			u.screen = UI_PLAY;
 		}
 		play(g, &r);
+		/* now and then more commands before the frame (auto-explore's
+		 * steps drawn late): the floor then changed beyond the last
+		 * view's boxes */
+		for (int more = rng_range(&r, 0, 12) == 0 ? rng_range(&r, 1, 3) : 0; more > 0 && !game_is_over(g) &&
+										  !game_levelup_pending(g);
+		     more--)
+			play(g, &r);
 		ui_after_command(&u, g);
 		if (u.screen == UI_LEVELUP && !game_levelup_pending(g))
 			u.screen = UI_PLAY;

@@ -101,7 +101,7 @@ static int open_display(struct app *a)
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
-	    data_load_fonts(a->cfg->font, a->cfg->font_layout, &a->font, &a->fonts))
+	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
 		return -EINVAL;
 	o.font = a->font;
 	if (a->fonts.n)
@@ -180,6 +180,7 @@ static int new_game(struct app *a)
 	a->ui.screen = UI_PLAY;
 	a->ui.can_continue = true;
 	a->ui.hover_x = a->ui.hover_y = -1;
+	ui_drawn_forget(a->drawn); /* the new game may lie where the old one did */
 	return 0;
 }
 
@@ -645,6 +646,7 @@ static int replay(struct app *a)
 	a->ui.screen = UI_PLAY;
 	ui_after_command(&a->ui, a->game); /* game over, or a level-up to choose */
 	a->ui.hover_x = a->ui.hover_y = -1;
+	ui_drawn_forget(a->drawn);
 	printf("replayed %zu commands: turn %d depth %d checksum %016llx\n", r.nsteps, game_turn(a->game),
 	       game_depth(a->game), (unsigned long long)game_checksum(a->game));
 	fflush(stdout);

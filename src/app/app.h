@@ -11,6 +11,7 @@
 struct app_config {
 	const char *backend;      /* headless, term, drm, fbdev or NULL = auto */
 	const char *font;         /* font file or NULL = shipped default */
+	const char *font_from;    /* where font was set: "FILE:LINE" of a settings file, NULL = --font */
 	enum font_layout font_layout; /* how a PNG tileset is laid out (auto by default) */
 	int scale;                /* 1..8, 0 = largest that fits 80×50 cells */
 	int rotation;             /* 0, 90, 180, 270 */

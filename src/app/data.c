@@ -49,16 +49,21 @@ const char *data_gamepad_db(char *buf, size_t len)
 	return NULL;
 }
 
-int data_load_fonts(const char *path, enum font_layout layout, struct font **font, struct font_cands *cands)
+int data_load_fonts(const char *path, const char *from, enum font_layout layout, struct font **font,
+		    struct font_cands *cands)
 {
 	char err[512];
 	*font = NULL;
 	if (path) {
-		if (font_load_as(font, path, layout, err, sizeof err)) {
+		int rc = font_load_as(font, path, layout, err, sizeof err);
+		if (rc == -EDOM) /* a sheet whose layout is what is wrong */
+			log_error("%s: say its layout with --font-layout cp437 or tcod (font-layout = in a settings "
+				  "file)", err);
+		else if (rc && from)
+			log_error("%s (font = at %s: set it to a PNG tileset or a PSF font)", err, from);
+		else if (rc)
 			log_error("%s (give --font a PNG tileset or a PSF font)", err);
-			return -EINVAL;
-		}
-		return 0;
+		return rc ? -EINVAL : 0;
 	}
 	/* The shipped fonts, candidates of the automatic choice (the display
 	 * picks the one that fills it best and decodes only that one:

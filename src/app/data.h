@@ -12,14 +12,18 @@
  * and what to do. */
 const char *data_gamepad_db(char *buf, size_t len);
 
-/* The fonts: path (--font, read as layout) decoded into *font when given;
+/* The fonts: path (--font, or the font setting at from, "FILE:LINE" of a
+ * settings file; read as layout) decoded into *font when given;
  * else the shipped ones added to cands (zeroed by the caller; it clears
  * them), candidates of the display's automatic choice, which decodes only
  * the one it takes (the first, the 8×8, must be there; the others are
  * used when they are; none is decoded here). Returns 0, or a negative
- * errno having logged one line naming the file and what to do (a shipped
+ * errno having logged one line naming the file, what is wrong and what to
+ * do: give --font (or mend the setting at from) another font, or say the
+ * sheet's layout when that is what is wrong (a shipped
  * font found damaged later, when the choice decodes it, gets the same
  * advice). */
-int data_load_fonts(const char *path, enum font_layout layout, struct font **font, struct font_cands *cands);
+int data_load_fonts(const char *path, const char *from, enum font_layout layout, struct font **font,
+		    struct font_cands *cands);
 
 #endif

@@ -176,15 +176,10 @@ static const int cmd_dx[CMD_COUNT] = {[CMD_MOVE_NE] = 1, [CMD_MOVE_E] = 1, [CMD_
 static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CMD_MOVE_NW] = -1,
 				      [CMD_MOVE_S] = 1, [CMD_MOVE_SE] = 1, [CMD_MOVE_SW] = 1};
 
-/* Appends cmd, its unused fields set to -1, to the history. Entering a
- * floor makes room for its commands (world_reserve_history): growing here
- * happens only on a floor played for more than WORLD_HIST_RESERVE. */
+/* Appends cmd, its unused fields set to -1, to the history: see hist_add
+ * for when that allocates (never with a store). */
 static int history_add(struct game *g, const struct command *cmd)
 {
-	if (g->nhist == g->caphist && world_reserve_history(g)) {
-		log_error("game: out of memory recording command %d", g->nhist);
-		return -ENOMEM;
-	}
 	struct command c = {.c = cmd->c, .item = -1, .x = -1, .y = -1, .choice = -1};
 	if (cmd->c == CMD_USE) {
 		c.item = cmd->item;
@@ -195,14 +190,17 @@ static int history_add(struct game *g, const struct command *cmd)
 	} else if (cmd->c == CMD_LEVEL_UP) {
 		c.choice = cmd->choice;
 	}
-	g->hist[g->nhist++] = c;
-	return 0;
+	return hist_add(&g->hist, &c);
 }
 
-int game_history(const struct game *g, const struct command **out)
+const struct history *game_history(const struct game *g)
 {
-	*out = g->hist;
-	return g->nhist;
+	return &g->hist;
+}
+
+int game_set_history_store(struct game *g, const struct hist_store *s)
+{
+	return hist_set_store(&g->hist, s);
 }
 
 int game_apply(struct game *g, enum cmd c)
@@ -396,14 +394,14 @@ static int cmp_keyed(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Where e is drawn now, if at all: in view, or remembered (items/corpses). */
-static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *remembered)
+/* Where e (at p, drawn as r) is drawn now, if at all: in view, or
+ * remembered (items/corpses); m is the current floor. */
+static bool drawn_at_on(const struct game *g, const struct map *m, ecs_entity e, const struct c_pos *p,
+			const struct c_render *r, int *x, int *y, bool *remembered)
 {
-	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-	const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
 	if (!p || !r || p->floor != g->depth)
 		return false;
-	if (e == g->player || world_visible(g, p->x, p->y)) {
+	if (e == g->player || (m && map_in(m, p->x, p->y) && m->visible[p->y * m->w + p->x])) {
 		*x = p->x;
 		*y = p->y;
 		*remembered = false;
@@ -411,37 +409,86 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 	}
 	if (r->order == GAME_ORDER_ACTOR)
 		return false;
-	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
-	if (!m || !m->known)
+	const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+	if (!mem || !mem->known)
 		return false;
-	*x = m->x;
-	*y = m->y;
+	*x = mem->x;
+	*y = mem->y;
 	*remembered = true;
 	return true;
 }
 
+/* Where e is drawn now, if at all: in view, or remembered (items/corpses). */
+static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *remembered)
+{
+	return drawn_at_on(g, world_floor(g, g->depth), e, ecs_get(g->w, e, COMP_POS), ecs_get(g->w, e, COMP_RENDER),
+			   x, y, remembered);
+}
+
 /* Drawables of the current floor into k (room for cap); returns how many
- * are drawn, which may exceed cap (then k holds the first cap of them). */
+ * are drawn, which may exceed cap (then k holds cap of them). The query
+ * walks a pool's entries from the last, so k is filled from its end: what
+ * it holds, k[cap - min(count, cap)] on, is in the pool's order, which is
+ * mostly the order the entities were made in (slot order). */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
 {
+	const struct map *m = world_floor(g, g->depth);
 	uint32_t cnt = 0;
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {
 		int x, y;
 		bool rem;
-		if (!drawn_at(g, e, &x, &y, &rem))
+		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+		if (!drawn_at_on(g, m, e, ecs_get(g->w, e, COMP_POS), r, &x, &y, &rem))
 			continue;
 		if (cnt < cap) {
-			const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
-			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) |
-				     ECS_INDEX(e);
-			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-						     .remembered = rem};
+			struct keyed *o = &k[cap - 1 - cnt];
+			o->key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
+			o->d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+						 .remembered = rem};
 		}
 		cnt++;
 	}
 	return cnt;
+}
+
+/* Sorts k[0..n) by key. A floor's few drawables (the usual case) are put
+ * in layers first, keeping their order (corpses, items, actors, the
+ * player), which leaves each layer in about slot order, then finished by
+ * insertion: no call, about linear. Many, or layers outside 0..2: qsort. */
+static void sort_keyed(struct keyed *k, uint32_t n)
+{
+	enum { SMALL = 64, LAYERS = 4 };
+	struct keyed tmp[SMALL];
+	uint32_t at[LAYERS + 1] = {0};
+	bool small = n <= SMALL;
+	for (uint32_t i = 0; i < n && small; i++) {
+		uint64_t layer = k[i].key >> 32; /* order << 8 | player */
+		if (layer == ((uint64_t)GAME_ORDER_ACTOR << 8 | 1))
+			at[LAYERS]++;
+		else if (layer <= (uint64_t)GAME_ORDER_ACTOR << 8 && !(layer & 0xFF))
+			at[(layer >> 8) + 1]++;
+		else
+			small = false;
+	}
+	if (!small) {
+		qsort(k, n, sizeof(*k), cmp_keyed);
+		return;
+	}
+	for (int b = 1; b <= LAYERS; b++) /* at[b]: where layer b starts (3: the player) */
+		at[b] += at[b - 1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t layer = k[i].key >> 32;
+		tmp[at[layer & 1 ? LAYERS - 1 : layer >> 8]++] = k[i];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct keyed v = tmp[i];
+		uint32_t j = i;
+		for (; j > 0 && k[j - 1].key > v.key; j--)
+			k[j] = k[j - 1];
+		k[j] = v;
+	}
 }
 
 int game_drawables(const struct game *g, struct drawable *out, int max)
@@ -452,25 +499,28 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	/* on the stack: a frame allocates nothing unless a floor shows more
 	 * (a 200x200 floor explored far can show hundreds of items) */
 	enum { STACK_DRAWABLES = 1024 };
-	struct keyed stack[STACK_DRAWABLES], *k = stack;
-	uint32_t cnt = collect_drawables(g, k, STACK_DRAWABLES);
-	if (cnt > STACK_DRAWABLES) {
-		k = malloc(n * sizeof(*k));
-		if (!k) {
+	struct keyed stack[STACK_DRAWABLES], *k = stack, *heap = NULL;
+	uint32_t cap = STACK_DRAWABLES;
+	uint32_t cnt = collect_drawables(g, k, cap);
+	if (cnt > cap) {
+		heap = malloc(n * sizeof(*k));
+		if (!heap) {
 			log_error("game: out of memory listing drawables");
 			return 0;
 		}
-		cnt = collect_drawables(g, k, n);
+		cap = n;
+		cnt = collect_drawables(g, heap, cap);
+		k = heap;
 	}
-	qsort(k, cnt, sizeof(*k), cmp_keyed);
+	k += cap - cnt;
+	sort_keyed(k, cnt);
 	/* Too many: the lowest layers (corpses first) are left out, never the
 	 * actors and the player. */
 	uint32_t first = cnt > (uint32_t)max ? cnt - (uint32_t)max : 0;
 	int w = 0;
 	for (uint32_t i = first; i < cnt; i++)
 		out[w++] = k[i].d;
-	if (k != stack)
-		free(k);
+	free(heap);
 	return w;
 }
 

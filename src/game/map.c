@@ -49,6 +49,7 @@ bool map_init_size(struct map *m, int w, int h)
 	/* whoever fills visible[] after this (a loaded save) need not know:
 	 * the first view clears all of it, later ones only what they set */
 	m->seen = fov_box_all(m->w, m->h);
+	m->views = 0;
 	return true;
 }
 
@@ -137,6 +138,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
 	 * or written */
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+	m->views++;
 	for (int y = m->seen.y0; y <= m->seen.y1; y++) {
 		uint8_t *e = m->explored + y * m->w;
 		const uint8_t *v = m->visible + y * m->w;

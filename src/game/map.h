@@ -40,6 +40,10 @@ struct map {
 	int up_x, up_y;                  /* -1 on floor 1 (no up stairs) */
 	int down_x, down_y;
 	struct fov_box seen;             /* visible[] is 0 outside this box (map_update_fov) */
+	uint32_t views;                  /* map_update_fov calls since map_init_size (wraps). Once
+					  * a floor is made or loaded, only map_update_fov changes
+					  * visible[] and explored[], and only inside the box seen
+					  * was before the call and the one it is after */
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,

@@ -62,7 +62,7 @@ void world_destroy(struct game *g)
 	for (int i = 0; i < g->nfloors; i++)
 		free(g->floors[i]);
 	free(g->floors);
-	free(g->hist);
+	hist_free(&g->hist);
 	ecs_world_destroy(g->w);
 	free(g);
 }
@@ -310,22 +310,7 @@ void world_put_player(struct game *g, int depth, int x, int y)
 	p->y = y;
 	g->depth = depth;
 	world_rebuild_occ(g);
-	(void)world_reserve_history(g);
-}
-
-int world_reserve_history(struct game *g)
-{
-	if (g->caphist - g->nhist >= WORLD_HIST_RESERVE)
-		return 0;
-	int nc = g->nhist + WORLD_HIST_RESERVE;
-	if (nc < 2 * g->caphist)
-		nc = 2 * g->caphist;
-	struct command *h = realloc(g->hist, (size_t)nc * sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	g->hist = h;
-	g->caphist = nc;
-	return 0;
+	(void)hist_reserve(&g->hist, HIST_RESERVE); /* a failure: hist_add grows it later or says so */
 }
 
 void world_rebuild_occ(struct game *g)
@@ -460,7 +445,7 @@ void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
 		g->log_start = (g->log_start + 1) % GAME_LOG_MAX;
 	}
 	memset(m, 0, sizeof(*m));
-	memcpy(m->text, text, sizeof(m->text));
+	memcpy(m->text, text, strlen(text) + 1); /* not the stack's bytes after it: saves are the same bytes every time */
 	m->fg = fg;
 	m->count = 1;
 }

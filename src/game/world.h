@@ -9,6 +9,7 @@
 #include "game/components.h"
 #include "game/content.h"
 #include "game/game.h"
+#include "game/history.h"
 #include "game/map.h"
 #include "game/mapgen.h"
 
@@ -87,8 +88,7 @@ struct game {
 	ecs_entity player;
 	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
 	int log_start, log_count;
-	struct command *hist; /* every command given since the seed (game_history) */
-	int nhist, caphist;
+	struct history hist; /* every command given since the seed (game_history) */
 	/* Derived, rebuilt from the state (never hashed or saved): */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;
@@ -111,7 +111,7 @@ struct game {
 	struct {
 		int hp_before;       /* the player's HP before the last command */
 		ecs_entity new_item; /* an item first seen during it, or ECS_NULL */
-		int acked;           /* nhist when an event stop was last reported */
+		int acked;           /* hist.n when an event stop was last reported */
 	} events;
 };
 
@@ -161,18 +161,9 @@ void world_move_pos(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
  * mark in the occupancy grid. */
 void world_unblock(struct game *g, ecs_entity e);
 /* Moves the player to (x, y) of floor depth (which must exist) and makes
- * it the current floor, with room for a floor's commands in the history
- * (world_reserve_history). */
+ * it the current floor, with room for a floor's commands in a history
+ * without a store (hist_reserve, HIST_RESERVE). */
 void world_put_player(struct game *g, int depth, int x, int y);
-/* Commands the history holds without growing, counted from a floor's start:
- * a floor played for fewer commands allocates nothing for them. */
-#define WORLD_HIST_RESERVE 8192
-/* Makes room for at least WORLD_HIST_RESERVE more commands in the history
- * (growing it at least twofold when it must grow), so that steady play
- * allocates nothing. Called when a floor is entered and a game loaded.
- * Returns 0 or -ENOMEM (the history is then unchanged; history_add grows
- * it later or fails). */
-int world_reserve_history(struct game *g);
 /* Rebuilds the occupancy grid of the current floor. */
 void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the

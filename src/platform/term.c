@@ -36,6 +36,7 @@ static const char term_leave_seq[] =
 
 #define NO_COLOUR 0xFFFFFFFFu /* never a 0xRRGGBB value */
 #define NO_GLYPH 0xFFFFFFFFu  /* a shadow cell the terminal may show anything in */
+#define TERM_RGB_CACHE 64     /* colours whose text is kept (a power of two) */
 
 struct term {
 	struct display base;
@@ -56,6 +57,13 @@ struct term {
 	uint64_t seen_changes;
 	int cur_x, cur_y; /* cursor position, -1 when unknown */
 	uint32_t cur_fg, cur_bg;
+	/* colours as last written ("r;g;b"), found by a hash of the colour: a
+	 * turn's few colours are written by one copy each */
+	struct term_rgb {
+		char text[16]; /* "r;g;b;" at most 12 */
+		uint32_t rgb;  /* NO_COLOUR: empty */
+		uint8_t len;   /* of "r;g;b" */
+	} rgb_text[TERM_RGB_CACHE];
 	/* the frame being built */
 	char *out;
 	size_t out_len, out_cap;
@@ -407,94 +415,122 @@ static bool same_look(const struct con_cell *a, const struct con_cell *b)
 	return a->ch == b->ch && a->bg == b->bg && (a->ch == ' ' || a->fg == b->fg);
 }
 
-/* Writes "ESC [" then a, then ";" b, then final into buf (a or b below 0:
- * left out); returns the length (at most 2 + 10 + 1 + 10 + 1). What a
- * snprintf would write, without its cost on every cursor move. */
-static int csi(char *buf, int a, int b, char final)
+/* "00".."99": two digits by one copy. */
+static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
+
+/* The number of decimal digits of v (below 100000). */
+static inline int ndigits(unsigned v)
 {
-	int n = 0;
-	buf[n++] = '\033';
-	buf[n++] = '[';
-	for (int k = 0; k < 2; k++) {
-		int v = k ? b : a;
-		if (v < 0)
-			continue;
-		if (k)
-			buf[n++] = ';';
-		n += put_dec(buf + n, (unsigned)v);
+	return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+}
+
+/* Writes v (below 100000) in decimal at p; returns the end. */
+static inline char *put_num(char *p, unsigned v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
 	}
-	buf[n++] = final;
-	return n;
+	if (v < 100) {
+		memcpy(p, digits2 + 2 * v, 2);
+		return p + 2;
+	}
+	return p + put_dec(p, v);
 }
 
 /* Writes at out the shortest sequence moving the cursor to (x, y) (at most
- * 24 bytes); returns its length. */
+ * 24 bytes); returns its length. The candidates are measured first and
+ * only the one chosen is written: CUP ("ESC [ row ; col H", the column left
+ * out at 1, both at the top left) unless, from a known cursor on the same
+ * row, a carriage return, "ESC [ C", "ESC [ n C" or "ESC [ col G", or on
+ * the next row's start "\r\n", is shorter. */
 static int move_to(struct term *t, char *out, int x, int y)
 {
 	if (t->cur_x == x && t->cur_y == y)
 		return 0;
-	int bn;
-	/* CUP, always possible */
-	if (x == 0 && y == 0)
-		bn = csi(out, -1, -1, 'H');
-	else if (x == 0)
-		bn = csi(out, y + 1, -1, 'H');
-	else
-		bn = csi(out, y + 1, x + 1, 'H');
+	int bn = x == 0 && y == 0 ? 3 : x == 0 ? 3 + ndigits((unsigned)y + 1)
+					     : 4 + ndigits((unsigned)y + 1) + ndigits((unsigned)x + 1);
+	int alt = 0, an = 1 << 30;
 	if (t->cur_y >= 0) {
-		char alt[32];
-		int an = -1;
 		if (t->cur_y == y) {
-			if (x == 0) {
-				alt[0] = '\r';
-				an = 1;
-			} else if (t->cur_x >= 0 && x == t->cur_x + 1) {
-				an = csi(alt, -1, -1, 'C');
-			} else if (t->cur_x >= 0 && x > t->cur_x) {
-				an = csi(alt, x - t->cur_x, -1, 'C');
-			} else {
-				an = csi(alt, x + 1, -1, 'G');
-			}
+			if (x == 0)
+				alt = 1, an = 1; /* \r */
+			else if (t->cur_x >= 0 && x == t->cur_x + 1)
+				alt = 2, an = 3; /* ESC [ C */
+			else if (t->cur_x >= 0 && x > t->cur_x)
+				alt = 3, an = 3 + ndigits((unsigned)(x - t->cur_x)); /* ESC [ n C */
+			else
+				alt = 4, an = 3 + ndigits((unsigned)x + 1); /* ESC [ col G */
 		} else if (y == t->cur_y + 1 && x == 0) {
-			memcpy(alt, "\r\n", 2);
-			an = 2;
+			alt = 5, an = 2; /* \r\n */
 		}
-		if (an > 0 && an < bn) {
-			memcpy(out, alt, (size_t)an);
-			bn = an;
+	}
+	char *p = out;
+	if (an < bn) {
+		switch (alt) {
+		case 1:
+			*p++ = '\r';
+			break;
+		case 5:
+			*p++ = '\r';
+			*p++ = '\n';
+			break;
+		default:
+			*p++ = '\033';
+			*p++ = '[';
+			if (alt == 3)
+				p = put_num(p, (unsigned)(x - t->cur_x));
+			else if (alt == 4)
+				p = put_num(p, (unsigned)x + 1);
+			*p++ = alt == 4 ? 'G' : 'C';
+			break;
 		}
+	} else {
+		*p++ = '\033';
+		*p++ = '[';
+		if (x || y)
+			p = put_num(p, (unsigned)y + 1);
+		if (x) {
+			*p++ = ';';
+			p = put_num(p, (unsigned)x + 1);
+		}
+		*p++ = 'H';
 	}
 	t->cur_x = x;
 	t->cur_y = y;
-	return bn;
+	return (int)(p - out);
 }
 
-/* Writes v (0..255) in decimal at p; returns the end. */
-static char *put_u8(char *p, unsigned v)
+/* Writes "r;g;b" of 0xRRGGBB c at p (then up to 16 bytes may be
+ * overwritten); returns the end. Kept by colour in t->rgb_text. */
+static char *put_rgb(struct term *t, char *p, uint32_t c)
 {
-	if (v >= 100) {
-		*p++ = (char)('0' + v / 100);
-		v %= 100;
-		*p++ = (char)('0' + v / 10);
-	} else if (v >= 10) {
-		*p++ = (char)('0' + v / 10);
+	struct term_rgb *e = &t->rgb_text[(c * 2654435761u) >> 26 & (TERM_RGB_CACHE - 1)];
+	if (e->rgb != c) {
+		char *q = e->text;
+		for (int k = 16; k >= 0; k -= 8) {
+			unsigned v = (c >> k) & 0xFF;
+			if (v >= 100) {
+				*q++ = (char)('0' + v / 100);
+				v %= 100;
+				memcpy(q, digits2 + 2 * v, 2);
+				q += 2;
+			} else {
+				q = put_num(q, v);
+			}
+			*q++ = ';';
+		}
+		e->len = (uint8_t)(q - 1 - e->text);
+		e->rgb = c;
 	}
-	*p++ = (char)('0' + v % 10);
-	return p;
-}
-
-/* Writes "r;g;b" of 0xRRGGBB c at p; returns the end. */
-static char *put_rgb(char *p, uint32_t c)
-{
-	p = put_u8(p, (c >> 16) & 0xFF);
-	*p++ = ';';
-	p = put_u8(p, (c >> 8) & 0xFF);
-	*p++ = ';';
-	return put_u8(p, c & 0xFF);
+	memcpy(p, e->text, 16); /* the entry whole: its padding lands after the end */
+	return p + e->len;
 }
 
 /* Writes at out the SGR setting the colours for a cell, only what differs
- * (at most 36 bytes); returns its length. */
+ * (at most 36 bytes, then up to 16 may be overwritten); returns its length. */
 static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	bool need_fg = ch != ' ' && fg != t->cur_fg;
@@ -506,14 +542,14 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 	*p++ = '[';
 	if (need_fg) {
 		memcpy(p, "38;2;", 5);
-		p = put_rgb(p + 5, fg);
+		p = put_rgb(t, p + 5, fg);
 		t->cur_fg = fg;
 	}
 	if (need_bg) {
 		if (need_fg)
 			*p++ = ';';
 		memcpy(p, "48;2;", 5);
-		p = put_rgb(p + 5, bg);
+		p = put_rgb(t, p + 5, bg);
 		t->cur_bg = bg;
 	}
 	*p++ = 'm';
@@ -522,6 +558,7 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 
 /* The most one cell can add to a frame: a move, the colours, a glyph. */
 #define CELL_MAX (24 + 36 + 4)
+#define CELL_ROOM (CELL_MAX + 16) /* and what put_rgb may overwrite past its end */
 
 /* Sends console cell *cell at (x, y) unless the terminal shows the same
  * there (*shown, updated). */
@@ -530,12 +567,15 @@ static void send_cell(struct term *t, const struct con_cell *cell, struct con_ce
 	struct con_cell want = { term_glyph(cell->ch), cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF };
 	if (same_look(shown, &want))
 		return;
-	char *p = ob_room(t, CELL_MAX);
+	char *p = ob_room(t, CELL_ROOM);
 	if (!p)
 		return;
 	size_t n = (size_t)move_to(t, p, x, y);
 	n += (size_t)set_colours(t, p + n, want.ch, want.fg, want.bg);
-	n += utf8_encode(want.ch, p + n);
+	if (want.ch < 0x80)
+		p[n++] = (char)want.ch;
+	else
+		n += utf8_encode(want.ch, p + n);
 	t->out_len += n;
 	*shown = want;
 	/* at the terminal's last column the cursor stays put (no autowrap) */
@@ -835,6 +875,8 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
 	t->out_fd = out_fd;
 	t->cur_x = t->cur_y = -1;
 	t->cur_fg = t->cur_bg = NO_COLOUR;
+	for (int i = 0; i < TERM_RGB_CACHE; i++)
+		t->rgb_text[i].rgb = NO_COLOUR;
 	t->fixed_size = !out_tty;
 	t->owns_tty = in_tty || out_tty;
 	if (t->fixed_size) {

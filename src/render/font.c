@@ -333,7 +333,7 @@ int font_map_cp437(struct maplist *m, int n, const char *name, char *err, size_t
  * error already written into err. Builds f's index and hands f to *out; on
  * any failure frees f. Frees m's memory either way. */
 int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
-		     size_t errlen)
+	      size_t errlen)
 {
 	if (!rc && !f) /* never: said for the clang analyzer, which cannot follow the variadic font_fail() */
 		rc = -EINVAL;
@@ -343,7 +343,8 @@ int font_done(struct font **out, struct font *f, struct maplist *m, int rc, cons
 			g++;
 		if (g == f->nglyphs)
 			rc = font_fail(err, errlen, name, -EINVAL,
-				  "every glyph is blank (a truncated or damaged file?): nothing could be drawn with it");
+				       "every glyph is blank (a truncated or damaged file?): nothing could be drawn "
+				       "with it");
 	}
 	if (!rc && (rc = font_finish(f, m)))
 		font_fail(err, errlen, name, rc, "out of memory");
@@ -405,8 +406,8 @@ static int load_any(struct font **out, const uint8_t *d, size_t len, const char 
 	if (len == 0)
 		return font_fail(err, errlen, name, -EINVAL, "file is empty");
 	return font_fail(err, errlen, name, -EINVAL,
-		    "not a font (bad magic): expected a PNG/BMP tileset or a PSF1/PSF2 console font, "
-		    "plain or gzip-compressed");
+			 "not a font (bad magic): neither a PNG/BMP tileset nor a PSF1/PSF2 console font, "
+			 "plain or gzip-compressed");
 }
 
 static void set_name(struct font *f, const char *name)
@@ -433,7 +434,7 @@ int font_load_mem_as(struct font **out, const void *data, size_t len, const char
 		return font_fail(err, errlen, name, -EINVAL, "no data");
 	if (len > FONT_MAX_FILE)
 		return font_fail(err, errlen, name, -EFBIG, "file is %zu bytes, more than the %u MiB a font may have",
-			    len, FONT_MAX_FILE >> 20);
+				 len, FONT_MAX_FILE >> 20);
 	int rc = load_any(out, data ? data : "", len, name, layout, false, err, errlen);
 	if (rc == 0)
 		set_name(*out, name);
@@ -469,8 +470,8 @@ int font_load_as(struct font **out, const char *path, enum font_layout layout, c
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		rc = font_fail(err, errlen, path, -EINVAL, "is a %s, not a font file",
-			  S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" :
-			  S_ISSOCK(st.st_mode) ? "socket" : "special file");
+			       S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" :
+			       S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		goto out;
 	}
 	/* A pipe (--font <(zcat f.psf.gz)) is read to its end, waiting for a
@@ -487,7 +488,7 @@ int font_load_as(struct font **out, const char *path, enum font_layout layout, c
 		if (n == cap && (rc = font_grow(&buf, &cap))) {
 			if (rc == -EFBIG)
 				font_fail(err, errlen, path, rc, "file is more than the %u MiB a font may have",
-				     FONT_MAX_FILE >> 20);
+					  FONT_MAX_FILE >> 20);
 			else
 				font_fail(err, errlen, path, rc, "out of memory");
 			goto out;
@@ -505,7 +506,7 @@ int font_load_as(struct font **out, const char *path, enum font_layout layout, c
 		n += (size_t)r;
 	}
 	if (n == 0 && S_ISFIFO(st.st_mode))
-		rc = font_fail(err, errlen, path, -EINVAL, "is a pipe that nothing was written to; give a font file");
+		rc = font_fail(err, errlen, path, -EINVAL, "is a pipe that nothing was written to");
 	else
 		rc = font_load_mem_as(out, buf, n, path, layout, err, errlen);
 out:

@@ -83,11 +83,14 @@ enum font_layout {
  * A font whose glyphs are all blank is refused. A FIFO or pipe is read to
  * its end without blocking on one that has no writer; devices are refused.
  * On failure returns a negative errno (-ENOENT etc. from the file system,
- * -EINVAL for a malformed file, -EFBIG over the limits, -ENOMEM), sets *out
+ * -EINVAL for a malformed file, -EDOM for a sheet whose layout is what is
+ * wrong: it cannot be told, or the grid asked for does not fit but the
+ * other one does; -EFBIG over the limits, -ENOMEM), sets *out
  * to NULL and writes one line into err (errlen bytes; control characters
  * from the file or its name replaced by '?') naming the file and the
  * problem, e.g. "fonts/x.png: image is 100×64 pixels, not a 16×16 grid of
- * tiles". */
+ * tiles" (what to do about it is the caller's to say: it knows where the
+ * file came from). */
 int font_load(struct font **out, const char *path, char *err, size_t errlen);
 /* The same with the sheet layout given. */
 int font_load_as(struct font **out, const char *path, enum font_layout layout, char *err, size_t errlen);

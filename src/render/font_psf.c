@@ -44,8 +44,8 @@ static int psf1_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 		bool seq = false;
 		for (;;) {
 			if (p + 2 > len)
-				return font_fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %d of %d", g,
-					    n);
+				return font_fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %d of %d",
+						 g, n);
 			unsigned v = d[p] | (unsigned)d[p + 1] << 8;
 			p += 2;
 			if (v == 0xFFFF)
@@ -69,8 +69,8 @@ static int psf2_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 		bool seq = false;
 		for (;;) {
 			if (p >= len)
-				return font_fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %u of %u", g,
-					    n);
+				return font_fail(err, errlen, name, -EINVAL, "Unicode table truncated at glyph %u of %u",
+						 g, n);
 			uint8_t b = d[p];
 			if (b == 0xFF) {
 				p++;
@@ -98,7 +98,7 @@ static int psf2_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 }
 
 int font_load_psf1(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
-		     size_t errlen)
+		   size_t errlen)
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
@@ -113,7 +113,7 @@ int font_load_psf1(struct font **out, const uint8_t *d, size_t len, const char *
 	size_t end = 4 + (size_t)n * charsize;
 	if (len < end)
 		return font_fail(err, errlen, name, -EINVAL,
-			    "file is %zu bytes, too short for %d glyphs of 8×%u (truncated?)", len, n, charsize);
+				 "file is %zu bytes, too short for %d glyphs of 8×%u (truncated?)", len, n, charsize);
 	int rc = psf_glyphs(&f, 8, (int)charsize, n, d + 4, charsize, name, err, errlen);
 	if (rc)
 		return rc;
@@ -125,7 +125,7 @@ int font_load_psf1(struct font **out, const uint8_t *d, size_t len, const char *
 }
 
 int font_load_psf2(struct font **out, const uint8_t *d, size_t len, const char *name, char *err,
-		     size_t errlen)
+		   size_t errlen)
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
@@ -137,23 +137,23 @@ int font_load_psf2(struct font **out, const uint8_t *d, size_t len, const char *
 		return font_fail(err, errlen, name, -EINVAL, "unsupported PSF2 version %u", version);
 	if (hsize < 32 || hsize > len)
 		return font_fail(err, errlen, name, -EINVAL, "PSF2 header size %u does not fit a %zu-byte file", hsize,
-			    len);
+				 len);
 	if (n == 0)
 		return font_fail(err, errlen, name, -EINVAL, "PSF2 font has 0 glyphs");
 	if (n > FONT_MAX_GLYPHS)
 		return font_fail(err, errlen, name, -EINVAL, "PSF2 font claims %u glyphs (at most %d)", n,
-			    FONT_MAX_GLYPHS);
+				 FONT_MAX_GLYPHS);
 	if (w == 0 || h == 0 || w > FONT_MAX_CELL || h > FONT_MAX_CELL)
 		return font_fail(err, errlen, name, -EINVAL, "PSF2 glyph size %u×%u is impossible (1..%d each)", w, h,
-			    FONT_MAX_CELL);
+				 FONT_MAX_CELL);
 	if (charsize != h * ((w + 7) / 8))
 		return font_fail(err, errlen, name, -EINVAL, "PSF2 glyphs of %u bytes do not match their size %u×%u",
-			    charsize, w, h);
+				 charsize, w, h);
 	/* n ≤ 65535 and charsize ≤ 256 × 32: no overflow in 64 bits or size_t. */
 	uint64_t end = (uint64_t)hsize + (uint64_t)n * charsize;
 	if (end > len)
 		return font_fail(err, errlen, name, -EINVAL,
-			    "file is %zu bytes, too short for %u glyphs of %u×%u (truncated?)", len, n, w, h);
+				 "file is %zu bytes, too short for %u glyphs of %u×%u (truncated?)", len, n, w, h);
 	if ((uint64_t)n * w * h > FONT_MAX_PIXELS)
 		return font_fail(err, errlen, name, -EFBIG, "%u glyphs of %u×%u are too many pixels", n, w, h);
 	int rc = psf_glyphs(&f, (int)w, (int)h, (int)n, d + hsize, charsize, name, err, errlen);
@@ -167,7 +167,7 @@ int font_load_psf2(struct font **out, const uint8_t *d, size_t len, const char *
 }
 
 int font_gunzip(const uint8_t *d, size_t len, uint8_t **out, size_t *outlen, const char *name, char *err,
-		  size_t errlen)
+		size_t errlen)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
@@ -201,7 +201,7 @@ int font_gunzip(const uint8_t *d, size_t len, uint8_t **out, size_t *outlen, con
 		if (z == Z_BUF_ERROR)
 			continue;
 		rc = font_fail(err, errlen, name, z == Z_MEM_ERROR ? -ENOMEM : -EINVAL, "corrupt gzip data (%s)",
-			  zs.msg ? zs.msg : "zlib error");
+			       zs.msg ? zs.msg : "zlib error");
 		goto out;
 	}
 	if (n > FONT_MAX_FILE) {

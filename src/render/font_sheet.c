@@ -30,7 +30,9 @@ static const uint16_t tcod_to_unicode[160] = {
 };
 
 /* Which grid a w×h sheet named name is: 16 (CP437, 16×16) or 32 (TCOD,
- * 32×8); 0 with the reason in err. */
+ * 32×8); else a negative errno with the reason in err: -EDOM when the
+ * layout is what is wrong (the other one would fit, or both do and the
+ * shape cannot tell them apart), -EINVAL when no grid fits at all. */
 static int sheet_grid(int w, int h, const char *name, enum font_layout layout, char *err, size_t errlen)
 {
 	bool c16 = w >= 16 && h >= 16 && w % 16 == 0 && h % 16 == 0;
@@ -40,29 +42,30 @@ static int sheet_grid(int w, int h, const char *name, enum font_layout layout, c
 	if (layout == FONT_LAYOUT_AUTO && strstr(base, "_tc."))
 		layout = FONT_LAYOUT_TCOD; /* libtcod's name for the layout */
 	if (layout == FONT_LAYOUT_CP437 && !c16)
-		return font_fail(err, errlen, name, 0,
-			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16)", w,
-			    h);
+		return font_fail(err, errlen, name, t32 ? -EDOM : -EINVAL,
+				 "image is %d×%d pixels, not a 16×16 grid of CP437 tiles (width and height must "
+				 "divide by 16)%s", w, h, t32 ? ", but it fits the 32×8 grid of the TCOD layout" : "");
 	if (layout == FONT_LAYOUT_TCOD && !t32)
-		return font_fail(err, errlen, name, 0,
-			    "image is %d×%d pixels, not the 32×8 grid of libtcod's TCOD layout (the width must divide "
-			    "by 32, the height by 8)", w, h);
+		return font_fail(err, errlen, name, c16 ? -EDOM : -EINVAL,
+				 "image is %d×%d pixels, not the 32×8 grid of libtcod's TCOD layout (the width must "
+				 "divide by 32, the height by 8)%s", w, h,
+				 c16 ? ", but it fits the 16×16 grid of the CP437 layout" : "");
 	if (layout == FONT_LAYOUT_CP437 || (layout == FONT_LAYOUT_AUTO && c16 && !t32))
 		return 16;
 	if (layout == FONT_LAYOUT_TCOD || (layout == FONT_LAYOUT_AUTO && t32 && !c16))
 		return 32;
 	if (!c16 && !t32)
-		return font_fail(err, errlen, name, 0,
-			    "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by 16) "
-			    "nor the 32×8 grid of libtcod's TCOD layout", w, h);
+		return font_fail(err, errlen, name, -EINVAL,
+				 "image is %d×%d pixels, not a 16×16 grid of tiles (width and height must divide by "
+				 "16) nor the 32×8 grid of libtcod's TCOD layout", w, h);
 	/* both grids fit: the one whose cells are square to twice as tall */
 	if (h >= w && (long long)h <= 2LL * w) /* in 64 bits: a header may claim any size */
 		return 16;
 	if (4LL * h >= w && 4LL * h <= 2LL * w)
 		return 32;
-	return font_fail(err, errlen, name, 0,
-		    "cannot tell the layout of a %d×%d-pixel sheet (16×16 CP437 tiles of %d×%d or 32×8 TCOD tiles of "
-		    "%d×%d): set font-layout = cp437 or tcod", w, h, w / 16, h / 16, w / 32, h / 8);
+	return font_fail(err, errlen, name, -EDOM,
+			 "cannot tell the layout of a %d×%d-pixel sheet (16×16 CP437 tiles of %d×%d or 32×8 TCOD "
+			 "tiles of %d×%d)", w, h, w / 16, h / 16, w / 32, h / 8);
 }
 
 /* Coverage of a pixel of a greyscale sheet: its grey level (turned over
@@ -113,7 +116,7 @@ static bool fringe(const stbi_uc *p, const uint8_t key[4])
 }
 
 int font_load_image(struct font **out, const uint8_t *d, size_t len, const char *name, const char *kind,
-		      enum font_layout layout, char *err, size_t errlen)
+		    enum font_layout layout, char *err, size_t errlen)
 {
 	struct font *f = NULL;
 	struct maplist m = {0};
@@ -122,20 +125,20 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 
 	if (!stbi_info_from_memory(d, (int)len, &w, &h, &comp))
 		return font_fail(err, errlen, name, -EINVAL, "not a readable %s image (%s)", kind,
-			    stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+				 stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
 	int cols = sheet_grid(w, h, name, layout, err, errlen);
-	if (!cols)
-		return -EINVAL;
+	if (cols < 0)
+		return cols;
 	int rows = 256 / cols;
 	int cw = w / cols, ch = h / rows;
 	if (cw > FONT_MAX_CELL || ch > FONT_MAX_CELL)
 		return font_fail(err, errlen, name, -EFBIG, "tiles of %d×%d pixels are larger than %d×%d", cw, ch,
-			    FONT_MAX_CELL, FONT_MAX_CELL);
+				 FONT_MAX_CELL, FONT_MAX_CELL);
 	int w2, h2;
 	px = stbi_load_from_memory(d, (int)len, &w2, &h2, &comp, 4);
 	if (!px)
 		return font_fail(err, errlen, name, -EINVAL, "cannot decode %s image (%s)", kind,
-			    stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+				 stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
 	if (w2 != w || h2 != h) {
 		rc = font_fail(err, errlen, name, -EINVAL, "%s image size changed while decoding", kind);
 		goto out;
@@ -243,7 +246,7 @@ bool font_sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int 
 	if (!image || !stbi_info_from_memory(d, (int)n, &w, &h, &comp))
 		return false;
 	int cols = sheet_grid(w, h, name, FONT_LAYOUT_AUTO, NULL, 0);
-	if (!cols)
+	if (cols < 0)
 		return false;
 	*cw = w / cols;
 	*ch = h / (256 / cols);

@@ -7,7 +7,8 @@
 
 void ui_drawn_forget(struct ui_drawn *d)
 {
-	d->valid = false;
+	if (d)
+		d->valid = false;
 }
 
 /* The newest messages the log box can show, newest first; returns how many. */
@@ -34,6 +35,10 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->cam_x = cam_x;
 	d->cam_y = cam_y;
 	size_t cells = (size_t)m->w * (size_t)m->h;
+	d->g = g;
+	d->map = m;
+	d->views = m->views;
+	d->seen = m->seen;
 	d->map_w = m->w;
 	d->map_h = m->h;
 	memcpy(d->tile, m->tile, cells);
@@ -68,15 +73,11 @@ static void mark_cell(struct ui_drawn *d, const struct ui_layout *l, const struc
 	con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
 }
 
-/* The map view: the cells whose tile, view or memory changed, the cells a
- * drawable left, reached or changed on, then every drawable on those. */
-static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+/* Every cell of the floor compared with what it was drawn from (a new
+ * floor, or more than one view taken since the last frame); the copies
+ * brought up to date. */
+static void compare_all(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c)
 {
-	const struct map *m = game_map(g);
-	if (++d->frame == 0) { /* marks wrapped: forget them all */
-		memset(d->mark, 0, sizeof d->mark);
-		d->frame = 1;
-	}
 	size_t w = (size_t)m->w;
 	/* what the player remembers changes on some turns, the tiles with the
 	 * floor: each is compared whole first, the view row by row */
@@ -111,6 +112,67 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		memcpy(d->explored + r, m->explored + r, w);
 		memcpy(d->tile + r, m->tile + r, w);
 	}
+}
+
+/* The cells x0..x1, y0..y1 (clipped to the floor) compared for view and
+ * memory, eight at a time; the copies brought up to date there. */
+static void compare_box(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c, int x0,
+			int y0, int x1, int y1)
+{
+	x0 = x0 < 0 ? 0 : x0;
+	y0 = y0 < 0 ? 0 : y0;
+	x1 = x1 >= m->w ? m->w - 1 : x1;
+	y1 = y1 >= m->h ? m->h - 1 : y1;
+	for (int y = y0; y <= y1; y++) {
+		size_t r = (size_t)y * (size_t)m->w;
+		uint8_t *dv = d->visible + r, *de = d->explored + r;
+		const uint8_t *mv = m->visible + r, *me = m->explored + r;
+		for (int x = x0; x <= x1; x += 8) {
+			int k = x1 + 1 - x < 8 ? x1 + 1 - x : 8;
+			if (k == 8) {
+				uint64_t a, a2, b, b2;
+				memcpy(&a, dv + x, 8);
+				memcpy(&a2, mv + x, 8);
+				memcpy(&b, de + x, 8);
+				memcpy(&b2, me + x, 8);
+				if (!((a ^ a2) | (b ^ b2)))
+					continue;
+			}
+			for (int j = x; j < x + k; j++)
+				if (dv[j] != mv[j] || de[j] != me[j]) {
+					dv[j] = mv[j];
+					de[j] = me[j];
+					mark_cell(d, l, m, c, j, y);
+				}
+		}
+	}
+}
+
+/* The map view: the cells whose tile, view or memory changed, the cells a
+ * drawable left, reached or changed on, then every drawable on those. */
+static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	const struct map *m = game_map(g);
+	if (++d->frame == 0) { /* marks wrapped: forget them all */
+		memset(d->mark, 0, sizeof d->mark);
+		d->frame = 1;
+	}
+	if (m != d->map || m->views - d->views > 1) {
+		compare_all(d, l, m, c);
+	} else if (m->views != d->views) {
+		/* one view taken since: visible and explored changed only inside
+		 * the box it cleared and the one it set */
+		struct fov_box a = d->seen, b = m->seen;
+		if (a.x1 < a.x0)
+			a = b;
+		if (b.x1 < b.x0)
+			b = a;
+		compare_box(d, l, m, c, a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0, a.x1 > b.x1 ? a.x1 : b.x1,
+			    a.y1 > b.y1 ? a.y1 : b.y1);
+	}
+	d->map = m;
+	d->views = m->views;
+	d->seen = m->seen;
 	struct drawable now[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, now, UI_MAX_DRAWABLES);
 	for (int i = 0; i < n || i < d->ndraw; i++) {
@@ -170,7 +232,7 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 		mw = m->w;
 		mh = m->h;
 	}
-	if (!play || !d->valid || d->c != c || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
+	if (!play || !d->valid || d->c != c || d->g != g || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
 	    d->cam_x != cam_x ||
 	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds || d->demo != u->demo) {
 		ui_draw(u, g, c);

@@ -154,6 +154,10 @@ struct ui_drawn {
 	const struct bindings *binds;
 	bool demo;
 	int cam_x, cam_y;
+	const struct game *g;      /* the game and floor drawn, the floor's view count and box */
+	const struct map *map;
+	uint32_t views;
+	struct fov_box seen;
 	int map_w, map_h;          /* the floor's size: its cells below at y * map_w + x */
 	uint8_t tile[MAP_MAX_CELLS], visible[MAP_MAX_CELLS], explored[MAP_MAX_CELLS];
 	int ndraw;
@@ -173,10 +177,15 @@ struct ui_drawn {
  * those where a drawable came, went or changed, the HUD's numbers and the
  * log when they changed; anything else draws the whole screen. The cells
  * end up exactly as ui_draw would leave them. c must hold what the last call
- * with d drew (call ui_drawn_forget after writing to c otherwise), and the
- * bindings u->binds points to must not change in place. */
+ * with d drew (call ui_drawn_forget after writing to c otherwise), g must be
+ * the game it drew or another screen must have been drawn since (call
+ * ui_drawn_forget when a game is replaced by another, which may lie at the
+ * same address), and the bindings u->binds points to must not change in
+ * place. The map is compared only where the game's view last changed it
+ * (struct map's views and seen), or whole when the floor changed or more
+ * than one view was taken since. */
 void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c);
-/* Makes the next ui_draw_update with d draw the whole screen. */
+/* Makes the next ui_draw_update with d draw the whole screen (d NULL: nothing). */
 void ui_drawn_forget(struct ui_drawn *d);
 
 /* After a command (or a loaded game): the game-over screen when the player
