@@ -40,32 +40,6 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s)
 	con_print(c, x < 0 ? 0 : x, y, fg, ui_pal.bg, s, c->w);
 }
 
-bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
-{
-	bool vis = m->visible[i];
-	if (!vis && !m->explored[i])
-		return false;
-	switch (m->tile[i]) {
-	case TILE_WALL:
-		*ch = '#';
-		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
-		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
-		break;
-	case TILE_STAIRS_DOWN:
-	case TILE_STAIRS_UP:
-		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
-		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
-		break;
-	default:
-		*ch = '.';
-		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
-		break;
-	}
-	return true;
-}
-
 /* How a drawable is shown: the game's colours, except the monsters, which
  * take the screen's colour-blind-safe palette (Okabe-Ito: bluish green,
  * orange, reddish purple — told apart with any colour vision, and from the

@@ -68,9 +68,9 @@ static void mark_cell(struct ui_drawn *d, const struct ui_layout *l, const struc
 	int vx = x - d->cam_x, vy = y - d->cam_y;
 	if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
 		return;
-	uint32_t ch = ' ', fg = 0xFFFFFF, bg = ui_pal.bg;
-	(void)ui_tile_look(m, i, &ch, &fg, &bg);
-	con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+	struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg };
+	(void)ui_tile_look(m, i, &v.ch, &v.fg, &v.bg);
+	con_put(c, l->view_x + vx, l->view_y + vy, v.ch, v.fg, v.bg);
 }
 
 /* Every cell of the floor compared with what it was drawn from (a new
@@ -123,19 +123,22 @@ static void compare_box(struct ui_drawn *d, const struct ui_layout *l, const str
 	y0 = y0 < 0 ? 0 : y0;
 	x1 = x1 >= m->w ? m->w - 1 : x1;
 	y1 = y1 >= m->h ? m->h - 1 : y1;
+	/* the first k bytes of a word: ones + 8 - k */
+	static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
 	for (int y = y0; y <= y1; y++) {
 		size_t r = (size_t)y * (size_t)m->w;
 		uint8_t *dv = d->visible + r, *de = d->explored + r;
 		const uint8_t *mv = m->visible + r, *me = m->explored + r;
 		for (int x = x0; x <= x1; x += 8) {
 			int k = x1 + 1 - x < 8 ? x1 + 1 - x : 8;
-			if (k == 8) {
-				uint64_t a, a2, b, b2;
+			if (r + (size_t)x + 8 <= MAP_MAX_CELLS) { /* eight cells read at once, k of them kept */
+				uint64_t a, a2, b, b2, keep;
 				memcpy(&a, dv + x, 8);
 				memcpy(&a2, mv + x, 8);
 				memcpy(&b, de + x, 8);
 				memcpy(&b2, me + x, 8);
-				if (!((a ^ a2) | (b ^ b2)))
+				memcpy(&keep, ones + 8 - k, 8);
+				if (!(((a ^ a2) | (b ^ b2)) & keep))
 					continue;
 			}
 			for (int j = x; j < x + k; j++)
