@@ -20,8 +20,21 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 	return k;
 }
 
+/* The description of the cell under the pointer drawn (over what is there:
+ * the same text in the same place changes nothing), and where it is noted. */
+static void describe(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c, int cam_x,
+		     int cam_y)
+{
+	d->lab_w = 0;
+	if (u->hover_x < 0)
+		return;
+	struct ui_layout l;
+	ui_layout(c->w, c->h, &l);
+	d->lab_w = ui_draw_describe(&l, g, c, cam_x, cam_y, u->hover_x, u->hover_y, false, &d->lab_x, &d->lab_y);
+}
+
 /* Everything the play screen was drawn from, after a whole frame. */
-static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
+static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c,
 		     int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
@@ -47,6 +60,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
+	describe(d, u, g, c, cam_x, cam_y);
 }
 
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
@@ -160,6 +174,15 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		memset(d->mark, 0, sizeof d->mark);
 		d->frame = 1;
 	}
+	/* the map comes back from under the pointer's description (drawn
+	 * again after, where it now is) */
+	for (int i = 0; i < d->lab_w; i++) {
+		int cx = d->lab_x + i, mx = cx - l->view_x + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
+		if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
+			mark_cell(d, l, m, c, mx, my);
+		else
+			con_put(c, cx, d->lab_y, ' ', 0xFFFFFF, ui_pal.bg); /* off the map: as con_clear left it */
+	}
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, l, m, c);
 	} else if (m->views != d->views) {
@@ -224,8 +247,8 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 {
 	struct ui_layout l;
 	ui_layout(c->w, c->h, &l);
-	/* the play screen without anything drawn over the map */
-	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0] && u->hover_x < 0;
+	/* the play screen without a status line over the map */
+	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0];
 	int cam_x = 0, cam_y = 0, mw = 0, mh = 0;
 	if (play) {
 		const struct map *m = game_map(g);
@@ -234,6 +257,10 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
 		mw = m->w;
 		mh = m->h;
+		/* a pointer over a cell the view no longer shows (the camera
+		 * moved under it) has its description beside the view: whole */
+		int hx = u->hover_x - cam_x, hy = u->hover_y - cam_y;
+		play = u->hover_x < 0 || (hx >= 0 && hy >= 0 && hx < l.view_w && hy < l.view_h && l.view_h >= 2);
 	}
 	if (!play || !d->valid || d->c != c || d->g != g || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
 	    d->cam_x != cam_x ||
@@ -246,4 +273,5 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 	}
 	update_map(d, &l, g, c);
 	update_panel(d, &l, g, c);
+	describe(d, u, g, c, cam_x, cam_y);
 }

@@ -66,6 +66,12 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
  * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
+/* The description of map cell (hx, hy) (what the player knows is there),
+ * drawn next to it on the map view whose top-left shows map cell (cam_x,
+ * cam_y), kept off the view's top row when top (a line is there). Sets
+ * (*x, *y) to where it starts; returns the cells it covers on that row. */
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
+		     int hy, bool top, int *x, int *y);
 /* The look of cell i of m in the map view: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
  * colours. (Inline: the partial redraw looks up every cell it redraws.) */
