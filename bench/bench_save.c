@@ -136,7 +136,7 @@ int main(void)
 	if (save_encode(g, &b))
 		return 1;
 	printf("save file of a 10-floor game: %zu bytes, %u entities, %d commands of history\n", b.len,
-	       ecs_count(g->w), g->nhist);
+	       ecs_count(g->w), hist_count(game_history(g)));
 	char dir[] = "/tmp/pirogue-bench-save-XXXXXX";
 	char shm[] = "/dev/shm/pirogue-bench-save-XXXXXX";
 	if (!mkdtemp(dir))
@@ -166,8 +166,7 @@ int main(void)
 		return 1;
 	for (int i = 0; i < 5000 && !game_is_over(lg); i++)
 		game_apply(lg, (enum cmd)(i % 5 == 0 ? CMD_WAIT : CMD_MOVE_N + (i * 3 % 8)));
-	const struct command *hc;
-	int nh = game_history(lg, &hc);
+	int nh = hist_count(game_history(lg));
 	double r0 = bench_now();
 	if (rec_write_history(rec, lg, 1))
 		return 1;

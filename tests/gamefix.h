@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "game/world.h"
@@ -92,6 +93,24 @@ static inline bool gamefix_has_msg(const struct game *g, const char *text)
 		if (strcmp(game_msg_get(g, i)->text, text) == 0)
 			return true;
 	return false;
+}
+
+/* g's whole history (game_history), read in chunks of 100 commands, as a
+ * new array (free it) of *n commands; fails the test when it cannot be
+ * read. */
+static inline struct command *gamefix_history(const struct game *g, int *n)
+{
+	const struct history *h = game_history(g);
+	*n = hist_count(h);
+	struct command *out = malloc(((size_t)*n + 1) * sizeof(*out));
+	assert_non_null(out);
+	struct hist_reader r;
+	hist_begin(&r, h);
+	int got = 0;
+	for (int k; (k = hist_next(&r, out + got, 100)) != 0; got += k)
+		assert_true(k > 0 && got + k <= *n);
+	assert_int_equal(got, *n);
+	return out;
 }
 
 #endif

@@ -23,6 +23,7 @@
 #include "platform/term.h"
 #include "render/console.h"
 #include "render/font.h"
+#include "save/histfile.h"
 #include "ui/ui.h"
 
 /* AddressSanitizer brings its own allocator: the counters cannot stand in
@@ -138,7 +139,7 @@ static void test_turns_allocate_nothing(void **state)
  * one: after the first turn nothing is allocated (the command history,
  * which every save and recording needs whole, used to grow by doubling
  * from 256 entries: an allocation at commands 256, 512, 1024, ...). */
-static void long_game(struct game *g, const char *what)
+static void long_game(struct game *g, const char *what, int commands)
 {
 	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_WAIT};
 	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
@@ -147,10 +148,10 @@ static void long_game(struct game *g, const char *what)
 	game_apply(g, CMD_WAIT); /* the first turn of the floor */
 	long before = allocations;
 	int depth = game_depth(g), turns = 0;
-	for (int t = 0; t < 6000; t++)
+	for (int t = 0; t < commands; t++)
 		turns += game_apply(g, moves[rng_range(&r, 0, 5)]);
 	assert_int_equal(game_depth(g), depth);
-	assert_true(turns > 5000);
+	assert_true(turns > commands * 5 / 6);
 	if (allocations != before)
 		print_message("%s: %ld allocations in %d turns\n", what, allocations - before, turns);
 	assert_int_equal(allocations - before, 0);
@@ -161,15 +162,45 @@ static void test_long_game_allocates_nothing(void **state)
 	(void)state;
 	skip_unless_counting();
 	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
-	long_game(g, "new game");
+	long_game(g, "new game", 6000);
 	struct serial_buf b = {0};
 	assert_int_equal(game_encode(g, &b), 0);
 	game_destroy(g);
 	char why[128];
 	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
 	free(b.data);
-	long_game(g, "loaded game");
+	long_game(g, "loaded game", 6000);
 	game_destroy(g);
+}
+
+/* More commands on one floor than a floor's reserve of history in memory
+ * (HIST_RESERVE, 8,192): with the store the app gives a game (histfile,
+ * here over a memfd), still nothing allocated after the first turn,
+ * however long the floor is played; the same for the game loaded from its
+ * save and played on. */
+static void test_longer_floor_than_reserve_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	struct histfile *hf;
+	assert_int_equal(histfile_open_fd(&hf, memfd_create("history", MFD_CLOEXEC), "the test's memfd"), 0);
+	struct hist_store st;
+	histfile_store(hf, &st);
+	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
+	assert_int_equal(game_set_history_store(g, &st), 0);
+	long_game(g, "a floor of 20,000 commands", 20000);
+	struct serial_buf b = {0};
+	assert_int_equal(game_encode(g, &b), 0);
+	game_destroy(g);
+	char why[128];
+	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
+	free(b.data);
+	assert_int_equal(histfile_reset(hf), 0);
+	assert_int_equal(game_set_history_store(g, &st), 0);
+	long_game(g, "the same loaded, 20,000 more", 20000);
+	assert_int_equal(hist_count(game_history(g)), 40002);
+	game_destroy(g);
+	histfile_close(hf);
 }
 
 /* The largest floor (200x200): after its first turn, auto-explore's steps
@@ -393,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_hook_counts),
 		cmocka_unit_test(test_turns_allocate_nothing),
 		cmocka_unit_test(test_long_game_allocates_nothing),
+		cmocka_unit_test(test_longer_floor_than_reserve_allocates_nothing),
 		cmocka_unit_test(test_large_floor_allocates_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
 		cmocka_unit_test(test_idle_program_allocates_nothing),

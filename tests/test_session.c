@@ -6,6 +6,7 @@
 #include "logcap.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -137,6 +138,9 @@ static void test_save_and_continue(void **st)
 	session_open(&s3, d, false, &g3, &u2); /* --seed: the new game stays */
 	assert_true(s3.saving);
 	assert_int_equal(game_checksum(g3), fresh);
+	session_close(&s3);
+	session_close(&s2);
+	session_close(&s);
 	game_destroy(g3);
 	game_destroy(g);
 }
@@ -158,6 +162,7 @@ static void test_saved_on_triggers(void **st)
 		session_command(&s, g, &u, &wait);
 	assert_false(game_is_over(g));
 	assert_true(exists(d, SAVE_FILE));
+	session_close(&s);
 	game_destroy(g);
 }
 
@@ -222,6 +227,187 @@ static void test_game_ended(void **st)
 	session_scores(&s, &u);
 	assert_int_equal(u.nscores, 1);
 	assert_true(u.scores[0].turns > 0);
+	session_close(&s);
+	game_destroy(g);
+}
+
+/* ---- the history file: the store of a game's older commands ---- */
+
+/* The session's history file: the fd of this process open on an unnamed
+ * file in d ("d/#123 (deleted)" for O_TMPFILE); fails the test when there
+ * is none or more than one. */
+static int history_fd(const char *d)
+{
+	DIR *dd = opendir("/proc/self/fd");
+	assert_non_null(dd);
+	int found = -1, n = 0;
+	for (struct dirent *e; (e = readdir(dd));) {
+		char p[300], link[512];
+		snprintf(p, sizeof p, "/proc/self/fd/%s", e->d_name);
+		ssize_t len = readlink(p, link, sizeof link - 1);
+		if (len <= 0)
+			continue;
+		link[len] = 0;
+		size_t dl = strlen(d);
+		if (strncmp(link, d, dl) == 0 && link[dl] == '/' && strstr(link, " (deleted)")) {
+			found = atoi(e->d_name);
+			n++;
+		}
+	}
+	closedir(dd);
+	assert_int_equal(n, 1);
+	return found;
+}
+
+/* The save file of d, whole, into a new buffer (free it) of *len bytes. */
+static unsigned char *save_bytes(const char *d, size_t *len)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", d, SAVE_FILE);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	unsigned char *b = malloc(1 << 20);
+	assert_non_null(b);
+	*len = fread(b, 1, 1 << 20, f);
+	assert_true(*len > 0 && *len < 1 << 20);
+	fclose(f);
+	return b;
+}
+
+/* The save of d loads to g: the same state and the same history. */
+static void save_is(const char *d, const struct game *g)
+{
+	char path[256], why[SAVE_WHY_MAX];
+	snprintf(path, sizeof path, "%s/%s", d, SAVE_FILE);
+	struct game *back;
+	assert_int_equal(save_load_file(path, &back, why, sizeof why), 0);
+	assert_true(game_checksum(back) == game_checksum(g));
+	int n, nb;
+	struct command *h = gamefix_history(g, &n), *hb = gamefix_history(back, &nb);
+	assert_int_equal(nb, n);
+	assert_memory_equal(hb, h, (size_t)n * sizeof(*h));
+	free(h);
+	free(hb);
+	game_destroy(back);
+}
+
+/* A game of the session, its player unable to die, given n commands
+ * (moves and waits) without saves in between. */
+static void long_play(struct game *g, int n)
+{
+	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT};
+	for (int i = 0; i < n; i++)
+		game_apply(g, moves[(i * 7 + i / 5) % 5]);
+}
+
+/* A game of the session keeps its older commands in an unnamed file in the
+ * state directory (no name appears there) and only a block in memory; its
+ * save holds them all; a game loaded from the save gets the file too, and
+ * the next new game an emptied one. */
+static void test_history_file(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "histfile", d, 13);
+	long_play(g, 9000);
+	assert_int_equal(game_history(g)->stored, 2 * HIST_BLOCK);
+	assert_int_equal(game_history(g)->cap, HIST_BLOCK);
+	int fd = history_fd(d);
+	struct stat sb;
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, 2 * HIST_BLOCK * HIST_RECORD);
+	assert_int_equal(count(d, ""), 2); /* . and .. */
+	session_save(&s, g, &u);
+	assert_string_equal(u.status, "");
+	save_is(d, g);
+	assert_int_equal(count(d, ""), 3); /* the save */
+	session_close(&s);
+
+	struct session s2 = { 0 };
+	struct game *g2 = NULL;
+	session_open(&s2, d, false, &g2, &u);
+	assert_non_null(g2);
+	assert_int_equal(game_history(g2)->stored, 2 * HIST_BLOCK);
+	assert_int_equal(game_history(g2)->cap, HIST_BLOCK);
+	fd = history_fd(d);
+	long_play(g2, 100);
+	session_save(&s2, g2, &u);
+	save_is(d, g2);
+	assert_int_equal(session_new_game(&s2, &g2, 14, MAPGEN_CLASSIC, 0, 0), 0);
+	assert_int_equal(history_fd(d), fd); /* the same file, emptied */
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, 0);
+	assert_true(game_history(g2)->has_store);
+	session_close(&s2);
+	game_destroy(g2);
+	game_destroy(g);
+}
+
+/* The history file damaged behind the game's back: saving is refused with
+ * one line in the log naming the file and one on the status line; the last
+ * save stays as it was, and the game plays on. */
+static void test_history_file_damaged(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "histdamaged", d, 15);
+	long_play(g, 5000);
+	session_save(&s, g, &u);
+	size_t len0, len1;
+	unsigned char *before = save_bytes(d, &len0);
+	assert_int_equal(pwrite(history_fd(d), "\x7f", 1, 40), 1);
+	long_play(g, 10);
+	logcap_begin();
+	session_save(&s, g, &u);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "game: the history file in "));
+	assert_non_null(strstr(logcap_buf, " is damaged (its 4096 commands are not those written to it)"));
+	assert_non_null(strstr(u.status, "The game could not be saved in "));
+	unsigned char *after = save_bytes(d, &len1);
+	assert_int_equal(len1, len0);
+	assert_memory_equal(after, before, len0);
+	int turn = game_turn(g);
+	long_play(g, 10);
+	assert_true(game_turn(g) > turn);
+	free(before);
+	free(after);
+	session_close(&s);
+	game_destroy(g);
+}
+
+/* A history file that cannot be written (here: made read-only under the
+ * game, as a full disk refuses): one line says the commands stay in
+ * memory; the game plays on and its saves are whole. */
+static void test_history_file_unwritable(void **st)
+{
+	(void)st;
+	char d[128], p[64];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "histro", d, 16);
+	int fd = history_fd(d);
+	snprintf(p, sizeof p, "/proc/self/fd/%d", fd);
+	int ro = open(p, O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_int_equal(dup2(ro, fd), fd);
+	close(ro);
+	logcap_begin();
+	long_play(g, 9000);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 2); /* at 4,096 commands, then at 8,192 */
+	assert_non_null(strstr(logcap_buf, "game: cannot write commands 1 to 4096 to the history file in "));
+	assert_non_null(strstr(logcap_buf, " (Bad file descriptor): they are kept in memory until it works\n"));
+	assert_int_equal(game_history(g)->stored, 0);
+	session_save(&s, g, &u);
+	assert_string_equal(u.status, "");
+	save_is(d, g);
+	session_close(&s);
 	game_destroy(g);
 }
 
@@ -293,6 +479,9 @@ int main(void)
 		cmocka_unit_test(test_game_ended),
 		cmocka_unit_test(test_record_first_game),
 		cmocka_unit_test(test_record_continued),
+		cmocka_unit_test(test_history_file),
+		cmocka_unit_test(test_history_file_damaged),
+		cmocka_unit_test(test_history_file_unwritable),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,6 +2,7 @@
 #include "core/log.h"
 #include "game/mapgen.h"
 #include "game/serial.h"
+#include "save/histfile.h"
 #include "save/morgue.h"
 #include "save/save.h"
 #include "save/scores.h"
@@ -10,6 +11,22 @@
 #include <string.h>
 #include <time.h>
 
+/* Gives g (just made or loaded, the only game of the session) the store of
+ * its older commands: the session's history file, emptied. Any failure is
+ * logged and leaves g's history in memory, whole. */
+static void keep_history(struct session *s, struct game *g)
+{
+	if (!s->saving || !g)
+		return;
+	if (!s->hist && histfile_open(&s->hist, s->state_dir))
+		return;
+	if (histfile_reset(s->hist))
+		return;
+	struct hist_store st;
+	histfile_store(s->hist, &st);
+	(void)game_set_history_store(g, &st);
+}
+
 void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui)
 {
 	if (scripted && !opt)
@@ -17,11 +34,14 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 	if (save_state_dir(opt, s->state_dir, sizeof s->state_dir))
 		return; /* said why; the game is played without saving */
 	s->saving = true;
-	if (*g)
+	if (*g) {
+		keep_history(s, *g);
 		return; /* --seed: a new game was asked for */
+	}
 	char why[SAVE_WHY_MAX];
 	int rc = save_load(s->state_dir, g, why, sizeof why);
 	if (rc == 0) {
+		keep_history(s, *g);
 		ui->can_continue = true;
 		ui->menu_sel = 0;
 	} else if (rc != -ENOENT) {
@@ -55,6 +75,7 @@ int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapg
 		return rc;
 	}
 	log_info("new game, seed %llu", (unsigned long long)seed);
+	keep_history(s, *g);
 	if (s->record && !s->recording_done) {
 		s->recording_done = true;
 		return rec_writer_open_opts(&s->rec, s->record, &o);
@@ -152,4 +173,6 @@ void session_close(struct session *s)
 		return;
 	rec_writer_close(s->rec);
 	s->rec = NULL;
+	histfile_close(s->hist);
+	s->hist = NULL;
 }

@@ -1,4 +1,4 @@
-/* session: the player's game as it is kept — the state directory, the save (loaded at the start, written on its triggers, deleted when the game ends), the --record recording, the morgue file and the high scores (docs/save.md). */
+/* session: the player's game as it is kept — the state directory, the save (loaded at the start, written on its triggers, deleted when the game ends), the store of its older commands, the --record recording, the morgue file and the high scores (docs/save.md). */
 #ifndef PIROGUE_APP_SESSION_H
 #define PIROGUE_APP_SESSION_H
 #include <limits.h>
@@ -14,6 +14,7 @@ struct session {
 	bool recording_done;      /* ... it has begun (a recording holds one game) */
 	struct rec_writer *rec;   /* the recording being written, NULL when none */
 	bool saving;              /* state_dir holds the save (session_open found it) */
+	struct histfile *hist;    /* the store of the game's older commands, NULL until a game needs one */
 	char state_dir[PATH_MAX];
 };
 
@@ -24,12 +25,17 @@ struct session {
  * into *g, offered as Continue on ui's title; a refused one is renamed
  * aside by the loader, logged, and its reason (without the details in
  * parentheses, capitalised) put in ui->notice. Without a state directory
- * the game is played without saving (save_state_dir said why). */
+ * the game is played without saving (save_state_dir said why). A game in
+ * *g (given or loaded) is given the store of its older commands, an
+ * unnamed file in the state directory (histfile), so that playing it
+ * allocates nothing at any length; without that file (none can be made,
+ * logged) its history stays in memory. */
 void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
 
 /* Starts a new game on *g with seed, mapgen (an enum mapgen_kind) and
  * floors of map_w x map_h (0, 0: the default), destroying the one there
- * unsaved; the first game of a --record run is
+ * unsaved; it is given the store of its older commands (as in
+ * session_open); the first game of a --record run is
  * recorded, and a recording ends when the next game starts. Returns 0, or a
  * negative errno having logged one line (then *g is NULL). */
 int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen, int map_w, int map_h);
@@ -53,7 +59,8 @@ void session_save(struct session *s, const struct game *g, struct ui *ui);
  * a refused table is logged and named in ui->status. */
 void session_scores(const struct session *s, struct ui *ui);
 
-/* Closes the recording (it does not save: session_save first). NULL ok. */
+/* Closes the recording and the history's store (it does not save:
+ * session_save first; the game must not be saved after it). NULL ok. */
 void session_close(struct session *s);
 
 #endif

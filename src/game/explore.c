@@ -86,19 +86,19 @@ static bool interrupted(const struct game *g, bool items, char *why, int len)
 		stop(why, len, "You see %s %s.", article(world_name(g, mon)), world_name(g, mon));
 		return true;
 	}
-	if (g->events.acked == g->nhist)
+	if (g->events.acked == hist_count(&g->hist))
 		return false;
 	struct game *mut = (struct game *)g;
 	ecs_entity it = g->events.new_item;
 	const struct c_pos *ip = ecs_get(g->w, it, COMP_POS);
 	if (items && ip && ip->floor == g->depth && world_visible(g, ip->x, ip->y)) {
-		mut->events.acked = g->nhist;
+		mut->events.acked = hist_count(&g->hist);
 		stop(why, len, "You see %s %s.", article(world_name(g, it)), world_name(g, it));
 		return true;
 	}
 	const struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
 	if (pa->hp * 2 < pa->max_hp && g->events.hp_before * 2 >= pa->max_hp) {
-		mut->events.acked = g->nhist;
+		mut->events.acked = hist_count(&g->hist);
 		stop(why, len, "Your health is below half.");
 		return true;
 	}

@@ -176,15 +176,10 @@ static const int cmd_dx[CMD_COUNT] = {[CMD_MOVE_NE] = 1, [CMD_MOVE_E] = 1, [CMD_
 static const int cmd_dy[CMD_COUNT] = {[CMD_MOVE_N] = -1, [CMD_MOVE_NE] = -1, [CMD_MOVE_NW] = -1,
 				      [CMD_MOVE_S] = 1, [CMD_MOVE_SE] = 1, [CMD_MOVE_SW] = 1};
 
-/* Appends cmd, its unused fields set to -1, to the history. Entering a
- * floor makes room for its commands (world_reserve_history): growing here
- * happens only on a floor played for more than WORLD_HIST_RESERVE. */
+/* Appends cmd, its unused fields set to -1, to the history: see hist_add
+ * for when that allocates (never with a store). */
 static int history_add(struct game *g, const struct command *cmd)
 {
-	if (g->nhist == g->caphist && world_reserve_history(g)) {
-		log_error("game: out of memory recording command %d", g->nhist);
-		return -ENOMEM;
-	}
 	struct command c = {.c = cmd->c, .item = -1, .x = -1, .y = -1, .choice = -1};
 	if (cmd->c == CMD_USE) {
 		c.item = cmd->item;
@@ -195,14 +190,17 @@ static int history_add(struct game *g, const struct command *cmd)
 	} else if (cmd->c == CMD_LEVEL_UP) {
 		c.choice = cmd->choice;
 	}
-	g->hist[g->nhist++] = c;
-	return 0;
+	return hist_add(&g->hist, &c);
 }
 
-int game_history(const struct game *g, const struct command **out)
+const struct history *game_history(const struct game *g)
 {
-	*out = g->hist;
-	return g->nhist;
+	return &g->hist;
+}
+
+int game_set_history_store(struct game *g, const struct hist_store *s)
+{
+	return hist_set_store(&g->hist, s);
 }
 
 int game_apply(struct game *g, enum cmd c)

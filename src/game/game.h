@@ -8,6 +8,8 @@
 #include "game/mapgen.h"
 
 struct game; /* opaque */
+struct history;    /* game/history.h */
+struct hist_store; /* game/history.h */
 
 /* Everything the player can ask for. A command either costs a turn or does
  * not (see game_apply). Later issues append values before CMD_COUNT; the
@@ -82,9 +84,15 @@ int game_apply(struct game *g, enum cmd c);
  * CMD_LEVEL_UP itself costs no turn. cmd NULL: returns 0. */
 int game_do(struct game *g, const struct command *cmd);
 /* Every command given since the seed, in order (with arguments normalised:
- * unused fields -1): *out points at them (valid until the next game_do);
- * returns the count. Replaying them from the seed gives the same game. */
-int game_history(const struct game *g, const struct command **out);
+ * unused fields -1): count them with hist_count, read them in chunks with
+ * hist_begin and hist_next (game/history.h). Replaying them from the seed
+ * gives the same game. A reader of it is valid until the next game_do. */
+const struct history *game_history(const struct game *g);
+/* Gives g's history a store for its older commands, so that memory holds
+ * only the newest block (HIST_BLOCK) of them, at any game length: see
+ * hist_set_store (same returns). Without one the history grows in memory
+ * (demo games, tests, replays). */
+int game_set_history_store(struct game *g, const struct hist_store *s);
 /* While true the player must choose a level-up (CMD_LEVEL_UP): every other
  * command costs nothing and does nothing. */
 bool game_levelup_pending(const struct game *g);

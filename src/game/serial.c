@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/history.h"
 #include "game/world.h"
 
 /* ---- components: the fields of each, in the order they are written ---- */
@@ -293,14 +294,21 @@ int game_encode(const struct game *g, struct serial_buf *out)
 	sec_end(&w, s);
 
 	s = sec_begin(&w, "HIST");
-	w_i32(&w, g->nhist);
-	for (int i = 0; i < g->nhist; i++) {
-		const struct command *c = &g->hist[i];
-		w_i32(&w, (int)c->c);
-		w_i32(&w, c->item);
-		w_i32(&w, c->x);
-		w_i32(&w, c->y);
-		w_i32(&w, c->choice);
+	w_i32(&w, hist_count(&g->hist));
+	struct hist_reader hr;
+	hist_begin(&hr, &g->hist);
+	struct command chunk[256];
+	int k;
+	while (!w.err && (k = hist_next(&hr, chunk, 256)) != 0) {
+		if (k < 0)
+			return k; /* the store failed (logged) */
+		for (const struct command *c = chunk; c < chunk + k; c++) {
+			w_i32(&w, (int)c->c);
+			w_i32(&w, c->item);
+			w_i32(&w, c->x);
+			w_i32(&w, c->y);
+			w_i32(&w, c->choice);
+		}
 	}
 	sec_end(&w, s);
 	return w.err;
@@ -632,6 +640,7 @@ static int read_log(struct dec *d, struct game *g)
 }
 
 #define HIST_FIELDS 5
+_Static_assert(HIST_RECORD == 4 * HIST_FIELDS, "the HIST section holds the history's own records");
 
 static int read_history(struct dec *d, struct game *g)
 {
@@ -642,20 +651,15 @@ static int read_history(struct dec *d, struct game *g)
 	int n = r_i32(&r);
 	if (n < 0 || (size_t)n > r.len / (4 * HIST_FIELDS))
 		return refuse(d, "the save's command history lists %d commands in %zu bytes", n, r.len);
-	if (n > 0) {
-		g->hist = malloc((size_t)n * sizeof(*g->hist));
-		if (!g->hist)
+	/* the section holds the commands as the history does (HIST_RECORD bytes each) */
+	size_t bytes = (size_t)n * HIST_RECORD;
+	if (r.len - r.at < bytes) {
+		r.short_read = true;
+		r.at = r.len;
+	} else {
+		if (hist_load(&g->hist, r.p + r.at, n))
 			return -ENOMEM;
-		g->caphist = n;
-	}
-	for (int i = 0; i < n && !r.short_read; i++) {
-		struct command *c = &g->hist[i];
-		c->c = (enum cmd)r_i32(&r);
-		c->item = r_i32(&r);
-		c->x = r_i32(&r);
-		c->y = r_i32(&r);
-		c->choice = r_i32(&r);
-		g->nhist = i + 1;
+		r.at += bytes;
 	}
 	return section_done(d, &r, "HIST");
 }
@@ -788,7 +792,7 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 		return rc;
 	}
 	world_rebuild_occ(g);
-	(void)world_reserve_history(g); /* room for the floor's commands: play allocates nothing */
+	(void)hist_reserve(&g->hist, HIST_RESERVE); /* room for the floor's commands without a store */
 	*out = g;
 	return 0;
 }

@@ -26,8 +26,10 @@ struct serial_buf {
 	size_t len, cap;
 };
 
-/* Appends the encoding of g to out (which may already hold bytes). Returns
- * 0 or -ENOMEM (out then holds a partial encoding: discard it). */
+/* Appends the encoding of g to out (which may already hold bytes), its
+ * history read from its store when it has one. Returns 0, -ENOMEM, or the
+ * -errno of a history store that cannot give the commands back (logged by
+ * hist_next); out then holds a partial encoding: discard it. */
 int game_encode(const struct game *g, struct serial_buf *out);
 
 /* Rebuilds a game from the bytes game_encode wrote: the same entity ids,

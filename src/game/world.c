@@ -62,7 +62,7 @@ void world_destroy(struct game *g)
 	for (int i = 0; i < g->nfloors; i++)
 		free(g->floors[i]);
 	free(g->floors);
-	free(g->hist);
+	hist_free(&g->hist);
 	ecs_world_destroy(g->w);
 	free(g);
 }
@@ -310,22 +310,7 @@ void world_put_player(struct game *g, int depth, int x, int y)
 	p->y = y;
 	g->depth = depth;
 	world_rebuild_occ(g);
-	(void)world_reserve_history(g);
-}
-
-int world_reserve_history(struct game *g)
-{
-	if (g->caphist - g->nhist >= WORLD_HIST_RESERVE)
-		return 0;
-	int nc = g->nhist + WORLD_HIST_RESERVE;
-	if (nc < 2 * g->caphist)
-		nc = 2 * g->caphist;
-	struct command *h = realloc(g->hist, (size_t)nc * sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	g->hist = h;
-	g->caphist = nc;
-	return 0;
+	(void)hist_reserve(&g->hist, HIST_RESERVE); /* a failure: hist_add grows it later or says so */
 }
 
 void world_rebuild_occ(struct game *g)
@@ -350,8 +335,53 @@ void world_refresh_view(struct game *g)
 	world_update_memory(g);
 }
 
+/* Whether a walk of world_update_memory may change anything: the memo is
+ * not for this floor and these entities, or a cell it marks is in view
+ * (visible[] is 0 outside m->seen). Settled entities need no walk: one in
+ * view is remembered where it is already, one out of view is remembered
+ * out of view. */
+static bool memory_may_change(const struct game *g, const struct map *m)
+{
+	const struct world_memo *mo = &g->memo;
+	if (!mo->ok || mo->map != m || mo->v_pos != ecs_pool_version(g->w, COMP_POS) ||
+	    mo->v_mem != ecs_pool_version(g->w, COMP_MEMORY) || mo->v_item != ecs_pool_version(g->w, COMP_ITEM))
+		return true;
+	if (mo->unsettled == 0)
+		return false;
+	int x0 = m->seen.x0 > 0 ? m->seen.x0 : 0, x1 = m->seen.x1 < m->w - 1 ? m->seen.x1 : m->w - 1;
+	int y0 = m->seen.y0 > 0 ? m->seen.y0 : 0, y1 = m->seen.y1 < m->h - 1 ? m->seen.y1 : m->h - 1;
+	for (int y = y0; y <= y1; y++) {
+		const uint8_t *v = m->visible + y * m->w, *c = mo->cell + y * m->w;
+		int x = x0;
+		for (; x + 8 <= x1 + 1; x += 8) { /* eight cells at a time (both are 0 or 1) */
+			uint64_t a, b;
+			memcpy(&a, v + x, sizeof(a));
+			memcpy(&b, c + x, sizeof(b));
+			if (a & b)
+				return true;
+		}
+		for (; x <= x1; x++)
+			if (v[x] & c[x])
+				return true;
+	}
+	return false;
+}
+
+static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
+{
+	if (map_in(m, x, y))
+		mo->cell[y * m->w + x] = 1;
+}
+
 void world_update_memory(struct game *g)
 {
+	const struct map *m = world_floor(g, g->depth);
+	if (!m || !memory_may_change(g, m))
+		return;
+	struct world_memo *mo = &g->memo;
+	memset(mo->cell, 0, (size_t)m->w * (size_t)m->h);
+	mo->unsettled = 0;
+	mo->walks++;
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {
@@ -359,8 +389,8 @@ void world_update_memory(struct game *g)
 		struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
 		if (p->floor != g->depth)
 			continue;
+		struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 		if (world_visible(g, p->x, p->y)) {
-			struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 			if (it && !it->seen) {
 				it->seen = 1;
 				if (g->events.new_item == ECS_NULL)
@@ -372,7 +402,18 @@ void world_update_memory(struct game *g)
 		} else if (mem->known && world_visible(g, mem->x, mem->y)) {
 			mem->known = 0; /* seen that it is gone from there */
 		}
+		if (!mem->known || mem->x != p->x || mem->y != p->y || (it && !it->seen)) {
+			memo_mark(mo, m, p->x, p->y);
+			if (mem->known)
+				memo_mark(mo, m, mem->x, mem->y);
+			mo->unsettled++;
+		}
 	}
+	mo->ok = true;
+	mo->map = m;
+	mo->v_pos = ecs_pool_version(g->w, COMP_POS);
+	mo->v_mem = ecs_pool_version(g->w, COMP_MEMORY);
+	mo->v_item = ecs_pool_version(g->w, COMP_ITEM);
 }
 
 const char *world_name(const struct game *g, ecs_entity e)
@@ -404,7 +445,7 @@ void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
 		g->log_start = (g->log_start + 1) % GAME_LOG_MAX;
 	}
 	memset(m, 0, sizeof(*m));
-	memcpy(m->text, text, sizeof(m->text));
+	memcpy(m->text, text, strlen(text) + 1); /* not the stack's bytes after it: saves are the same bytes every time */
 	m->fg = fg;
 	m->count = 1;
 }

@@ -9,6 +9,7 @@
 #include "game/components.h"
 #include "game/content.h"
 #include "game/game.h"
+#include "game/history.h"
 #include "game/map.h"
 #include "game/mapgen.h"
 
@@ -87,17 +88,30 @@ struct game {
 	ecs_entity player;
 	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
 	int log_start, log_count;
-	struct command *hist; /* every command given since the seed (game_history) */
-	int nhist, caphist;
+	struct history hist; /* every command given since the seed (game_history) */
 	/* Derived, rebuilt from the state (never hashed or saved): */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;
+	/* Where what the player remembers of corpses and items can change
+	 * (world_update_memory): the cells of floor `map` (the current one)
+	 * where an entity lies or is remembered that is not settled (settled:
+	 * known, remembered where it lies, and if an item, seen), as the last
+	 * walk over them left them. Valid while no entity gains or loses
+	 * COMP_POS, COMP_MEMORY or COMP_ITEM (the versions when made). */
+	struct world_memo {
+		bool ok;
+		const struct map *map;
+		uint32_t v_pos, v_mem, v_item;
+		int unsettled; /* entities not settled on the floor */
+		int walks;     /* walks made (for tests and benches) */
+		uint8_t cell[WORLD_CELLS];
+	} memo;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
 	struct {
 		int hp_before;       /* the player's HP before the last command */
 		ecs_entity new_item; /* an item first seen during it, or ECS_NULL */
-		int acked;           /* nhist when an event stop was last reported */
+		int acked;           /* hist.n when an event stop was last reported */
 	} events;
 };
 
@@ -147,25 +161,24 @@ void world_move_pos(struct game *g, ecs_entity e, struct c_pos *p, int x, int y)
  * mark in the occupancy grid. */
 void world_unblock(struct game *g, ecs_entity e);
 /* Moves the player to (x, y) of floor depth (which must exist) and makes
- * it the current floor, with room for a floor's commands in the history
- * (world_reserve_history). */
+ * it the current floor, with room for a floor's commands in a history
+ * without a store (hist_reserve, HIST_RESERVE). */
 void world_put_player(struct game *g, int depth, int x, int y);
-/* Commands the history holds without growing, counted from a floor's start:
- * a floor played for fewer commands allocates nothing for them. */
-#define WORLD_HIST_RESERVE 8192
-/* Makes room for at least WORLD_HIST_RESERVE more commands in the history
- * (growing it at least twofold when it must grow), so that steady play
- * allocates nothing. Called when a floor is entered and a game loaded.
- * Returns 0 or -ENOMEM (the history is then unchanged; history_add grows
- * it later or fails). */
-int world_reserve_history(struct game *g);
 /* Rebuilds the occupancy grid of the current floor. */
 void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
 /* Updates only what the player remembers of corpses and items from the
- * current visible[] (enough when the player has not moved). */
+ * current visible[] (enough when the player has not moved): every one
+ * lying in view is remembered there (an item is then seen, the first one
+ * newly seen noted in events.new_item), and one remembered at a cell in
+ * view where it no longer lies is forgotten. The work is the view's box
+ * while nothing is to be remembered anew; a walk over the floor's entities
+ * when something is, or when an entity gained or lost COMP_POS, COMP_MEMORY
+ * or COMP_ITEM. Expects that an entity with COMP_MEMORY changes its
+ * position, memory or seen flag only through those (an item picked up
+ * loses COMP_POS, one dropped gains it) or through this function. */
 void world_update_memory(struct game *g);
 /* True when (x, y) of the current floor is in the player's view (inline:
  * every monster asks it every turn). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "game/history.h"
 #include "game/serial.h"
 
 /* ---- arguments as words ---- */
@@ -233,8 +234,8 @@ int rec_writer_history(struct rec_writer *w, const struct game *g, int every_sum
 {
 	struct game_opts o;
 	game_opts_of(g, &o);
-	const struct command *h;
-	int n = game_history(g, &h);
+	const struct history *h = game_history(g);
+	int n = hist_count(h);
 	struct game *r = NULL;
 	int rc = game_create(&r, &o);
 	if (rc) {
@@ -243,10 +244,20 @@ int rec_writer_history(struct rec_writer *w, const struct game *g, int every_sum
 	}
 	if (every_sum < 1)
 		every_sum = 1;
-	for (int i = 0; i < n && !rc; i++) {
-		game_do(r, &h[i]);
-		bool sum = (i + 1) % every_sum == 0 || i == n - 1;
-		rc = writer_step(w, &h[i], game_turn(r), sum, sum ? game_checksum(r) : 0);
+	/* the history in chunks (a long one is mostly in its store) */
+	struct hist_reader hr;
+	hist_begin(&hr, h);
+	struct command chunk[256];
+	for (int i = 0, k; !rc && (k = hist_next(&hr, chunk, 256)) != 0;) {
+		if (k < 0) {
+			rc = k; /* logged by hist_next */
+			break;
+		}
+		for (int j = 0; j < k && !rc; j++, i++) {
+			game_do(r, &chunk[j]);
+			bool sum = (i + 1) % every_sum == 0 || i == n - 1;
+			rc = writer_step(w, &chunk[j], game_turn(r), sum, sum ? game_checksum(r) : 0);
+		}
 	}
 	if (!rc && game_checksum(r) != game_checksum(g)) {
 		log_error("recording %s: the history of the game (seed %" PRIu64 ", %d commands) does not replay to it",

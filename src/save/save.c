@@ -312,9 +312,9 @@ int save_game(const char *dir, const struct game *g)
 {
 	struct serial_buf b = {0};
 	int rc = save_encode(g, &b);
-	if (rc)
+	if (rc == -ENOMEM)
 		log_error("cannot save the game in %s: out of memory", dir);
-	else
+	else if (!rc) /* else the history's store failed: hist_next said so */
 		rc = save_write_atomic(dir, SAVE_FILE, b.data, b.len);
 	free(b.data);
 	return rc;

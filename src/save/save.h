@@ -34,8 +34,8 @@ int save_make_dir(const char *dir);
 int save_write_atomic(const char *dir, const char *name, const void *data, size_t len);
 
 /* The bytes of a save file holding g: the header and game_encode's sections,
- * each with its length and CRC32 (docs/save.md). Appends to out; returns 0
- * or -ENOMEM. */
+ * each with its length and CRC32 (docs/save.md). Appends to out; returns 0,
+ * -ENOMEM, or the -errno of g's history store (game_encode). */
 int save_encode(const struct game *g, struct serial_buf *out);
 /* Rebuilds the game from a save file's bytes. Returns 0 with *out set, or
  * -EINVAL with one line in why (a foreign file, a newer or older format, a
@@ -49,7 +49,9 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
  * multiple of SAVE_EVERY_TURNS. */
 bool save_due(int turn0, int depth0, int turn1, int depth1);
 
-/* Saves g as dir/SAVE_FILE (atomically, see save_write_atomic). */
+/* Saves g as dir/SAVE_FILE (atomically, see save_write_atomic). Returns 0
+ * or -errno after logging one line; the file there before is then kept
+ * as it was (also when g's history store cannot give its commands back). */
 int save_game(const char *dir, const struct game *g);
 /* True when dir/SAVE_FILE exists (it may still be refused when loaded). */
 bool save_exists(const char *dir);

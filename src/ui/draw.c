@@ -223,14 +223,24 @@ int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form)
 {
 	for (int i = 0; i < n; i++)
 		form[i] = 0;
-	/* steps: brief labels, keys alone, left out; then the same for the
-	 * items that keep their words */
-	static const struct { int form; bool keep; } steps[] = { { 1, false }, { 1, true }, { 2, false },
-								  { 3, false }, { 2, true }, { 3, true } };
+	/* steps: brief labels (all), left out (the others); then the items
+	 * that keep their words: keys alone, left out. A key with no word of
+	 * what it does tells a new player nothing: the others never show
+	 * one (help lists them all). */
+	static const struct { int form; bool keep; } steps[] = { { 1, false }, { 1, true }, { 3, false },
+								  { 2, true }, { 3, true } };
 	for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
 		for (int i = n - 1; i >= 0 && hint_width(items, n, form) > width; i--)
 			if (items[i].keep == steps[s].keep && form[i] < steps[s].form)
 				form[i] = steps[s].form;
+	/* room left where items went: their full labels back, the most
+	 * important first */
+	for (int i = 0; i < n; i++)
+		if (form[i] == 1) {
+			form[i] = 0;
+			if (hint_width(items, n, form) > width)
+				form[i] = 1;
+		}
 	return hint_width(items, n, form);
 }
 

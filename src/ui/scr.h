@@ -124,12 +124,13 @@ struct ui_hint {
 };
 /* Fits n hint items into width columns, two columns between items: sets
  * form[i] to 0 (full), 1 (brief), 2 (key alone) or 3 (left out). Every
- * item gets its brief label before any is reduced to its key, and every
- * item is reduced to its key before any is left out; each step takes the
+ * item gets its brief label before any is left out; each step takes the
  * least important item first (the last in the list) and stops as soon as
- * the line fits. Items that keep their words are reduced to the key or
- * left out only when nothing else is left to take. Returns the width of
- * the line. */
+ * the line fits. An item is never reduced to its key alone (a key with no
+ * word of what it does) unless it keeps its words and nothing else is left
+ * to take; then such items are left out last. Where the line has room
+ * left, brief labels get their full form back, the most important first.
+ * Returns the width of the line. */
 int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form);
 /* The hint line from n items, fitted to the console by ui_hint_fit: never
  * an item cut mid-word. */
