@@ -66,10 +66,41 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
  * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
+/* The description of map cell (hx, hy) (what the player knows is there),
+ * drawn next to it on the map view whose top-left shows map cell (cam_x,
+ * cam_y), kept off the view's top row when top (a line is there). Sets
+ * (*x, *y) to where it starts; returns the cells it covers on that row. */
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
+		     int hy, bool top, int *x, int *y);
 /* The look of cell i of m in the map view: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
- * colours. */
-bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg);
+ * colours. (Inline: the partial redraw looks up every cell it redraws.) */
+static inline bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+{
+	bool vis = m->visible[i];
+	if (!vis && !m->explored[i])
+		return false;
+	switch (m->tile[i]) {
+	case TILE_WALL:
+		*ch = '#';
+		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
+		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
+		break;
+	case TILE_STAIRS_DOWN:
+	case TILE_STAIRS_UP:
+		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
+		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	default:
+		*ch = '.';
+		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	}
+	return true;
+}
+
 /* The colour the map view draws d in (monsters in the screens' palette,
  * remembered things dimmed). */
 uint32_t ui_drawable_fg(const struct drawable *d);
