@@ -400,6 +400,26 @@ static void check_world(struct checker *c, const struct game *g)
 				     world_blocker_at(g, g->depth, p->x + dx8[d], p->y + dy8[d]) == ECS_NULL);
 	}
 
+	/* What the player remembers is up to date (world_update_memory walks
+	 * only when something may change): every corpse and item of this floor
+	 * in view is remembered where it lies (an item: seen), and none is
+	 * remembered at a cell in view where it does not lie. */
+	struct ecs_query mq;
+	ecs_query_init(&mq, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
+	for (ecs_entity e; ecs_query_next(&mq, &e);) {
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		if (p->floor != g->depth)
+			continue;
+		if (world_visible(g, p->x, p->y)) {
+			assert_true(mem->known && mem->x == p->x && mem->y == p->y);
+			assert_true(!it || it->seen);
+		} else if (mem->known) {
+			assert_false(world_visible(g, mem->x, mem->y));
+		}
+	}
+
 	/* What the UI gets is consistent. */
 	static struct drawable dr[2048];
 	int n = game_drawables(g, dr, 2048);

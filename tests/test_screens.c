@@ -353,12 +353,12 @@ static void test_hints_follow_bindings(void **st)
 	char why[128], line[256];
 	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c"));
+	assert_string_equal(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore ");
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X  B  R2  Y  Select  Start  R3"));
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X: inv  B: wait  R2: explore   ");
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -367,17 +367,19 @@ static void test_hints_follow_bindings(void **st)
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
 	/* X now looks (where look's item is): the inventory has no button */
-	assert_non_null(strstr(row(r.c, 49, line), " A: act  B  R2  X  Select"));
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  B: wait  R2: explore  X: look  ");
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inv  z: wait  g: get"));
+	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inventory  z: wait  g: get  d: drop"));
 	rig_done(&r);
 }
 
-/* The hint line at 80, 60 and 40 columns (issue 9): items shorten (brief
- * label, then the key alone) before any is left out, the least important
- * first; move and help keep their words; at every width from 40 to 160
- * each item shown is whole, in one of its forms, in the list's order. */
+/* The hint line at 80, 60 and 40 columns (issue 9): items shorten to a
+ * brief label before any is left out, the least important first, and are
+ * never a bare key (at 80 it ended "g: get  d  o  ><  x  v  Q  c"); room
+ * left gives full labels back; move and help keep their words; at every
+ * width from 40 to 160 each item shown is whole, in one of its forms, in
+ * the list's order. */
 static void test_hints_shorten(void **st)
 {
 	(void)st;
@@ -385,9 +387,9 @@ static void test_hints_shorten(void **st)
 	char line[256];
 	rig_room(&r, 1, UI_PLAY);
 	static const struct { int cols; const char *line; } want[] = {
-		{ 80, " arrows/hjkl: move  ?: help  i: inv  .: wait  g: get  d  o  ><  x  v  Q  c" },
-		{ 60, " arrows/hjkl: move  ?: help  i  .  g  d  o  ><  x  v  Q  c" },
-		{ 40, " arrows/hjkl: move  ?: help  i  .  g  d" },
+		{ 80, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore" },
+		{ 60, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get" },
+		{ 40, " arrows/hjkl: move  ?: help  i: inv" },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		assert_int_equal(con_resize(r.c, want[i].cols, 30), 0);
@@ -422,6 +424,10 @@ static void test_hints_shorten(void **st)
 				       strcmp(tok, items[next].key))
 					next++;
 				assert_true(next < n); /* a whole item, in order */
+				/* never a key with no word of what it does (but a kept
+				 * item's, as the last resort) */
+				if (!items[next].keep && strcmp(tok, items[next].full) && strcmp(tok, items[next].brief))
+					fail_msg("%d columns: '%s' is a bare key", cols, tok);
 				next++;
 				shown++;
 				if (!end)
@@ -667,6 +673,84 @@ static void test_inventory(void **st)
 	rig_done(&r);
 }
 
+/* The box drawn on c: its top-left corner (the first ┌) and size; false
+ * when there is none. */
+static bool find_box(const struct console *c, int *bx, int *by, int *bw, int *bh)
+{
+	for (int y = 0; y < c->h; y++)
+		for (int x = 0; x < c->w; x++) {
+			if (con_at(c, x, y)->ch != 0x250C)
+				continue;
+			int x2 = x + 1, y2 = y + 1;
+			while (x2 < c->w && con_at(c, x2, y)->ch != 0x2510)
+				x2++;
+			while (y2 < c->h && con_at(c, x, y2)->ch != 0x2514)
+				y2++;
+			if (x2 == c->w || y2 == c->h)
+				return false;
+			*bx = x;
+			*by = y;
+			*bw = x2 - x + 1;
+			*bh = y2 - y + 1;
+			return true;
+		}
+	return false;
+}
+
+/* The inventory box and the message history box are as large as what they
+ * hold (the inventory's was 44 columns for 27 of items, the history's the
+ * whole screen for a few lines): at 80×50 and at 1920×1080's 91×51, at
+ * most one blank column each side of the longest line, no blank row. */
+static void test_boxes_fit_content(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	static const struct { int cols, rows; } sizes[] = { { 80, 50 }, { 91, 51 } };
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		rig_room(&r, 3, UI_PLAY);
+		assert_int_equal(con_resize(r.c, sizes[s].cols, sizes[s].rows), 0);
+		r.u.screen = UI_INVENTORY;
+		ui_draw(&r.u, r.f.g, r.c);
+		int bx, by, bw, bh, end = -1;
+		assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+		for (int y = by + 1; y < by + bh - 1; y++) {
+			char *at = strstr(conrow_text(r.c, y, line, false), "leather armour (E)");
+			if (at)
+				end = (int)(at - line) + (int)strlen("leather armour (E)");
+		}
+		assert_true(end > 0);
+		if (bx + bw - 1 - end > 2)
+			fail_msg("%dx%d: the inventory box ends %d columns after its longest line", sizes[s].cols,
+				 sizes[s].rows, bx + bw - 1 - end);
+		assert_int_equal(bh, 2 + 2); /* dagger and leather armour */
+
+		/* the messages of the start (the welcome the longest) */
+		r.u.screen = UI_HISTORY;
+		ui_draw(&r.u, r.f.g, r.c);
+		assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+		assert_true(conrow_find(r.c, "Message history"));
+		int longest = 0, n = game_msg_count(r.f.g);
+		char text[160];
+		for (int i = 0; i < n; i++) {
+			int len = (int)strlen(game_msg_format(game_msg_get(r.f.g, i), text, sizeof text));
+			longest = len > longest ? len : longest;
+		}
+		if (bw > longest + 4)
+			fail_msg("%dx%d: the history box is %d wide for messages of %d", sizes[s].cols, sizes[s].rows, bw,
+				 longest);
+		for (int y = by + 1; y < by + bh - 1; y++) {
+			bool blank = true;
+			for (int x = bx + 1; x < bx + bw - 1; x++)
+				blank = blank && con_at(r.c, x, y)->ch == ' ';
+			if (blank)
+				fail_msg("%dx%d: row %d of the history box is blank (%d messages in a box %d tall)",
+					 sizes[s].cols, sizes[s].rows, y - by, n, bh);
+		}
+		rig_done(&r);
+	}
+}
+
 static void test_targeting(void **st)
 {
 	(void)st;
@@ -902,6 +986,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_inventory),
+		cmocka_unit_test(test_boxes_fit_content),
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),
 		cmocka_unit_test(test_character_and_scores),

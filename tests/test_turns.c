@@ -240,6 +240,52 @@ static void test_welcome_and_create_errors(void **state)
 	game_destroy(NULL);
 }
 
+/* What the player remembers is updated by walking the floor's corpses and
+ * items only when something is to be remembered anew: an item first coming
+ * into view, a corpse, a pick-up; not on a turn where nothing new is seen
+ * (it used to walk them all twice a turn). */
+static void test_memory_walks_on_change(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	ecs_entity far = gamefix_item(g, ITEM_HEALTH_POTION, 30, 5); /* out of view */
+	ecs_entity near = gamefix_item(g, ITEM_HEALTH_POTION, 8, 5);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1); /* new items: a walk */
+	const struct c_item *fi = ecs_get(g->w, far, COMP_ITEM), *ni = ecs_get(g->w, near, COMP_ITEM);
+	assert_true(ni->seen);
+	assert_false(fi->seen);
+	int walks = g->memo.walks;
+	for (int t = 0; t < 5; t++)
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(g->memo.walks, walks); /* nothing new */
+	/* east until the far one comes into view (radius 8): one walk, the
+	 * turn it does, and it is the new item of that turn */
+	int turns = 0;
+	while (!fi->seen) {
+		assert_true(turns++ < 20);
+		int before = g->memo.walks;
+		assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+		fi = ecs_get(g->w, far, COMP_ITEM);
+		assert_int_equal(g->memo.walks, before + (fi->seen ? 1 : 0));
+	}
+	assert_true(g->events.new_item == far);
+	walks = g->memo.walks;
+	assert_int_equal(game_apply(g, CMD_MOVE_W), 1);
+	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+	assert_int_equal(g->memo.walks, walks);
+	/* a monster killed in view leaves a corpse: a walk, remembered */
+	int px, py;
+	game_player_pos(g, &px, &py);
+	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, px + 1, py);
+	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 1;
+	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+	assert_true(ecs_has(g->w, orc, COMP_CORPSE));
+	assert_true(g->memo.walks > walks);
+	const struct c_memory *mem = ecs_get(g->w, orc, COMP_MEMORY);
+	assert_true(mem->known);
+	game_destroy(g);
+}
+
 static void test_drawables_and_memory(void **state)
 {
 	(void)state;
@@ -317,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_log_bounded),
 		cmocka_unit_test(test_welcome_and_create_errors),
 		cmocka_unit_test(test_drawables_and_memory),
+		cmocka_unit_test(test_memory_walks_on_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

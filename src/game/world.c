@@ -335,8 +335,53 @@ void world_refresh_view(struct game *g)
 	world_update_memory(g);
 }
 
+/* Whether a walk of world_update_memory may change anything: the memo is
+ * not for this floor and these entities, or a cell it marks is in view
+ * (visible[] is 0 outside m->seen). Settled entities need no walk: one in
+ * view is remembered where it is already, one out of view is remembered
+ * out of view. */
+static bool memory_may_change(const struct game *g, const struct map *m)
+{
+	const struct world_memo *mo = &g->memo;
+	if (!mo->ok || mo->map != m || mo->v_pos != ecs_pool_version(g->w, COMP_POS) ||
+	    mo->v_mem != ecs_pool_version(g->w, COMP_MEMORY) || mo->v_item != ecs_pool_version(g->w, COMP_ITEM))
+		return true;
+	if (mo->unsettled == 0)
+		return false;
+	int x0 = m->seen.x0 > 0 ? m->seen.x0 : 0, x1 = m->seen.x1 < m->w - 1 ? m->seen.x1 : m->w - 1;
+	int y0 = m->seen.y0 > 0 ? m->seen.y0 : 0, y1 = m->seen.y1 < m->h - 1 ? m->seen.y1 : m->h - 1;
+	for (int y = y0; y <= y1; y++) {
+		const uint8_t *v = m->visible + y * m->w, *c = mo->cell + y * m->w;
+		int x = x0;
+		for (; x + 8 <= x1 + 1; x += 8) { /* eight cells at a time (both are 0 or 1) */
+			uint64_t a, b;
+			memcpy(&a, v + x, sizeof(a));
+			memcpy(&b, c + x, sizeof(b));
+			if (a & b)
+				return true;
+		}
+		for (; x <= x1; x++)
+			if (v[x] & c[x])
+				return true;
+	}
+	return false;
+}
+
+static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
+{
+	if (map_in(m, x, y))
+		mo->cell[y * m->w + x] = 1;
+}
+
 void world_update_memory(struct game *g)
 {
+	const struct map *m = world_floor(g, g->depth);
+	if (!m || !memory_may_change(g, m))
+		return;
+	struct world_memo *mo = &g->memo;
+	memset(mo->cell, 0, (size_t)m->w * (size_t)m->h);
+	mo->unsettled = 0;
+	mo->walks++;
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
 	for (ecs_entity e; ecs_query_next(&q, &e);) {
@@ -344,8 +389,8 @@ void world_update_memory(struct game *g)
 		struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
 		if (p->floor != g->depth)
 			continue;
+		struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 		if (world_visible(g, p->x, p->y)) {
-			struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 			if (it && !it->seen) {
 				it->seen = 1;
 				if (g->events.new_item == ECS_NULL)
@@ -357,7 +402,18 @@ void world_update_memory(struct game *g)
 		} else if (mem->known && world_visible(g, mem->x, mem->y)) {
 			mem->known = 0; /* seen that it is gone from there */
 		}
+		if (!mem->known || mem->x != p->x || mem->y != p->y || (it && !it->seen)) {
+			memo_mark(mo, m, p->x, p->y);
+			if (mem->known)
+				memo_mark(mo, m, mem->x, mem->y);
+			mo->unsettled++;
+		}
 	}
+	mo->ok = true;
+	mo->map = m;
+	mo->v_pos = ecs_pool_version(g->w, COMP_POS);
+	mo->v_mem = ecs_pool_version(g->w, COMP_MEMORY);
+	mo->v_item = ecs_pool_version(g->w, COMP_ITEM);
 }
 
 const char *world_name(const struct game *g, ecs_entity e)

@@ -92,6 +92,20 @@ struct game {
 	/* Derived, rebuilt from the state (never hashed or saved): */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;
+	/* Where what the player remembers of corpses and items can change
+	 * (world_update_memory): the cells of floor `map` (the current one)
+	 * where an entity lies or is remembered that is not settled (settled:
+	 * known, remembered where it lies, and if an item, seen), as the last
+	 * walk over them left them. Valid while no entity gains or loses
+	 * COMP_POS, COMP_MEMORY or COMP_ITEM (the versions when made). */
+	struct world_memo {
+		bool ok;
+		const struct map *map;
+		uint32_t v_pos, v_mem, v_item;
+		int unsettled; /* entities not settled on the floor */
+		int walks;     /* walks made (for tests and benches) */
+		uint8_t cell[WORLD_CELLS];
+	} memo;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
 	struct {
@@ -156,7 +170,15 @@ void world_rebuild_occ(struct game *g);
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
 /* Updates only what the player remembers of corpses and items from the
- * current visible[] (enough when the player has not moved). */
+ * current visible[] (enough when the player has not moved): every one
+ * lying in view is remembered there (an item is then seen, the first one
+ * newly seen noted in events.new_item), and one remembered at a cell in
+ * view where it no longer lies is forgotten. The work is the view's box
+ * while nothing is to be remembered anew; a walk over the floor's entities
+ * when something is, or when an entity gained or lost COMP_POS, COMP_MEMORY
+ * or COMP_ITEM. Expects that an entity with COMP_MEMORY changes its
+ * position, memory or seen flag only through those (an item picked up
+ * loses COMP_POS, one dropped gains it) or through this function. */
 void world_update_memory(struct game *g);
 /* True when (x, y) of the current floor is in the player's view (inline:
  * every monster asks it every turn). */

@@ -1,5 +1,8 @@
 /* The message history: every message of the game, scrollable. */
+#include "core/utf8.h"
 #include "ui/scr.h"
+
+#define TITLE "Message history"
 
 static const struct scr_key keys[] = {
 	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "scroll" },
@@ -28,9 +31,31 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, "Message history");
-	int w = l->cols - 4, h = l->rows - 3;
+	ui_draw_world(u, l, g, c, false, NULL);
 	char text[160];
+	/* the box, over the map: as wide as the longest message (or its
+	 * title), as tall as the messages take, at most the console above
+	 * the hint line; w×h inside, a column of margin each side */
+	int total = game_msg_count(g), w = (int)utf8_len(TITLE) + 4, h = 0;
+	for (int i = 0; i < total; i++) {
+		int n = (int)utf8_len(game_msg_format(game_msg_get(g, i), text, sizeof text));
+		w = n > w ? n : w;
+	}
+	if (w > l->cols - 4)
+		w = l->cols - 4;
+	for (int i = total - 1; i >= 0 && h < l->rows - 3; i--)
+		h += con_wrapped_lines(w, game_msg_format(game_msg_get(g, i), text, sizeof text));
+	if (h > l->rows - 3)
+		h = l->rows - 3;
+	if (h < 1)
+		h = 1;
+	int bx = (l->cols - w - 4) / 2, by = (l->view_h - h - 2) / 2;
+	if (by < 0)
+		by = 0;
+	if (by + h + 2 > l->rows - 1)
+		by = l->rows - 1 - h - 2;
+	con_fill(c, bx, by, w + 4, h + 2, ' ', ui_pal.text, ui_pal.bg);
+	con_box(c, bx, by, w + 4, h + 2, ui_pal.box, ui_pal.bg, TITLE);
 	/* the newest messages (less history_top) that fit, drawn oldest first
 	 * from the top of the box */
 	int last = game_msg_count(g) - 1 - u->history_top, first = last + 1, used = 0;
@@ -43,13 +68,13 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		used += need;
 		first--;
 	}
-	int y = 1;
+	int y = 0;
 	for (int i = first; i <= last; i++) {
 		const struct game_msg *m = game_msg_get(g, i);
 		game_msg_format(m, text, sizeof text);
-		y += con_print_wrapped(c, 2, y, w, h + 1 - y, m->fg, ui_pal.bg, text);
+		y += con_print_wrapped(c, bx + 2, by + 1 + y, w, h - y, m->fg, ui_pal.bg, text);
 	}
 	ui_draw_keys_hint(u, l, c, keys);
 }
 
-const struct scr scr_history = { .name = "history", .title = "Message history", .keys = keys, .needs_game = true, .input = input, .draw = draw };
+const struct scr scr_history = { .name = "history", .title = TITLE, .keys = keys, .needs_game = true, .input = input, .draw = draw };

@@ -1,5 +1,6 @@
 /* The inventory screens: choose an item to use (UI_INVENTORY) or to drop
  * (UI_DROP) by its letter, the arrows or d-pad and Enter or A, or a click. */
+#include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
 #include <string.h>
@@ -39,11 +40,26 @@ struct box {
 	int first, shown; /* first item shown, how many */
 };
 
-static void place(const struct ui *u, int cols, int rows, int n, struct box *b)
+#define EMPTY_TEXT "Your inventory is empty."
+
+/* The box for the n items it[] of the list titled title on a cols×rows
+ * console: as wide as its longest line (letter, glyph, name, a margin), its
+ * title or the empty message needs, at most the console; as tall as the
+ * items, at most the rows above the hint line. */
+static void place(const struct ui *u, int cols, int rows, const struct game_item_view *it, int n, const char *title,
+		  struct box *b)
 {
 	struct ui_layout l;
 	ui_layout(cols, rows, &l);
-	b->w = cols < 44 ? cols : 44;
+	int w = (int)utf8_len(title) + 8;
+	if (!n && w < (int)utf8_len(EMPTY_TEXT) + 4)
+		w = (int)utf8_len(EMPTY_TEXT) + 4;
+	for (int i = 0; i < n; i++) {
+		int iw = 7 + (int)utf8_len(it[i].name) + (it[i].equipped ? 4 : 0) + 2;
+		if (iw > w)
+			w = iw;
+	}
+	b->w = w < cols ? w : cols;
 	int room = l.rows - 1 - 2;       /* inside a box as tall as the console allows */
 	b->shown = n < room ? n : room;
 	b->h = (n ? b->shown : 1) + 2;
@@ -56,6 +72,11 @@ static void place(const struct ui *u, int cols, int rows, int n, struct box *b)
 	b->first = 0;
 	if (b->shown > 0 && u->inv_sel >= b->shown)
 		b->first = u->inv_sel - b->shown + 1;
+}
+
+static const char *list_title(bool drop)
+{
+	return drop ? "Drop which item?" : "Use which item?";
 }
 
 /* Uses or drops item i of the list. */
@@ -84,7 +105,7 @@ static void input_list(struct ui *u, struct game *g, const struct ui_host *h, co
 		u->inv_sel = n ? n - 1 : 0;
 	if (in->kind == UI_IN_CLICK) {
 		struct box b;
-		place(u, in->cols, in->rows, n, &b);
+		place(u, in->cols, in->rows, it, n, list_title(drop), &b);
 		int i = b.first + in->y - (b.y + 1);
 		if (in->x > b.x && in->x < b.x + b.w - 1 && in->y > b.y && i >= b.first && i < b.first + b.shown && i < n)
 			choose(u, g, h, &it[i], drop);
@@ -147,11 +168,11 @@ static void draw_list(const struct ui *u, const struct ui_layout *l, const struc
 	struct game_item_view it[SLOTS];
 	int n = game_inventory(g, it, SLOTS);
 	struct box b;
-	place(u, l->cols, l->rows, n, &b);
+	place(u, l->cols, l->rows, it, n, list_title(drop), &b);
 	con_fill(c, b.x, b.y, b.w, b.h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, b.x, b.y, b.w, b.h, ui_pal.box, ui_pal.bg, drop ? "Drop which item?" : "Use which item?");
+	con_box(c, b.x, b.y, b.w, b.h, ui_pal.box, ui_pal.bg, list_title(drop));
 	if (!n)
-		con_print(c, b.x + 2, b.y + 1, ui_pal.dim_text, ui_pal.bg, "Your inventory is empty.", b.w - 4);
+		con_print(c, b.x + 2, b.y + 1, ui_pal.dim_text, ui_pal.bg, EMPTY_TEXT, b.w - 4);
 	for (int k = 0; k < b.shown; k++) {
 		int i = b.first + k, y = b.y + 1 + k;
 		bool sel = i == u->inv_sel;
