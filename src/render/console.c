@@ -307,25 +307,6 @@ int con_copy(struct console *dst, const struct console *src)
 	return 0;
 }
 
-int con_next_damaged(const uint8_t *damage, int from, int n)
-{
-	int i = from;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, damage + i, 8);
-		if (!w)
-			continue;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return i + __builtin_ctzll(w) / 8;
-#else
-		break;
-#endif
-	}
-	while (i < n && !damage[i])
-		i++;
-	return i;
-}
-
 int con_sync(struct console *dst, struct console *src)
 {
 	if (dst->w != src->w || dst->h != src->h)
