@@ -307,6 +307,18 @@ int con_copy(struct console *dst, const struct console *src)
 	return 0;
 }
 
+int con_copy_rect(struct console *dst, const struct console *src, int x, int y, int w, int h)
+{
+	if (dst->w != src->w || dst->h != src->h)
+		return -EINVAL;
+	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+	int x1 = x + w > src->w ? src->w : x + w, y1 = y + h > src->h ? src->h : y + h;
+	for (int yy = y0; yy < y1; yy++)
+		for (int xx = x0; xx < x1; xx++)
+			set_cell(dst, xx, yy, src->cells[(size_t)yy * (size_t)src->w + (size_t)xx]);
+	return 0;
+}
+
 int con_sync(struct console *dst, struct console *src)
 {
 	if (dst->w != src->w || dst->h != src->h)

@@ -98,6 +98,11 @@ void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_
  * from scratch into a spare console without over-reporting damage. */
 int con_copy(struct console *dst, const struct console *src);
 
+/* Makes dst's cells in the rectangle (clipped) equal src's (same size
+ * required: returns -EINVAL otherwise), damaging only the cells that
+ * differ: a part of a screen composed in a spare console, then shown. */
+int con_copy_rect(struct console *dst, const struct console *src, int x, int y, int w, int h);
+
 /* Brings dst up to date from src's damage: copies the cells damaged in src
  * (damaging in dst only those that differ) and forgets src's damage. dst
  * must already equal src on every undamaged cell of src — true when dst is
