@@ -18,6 +18,7 @@
 #include "ui/ui.h"
 
 #define TURNS 40
+#define HOVERS 24 /* frames of the pointer moving */
 
 enum kind { HEADLESS, DRM, TERM, KINDS };
 static const char *const kind_name[KINDS] = {"1920x1080 headless", "1920x1080 drm (two buffers, no device)",
@@ -197,6 +198,22 @@ static void turn(struct rig *r, int *dir, const char *key, double *tg, double *t
 	*tr += bench_now() - t1;
 }
 
+/* A frame after the pointer moved one cell over the map (no turn): its
+ * description moves along. Returns the bytes the display got. */
+static long hover(struct rig *r, int step, const char *key)
+{
+	int px, py;
+	game_player_pos(r->g, &px, &py);
+	r->u.hover_x = px - 6 + step % 12;
+	r->u.hover_y = py + 2;
+	long before = r->bytes;
+	off_t at = r->memfd >= 0 ? lseek(r->memfd, 0, SEEK_CUR) : 0;
+	bench_ir_start();
+	frame(r);
+	bench_ir_stop(key, "pointer", 1, 0);
+	return r->kind == TERM ? (long)(lseek(r->memfd, 0, SEEK_CUR) - at) : r->bytes - before;
+}
+
 /* A full redraw of the same screen through the same path: composed whole
  * (ui_draw), compared whole, every cell to the display. Returns the bytes. */
 static long full(struct rig *r)
@@ -234,19 +251,34 @@ int main(int argc, char **argv)
 		double tg = 0, tr = 0;
 		for (int t = 0; t < TURNS; t++)
 			turn(&r, &dir, key, &tg, &tr);
-		long bytes = r.kind == TERM ? (long)written(r.memfd) : r.bytes;
+		long bytes = r.kind == TERM ? (long)written(r.memfd) : r.bytes, cells = r.cells;
+		/* then the pointer moving over the map (no turns) */
+		char hkey[160];
+		snprintf(hkey, sizeof hkey, "%s %dx%d cells: the pointer moved one cell over the map vs a full redraw",
+			 kind_name[k], r.con->w, r.con->h);
+		long hbytes = 0;
+		for (int i = 0; i < HOVERS; i++)
+			hbytes += hover(&r, i, hkey);
+		r.u.hover_x = r.u.hover_y = -1;
+		frame(&r);
+		if (r.memfd >= 0)
+			(void)written(r.memfd); /* (full counts from here) */
+		/* and a full redraw, for both */
 		double t1 = bench_now();
 		bench_ir_start();
 		long fbytes = full(&r);
 		bench_ir_stop(key, "full", 1, 0);
 		double tf = bench_now() - t1;
+		bench_ir_start();
+		(void)full(&r);
+		bench_ir_stop(hkey, "full", 1, 0);
 		printf("  %s: per turn %.1f cells, %ld bytes; full frame %d cells, %ld bytes; bytes ratio %.4f", key,
-		       (double)r.cells / TURNS, bytes / TURNS, r.con->w * r.con->h, fbytes,
+		       (double)cells / TURNS, bytes / TURNS, r.con->w * r.con->h, fbytes,
 		       (double)bytes / TURNS / (double)fbytes);
 		if (!ir)
 			printf("; render %.2f us a turn (the game's work %.2f us), full %.1f us: time ratio %.4f",
 			       tr / TURNS * 1e6, tg / TURNS * 1e6, tf * 1e6, tr / TURNS / tf);
-		printf("\n");
+		printf("\n  %s: %ld bytes a frame\n", hkey, hbytes / HOVERS);
 		rig_close(&r);
 	}
 	font_destroy(f);

@@ -186,6 +186,41 @@ static void test_queries(void **state)
 	ecs_world_destroy(w);
 }
 
+/* A pool's view lists exactly the entities having the component, each
+ * beside its own data, also after removals moved entries about. */
+static void test_pool_view(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[40];
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		if (i % 3)
+			ecs_add(w, e[i], cp, &(struct pos){ i, -i });
+	}
+	for (int i = 1; i < 40; i += 7)
+		ecs_remove(w, e[i], cp);
+	const ecs_entity *ents;
+	void *data;
+	uint32_t n = ecs_pool_view(w, cp, &ents, &data);
+	assert_int_equal(n, ecs_pool_count(w, cp));
+	int seen[40] = {0};
+	for (uint32_t k = 0; k < n; k++) {
+		const struct pos *p = (const struct pos *)data + k;
+		assert_true(ecs_has(w, ents[k], cp));
+		assert_ptr_equal(p, ecs_get(w, ents[k], cp));
+		assert_int_equal(p->x, (int)ECS_INDEX(ents[k]));
+		seen[ECS_INDEX(ents[k])]++;
+	}
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(seen[i], i % 3 && (i - 1) % 7 ? 1 : 0);
+	assert_int_equal(ecs_pool_view(w, 9, &ents, &data), 0); /* unregistered type */
+	assert_null(ents);
+	assert_null(data);
+	ecs_world_destroy(w);
+}
+
 static void test_modify_while_iterating(void **state)
 {
 	(void)state;
@@ -330,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_components),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_pool_view),
 		cmocka_unit_test(test_modify_while_iterating),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_restore),

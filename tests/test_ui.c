@@ -191,9 +191,11 @@ static void test_title_and_too_small_draw(void **st)
 	con_destroy(c);
 }
 
-/* The hint line's fitting (issue 9): brief labels first, then keys alone,
- * then items left out, the least important (last) first each time; items
- * that keep their words lose them only when nothing else is left. */
+/* The hint line's fitting (issue 9): brief labels first, then items left
+ * out, the least important (last) first each time, never a key with no
+ * word of what it does (it read "g: get  d  o  ><  x  v  Q  c" at 80
+ * columns); items that keep their words lose them only when nothing else
+ * is left; room left brings full labels back, the most important first. */
 static void test_hint_fit(void **st)
 {
 	(void)st;
@@ -212,17 +214,25 @@ static void test_hint_fit(void **st)
 	assert_int_equal(ui_hint_fit(h, 4, 47, form), 43);
 	assert_int_equal(form[3], 1);
 	assert_int_equal(form[0] + form[1] + form[2], 0);
-	/* every brief label before any key alone */
+	/* every brief label before any is left out */
 	assert_int_equal(ui_hint_fit(h, 4, 32, form), 32);
 	assert_true(form[1] == 1 && form[2] == 1 && form[3] == 1);
-	/* keys alone from the end */
-	assert_int_equal(ui_hint_fit(h, 4, 25, form), 21);
-	assert_true(form[1] == 1 && form[2] == 2 && form[3] == 2);
-	/* every key alone before any is left out; the kept item keeps its words */
-	assert_int_equal(ui_hint_fit(h, 4, 16, form), 16);
-	assert_true(form[0] < 2 && form[1] == 2 && form[2] == 2 && form[3] == 2);
-	assert_int_equal(ui_hint_fit(h, 4, 13, form), 13);
-	assert_true(form[0] < 2 && form[1] == 2 && form[2] == 2 && form[3] == 3);
+	/* then left out from the end, never reduced to a bare key */
+	assert_int_equal(ui_hint_fit(h, 4, 25, form), 23);
+	assert_true(form[1] == 1 && form[2] == 1 && form[3] == 3);
+	/* the room that leaves: the first brief label that fits is full again */
+	assert_int_equal(ui_hint_fit(h, 4, 29, form), 29);
+	assert_true(form[0] == 0 && form[1] == 0 && form[2] == 1 && form[3] == 3);
+	/* the kept item keeps its words */
+	assert_int_equal(ui_hint_fit(h, 4, 16, form), 15);
+	assert_true(form[0] < 2 && form[1] == 1 && form[2] == 3 && form[3] == 3);
+	assert_int_equal(ui_hint_fit(h, 4, 13, form), 7);
+	assert_true(form[0] < 2 && form[1] == 3 && form[2] == 3 && form[3] == 3);
+	for (int w = 0; w <= 48; w++) { /* at no width a bare key but the kept one's */
+		ui_hint_fit(h, 4, w, form);
+		for (int i = 1; i < 4; i++)
+			assert_int_not_equal(form[i], 2);
+	}
 	/* the others all gone, then the kept one is reduced */
 	assert_int_equal(ui_hint_fit(h, 4, 7, form), 7);
 	assert_true(form[0] < 2 && form[1] == 3 && form[2] == 3 && form[3] == 3);

@@ -68,12 +68,27 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 	u.score_rank = -1;
 	struct rng r;
 	rng_seed(&r, seed);
-	int partial = 0, games = 1, depth = 1;
+	int partial = 0, games = 1, depth = 1, hovering = 0;
 	for (int t = 0; t < COMMANDS; t++) {
 		if (game_is_over(g)) {
 			game_destroy(g);
 			new_game(&g, seed + (uint64_t)++games, k);
 			u.screen = UI_PLAY;
+		}
+		/* the pointer over the map for a while, moved now and then,
+		 * over any cell in view (on the view's edges the description
+		 * moves above or to the left); some frames are the pointer's
+		 * alone, without a command */
+		if (hovering > 0 && rng_range(&r, 0, 1)) {
+			hovering--;
+			int mx, my;
+			if (ui_map_cell_at(&u, g, cols, rows, rng_range(&r, 0, cols - 1), rng_range(&r, 0, rows - 1), &mx,
+					   &my) == 0) {
+				u.hover_x = mx;
+				u.hover_y = my;
+			}
+			if (rng_range(&r, 0, 1))
+				goto draw;
 		}
 		play(g, &r);
 		/* now and then more commands before the frame (auto-explore's
@@ -94,6 +109,9 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 			strcpy(u.status, "Explored this floor.");
 		if (what == 1) {
 			game_player_pos(g, &u.hover_x, &u.hover_y);
+			hovering = rng_range(&r, 1, 12);
+		} else if (hovering > 0) {
+			/* the pointer stays where it is */
 		} else if (what == 2 && u.screen == UI_PLAY) {
 			u.screen = UI_INVENTORY;
 		} else if (what == 3) {
@@ -105,6 +123,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 			if (u.screen == UI_INVENTORY)
 				u.screen = UI_PLAY;
 		}
+	draw:;
 		bool was_valid = drawn.valid;
 		ui_draw_update(&drawn, &u, g, inc);
 		partial += was_valid && drawn.valid;

@@ -329,6 +329,18 @@ uint32_t ecs_pool_version(const struct ecs_world *w, int c)
 	return c >= 0 && c < w->npools ? w->pools[c].version : 0;
 }
 
+uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, void **data)
+{
+	if (c < 0 || c >= w->npools) {
+		*ents = NULL;
+		*data = NULL;
+		return 0;
+	}
+	*ents = w->pools[c].dense;
+	*data = w->pools[c].data;
+	return w->pools[c].count;
+}
+
 uint32_t ecs_slots(const struct ecs_world *w)
 {
 	return w->slots;

@@ -76,6 +76,13 @@ uint32_t ecs_pool_count(const struct ecs_world *w, int c);
  * (not when its data is written): a list of the entities having c stays
  * valid while it is unchanged. 0 for an unknown c. */
 uint32_t ecs_pool_version(const struct ecs_world *w, int c);
+/* The entities having c and their components, side by side: sets *ents to
+ * the entities and *data to their components of type c (entry i of each is
+ * the same entity; ecs_component_size(w, c) bytes an entry) and returns
+ * how many there are (0, both NULL, for an unknown c). For walking a whole
+ * pool without a look-up per entity; valid until an entity gains or loses c
+ * or ecs_reserve(w, c, ...) makes room. */
+uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, void **data);
 
 /* Enumeration of every slot for saving and hashing: slots 0..ecs_slots()-1;
  * ecs_slot_entity returns the living entity in slot i, or ECS_NULL. */

@@ -427,27 +427,30 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 }
 
 /* Drawables of the current floor into k (room for cap); returns how many
- * are drawn, which may exceed cap (then k holds cap of them). The query
- * walks a pool's entries from the last, so k is filled from its end: what
- * it holds, k[cap - min(count, cap)] on, is in the pool's order, which is
- * mostly the order the entities were made in (slot order). */
+ * are drawn, which may exceed cap (then k holds the first cap of them).
+ * The positions are walked where they are stored (an entity of another
+ * floor costs a comparison), so k is in the pool's order, which is mostly
+ * the order the entities were made in (slot order). */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
 {
 	const struct map *m = world_floor(g, g->depth);
-	uint32_t cnt = 0;
-	struct ecs_query q;
-	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER));
-	for (ecs_entity e; ecs_query_next(&q, &e);) {
+	const ecs_entity *ents;
+	void *data;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
+	const struct c_pos *pos = data;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pos[i].floor != g->depth)
+			continue;
+		ecs_entity e = ents[i];
+		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
 		int x, y;
 		bool rem;
-		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
-		if (!drawn_at_on(g, m, e, ecs_get(g->w, e, COMP_POS), r, &x, &y, &rem))
+		if (!drawn_at_on(g, m, e, &pos[i], r, &x, &y, &rem))
 			continue;
 		if (cnt < cap) {
-			struct keyed *o = &k[cap - 1 - cnt];
-			o->key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
-			o->d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-						 .remembered = rem};
+			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
+			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+						     .remembered = rem};
 		}
 		cnt++;
 	}
@@ -513,7 +516,6 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 		cnt = collect_drawables(g, heap, cap);
 		k = heap;
 	}
-	k += cap - cnt;
 	sort_keyed(k, cnt);
 	/* Too many: the lowest layers (corpses first) are left out, never the
 	 * actors and the player. */

@@ -231,24 +231,28 @@ static void term_remove_handlers(void)
 
 /* ---- output ------------------------------------------------------------ */
 
+/* ob_room when the buffer must grow. */
+static char *ob_grow(struct term *t, size_t n)
+{
+	size_t cap = t->out_cap ? t->out_cap : 4096;
+	while (cap < t->out_len + n)
+		cap *= 2;
+	char *p = realloc(t->out, cap);
+	if (!p) {
+		t->out_oom = true;
+		return NULL;
+	}
+	t->out = p;
+	t->out_cap = cap;
+	return t->out + t->out_len;
+}
+
 /* Makes room for n more bytes at the end of the frame; returns where they
  * go (the caller adds what it wrote to out_len), or NULL when memory ran
  * out (noted in out_oom). */
-static char *ob_room(struct term *t, size_t n)
+static inline char *ob_room(struct term *t, size_t n)
 {
-	if (t->out_len + n > t->out_cap) {
-		size_t cap = t->out_cap ? t->out_cap : 4096;
-		while (cap < t->out_len + n)
-			cap *= 2;
-		char *p = realloc(t->out, cap);
-		if (!p) {
-			t->out_oom = true;
-			return NULL;
-		}
-		t->out = p;
-		t->out_cap = cap;
-	}
-	return t->out + t->out_len;
+	return t->out_len + n <= t->out_cap ? t->out + t->out_len : ob_grow(t, n);
 }
 
 static void ob_put(struct term *t, const char *s, size_t n)
@@ -564,7 +568,8 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
  * there (*shown, updated). */
 static void send_cell(struct term *t, const struct con_cell *cell, struct con_cell *shown, int x, int y)
 {
-	struct con_cell want = { term_glyph(cell->ch), cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF };
+	uint32_t ch = cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
+	struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF };
 	if (same_look(shown, &want))
 		return;
 	char *p = ob_room(t, CELL_ROOM);
@@ -656,6 +661,8 @@ static int term_present(struct display *d, struct console *c)
 	int dh = c->h < t->rows ? c->h : t->rows;
 	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
 	for (int y = 0; y < dh; y++) {
+		if (trust && !con_span_any(c->row_damage[y]))
+			continue;
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
 		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;

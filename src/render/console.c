@@ -331,7 +331,8 @@ int con_sync(struct console *dst, struct console *src)
 	if (dst->w != src->w || dst->h != src->h)
 		return -EINVAL;
 	size_t w = (size_t)src->w;
-	for (int y = 0; y < src->h && src->damaged; y++) {
+	int y = 0;
+	for (; y < src->h && src->damaged; y++) {
 		struct con_span sp = src->row_damage[y];
 		if (!con_span_any(sp))
 			continue;
@@ -345,8 +346,9 @@ int con_sync(struct console *dst, struct console *src)
 			set_cell(dst, x, y, s[x]);
 		}
 	}
-	/* (damaged reached 0 early: the remaining rows' spans are clean) */
-	for (int y = 0; y < src->h; y++)
+	/* damaged reached 0 early: the remaining rows hold no damage, but their
+	 * spans may still be wide */
+	for (; y < src->h; y++)
 		src->row_damage[y] = CON_SPAN_NONE;
 	src->cleared_at = src->changes;
 	return 0;

@@ -40,32 +40,6 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s)
 	con_print(c, x < 0 ? 0 : x, y, fg, ui_pal.bg, s, c->w);
 }
 
-bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
-{
-	bool vis = m->visible[i];
-	if (!vis && !m->explored[i])
-		return false;
-	switch (m->tile[i]) {
-	case TILE_WALL:
-		*ch = '#';
-		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
-		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
-		break;
-	case TILE_STAIRS_DOWN:
-	case TILE_STAIRS_UP:
-		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
-		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
-		break;
-	default:
-		*ch = '.';
-		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
-		break;
-	}
-	return true;
-}
-
 /* How a drawable is shown: the game's colours, except the monsters, which
  * take the screen's colour-blind-safe palette (Okabe-Ito: bluish green,
  * orange, reddish purple — told apart with any colour vision, and from the
@@ -249,14 +223,24 @@ int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form)
 {
 	for (int i = 0; i < n; i++)
 		form[i] = 0;
-	/* steps: brief labels, keys alone, left out; then the same for the
-	 * items that keep their words */
-	static const struct { int form; bool keep; } steps[] = { { 1, false }, { 1, true }, { 2, false },
-								  { 3, false }, { 2, true }, { 3, true } };
+	/* steps: brief labels (all), left out (the others); then the items
+	 * that keep their words: keys alone, left out. A key with no word of
+	 * what it does tells a new player nothing: the others never show
+	 * one (help lists them all). */
+	static const struct { int form; bool keep; } steps[] = { { 1, false }, { 1, true }, { 3, false },
+								  { 2, true }, { 3, true } };
 	for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++)
 		for (int i = n - 1; i >= 0 && hint_width(items, n, form) > width; i--)
 			if (items[i].keep == steps[s].keep && form[i] < steps[s].form)
 				form[i] = steps[s].form;
+	/* room left where items went: their full labels back, the most
+	 * important first */
+	for (int i = 0; i < n; i++)
+		if (form[i] == 1) {
+			form[i] = 0;
+			if (hint_width(items, n, form) > width)
+				form[i] = 1;
+		}
 	return hint_width(items, n, form);
 }
 
@@ -285,6 +269,36 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 	}
 }
 
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
+		     int hy, bool top, int *x, int *y)
+{
+	const struct map *m = game_map(g);
+	char desc[96];
+	const char *what = game_describe(g, hx, hy, desc, sizeof desc);
+	if (!what && m->explored[hy * m->w + hx])
+		what = m->tile[hy * m->w + hx] == TILE_WALL ? "a wall"
+		       : m->tile[hy * m->w + hx] == TILE_STAIRS_DOWN ? "stairs down"
+		       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
+	if (!what)
+		what = "unexplored";
+	/* the description sits next to the cell described: the row below it
+	 * (above it on the view's last row), starting just right of it, moved
+	 * left as far as it must to fit */
+	int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
+	int len = (int)utf8_len(what);
+	int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
+	if (top && dy == l->view_y)
+		dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
+	int dx = vx + 1;
+	if (dx + len > l->view_x + l->view_w - 1)
+		dx = l->view_x + l->view_w - 1 - len;
+	if (dx < l->view_x)
+		dx = l->view_x;
+	*x = dx;
+	*y = dy;
+	return con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
+}
+
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt)
 {
@@ -301,7 +315,6 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	draw_panel(l, g, c);
 
 	const char *top = u->status[0] ? u->status : prompt && prompt[0] ? prompt : NULL;
-	char desc[96];
 	int hx = -1, hy = -1;
 	if (cursor) {
 		hx = u->look_x;
@@ -315,27 +328,8 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 		hy = u->hover_y;
 	}
 	if (hx >= 0) {
-		const char *what = game_describe(g, hx, hy, desc, sizeof desc);
-		if (!what && m->explored[hy * m->w + hx])
-			what = m->tile[hy * m->w + hx] == TILE_WALL ? "a wall"
-			       : m->tile[hy * m->w + hx] == TILE_STAIRS_DOWN ? "stairs down"
-			       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
-		if (!what)
-			what = "unexplored";
-		/* the description sits next to the cell described: the row
-		 * below it (above it on the view's last row), starting just
-		 * right of it, moved left as far as it must to fit */
-		int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
-		int len = (int)utf8_len(what);
-		int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
-		if (top && dy == l->view_y)
-			dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
-		int dx = vx + 1;
-		if (dx + len > l->view_x + l->view_w - 1)
-			dx = l->view_x + l->view_w - 1 - len;
-		if (dx < l->view_x)
-			dx = l->view_x;
-		con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
+		int lx, ly;
+		(void)ui_draw_describe(l, g, c, cam_x, cam_y, hx, hy, top != NULL, &lx, &ly);
 	}
 	if (top)
 		con_print_wrapped(c, l->view_x + 1, l->view_y, l->view_w - 2, 1, 0xFFE080, 0x302010, top); /* whole words */

@@ -20,8 +20,21 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 	return k;
 }
 
+/* The description of the cell under the pointer drawn (over what is there:
+ * the same text in the same place changes nothing), and where it is noted. */
+static void describe(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c, int cam_x,
+		     int cam_y)
+{
+	d->lab_w = 0;
+	if (u->hover_x < 0)
+		return;
+	struct ui_layout l;
+	ui_layout(c->w, c->h, &l);
+	d->lab_w = ui_draw_describe(&l, g, c, cam_x, cam_y, u->hover_x, u->hover_y, false, &d->lab_x, &d->lab_y);
+}
+
 /* Everything the play screen was drawn from, after a whole frame. */
-static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
+static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c,
 		     int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
@@ -47,6 +60,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
+	describe(d, u, g, c, cam_x, cam_y);
 }
 
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
@@ -68,9 +82,9 @@ static void mark_cell(struct ui_drawn *d, const struct ui_layout *l, const struc
 	int vx = x - d->cam_x, vy = y - d->cam_y;
 	if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
 		return;
-	uint32_t ch = ' ', fg = 0xFFFFFF, bg = ui_pal.bg;
-	(void)ui_tile_look(m, i, &ch, &fg, &bg);
-	con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+	struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg };
+	(void)ui_tile_look(m, i, &v.ch, &v.fg, &v.bg);
+	con_put(c, l->view_x + vx, l->view_y + vy, v.ch, v.fg, v.bg);
 }
 
 /* Every cell of the floor compared with what it was drawn from (a new
@@ -123,19 +137,22 @@ static void compare_box(struct ui_drawn *d, const struct ui_layout *l, const str
 	y0 = y0 < 0 ? 0 : y0;
 	x1 = x1 >= m->w ? m->w - 1 : x1;
 	y1 = y1 >= m->h ? m->h - 1 : y1;
+	/* the first k bytes of a word: ones + 8 - k */
+	static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
 	for (int y = y0; y <= y1; y++) {
 		size_t r = (size_t)y * (size_t)m->w;
 		uint8_t *dv = d->visible + r, *de = d->explored + r;
 		const uint8_t *mv = m->visible + r, *me = m->explored + r;
 		for (int x = x0; x <= x1; x += 8) {
 			int k = x1 + 1 - x < 8 ? x1 + 1 - x : 8;
-			if (k == 8) {
-				uint64_t a, a2, b, b2;
+			if (r + (size_t)x + 8 <= MAP_MAX_CELLS) { /* eight cells read at once, k of them kept */
+				uint64_t a, a2, b, b2, keep;
 				memcpy(&a, dv + x, 8);
 				memcpy(&a2, mv + x, 8);
 				memcpy(&b, de + x, 8);
 				memcpy(&b2, me + x, 8);
-				if (!((a ^ a2) | (b ^ b2)))
+				memcpy(&keep, ones + 8 - k, 8);
+				if (!(((a ^ a2) | (b ^ b2)) & keep))
 					continue;
 			}
 			for (int j = x; j < x + k; j++)
@@ -156,6 +173,15 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	if (++d->frame == 0) { /* marks wrapped: forget them all */
 		memset(d->mark, 0, sizeof d->mark);
 		d->frame = 1;
+	}
+	/* the map comes back from under the pointer's description (drawn
+	 * again after, where it now is) */
+	for (int i = 0; i < d->lab_w; i++) {
+		int cx = d->lab_x + i, mx = cx - l->view_x + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
+		if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
+			mark_cell(d, l, m, c, mx, my);
+		else
+			con_put(c, cx, d->lab_y, ' ', 0xFFFFFF, ui_pal.bg); /* off the map: as con_clear left it */
 	}
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, l, m, c);
@@ -221,8 +247,8 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 {
 	struct ui_layout l;
 	ui_layout(c->w, c->h, &l);
-	/* the play screen without anything drawn over the map */
-	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0] && u->hover_x < 0;
+	/* the play screen without a status line over the map */
+	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0];
 	int cam_x = 0, cam_y = 0, mw = 0, mh = 0;
 	if (play) {
 		const struct map *m = game_map(g);
@@ -231,6 +257,10 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
 		mw = m->w;
 		mh = m->h;
+		/* a pointer over a cell the view no longer shows (the camera
+		 * moved under it) has its description beside the view: whole */
+		int hx = u->hover_x - cam_x, hy = u->hover_y - cam_y;
+		play = u->hover_x < 0 || (hx >= 0 && hy >= 0 && hx < l.view_w && hy < l.view_h && l.view_h >= 2);
 	}
 	if (!play || !d->valid || d->c != c || d->g != g || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
 	    d->cam_x != cam_x ||
@@ -243,4 +273,5 @@ void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g
 	}
 	update_map(d, &l, g, c);
 	update_panel(d, &l, g, c);
+	describe(d, u, g, c, cam_x, cam_y);
 }

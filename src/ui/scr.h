@@ -66,10 +66,41 @@ void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
  * line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
+/* The description of map cell (hx, hy) (what the player knows is there),
+ * drawn next to it on the map view whose top-left shows map cell (cam_x,
+ * cam_y), kept off the view's top row when top (a line is there). Sets
+ * (*x, *y) to where it starts; returns the cells it covers on that row. */
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
+		     int hy, bool top, int *x, int *y);
 /* The look of cell i of m in the map view: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
- * colours. */
-bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg);
+ * colours. (Inline: the partial redraw looks up every cell it redraws.) */
+static inline bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+{
+	bool vis = m->visible[i];
+	if (!vis && !m->explored[i])
+		return false;
+	switch (m->tile[i]) {
+	case TILE_WALL:
+		*ch = '#';
+		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
+		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
+		break;
+	case TILE_STAIRS_DOWN:
+	case TILE_STAIRS_UP:
+		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
+		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	default:
+		*ch = '.';
+		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
+		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		break;
+	}
+	return true;
+}
+
 /* The colour the map view draws d in (monsters in the screens' palette,
  * remembered things dimmed). */
 uint32_t ui_drawable_fg(const struct drawable *d);
@@ -93,12 +124,13 @@ struct ui_hint {
 };
 /* Fits n hint items into width columns, two columns between items: sets
  * form[i] to 0 (full), 1 (brief), 2 (key alone) or 3 (left out). Every
- * item gets its brief label before any is reduced to its key, and every
- * item is reduced to its key before any is left out; each step takes the
+ * item gets its brief label before any is left out; each step takes the
  * least important item first (the last in the list) and stops as soon as
- * the line fits. Items that keep their words are reduced to the key or
- * left out only when nothing else is left to take. Returns the width of
- * the line. */
+ * the line fits. An item is never reduced to its key alone (a key with no
+ * word of what it does) unless it keeps its words and nothing else is left
+ * to take; then such items are left out last. Where the line has room
+ * left, brief labels get their full form back, the most important first.
+ * Returns the width of the line. */
 int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form);
 /* The hint line from n items, fitted to the console by ui_hint_fit: never
  * an item cut mid-word. */

@@ -165,17 +165,20 @@ struct ui_drawn {
 	struct game_stats stats;
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
+	int lab_x, lab_y, lab_w;   /* console cells the pointer's description covers (lab_w 0: none) */
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
 	uint32_t mark[MAP_MAX_CELLS];
 };
 
 /* Draws the screen for u and g into c like ui_draw, redrawing only the
  * cells whose inputs changed since the last call with d: on the play
- * screen (no status line, no pointer over the map, the same size, camera,
+ * screen (no status line, the same size, camera,
  * device, bindings and demo flag; a new field of struct ui that the play
  * screen draws from must join these in redraw.c) the map cells whose tile, view or memory changed,
  * those where a drawable came, went or changed, the HUD's numbers and the
- * log when they changed; anything else draws the whole screen. The cells
+ * log when they changed, and the description of the cell under the pointer
+ * (the map put back where it was, then drawn where it is); anything else
+ * draws the whole screen. The cells
  * end up exactly as ui_draw would leave them. c must hold what the last call
  * with d drew (call ui_drawn_forget after writing to c otherwise), g must be
  * the game it drew or another screen must have been drawn since (call
