@@ -177,13 +177,12 @@ static void test_large_floor_allocates_nothing(void **state)
 
 static struct ui_drawn frames_drawn; /* the frames' memory (large: not on the stack) */
 
-/* The app's frame (app.c): what changed drawn, synced into the shown
- * console, presented. */
+/* The app's frame (app.c): what changed drawn into the shown console,
+ * presented. */
 static void frame(struct display *d, const struct ui *u, const struct game *g, struct console *con,
 		  struct console *scratch)
 {
-	ui_draw_update(&frames_drawn, u, g, scratch);
-	assert_int_equal(con_sync(con, scratch), 0);
+	ui_draw_frame(&frames_drawn, u, g, con, scratch);
 	if (con->damaged)
 		assert_int_equal(d->ops->present(d, con), 0);
 	con_clear_damage(con);
