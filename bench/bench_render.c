@@ -96,13 +96,11 @@ static void present(struct rig *r)
 		r->bytes += r->con->damaged * r->px_per_cell;
 }
 
-/* The app's frame (app.c): the screen brought up to date in the scratch
- * console, its changes synced into the shown one, those handed to the
- * display. */
+/* The app's frame (app.c): the shown console brought up to date
+ * (ui_draw_frame), its damage handed to the display. */
 static void frame(struct rig *r)
 {
-	ui_draw_update(r->drawn, &r->u, r->g, r->scratch);
-	con_sync(r->con, r->scratch);
+	ui_draw_frame(r->drawn, &r->u, r->g, r->con, r->scratch);
 	if (!r->con->damaged)
 		return;
 	r->cells += r->con->damaged;
@@ -215,14 +213,14 @@ static long hover(struct rig *r, int step, const char *key)
 }
 
 /* A full redraw of the same screen through the same path: composed whole
- * (ui_draw), compared whole, every cell to the display. Returns the bytes. */
+ * (ui_draw into the scratch console, copied where it differs), every cell
+ * to the display. Returns the bytes. */
 static long full(struct rig *r)
 {
 	if (r->memfd >= 0)
 		(void)term_handle_resize(r->d);
 	ui_drawn_forget(r->drawn);
-	ui_draw_update(r->drawn, &r->u, r->g, r->scratch);
-	con_sync(r->con, r->scratch);
+	ui_draw_frame(r->drawn, &r->u, r->g, r->con, r->scratch);
 	con_damage_all(r->con);
 	long before = r->bytes;
 	present(r);

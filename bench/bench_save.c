@@ -10,6 +10,7 @@
 
 #include "game/serial.h"
 #include "game/world.h"
+#include "save/histfile.h"
 #include "save/morgue.h"
 #include "save/record.h"
 #include "save/save.h"
@@ -129,6 +130,70 @@ static double measure(const char *dir, const char *where, struct game *g, const 
 	return total.median;
 }
 
+/* One floor of n commands (moves and waits, a player who cannot die) on
+ * seed 5, the history given st (NULL: none); *ms: how long they took. */
+static struct game *long_floor(const struct hist_store *st, int n, double *ms)
+{
+	struct game *g;
+	struct game_opts o = {.seed = 5, .mapgen = MAPGEN_CLASSIC};
+	if (game_create(&g, &o) || (st && game_set_history_store(g, st)))
+		exit(1);
+	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT};
+	double t0 = bench_now();
+	for (int i = 0; i < n; i++)
+		game_apply(g, moves[(i * 7 + i / 5) % 5]);
+	*ms = (bench_now() - t0) * 1e3;
+	return g;
+}
+
+/* The median of REPS encodings of g, in ms. */
+static double encode_ms(const struct game *g)
+{
+	double t[REPS];
+	for (int r = 0; r < REPS; r++) {
+		struct serial_buf e = {0};
+		double t0 = bench_now();
+		if (game_encode(g, &e))
+			exit(1);
+		t[r] = (bench_now() - t0) * 1e3;
+		sink += (unsigned)e.len;
+		free(e.data);
+	}
+	return bench_summarise(t, REPS).median;
+}
+
+/* The command history of one long floor: with the history file (in dir,
+ * the app's store) against the whole history in memory (no store), in the
+ * same run: the memory it holds, the play, a save's encoding. */
+static void history_figures(const char *dir)
+{
+	enum { N = 100000 };
+	struct histfile *hf;
+	if (histfile_open(&hf, dir))
+		exit(1);
+	struct hist_store st;
+	histfile_store(hf, &st);
+	double play_f, play_m;
+	struct game *f = long_floor(&st, N, &play_f), *m = long_floor(NULL, N, &play_m);
+	if (game_checksum(f) != game_checksum(m))
+		exit(1);
+	const struct history *hf_h = game_history(f), *hm_h = game_history(m);
+	printf("history of a floor of %d commands: %d KB in memory with the history file (%d commands in it), "
+	       "%d KB without (ratio %.3f)\n",
+	       N, hf_h->cap * HIST_RECORD / 1024, hf_h->stored, hm_h->cap * HIST_RECORD / 1024,
+	       (double)hf_h->cap / hm_h->cap);
+	printf("  playing them: %.0f ms with the file, %.0f ms without (ratio %.3f)\n", play_f, play_m,
+	       play_f / play_m);
+	double ef = encode_ms(f), em = encode_ms(m);
+	printf("  encoding the save (%d commands of history read back in chunks): %.2f ms from the file, %.2f ms "
+	       "from memory (ratio %.2f)\n",
+	       N, ef, em, ef / em);
+	game_destroy(f);
+	game_destroy(m);
+	histfile_close(hf);
+}
+
 int main(void)
 {
 	struct game *g = ten_floors();
@@ -178,6 +243,7 @@ int main(void)
 	       "%dth (what the morgue writes)\n", nh, game_turn(lg), (r1 - r0) * 1e3, (r2 - r1) * 1e3, MORGUE_REC_SUM_EVERY);
 	game_destroy(lg);
 
+	history_figures(dir);
 	game_destroy(g);
 	free(b.data);
 	char cmd[128];

@@ -113,4 +113,15 @@ static inline struct command *gamefix_history(const struct game *g, int *n)
 	return out;
 }
 
+/* Fails the test unless a and b have the same history. */
+static inline void gamefix_same_history(const struct game *a, const struct game *b)
+{
+	int na, nb;
+	struct command *ha = gamefix_history(a, &na), *hb = gamefix_history(b, &nb);
+	assert_int_equal(nb, na);
+	assert_memory_equal(hb, ha, (size_t)na * sizeof(*ha));
+	free(ha);
+	free(hb);
+}
+
 #endif

@@ -26,72 +26,11 @@
 #include "save/histfile.h"
 #include "ui/ui.h"
 
-/* AddressSanitizer brings its own allocator: the counters cannot stand in
- * for it, so under it these tests skip. */
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNTING 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COUNTING 0
-#endif
-#endif
-#ifndef COUNTING
-#define COUNTING 1
-#endif
-
-static long allocations; /* the test binary's own counter (not the game's) */
-
-#if COUNTING
-/* glibc's own allocator, under the names it exports for this purpose. */
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
-extern void __libc_free(void *p);
-extern void *__libc_memalign(size_t align, size_t n);
-
-void *malloc(size_t n)
-{
-	allocations++;
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t size)
-{
-	allocations++;
-	return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t n)
-{
-	allocations++;
-	return __libc_realloc(p, n);
-}
-
-void free(void *p)
-{
-	__libc_free(p);
-}
-
-void *aligned_alloc(size_t align, size_t n)
-{
-	allocations++;
-	return __libc_memalign(align, n);
-}
-
-int posix_memalign(void **out, size_t align, size_t n)
-{
-	allocations++;
-	void *p = __libc_memalign(align, n);
-	if (!p)
-		return ENOMEM;
-	*out = p;
-	return 0;
-}
-#endif
+#include "allochook.h"
 
 static void skip_unless_counting(void)
 {
-	if (!COUNTING) {
+	if (!ALLOCHOOK_COUNTING) {
 		print_message("skipped: built with AddressSanitizer (its allocator cannot be counted)\n");
 		skip();
 	}
@@ -157,18 +96,25 @@ static void long_game(struct game *g, const char *what, int commands)
 	assert_int_equal(allocations - before, 0);
 }
 
-static void test_long_game_allocates_nothing(void **state)
+/* g saved (game_encode) and loaded back (game_decode); g is destroyed. */
+static struct game *reloaded(struct game *g)
 {
-	(void)state;
-	skip_unless_counting();
-	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
-	long_game(g, "new game", 6000);
 	struct serial_buf b = {0};
 	assert_int_equal(game_encode(g, &b), 0);
 	game_destroy(g);
 	char why[128];
 	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
 	free(b.data);
+	return g;
+}
+
+static void test_long_game_allocates_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
+	long_game(g, "new game", 6000);
+	g = reloaded(g);
 	long_game(g, "loaded game", 6000);
 	game_destroy(g);
 }
@@ -189,12 +135,7 @@ static void test_longer_floor_than_reserve_allocates_nothing(void **state)
 	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
 	assert_int_equal(game_set_history_store(g, &st), 0);
 	long_game(g, "a floor of 20,000 commands", 20000);
-	struct serial_buf b = {0};
-	assert_int_equal(game_encode(g, &b), 0);
-	game_destroy(g);
-	char why[128];
-	assert_int_equal(game_decode(&g, b.data, b.len, why, sizeof why), 0);
-	free(b.data);
+	g = reloaded(g);
 	assert_int_equal(histfile_reset(hf), 0);
 	assert_int_equal(game_set_history_store(g, &st), 0);
 	long_game(g, "the same loaded, 20,000 more", 20000);
@@ -236,13 +177,12 @@ static void test_large_floor_allocates_nothing(void **state)
 
 static struct ui_drawn frames_drawn; /* the frames' memory (large: not on the stack) */
 
-/* The app's frame (app.c): what changed drawn, synced into the shown
- * console, presented. */
+/* The app's frame (app.c): what changed drawn into the shown console,
+ * presented. */
 static void frame(struct display *d, const struct ui *u, const struct game *g, struct console *con,
 		  struct console *scratch)
 {
-	ui_draw_update(&frames_drawn, u, g, scratch);
-	assert_int_equal(con_sync(con, scratch), 0);
+	ui_draw_frame(&frames_drawn, u, g, con, scratch);
 	if (con->damaged)
 		assert_int_equal(d->ops->present(d, con), 0);
 	con_clear_damage(con);

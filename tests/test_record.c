@@ -1,7 +1,10 @@
 #include "save/record.h"
 #include "savefix.h"
 #include "game/serial.h"
+#include "logcap.h"
+#include "save/histfile.h"
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +226,51 @@ static void test_history(void **st)
 	}
 }
 
+/* A long game whose older commands are in its history's store (over a
+ * memfd): its recording (the morgue's) holds them all and replays to it;
+ * with the store damaged the recording fails and is refused, never taken
+ * for a shorter game. */
+static void test_history_from_store(void **st)
+{
+	(void)st;
+	char path[128], err[256];
+	snprintf(path, sizeof path, "%s/store.rec", dir);
+	int fd = memfd_create("history", MFD_CLOEXEC);
+	struct histfile *hf;
+	assert_int_equal(histfile_open_fd(&hf, fd, "the test's memfd"), 0);
+	struct hist_store hs;
+	histfile_store(hf, &hs);
+	struct game *g = gamefix_new(8, MAPGEN_CLASSIC);
+	assert_int_equal(game_set_history_store(g, &hs), 0);
+	/* mostly commands that cost no turn (the stairs where there are none),
+	 * so that the player lives through them all */
+	for (int i = 0; i < 9000; i++)
+		game_apply(g, i % 40 ? CMD_ASCEND : (enum cmd)(CMD_MOVE_N + i / 40 % 8));
+	assert_false(game_is_over(g));
+	assert_int_equal(game_history(g)->stored, 2 * HIST_BLOCK);
+	assert_int_equal(rec_write_history(path, g, 10), 0);
+	struct recording r;
+	struct game *h;
+	assert_int_equal(rec_load(path, &r, err, sizeof err), 0);
+	assert_int_equal(r.nsteps, 9000);
+	if (rec_replay(&r, path, &h, err, sizeof err))
+		fail_msg("%s", err);
+	assert_true(game_checksum(h) == game_checksum(g));
+	rec_free(&r);
+	game_destroy(h);
+
+	assert_int_equal(pwrite(fd, "\x7f", 1, 0), 1);
+	logcap_begin();
+	int rc = rec_write_history(path, g, 10);
+	logcap_end();
+	assert_int_equal(rc, -EIO);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "game: the test's memfd is damaged"));
+	assert_int_equal(rec_load(path, &r, err, sizeof err), -EINVAL);
+	game_destroy(g);
+	histfile_close(hf);
+}
+
 /* Cut at every line end (and inside the last line): refused as incomplete,
  * never taken for a shorter game. */
 static void test_cut_recording(void **st)
@@ -339,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable),
 		cmocka_unit_test(test_format_1),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_history_from_store),
 		cmocka_unit_test(test_cut_recording),
 		cmocka_unit_test(test_replay_diverges),
 		cmocka_unit_test(test_size_line),

@@ -107,6 +107,50 @@ static struct serial_buf sample(struct game **out)
 	return b;
 }
 
+/* game_checksum and the save read one list of component fields
+ * (serial_fields): every value of every field of every component the
+ * sample's entities hold changes the checksum when it changes. */
+static void test_checksum_covers_every_field(void **state)
+{
+	(void)state;
+	struct game *g;
+	struct serial_buf b = sample(&g);
+	free(b.data);
+	bool seen[COMP_COUNT] = {false};
+	uint64_t sum = game_checksum(g);
+	long changed = 0;
+	for (uint32_t i = 0; i < ecs_slots(g->w); i++) {
+		ecs_entity e = ecs_slot_entity(g->w, i);
+		for (int c = 0; e != ECS_NULL && c < COMP_COUNT; c++) {
+			unsigned char *s = ecs_get(g->w, e, c);
+			if (!s)
+				continue;
+			seen[c] = true;
+			int nf;
+			const struct serial_field *f = serial_fields(c, &nf);
+			assert_true(nf > 0);
+			for (int k = 0; k < nf; k++) {
+				/* each value's lowest byte (a string: its first) */
+				int n = f[k].kind == SERIAL_CHARS ? 1 : f[k].n;
+				size_t size = f[k].kind == SERIAL_U64 ? 8 : f[k].kind == SERIAL_U8 ? 1 : 4;
+				for (int j = 0; j < n; j++) {
+					unsigned char *p = s + f[k].off + (f[k].kind == SERIAL_CHARS ? 0 : (size_t)j * size);
+					*p ^= 1;
+					assert_true(game_checksum(g) != sum);
+					*p ^= 1;
+					changed++;
+				}
+			}
+		}
+	}
+	assert_true(game_checksum(g) == sum);
+	for (int c = 0; c < COMP_COUNT; c++)
+		assert_true(seen[c]); /* the sample holds every component */
+	assert_true(changed > 1000);
+	assert_int_equal(serial_fields(COMP_COUNT, &(int){1}) == NULL, 1);
+	game_destroy(g);
+}
+
 /* Refused with a reason, or (a change the checks cannot tell from a real
  * state) a game that plays on without harm. */
 static void decode_survives(const unsigned char *data, size_t len, int *refused)
@@ -309,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_fresh_and_freed),
 		cmocka_unit_test(test_round_trip_continues),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_checksum_covers_every_field),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped),
 		cmocka_unit_test(test_reasons),

@@ -41,8 +41,8 @@ struct app {
 	const struct display_ops *ops;
 	struct display *disp;
 	struct console *con;     /* what is on screen (damage = what changed) */
-	struct console *scratch; /* where the next frame is composed (con_sync'ed into con) */
-	struct ui_drawn *drawn;  /* what scratch holds, so a frame redraws only what changed */
+	struct console *scratch; /* where a whole screen is composed (then copied into con) */
+	struct ui_drawn *drawn;  /* what con holds, so a frame redraws only what changed */
 	int sfd;                 /* signalfd, -1 when not used */
 	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
 	struct input input;      /* input devices, for drm and fbdev */
@@ -136,21 +136,20 @@ static int size_consoles(struct app *a)
 }
 
 /* Draws the current screen and presents it if any cell changed: what
- * changed is drawn into scratch (ui_draw_update), its changes synced into
- * the shown console, whose damage goes to the display. */
+ * changed is drawn into the shown console (ui_draw_frame; a whole screen
+ * is composed in scratch first), whose damage goes to the display. */
 static int frame(struct app *a)
 {
 	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
 	if (a->blank.on) {
-		con_clear(a->scratch, 0); /* a black frame (unseen when the display is off) */
+		con_clear(a->con, 0); /* a black frame (unseen when the display is off) */
 		ui_drawn_forget(a->drawn);
 	} else if (demo_running(&a->demo)) {
-		ui_draw_update(a->drawn, &a->demo.ui, a->demo.game, a->scratch);
+		ui_draw_frame(a->drawn, &a->demo.ui, a->demo.game, a->con, a->scratch);
 	} else {
-		ui_draw_update(a->drawn, &a->ui, a->game, a->scratch);
+		ui_draw_frame(a->drawn, &a->ui, a->game, a->con, a->scratch);
 	}
-	con_sync(a->con, a->scratch);
 	if (!a->con->damaged)
 		return 0;
 	int rc = a->ops->present(a->disp, a->con);

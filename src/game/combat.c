@@ -6,34 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
-int combat_power(const struct game *g, ecs_entity e)
+/* What the items e wears add to its power (power) or defense. */
+static int equip_bonus(const struct game *g, ecs_entity e, bool power)
 {
-	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
-	if (!a)
-		return 0;
-	int p = a->power;
+	int sum = 0;
 	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
 	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
 		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
 		if (it)
-			p += it->power_bonus;
+			sum += power ? it->power_bonus : it->defense_bonus;
 	}
-	return p;
+	return sum;
+}
+
+int combat_power(const struct game *g, ecs_entity e)
+{
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	return a ? a->power + equip_bonus(g, e, true) : 0;
 }
 
 int combat_defense(const struct game *g, ecs_entity e)
 {
 	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
-	if (!a)
-		return 0;
-	int d = a->defense;
-	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
-	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
-		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
-		if (it)
-			d += it->defense_bonus;
-	}
-	return d;
+	return a ? a->defense + equip_bonus(g, e, false) : 0;
 }
 
 /* "a" or "an" for name. */

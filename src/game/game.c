@@ -10,6 +10,7 @@
 #include "game/ai.h"
 #include "game/combat.h"
 #include "game/items.h"
+#include "game/serial.h"
 #include "game/world.h"
 
 static const char *const cmd_names[CMD_COUNT] = {
@@ -620,85 +621,34 @@ static void h_str(struct hash *h, const char *s)
 	h_bytes(h, s, n);
 }
 
+/* One field of a component: each value widened as serial_value does, a
+ * string as its length and bytes. */
+static void hash_field(struct hash *h, const struct serial_field *f, const unsigned char *p)
+{
+	if (f->kind == SERIAL_CHARS) {
+		h_str(h, (const char *)p);
+		return;
+	}
+	for (int k = 0; k < f->n; k++)
+		h_u64(h, serial_value(f, p, k));
+}
+
+/* The entity's id, its component set, and every field the save holds of
+ * each of its components (serial_fields: one list of them for both). */
 static void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
 {
+	uint32_t mask = ecs_mask(g->w, e);
 	h_u64(h, e);
-	h_u64(h, ecs_mask(g->w, e));
-	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-	if (p) {
-		h_i(h, p->x);
-		h_i(h, p->y);
-		h_i(h, p->floor);
+	h_u64(h, mask);
+	for (int c = 0; c < COMP_COUNT; c++) {
+		if (!(mask & ECS_BIT(c)))
+			continue;
+		const unsigned char *s = ecs_get(g->w, e, c);
+		int nf;
+		const struct serial_field *f = serial_fields(c, &nf);
+		for (int i = 0; i < nf; i++)
+			hash_field(h, &f[i], s + f[i].off);
 	}
-	const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
-	if (r) {
-		h_u64(h, r->glyph);
-		h_u64(h, r->fg);
-		h_i(h, r->order);
-	}
-	const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
-	if (nm)
-		h_str(h, nm->s);
-	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
-	if (a) {
-		h_i(h, a->kind);
-		h_i(h, a->hp);
-		h_i(h, a->max_hp);
-		h_i(h, a->power);
-		h_i(h, a->defense);
-	}
-	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
-	if (ai) {
-		h_i(h, ai->state);
-		h_i(h, ai->last_x);
-		h_i(h, ai->last_y);
-		h_i(h, ai->confused);
-		h_i(h, ai->paralysed);
-	}
-	const struct c_blocks *b = ecs_get(g->w, e, COMP_BLOCKS);
-	if (b)
-		h_i(h, b->on);
-	const struct c_corpse *c = ecs_get(g->w, e, COMP_CORPSE);
-	if (c)
-		h_i(h, c->kind);
-	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
-	if (xp)
-		h_i(h, xp->value);
-	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
-	if (pl) {
-		h_i(h, pl->level);
-		h_i(h, pl->xp);
-		for (int k = 0; k < ACTOR_COUNT; k++)
-			h_i(h, pl->kills[k]);
-		h_str(h, pl->cause);
-	}
-	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
-	if (m) {
-		h_i(h, m->x);
-		h_i(h, m->y);
-		h_i(h, m->known);
-	}
-	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
-	if (it) {
-		h_i(h, it->kind);
-		h_i(h, it->seen);
-	}
-	const struct c_inventory *inv = ecs_get(g->w, e, COMP_INVENTORY);
-	if (inv) {
-		h_i(h, inv->count);
-		for (int i = 0; i < INVENTORY_SLOTS; i++)
-			h_u64(h, inv->slot[i]);
-	}
-	const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
-	if (eqp) {
-		h_i(h, eqp->slot);
-		h_i(h, eqp->power_bonus);
-		h_i(h, eqp->defense_bonus);
-	}
-	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
-	if (eq)
-		for (int i = 0; i < EQUIP_SLOT_COUNT; i++)
-			h_u64(h, eq->slot[i]);
 }
 
 uint64_t game_checksum(const struct game *g)

@@ -1,4 +1,4 @@
-/* history: the commands in memory as HIST_RECORD-byte records, each full block handed to the store; a running FNV-1a of what the store was given checks what it gives back. */
+/* history: the commands in memory as HIST_RECORD-byte records, each full block handed to the store; a running FNV-1a (over 32-bit words) of what the store was given checks what it gives back. */
 #include "game/history.h"
 
 #include <errno.h>
@@ -11,10 +11,13 @@
 /* Commands a reader takes from the store at once (on the stack). */
 #define HIST_CHUNK 256
 
+/* FNV-1a over the records' 32-bit words rather than their bytes (n is a
+ * multiple of 4): a quarter of the multiplications, as good at noticing
+ * damage. */
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
+	for (size_t i = 0; i + 4 <= n; i += 4) {
+		h ^= (uint64_t)p[i] | (uint64_t)p[i + 1] << 8 | (uint64_t)p[i + 2] << 16 | (uint64_t)p[i + 3] << 24;
 		h *= 0x100000001b3ull;
 	}
 	return h;

@@ -30,6 +30,7 @@
 #include "game/mapgen.h"
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[MAPGEN_COUNT] = {
@@ -92,26 +93,12 @@ static void carve_room(struct map *m, const struct room *r)
 			map_set(m, x, y, TILE_FLOOR);
 }
 
-static void carve_h(struct map *m, int x0, int x1, int y)
+/* Carves the straight corridor from (x0, y0) to (x1, y1), which share a
+ * row or a column. */
+static void carve_line(struct map *m, int x0, int y0, int x1, int y1)
 {
-	if (x0 > x1) {
-		int t = x0;
-		x0 = x1;
-		x1 = t;
-	}
-	for (int x = x0; x <= x1; x++)
-		map_set(m, x, y, TILE_FLOOR);
-}
-
-static void carve_v(struct map *m, int y0, int y1, int x)
-{
-	if (y0 > y1) {
-		int t = y0;
-		y0 = y1;
-		y1 = t;
-	}
-	for (int y = y0; y <= y1; y++)
-		map_set(m, x, y, TILE_FLOOR);
+	struct room r = {x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, abs(x1 - x0) + 1, abs(y1 - y0) + 1};
+	carve_room(m, &r);
 }
 
 /* L-shaped tunnel between two room centres. */
@@ -121,11 +108,11 @@ static void tunnel(struct map *m, const struct room *a, const struct room *b, bo
 	map_room_center(a, &ax, &ay);
 	map_room_center(b, &bx, &by);
 	if (horizontal_first) { /* bend at (bx, ay) */
-		carve_h(m, ax, bx, ay);
-		carve_v(m, ay, by, bx);
+		carve_line(m, ax, ay, bx, ay);
+		carve_line(m, bx, ay, bx, by);
 	} else { /* bend at (ax, by) */
-		carve_v(m, ay, by, ax);
-		carve_h(m, ax, bx, by);
+		carve_line(m, ax, ay, ax, by);
+		carve_line(m, ax, by, bx, by);
 	}
 }
 

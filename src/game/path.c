@@ -72,6 +72,9 @@ static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int
 		int uy = fast_div ? (int)(((uint64_t)(unsigned)u * recip) >> 32) : u / w;
 		int ux = u - uy * w;
 		unsigned du = dist[u];
+		/* The relaxation below is written out twice on purpose: shared as
+		 * an inline function it cost 1.4% more per map (make bench-ir,
+		 * path_dijkstra 198,847 -> 201,576: the compiler spills more). */
 		if (ux > 0 && uy > 0 && ux < w - 1 && uy < h - 1) {
 			/* inside the border: no bounds to check */
 			for (int k = 0; k < 8; k++) {

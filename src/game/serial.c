@@ -13,38 +13,34 @@
 
 /* ---- components: the fields of each, in the order they are written ---- */
 
-enum fkind { FK_I32, FK_U32, FK_U8, FK_U64, FK_CHARS };
-
-struct field {
-	size_t off;
-	uint8_t kind;
-	uint16_t n; /* array length (FK_CHARS: bytes, one of them a NUL) */
-};
-
 #define FLD(T, m, k) {offsetof(struct T, m), k, 1}
 #define ARR(T, m, k) {offsetof(struct T, m), k, sizeof(((struct T *)0)->m) / sizeof(((struct T *)0)->m[0])}
 
-static const struct field f_pos[] = {FLD(c_pos, x, FK_I32), FLD(c_pos, y, FK_I32), FLD(c_pos, floor, FK_I32)};
-static const struct field f_render[] = {FLD(c_render, glyph, FK_U32), FLD(c_render, fg, FK_U32),
-					FLD(c_render, order, FK_I32)};
-static const struct field f_name[] = {ARR(c_name, s, FK_CHARS)};
-static const struct field f_actor[] = {FLD(c_actor, kind, FK_I32), FLD(c_actor, hp, FK_I32),
-				       FLD(c_actor, max_hp, FK_I32), FLD(c_actor, power, FK_I32),
-				       FLD(c_actor, defense, FK_I32)};
-static const struct field f_ai[] = {FLD(c_ai, state, FK_I32), FLD(c_ai, last_x, FK_I32), FLD(c_ai, last_y, FK_I32),
-				    FLD(c_ai, confused, FK_I32), FLD(c_ai, paralysed, FK_I32)};
-static const struct field f_blocks[] = {FLD(c_blocks, on, FK_U8)};
-static const struct field f_corpse[] = {FLD(c_corpse, kind, FK_I32)};
-static const struct field f_xp[] = {FLD(c_xp, value, FK_I32)};
-static const struct field f_player[] = {FLD(c_player, level, FK_I32), FLD(c_player, xp, FK_I32),
-					ARR(c_player, kills, FK_I32), ARR(c_player, cause, FK_CHARS)};
-static const struct field f_memory[] = {FLD(c_memory, x, FK_I32), FLD(c_memory, y, FK_I32),
-					FLD(c_memory, known, FK_U8)};
-static const struct field f_item[] = {FLD(c_item, kind, FK_I32), FLD(c_item, seen, FK_U8)};
-static const struct field f_inventory[] = {FLD(c_inventory, count, FK_I32), ARR(c_inventory, slot, FK_U64)};
-static const struct field f_equippable[] = {FLD(c_equippable, slot, FK_I32), FLD(c_equippable, power_bonus, FK_I32),
-					    FLD(c_equippable, defense_bonus, FK_I32)};
-static const struct field f_equipment[] = {ARR(c_equipment, slot, FK_U64)};
+static const struct serial_field f_pos[] = {FLD(c_pos, x, SERIAL_I32), FLD(c_pos, y, SERIAL_I32),
+					  FLD(c_pos, floor, SERIAL_I32)};
+static const struct serial_field f_render[] = {FLD(c_render, glyph, SERIAL_U32), FLD(c_render, fg, SERIAL_U32),
+					     FLD(c_render, order, SERIAL_I32)};
+static const struct serial_field f_name[] = {ARR(c_name, s, SERIAL_CHARS)};
+static const struct serial_field f_actor[] = {FLD(c_actor, kind, SERIAL_I32), FLD(c_actor, hp, SERIAL_I32),
+					    FLD(c_actor, max_hp, SERIAL_I32), FLD(c_actor, power, SERIAL_I32),
+					    FLD(c_actor, defense, SERIAL_I32)};
+static const struct serial_field f_ai[] = {FLD(c_ai, state, SERIAL_I32), FLD(c_ai, last_x, SERIAL_I32),
+					 FLD(c_ai, last_y, SERIAL_I32), FLD(c_ai, confused, SERIAL_I32),
+					 FLD(c_ai, paralysed, SERIAL_I32)};
+static const struct serial_field f_blocks[] = {FLD(c_blocks, on, SERIAL_U8)};
+static const struct serial_field f_corpse[] = {FLD(c_corpse, kind, SERIAL_I32)};
+static const struct serial_field f_xp[] = {FLD(c_xp, value, SERIAL_I32)};
+static const struct serial_field f_player[] = {FLD(c_player, level, SERIAL_I32), FLD(c_player, xp, SERIAL_I32),
+					     ARR(c_player, kills, SERIAL_I32), ARR(c_player, cause, SERIAL_CHARS)};
+static const struct serial_field f_memory[] = {FLD(c_memory, x, SERIAL_I32), FLD(c_memory, y, SERIAL_I32),
+					     FLD(c_memory, known, SERIAL_U8)};
+static const struct serial_field f_item[] = {FLD(c_item, kind, SERIAL_I32), FLD(c_item, seen, SERIAL_U8)};
+static const struct serial_field f_inventory[] = {FLD(c_inventory, count, SERIAL_I32),
+						ARR(c_inventory, slot, SERIAL_U64)};
+static const struct serial_field f_equippable[] = {FLD(c_equippable, slot, SERIAL_I32),
+						 FLD(c_equippable, power_bonus, SERIAL_I32),
+						 FLD(c_equippable, defense_bonus, SERIAL_I32)};
+static const struct serial_field f_equipment[] = {ARR(c_equipment, slot, SERIAL_U64)};
 
 /* A component struct that changes size must have its table above updated
  * and SERIAL_VERSION raised (and a fixture of the old version kept). */
@@ -67,7 +63,7 @@ _Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
 _Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
 
 struct comp_desc {
-	const struct field *f;
+	const struct serial_field *f;
 	int nf;
 };
 #define CD(t) {t, (int)(sizeof(t) / sizeof(t[0]))}
@@ -87,6 +83,39 @@ static const struct comp_desc comp_desc[COMP_COUNT] = {
 	[COMP_EQUIPPABLE] = CD(f_equippable),
 	[COMP_EQUIPMENT] = CD(f_equipment),
 };
+
+const struct serial_field *serial_fields(int c, int *n)
+{
+	if (c < 0 || c >= COMP_COUNT) {
+		*n = 0;
+		return NULL;
+	}
+	*n = comp_desc[c].nf;
+	return comp_desc[c].f;
+}
+
+uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int k)
+{
+	switch (f->kind) {
+	case SERIAL_I32: {
+		int32_t v;
+		memcpy(&v, p + 4 * k, 4);
+		return (uint64_t)(int64_t)v;
+	}
+	case SERIAL_U32: {
+		uint32_t v;
+		memcpy(&v, p + 4 * k, 4);
+		return v;
+	}
+	case SERIAL_U64: {
+		uint64_t v;
+		memcpy(&v, p + 8 * k, 8);
+		return v;
+	}
+	default: /* SERIAL_U8, SERIAL_CHARS */
+		return p[k];
+	}
+}
 
 /* ---- writing ---- */
 
@@ -163,33 +192,17 @@ static void sec_end(struct wr *w, size_t at)
 static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned char *s)
 {
 	for (int i = 0; i < d->nf; i++) {
-		const struct field *f = &d->f[i];
-		const unsigned char *p = s + f->off;
+		const struct serial_field *f = &d->f[i];
 		for (int k = 0; k < f->n; k++) {
-			switch (f->kind) {
-			case FK_I32: {
-				int32_t v;
-				memcpy(&v, p + 4 * k, 4);
-				w_i32(w, v);
-				break;
-			}
-			case FK_U32: {
-				uint32_t v;
-				memcpy(&v, p + 4 * k, 4);
-				w_u32(w, v);
-				break;
-			}
-			case FK_U8:
-			case FK_CHARS:
-				w_u8(w, p[k]);
-				break;
-			case FK_U64: {
-				uint64_t v;
-				memcpy(&v, p + 8 * k, 8);
+			uint64_t v = serial_value(f, s + f->off, k);
+			if (f->kind == SERIAL_I32)
+				w_i32(w, (int32_t)v);
+			else if (f->kind == SERIAL_U32)
+				w_u32(w, (uint32_t)v);
+			else if (f->kind == SERIAL_U64)
 				w_u64(w, v);
-				break;
-			}
-			}
+			else
+				w_u8(w, (uint8_t)v);
 		}
 	}
 }
@@ -369,26 +382,26 @@ static bool r_fields(struct rd *r, const struct comp_desc *d, unsigned char *s)
 {
 	bool ok = true;
 	for (int i = 0; i < d->nf; i++) {
-		const struct field *f = &d->f[i];
+		const struct serial_field *f = &d->f[i];
 		unsigned char *p = s + f->off;
 		for (int k = 0; k < f->n; k++) {
 			switch (f->kind) {
-			case FK_I32: {
+			case SERIAL_I32: {
 				int32_t v = r_i32(r);
 				ok = ok && v > -NUM_MAX && v < NUM_MAX;
 				memcpy(p + 4 * k, &v, 4);
 				break;
 			}
-			case FK_U32: {
+			case SERIAL_U32: {
 				uint32_t v = r_u32(r);
 				memcpy(p + 4 * k, &v, 4);
 				break;
 			}
-			case FK_U8:
-			case FK_CHARS:
+			case SERIAL_U8:
+			case SERIAL_CHARS:
 				p[k] = r_u8(r);
 				break;
-			case FK_U64: {
+			case SERIAL_U64: {
 				uint64_t v = r_u64(r);
 				memcpy(p + 8 * k, &v, 8);
 				break;

@@ -20,6 +20,29 @@
  * seed, with its arguments). docs/save.md describes each. Version 1 (no
  * history, the first component layout) is no longer read. */
 
+/* How a component's fields are written (and hashed by game_checksum): each
+ * field is n values (an array; one for a plain field) of one kind, at byte
+ * off of the component's struct. */
+enum serial_fkind {
+	SERIAL_I32,
+	SERIAL_U32,
+	SERIAL_U8,
+	SERIAL_U64,
+	SERIAL_CHARS /* n bytes, one of them a NUL */
+};
+struct serial_field {
+	size_t off;
+	uint8_t kind; /* enum serial_fkind */
+	uint16_t n;
+};
+/* The fields of component type c in the order they are written, *n of
+ * them; NULL with *n = 0 for an unknown c. */
+const struct serial_field *serial_fields(int c, int *n);
+/* Value k (0 .. f->n - 1) of field f of the component at p (p: the field's
+ * first byte), widened to 64 bits: SERIAL_I32 sign-extended, the others
+ * (a SERIAL_CHARS byte too) zero-extended. */
+uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int k);
+
 /* A growing byte buffer; zero it before first use, free data when done. */
 struct serial_buf {
 	unsigned char *data;

@@ -140,23 +140,39 @@ void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 	}
 }
 
+/* Creates an entity at (x, y) of floor with its look and name (what every
+ * spawned thing has). Returns 0 or -errno (then nothing is left). */
+static int spawn_base(struct game *g, int floor, int x, int y, uint32_t glyph, uint32_t fg, int order,
+		      const char *name, ecs_entity *out)
+{
+	ecs_entity e;
+	int rc = ecs_create(g->w, &e);
+	if (rc)
+		return rc;
+	struct c_pos pos = {.x = x, .y = y, .floor = floor};
+	struct c_render ren = {.glyph = glyph, .fg = fg, .order = order};
+	struct c_name nm = {{0}};
+	snprintf(nm.s, sizeof(nm.s), "%s", name);
+	if (!ecs_add(g->w, e, COMP_POS, &pos) || !ecs_add(g->w, e, COMP_RENDER, &ren) ||
+	    !ecs_add(g->w, e, COMP_NAME, &nm)) {
+		ecs_destroy(g->w, e);
+		return -ENOMEM;
+	}
+	*out = e;
+	return 0;
+}
+
 int world_spawn_item(struct game *g, int kind, int floor, int x, int y, ecs_entity *out)
 {
 	if (kind < 0 || kind >= ITEM_COUNT)
 		return -EINVAL;
 	const struct item_def *d = &content_items[kind];
 	ecs_entity e;
-	int rc = ecs_create(g->w, &e);
+	int rc = spawn_base(g, floor, x, y, d->glyph, d->fg, GAME_ORDER_ITEM, d->name, &e);
 	if (rc)
 		return rc;
-	struct c_pos pos = {.x = x, .y = y, .floor = floor};
-	struct c_render ren = {.glyph = d->glyph, .fg = d->fg, .order = GAME_ORDER_ITEM};
-	struct c_name name = {{0}};
-	snprintf(name.s, sizeof(name.s), "%s", d->name);
 	struct c_item it = {.kind = kind};
-	bool ok = ecs_add(g->w, e, COMP_POS, &pos) && ecs_add(g->w, e, COMP_RENDER, &ren) &&
-		  ecs_add(g->w, e, COMP_NAME, &name) && ecs_add(g->w, e, COMP_ITEM, &it) &&
-		  ecs_add(g->w, e, COMP_MEMORY, NULL);
+	bool ok = ecs_add(g->w, e, COMP_ITEM, &it) && ecs_add(g->w, e, COMP_MEMORY, NULL);
 	if (ok && d->effect == EFFECT_EQUIP) {
 		struct c_equippable eq = {.slot = d->slot, .power_bonus = d->power_bonus,
 					  .defense_bonus = d->defense_bonus};
@@ -200,18 +216,12 @@ int world_spawn_actor(struct game *g, enum actor_kind kind, int floor, int x, in
 {
 	const struct actor_def *d = &content_actors[kind];
 	ecs_entity e;
-	int rc = ecs_create(g->w, &e);
+	int rc = spawn_base(g, floor, x, y, d->glyph, d->fg, GAME_ORDER_ACTOR, d->name, &e);
 	if (rc)
 		return rc;
-	struct c_pos pos = {.x = x, .y = y, .floor = floor};
-	struct c_render ren = {.glyph = d->glyph, .fg = d->fg, .order = GAME_ORDER_ACTOR};
-	struct c_name name = {{0}};
-	snprintf(name.s, sizeof(name.s), "%s", d->name);
 	struct c_actor act = {.kind = kind, .hp = d->hp, .max_hp = d->hp, .power = d->power, .defense = d->defense};
 	struct c_blocks blk = {.on = 1};
-	bool ok = ecs_add(g->w, e, COMP_POS, &pos) && ecs_add(g->w, e, COMP_RENDER, &ren) &&
-		  ecs_add(g->w, e, COMP_NAME, &name) && ecs_add(g->w, e, COMP_ACTOR, &act) &&
-		  ecs_add(g->w, e, COMP_BLOCKS, &blk);
+	bool ok = ecs_add(g->w, e, COMP_ACTOR, &act) && ecs_add(g->w, e, COMP_BLOCKS, &blk);
 	if (ok && kind == ACTOR_PLAYER) {
 		struct c_player pl = {.level = content_rules.start_level, .xp = 0};
 		ok = ecs_add(g->w, e, COMP_PLAYER, &pl) && ecs_add(g->w, e, COMP_INVENTORY, NULL) &&

@@ -307,23 +307,16 @@ int con_copy(struct console *dst, const struct console *src)
 	return 0;
 }
 
-int con_next_damaged(const uint8_t *damage, int from, int n)
+int con_copy_rect(struct console *dst, const struct console *src, int x, int y, int w, int h)
 {
-	int i = from;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, damage + i, 8);
-		if (!w)
-			continue;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return i + __builtin_ctzll(w) / 8;
-#else
-		break;
-#endif
-	}
-	while (i < n && !damage[i])
-		i++;
-	return i;
+	if (dst->w != src->w || dst->h != src->h)
+		return -EINVAL;
+	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+	int x1 = x + w > src->w ? src->w : x + w, y1 = y + h > src->h ? src->h : y + h;
+	for (int yy = y0; yy < y1; yy++)
+		for (int xx = x0; xx < x1; xx++)
+			set_cell(dst, xx, yy, src->cells[(size_t)yy * (size_t)src->w + (size_t)xx]);
+	return 0;
 }
 
 int con_sync(struct console *dst, struct console *src)

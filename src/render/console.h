@@ -3,6 +3,7 @@
 #define PIROGUE_RENDER_CONSOLE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Colours are 0xRRGGBB. */
 #define CON_RGB(r, g, b) ((uint32_t)(((r) & 0xFF) << 16 | ((g) & 0xFF) << 8 | ((b) & 0xFF)))
@@ -97,6 +98,11 @@ void con_box(struct console *c, int x, int y, int w, int h, uint32_t fg, uint32_
  * from scratch into a spare console without over-reporting damage. */
 int con_copy(struct console *dst, const struct console *src);
 
+/* Makes dst's cells in the rectangle (clipped) equal src's (same size
+ * required: returns -EINVAL otherwise), damaging only the cells that
+ * differ: a part of a screen composed in a spare console, then shown. */
+int con_copy_rect(struct console *dst, const struct console *src, int x, int y, int w, int h);
+
 /* Brings dst up to date from src's damage: copies the cells damaged in src
  * (damaging in dst only those that differ) and forgets src's damage. dst
  * must already equal src on every undamaged cell of src — true when dst is
@@ -107,8 +113,26 @@ int con_copy(struct console *dst, const struct console *src);
 int con_sync(struct console *dst, struct console *src);
 
 /* The first i in [from, n) with damage[i] nonzero, or n: a row of a damage
- * map (the console's, or one like it) read eight bytes at a time. */
-int con_next_damaged(const uint8_t *damage, int from, int n);
+ * map (the console's, or one like it) read eight bytes at a time. (Inline:
+ * every reader of damage calls it once a damaged cell.) */
+static inline int con_next_damaged(const uint8_t *damage, int from, int n)
+{
+	int i = from;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, damage + i, 8);
+		if (!w)
+			continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return i + __builtin_ctzll(w) / 8;
+#else
+		break;
+#endif
+	}
+	while (i < n && !damage[i])
+		i++;
+	return i;
+}
 
 /* Marks every cell damaged (e.g. after a VT switch or a new surface). */
 void con_damage_all(struct console *c);

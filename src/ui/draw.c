@@ -144,17 +144,17 @@ static bool stats_part(struct console *c, const struct game_stats *was, bool cha
 	return true;
 }
 
-void ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
+int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
 		   struct console *c)
 {
 	const struct game_stats s = *st, w = was ? *was : s;
 	char buf[64];
-	int y = l->panel_y;
+	int y = l->panel_y, rows = 0;
 	bool hp = s.hp != w.hp || s.max_hp != w.max_hp;
 	bool xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
 	if (l->compact) {
 		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y))
-			return;
+			return 0;
 		/* no separator: the stats line is the panel's first row */
 		int bw = l->cols / 2 - 1;
 		if (bw > 20)
@@ -165,16 +165,20 @@ void ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
 		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
 		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
-		return;
+		return 1;
 	}
 	/* the rows left of the log, one part each */
-	if (stats_part(c, was, hp, 0, l->log_x, y + 1))
+	if (stats_part(c, was, hp, 0, l->log_x, y + 1)) {
+		rows |= 1 << 1;
 		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
+	}
 	if (stats_part(c, was, s.depth != w.depth, 0, l->log_x, y + 3)) {
+		rows |= 1 << 3;
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
 		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
 	}
 	if (stats_part(c, was, xp, 0, l->log_x, y + 4)) {
+		rows |= 1 << 4;
 		/* 21 columns: shorter forms for high levels, never a cut number */
 		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
 		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
@@ -182,9 +186,11 @@ void ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const
 		con_print(c, 1, y + 4, ui_pal.xp_fg, ui_pal.bg, buf, 21);
 	}
 	if (stats_part(c, was, s.turn != w.turn, 0, l->log_x, y + 5)) {
+		rows |= 1 << 5;
 		snprintf(buf, sizeof buf, "Turn %d", s.turn);
 		con_print(c, 1, y + 5, ui_pal.dim_text, ui_pal.bg, buf, 21);
 	}
+	return rows;
 }
 
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c)

@@ -1,6 +1,10 @@
 /* A frame drawn in proportion to what changed: the play screen's inputs as
  * last drawn (struct ui_drawn) are compared with the game's, and only the
- * map cells, HUD numbers and log whose inputs differ are drawn again. */
+ * map cells, HUD numbers and log whose inputs differ are drawn again, each
+ * cell of the shown console written once with what it ends up showing (a
+ * part drawn over itself, the HUD's lines, the log, the pointer's
+ * description, is composed in the scratch console and copied where it
+ * differs), so that its damage is exactly what changed. */
 #include "game/map.h"
 #include "ui/scr.h"
 #include <string.h>
@@ -20,22 +24,23 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 	return k;
 }
 
-/* The description of the cell under the pointer drawn (over what is there:
- * the same text in the same place changes nothing), and where it is noted. */
-static void describe(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c, int cam_x,
-		     int cam_y)
+/* The description of the cell under the pointer composed in scratch (the
+ * cells it covers are then all it set), and where it is noted in *x, *y,
+ * *w (w 0: no pointer over the map). */
+static void describe(const struct ui *u, const struct game *g, struct console *scratch, int cam_x, int cam_y, int *x,
+		     int *y, int *w)
 {
-	d->lab_w = 0;
+	*w = 0;
 	if (u->hover_x < 0)
 		return;
 	struct ui_layout l;
-	ui_layout(c->w, c->h, &l);
-	d->lab_w = ui_draw_describe(&l, g, c, cam_x, cam_y, u->hover_x, u->hover_y, false, &d->lab_x, &d->lab_y);
+	ui_layout(scratch->w, scratch->h, &l);
+	*w = ui_draw_describe(&l, g, scratch, cam_x, cam_y, u->hover_x, u->hover_y, false, x, y);
 }
 
 /* Everything the play screen was drawn from, after a whole frame. */
-static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c,
-		     int cam_x, int cam_y)
+static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
+		     struct console *scratch, int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
 	d->valid = true;
@@ -60,7 +65,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
-	describe(d, u, g, c, cam_x, cam_y);
+	describe(u, g, scratch, cam_x, cam_y, &d->lab_x, &d->lab_y, &d->lab_w);
 }
 
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
@@ -69,28 +74,25 @@ static bool same_drawable(const struct drawable *a, const struct drawable *b)
 	       a->remembered == b->remembered;
 }
 
-/* Map cell i (x, y) becomes part of this frame's redraw: its tile is drawn
- * again (blank as con_clear leaves it when unseen); the drawables on it
- * follow in update_map. Cells outside the view are only marked. */
-static void mark_cell(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c, int x,
-		      int y)
+/* Map cell (x, y) becomes part of this frame's redraw (listed when in
+ * view); update_map writes each listed cell once, its tile and the top
+ * drawable on it. */
+static void mark_cell(struct ui_drawn *d, const struct map *m, int x, int y)
 {
 	int i = y * m->w + x;
 	if (d->mark[i] == d->frame)
 		return;
 	d->mark[i] = d->frame;
+	d->top[i] = 0;
 	int vx = x - d->cam_x, vy = y - d->cam_y;
-	if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
-		return;
-	struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg };
-	(void)ui_tile_look(m, i, &v.ch, &v.fg, &v.bg);
-	con_put(c, l->view_x + vx, l->view_y + vy, v.ch, v.fg, v.bg);
+	if (vx >= 0 && vy >= 0 && vx < d->view_w && vy < d->view_h)
+		d->marked[d->nmarked++] = i;
 }
 
 /* Every cell of the floor compared with what it was drawn from (a new
  * floor, or more than one view taken since the last frame); the copies
  * brought up to date. */
-static void compare_all(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c)
+static void compare_all(struct ui_drawn *d, const struct map *m)
 {
 	size_t w = (size_t)m->w;
 	/* what the player remembers changes on some turns, the tiles with the
@@ -120,7 +122,7 @@ static void compare_all(struct ui_drawn *d, const struct ui_layout *l, const str
 			for (size_t j = x; j < x + k; j++)
 				if (d->visible[r + j] != m->visible[r + j] || d->explored[r + j] != m->explored[r + j] ||
 				    d->tile[r + j] != m->tile[r + j])
-					mark_cell(d, l, m, c, (int)j, y);
+					mark_cell(d, m, (int)j, y);
 		}
 		memcpy(d->visible + r, m->visible + r, w);
 		memcpy(d->explored + r, m->explored + r, w);
@@ -130,8 +132,7 @@ static void compare_all(struct ui_drawn *d, const struct ui_layout *l, const str
 
 /* The cells x0..x1, y0..y1 (clipped to the floor) compared for view and
  * memory, eight at a time; the copies brought up to date there. */
-static void compare_box(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c, int x0,
-			int y0, int x1, int y1)
+static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0, int x1, int y1)
 {
 	x0 = x0 < 0 ? 0 : x0;
 	y0 = y0 < 0 ? 0 : y0;
@@ -159,32 +160,37 @@ static void compare_box(struct ui_drawn *d, const struct ui_layout *l, const str
 				if (dv[j] != mv[j] || de[j] != me[j]) {
 					dv[j] = mv[j];
 					de[j] = me[j];
-					mark_cell(d, l, m, c, j, y);
+					mark_cell(d, m, j, y);
 				}
 		}
 	}
 }
 
-/* The map view: the cells whose tile, view or memory changed, the cells a
- * drawable left, reached or changed on, then every drawable on those. */
-static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+/* The map view: the cells whose tile, view or memory changed, those a
+ * drawable left, reached or changed on, those the pointer's description
+ * left, each written once as it now looks; but not those under the
+ * description now at (lx, ly), lw cells, which is copied over them after. */
+static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c, int lx,
+		       int ly, int lw)
 {
 	const struct map *m = game_map(g);
 	if (++d->frame == 0) { /* marks wrapped: forget them all */
 		memset(d->mark, 0, sizeof d->mark);
 		d->frame = 1;
 	}
-	/* the map comes back from under the pointer's description (drawn
-	 * again after, where it now is) */
+	d->nmarked = 0;
+	d->view_w = l->view_w;
+	d->view_h = l->view_h;
+	/* the map comes back from under the pointer's old description */
 	for (int i = 0; i < d->lab_w; i++) {
 		int cx = d->lab_x + i, mx = cx - l->view_x + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
 		if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
-			mark_cell(d, l, m, c, mx, my);
-		else
+			mark_cell(d, m, mx, my);
+		else if (d->lab_y != ly || cx < lx || cx >= lx + lw)
 			con_put(c, cx, d->lab_y, ' ', 0xFFFFFF, ui_pal.bg); /* off the map: as con_clear left it */
 	}
 	if (m != d->map || m->views - d->views > 1) {
-		compare_all(d, l, m, c);
+		compare_all(d, m);
 	} else if (m->views != d->views) {
 		/* one view taken since: visible and explored changed only inside
 		 * the box it cleared and the one it set */
@@ -193,7 +199,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 			a = b;
 		if (b.x1 < b.x0)
 			b = a;
-		compare_box(d, l, m, c, a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0, a.x1 > b.x1 ? a.x1 : b.x1,
+		compare_box(d, m, a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0, a.x1 > b.x1 ? a.x1 : b.x1,
 			    a.y1 > b.y1 ? a.y1 : b.y1);
 	}
 	d->map = m;
@@ -205,28 +211,46 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		if (i < n && i < d->ndraw && same_drawable(&now[i], &d->draw[i]))
 			continue;
 		if (i < d->ndraw)
-			mark_cell(d, l, m, c, d->draw[i].x, d->draw[i].y);
+			mark_cell(d, m, d->draw[i].x, d->draw[i].y);
 		if (i < n)
-			mark_cell(d, l, m, c, now[i].x, now[i].y);
+			mark_cell(d, m, now[i].x, now[i].y);
 	}
+	/* the top drawable on each marked cell (the last in drawing order) */
 	for (int i = 0; i < n; i++) {
-		int vx = now[i].x - d->cam_x, vy = now[i].y - d->cam_y;
-		if (d->mark[now[i].y * m->w + now[i].x] != d->frame || vx < 0 || vy < 0 || vx >= l->view_w ||
-		    vy >= l->view_h)
+		int at = now[i].y * m->w + now[i].x;
+		if (d->mark[at] == d->frame)
+			d->top[at] = (uint16_t)(i + 1);
+	}
+	for (int k = 0; k < d->nmarked; k++) {
+		int at = d->marked[k], x = at % m->w, y = at / m->w;
+		int cx = l->view_x + x - d->cam_x, cy = l->view_y + y - d->cam_y;
+		if (cy == ly && cx >= lx && cx < lx + lw)
 			continue;
-		con_put_fg(c, l->view_x + vx, l->view_y + vy, now[i].glyph, ui_drawable_fg(&now[i]));
+		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg }; /* unseen: as con_clear left it */
+		(void)ui_tile_look(m, at, &v.ch, &v.fg, &v.bg);
+		if (d->top[at]) {
+			const struct drawable *t = &now[d->top[at] - 1];
+			v.ch = t->glyph;
+			v.fg = ui_drawable_fg(t);
+		}
+		con_put(c, cx, cy, v.ch, v.fg, v.bg);
 	}
 	memcpy(d->draw, now, (size_t)n * sizeof *now);
 	d->ndraw = n;
 }
 
-/* The HUD's numbers and the log, each when what it shows changed. */
-static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+/* The HUD's numbers and the log, each when what it shows changed: composed
+ * in scratch (the part redrawn is all cleared there first), copied into c. */
+static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
+			 struct console *scratch)
 {
 	struct game_stats s;
 	game_stats(g, &s);
 	if (memcmp(&s, &d->stats, sizeof s)) {
-		ui_draw_stats(l, &s, &d->stats, c);
+		int rows = ui_draw_stats(l, &s, &d->stats, scratch);
+		for (int r = 0; rows; r++, rows >>= 1)
+			if (rows & 1)
+				(void)con_copy_rect(c, scratch, 0, l->panel_y + r, l->compact ? l->cols : l->log_x, 1);
 		d->stats = s;
 	}
 	/* the newest messages compared where they are; copied only when changed */
@@ -237,41 +261,70 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
 	}
 	if (!same) {
-		con_fill(c, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
-		ui_draw_log(l, g, c);
+		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+		ui_draw_log(l, g, scratch);
+		(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
 		d->nmsg = newest_msgs(g, d->msg);
 	}
 }
 
-void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c)
+/* Whether the play screen in c, drawn from d, can be brought up to date in
+ * part: sets *l (c's layout), the camera and *play (the play screen shows,
+ * whole or not). */
+static bool can_update(const struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
+		       struct ui_layout *l, int *cam_x, int *cam_y, bool *play)
 {
-	struct ui_layout l;
-	ui_layout(c->w, c->h, &l);
+	ui_layout(c->w, c->h, l);
 	/* the play screen without a status line over the map */
-	bool play = g && u->screen == UI_PLAY && !l.too_small && !u->status[0];
-	int cam_x = 0, cam_y = 0, mw = 0, mh = 0;
-	if (play) {
+	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
+	int mw = 0, mh = 0;
+	*cam_x = *cam_y = 0;
+	if (*play) {
 		const struct map *m = game_map(g);
 		int px, py;
 		game_player_pos(g, &px, &py);
-		ui_camera(&l, m->w, m->h, px, py, &cam_x, &cam_y);
+		ui_camera(l, m->w, m->h, px, py, cam_x, cam_y);
 		mw = m->w;
 		mh = m->h;
 		/* a pointer over a cell the view no longer shows (the camera
 		 * moved under it) has its description beside the view: whole */
-		int hx = u->hover_x - cam_x, hy = u->hover_y - cam_y;
-		play = u->hover_x < 0 || (hx >= 0 && hy >= 0 && hx < l.view_w && hy < l.view_h && l.view_h >= 2);
+		int hx = u->hover_x - *cam_x, hy = u->hover_y - *cam_y;
+		*play = u->hover_x < 0 || (hx >= 0 && hy >= 0 && hx < l->view_w && hy < l->view_h && l->view_h >= 2);
 	}
-	if (!play || !d->valid || d->c != c || d->g != g || d->w != c->w || d->h != c->h || d->map_w != mw || d->map_h != mh ||
-	    d->cam_x != cam_x ||
-	    d->cam_y != cam_y || d->last_dev != u->last_dev || d->binds != u->binds || d->demo != u->demo) {
-		ui_draw(u, g, c);
+	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_w == mw &&
+	       d->map_h == mh && d->cam_x == *cam_x && d->cam_y == *cam_y && d->last_dev == u->last_dev &&
+	       d->binds == u->binds && d->demo == u->demo;
+}
+
+void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *shown,
+		   struct console *scratch)
+{
+	struct ui_layout l;
+	int cam_x, cam_y;
+	bool play;
+	bool apart = (scratch->w == shown->w && scratch->h == shown->h) || con_resize(scratch, shown->w, shown->h) == 0;
+	if (!apart) { /* no memory for the scratch console: drawn in place */
+		ui_draw(u, g, shown);
 		d->valid = false;
-		if (play)
-			remember(d, u, g, c, cam_x, cam_y);
 		return;
 	}
-	update_map(d, &l, g, c);
-	update_panel(d, &l, g, c);
-	describe(d, u, g, c, cam_x, cam_y);
+	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
+		int lx, ly, lw;
+		describe(u, g, scratch, cam_x, cam_y, &lx, &ly, &lw);
+		update_map(d, &l, g, shown, lx, ly, lw);
+		update_panel(d, &l, g, shown, scratch);
+		(void)con_copy_rect(shown, scratch, lx, ly, lw, 1);
+		d->lab_x = lx;
+		d->lab_y = ly;
+		d->lab_w = lw;
+		return;
+	}
+	/* whole: composed apart (a cleared console drawn again damages every
+	 * cell it draws on), then only the cells that differ copied */
+	ui_draw(u, g, scratch);
+	(void)con_copy(shown, scratch);
+	con_clear_damage(scratch);
+	d->valid = false;
+	if (play)
+		remember(d, u, g, shown, scratch, cam_x, cam_y);
 }

@@ -108,8 +108,10 @@ uint32_t ui_drawable_fg(const struct drawable *d);
  * log (rows panel_y + 1 on, columns before log_x), on a compact one the
  * panel's first row. With was NULL, all of it over what is there (a
  * cleared console); else only the lines showing a number that differs from
- * was, each cleared first. */
-void ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
+ * was, each cleared first. Returns the rows drawn, as bits (1 << (row -
+ * panel_y)); each drawn row is drawn whole from column 0 to before log_x
+ * (compact: the whole row). */
+int ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
 		   struct console *c);
 /* The newest messages in the log box (log_x, log_y, log_w, log_h), over
  * what is there. */

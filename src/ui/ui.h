@@ -141,7 +141,7 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c);
 #define UI_MAX_DRAWABLES 1024
 #define UI_LOG_LINES 10 /* the most messages the log box shows (ui_layout) */
 
-/* What a console holds after ui_draw_update, kept by its caller so that the
+/* What a console holds after ui_draw_frame, kept by its caller so that the
  * next frame redraws only what changed: the inputs of the play screen as
  * last drawn. Zeroed (or after ui_drawn_forget) it knows nothing and the
  * next frame is drawn whole. Large (the map's cells): keep it on the heap
@@ -168,27 +168,34 @@ struct ui_drawn {
 	int lab_x, lab_y, lab_w;   /* console cells the pointer's description covers (lab_w 0: none) */
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
 	uint32_t mark[MAP_MAX_CELLS];
+	int view_w, view_h;        /* this frame's map view, the cells of it marked, in order */
+	int nmarked;
+	int32_t marked[MAP_MAX_CELLS];
+	uint16_t top[MAP_MAX_CELLS]; /* a marked cell's top drawable + 1, 0: none */
 };
 
-/* Draws the screen for u and g into c like ui_draw, redrawing only the
- * cells whose inputs changed since the last call with d: on the play
- * screen (no status line, the same size, camera,
- * device, bindings and demo flag; a new field of struct ui that the play
- * screen draws from must join these in redraw.c) the map cells whose tile, view or memory changed,
+/* A frame: brings shown (the console the display shows) up to date for u
+ * and g, ending exactly as ui_draw would leave it and damaged exactly where
+ * it changed. On the play screen (no status line, the pointer over the
+ * view if anywhere, the same size, camera, device, bindings and demo flag
+ * as last time; a new field of struct ui that the play screen draws from
+ * must join these in redraw.c) only what changed is drawn, straight into
+ * shown, each cell once: the map cells whose tile, view or memory changed,
  * those where a drawable came, went or changed, the HUD's numbers and the
- * log when they changed, and the description of the cell under the pointer
- * (the map put back where it was, then drawn where it is); anything else
- * draws the whole screen. The cells
- * end up exactly as ui_draw would leave them. c must hold what the last call
- * with d drew (call ui_drawn_forget after writing to c otherwise), g must be
- * the game it drew or another screen must have been drawn since (call
- * ui_drawn_forget when a game is replaced by another, which may lie at the
- * same address), and the bindings u->binds points to must not change in
- * place. The map is compared only where the game's view last changed it
- * (struct map's views and seen), or whole when the floor changed or more
- * than one view was taken since. */
-void ui_draw_update(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *c);
-/* Makes the next ui_draw_update with d draw the whole screen (d NULL: nothing). */
+ * log when they changed (composed in scratch and copied), the pointer's
+ * description (the map put back where it was). The map is compared only
+ * where the game's view last changed it (struct map's views and seen), or
+ * whole when the floor changed or more than one view was taken since.
+ * Anything else is drawn whole into scratch and copied where it differs.
+ * scratch holds nothing between calls (it is resized to shown's size when
+ * it differs). shown must hold what the last call with d drew (call
+ * ui_drawn_forget after writing to it otherwise), g must be the game it
+ * drew or another screen must have been drawn since (call ui_drawn_forget
+ * when a game is replaced by another, which may lie at the same address),
+ * and the bindings u->binds points to must not change in place. */
+void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *shown,
+		   struct console *scratch);
+/* Makes the next ui_draw_frame with d draw the whole screen (d NULL: nothing). */
 void ui_drawn_forget(struct ui_drawn *d);
 
 /* After a command (or a loaded game): the game-over screen when the player
