@@ -491,9 +491,7 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	return rc;
 }
 
-/* Removes the temporary files of atomic writes (the save's, the score
- * table's) killed before their rename: NAME.tmp-XXXXXX. */
-static void remove_stale_temps(const char *dir)
+void save_remove_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -516,7 +514,7 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 	*out = NULL;
 	if (save_file_path(dir, path, sizeof path))
 		return why_set(why, whylen, -ENAMETOOLONG, "the state directory's path is too long");
-	remove_stale_temps(dir);
+	save_remove_temps(dir);
 	int rc = save_load_file(path, out, why, whylen);
 	/* refused or unreadable (a directory in its place, no permission, an
 	 * I/O error): kept aside, so that the next save cannot replace it;

@@ -25,6 +25,10 @@ int save_state_dir(const char *opt, char *buf, size_t len);
 /* Creates dir (and its parents) when missing, mode 0700. Returns 0 or
  * -errno after logging one line naming it. */
 int save_make_dir(const char *dir);
+/* Removes from dir the temporary files of atomic writes (save_write_atomic:
+ * the save's, the score table's, the morgue file's) killed before their
+ * rename: NAME.tmp-XXXXXX. Nothing else; a missing dir is fine. */
+void save_remove_temps(const char *dir);
 
 /* Writes len bytes to dir/name atomically: a temporary file in dir,
  * fsync, rename over name, fsync of dir. Until the rename the old file is
