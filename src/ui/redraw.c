@@ -30,7 +30,7 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 static void describe(const struct ui *u, const struct game *g, struct console *scratch, int cam_x, int cam_y, int *x,
 		     int *y, int *w)
 {
-	*w = 0;
+	*x = *y = *w = 0;
 	if (u->hover_x < 0)
 		return;
 	struct ui_layout l;
