@@ -26,72 +26,11 @@
 #include "save/histfile.h"
 #include "ui/ui.h"
 
-/* AddressSanitizer brings its own allocator: the counters cannot stand in
- * for it, so under it these tests skip. */
-#if defined(__SANITIZE_ADDRESS__)
-#define COUNTING 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COUNTING 0
-#endif
-#endif
-#ifndef COUNTING
-#define COUNTING 1
-#endif
-
-static long allocations; /* the test binary's own counter (not the game's) */
-
-#if COUNTING
-/* glibc's own allocator, under the names it exports for this purpose. */
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t n);
-extern void __libc_free(void *p);
-extern void *__libc_memalign(size_t align, size_t n);
-
-void *malloc(size_t n)
-{
-	allocations++;
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t size)
-{
-	allocations++;
-	return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t n)
-{
-	allocations++;
-	return __libc_realloc(p, n);
-}
-
-void free(void *p)
-{
-	__libc_free(p);
-}
-
-void *aligned_alloc(size_t align, size_t n)
-{
-	allocations++;
-	return __libc_memalign(align, n);
-}
-
-int posix_memalign(void **out, size_t align, size_t n)
-{
-	allocations++;
-	void *p = __libc_memalign(align, n);
-	if (!p)
-		return ENOMEM;
-	*out = p;
-	return 0;
-}
-#endif
+#include "allochook.h"
 
 static void skip_unless_counting(void)
 {
-	if (!COUNTING) {
+	if (!ALLOCHOOK_COUNTING) {
 		print_message("skipped: built with AddressSanitizer (its allocator cannot be counted)\n");
 		skip();
 	}

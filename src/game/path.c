@@ -40,20 +40,6 @@ static inline int requeue(int32_t *head, int32_t *next, int32_t *prev, uint16_t 
 	return added;
 }
 
-/* Offers cell v the distance du plus its cost (a wall, cost 0, is never
- * entered): when that is nearer than it has, requeues it. Returns 1 if v
- * was not queued before, else 0. */
-static inline int relax(int32_t *head, int32_t *next, int32_t *prev, uint16_t *dist, const uint8_t *cost, int v,
-			unsigned du)
-{
-	if (cost[v] == 0)
-		return 0;
-	unsigned nd = du + cost[v];
-	if (nd > PATH_UNREACHABLE - 1)
-		nd = PATH_UNREACHABLE - 1;
-	return nd < dist[v] ? requeue(head, next, prev, dist, v, nd) : 0;
-}
-
 static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int32_t *next, int32_t *prev)
 {
 	int32_t head[NBUCKETS];
@@ -86,16 +72,35 @@ static void run(const uint8_t *cost, int w, int h, int goal, uint16_t *dist, int
 		int uy = fast_div ? (int)(((uint64_t)(unsigned)u * recip) >> 32) : u / w;
 		int ux = u - uy * w;
 		unsigned du = dist[u];
+		/* The relaxation below is written out twice on purpose: shared as
+		 * an inline function it cost 1.4% more per map (make bench-ir,
+		 * path_dijkstra 198,847 -> 201,576: the compiler spills more). */
 		if (ux > 0 && uy > 0 && ux < w - 1 && uy < h - 1) {
 			/* inside the border: no bounds to check */
-			for (int k = 0; k < 8; k++)
-				queued += relax(head, next, prev, dist, cost, u + (int)off[k], du);
+			for (int k = 0; k < 8; k++) {
+				int v = u + (int)off[k];
+				if (cost[v] == 0)
+					continue;
+				unsigned nd = du + cost[v];
+				if (nd > PATH_UNREACHABLE - 1)
+					nd = PATH_UNREACHABLE - 1;
+				if (nd < dist[v])
+					queued += requeue(head, next, prev, dist, v, nd);
+			}
 			continue;
 		}
 		for (int k = 0; k < 8; k++) {
 			int vx = ux + dx8[k], vy = uy + dy8[k];
-			if (vx >= 0 && vy >= 0 && vx < w && vy < h)
-				queued += relax(head, next, prev, dist, cost, vy * w + vx, du);
+			if (vx < 0 || vy < 0 || vx >= w || vy >= h)
+				continue;
+			int v = vy * w + vx;
+			if (cost[v] == 0)
+				continue;
+			unsigned nd = du + cost[v];
+			if (nd > PATH_UNREACHABLE - 1)
+				nd = PATH_UNREACHABLE - 1;
+			if (nd < dist[v])
+				queued += requeue(head, next, prev, dist, v, nd);
 		}
 	}
 }

@@ -127,8 +127,8 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 		return font_fail(err, errlen, name, -EINVAL, "not a readable %s image (%s)", kind,
 				 stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
 	int cols = sheet_grid(w, h, name, layout, err, errlen);
-	if (cols < 0)
-		return cols;
+	if (cols <= 0) /* (never 0: 16 or 32 columns; said for cppcheck's zerodivcond) */
+		return cols < 0 ? cols : -EINVAL;
 	int rows = 256 / cols;
 	int cw = w / cols, ch = h / rows;
 	if (cw > FONT_MAX_CELL || ch > FONT_MAX_CELL)
@@ -246,7 +246,7 @@ bool font_sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int 
 	if (!image || !stbi_info_from_memory(d, (int)n, &w, &h, &comp))
 		return false;
 	int cols = sheet_grid(w, h, name, FONT_LAYOUT_AUTO, NULL, 0);
-	if (cols < 0)
+	if (cols <= 0) /* (never 0, as above) */
 		return false;
 	*cw = w / cols;
 	*ch = h / (256 / cols);

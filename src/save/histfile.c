@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +18,22 @@ struct histfile {
 	char name[PATH_MAX + 32];
 };
 
+/* off as an off_t: false when it does not fit (a 32-bit off_t past 2 GB). */
+static bool offset(uint64_t off, off_t *out)
+{
+	*out = (off_t)off;
+	return *out >= 0 && (uint64_t)*out == off;
+}
+
 static int hf_write(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	const struct histfile *f = ctx;
 	const unsigned char *p = data;
 	for (size_t done = 0; done < len;) {
-		if (off + done > (uint64_t)INT64_MAX)
+		off_t at;
+		if (!offset(off + done, &at))
 			return -EFBIG;
-		ssize_t n = pwrite(f->fd, p + done, len - done, (off_t)(off + done));
+		ssize_t n = pwrite(f->fd, p + done, len - done, at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -39,9 +48,10 @@ static int hf_read(void *ctx, uint64_t off, void *data, size_t len)
 	const struct histfile *f = ctx;
 	unsigned char *p = data;
 	for (size_t done = 0; done < len;) {
-		if (off + done > (uint64_t)INT64_MAX)
+		off_t at;
+		if (!offset(off + done, &at))
 			return -ENODATA;
-		ssize_t n = pread(f->fd, p + done, len - done, (off_t)(off + done));
+		ssize_t n = pread(f->fd, p + done, len - done, at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
