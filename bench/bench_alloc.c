@@ -1,4 +1,4 @@
-/* bench_alloc: heap allocations after the first turn of a floor (the binary's malloc family counted, tests/allochook.h): turns of play, and one floor of 20,000 commands with the history file against the history all in memory, in one run. tests/test_alloc.c holds the same at zero, frames and the idle program too. */
+/* bench_alloc: heap allocations after the first turn of a floor (the binary's malloc family counted, tests/allochook.h): turns of play, one floor of 20,000 commands with the history file against the history all in memory in one run, and its save. tests/test_alloc.c holds the same at zero, frames and the idle program too. */
 #include "bench.h"
 #include "../tests/allochook.h"
 
@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "game/world.h"
 #include "save/histfile.h"
+#include "save/save.h"
 
 /* A new game of seed on the classic generator whose player cannot die,
  * with its history given st (NULL: none). */
@@ -62,6 +63,10 @@ int main(void)
 	enum { N = 20000 };
 	g = new_game(21, &st);
 	long with_file = allocations_of(g, N, &turns);
+	long before = allocations;
+	if (save_game(dir, g) || save_delete(dir))
+		return 1;
+	long saving = allocations - before;
 	game_destroy(g);
 	g = new_game(21, NULL);
 	long in_memory = allocations_of(g, N, &turns);
@@ -70,5 +75,7 @@ int main(void)
 	printf("  a floor of %d commands (%d turns): %ld with the history file (target 0: %s), %ld with the "
 	       "whole history in memory (a game without a state directory; the app before the file)\n",
 	       N, turns, with_file, bench_met(with_file == 0), in_memory);
+	printf("  its save (every 100 turns and on a floor change; streamed to the file): %ld (target 0: %s)\n",
+	       saving, bench_met(saving == 0));
 	return rmdir(dir) == 0 ? 0 : 1;
 }

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/session.h"
+#include "save/save.h"
 
 #include "game/ai.h"
 #include "game/serial.h"
@@ -142,6 +144,47 @@ static void test_longer_floor_than_reserve_allocates_nothing(void **state)
 	assert_int_equal(hist_count(game_history(g)), 40002);
 	game_destroy(g);
 	histfile_close(hf);
+}
+
+/* The game as the app plays it (a session: its history file in the state
+ * directory, saved every 100 turns) given 9,000 commands after its floor's
+ * first turn: the autosaves (streamed into the file, the history read back
+ * from its store in chunks) allocate nothing either. */
+static void test_autosaves_allocate_nothing(void **state)
+{
+	(void)state;
+	skip_unless_counting();
+	char d[] = "/tmp/pirogue-alloc-XXXXXX", path[64];
+	assert_non_null(mkdtemp(d));
+	struct session s = {0};
+	struct ui u = {.screen = UI_TITLE};
+	struct game *g = NULL;
+	session_open(&s, d, false, &g, &u);
+	assert_int_equal(session_new_game(&s, &g, 21, MAPGEN_CLASSIC, 0, 0), 0);
+	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_WAIT};
+	struct rng r;
+	rng_seed(&r, 11);
+	struct command c = {.c = CMD_WAIT};
+	session_command(&s, g, &u, &c); /* the first turn of the floor */
+	long before = allocations;
+	for (int t = 0; t < 9000; t++) {
+		c.c = moves[rng_range(&r, 0, 5)];
+		session_command(&s, g, &u, &c);
+	}
+	long made = allocations - before;
+	assert_int_equal(game_depth(g), 1);
+	assert_true(game_turn(g) > 7000); /* 70 saves and more */
+	assert_true(game_history(g)->stored >= 2 * HIST_BLOCK);
+	assert_string_equal(u.status, "");
+	if (made)
+		print_message("%ld allocations in %d turns with their saves\n", made, game_turn(g));
+	assert_int_equal(made, 0);
+	session_close(&s);
+	game_destroy(g);
+	snprintf(path, sizeof path, "%s/%s", d, SAVE_FILE);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(d), 0);
 }
 
 /* The largest floor (200x200): after its first turn, auto-explore's steps
@@ -366,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_long_game_allocates_nothing),
 		cmocka_unit_test(test_longer_floor_than_reserve_allocates_nothing),
 		cmocka_unit_test(test_large_floor_allocates_nothing),
+		cmocka_unit_test(test_autosaves_allocate_nothing),
 		cmocka_unit_test(test_frames_allocate_nothing),
 		cmocka_unit_test(test_idle_program_allocates_nothing),
 	};

@@ -12,6 +12,7 @@
 #include "game/history.h"
 #include "game/serial.h"
 #include "save/histfile.h"
+#include "save/save.h"
 
 /* A store over a memfd: histfile's own functions, with writes refused
  * (ENOSPC, as a full disk) while fail is set. */
@@ -106,6 +107,10 @@ static struct serial_buf encode(const struct game *g)
 #define LONG_COMMANDS 20500
 #define LONG_LEN 435089u
 #define LONG_FNV 0xd525eed22a29ecccull
+/* The same game's save file (save_encode: the header, each section with its
+ * CRC32), measured the same way. */
+#define LONG_SAVE_LEN 435133u
+#define LONG_SAVE_FNV 0x03b47d7c41523a6eull
 
 /* A floor of 20,500 commands with a store: the store holds every full
  * block, memory the rest (one block's room); the save is byte for byte the
@@ -125,6 +130,11 @@ static void test_store_saves_the_same_bytes(void **state)
 	struct serial_buf b = encode(g);
 	assert_int_equal(b.len, LONG_LEN);
 	assert_true(fnv(b.data, b.len) == LONG_FNV);
+	struct serial_buf sf = {0};
+	assert_int_equal(save_encode(g, &sf), 0);
+	assert_int_equal(sf.len, LONG_SAVE_LEN);
+	assert_true(fnv(sf.data, sf.len) == LONG_SAVE_FNV);
+	free(sf.data);
 
 	struct game *mem = long_game(NULL, LONG_COMMANDS);
 	assert_int_equal(game_history(mem)->stored, 0);

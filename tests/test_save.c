@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "save/histfile.h"
 #include "save/save.h"
 
 static char dir[64];
@@ -123,6 +125,47 @@ static void test_save_load(void **st)
 	assert_int_equal(save_delete(sub), 0);
 	assert_false(save_exists(sub));
 	assert_int_equal(save_delete(sub), 0); /* none: fine */
+}
+
+/* save_game streams the file (each section's length and CRC patched in
+ * once known, the history read from its store in chunks) and writes the
+ * very bytes save_encode makes in memory: games of a few floors, and one
+ * of 9,000 commands with its history mostly in a store (over a memfd). */
+static void test_streamed_file_is_save_encode(void **st)
+{
+	(void)st;
+	char sub[128], path[192];
+	snprintf(sub, sizeof sub, "%s/stream", dir);
+	snprintf(path, sizeof path, "%s/%s", sub, SAVE_FILE);
+	struct histfile *hf;
+	assert_int_equal(histfile_open_fd(&hf, memfd_create("history", MFD_CLOEXEC), "the test's memfd"), 0);
+	struct hist_store hs;
+	histfile_store(hf, &hs);
+	for (int k = 0; k < 4; k++) {
+		struct game *g;
+		if (k < 3) {
+			g = played(20 + (uint64_t)k, 400);
+		} else {
+			g = gamefix_new(9, MAPGEN_CLASSIC);
+			assert_int_equal(game_set_history_store(g, &hs), 0);
+			for (int i = 0; i < 9000; i++)
+				game_apply(g, i % 500 ? CMD_ASCEND : CMD_WAIT); /* mostly no turn: he lives */
+			assert_int_equal(game_history(g)->stored, 2 * HIST_BLOCK);
+		}
+		struct serial_buf b = {0};
+		assert_int_equal(save_encode(g, &b), 0);
+		assert_int_equal(save_game(sub, g), 0);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		unsigned char *file = malloc(b.len + 1);
+		assert_int_equal(fread(file, 1, b.len + 1, f), b.len);
+		fclose(f);
+		assert_memory_equal(file, b.data, b.len);
+		free(file);
+		free(b.data);
+		game_destroy(g);
+	}
+	histfile_close(hf);
 }
 
 /* Bytes of a small real save (floor 1, a few dozen turns). */
@@ -237,7 +280,9 @@ static void test_foreign_and_newer(void **st)
 	b.data[12] ^= 1;
 	expect_refused(b.data, b.len, "header is damaged");
 	free(b.data);
-	/* a directory where the save should be: unreadable, not set aside */
+	/* a directory where the save should be: unreadable, set aside (a new
+	 * game's save could not be written there; an unreadable file would be
+	 * replaced by it) */
 	char sub[128], p[160], why[SAVE_WHY_MAX];
 	snprintf(sub, sizeof sub, "%s/d", dir);
 	snprintf(p, sizeof p, "%s/%s", sub, SAVE_FILE);
@@ -245,7 +290,12 @@ static void test_foreign_and_newer(void **st)
 	assert_int_equal(mkdir(p, 0700), 0);
 	struct game *g;
 	assert_int_equal(save_load(sub, &g, why, sizeof why), -EISDIR);
-	assert_non_null(strstr(why, "cannot read the save"));
+	assert_non_null(strstr(why, "the save cannot be read: Is a directory; kept as pirogue.sav.bad-"));
+	struct stat sb;
+	assert_int_equal(stat(p, &sb), -1);
+	g = played(3, 5);
+	assert_int_equal(save_game(sub, g), 0); /* the new game can be saved */
+	game_destroy(g);
 }
 
 /* The power cut: a child saves successive states of a game over and over
@@ -339,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_byte_flips),
 		cmocka_unit_test(test_foreign_and_newer),
 		cmocka_unit_test(test_power_cut),
+		cmocka_unit_test(test_streamed_file_is_save_encode),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -48,6 +48,7 @@ struct app {
 	struct input input;      /* input devices, for drm and fbdev */
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
+	bool stopped;            /* the terminal given back for a job-control stop */
 	struct ui ui;
 	struct bindings binds;   /* what each key and button means */
 	struct walk walk;        /* auto-explore or travel going on */
@@ -81,6 +82,8 @@ static int open_signals(struct app *a);
 static void set_pointer_space(struct app *a);
 static void on_vt_release(struct app *a);
 static void on_vt_acquire(struct app *a);
+static void on_stop(struct app *a);
+static void on_continue(struct app *a);
 
 static int open_display(struct app *a)
 {
@@ -435,7 +438,8 @@ static int run_script(struct app *a)
 	uint32_t key;
 	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
 		if (rc < 0) {
-			status = rc == -EIO ? 1 : 2;
+			/* a bad line is the user's mistake (2), a read error not (1) */
+			status = rc == -EINVAL || rc == -E2BIG || rc == -EILSEQ ? 2 : 1;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
@@ -461,6 +465,12 @@ static int open_signals(struct app *a)
 	sigaddset(&set, SIGWINCH);
 	sigaddset(&set, VT_RELEASE_SIGNAL);
 	sigaddset(&set, VT_ACQUIRE_SIGNAL);
+	if (!a->bare) {
+		/* the terminal: a stop (kill -TSTP, kill -STOP) gives it back
+		 * and a continue takes it again (docs/term.md) */
+		sigaddset(&set, SIGTSTP);
+		sigaddset(&set, SIGCONT);
+	}
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -errno;
 	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -489,6 +499,12 @@ static void on_signal(struct app *a)
 		case VT_ACQUIRE_SIGNAL:
 			if (a->vt)
 				on_vt_acquire(a);
+			break;
+		case SIGTSTP:
+			on_stop(a);
+			break;
+		case SIGCONT:
+			on_continue(a);
 			break;
 		default:
 			log_info("signal %u: quitting", si.ssi_signo);
@@ -552,6 +568,39 @@ static void on_vt_acquire(struct app *a)
 	log_info("VT acquired");
 }
 
+/* SIGTSTP (in the terminal; the game keeps Ctrl+Z off, so it comes from
+ * kill or a job-control tool): save, give the terminal back as it was (its
+ * settings, the normal screen), then stop. SIGCONT resumes (on_continue). */
+static void on_stop(struct app *a)
+{
+	if (!a->stopped) {
+		session_save(&a->session, a->game, &a->ui); /* a stopped game may be killed */
+		if (a->walk.kind != WALK_NONE)
+			stop_walk(a, "Stopped.");
+		if (a->ops->suspend)
+			a->ops->suspend(a->disp);
+		a->stopped = true;
+		log_info("stopped (SIGTSTP)");
+	}
+	raise(SIGSTOP);
+}
+
+/* SIGCONT: take the terminal again and redraw all of it. After a stop that
+ * on_stop did not see (SIGSTOP cannot be caught), whoever ran the terminal
+ * meanwhile (a shell's job control) may have changed its settings and
+ * screen: it is given back and taken again, which reads its settings anew. */
+static void on_continue(struct app *a)
+{
+	if (!a->stopped && a->ops->suspend)
+		a->ops->suspend(a->disp);
+	a->stopped = false;
+	if (a->ops->resume)
+		a->ops->resume(a->disp);
+	log_info("continued (SIGCONT)");
+	struct in_event ev = { .type = EV_RESIZE }; /* the size may have changed too */
+	on_event(a, &ev);
+}
+
 /* An input event in the loop; false once the program is to quit. */
 static bool input_event(void *ctx, const struct in_event *ev)
 {
@@ -571,7 +620,7 @@ static int run_loop(struct app *a)
 			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(-rc));
 	}
 	while (!a->quit) {
-		if (!a->suspended && frame(a))
+		if (!a->suspended && !a->stopped && frame(a))
 			return 1;
 		arm_timer(a);
 		struct pollfd pfd[MAX_FDS];

@@ -119,30 +119,54 @@ uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int 
 
 /* ---- writing ---- */
 
-struct wr {
-	struct serial_buf *b;
-	int err;
-};
-
-static void w_bytes(struct wr *w, const void *p, size_t n)
+int serial_buf_append(struct serial_buf *b, const void *p, size_t n)
 {
-	if (w->err)
-		return;
-	struct serial_buf *b = w->b;
 	if (b->cap - b->len < n) {
 		size_t nc = b->cap ? b->cap : 4096;
 		while (nc - b->len < n)
 			nc *= 2;
 		unsigned char *d = realloc(b->data, nc);
-		if (!d) {
-			w->err = -ENOMEM;
-			return;
-		}
+		if (!d)
+			return -ENOMEM;
 		b->data = d;
 		b->cap = nc;
 	}
-	memcpy(b->data + b->len, p, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
+	return 0;
+}
+
+/* The writer: bytes gathered in buf and handed to the sink a buffer at a
+ * time (the first error stops everything). */
+struct wr {
+	const struct serial_sink *s;
+	int err;
+	size_t len;
+	unsigned char buf[8192];
+};
+
+static void w_flush(struct wr *w)
+{
+	if (!w->err && w->len)
+		w->err = w->s->write(w->s->ctx, w->buf, w->len);
+	w->len = 0;
+}
+
+static void w_bytes(struct wr *w, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	while (n > 0 && !w->err) {
+		if (w->len == sizeof(w->buf))
+			w_flush(w);
+		size_t k = sizeof(w->buf) - w->len;
+		if (k > n)
+			k = n;
+		memcpy(w->buf + w->len, c, k);
+		w->len += k;
+		c += k;
+		n -= k;
+	}
 }
 
 static void w_u8(struct wr *w, uint8_t v)
@@ -168,25 +192,18 @@ static void w_u64(struct wr *w, uint64_t v)
 	w_u32(w, (uint32_t)(v >> 32));
 }
 
-/* Starts a section: returns where its length goes (filled by sec_end). */
-static size_t sec_begin(struct wr *w, const char tag[4])
+static void sec_begin(struct wr *w, const char tag[4])
 {
-	w_bytes(w, tag, 4);
-	size_t at = w->b->len;
-	w_u32(w, 0);
-	return at;
+	w_flush(w);
+	if (!w->err)
+		w->err = w->s->begin(w->s->ctx, tag);
 }
 
-static void sec_end(struct wr *w, size_t at)
+static void sec_end(struct wr *w)
 {
-	if (w->err)
-		return;
-	uint32_t n = (uint32_t)(w->b->len - at - 4);
-	unsigned char *p = w->b->data + at;
-	p[0] = (unsigned char)n;
-	p[1] = (unsigned char)(n >> 8);
-	p[2] = (unsigned char)(n >> 16);
-	p[3] = (unsigned char)(n >> 24);
+	w_flush(w);
+	if (!w->err)
+		w->err = w->s->end(w->s->ctx);
 }
 
 static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned char *s)
@@ -207,10 +224,51 @@ static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned cha
 	}
 }
 
+/* game_encode's sink: the sections into a serial_buf as they come, each
+ * length filled in when the section ends. */
+struct bufsink {
+	struct serial_buf *b;
+	size_t at; /* where the open section's length goes */
+};
+
+static int buf_begin(void *ctx, const char tag[4])
+{
+	struct bufsink *bs = ctx;
+	static const unsigned char zero[4];
+	int rc = serial_buf_append(bs->b, tag, 4);
+	bs->at = bs->b->len;
+	return rc ? rc : serial_buf_append(bs->b, zero, 4);
+}
+
+static int buf_write(void *ctx, const void *p, size_t n)
+{
+	const struct bufsink *bs = ctx;
+	return serial_buf_append(bs->b, p, n);
+}
+
+static int buf_end(void *ctx)
+{
+	const struct bufsink *bs = ctx;
+	uint32_t n = (uint32_t)(bs->b->len - bs->at - 4);
+	unsigned char *p = bs->b->data + bs->at;
+	p[0] = (unsigned char)n;
+	p[1] = (unsigned char)(n >> 8);
+	p[2] = (unsigned char)(n >> 16);
+	p[3] = (unsigned char)(n >> 24);
+	return 0;
+}
+
 int game_encode(const struct game *g, struct serial_buf *out)
 {
-	struct wr w = {out, 0};
-	size_t s = sec_begin(&w, "GAME");
+	struct bufsink bs = {out, 0};
+	const struct serial_sink s = {.begin = buf_begin, .write = buf_write, .end = buf_end, .ctx = &bs};
+	return game_encode_to(g, &s);
+}
+
+int game_encode_to(const struct game *g, const struct serial_sink *sink)
+{
+	struct wr w = {.s = sink};
+	sec_begin(&w, "GAME");
 	w_u32(&w, SERIAL_VERSION);
 	w_u64(&w, g->seed);
 	w_i32(&w, g->mapgen);
@@ -220,9 +278,9 @@ int game_encode(const struct game *g, struct serial_buf *out)
 	w_i32(&w, g->depth);
 	w_u8(&w, g->over);
 	w_u64(&w, g->player);
-	sec_end(&w, s);
+	sec_end(&w);
 
-	s = sec_begin(&w, "FLOR");
+	sec_begin(&w, "FLOR");
 	w_i32(&w, g->nfloors);
 	for (int i = 0; i < g->nfloors; i++) {
 		const struct map *m = g->floors[i];
@@ -244,9 +302,9 @@ int game_encode(const struct game *g, struct serial_buf *out)
 		w_i32(&w, m->down_x);
 		w_i32(&w, m->down_y);
 	}
-	sec_end(&w, s);
+	sec_end(&w);
 
-	s = sec_begin(&w, "ENTS");
+	sec_begin(&w, "ENTS");
 	uint32_t slots = ecs_slots(g->w);
 	w_u32(&w, slots);
 	for (uint32_t i = 0; i < slots; i++)
@@ -259,21 +317,13 @@ int game_encode(const struct game *g, struct serial_buf *out)
 	for (uint32_t i = 0; i < slots; i++)
 		if (ecs_slot_entity(g->w, i) != ECS_NULL)
 			w_u64(&w, ecs_slot_entity(g->w, i));
-	sec_end(&w, s);
+	sec_end(&w);
 
-	/* Each pool in storage order (the order queries visit, which decides
-	 * who acts first): a one-component query walks a pool from its last
-	 * stored entity to its first, so the list is turned round, and the
-	 * decoder restores the order by adding in the order written. */
-	s = sec_begin(&w, "COMP");
+	/* Each pool in storage order (the order queries visit, last stored
+	 * first, which decides who acts first); the decoder restores the order
+	 * by adding in the order written. */
+	sec_begin(&w, "COMP");
 	w_u32(&w, COMP_COUNT);
-	uint32_t most = 1;
-	for (int c = 0; c < COMP_COUNT; c++)
-		if (ecs_pool_count(g->w, c) > most)
-			most = ecs_pool_count(g->w, c);
-	ecs_entity *order = malloc(most * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
 	for (int c = 0; c < COMP_COUNT; c++) {
 		const struct comp_desc *d = &comp_desc[c];
 		w_u32(&w, (uint32_t)d->nf);
@@ -281,22 +331,18 @@ int game_encode(const struct game *g, struct serial_buf *out)
 			w_u8(&w, d->f[i].kind);
 			w_u32(&w, d->f[i].n);
 		}
-		uint32_t n = 0;
-		struct ecs_query q;
-		ecs_query_init(&q, g->w, ECS_BIT(c));
-		for (ecs_entity e; n < most && ecs_query_next(&q, &e);)
-			order[n++] = e;
+		const ecs_entity *ents;
+		void *data;
+		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		w_u32(&w, n);
-		while (n > 0) {
-			ecs_entity e = order[--n];
-			w_u64(&w, e);
-			w_fields(&w, d, ecs_get(g->w, e, c));
+		for (uint32_t i = 0; i < n; i++) {
+			w_u64(&w, ents[i]);
+			w_fields(&w, d, ecs_get(g->w, ents[i], c));
 		}
 	}
-	free(order);
-	sec_end(&w, s);
+	sec_end(&w);
 
-	s = sec_begin(&w, "LOG ");
+	sec_begin(&w, "LOG ");
 	w_i32(&w, g->log_count);
 	for (int i = 0; i < g->log_count; i++) {
 		const struct game_msg *m = game_msg_get(g, i);
@@ -304,9 +350,9 @@ int game_encode(const struct game *g, struct serial_buf *out)
 		w_u32(&w, m->fg);
 		w_i32(&w, m->count);
 	}
-	sec_end(&w, s);
+	sec_end(&w);
 
-	s = sec_begin(&w, "HIST");
+	sec_begin(&w, "HIST");
 	w_i32(&w, hist_count(&g->hist));
 	struct hist_reader hr;
 	hist_begin(&hr, &g->hist);
@@ -323,7 +369,7 @@ int game_encode(const struct game *g, struct serial_buf *out)
 			w_i32(&w, c->choice);
 		}
 	}
-	sec_end(&w, s);
+	sec_end(&w);
 	return w.err;
 }
 

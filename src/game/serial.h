@@ -49,11 +49,31 @@ struct serial_buf {
 	size_t len, cap;
 };
 
+/* Appends n bytes at p to b, growing it. Returns 0 or -ENOMEM (b unchanged). */
+int serial_buf_append(struct serial_buf *b, const void *p, size_t n);
+
 /* Appends the encoding of g to out (which may already hold bytes), its
  * history read from its store when it has one. Returns 0, -ENOMEM, or the
  * -errno of a history store that cannot give the commands back (logged by
  * hist_next); out then holds a partial encoding: discard it. */
 int game_encode(const struct game *g, struct serial_buf *out);
+
+/* Where game_encode_to writes the encoding, in order: each section opened
+ * with its tag, its payload in pieces, then closed (begin writes the tag and
+ * what frames it; the payload's length is known at end). Each returns 0 or
+ * -errno (the encoding then stops and returns it). */
+struct serial_sink {
+	int (*begin)(void *ctx, const char tag[4]);
+	int (*write)(void *ctx, const void *data, size_t len);
+	int (*end)(void *ctx);
+	void *ctx;
+};
+/* Writes the encoding of g to s (game_encode's bytes, framed as s frames
+ * them), in pieces of at most 8 KB, the history read in chunks: it
+ * allocates nothing, so a save costs no memory however long the game.
+ * Returns 0, the first -errno of s, or the -errno of g's history store
+ * (logged by hist_next). */
+int game_encode_to(const struct game *g, const struct serial_sink *s);
 
 /* Rebuilds a game from the bytes game_encode wrote: the same entity ids,
  * storage order and free slots, so game_checksum equals the saved game's and

@@ -174,8 +174,8 @@ void world_refresh_view(struct game *g);
  * lying in view is remembered there (an item is then seen, the first one
  * newly seen noted in events.new_item), and one remembered at a cell in
  * view where it no longer lies is forgotten. The work is the view's box
- * while nothing is to be remembered anew; a walk over the floor's entities
- * when something is, or when an entity gained or lost COMP_POS, COMP_MEMORY
+ * while nothing is to be remembered anew; a walk over the corpses and
+ * items when something is, or when an entity gained or lost COMP_POS, COMP_MEMORY
  * or COMP_ITEM. Expects that an entity with COMP_MEMORY changes its
  * position, memory or seen flag only through those (an item picked up
  * loses COMP_POS, one dropped gains it) or through this function. */

@@ -92,9 +92,43 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-int save_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+/* Writes len bytes at p to fd, whole. 0 or -errno (-EIO for a write of 0). */
+static int write_all(int fd, const void *p, size_t len)
+{
+	const unsigned char *c = p;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, c + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* What goes into a file written atomically: fill writes it to fd (from its
+ * start) and returns 0 or -errno, setting *said when it logged the failure
+ * itself. */
+typedef int (*fill_fn)(int fd, void *ctx, bool *said);
+
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int fill_bytes(int fd, void *ctx, bool *said)
+{
+	const struct bytes *b = ctx;
+	(void)said;
+	return write_all(fd, b->data, b->len);
+}
+
+/* save_write_atomic with the contents made by fill. */
+static int write_atomic(const char *dir, const char *name, fill_fn fill, void *ctx)
 {
 	char tmp[4096], dst[4096];
+	bool said = false;
 	if (snprintf(dst, sizeof dst, "%s/%s", dir, name) >= (int)sizeof dst ||
 	    snprintf(tmp, sizeof tmp, "%s/%s" TMP_INFIX "XXXXXX", dir, name) >= (int)sizeof tmp) {
 		log_error("cannot write %s/%s: path too long", dir, name);
@@ -110,17 +144,9 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 		goto fail;
 	}
 	what = "write";
-	const unsigned char *p = data;
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, p + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			goto fail_fd;
-		}
-		done += (size_t)n;
-	}
+	rc = fill(fd, ctx, &said);
+	if (rc)
+		goto fail_fd;
 	if (fchmod(fd, 0644)) {
 		rc = -errno;
 		goto fail_fd;
@@ -149,8 +175,15 @@ fail_fd:
 fail_tmp:
 	unlink(tmp);
 fail:
-	log_error("cannot %s %s: %s", what, dst, strerror(-rc));
+	if (!said)
+		log_error("cannot %s %s: %s", what, dst, strerror(-rc));
 	return rc;
+}
+
+int save_write_atomic(const char *dir, const char *name, const void *data, size_t len)
+{
+	struct bytes b = {data, len};
+	return write_atomic(dir, name, fill_bytes, &b);
 }
 
 /* ---- the file format ---- */
@@ -180,48 +213,101 @@ static uint32_t crc(const unsigned char *p, size_t n)
 	return (uint32_t)c;
 }
 
-int save_encode(const struct game *g, struct serial_buf *out)
+/* The save file's framing around game_encode_to's sections, written as
+ * they come to a buffer (save_encode) or a file (save_game): the header and
+ * each section's length and CRC32 go first as placeholders, patched once
+ * known, so the encoding is never held whole. */
+struct framer {
+	struct serial_buf *buf; /* the bytes go to buf (after base) ... */
+	size_t base;
+	int fd;      /* ... or to fd from its start */
+	size_t at;   /* bytes written */
+	size_t sec;  /* where the open section starts */
+	uint32_t nsec, len;
+	uLong crc;
+	bool io;     /* the failure was buf's or fd's (not the game's) */
+};
+
+static int fr_put(struct framer *f, const void *p, size_t n)
 {
-	struct serial_buf body = {0};
-	int rc = game_encode(g, &body);
-	if (rc)
-		goto out;
-	/* count the sections game_encode wrote (tag, length, payload) */
-	uint32_t nsec = 0;
-	for (size_t at = 0; at + 8 <= body.len; at += 8 + get32(body.data + at + 4))
-		nsec++;
-	size_t need = out->len + HEADER_LEN + body.len + 4 * (size_t)nsec;
-	if (need > out->cap) {
-		unsigned char *d = realloc(out->data, need);
-		if (!d) {
-			rc = -ENOMEM;
-			goto out;
+	int rc = f->buf ? serial_buf_append(f->buf, p, n) : write_all(f->fd, p, n);
+	f->io = rc != 0;
+	f->at += n;
+	return rc;
+}
+
+/* Rewrites the 12 or fewer bytes at offset at (already written). */
+static int fr_patch(struct framer *f, size_t at, const unsigned char *p, size_t n)
+{
+	if (f->buf) {
+		memcpy(f->buf->data + f->base + at, p, n);
+		return 0;
+	}
+	for (size_t done = 0; done < n;) {
+		ssize_t k = pwrite(f->fd, p + done, n - done, (off_t)(at + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			f->io = true;
+			return k < 0 ? -errno : -EIO;
 		}
-		out->data = d;
-		out->cap = need;
+		done += (size_t)k;
 	}
-	if (!out->data || need < out->len) { /* a size that wrapped around: never in practice */
-		rc = -ENOMEM;
-		goto out;
-	}
-	unsigned char *h = out->data + out->len;
+	return 0;
+}
+
+static int fr_begin(void *ctx, const char tag[4])
+{
+	struct framer *f = ctx;
+	unsigned char h[12] = {0};
+	memcpy(h, tag, 4);
+	f->sec = f->at;
+	f->len = 0;
+	f->crc = crc32(0L, Z_NULL, 0);
+	return fr_put(f, h, sizeof h);
+}
+
+static int fr_write(void *ctx, const void *p, size_t n)
+{
+	struct framer *f = ctx;
+	f->crc = crc32(f->crc, p, (uInt)n); /* n: 8 KB at most (game_encode_to) */
+	f->len += (uint32_t)n;
+	return fr_put(f, p, n);
+}
+
+static int fr_end(void *ctx)
+{
+	struct framer *f = ctx;
+	unsigned char h[8];
+	put32(h, f->len);
+	put32(h + 4, (uint32_t)f->crc);
+	f->nsec++;
+	return fr_patch(f, f->sec + 4, h, sizeof h);
+}
+
+/* The whole save file through f: header placeholder, the sections, the
+ * header. Returns 0 or -errno (f->io: the output's failure). */
+static int frame(struct framer *f, const struct game *g)
+{
+	unsigned char h[HEADER_LEN] = {0};
+	int rc = fr_put(f, h, sizeof h);
+	if (rc)
+		return rc;
+	const struct serial_sink s = {.begin = fr_begin, .write = fr_write, .end = fr_end, .ctx = f};
+	rc = game_encode_to(g, &s);
+	if (rc)
+		return rc;
 	memcpy(h, SAVE_MAGIC, 8);
 	put32(h + 8, SERIAL_VERSION);
-	put32(h + 12, nsec);
+	put32(h + 12, f->nsec);
 	put32(h + 16, crc(h, 16));
-	unsigned char *o = h + HEADER_LEN;
-	for (size_t at = 0; at + 8 <= body.len;) {
-		uint32_t n = get32(body.data + at + 4);
-		memcpy(o, body.data + at, 8);
-		put32(o + 8, crc(body.data + at + 8, n));
-		memcpy(o + 12, body.data + at + 8, n);
-		o += 12 + n;
-		at += 8 + n;
-	}
-	out->len = need;
-out:
-	free(body.data);
-	return rc;
+	return fr_patch(f, 0, h, sizeof h);
+}
+
+int save_encode(const struct game *g, struct serial_buf *out)
+{
+	struct framer f = {.buf = out, .base = out->len, .fd = -1};
+	return frame(&f, g);
 }
 
 /* A section tag for messages: its printable characters, '?' for others. */
@@ -308,16 +394,19 @@ static int save_file_path(const char *dir, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* The save file into fd; a failure of the game's own (its history store:
+ * hist_next logged it) is said already. */
+static int fill_save(int fd, void *ctx, bool *said)
+{
+	struct framer f = {.fd = fd};
+	int rc = frame(&f, ctx);
+	*said = rc && !f.io;
+	return rc;
+}
+
 int save_game(const char *dir, const struct game *g)
 {
-	struct serial_buf b = {0};
-	int rc = save_encode(g, &b);
-	if (rc == -ENOMEM)
-		log_error("cannot save the game in %s: out of memory", dir);
-	else if (!rc) /* else the history's store failed: hist_next said so */
-		rc = save_write_atomic(dir, SAVE_FILE, b.data, b.len);
-	free(b.data);
-	return rc;
+	return write_atomic(dir, SAVE_FILE, fill_save, (void *)g);
 }
 
 bool save_due(int turn0, int depth0, int turn1, int depth1)
@@ -396,7 +485,7 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	if (rc == -ENOENT)
 		return why_set(why, whylen, rc, "there is no save (%s)", path);
 	if (rc)
-		return why_set(why, whylen, rc, "cannot read the save %s: %s", path, strerror(-rc));
+		return why_set(why, whylen, rc, "the save cannot be read: %s", strerror(-rc));
 	rc = save_decode(data, len, out, why, whylen);
 	free(data);
 	return rc;
@@ -429,7 +518,10 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 		return why_set(why, whylen, -ENAMETOOLONG, "the state directory's path is too long");
 	remove_stale_temps(dir);
 	int rc = save_load_file(path, out, why, whylen);
-	if (rc != -EINVAL)
+	/* refused or unreadable (a directory in its place, no permission, an
+	 * I/O error): kept aside, so that the next save cannot replace it;
+	 * none, or short of memory or descriptors: left where it is */
+	if (rc == 0 || rc == -ENOENT || rc == -ENOMEM || rc == -EMFILE || rc == -ENFILE)
 		return rc;
 	char kept[300];
 	size_t used = strlen(why);
@@ -507,10 +599,10 @@ int save_check(const char *dir, const char *path)
 	struct game *g;
 	int rc = save_load_file(path, &g, why, sizeof why);
 	if (rc) {
-		if (rc == -EINVAL)
-			printf("%s: %s\n", path, why);
+		if (rc == -ENOENT)
+			printf("%s\n", why); /* names the path */
 		else
-			printf("%s\n", why);
+			printf("%s: %s\n", path, why);
 		return 1;
 	}
 	printf("ok turn %d depth %d checksum %016" PRIx64 "\n", game_turn(g), game_depth(g), game_checksum(g));

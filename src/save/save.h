@@ -59,8 +59,11 @@ bool save_exists(const char *dir);
  * is none; -EINVAL with the reason in why; another -errno (unreadable)
  * with why saying so. Never changes the file. */
 int save_load_file(const char *path, struct game **out, char *why, size_t whylen);
-/* Loads dir/SAVE_FILE. A refused save (-EINVAL) is renamed aside (see
- * save_set_aside) and why ends with where it was kept. Also removes the
+/* Loads dir/SAVE_FILE. A refused save (-EINVAL) or one that cannot be read
+ * (another -errno but -ENOENT, -ENOMEM, -EMFILE, -ENFILE: a directory in
+ * its place, no permission, an I/O error) is renamed aside (see
+ * save_set_aside), so no later save replaces it, and why ends with where it
+ * was kept. Also removes the
  * temporary files (NAME.tmp-XXXXXX) of writes killed in dir. Same returns as
  * save_load_file. */
 int save_load(const char *dir, struct game **out, char *why, size_t whylen);
