@@ -102,29 +102,33 @@ static void test_row_damage(void **st)
 	con_destroy(c);
 }
 
-/* con_sync copies exactly the cells damaged in src, leaves dst with damage
- * only where it changed, and forgets src's damage; con_copy compares all. */
-static void test_sync_follows_damage(void **st)
+/* con_copy and con_copy_rect make dst equal src (all of it, or the
+ * rectangle, clipped), damaging dst only where it changed. */
+static void test_copy_follows_changes(void **st)
 {
 	(void)st;
 	struct console *dst = mk(30, 5), *src = mk(30, 5), *odd = mk(29, 5);
-	assert_int_equal(con_sync(dst, odd), -EINVAL);
 	assert_int_equal(con_copy(dst, odd), -EINVAL);
+	assert_int_equal(con_copy_rect(dst, odd, 0, 0, 1, 1), -EINVAL);
 	con_print(src, 2, 1, 0xFF0000, 0, "hello", -1);
 	con_put(src, 29, 4, '#', 1, 2);
 	con_put(src, 10, 3, 'x', 1, 2);
 	con_put(src, 10, 3, ' ', 0xFFFFFF, 0); /* set back: damaged in src, equal in dst */
-	assert_int_equal(con_sync(dst, src), 0);
-	assert_int_equal(src->damaged, 0);
-	for (int y = 0; y < 5; y++)
-		assert_false(con_span_any(src->row_damage[y]));
-	assert_int_equal(dst->damaged, 6); /* "hello" and '#', not the cell set back */
+	con_clear_damage(dst);
+	/* a rectangle reaching past the edges: only its part inside, and of
+	 * that only what differs */
+	assert_int_equal(con_copy_rect(dst, src, 5, -2, 40, 6), 0);
+	assert_int_equal(dst->damaged, 2); /* "lo" of "hello" (x 2..6); the rows end at 3: not the # on row 4 */
+	assert_int_equal(dst->cells[1 * 30 + 4].ch, ' ');
+	assert_int_equal(dst->cells[1 * 30 + 5].ch, 'l');
+	assert_int_equal(dst->cells[4 * 30 + 29].ch, ' ');
 	assert_false(dst->damage[3 * 30 + 10]);
+	assert_int_equal(con_copy(dst, src), 0);
+	assert_int_equal(dst->damaged, 6); /* and "hel", the # */
 	assert_memory_equal(dst->cells, src->cells, 30 * 5 * sizeof *src->cells);
 	con_clear_damage(dst);
-	assert_int_equal(con_sync(dst, src), 0); /* nothing damaged: nothing changes */
+	assert_int_equal(con_copy(dst, src), 0); /* equal: nothing changes */
 	assert_int_equal(dst->damaged, 0);
-	/* a cell changed behind its damage's back is what con_copy is for */
 	con_clear(src, 0x123456);
 	assert_int_equal(con_copy(dst, src), 0);
 	assert_int_equal(dst->damaged, 150);
@@ -184,8 +188,7 @@ static void test_wrap_never_cuts_words(void **st)
 }
 
 /* changes counts every cell changed (not a put of what is there);
- * cleared_at is it when damage was last forgotten, by a clear or by
- * con_sync on its source. */
+ * cleared_at is it when damage was last forgotten. */
 static void test_changes_and_cleared_at(void **st)
 {
 	(void)st;
@@ -202,8 +205,9 @@ static void test_changes_and_cleared_at(void **st)
 	con_clear_damage(a);
 	assert_int_equal(a->cleared_at, a->changes);
 	con_put(a, 0, 0, 'z', 1, 2);
-	assert_int_equal(con_sync(b, a), 0);
-	assert_int_equal(a->cleared_at, a->changes);
+	assert_true(a->cleared_at < a->changes);
+	assert_int_equal(con_copy(b, a), 0); /* reading a forgets nothing */
+	assert_true(a->cleared_at < a->changes);
 	assert_true(b->cleared_at < b->changes);
 	con_destroy(a);
 	con_destroy(b);
@@ -236,7 +240,7 @@ int main(void)
 		cmocka_unit_test(test_create_bounds),
 		cmocka_unit_test(test_damage_only_on_change),
 		cmocka_unit_test(test_row_damage),
-		cmocka_unit_test(test_sync_follows_damage),
+		cmocka_unit_test(test_copy_follows_changes),
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_box_and_fill),

@@ -99,12 +99,36 @@ static void test_reader(void **st)
 	free(log);
 }
 
+/* A keys file that cannot be read says why: a directory opens but every
+ * read fails with EISDIR (it said "Input/output error"). */
+static void test_read_error_named(void **st)
+{
+	(void)st;
+	FILE *f = fopen(".", "r");
+	if (!f)
+		skip();
+	size_t loglen = 0;
+	char *log = NULL;
+	FILE *mem = open_memstream(&log, &loglen);
+	log_set_stream(mem);
+	int lineno = 0;
+	uint32_t k;
+	int rc = keyfile_next(f, "somedir", &lineno, &k);
+	log_set_stream(NULL);
+	fclose(mem);
+	fclose(f);
+	assert_int_equal(rc, -EISDIR);
+	assert_non_null(strstr(log, "cannot read keys file somedir: Is a directory"));
+	free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_long_lines_and_nul),
 		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_read_error_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,7 +280,9 @@ static void test_foreign_and_newer(void **st)
 	b.data[12] ^= 1;
 	expect_refused(b.data, b.len, "header is damaged");
 	free(b.data);
-	/* a directory where the save should be: unreadable, not set aside */
+	/* a directory where the save should be: unreadable, set aside (a new
+	 * game's save could not be written there; an unreadable file would be
+	 * replaced by it) */
 	char sub[128], p[160], why[SAVE_WHY_MAX];
 	snprintf(sub, sizeof sub, "%s/d", dir);
 	snprintf(p, sizeof p, "%s/%s", sub, SAVE_FILE);
@@ -288,7 +290,12 @@ static void test_foreign_and_newer(void **st)
 	assert_int_equal(mkdir(p, 0700), 0);
 	struct game *g;
 	assert_int_equal(save_load(sub, &g, why, sizeof why), -EISDIR);
-	assert_non_null(strstr(why, "cannot read the save"));
+	assert_non_null(strstr(why, "the save cannot be read: Is a directory; kept as pirogue.sav.bad-"));
+	struct stat sb;
+	assert_int_equal(stat(p, &sb), -1);
+	g = played(3, 5);
+	assert_int_equal(save_game(sub, g), 0); /* the new game can be saved */
+	game_destroy(g);
 }
 
 /* The power cut: a child saves successive states of a game over and over

@@ -438,7 +438,8 @@ static int run_script(struct app *a)
 	uint32_t key;
 	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
 		if (rc < 0) {
-			status = rc == -EIO ? 1 : 2;
+			/* a bad line is the user's mistake (2), a read error not (1) */
+			status = rc == -EINVAL || rc == -E2BIG || rc == -EILSEQ ? 2 : 1;
 			break;
 		}
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };

@@ -40,6 +40,7 @@ int keyfile_next(FILE *f, const char *name, int *lineno, uint32_t *key)
 	size_t cap = 0;
 	ssize_t got;
 	int rc = 0;
+	errno = 0;
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		(*lineno)++;
 		rc = keyfile_parse_line(line, (size_t)got, key);
@@ -63,10 +64,13 @@ int keyfile_next(FILE *f, const char *name, int *lineno, uint32_t *key)
 		}
 		if (rc)
 			break;
+		errno = 0;
 	}
 	if (!rc && ferror(f)) {
-		rc = -EIO;
-		log_error("cannot read keys file %s: %s", name, strerror(EIO));
+		/* the reason getline met (a directory: EISDIR), else EIO */
+		int e = errno ? errno : EIO;
+		rc = -e;
+		log_error("cannot read keys file %s: %s", name, strerror(e));
 	}
 	free(line);
 	return rc;

@@ -650,7 +650,7 @@ static int term_present(struct display *d, struct console *c)
 	/* The console's damage says what changed when this console was
 	 * presented last (and has not counted fewer changes since: not another
 	 * console at the same address) and no change since was forgotten
-	 * (con_clear_damage or con_sync without a present): then only its
+	 * (con_clear_damage without a present): then only its
 	 * damaged cells are looked at. Otherwise every cell is compared with what it was last
 	 * (src), so a frame is right even when the caller dropped damage
 	 * without presenting: an unchanged row costs one memcmp (a 240×67

@@ -319,34 +319,6 @@ int con_copy_rect(struct console *dst, const struct console *src, int x, int y, 
 	return 0;
 }
 
-int con_sync(struct console *dst, struct console *src)
-{
-	if (dst->w != src->w || dst->h != src->h)
-		return -EINVAL;
-	size_t w = (size_t)src->w;
-	int y = 0;
-	for (; y < src->h && src->damaged; y++) {
-		struct con_span sp = src->row_damage[y];
-		if (!con_span_any(sp))
-			continue;
-		src->row_damage[y] = CON_SPAN_NONE;
-		uint8_t *d = src->damage + (size_t)y * w;
-		const struct con_cell *s = src->cells + (size_t)y * w;
-		int end = sp.hi + 1;
-		for (int x = con_next_damaged(d, sp.lo, end); x < end; x = con_next_damaged(d, x + 1, end)) {
-			d[x] = 0;
-			src->damaged--;
-			set_cell(dst, x, y, s[x]);
-		}
-	}
-	/* damaged reached 0 early: the remaining rows hold no damage, but their
-	 * spans may still be wide */
-	for (; y < src->h; y++)
-		src->row_damage[y] = CON_SPAN_NONE;
-	src->cleared_at = src->changes;
-	return 0;
-}
-
 void con_damage_all(struct console *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;

@@ -40,7 +40,7 @@ struct console {
 	struct con_span *row_damage;
 	int damaged; /* number of damaged cells */
 	/* Cells changed since creation, and what that count was when damage was
-	 * last forgotten (con_clear_damage, con_sync's src). A reader that
+	 * last forgotten (con_clear_damage). A reader that
 	 * noted `changes` after reading all the damage knows that every change
 	 * since is still damaged while cleared_at is at most what it noted. */
 	uint64_t changes, cleared_at;
@@ -103,14 +103,6 @@ int con_copy(struct console *dst, const struct console *src);
  * differ: a part of a screen composed in a spare console, then shown. */
 int con_copy_rect(struct console *dst, const struct console *src, int x, int y, int w, int h);
 
-/* Brings dst up to date from src's damage: copies the cells damaged in src
- * (damaging in dst only those that differ) and forgets src's damage. dst
- * must already equal src on every undamaged cell of src — true when dst is
- * changed only by con_sync from src, and every change to src since the last
- * con_sync was made through this module (which damages what it changes).
- * Costs in proportion to src's damaged rows, not to its size. Same size
- * required: returns -EINVAL otherwise. */
-int con_sync(struct console *dst, struct console *src);
 
 /* The first i in [from, n) with damage[i] nonzero, or n: a row of a damage
  * map (the console's, or one like it) read eight bytes at a time. (Inline:

@@ -479,15 +479,13 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	if (rc == -ENOENT)
 		return why_set(why, whylen, rc, "there is no save (%s)", path);
 	if (rc)
-		return why_set(why, whylen, rc, "cannot read the save %s: %s", path, strerror(-rc));
+		return why_set(why, whylen, rc, "the save cannot be read: %s", strerror(-rc));
 	rc = save_decode(data, len, out, why, whylen);
 	free(data);
 	return rc;
 }
 
-/* Removes the temporary files of atomic writes (the save's, the score
- * table's) killed before their rename: NAME.tmp-XXXXXX. */
-static void remove_stale_temps(const char *dir)
+void save_remove_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -510,9 +508,12 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 	*out = NULL;
 	if (save_file_path(dir, path, sizeof path))
 		return why_set(why, whylen, -ENAMETOOLONG, "the state directory's path is too long");
-	remove_stale_temps(dir);
+	save_remove_temps(dir);
 	int rc = save_load_file(path, out, why, whylen);
-	if (rc != -EINVAL)
+	/* refused or unreadable (a directory in its place, no permission, an
+	 * I/O error): kept aside, so that the next save cannot replace it;
+	 * none, or short of memory or descriptors: left where it is */
+	if (rc == 0 || rc == -ENOENT || rc == -ENOMEM || rc == -EMFILE || rc == -ENFILE)
 		return rc;
 	char kept[300];
 	size_t used = strlen(why);
@@ -590,10 +591,10 @@ int save_check(const char *dir, const char *path)
 	struct game *g;
 	int rc = save_load_file(path, &g, why, sizeof why);
 	if (rc) {
-		if (rc == -EINVAL)
-			printf("%s: %s\n", path, why);
+		if (rc == -ENOENT)
+			printf("%s\n", why); /* names the path */
 		else
-			printf("%s\n", why);
+			printf("%s: %s\n", path, why);
 		return 1;
 	}
 	printf("ok turn %d depth %d checksum %016" PRIx64 "\n", game_turn(g), game_depth(g), game_checksum(g));

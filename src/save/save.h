@@ -25,6 +25,10 @@ int save_state_dir(const char *opt, char *buf, size_t len);
 /* Creates dir (and its parents) when missing, mode 0700. Returns 0 or
  * -errno after logging one line naming it. */
 int save_make_dir(const char *dir);
+/* Removes from dir the temporary files of atomic writes (save_write_atomic:
+ * the save's, the score table's, the morgue file's) killed before their
+ * rename: NAME.tmp-XXXXXX. Nothing else; a missing dir is fine. */
+void save_remove_temps(const char *dir);
 
 /* Writes len bytes to dir/name atomically: a temporary file in dir,
  * fsync, rename over name, fsync of dir. Until the rename the old file is
@@ -64,8 +68,11 @@ bool save_exists(const char *dir);
  * is none; -EINVAL with the reason in why; another -errno (unreadable)
  * with why saying so. Never changes the file. */
 int save_load_file(const char *path, struct game **out, char *why, size_t whylen);
-/* Loads dir/SAVE_FILE. A refused save (-EINVAL) is renamed aside (see
- * save_set_aside) and why ends with where it was kept. Also removes the
+/* Loads dir/SAVE_FILE. A refused save (-EINVAL) or one that cannot be read
+ * (another -errno but -ENOENT, -ENOMEM, -EMFILE, -ENFILE: a directory in
+ * its place, no permission, an I/O error) is renamed aside (see
+ * save_set_aside), so no later save replaces it, and why ends with where it
+ * was kept. Also removes the
  * temporary files (NAME.tmp-XXXXXX) of writes killed in dir. Same returns as
  * save_load_file. */
 int save_load(const char *dir, struct game **out, char *why, size_t whylen);

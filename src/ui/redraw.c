@@ -30,7 +30,7 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 static void describe(const struct ui *u, const struct game *g, struct console *scratch, int cam_x, int cam_y, int *x,
 		     int *y, int *w)
 {
-	*w = 0;
+	*x = *y = *w = 0;
 	if (u->hover_x < 0)
 		return;
 	struct ui_layout l;
@@ -153,8 +153,20 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 				memcpy(&b, de + x, 8);
 				memcpy(&b2, me + x, 8);
 				memcpy(&keep, ones + 8 - k, 8);
-				if (!(((a ^ a2) | (b ^ b2)) & keep))
+				uint64_t diff = ((a ^ a2) | (b ^ b2)) & keep;
+				if (!diff)
 					continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* only the cells that differ: byte n of the word is cell x + n */
+				while (diff) {
+					int n = __builtin_ctzll(diff) / 8, j = x + n;
+					diff &= ~((uint64_t)0xFF << (8 * n));
+					dv[j] = mv[j];
+					de[j] = me[j];
+					mark_cell(d, m, j, y);
+				}
+				continue;
+#endif
 			}
 			for (int j = x; j < x + k; j++)
 				if (dv[j] != mv[j] || de[j] != me[j]) {
