@@ -37,6 +37,11 @@ void save_remove_temps(const char *dir);
  * logging one line naming the file. */
 int save_write_atomic(const char *dir, const char *name, const void *data, size_t len);
 
+/* Writes all len bytes at p to fd at byte offset off (pwrite, EINTR
+ * retried). Returns 0 or -errno (-EIO when nothing more is written, -EFBIG
+ * past what off_t holds); logs nothing. */
+int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off);
+
 /* The bytes of a save file holding g: the header and game_encode's sections,
  * each with its length and CRC32 (docs/save.md). Appends to out; returns 0,
  * -ENOMEM, or the -errno of g's history store (game_encode). */
