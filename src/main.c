@@ -196,6 +196,20 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
  * exit status (2) after a one-line message. */
 static int set_option(struct opts *o, int c, const char *val)
 {
+	/* an empty file or device (a settings line "font =" left blank) is a
+	 * mistake, never "none": said here, not as a file named '' later */
+	static const struct {
+		int c;
+		const char *name;
+	} paths[] = {
+		{ OPT_FONT, "font" }, { OPT_CARD, "card" }, { OPT_FB, "fb" }, { OPT_GAMEPAD_DB, "gamepad-db" },
+		{ OPT_KEYS, "keys" }, { OPT_RECORD, "record" }, { OPT_REPLAY, "replay" },
+		{ OPT_SCREENSHOT, "screenshot" }, { OPT_CONNECTOR, "connector" },
+	};
+	for (size_t i = 0; val && !val[0] && i < sizeof paths / sizeof paths[0]; i++)
+		if (paths[i].c == c)
+			return bad_value(o, paths[i].name, val,
+					 c == OPT_CONNECTOR ? "a connector name, e.g. HDMI-A-1" : "a file name");
 	switch (c) {
 	case OPT_HELP:
 		fputs(usage_text, stdout);

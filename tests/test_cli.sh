@@ -21,6 +21,13 @@ check_usage 2 "unknown option '--frobnicate'" --frobnicate
 check_usage 2 "unexpected argument 'extra'" extra
 check_usage 2 "'--scale'" --scale
 check_usage 2 "invalid value '9' for --scale" --scale 9
+# an empty file or device is said as such (it was "pirogue: : cannot open
+# font: ..."), from the command line and a settings file
+for opt in font card fb gamepad-db keys record screenshot connector; do
+	check_usage 2 "invalid value '' for --$opt: expected a" --$opt ''
+done
+printf 'font =\n' > "$tmp/empty.conf"
+check_usage 2 "empty.conf:1: invalid value '' for font: expected a file name" --config "$tmp/empty.conf"
 check_usage 2 "invalid value 'x' for --scale" --scale x
 check_usage 2 "invalid value '45' for --rotate" --rotate 45
 check_usage 2 "invalid value '640' for --size" --size 640

@@ -150,6 +150,32 @@ static void test_nul_and_inline_comments(void **st)
 	unlink(p);
 }
 
+/* A UTF-8 byte order mark (a file saved by a Windows editor) is not part of
+ * the first setting's name (it was "unknown setting '\xef\xbb\xbfscale'",
+ * the mark unseen); a settings file that cannot be read says why (a
+ * directory: "Is a directory", it said "Input/output error"). */
+static void test_bom_and_read_error(void **st)
+{
+	(void)st;
+	struct seen s = { 0 };
+	const char *p = write_tmp("\xef\xbb\xbfscale = 2\nrotate = 90\n");
+	assert_int_equal(config_read(p, collect, &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.keys[0], "scale");
+	assert_string_equal(s.values[0], "2");
+	unlink(p);
+	memset(&s, 0, sizeof s);
+	p = write_tmp("\xef\xbb\xbf\n");
+	assert_int_equal(config_read(p, collect, &s), 0);
+	assert_int_equal(s.n, 0);
+	unlink(p);
+	char *log = NULL;
+	memset(&s, 0, sizeof s);
+	assert_int_equal(capture_config("/", &s, &log), -EISDIR);
+	assert_non_null(strstr(log, "cannot read settings file /: Is a directory"));
+	free(log);
+}
+
 static void test_user_path(void **st)
 {
 	(void)st;
@@ -195,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_user_path),
 		cmocka_unit_test(test_bindings),
 		cmocka_unit_test(test_nul_and_inline_comments),
+		cmocka_unit_test(test_bom_and_read_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -247,6 +247,33 @@ static void test_damaged_table(void **st)
 	assert_int_equal(t.n, 1);
 }
 
+/* A table that cannot be read (a directory in its place) says why
+ * ("cannot read the high scores PATH: Is a directory"; it gave no reason)
+ * and, like a damaged one, is kept aside by the next score, which starts a
+ * new table (the score of the game that ended was lost). */
+static void test_unreadable_table(void **st)
+{
+	(void)st;
+	char sub[128], path[160], why[512];
+	snprintf(sub, sizeof sub, "%s/u", dir);
+	snprintf(path, sizeof path, "%s/%s", sub, SCORES_FILE);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	struct score_table t;
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), -EISDIR);
+	assert_non_null(strstr(why, "Is a directory"));
+	struct score s = entry(5, 1);
+	assert_int_equal(scores_add(sub, &s), 0);
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, 1);
+	DIR *d = opendir(sub);
+	int kept = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		kept += !strncmp(e->d_name, SCORES_FILE ".bad-", strlen(SCORES_FILE ".bad-"));
+	closedir(d);
+	assert_int_equal(kept, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_morgue_fails),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_damaged_table),
+		cmocka_unit_test(test_unreadable_table),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -231,6 +231,35 @@ static void test_game_ended(void **st)
 	game_destroy(g);
 }
 
+/* A morgue file's write killed before its rename (kill -9 as the player
+ * dies) leaves morgue/NAME.txt.tmp-XXXXXX: removed when the state directory
+ * is next opened, and nothing else there (it stayed for ever). */
+static void test_morgue_temps_removed(void **st)
+{
+	(void)st;
+	char d[128], m[192], p[256];
+	subdir("morguetmp", d, sizeof d);
+	snprintf(m, sizeof m, "%s/morgue", d);
+	assert_int_equal(mkdir(m, 0700), 0);
+	const char *files[] = {"morgue-20261201-020039-5.txt.tmp-0Pf8oQ", "morgue-20261201-020039-5.rec",
+			       "morgue-20261201-020045-5.txt"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s/%s", m, files[i]);
+		FILE *f = fopen(p, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	struct session s = { 0 };
+	struct ui u = { .screen = UI_TITLE };
+	struct game *g = NULL;
+	session_open(&s, d, false, &g, &u);
+	assert_null(g);
+	assert_int_equal(count(m, "morgue-20261201-020039-5.txt"), 0);
+	assert_int_equal(count(m, "morgue-20261201-020039-5.rec"), 1);
+	assert_int_equal(count(m, "morgue-20261201-020045-5.txt"), 1);
+	session_close(&s);
+}
+
 /* The recording at path is of seed, holds n commands and replays to a game
  * of checksum sum. */
 static void replays(const char *path, uint64_t seed, size_t n, uint64_t sum)
@@ -482,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),
 		cmocka_unit_test(test_game_ended),
+		cmocka_unit_test(test_morgue_temps_removed),
 		cmocka_unit_test(test_record_first_game),
 		cmocka_unit_test(test_record_continued),
 		cmocka_unit_test(test_history_file),

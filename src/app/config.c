@@ -59,8 +59,15 @@ int config_read(const char *path, config_fn fn, void *ctx)
 	size_t cap = 0;
 	ssize_t got;
 	int line = 0, rc = 0;
+	errno = 0;
 	while ((got = getline(&buf, &cap, f)) >= 0) {
 		line++;
+		/* a UTF-8 byte order mark (Windows editors write one) is not
+		 * part of the first setting's name */
+		if (line == 1 && got >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+			memmove(buf, buf + 3, (size_t)got - 2);
+			got -= 3;
+		}
 		if (memchr(buf, 0, (size_t)got)) {
 			log_error("%s:%d: the line holds a NUL byte (a settings file is text: is it the right file?)", path,
 				  line);
@@ -109,10 +116,13 @@ int config_read(const char *path, config_fn fn, void *ctx)
 		rc = fn(ctx, path, line, key, value);
 		if (rc)
 			break;
+		errno = 0;
 	}
 	if (!rc && ferror(f)) {
-		rc = -EIO;
-		log_error("cannot read settings file %s: %s", path, strerror(EIO));
+		/* the reason getline met (a directory: EISDIR), else EIO */
+		int e = errno ? errno : EIO;
+		rc = -e;
+		log_error("cannot read settings file %s: %s", path, strerror(e));
 	}
 	free(buf);
 	fclose(f);

@@ -39,6 +39,7 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 		return; /* --seed: a new game was asked for */
 	}
 	char why[SAVE_WHY_MAX];
+	morgue_tidy(s->state_dir);
 	int rc = save_load(s->state_dir, g, why, sizeof why);
 	if (rc == 0) {
 		keep_history(s, *g);

@@ -28,19 +28,7 @@ static bool offset(uint64_t off, off_t *out)
 static int hf_write(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	const struct histfile *f = ctx;
-	const unsigned char *p = data;
-	for (size_t done = 0; done < len;) {
-		off_t at;
-		if (!offset(off + done, &at))
-			return -EFBIG;
-		ssize_t n = pwrite(f->fd, p + done, len - done, at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return save_pwrite_all(f->fd, data, len, off);
 }
 
 static int hf_read(void *ctx, uint64_t off, void *data, size_t len)

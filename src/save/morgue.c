@@ -205,3 +205,10 @@ int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *
 	int drc = save_delete(dir); /* last, and whatever failed before */
 	return rc ? rc : r < -1 ? r : drc;
 }
+
+void morgue_tidy(const char *dir)
+{
+	char mdir[4096];
+	if (snprintf(mdir, sizeof mdir, "%s/%s", dir, MORGUE_DIR) < (int)sizeof mdir)
+		save_remove_temps(mdir);
+}

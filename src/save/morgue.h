@@ -26,12 +26,19 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 
 /* A finished game (over, or a victory): writes dir/morgue/morgue-DATE-SEED.txt
  * and, beside it, .rec (the whole game's recording, replayable with --replay
- * even when the game was saved and continued), both atomically; adds its
+ * even when the game was saved and continued; written in place: one cut
+ * short by a kill lacks its end line, which --replay refuses), the text
+ * atomically; adds its
  * score to the high-score table; then deletes the save (permadeath). name
  * (namelen bytes) gets the morgue file's path. *rank gets the score's rank
  * in the table (0..9) or -1. The save is deleted last, also when something
  * before failed (a dead game is never continued). Returns 0, or the first
  * -errno (each failure logged in one line). */
 int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank);
+
+/* Removes the temporary files a morgue file's write killed before its
+ * rename left in dir/morgue (save_remove_temps); called when the state
+ * directory is opened. */
+void morgue_tidy(const char *dir);
 
 #endif

@@ -92,12 +92,14 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* Writes len bytes at p to fd, whole. 0 or -errno (-EIO for a write of 0). */
-static int write_all(int fd, const void *p, size_t len)
+int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off)
 {
 	const unsigned char *c = p;
 	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, c + done, len - done);
+		off_t at = (off_t)(off + done);
+		if (at < 0 || (uint64_t)at != off + done)
+			return -EFBIG; /* past what off_t holds (32 bits: 2 GB) */
+		ssize_t n = pwrite(fd, c + done, len - done, at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -121,7 +123,7 @@ static int fill_bytes(int fd, void *ctx, bool *said)
 {
 	const struct bytes *b = ctx;
 	(void)said;
-	return write_all(fd, b->data, b->len);
+	return save_pwrite_all(fd, b->data, b->len, 0);
 }
 
 /* save_write_atomic with the contents made by fill. */
@@ -230,7 +232,7 @@ struct framer {
 
 static int fr_put(struct framer *f, const void *p, size_t n)
 {
-	int rc = f->buf ? serial_buf_append(f->buf, p, n) : write_all(f->fd, p, n);
+	int rc = f->buf ? serial_buf_append(f->buf, p, n) : save_pwrite_all(f->fd, p, n, f->at);
 	f->io = rc != 0;
 	f->at += n;
 	return rc;
@@ -243,17 +245,9 @@ static int fr_patch(struct framer *f, size_t at, const unsigned char *p, size_t 
 		memcpy(f->buf->data + f->base + at, p, n);
 		return 0;
 	}
-	for (size_t done = 0; done < n;) {
-		ssize_t k = pwrite(f->fd, p + done, n - done, (off_t)(at + done));
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			f->io = true;
-			return k < 0 ? -errno : -EIO;
-		}
-		done += (size_t)k;
-	}
-	return 0;
+	int rc = save_pwrite_all(f->fd, p, n, at);
+	f->io = rc != 0;
+	return rc;
 }
 
 static int fr_begin(void *ctx, const char tag[4])
@@ -491,9 +485,7 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	return rc;
 }
 
-/* Removes the temporary files of atomic writes (the save's, the score
- * table's) killed before their rename: NAME.tmp-XXXXXX. */
-static void remove_stale_temps(const char *dir)
+void save_remove_temps(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -516,7 +508,7 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 	*out = NULL;
 	if (save_file_path(dir, path, sizeof path))
 		return why_set(why, whylen, -ENAMETOOLONG, "the state directory's path is too long");
-	remove_stale_temps(dir);
+	save_remove_temps(dir);
 	int rc = save_load_file(path, out, why, whylen);
 	/* refused or unreadable (a directory in its place, no permission, an
 	 * I/O error): kept aside, so that the next save cannot replace it;

@@ -25,6 +25,10 @@ int save_state_dir(const char *opt, char *buf, size_t len);
 /* Creates dir (and its parents) when missing, mode 0700. Returns 0 or
  * -errno after logging one line naming it. */
 int save_make_dir(const char *dir);
+/* Removes from dir the temporary files of atomic writes (save_write_atomic:
+ * the save's, the score table's, the morgue file's) killed before their
+ * rename: NAME.tmp-XXXXXX. Nothing else; a missing dir is fine. */
+void save_remove_temps(const char *dir);
 
 /* Writes len bytes to dir/name atomically: a temporary file in dir,
  * fsync, rename over name, fsync of dir. Until the rename the old file is
@@ -32,6 +36,11 @@ int save_make_dir(const char *dir);
  * new one, whole. Creates dir when missing. Returns 0 or -errno after
  * logging one line naming the file. */
 int save_write_atomic(const char *dir, const char *name, const void *data, size_t len);
+
+/* Writes all len bytes at p to fd at byte offset off (pwrite, EINTR
+ * retried). Returns 0 or -errno (-EIO when nothing more is written, -EFBIG
+ * past what off_t holds); logs nothing. */
+int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off);
 
 /* The bytes of a save file holding g: the header and game_encode's sections,
  * each with its length and CRC32 (docs/save.md). Appends to out; returns 0,

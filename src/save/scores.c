@@ -59,6 +59,7 @@ int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen
 	int lineno = 0, rc = 0;
 	bool ended = false;
 	uLong crc = crc32(0L, Z_NULL, 0);
+	errno = 0;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		size_t n = strlen(line);
@@ -106,9 +107,12 @@ int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen
 		}
 		snprintf(s->cause, sizeof s->cause, "%s", line + off);
 		t->n++;
+		errno = 0;
 	}
-	if (ferror(f))
-		rc = why_set(why, whylen, -EIO, "cannot read the high scores %s", path);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO; /* a directory: EISDIR */
+		rc = why_set(why, whylen, -e, "cannot read the high scores %s: %s", path, strerror(e));
+	}
 	else if (!ended)
 		rc = why_set(why, whylen, -EINVAL, "%s: cut short (no end line)", path);
 out:
@@ -156,12 +160,15 @@ int scores_add(const char *dir, const struct score *s)
 	struct score_table t;
 	char why[512];
 	int rc = scores_load(dir, &t, why, sizeof why);
-	if (rc == -EINVAL) {
+	/* damaged or unreadable (a directory in its place, no permission):
+	 * kept aside and a new table begun, so this game's score is kept */
+	if (rc && rc != -ENOMEM && rc != -EMFILE && rc != -ENFILE && rc != -ENAMETOOLONG) {
 		char kept[300];
-		if (save_set_aside(dir, SCORES_FILE, kept, sizeof kept) == 0)
-			log_error("%s; kept as %s, a new table begins", why, kept);
-		else
-			log_error("%s", why);
+		if (save_set_aside(dir, SCORES_FILE, kept, sizeof kept)) {
+			log_error("%s; it could not be renamed aside, so it is left as it is", why);
+			return rc;
+		}
+		log_error("%s; kept as %s, a new table begins", why, kept);
 	} else if (rc) {
 		log_error("%s", why);
 		return rc;

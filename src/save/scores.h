@@ -41,8 +41,10 @@ int scores_insert(struct score_table *t, const struct score *s);
 /* Writes t as dir/SCORES_FILE atomically. Returns 0 or -errno (logged). */
 int scores_save(const char *dir, const struct score_table *t);
 
-/* Adds s to the table in dir: loads it (a damaged table is renamed aside
- * to SCORES_FILE.bad-..., logged, and a new one started), inserts, writes.
+/* Adds s to the table in dir: loads it (a damaged or unreadable table is
+ * renamed aside to SCORES_FILE.bad-..., logged, and a new one started; one
+ * that cannot be renamed is left alone and nothing is written), inserts,
+ * writes.
  * Returns the rank (0..9), -1 when s did not make the table, or -errno. */
 int scores_add(const char *dir, const struct score *s);
 
