@@ -260,6 +260,51 @@ static void test_morgue_temps_removed(void **st)
 	session_close(&s);
 }
 
+/* --seed in a state directory holding a game in progress: that game is kept
+ * aside as pirogue.sav.old-DATE (said in the log and on the title), not
+ * replaced by the new game's first save (it was, silently). */
+static void test_seed_keeps_game_in_progress(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "seedkeeps", d, 3);
+	play(&s, g, &u, 3, 20);
+	session_save(&s, g, &u);
+	uint64_t sum = game_checksum(g);
+	session_close(&s);
+	game_destroy(g);
+
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	struct game *g2 = NULL;
+	assert_int_equal(session_new_game(&s2, &g2, 4, MAPGEN_CLASSIC, 0, 0), 0);
+	logcap_begin();
+	session_open(&s2, d, false, &g2, &u2); /* --seed 4 */
+	logcap_end();
+	assert_non_null(strstr(logcap_buf, "kept as pirogue.sav.old-"));
+	assert_non_null(strstr(u2.notice, "pirogue.sav.old-"));
+	assert_true(s2.saving);
+	session_save(&s2, g2, &u2);
+	assert_true(exists(d, SAVE_FILE));
+	assert_int_equal(count(d, SAVE_FILE ".old-"), 1);
+	/* the game kept is the one played before, whole */
+	DIR *dd = opendir(d);
+	char old[512] = "";
+	for (struct dirent *e; (e = readdir(dd));)
+		if (!strncmp(e->d_name, SAVE_FILE ".old-", strlen(SAVE_FILE ".old-")))
+			snprintf(old, sizeof old, "%s/%s", d, e->d_name);
+	closedir(dd);
+	struct game *back = NULL;
+	char why[SAVE_WHY_MAX];
+	assert_int_equal(save_load_file(old, &back, why, sizeof why), 0);
+	assert_true(game_checksum(back) == sum);
+	game_destroy(back);
+	session_close(&s2);
+	game_destroy(g2);
+}
+
 /* The recording at path is of seed, holds n commands and replays to a game
  * of checksum sum. */
 static void replays(const char *path, uint64_t seed, size_t n, uint64_t sum)
@@ -508,6 +553,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scripted_keeps_nothing),
 		cmocka_unit_test(test_save_and_continue),
+		cmocka_unit_test(test_seed_keeps_game_in_progress),
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),
 		cmocka_unit_test(test_game_ended),

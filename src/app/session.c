@@ -35,8 +35,23 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 		return; /* said why; the game is played without saving */
 	s->saving = true;
 	if (*g) {
+		/* --seed: a new game was asked for. A game in progress there is
+		 * kept, not replaced by the new one's first save */
+		char kept[300];
+		int rc = save_exists(s->state_dir) ? save_keep_aside(s->state_dir, SAVE_FILE, "old", kept, sizeof kept)
+						   : -ENOENT;
+		if (rc == 0) {
+			log_error("%s/%s: the game in progress there is kept as %s (--seed starts a new game; rename it "
+				  "back to %s to continue it)", s->state_dir, SAVE_FILE, kept, SAVE_FILE);
+			snprintf(ui->notice, sizeof ui->notice, "Your previous game is kept as %.80s",
+				 kept);
+		} else if (rc != -ENOENT) {
+			log_error("%s/%s: the game in progress there could not be kept aside: this new game is not "
+				  "saved over it", s->state_dir, SAVE_FILE);
+			s->saving = false;
+		}
 		keep_history(s, *g);
-		return; /* --seed: a new game was asked for */
+		return;
 	}
 	char why[SAVE_WHY_MAX];
 	morgue_tidy(s->state_dir);

@@ -526,6 +526,11 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen)
 
 int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen)
 {
+	return save_keep_aside(dir, name, "bad", kept, keptlen);
+}
+
+int save_keep_aside(const char *dir, const char *name, const char *tag, char *kept, size_t keptlen)
+{
 	char from[4096], to[4096], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -535,9 +540,9 @@ int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen
 		return -ENAMETOOLONG;
 	for (int i = 0; i < 1000; i++) {
 		if (i == 0)
-			snprintf(kept, keptlen, "%s.bad-%s", name, stamp);
+			snprintf(kept, keptlen, "%s.%s-%s", name, tag, stamp);
 		else
-			snprintf(kept, keptlen, "%s.bad-%s-%d", name, stamp, i);
+			snprintf(kept, keptlen, "%s.%s-%s-%d", name, tag, stamp, i);
 		if (snprintf(to, sizeof to, "%s/%s", dir, kept) >= (int)sizeof to)
 			return -ENAMETOOLONG;
 		/* never over a file kept earlier; a file system without

@@ -81,6 +81,9 @@ int save_load(const char *dir, struct game **out, char *why, size_t whylen);
  * that name (without dir) into kept. Returns 0, -ENOENT when there is no
  * such file, or -errno after logging one line. */
 int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen);
+/* The same with another tag than "bad": dir/name.TAG-YYYYMMDD-HHMMSS[-N]
+ * (a game in progress that a new game would replace: "old"). */
+int save_keep_aside(const char *dir, const char *name, const char *tag, char *kept, size_t keptlen);
 /* Deletes dir/SAVE_FILE (permadeath: after the morgue file is written) and
  * makes that durable. Returns 0 (also when there was none) or -errno after
  * logging one line. */
