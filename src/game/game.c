@@ -396,9 +396,10 @@ static int cmp_keyed(const void *a, const void *b)
 }
 
 /* Where e (at p, drawn as r) is drawn now, if at all: in view, or
- * remembered (items/corpses); m is the current floor. */
-static bool drawn_at_on(const struct game *g, const struct map *m, ecs_entity e, const struct c_pos *p,
-			const struct c_render *r, int *x, int *y, bool *remembered)
+ * remembered (items/corpses); m is the current floor. (Inline: a frame
+ * asks it for every entity of the floor.) */
+static inline bool drawn_at_on(const struct game *g, const struct map *m, ecs_entity e, const struct c_pos *p,
+			       const struct c_render *r, int *x, int *y, bool *remembered)
 {
 	if (!p || !r || p->floor != g->depth)
 		return false;

@@ -37,6 +37,7 @@ static const char term_leave_seq[] =
 #define NO_COLOUR 0xFFFFFFFFu /* never a 0xRRGGBB value */
 #define NO_GLYPH 0xFFFFFFFFu  /* a shadow cell the terminal may show anything in */
 #define TERM_RGB_CACHE 64     /* colours whose text is kept (a power of two) */
+#define TERM_SGR_CACHE 32     /* pairs of colours whose escape is kept (a power of two) */
 
 struct term {
 	struct display base;
@@ -64,6 +65,13 @@ struct term {
 		uint32_t rgb;  /* NO_COLOUR: empty */
 		uint8_t len;   /* of "r;g;b" */
 	} rgb_text[TERM_RGB_CACHE];
+	/* the whole escape setting both colours, by the pair: scattered cells
+	 * mostly need both */
+	struct term_sgr {
+		char text[40]; /* "ESC[38;2;r;g;b;48;2;r;g;bm": 36 at most */
+		uint32_t fg, bg; /* fg NO_COLOUR: empty */
+		uint8_t len;
+	} sgr[TERM_SGR_CACHE];
 	/* the frame being built */
 	char *out;
 	size_t out_len, out_cap;
@@ -534,13 +542,23 @@ static char *put_rgb(struct term *t, char *p, uint32_t c)
 }
 
 /* Writes at out the SGR setting the colours for a cell, only what differs
- * (at most 36 bytes, then up to 16 may be overwritten); returns its length. */
+ * (at most 36 bytes, then up to 40 may be overwritten); returns its length. */
 static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	bool need_fg = ch != ' ' && fg != t->cur_fg;
 	bool need_bg = bg != t->cur_bg;
 	if (!need_fg && !need_bg)
 		return 0;
+	struct term_sgr *e = NULL;
+	if (need_fg && need_bg) {
+		e = &t->sgr[((fg * 2654435761u) ^ (bg * 40503u)) >> 27 & (TERM_SGR_CACHE - 1)];
+		if (e->fg == fg && e->bg == bg) {
+			memcpy(out, e->text, sizeof e->text); /* whole: what follows the end is overwritten */
+			t->cur_fg = fg;
+			t->cur_bg = bg;
+			return e->len;
+		}
+	}
 	char *p = out;
 	*p++ = '\033';
 	*p++ = '[';
@@ -557,12 +575,18 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 		t->cur_bg = bg;
 	}
 	*p++ = 'm';
+	if (e) {
+		memcpy(e->text, out, (size_t)(p - out));
+		e->len = (uint8_t)(p - out);
+		e->fg = fg;
+		e->bg = bg;
+	}
 	return (int)(p - out);
 }
 
 /* The most one cell can add to a frame: a move, the colours, a glyph. */
 #define CELL_MAX (24 + 36 + 4)
-#define CELL_ROOM (CELL_MAX + 16) /* and what put_rgb may overwrite past its end */
+#define CELL_ROOM (CELL_MAX + 40) /* and what set_colours may overwrite past its end */
 
 /* Sends console cell *cell at (x, y) unless the terminal shows the same
  * there (*shown, updated). */
@@ -884,6 +908,8 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
 	t->cur_fg = t->cur_bg = NO_COLOUR;
 	for (int i = 0; i < TERM_RGB_CACHE; i++)
 		t->rgb_text[i].rgb = NO_COLOUR;
+	for (int i = 0; i < TERM_SGR_CACHE; i++)
+		t->sgr[i].fg = NO_COLOUR;
 	t->fixed_size = !out_tty;
 	t->owns_tty = in_tty || out_tty;
 	if (t->fixed_size) {

@@ -77,7 +77,7 @@ static bool same_drawable(const struct drawable *a, const struct drawable *b)
 /* Map cell (x, y) becomes part of this frame's redraw (listed when in
  * view); update_map writes each listed cell once, its tile and the top
  * drawable on it. */
-static void mark_cell(struct ui_drawn *d, const struct map *m, int x, int y)
+static inline void mark_cell(struct ui_drawn *d, const struct map *m, int x, int y)
 {
 	int i = y * m->w + x;
 	if (d->mark[i] == d->frame)
