@@ -660,7 +660,8 @@ static int term_present(struct display *d, struct console *c)
 	int dw = c->w < t->cols ? c->w : t->cols;
 	int dh = c->h < t->rows ? c->h : t->rows;
 	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
-	for (int y = 0; y < dh; y++) {
+	int y0 = trust ? c->damage_y0 : 0, y1 = trust && c->damage_y1 < dh ? c->damage_y1 + 1 : dh;
+	for (int y = y0; y < y1; y++) {
 		if (trust && !con_span_any(c->row_damage[y]))
 			continue;
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
