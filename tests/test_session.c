@@ -6,6 +6,7 @@
 #include "logcap.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,17 +120,19 @@ static void test_save_and_continue(void **st)
 	assert_true(exists(d, SAVE_FILE));
 	uint64_t sum = game_checksum(g);
 	int turn = game_turn(g);
+	session_close(&s); /* the next run: one at a time (test_one_program_a_dir) */
 
 	struct session s2 = { 0 };
 	struct ui u2 = { .screen = UI_TITLE, .menu_sel = 2 };
 	struct game *g2 = NULL;
-	session_open(&s2, d, false, &g2, &u2);
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
 	assert_non_null(g2);
 	assert_true(u2.can_continue);
 	assert_int_equal(u2.menu_sel, 0); /* Continue first */
 	assert_int_equal(game_checksum(g2), sum);
 	assert_int_equal(game_turn(g2), turn);
 	game_destroy(g2);
+	session_close(&s2);
 
 	struct session s3 = { 0 };
 	struct game *g3 = NULL;
@@ -139,9 +142,53 @@ static void test_save_and_continue(void **st)
 	assert_true(s3.saving);
 	assert_int_equal(game_checksum(g3), fresh);
 	session_close(&s3);
-	session_close(&s2);
-	session_close(&s);
 	game_destroy(g3);
+	game_destroy(g);
+}
+
+/* Two programs playing from one state directory would save over each
+ * other's game (the last to save wins, silently): the second is refused
+ * with one line, loads nothing and keeps nothing; once the first ends it
+ * may. A --seed run is refused the same way (its game in progress is not
+ * kept aside under the first's feet). */
+static void test_one_program_a_dir(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "twice", d, 9);
+	play(&s, g, &u, 9, 20);
+	session_save(&s, g, &u);
+
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	struct game *g2 = NULL;
+	logcap_begin();
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), -EBUSY);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "another pirogue is playing from"));
+	assert_null(g2);
+	assert_false(s2.saving);
+	assert_false(u2.can_continue);
+	session_close(&s2);
+	assert_int_equal(session_new_game(&s2, &g2, 10, MAPGEN_CLASSIC, 0, 0), 0);
+	logcap_begin();
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), -EBUSY); /* --seed */
+	logcap_end();
+	assert_false(s2.saving);
+	assert_int_equal(count(d, SAVE_FILE ".old-"), 0);
+	session_close(&s2);
+	game_destroy(g2);
+
+	session_close(&s); /* the first ends: the next may */
+	g2 = NULL;
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
+	assert_non_null(g2);
+	assert_true(game_checksum(g2) == game_checksum(g));
+	session_close(&s2);
+	game_destroy(g2);
 	game_destroy(g);
 }
 
@@ -553,6 +600,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scripted_keeps_nothing),
 		cmocka_unit_test(test_save_and_continue),
+		cmocka_unit_test(test_one_program_a_dir),
 		cmocka_unit_test(test_seed_keeps_game_in_progress),
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),

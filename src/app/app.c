@@ -759,7 +759,11 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 			goto out;
 		}
-		session_open(&a.session, cfg->state_dir, cfg->keys || !strcmp(a.ops->name, "headless"), &a.game, &a.ui);
+		if (session_open(&a.session, cfg->state_dir, cfg->keys || !strcmp(a.ops->name, "headless"), &a.game,
+				 &a.ui)) {
+			a.status = 1;
+			goto out;
+		}
 		if (cfg->keys) {
 			if (frame(&a))
 				a.status = 1;

@@ -7,9 +7,12 @@
 #include "save/save.h"
 #include "save/scores.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Gives g (just made or loaded, the only game of the session) the store of
  * its older commands: the session's history file, emptied. Any failure is
@@ -27,12 +30,39 @@ static void keep_history(struct session *s, struct game *g)
 	(void)game_set_history_store(g, &st);
 }
 
-void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui)
+/* Locks the state directory for this program (flock on the directory: the
+ * kernel drops it when the program ends, kill -9 included). -EBUSY after
+ * one line when another holds it; 0 otherwise (a directory that cannot be
+ * made or opened is said by the saves that then fail). */
+static int lock_state_dir(struct session *s)
+{
+	if (save_make_dir(s->state_dir))
+		return 0;
+	int fd = open(s->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return 0;
+		log_error("another pirogue is playing from %s (each would save over the other's game): quit it "
+			  "first, or give this one --state-dir another directory", s->state_dir);
+		return -EBUSY;
+	}
+	s->lock_fd = fd;
+	s->locked = true;
+	return 0;
+}
+
+int session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui)
 {
 	if (scripted && !opt)
-		return;
+		return 0;
 	if (save_state_dir(opt, s->state_dir, sizeof s->state_dir))
-		return; /* said why; the game is played without saving */
+		return 0; /* said why; the game is played without saving */
+	if (lock_state_dir(s))
+		return -EBUSY;
 	s->saving = true;
 	if (*g) {
 		/* --seed: a new game was asked for. A game in progress there is
@@ -51,7 +81,7 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 			s->saving = false;
 		}
 		keep_history(s, *g);
-		return;
+		return 0;
 	}
 	char why[SAVE_WHY_MAX];
 	morgue_tidy(s->state_dir);
@@ -77,6 +107,7 @@ void session_open(struct session *s, const char *opt, bool scripted, struct game
 		}
 		ui->notice[n] = 0;
 	}
+	return 0;
 }
 
 int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen, int map_w, int map_h)
@@ -191,4 +222,7 @@ void session_close(struct session *s)
 	s->rec = NULL;
 	histfile_close(s->hist);
 	s->hist = NULL;
+	if (s->locked)
+		close(s->lock_fd);
+	s->locked = false;
 }

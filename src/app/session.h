@@ -15,6 +15,8 @@ struct session {
 	struct rec_writer *rec;   /* the recording being written, NULL when none */
 	bool saving;              /* state_dir holds the save (session_open found it) */
 	struct histfile *hist;    /* the store of the game's older commands, NULL until a game needs one */
+	bool locked;              /* lock_fd holds the state directory's lock */
+	int lock_fd;
 	char state_dir[PATH_MAX];
 };
 
@@ -30,7 +32,12 @@ struct session {
  * unnamed file in the state directory (histfile), so that playing it
  * allocates nothing at any length; without that file (none can be made,
  * logged) its history stays in memory. */
-void session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
+/* One program at a time plays from a state directory (two would save over
+ * each other's game): it is made when missing and locked (flock, released
+ * by session_close or the program's end, however it ends). Returns 0, or
+ * -EBUSY with nothing loaded after logging one line when another program
+ * holds the lock. */
+int session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
 
 /* Starts a new game on *g with seed, mapgen (an enum mapgen_kind) and
  * floors of map_w x map_h (0, 0: the default), destroying the one there
