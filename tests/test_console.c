@@ -187,6 +187,30 @@ static void test_wrap_never_cuts_words(void **st)
 	con_destroy(c);
 }
 
+/* damage_y0..damage_y1 hold every damaged row: set by damage, emptied by a
+ * clear, the whole console after con_damage_all. */
+static void test_damaged_rows(void **st)
+{
+	(void)st;
+	struct console *c = mk(10, 6);
+	con_clear_damage(c);
+	assert_true(c->damage_y0 > c->damage_y1);
+	con_put(c, 3, 4, 'a', 1, 2);
+	con_put(c, 9, 2, 'b', 1, 2);
+	con_put(c, 0, 3, ' ', 0xFFFFFF, 0); /* what is there: no damage */
+	assert_int_equal(c->damage_y0, 2);
+	assert_int_equal(c->damage_y1, 4);
+	con_clear_damage(c);
+	assert_true(c->damage_y0 > c->damage_y1);
+	con_put(c, 0, 5, 'c', 1, 2);
+	assert_int_equal(c->damage_y0, 5);
+	assert_int_equal(c->damage_y1, 5);
+	con_damage_all(c);
+	assert_int_equal(c->damage_y0, 0);
+	assert_int_equal(c->damage_y1, 5);
+	con_destroy(c);
+}
+
 /* changes counts every cell changed (not a put of what is there);
  * cleared_at is it when damage was last forgotten. */
 static void test_changes_and_cleared_at(void **st)
@@ -244,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_box_and_fill),
+		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,11 +47,9 @@ struct term {
 	int cols, rows;   /* the terminal's size (uncapped) */
 	bool full;        /* next present clears the screen and redraws every cell */
 	bool suspended;
-	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown; and the
-	 * console cells they were drawn from (unchanged ones are skipped fast) */
+	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown */
 	int sw, sh;
 	struct con_cell *shadow;
-	struct con_cell *src;
 	/* the console last presented whole, and its `changes` then: while no
 	 * change since was forgotten, its damage says all that changed */
 	const struct console *seen;
@@ -612,28 +610,11 @@ static void send_cell(struct term *t, const struct con_cell *cell, struct con_ce
 }
 
 /* The first cell of a row from x on (end when none) that may show
- * something new: every cell in a full frame, the next damaged one when the
- * damage is trusted, else the next that differs from what was presented
- * (rrow; sixteen equal cells passed over with one memcmp). */
-static inline int next_cell(bool full, bool trust, const uint8_t *dmg, const struct con_cell *row,
-			    const struct con_cell *rrow, int x, int end)
+ * something new: the next damaged one when the damage is trusted, else
+ * every cell (the shadow decides). */
+static inline int next_cell(bool trust, const uint8_t *dmg, int x, int end)
 {
-	if (full)
-		return x;
-	if (trust)
-		return con_next_damaged(dmg, x, end);
-	while (x < end) {
-		if ((x & 15) == 0 && end - x >= 16 && memcmp(row + x, rrow + x, 16 * sizeof *row) == 0) {
-			x += 16;
-			continue;
-		}
-		do {
-			if (row[x].ch != rrow[x].ch || row[x].fg != rrow[x].fg || row[x].bg != rrow[x].bg)
-				return x;
-			x++;
-		} while (x < end && (x & 15));
-	}
-	return end;
+	return trust ? con_next_damaged(dmg, x, end) : x;
 }
 
 static int term_present(struct display *d, struct console *c)
@@ -643,17 +624,13 @@ static int term_present(struct display *d, struct console *c)
 		return 0;
 	if (c->w != t->sw || c->h != t->sh) {
 		size_t n = (size_t)c->w * (size_t)c->h;
-		struct con_cell *s = calloc(n, sizeof *s), *src = calloc(n, sizeof *src);
-		if (!s || !src) {
-			free(s);
-			free(src);
+		struct con_cell *s = calloc(n, sizeof *s);
+		if (!s) {
 			log_error("terminal: out of memory for a %d×%d screen", c->w, c->h);
 			return -ENOMEM;
 		}
 		free(t->shadow);
-		free(t->src);
 		t->shadow = s;
-		t->src = src;
 		t->sw = c->w;
 		t->sh = c->h;
 		t->full = true;
@@ -675,37 +652,29 @@ static int term_present(struct display *d, struct console *c)
 	 * presented last (and has not counted fewer changes since: not another
 	 * console at the same address) and no change since was forgotten
 	 * (con_clear_damage without a present): then only its
-	 * damaged cells are looked at. Otherwise every cell is compared with what it was last
-	 * (src), so a frame is right even when the caller dropped damage
-	 * without presenting: an unchanged row costs one memcmp (a 240×67
-	 * console: ~10 µs), a changed one a memcmp per sixteen cells and a
-	 * look at each cell of those that differ. Either way the shadow
-	 * decides what is sent: a cell set back to what is shown sends nothing. */
+	 * damaged cells are looked at. Otherwise (a full frame, another
+	 * console, damage dropped without a present: rare) every cell is,
+	 * so a frame is right whatever the caller did with the damage. Either
+	 * way the shadow (what the terminal shows) decides what is sent: a
+	 * cell set back to what is shown sends nothing. */
 	int dw = c->w < t->cols ? c->w : t->cols;
 	int dh = c->h < t->rows ? c->h : t->rows;
 	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
-	for (int y = 0; y < dh; y++) {
+	int y0 = trust ? c->damage_y0 : 0, y1 = trust && c->damage_y1 < dh ? c->damage_y1 + 1 : dh;
+	for (int y = y0; y < y1; y++) {
 		if (trust && !con_span_any(c->row_damage[y]))
 			continue;
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
 		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
-		struct con_cell *rrow = t->src + (size_t)y * (size_t)t->sw;
 		int x = 0, end = dw;
 		if (trust) {
 			struct con_span sp = c->row_damage[y];
-			if (!con_span_any(sp))
-				continue;
 			x = sp.lo;
 			end = sp.hi < dw ? sp.hi + 1 : dw;
-		} else if (!full && memcmp(row, rrow, (size_t)dw * sizeof *row) == 0) {
-			continue;
 		}
-		for (x = next_cell(full, trust, dmg, row, rrow, x, end); x < end;
-		     x = next_cell(full, trust, dmg, row, rrow, x + 1, end)) {
-			rrow[x] = row[x];
+		for (x = next_cell(trust, dmg, x, end); x < end; x = next_cell(trust, dmg, x + 1, end))
 			send_cell(t, &row[x], &srow[x], x, y);
-		}
 	}
 	t->seen = c;
 	t->seen_changes = c->changes;
@@ -876,7 +845,6 @@ static void term_close(struct display *d)
 		log_flush_held();
 	}
 	free(t->shadow);
-	free(t->src);
 	free(t->out);
 	free(t);
 }

@@ -18,6 +18,8 @@ static void blank(struct console *c, uint32_t bg)
 	for (int y = 0; y < c->h; y++)
 		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
+	c->damage_y0 = 0;
+	c->damage_y1 = c->h - 1;
 	c->changes += n;
 }
 
@@ -92,6 +94,10 @@ static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
 			sp->lo = (uint16_t)x;
 		if (x > sp->hi)
 			sp->hi = (uint16_t)x;
+		if (y < c->damage_y0)
+			c->damage_y0 = y;
+		if (y > c->damage_y1)
+			c->damage_y1 = y;
 		c->damaged++;
 	}
 }
@@ -326,6 +332,8 @@ void con_damage_all(struct console *c)
 	for (int y = 0; y < c->h; y++)
 		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
 	c->damaged = (int)n;
+	c->damage_y0 = 0;
+	c->damage_y1 = c->h - 1;
 }
 
 void con_clear_damage(struct console *c)
@@ -333,11 +341,13 @@ void con_clear_damage(struct console *c)
 	c->cleared_at = c->changes;
 	if (!c->damaged)
 		return;
-	for (int y = 0; y < c->h; y++) {
+	for (int y = c->damage_y0; y <= c->damage_y1; y++) {
 		struct con_span sp = c->row_damage[y];
 		if (con_span_any(sp))
 			memset(c->damage + (size_t)y * (size_t)c->w + sp.lo, 0, (size_t)(sp.hi - sp.lo + 1));
 		c->row_damage[y] = CON_SPAN_NONE;
 	}
 	c->damaged = 0;
+	c->damage_y0 = c->h;
+	c->damage_y1 = -1;
 }

@@ -39,6 +39,7 @@ struct console {
 	uint8_t *damage;
 	struct con_span *row_damage;
 	int damaged; /* number of damaged cells */
+	int damage_y0, damage_y1; /* the rows holding damage lie in y0..y1 (none: y0 > y1) */
 	/* Cells changed since creation, and what that count was when damage was
 	 * last forgotten (con_clear_damage). A reader that
 	 * noted `changes` after reading all the damage knows that every change
