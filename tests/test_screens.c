@@ -113,6 +113,35 @@ static void test_title(void **st)
 	rig_done(&r);
 }
 
+/* New game with a game in progress asks first (it replaced the game at the
+ * new one's first save after one key too many: Down, Enter); a second,
+ * deliberate yes starts it, anything else keeps the title and the game. */
+static void test_title_new_game_asks_over_a_game(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_TITLE);
+	r.u.can_continue = true;
+	r.u.menu_sel = 1; /* Continue, New game, ... */
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 0);
+	assert_true(r.u.confirm_new);
+	assert_non_null(strstr(r.u.notice, "New game? The saved game will be lost."));
+	assert_non_null(strstr(r.u.notice, "Enter: yes"));
+	key(&r, ACT_CANCEL, KEY_ESCAPE); /* no: nothing, not even quit */
+	assert_int_equal(r.f.nreq, 0);
+	assert_false(r.u.confirm_new);
+	assert_string_equal(r.u.notice, "");
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_true(r.u.confirm_new);
+	assert_non_null(strstr(r.u.notice, "A: yes")); /* the pad's key, the pad used */
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.nreq, 1);
+	assert_int_equal(r.f.reqs[0], UI_REQ_NEW_GAME);
+	assert_int_equal(r.f.ncmd, 0);
+	rig_done(&r);
+}
+
 /* Kiosk mode: Quit (the menu entry, Escape, Q, B) only asks; a second yes
  * quits (the service restarts the game), anything else keeps the title. */
 static void test_title_kiosk_confirms_quit(void **st)
@@ -975,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_hp_bar_alive),
 		cmocka_unit_test(test_title),
 		cmocka_unit_test(test_title_kiosk_confirms_quit),
+		cmocka_unit_test(test_title_new_game_asks_over_a_game),
 		cmocka_unit_test(test_play_commands),
 		cmocka_unit_test(test_play_opens_screens),
 		cmocka_unit_test(test_click_looks),

@@ -38,6 +38,17 @@ static const char *menu_label(enum ui_menu_item it)
 	}
 }
 
+/* The question on the notice line, ending with the yes key as bound for
+ * the device used last. */
+static void ask(struct ui *u, const char *question)
+{
+	static const struct scr_key yes[2] = { { .act = ACT_CONFIRM, .act2 = ACT_DO } };
+	char k[48];
+	if (!ui_key_text(u, &yes[0], ui_pad(u), k, sizeof k))
+		snprintf(k, sizeof k, "%s", ui_pad(u) ? "A" : "Enter");
+	snprintf(u->notice, sizeof u->notice, "%s %s: yes, any other key: no", question, k);
+}
+
 /* Quit: at once, or in kiosk mode after a confirmation (the game then
  * restarts: its service brings it back). */
 static void quit(struct ui *u, const struct ui_host *h)
@@ -47,12 +58,7 @@ static void quit(struct ui *u, const struct ui_host *h)
 		return;
 	}
 	u->confirm_quit = true;
-	/* the yes key as bound, for the device used last */
-	static const struct scr_key yes[2] = { { .act = ACT_CONFIRM, .act2 = ACT_DO } };
-	char k[48];
-	if (!ui_key_text(u, &yes[0], ui_pad(u), k, sizeof k))
-		snprintf(k, sizeof k, "%s", ui_pad(u) ? "A" : "Enter");
-	snprintf(u->notice, sizeof u->notice, "Quit and restart the game? %s: yes, any other key: no", k);
+	ask(u, "Quit and restart the game?");
 }
 
 static void input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
@@ -60,12 +66,14 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (u->confirm_quit) {
-		/* kiosk: only a second, deliberate yes quits (and so restarts) */
-		u->confirm_quit = false;
+	if (u->confirm_quit || u->confirm_new) {
+		/* only a second, deliberate yes quits (kiosk: and so restarts)
+		 * or gives up the game in progress for a new one */
+		enum ui_request r = u->confirm_quit ? UI_REQ_QUIT : UI_REQ_NEW_GAME;
+		u->confirm_quit = u->confirm_new = false;
 		u->notice[0] = 0;
 		if (in->act == ACT_CONFIRM || in->act == ACT_DO)
-			h->request(h->ctx, UI_REQ_QUIT);
+			h->request(h->ctx, r);
 		return;
 	}
 	enum ui_menu_item items[MENU_COUNT];
@@ -87,7 +95,14 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 			h->request(h->ctx, UI_REQ_CONTINUE);
 			break;
 		case MENU_NEW_GAME:
-			h->request(h->ctx, UI_REQ_NEW_GAME);
+			/* the game in progress would be replaced at the new
+			 * one's first save: one key too many must not lose it */
+			if (u->can_continue) {
+				u->confirm_new = true;
+				ask(u, "New game? The saved game will be lost.");
+			} else {
+				h->request(h->ctx, UI_REQ_NEW_GAME);
+			}
 			break;
 		case MENU_SCORES:
 			u->scores_after_death = false;

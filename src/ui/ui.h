@@ -52,6 +52,7 @@ struct ui {
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
 	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
+	bool confirm_new;      /* the title asks "a new game, the game in progress lost?" */
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
 	int target_slot;       /* UI_TARGET: the item being used */
