@@ -79,44 +79,15 @@ int con_resize(struct console *c, int w, int h)
 	return 0;
 }
 
-static inline void set_cell(struct console *c, int x, int y, struct con_cell v)
-{
-	size_t i = (size_t)y * (size_t)c->w + (size_t)x;
-	struct con_cell *cell = &c->cells[i];
-	if (cell->ch == v.ch && cell->fg == v.fg && cell->bg == v.bg)
-		return;
-	*cell = v;
-	c->changes++;
-	if (!c->damage[i]) {
-		c->damage[i] = 1;
-		struct con_span *sp = &c->row_damage[y];
-		if (x < sp->lo)
-			sp->lo = (uint16_t)x;
-		if (x > sp->hi)
-			sp->hi = (uint16_t)x;
-		if (y < c->damage_y0)
-			c->damage_y0 = y;
-		if (y > c->damage_y1)
-			c->damage_y1 = y;
-		c->damaged++;
-	}
-}
-
 static inline int inside(const struct console *c, int x, int y)
 {
 	return x >= 0 && y >= 0 && x < c->w && y < c->h;
 }
 
-void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)
-{
-	if (inside(c, x, y))
-		set_cell(c, x, y, (struct con_cell){ ch, fg, bg });
-}
-
 void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg)
 {
 	if (inside(c, x, y))
-		set_cell(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg });
+		con_cell_set(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg });
 }
 
 void con_set_bg(struct console *c, int x, int y, uint32_t bg)
@@ -124,7 +95,7 @@ void con_set_bg(struct console *c, int x, int y, uint32_t bg)
 	if (inside(c, x, y)) {
 		struct con_cell v = c->cells[(size_t)y * c->w + x];
 		v.bg = bg;
-		set_cell(c, x, y, v);
+		con_cell_set(c, x, y, v);
 	}
 }
 
@@ -143,7 +114,7 @@ static int print_impl(struct console *c, int x, int y, uint32_t fg, const uint32
 		i += utf8_decode(s + i, n - i, &cp);
 		if (inside(c, x, y)) {
 			if (bg)
-				set_cell(c, x, y, (struct con_cell){ cp, fg, *bg });
+				con_cell_set(c, x, y, (struct con_cell){ cp, fg, *bg });
 			else
 				con_put_fg(c, x, y, cp, fg);
 		}
@@ -261,7 +232,7 @@ void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32
 	int x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
 	for (int yy = y0; yy < y1; yy++)
 		for (int xx = x0; xx < x1; xx++)
-			set_cell(c, xx, yy, (struct con_cell){ ch, fg, bg });
+			con_cell_set(c, xx, yy, (struct con_cell){ ch, fg, bg });
 }
 
 void con_clear(struct console *c, uint32_t bg)
@@ -308,7 +279,7 @@ int con_copy(struct console *dst, const struct console *src)
 		if (memcmp(dst->cells + (size_t)y * w, s, w * sizeof *s) == 0)
 			continue; /* an equal row: one memcmp */
 		for (int x = 0; x < src->w; x++)
-			set_cell(dst, x, y, s[x]);
+			con_cell_set(dst, x, y, s[x]);
 	}
 	return 0;
 }
@@ -321,7 +292,7 @@ int con_copy_rect(struct console *dst, const struct console *src, int x, int y, 
 	int x1 = x + w > src->w ? src->w : x + w, y1 = y + h > src->h ? src->h : y + h;
 	for (int yy = y0; yy < y1; yy++)
 		for (int xx = x0; xx < x1; xx++)
-			set_cell(dst, xx, yy, src->cells[(size_t)yy * (size_t)src->w + (size_t)xx]);
+			con_cell_set(dst, xx, yy, src->cells[(size_t)yy * (size_t)src->w + (size_t)xx]);
 	return 0;
 }
 

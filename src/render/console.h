@@ -32,7 +32,7 @@ static inline bool con_span_any(struct con_span s)
 /* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
  * changed since the last con_clear_damage(); row_damage[y] spans the
  * damaged cells of row y (at most: it may be wider). Read-only outside
- * console.c. */
+ * this module (console.c and the inline functions below). */
 struct console {
 	int w, h;
 	struct con_cell *cells;
@@ -57,9 +57,40 @@ void con_destroy(struct console *c);
  * On failure the console is unchanged. Returns 0 or a negative errno. */
 int con_resize(struct console *c, int w, int h);
 
+/* Sets cell (x, y), which must lie in the grid, to v, damaging it when its
+ * contents change (what con_put and every drawing function here do; inline:
+ * a frame's changed cells are each set once through it). */
+static inline void con_cell_set(struct console *c, int x, int y, struct con_cell v)
+{
+	size_t i = (size_t)y * (size_t)c->w + (size_t)x;
+	struct con_cell *cell = &c->cells[i];
+	if (cell->ch == v.ch && cell->fg == v.fg && cell->bg == v.bg)
+		return;
+	*cell = v;
+	c->changes++;
+	if (!c->damage[i]) {
+		c->damage[i] = 1;
+		struct con_span *sp = &c->row_damage[y];
+		if (x < sp->lo)
+			sp->lo = (uint16_t)x;
+		if (x > sp->hi)
+			sp->hi = (uint16_t)x;
+		if (y < c->damage_y0)
+			c->damage_y0 = y;
+		if (y > c->damage_y1)
+			c->damage_y1 = y;
+		c->damaged++;
+	}
+}
+
 /* Sets one cell; outside the grid it does nothing. A cell is damaged only
  * when its contents actually change. */
-void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg);
+static inline void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)
+{
+	if (x >= 0 && y >= 0 && x < c->w && y < c->h)
+		con_cell_set(c, x, y, (struct con_cell){ ch, fg, bg });
+}
+
 /* Sets only the glyph and foreground, keeping the background. */
 void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg);
 /* Sets only the background of a cell. */
