@@ -197,6 +197,18 @@ static void test_table(void **st)
 	assert_string_equal(t.e[0].cause, "killed by an orc");
 }
 
+/* How many tables were kept aside in d (SCORES_FILE.bad-...). */
+static int tables_kept(const char *d)
+{
+	DIR *dd = opendir(d);
+	assert_non_null(dd);
+	int kept = 0;
+	for (struct dirent *e; (e = readdir(dd));)
+		kept += !strncmp(e->d_name, SCORES_FILE ".bad-", strlen(SCORES_FILE ".bad-"));
+	closedir(dd);
+	return kept;
+}
+
 /* Every cut and a changed byte: refused with a reason naming the file, then
  * kept aside by the next game's score. */
 static void test_damaged_table(void **st)
@@ -237,12 +249,7 @@ static void test_damaged_table(void **st)
 	/* the next score: the damaged table is kept aside, a new one begins */
 	struct score s = entry(1, 1);
 	assert_int_equal(scores_add(sub, &s), 0);
-	DIR *d = opendir(sub);
-	int kept = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		kept += !strncmp(e->d_name, SCORES_FILE ".bad-", strlen(SCORES_FILE ".bad-"));
-	closedir(d);
-	assert_int_equal(kept, 1);
+	assert_int_equal(tables_kept(sub), 1);
 	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
 	assert_int_equal(t.n, 1);
 }
@@ -266,12 +273,7 @@ static void test_unreadable_table(void **st)
 	assert_int_equal(scores_add(sub, &s), 0);
 	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
 	assert_int_equal(t.n, 1);
-	DIR *d = opendir(sub);
-	int kept = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		kept += !strncmp(e->d_name, SCORES_FILE ".bad-", strlen(SCORES_FILE ".bad-"));
-	closedir(d);
-	assert_int_equal(kept, 1);
+	assert_int_equal(tables_kept(sub), 1);
 }
 
 int main(void)

@@ -5,7 +5,7 @@
 # the reason) where QEMU is not installed or under the sanitizer build.
 # $PIROGUE: the host binary (headless reference frames).
 if [ "${PIROGUE_VM:-1}" = 0 ]; then
-	echo "SKIP vm rig: PIROGUE_VM=0 (the sanitizer run; the plain make test and make vm-test run it)"
+	echo "SKIP vm rig: PIROGUE_VM=0 (make vm-test, or make test without it, runs it)"
 	exit 77
 fi
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
