@@ -65,17 +65,22 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	if (scripted && !opt)
 		return 0;
 	int rc = 1;
-	if (save_state_dir(opt, s->state_dir, sizeof s->state_dir))
+	bool named = save_state_dir(opt, s->state_dir, sizeof s->state_dir) == 0;
+	if (!named)
 		snprintf(ui->notice, sizeof ui->notice, "Games are not saved: no state directory (give --state-dir DIR).");
 	else
 		rc = lock_state_dir(s, ui);
-	if (rc) {
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
 		/* no directory: said in the log, which a terminal shows only at
 		 * the end, so also now on the title (and over the map of a
-		 * --seed game), before anything is played */
-		if (rc > 0 && *g)
+		 * --seed game), before anything is played; nothing to load, and
+		 * each save of a named one tries again and says why it failed */
+		if (*g)
 			snprintf(ui->status, sizeof ui->status, "%s", ui->notice);
-		return rc < 0 ? rc : 0;
+		s->saving = named;
+		return 0;
 	}
 	s->saving = true;
 	if (*g) {
