@@ -206,7 +206,9 @@ static int set_option(struct opts *o, int c, const char *val)
 		{ OPT_KEYS, "keys" }, { OPT_RECORD, "record" }, { OPT_REPLAY, "replay" },
 		{ OPT_SCREENSHOT, "screenshot" }, { OPT_CONNECTOR, "connector" },
 	};
-	for (size_t i = 0; val && !val[0] && i < sizeof paths / sizeof paths[0]; i++)
+	if (!val)
+		val = ""; /* an option that takes no value (getopt gives NULL) */
+	for (size_t i = 0; !val[0] && i < sizeof paths / sizeof paths[0]; i++)
 		if (paths[i].c == c)
 			return bad_value(o, paths[i].name, val,
 					 c == OPT_CONNECTOR ? "a connector name, e.g. HDMI-A-1" : "a file name");

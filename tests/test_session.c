@@ -146,6 +146,53 @@ static void test_save_and_continue(void **st)
 	game_destroy(g);
 }
 
+/* Without a state directory (none named, HOME unset) or with one that
+ * cannot be made, no game is saved: the title says so at once (only the
+ * log said it, and a terminal shows the log when the program ends, after
+ * a game played for nothing). */
+static void test_no_state_dir_on_title(void **st)
+{
+	(void)st;
+	const char *vars[] = {"STATE_DIRECTORY", "XDG_STATE_HOME", "HOME"};
+	char *saved[3];
+	for (int i = 0; i < 3; i++) {
+		const char *v = getenv(vars[i]);
+		saved[i] = v ? strdup(v) : NULL;
+		unsetenv(vars[i]);
+	}
+	struct session s = { 0 };
+	struct ui u = { .screen = UI_TITLE };
+	struct game *g = NULL;
+	logcap_begin();
+	assert_int_equal(session_open(&s, NULL, false, &g, &u), 0);
+	logcap_end();
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		free(saved[i]);
+	}
+	assert_false(s.saving);
+	assert_non_null(strstr(u.notice, "Games are not saved: no state directory"));
+	session_close(&s);
+
+	char d[128], f[192];
+	subdir("nodir", d, sizeof d);
+	snprintf(f, sizeof f, "%s/file", d);
+	FILE *fp = fopen(f, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	strcat(f, "/state"); /* under a file: cannot be made */
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	logcap_begin();
+	assert_int_equal(session_open(&s2, f, false, &g, &u2), 0);
+	logcap_end();
+	assert_null(g);
+	assert_non_null(strstr(u2.notice, "Games cannot be saved in"));
+	assert_non_null(strstr(u2.notice, "Not a directory"));
+	session_close(&s2);
+}
+
 /* Two programs playing from one state directory would save over each
  * other's game (the last to save wins, silently): the second is refused
  * with one line, loads nothing and keeps nothing; once the first ends it
@@ -601,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_scripted_keeps_nothing),
 		cmocka_unit_test(test_save_and_continue),
 		cmocka_unit_test(test_one_program_a_dir),
+		cmocka_unit_test(test_no_state_dir_on_title),
 		cmocka_unit_test(test_seed_keeps_game_in_progress),
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),

@@ -30,14 +30,19 @@ static void keep_history(struct session *s, struct game *g)
 	(void)game_set_history_store(g, &st);
 }
 
-/* Locks the state directory for this program (flock on the directory: the
- * kernel drops it when the program ends, kill -9 included). -EBUSY after
- * one line when another holds it; 0 otherwise (a directory that cannot be
- * made or opened is said by the saves that then fail). */
-static int lock_state_dir(struct session *s)
+/* Makes the state directory and locks it for this program (flock on the
+ * directory: the kernel drops it when the program ends, kill -9 included).
+ * Returns 0; 1 when it cannot be made (said in the log and on ui's title:
+ * nothing can be saved there); -EBUSY after one line when another program
+ * holds the lock. */
+static int lock_state_dir(struct session *s, struct ui *ui)
 {
-	if (save_make_dir(s->state_dir))
-		return 0;
+	int rc = save_make_dir(s->state_dir);
+	if (rc) {
+		snprintf(ui->notice, sizeof ui->notice, "Games cannot be saved in %.60s: %s.", s->state_dir,
+			 strerror(-rc));
+		return 1;
+	}
 	int fd = open(s->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -59,22 +64,35 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 {
 	if (scripted && !opt)
 		return 0;
-	if (save_state_dir(opt, s->state_dir, sizeof s->state_dir))
-		return 0; /* said why; the game is played without saving */
-	if (lock_state_dir(s))
-		return -EBUSY;
+	int rc = 1;
+	bool named = save_state_dir(opt, s->state_dir, sizeof s->state_dir) == 0;
+	if (!named)
+		snprintf(ui->notice, sizeof ui->notice, "Games are not saved: no state directory (give --state-dir DIR).");
+	else
+		rc = lock_state_dir(s, ui);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		/* no directory: said in the log, which a terminal shows only at
+		 * the end, so also now on the title (and over the map of a
+		 * --seed game), before anything is played; nothing to load, and
+		 * each save of a named one tries again and says why it failed */
+		if (*g)
+			snprintf(ui->status, sizeof ui->status, "%s", ui->notice);
+		s->saving = named;
+		return 0;
+	}
 	s->saving = true;
 	if (*g) {
 		/* --seed: a new game was asked for. A game in progress there is
 		 * kept, not replaced by the new one's first save */
 		char kept[300];
-		int rc = save_exists(s->state_dir) ? save_keep_aside(s->state_dir, SAVE_FILE, "old", kept, sizeof kept)
+		rc = save_exists(s->state_dir) ? save_keep_aside(s->state_dir, SAVE_FILE, "old", kept, sizeof kept)
 						   : -ENOENT;
 		if (rc == 0) {
 			log_error("%s/%s: the game in progress there is kept as %s (--seed starts a new game; rename it "
 				  "back to %s to continue it)", s->state_dir, SAVE_FILE, kept, SAVE_FILE);
-			snprintf(ui->notice, sizeof ui->notice, "Your previous game is kept as %.80s",
-				 kept);
+			snprintf(ui->notice, sizeof ui->notice, "Your previous game is kept as %.80s", kept);
 		} else if (rc != -ENOENT) {
 			log_error("%s/%s: the game in progress there could not be kept aside: this new game is not "
 				  "saved over it", s->state_dir, SAVE_FILE);
@@ -85,7 +103,7 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	}
 	char why[SAVE_WHY_MAX];
 	morgue_tidy(s->state_dir);
-	int rc = save_load(s->state_dir, g, why, sizeof why);
+	rc = save_load(s->state_dir, g, why, sizeof why);
 	if (rc == 0) {
 		keep_history(s, *g);
 		ui->can_continue = true;

@@ -436,7 +436,7 @@ static inline int ndigits(unsigned v)
 	return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
 }
 
-/* Writes v (below 100000) in decimal at p; returns the end. */
+/* Writes v in decimal at p; returns the end. */
 static inline char *put_num(char *p, unsigned v)
 {
 	if (v < 10) {
