@@ -1,6 +1,6 @@
 #!/bin/sh
 # Job control in a real terminal (tmux, an interactive bash): a stopped game
-# (kill -TSTP; Ctrl+Z is off while playing) gives the terminal back as it was
+# (kill -TSTP, or Ctrl+Z as a player does) gives the terminal back as it was
 # and is saved; after fg it takes the terminal again, redrawn, and plays on.
 # Before, fg left it running in the shell's cooked terminal: keys echoed and
 # waiting for Enter, nothing redrawn.
@@ -28,6 +28,16 @@ pane_wait "HP:" 100 || say "after fg the game was not redrawn: $($T capture-pane
 pane_wait ! "Stopped" 50 || say "after fg the shell's lines stay on the game's screen"
 $T send-keys -t t .
 pane_wait "Turn 3" 100 || say "after fg a key did not play (the terminal is not the game's): $($T capture-pane -p -t t | tail -2)"
+
+# Ctrl+Z, the way a player stops it (it was switched off while playing)
+$T send-keys -t t C-z
+pane_wait "Stopped" 100 || say "Ctrl+Z did not stop the game (the shell says Stopped)"
+case "$("$P" --check-save --state-dir "$s")" in "ok turn 3 depth 1 "*) ;; *) say "Ctrl+Z did not save turn 3" ;; esac
+$T send-keys -t t fg Enter
+pane_wait "HP:" 100 || say "after Ctrl+Z and fg the game was not redrawn"
+pane_wait ! "Stopped" 50 || say "after Ctrl+Z and fg the shell's lines stay on the game's screen"
+$T send-keys -t t .
+pane_wait "Turn 4" 100 || say "after Ctrl+Z and fg a key did not play"
 $T send-keys -t t Q
 pane_wait "Continue" 100 || say "Q did not go back to the title after fg"
 $T send-keys -t t Escape
@@ -35,6 +45,6 @@ pane_wait "^prompt: *$" 100 || say "Escape on the title did not quit"
 $T send-keys -t t "stty -a > $tmp/stty.after" Enter
 sleep 0.3
 cmp -s "$tmp/stty.before" "$tmp/stty.after" || say "after quitting the terminal settings are not as before"
-case "$("$P" --check-save --state-dir "$s")" in "ok turn 3 depth 1 "*) ;; *) say "quitting after fg did not save turn 3" ;; esac
-[ $fail -eq 0 ] && echo "stop: kill -TSTP gives the terminal back and saves; fg takes it again, redrawn, and plays on"
+case "$("$P" --check-save --state-dir "$s")" in "ok turn 4 depth 1 "*) ;; *) say "quitting after fg did not save turn 4" ;; esac
+[ $fail -eq 0 ] && echo "stop: kill -TSTP and Ctrl+Z give the terminal back and saves; fg takes it again, redrawn, and plays on"
 exit $fail

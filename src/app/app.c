@@ -568,9 +568,9 @@ static void on_vt_acquire(struct app *a)
 	log_info("VT acquired");
 }
 
-/* SIGTSTP (in the terminal; the game keeps Ctrl+Z off, so it comes from
- * kill or a job-control tool): save, give the terminal back as it was (its
- * settings, the normal screen), then stop. SIGCONT resumes (on_continue). */
+/* SIGTSTP (in the terminal: Ctrl+Z, kill or a job-control tool): save,
+ * give the terminal back as it was (its settings, the normal screen), then
+ * stop. SIGCONT resumes (on_continue). */
 static void on_stop(struct app *a)
 {
 	if (!a->stopped) {

@@ -760,7 +760,8 @@ static int term_poll_fds(struct display *d, int *fds, int max)
 
 /* ---- taking and giving back the terminal -------------------------------- */
 
-/* Raw mode on the saved settings, keeping ISIG for Ctrl+C. */
+/* Raw mode on the saved settings, keeping ISIG for Ctrl+C and Ctrl+Z (the
+ * app saves and gives the terminal back on SIGTSTP). */
 static int term_set_raw(int fd, const struct termios *saved)
 {
 	struct termios tio = *saved;
@@ -770,7 +771,6 @@ static int term_set_raw(int fd, const struct termios *saved)
 	tio.c_cflag |= CS8;
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
-	tio.c_cc[VSUSP] = _POSIX_VDISABLE; /* Ctrl+Z would stop us with the terminal raw */
 	tio.c_cc[VQUIT] = _POSIX_VDISABLE; /* Ctrl+\ would dump core */
 	return tcsetattr(fd, TCSAFLUSH, &tio) == 0 ? 0 : -errno;
 }

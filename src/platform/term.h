@@ -11,8 +11,9 @@
  *   autowrap, puts the keypad in application mode, enables SGR mouse
  *   reporting and sets raw mode (no echo, no canonical input, no CR/NL
  *   translation, no flow control). ISIG stays on so Ctrl+C raises SIGINT,
- *   which the loop handles as a clean quit; Ctrl+Z and Ctrl+\ are disabled
- *   (they would stop or core-dump the process with the terminal still raw).
+ *   which the loop handles as a clean quit, and Ctrl+Z raises SIGTSTP, on
+ *   which the app saves and calls suspend() before stopping; Ctrl+\ is
+ *   disabled (it would core-dump the process with the terminal still raw).
  * - close, exit() (atexit), and a crash (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
  *   SIGILL) restore the terminal: colours reset, mouse and keypad modes off,
  *   autowrap on, cursor shown, normal screen, termios as it was. SIGINT,
@@ -56,8 +57,8 @@ int term_handle_resize(struct display *d);
  * clean up (killed with SIGKILL): writes the leave sequence (colours reset,
  * mouse and keypad modes off, autowrap on, cursor shown, normal screen) and
  * sets sane line settings: echo, canonical input, CR read as NL, NL written
- * as CR NL, signals, and the control characters the game disabled (Ctrl+Z,
- * Ctrl+\) back to their defaults. For --reset-term. Returns 0, -ENOTTY when
+ * as CR NL, signals, and the control characters (Ctrl+Z, Ctrl+\, any left
+ * disabled) back to their defaults. For --reset-term. Returns 0, -ENOTTY when
  * fd is not a terminal, or the negative errno of the failing call; logs
  * nothing. */
 int term_reset(int fd);
