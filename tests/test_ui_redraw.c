@@ -83,7 +83,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	u.score_rank = -1;
 	struct rng r;
 	rng_seed(&r, seed);
-	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0;
+	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
 	*scrolled = 0;
 	for (int t = 0; t < COMMANDS; t++) {
 		if (game_is_over(g)) {
@@ -146,8 +146,10 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	draw:;
 		int was_x = cam_x, was_y = cam_y, mx, my;
 		camera(g, cols, rows, &cam_x, &cam_y);
-		*scrolled += u.screen == UI_PLAY && (cam_x != was_x || cam_y != was_y) &&
-			     ui_map_cell_at(&u, g, cols, rows, u.hover_x, u.hover_y, &mx, &my) == 0;
+		*scrolled += u.screen == UI_PLAY && (cam_x != was_x || cam_y != was_y) && u.hover_x == last_x &&
+			     u.hover_y == last_y && ui_map_cell_at(&u, g, cols, rows, u.hover_x, u.hover_y, &mx, &my) == 0;
+		last_x = u.hover_x;
+		last_y = u.hover_y;
 		/* as the app draws: into the shown console itself (a whole screen
 		 * composed apart), its damage then handed to the display */
 		memcpy(before, shown->cells, (size_t)cols * (size_t)rows * sizeof *before);
