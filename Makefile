@@ -152,13 +152,13 @@ asan:
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
 bench: check-deps check-bench-deps
-	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # The same benchmarks as instruction counts under callgrind (deterministic,
 # for a noisy machine): bench/ir.sh prints instructions per call and ratios.
 bench-ir: check-deps check-bench-deps
-	@$(MAKE) --no-print-directory $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bench/ir.sh $(BENCH_BINS)
 
 # The soak: the monkey bot (tests/test_monkey.c) for SOAK_SEEDS x SOAK_TURNS

@@ -437,6 +437,38 @@ static void test_small_room_and_eof(void **st)
 	close(out[1]);
 }
 
+/* A burst of arrow keys (a paste, a held key over a fast link, tmux's
+ * send-keys) arrives in one write of far more bytes than one call reads:
+ * wherever a read ends, an ESC with the rest of its sequence already waiting
+ * is never the Escape key (it was when the second read of a call ended on
+ * ESC: a burst of Down keys in the help screen closed it and quit). */
+static void test_burst_of_arrows(void **st)
+{
+	(void)st;
+	int in[2], out[2];
+	mk_pipe(in);
+	mk_pipe(out);
+	struct display *d;
+	assert_int_equal(term_open_fds(&d, in[0], out[1], 12, 4), 0);
+	enum { N = 300 };
+	char buf[3 * N];
+	for (int i = 0; i < N; i++)
+		memcpy(buf + 3 * i, "\033[B", 3);
+	assert_int_equal(write(in[1], buf, sizeof buf), (ssize_t)sizeof buf);
+	struct in_event ev[64];
+	int downs = 0, others = 0, n, calls = 0;
+	while ((n = d->ops->dispatch(d, in[0], ev, 64)) > 0 && calls++ < 1000)
+		for (int i = 0; i < n; i++)
+			ev[i].key == KEY_DOWN ? downs++ : others++;
+	assert_int_equal(others, 0);
+	assert_int_equal(downs, N);
+	d->ops->close(d);
+	close(in[0]);
+	close(in[1]);
+	close(out[0]);
+	close(out[1]);
+}
+
 static void test_suspend_resume(void **st)
 {
 	(void)st;
@@ -683,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_open_bad_size),
 		cmocka_unit_test(test_input_through_dispatch),
 		cmocka_unit_test(test_small_room_and_eof),
+		cmocka_unit_test(test_burst_of_arrows),
 		cmocka_unit_test(test_suspend_resume),
 		cmocka_unit_test(test_tty_raw_size_resize_restore),
 		cmocka_unit_test(test_restored_on_segv),

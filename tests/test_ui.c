@@ -101,6 +101,13 @@ static int no_request(void *ctx, enum ui_request r)
 	(void)r;
 	return 0;
 }
+static int quits;
+static int count_quit(void *ctx, enum ui_request r)
+{
+	(void)ctx;
+	quits += r == UI_REQ_QUIT;
+	return 0;
+}
 
 /* While "Screen too small" shows, keys play nothing (they used to play
  * turns unseen). */
@@ -124,6 +131,43 @@ static void test_too_small_takes_no_input(void **st)
 	in.rows = 24;
 	ui_input(&u, g, &h, &in);
 	assert_int_equal(commands, 1);
+	game_destroy(g);
+}
+
+/* "Screen too small" is never a trap (a bare console whose font or scale
+ * leaves too few cells, where Ctrl+C is a key like any other: no key did
+ * anything): Q and the pad's Start leave pirogue (saved), said on screen
+ * with the key as bound; nothing else does anything. */
+static void test_too_small_can_quit(void **st)
+{
+	(void)st;
+	struct game *g = gamefix_room(1);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .last_dev = DEV_KEYBOARD };
+	struct ui_host h = { NULL, count_command, count_quit };
+	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_CANCEL, .key = KEY_ESCAPE, .from = DEV_KEYBOARD,
+			       .cols = 30, .rows = 10 };
+	quits = commands = 0;
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(quits, 0);
+	in.act = ACT_QUIT;
+	in.key = 'Q';
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(quits, 1);
+	in.act = ACT_MENU;
+	in.key = PAD_START;
+	in.from = DEV_GAMEPAD;
+	ui_input(&u, g, &h, &in);
+	assert_int_equal(quits, 2);
+	assert_int_equal(commands, 0);
+	struct console *c;
+	assert_int_equal(con_create(&c, 30, 10), 0);
+	u.last_dev = DEV_KEYBOARD;
+	ui_draw(&u, g, c);
+	char row[31] = "";
+	for (int x = 0; x < 30; x++)
+		row[x] = (char)con_at(c, x, 8)->ch;
+	assert_non_null(strstr(row, "Q: quit"));
+	con_destroy(c);
 	game_destroy(g);
 }
 
@@ -248,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_reference_layout),
 		cmocka_unit_test(test_spare_rows_to_log),
 		cmocka_unit_test(test_small_and_too_small),
+		cmocka_unit_test(test_too_small_can_quit),
 		cmocka_unit_test(test_too_small_takes_no_input),
 		cmocka_unit_test(test_camera_follows_and_centres),
 		cmocka_unit_test(test_menu_items),

@@ -92,8 +92,7 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 		if (rc == 0) {
 			log_error("%s/%s: the game in progress there is kept as %s (--seed starts a new game; rename it "
 				  "back to %s to continue it)", s->state_dir, SAVE_FILE, kept, SAVE_FILE);
-			snprintf(ui->notice, sizeof ui->notice, "Your previous game is kept as %.80s",
-				 kept);
+			snprintf(ui->notice, sizeof ui->notice, "Your previous game is kept as %.80s", kept);
 		} else if (rc != -ENOENT) {
 			log_error("%s/%s: the game in progress there could not be kept aside: this new game is not "
 				  "saved over it", s->state_dir, SAVE_FILE);

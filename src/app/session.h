@@ -31,12 +31,14 @@ struct session {
  * *g (given or loaded) is given the store of its older commands, an
  * unnamed file in the state directory (histfile), so that playing it
  * allocates nothing at any length; without that file (none can be made,
- * logged) its history stays in memory. */
-/* One program at a time plays from a state directory (two would save over
- * each other's game): it is made when missing and locked (flock, released
- * by session_close or the program's end, however it ends). Returns 0, or
- * -EBUSY with nothing loaded after logging one line when another program
- * holds the lock. */
+ * logged) its history stays in memory. A game in *g (--seed) over a save
+ * there: the save is renamed aside (pirogue.sav.old-DATE), said in the log
+ * and ui->notice. No state directory, or one that cannot be made: said in
+ * ui->notice (and ui->status with a game in *g) too. One program at a time
+ * plays from a state directory (two would save over each other's game):
+ * it is made when missing and locked (flock, released by session_close or
+ * the program's end, however it ends). Returns 0, or -EBUSY with nothing
+ * loaded after logging one line when another program holds the lock. */
 int session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui);
 
 /* Starts a new game on *g with seed, mapgen (an enum mapgen_kind) and

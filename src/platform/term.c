@@ -728,15 +728,21 @@ static int term_dispatch(struct display *d, int fd, struct in_event *ev, int max
 		 * room for keeps the queue from outliving this call. */
 		int room = max - (int)t->keys.pend;
 		ssize_t r = read_some(t, room > 1 ? (size_t)room : 1);
-		if (r > 0 && termkeys_esc_pending(&t->keys)) {
-			/* The read ended right after ESC. If the rest of a sequence is
-			 * already waiting, take it (no waiting: zero timeout); else it
-			 * is the Escape key. */
+		/* A read that ended right after ESC: if more bytes are already
+		 * waiting (no waiting: zero timeout) they are the rest of a
+		 * sequence, read now or, with no room left, on the next call (the
+		 * fd stays readable); else it is the Escape key. */
+		while (r > 0 && termkeys_esc_pending(&t->keys)) {
 			struct pollfd p = { .fd = t->in_fd, .events = POLLIN };
+			if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN)) {
+				termkeys_flush_escape(&t->keys);
+				break;
+			}
 			room = max - t->keys.qn - 1;
-			if (room > 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
-				r = read_some(t, (size_t)room);
-			if (r >= 0)
+			if (room <= 0)
+				break;
+			r = read_some(t, (size_t)room);
+			if (r == 0)
 				termkeys_flush_escape(&t->keys);
 		}
 	}

@@ -195,8 +195,15 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 		u->hover_y = in->y;
 		return;
 	}
-	if (l.too_small)
-		return; /* nothing is played unseen while "Screen too small" shows */
+	if (l.too_small) {
+		/* nothing is played unseen while "Screen too small" shows; only
+		 * the way out works (the game saved), so that a font or scale
+		 * leaving too few cells on a bare console, where Ctrl+C is a
+		 * key like any other, is never a trap */
+		if (in->kind == UI_IN_KEY && (in->act == ACT_QUIT || in->act == ACT_MENU))
+			h->request(h->ctx, UI_REQ_QUIT);
+		return;
+	}
 	const struct scr *s = screen_of(u);
 	if (s->needs_game && !g)
 		s = &scr_title;
@@ -212,13 +219,20 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 	s->input(u, g, h, in);
 }
 
-static void draw_too_small(struct console *c)
+static void draw_too_small(const struct ui *u, struct console *c)
 {
-	char line[64];
+	char line[64], k[48];
 	int y = c->h / 2 - 1;
 	con_print_wrapped(c, 1, y < 0 ? 0 : y, c->w - 2, 2, ui_pal.title, ui_pal.bg, "Screen too small.");
 	snprintf(line, sizeof line, "Need %dx%d cells, have %dx%d.", UI_MIN_COLS, UI_MIN_ROWS, c->w, c->h);
-	con_print_wrapped(c, 1, y + 1 < 0 ? 0 : y + 1, c->w - 2, 3, ui_pal.text, ui_pal.bg, line);
+	int n = con_print_wrapped(c, 1, y + 1 < 0 ? 0 : y + 1, c->w - 2, 3, ui_pal.text, ui_pal.bg, line);
+	if (n > 3)
+		n = 3;
+	static const struct scr_key out = { .act = ACT_QUIT, .act2 = ACT_MENU };
+	if (ui_key_text(u, &out, ui_pad(u), k, sizeof k)) {
+		snprintf(line, sizeof line, "%s: quit", k);
+		con_print_wrapped(c, 1, y + 1 + n + 1, c->w - 2, 1, ui_pal.hint_key, ui_pal.bg, line);
+	}
 }
 
 void ui_draw(const struct ui *u, const struct game *g, struct console *c)
@@ -227,7 +241,7 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c)
 	ui_layout(c->w, c->h, &l);
 	con_clear(c, ui_pal.bg);
 	if (l.too_small) {
-		draw_too_small(c);
+		draw_too_small(u, c);
 		return;
 	}
 	const struct scr *s = screen_of(u);
