@@ -200,10 +200,14 @@ static void turn(struct rig *r, int *dir, const char *key, double *tg, double *t
  * description moves along. Returns the bytes the display got. */
 static long hover(struct rig *r, int step, const char *key)
 {
-	int px, py;
+	/* the console cells over the map cells px - 6 .. px + 5, py + 2 */
+	struct ui_layout l;
+	int px, py, cam_x, cam_y;
+	ui_layout(r->con->w, r->con->h, &l);
 	game_player_pos(r->g, &px, &py);
-	r->u.hover_x = px - 6 + step % 12;
-	r->u.hover_y = py + 2;
+	ui_camera(&l, game_map(r->g)->w, game_map(r->g)->h, px, py, &cam_x, &cam_y);
+	r->u.hover_x = l.view_x + px - cam_x - 6 + step % 12;
+	r->u.hover_y = l.view_y + py - cam_y + 2;
 	long before = r->bytes;
 	off_t at = r->memfd >= 0 ? lseek(r->memfd, 0, SEEK_CUR) : 0;
 	bench_ir_start();

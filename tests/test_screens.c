@@ -278,11 +278,84 @@ static void test_click_looks(void **st)
 	assert_int_equal(r.u.screen, UI_LOOK);
 	assert_int_equal(r.u.look_x, 5);
 	assert_int_equal(r.u.look_y, 6);
-	/* below the map (the HUD) is no cell */
+	/* below the map (the HUD): the pointer is kept where it is, which
+	 * shows no map cell (test_hover_follows_camera) */
 	in.kind = UI_IN_HOVER;
 	in.y = 45;
 	ui_input(&r.u, r.f.g, &r.h, &in);
-	assert_int_equal(r.u.hover_x, -1);
+	assert_int_equal(r.u.hover_x, 5);
+	assert_int_equal(r.u.hover_y, 45);
+	rig_done(&r);
+}
+
+/* r's screen drawn on c (40×24: a 40×20 map view over the panel) with the
+ * pointer where it is and without it; fails unless the pointer changed
+ * only cells of the view, all on one row; returns that row's text (into
+ * buf, 41 bytes), "" when nothing changed. */
+static const char *hover_row(struct rig *r, struct console *c, char *buf)
+{
+	struct console *bare;
+	struct ui u = r->u;
+	assert_int_equal(con_create(&bare, c->w, c->h), 0);
+	ui_draw(&r->u, r->f.g, c);
+	u.hover_x = u.hover_y = -1;
+	ui_draw(&u, r->f.g, bare);
+	int row = -1;
+	for (int i = 0; i < c->w * c->h; i++) {
+		if (!memcmp(&c->cells[i], &bare->cells[i], sizeof c->cells[i]))
+			continue;
+		if (i / c->w >= 20)
+			fail_msg("the pointer's description is drawn outside the map view, at (%d, %d)", i % c->w,
+				 i / c->w);
+		assert_true(row < 0 || row == i / c->w);
+		row = i / c->w;
+	}
+	con_destroy(bare);
+	buf[0] = 0;
+	return row < 0 ? buf : conrow_text(c, row, buf, true);
+}
+
+static void hover_at(struct rig *r, int x, int y)
+{
+	struct ui_input in = { .kind = UI_IN_HOVER, .x = x, .y = y, .cols = 40, .rows = 24 };
+	ui_input(&r->u, r->f.g, &r->h, &in);
+}
+
+/* The pointer held still while the player walks and the camera scrolls:
+ * the description names what is under the pointer now, and stays in the
+ * view; over the panel, nothing is described. */
+static void test_hover_follows_camera(void **st)
+{
+	(void)st;
+	struct rig r;
+	struct console *c;
+	char row[41];
+	rig_init(&r, gamefix_room(1), UI_PLAY);
+	gamefix_item(r.f.g, ITEM_HEALTH_POTION, 30, 12);
+	gamefix_enter(r.f.g, 20, 10);
+	assert_int_equal(con_create(&c, 40, 24), 0);
+	/* the camera at the map's corner: console (25, 12) shows floor */
+	hover_at(&r, 25, 12);
+	assert_non_null(strstr(hover_row(&r, c, row), "floor"));
+	/* five steps east scroll the view five columns: the potion is there */
+	for (int i = 0; i < 5; i++)
+		key(&r, ACT_MOVE_E, 'l');
+	assert_non_null(strstr(hover_row(&r, c, row), "health potion"));
+	assert_null(strstr(row, "floor"));
+	/* the view's last row, the player lower down (the camera seven rows
+	 * down), then walking north: the cell first described would be
+	 * below the view; the one shown there now is, above the pointer */
+	for (int i = 0; i < 7; i++)
+		key(&r, ACT_MOVE_S, 'j');
+	hover_at(&r, 10, 19);
+	assert_non_null(strstr(hover_row(&r, c, row), "unexplored"));
+	for (int i = 0; i < 4; i++)
+		key(&r, ACT_MOVE_N, 'k');
+	assert_non_null(strstr(hover_row(&r, c, row), "unexplored"));
+	/* over the panel: no map cell, nothing described */
+	hover_at(&r, 10, 21);
+	assert_string_equal(hover_row(&r, c, row), "");
+	con_destroy(c);
 	rig_done(&r);
 }
 
@@ -1008,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_play_commands),
 		cmocka_unit_test(test_play_opens_screens),
 		cmocka_unit_test(test_click_looks),
+		cmocka_unit_test(test_hover_follows_camera),
 		cmocka_unit_test(test_screens_without_game_fall_back_to_title),
 		cmocka_unit_test(test_gameover),
 		cmocka_unit_test(test_gameover_text_fits),

@@ -47,12 +47,25 @@ static void play(struct game *g, struct rng *r)
 	game_do(g, &c);
 }
 
+/* The camera of the play screen on a cols×rows console (as ui_draw's). */
+static void camera(const struct game *g, int cols, int rows, int *cam_x, int *cam_y)
+{
+	struct ui_layout l;
+	int px, py;
+	ui_layout(cols, rows, &l);
+	game_player_pos(g, &px, &py);
+	ui_camera(&l, game_map(g)->w, game_map(g)->h, px, py, cam_x, cam_y);
+}
+
 /* Plays games on a cols×rows console, changing what the UI shows now and
- * then (a status line, the pointer over the map, another screen, the
- * gamepad's hints, the demo's hint line); after every command the console
- * brought up to date by ui_draw_frame equals a whole ui_draw and is damaged
- * exactly where it changed. Returns how many frames were redrawn in part. */
-static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
+ * then (a status line, the pointer over the map or the panel, held still
+ * while the player walks and the camera scrolls under it, another screen,
+ * the gamepad's hints, the demo's hint line); after every command the
+ * console brought up to date by ui_draw_frame equals a whole ui_draw and
+ * is damaged exactly where it changed. Returns how many frames were
+ * redrawn in part; *scrolled counts the frames whose camera moved under a
+ * pointer held over the map. */
+static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int *scrolled)
 {
 	struct console *shown, *scratch, *ref;
 	assert_int_equal(con_create(&shown, cols, rows), 0);
@@ -70,25 +83,23 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 	u.score_rank = -1;
 	struct rng r;
 	rng_seed(&r, seed);
-	int partial = 0, games = 1, depth = 1, hovering = 0;
+	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
+	*scrolled = 0;
 	for (int t = 0; t < COMMANDS; t++) {
 		if (game_is_over(g)) {
 			game_destroy(g);
 			new_game(&g, seed + (uint64_t)++games, k);
 			u.screen = UI_PLAY;
 		}
-		/* the pointer over the map for a while, moved now and then,
-		 * over any cell in view (on the view's edges the description
-		 * moves above or to the left); some frames are the pointer's
-		 * alone, without a command */
+		/* the pointer on the console for a while, moved now and then,
+		 * over any cell (on the view's edges the description moves
+		 * above or to the left; over the panel or beside a small map
+		 * none shows); some frames are the pointer's alone, without a
+		 * command; between its moves the player walks under it */
 		if (hovering > 0 && rng_range(&r, 0, 1)) {
 			hovering--;
-			int mx, my;
-			if (ui_map_cell_at(&u, g, cols, rows, rng_range(&r, 0, cols - 1), rng_range(&r, 0, rows - 1), &mx,
-					   &my) == 0) {
-				u.hover_x = mx;
-				u.hover_y = my;
-			}
+			u.hover_x = rng_range(&r, 0, cols - 1);
+			u.hover_y = rng_range(&r, 0, rows - 1);
 			if (rng_range(&r, 0, 1))
 				goto draw;
 		}
@@ -110,7 +121,14 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 		if (what == 0)
 			strcpy(u.status, "Explored this floor.");
 		if (what == 1) {
-			game_player_pos(g, &u.hover_x, &u.hover_y);
+			/* on the player's cell (the player then walks away) */
+			int px, py, cx, cy;
+			struct ui_layout l;
+			ui_layout(cols, rows, &l);
+			game_player_pos(g, &px, &py);
+			camera(g, cols, rows, &cx, &cy);
+			u.hover_x = l.view_x + px - cx;
+			u.hover_y = l.view_y + py - cy;
 			hovering = rng_range(&r, 1, 12);
 		} else if (hovering > 0) {
 			/* the pointer stays where it is */
@@ -126,6 +144,12 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 				u.screen = UI_PLAY;
 		}
 	draw:;
+		int was_x = cam_x, was_y = cam_y, mx, my;
+		camera(g, cols, rows, &cam_x, &cam_y);
+		*scrolled += u.screen == UI_PLAY && (cam_x != was_x || cam_y != was_y) && u.hover_x == last_x &&
+			     u.hover_y == last_y && ui_map_cell_at(&u, g, cols, rows, u.hover_x, u.hover_y, &mx, &my) == 0;
+		last_x = u.hover_x;
+		last_y = u.hover_y;
 		/* as the app draws: into the shown console itself (a whole screen
 		 * composed apart), its damage then handed to the display */
 		memcpy(before, shown->cells, (size_t)cols * (size_t)rows * sizeof *before);
@@ -145,8 +169,9 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed)
 					 shown->damage[i] ? "damaged but unchanged" : "changed but not damaged");
 		}
 	}
-	print_message("%dx%d generator %d: %d of %d frames redrawn in part, %d games, deepest floor %d\n", cols,
-		      rows, (int)k, partial, COMMANDS, games, depth);
+	print_message("%dx%d generator %d: %d of %d frames redrawn in part, %d games, deepest floor %d, the camera "
+		      "moved under a still pointer %d times\n",
+		      cols, rows, (int)k, partial, COMMANDS, games, depth, *scrolled);
 	game_destroy(g);
 	con_destroy(shown);
 	con_destroy(scratch);
@@ -161,11 +186,18 @@ static void test_partial_equals_whole(void **st)
 	static const int sizes[][2] = {{240, 67}, {80, 24}, {80, 30}, {100, 50}, {40, 24}, {63, 40}, {39, 24}};
 	for (int k = 0; k < MAPGEN_COUNT; k++)
 		for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i);
+			int scrolled;
+			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i, &scrolled);
 			if (sizes[i][0] >= 40)
 				assert_true(partial > COMMANDS / 2); /* the path under test was taken */
 			else
 				assert_int_equal(partial, 0); /* too small: only the message */
+			/* where the view is smaller than the map, the camera
+			 * scrolled under the pointer */
+			struct ui_layout l;
+			ui_layout(sizes[i][0], sizes[i][1], &l);
+			if (!l.too_small && (l.view_w < MAP_W || l.view_h < MAP_H))
+				assert_true(scrolled > 0);
 		}
 }
 

@@ -329,9 +329,8 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 		const struct con_cell *cell = con_at(c, vx, vy);
 		if (cell && vy < l->view_y + l->view_h)
 			con_put(c, vx, vy, cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80);
-	} else if (u->hover_x >= 0) {
-		hx = u->hover_x;
-		hy = u->hover_y;
+	} else if (ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) < 0) {
+		hx = hy = -1; /* no pointer, or not over the map this frame shows */
 	}
 	if (hx >= 0) {
 		int lx, ly;

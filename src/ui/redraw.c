@@ -24,23 +24,22 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 	return k;
 }
 
-/* The description of the cell under the pointer composed in scratch (the
- * cells it covers are then all it set), and where it is noted in *x, *y,
- * *w (w 0: no pointer over the map). */
-static void describe(const struct ui *u, const struct game *g, struct console *scratch, int cam_x, int cam_y, int *x,
-		     int *y, int *w)
+/* The description of the map cell under the pointer with the camera of
+ * layout l composed in scratch (the cells it covers are then all it set),
+ * and where it is noted in *x, *y, *w (w 0: no pointer over the map). */
+static void describe(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *scratch,
+		     int cam_x, int cam_y, int *x, int *y, int *w)
 {
+	int hx, hy;
 	*x = *y = *w = 0;
-	if (u->hover_x < 0)
-		return;
-	struct ui_layout l;
-	ui_layout(scratch->w, scratch->h, &l);
-	*w = ui_draw_describe(&l, g, scratch, cam_x, cam_y, u->hover_x, u->hover_y, false, x, y);
+	/* most frames have no pointer: one test, no call */
+	if (u->hover_x >= 0 && ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) == 0)
+		*w = ui_draw_describe(l, g, scratch, cam_x, cam_y, hx, hy, false, x, y);
 }
 
 /* Everything the play screen was drawn from, after a whole frame. */
-static void remember(struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
-		     struct console *scratch, int cam_x, int cam_y)
+static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_layout *l, const struct game *g,
+		     const struct console *c, struct console *scratch, int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
 	d->valid = true;
@@ -65,7 +64,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct game *
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
-	describe(u, g, scratch, cam_x, cam_y, &d->lab_x, &d->lab_y, &d->lab_w);
+	describe(u, l, g, scratch, cam_x, cam_y, &d->lab_x, &d->lab_y, &d->lab_w);
 }
 
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
@@ -298,10 +297,6 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 		ui_camera(l, m->w, m->h, px, py, cam_x, cam_y);
 		mw = m->w;
 		mh = m->h;
-		/* a pointer over a cell the view no longer shows (the camera
-		 * moved under it) has its description beside the view: whole */
-		int hx = u->hover_x - *cam_x, hy = u->hover_y - *cam_y;
-		*play = u->hover_x < 0 || (hx >= 0 && hy >= 0 && hx < l->view_w && hy < l->view_h && l->view_h >= 2);
 	}
 	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_w == mw &&
 	       d->map_h == mh && d->cam_x == *cam_x && d->cam_y == *cam_y && d->last_dev == u->last_dev &&
@@ -322,7 +317,7 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	}
 	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
 		int lx, ly, lw;
-		describe(u, g, scratch, cam_x, cam_y, &lx, &ly, &lw);
+		describe(u, &l, g, scratch, cam_x, cam_y, &lx, &ly, &lw);
 		update_map(d, &l, g, shown, lx, ly, lw);
 		update_panel(d, &l, g, shown, scratch);
 		(void)con_copy_rect(shown, scratch, lx, ly, lw, 1);
@@ -338,5 +333,5 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	con_clear_damage(scratch);
 	d->valid = false;
 	if (play)
-		remember(d, u, g, shown, scratch, cam_x, cam_y);
+		remember(d, u, &l, g, shown, scratch, cam_x, cam_y);
 }

@@ -172,6 +172,33 @@ void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int 
 /* For a move action: moves the cursor (u->look_x, look_y) one step,
  * staying on the map, and returns true; false for any other action. */
 bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
+/* The map cell shown at console cell (cx, cy) by the map view of l whose
+ * top-left shows map cell (cam_x, cam_y): 0 and sets *mx, *my, or -1 when
+ * (cx, cy) is outside the view or shows no cell of m. (Inline: the
+ * partial redraw asks it for the pointer on every frame.) */
+static inline int ui_view_cell(const struct ui_layout *l, const struct map *m, int cam_x, int cam_y, int cx, int cy,
+			       int *mx, int *my)
+{
+	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w ||
+	    cy >= l->view_y + l->view_h)
+		return -1;
+	int x = cam_x + cx - l->view_x, y = cam_y + cy - l->view_y;
+	if (x < 0 || y < 0 || x >= m->w || y >= m->h)
+		return -1;
+	*mx = x;
+	*my = y;
+	return 0;
+}
+/* The map cell under the mouse pointer (u->hover_x, hover_y) on a frame
+ * drawn with the camera (cam_x, cam_y): ui_view_cell's answer, -1 also when
+ * there is no pointer. */
+static inline int ui_hover_cell(const struct ui *u, const struct ui_layout *l, const struct game *g, int cam_x,
+				int cam_y, int *mx, int *my)
+{
+	if (u->hover_x < 0 || u->hover_y < 0)
+		return -1;
+	return ui_view_cell(l, game_map(g), cam_x, cam_y, u->hover_x, u->hover_y, mx, my);
+}
 /* For a click: the map cell under the pointer of in, 0 or -1. */
 int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_input *in, int *mx, int *my);
 

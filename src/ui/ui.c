@@ -107,8 +107,7 @@ int ui_map_cell_at(const struct ui *u, const struct game *g, int cols, int rows,
 {
 	struct ui_layout l;
 	ui_layout(cols, rows, &l);
-	if (l.too_small || !g || cx < l.view_x || cy < l.view_y || cx >= l.view_x + l.view_w ||
-	    cy >= l.view_y + l.view_h)
+	if (!g)
 		return -1;
 	const struct map *m = game_map(g);
 	int fx, fy, cam_x, cam_y;
@@ -120,12 +119,7 @@ int ui_map_cell_at(const struct ui *u, const struct game *g, int cols, int rows,
 		game_player_pos(g, &fx, &fy);
 	}
 	ui_camera(&l, m->w, m->h, fx, fy, &cam_x, &cam_y);
-	int x = cam_x + cx - l.view_x, y = cam_y + cy - l.view_y;
-	if (x < 0 || y < 0 || x >= m->w || y >= m->h)
-		return -1;
-	*mx = x;
-	*my = y;
-	return 0;
+	return ui_view_cell(&l, m, cam_x, cam_y, cx, cy, mx, my);
 }
 
 int ui_menu_items(const struct ui *u, enum ui_menu_item *items)
@@ -194,14 +188,11 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 	if (in->kind == UI_IN_KEY)
 		u->last_dev = in->from != DEV_SCRIPT ? in->from : bind_is_pad(in->key) ? DEV_GAMEPAD : DEV_KEYBOARD;
 	if (in->kind == UI_IN_HOVER) {
-		/* every screen describes what the pointer is over */
-		int mx, my;
-		if (g && ui_map_cell_at(u, g, in->cols, in->rows, in->x, in->y, &mx, &my) == 0) {
-			u->hover_x = mx;
-			u->hover_y = my;
-		} else {
-			u->hover_x = u->hover_y = -1;
-		}
+		/* where the pointer is on the console: each frame describes
+		 * the map cell shown there then (the camera moves under a
+		 * pointer held still) */
+		u->hover_x = in->x;
+		u->hover_y = in->y;
 		return;
 	}
 	if (l.too_small) {

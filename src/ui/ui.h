@@ -45,7 +45,7 @@ struct ui {
 	int help_top;          /* first row shown in UI_HELP */
 	enum ui_screen help_from; /* the screen UI_HELP goes back to */
 	int look_x, look_y;    /* map cell under the look cursor */
-	int hover_x, hover_y;  /* map cell under the mouse pointer, -1 when none */
+	int hover_x, hover_y;  /* console cell under the mouse pointer, -1 when none (frames describe the map cell shown there) */
 	enum dev_kind last_dev;/* hints name this device's keys or buttons */
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
@@ -177,14 +177,14 @@ struct ui_drawn {
 
 /* A frame: brings shown (the console the display shows) up to date for u
  * and g, ending exactly as ui_draw would leave it and damaged exactly where
- * it changed. On the play screen (no status line, the pointer over the
- * view if anywhere, the same size, camera, device, bindings and demo flag
- * as last time; a new field of struct ui that the play screen draws from
- * must join these in redraw.c) only what changed is drawn, straight into
- * shown, each cell once: the map cells whose tile, view or memory changed,
- * those where a drawable came, went or changed, the HUD's numbers and the
- * log when they changed (composed in scratch and copied), the pointer's
- * description (the map put back where it was). The map is compared only
+ * it changed. On the play screen (no status line, the same size, camera,
+ * device, bindings and demo flag as last time; a new field of struct ui
+ * that the play screen draws from must join these in redraw.c) only what
+ * changed is drawn, straight into shown, each cell once: the map cells
+ * whose tile, view or memory changed, those where a drawable came, went or
+ * changed, the HUD's numbers and the log when they changed (composed in
+ * scratch and copied), the description of the map cell under the pointer
+ * now (the map put back where the last one was). The map is compared only
  * where the game's view last changed it (struct map's views and seen), or
  * whole when the floor changed or more than one view was taken since.
  * Anything else is drawn whole into scratch and copied where it differs.
