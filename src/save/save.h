@@ -27,7 +27,9 @@ int save_state_dir(const char *opt, char *buf, size_t len);
 int save_make_dir(const char *dir);
 /* Removes from dir the temporary files of atomic writes (save_write_atomic:
  * the save's, the score table's, the morgue file's) killed before their
- * rename: NAME.tmp-XXXXXX. Nothing else; a missing dir is fine. */
+ * rename, and a history file killed before it was unlinked (histfile, where
+ * the filesystem has no unnamed files): NAME.tmp-XXXXXX. Nothing else; a
+ * missing dir is fine. */
 void save_remove_temps(const char *dir);
 
 /* Writes len bytes to dir/name atomically: a temporary file in dir,
