@@ -59,13 +59,11 @@ int histfile_open(struct histfile **out, const char *dir)
 			unlink(tmp);
 		}
 	}
-	if (fd < 0) {
-		rc = -errno;
+	rc = fd < 0 ? -errno : histfile_open_fd(out, fd, name); /* it owns fd, also on failure */
+	if (rc)
 		log_error("cannot create the history file in %s: %s (the game keeps its whole history in memory)", dir,
 			  strerror(-rc));
-		return rc;
-	}
-	return histfile_open_fd(out, fd, name);
+	return rc;
 }
 
 int histfile_reset(struct histfile *f)
