@@ -49,13 +49,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		h = l->rows - 3;
 	if (h < 1)
 		h = 1;
-	int bx = (l->cols - w - 4) / 2, by = (l->view_h - h - 2) / 2;
-	if (by < 0)
-		by = 0;
-	if (by + h + 2 > l->rows - 1)
-		by = l->rows - 1 - h - 2;
-	con_fill(c, bx, by, w + 4, h + 2, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, bx, by, w + 4, h + 2, ui_pal.box, ui_pal.bg, TITLE);
+	int bx, by;
+	ui_draw_box(l, c, w + 4, h + 2, TITLE, ui_pal.box, ui_pal.bg, &bx, &by);
 	/* the newest messages (less history_top) that fit, drawn oldest first
 	 * from the top of the box */
 	int last = game_msg_count(g) - 1 - u->history_top, first = last + 1, used = 0;
