@@ -1,4 +1,4 @@
-/* allochook: counts the heap allocations of the binary that includes it (once): malloc, calloc, realloc, aligned_alloc and posix_memalign become counting wrappers around glibc's; for test_alloc and bench_alloc. */
+/* allochook: counts the heap allocations of the binary that includes it (once), and can make one of them fail: malloc, calloc, realloc, aligned_alloc and posix_memalign become counting wrappers around glibc's; for test_alloc, bench_alloc and tests of out-of-memory paths. */
 #ifndef PIROGUE_ALLOCHOOK_H
 #define PIROGUE_ALLOCHOOK_H
 #include <errno.h>
@@ -21,6 +21,20 @@
 static long allocations;
 
 #if ALLOCHOOK_COUNTING
+/* The allocation that fails (ENOMEM) when `allocations` reaches this count:
+ * allocations + 1 makes the next one fail; 0 none. (Not under
+ * AddressSanitizer: a test of a failure skips there.) */
+static long alloc_fail_at;
+
+/* Counts an allocation: false when it is the one to fail. */
+static inline int alloc_ok(void)
+{
+	if (++allocations != alloc_fail_at)
+		return 1;
+	errno = ENOMEM;
+	return 0;
+}
+
 /* glibc's own allocator, under the names it exports for this purpose. */
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
@@ -30,20 +44,17 @@ extern void *__libc_memalign(size_t align, size_t n);
 
 void *malloc(size_t n)
 {
-	allocations++;
-	return __libc_malloc(n);
+	return alloc_ok() ? __libc_malloc(n) : NULL;
 }
 
 void *calloc(size_t n, size_t size)
 {
-	allocations++;
-	return __libc_calloc(n, size);
+	return alloc_ok() ? __libc_calloc(n, size) : NULL;
 }
 
 void *realloc(void *p, size_t n)
 {
-	allocations++;
-	return __libc_realloc(p, n);
+	return alloc_ok() ? __libc_realloc(p, n) : NULL;
 }
 
 void free(void *p)
@@ -53,14 +64,12 @@ void free(void *p)
 
 void *aligned_alloc(size_t align, size_t n)
 {
-	allocations++;
-	return __libc_memalign(align, n);
+	return alloc_ok() ? __libc_memalign(align, n) : NULL;
 }
 
 int posix_memalign(void **out, size_t align, size_t n)
 {
-	allocations++;
-	void *p = __libc_memalign(align, n);
+	void *p = alloc_ok() ? __libc_memalign(align, n) : NULL;
 	if (!p)
 		return ENOMEM;
 	*out = p;

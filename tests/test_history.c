@@ -2,6 +2,8 @@
 #include "gamefix.h"
 #include "logcap.h"
 
+#include "allochook.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -315,6 +317,50 @@ static void test_empty_and_short(void **state)
 	histfile_close(m.f);
 }
 
+/* Short of memory when a store is given (hist_set_store) or the history
+ * file made (histfile_open): one line says so, naming the store or the
+ * directory, and the history stays whole in memory (both were silent). */
+static void test_out_of_memory_said(void **state)
+{
+	(void)state;
+#if !ALLOCHOOK_COUNTING
+	(void)allocations;
+	skip(); /* AddressSanitizer's allocator cannot be made to fail */
+#else
+	struct history h = {0};
+	struct command w = {.c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1};
+	struct memstore m;
+	ms_open(&m);
+	logcap_begin();
+	alloc_fail_at = allocations + 1;
+	int rc = hist_set_store(&h, &m.st);
+	alloc_fail_at = 0;
+	logcap_end();
+	assert_int_equal(rc, -ENOMEM);
+	assert_false(h.has_store);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "out of memory"));
+	assert_non_null(strstr(logcap_buf, "the test's memfd"));
+	assert_int_equal(hist_add(&h, &w), 0); /* still a history, in memory */
+	assert_int_equal(hist_count(&h), 1);
+	hist_free(&h);
+	histfile_close(m.f);
+
+	char dir[] = "/tmp/pirogue-histoom-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct histfile *f = NULL;
+	logcap_begin();
+	alloc_fail_at = allocations + 1;
+	rc = histfile_open(&f, dir);
+	alloc_fail_at = 0;
+	logcap_end();
+	assert_int_equal(rc, -ENOMEM);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "cannot create the history file in /tmp/pirogue-histoom-"));
+	assert_int_equal(rmdir(dir), 0); /* nothing left in it */
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable_store_keeps_the_game),
 		cmocka_unit_test(test_damaged_store_refuses_the_save),
 		cmocka_unit_test(test_empty_and_short),
+		cmocka_unit_test(test_out_of_memory_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -281,7 +281,7 @@ static void test_refused_save_noticed(void **st)
 	struct ui u = { .screen = UI_TITLE };
 	struct game *g = NULL;
 	logcap_begin();
-	session_open(&s, d, false, &g, &u);
+	assert_int_equal(session_open(&s, d, false, &g, &u), 0);
 	logcap_end();
 	/* one line in the log, with the details */
 	assert_int_equal(logcap_lines(logcap_buf), 1);
@@ -293,6 +293,7 @@ static void test_refused_save_noticed(void **st)
 	assert_non_null(strstr(u.notice, "pirogue.sav.bad-"));
 	assert_false(exists(d, SAVE_FILE));
 	assert_int_equal(count(d, "pirogue.sav.bad-"), 1);
+	session_close(&s); /* its lock on d */
 }
 
 /* The end of a game: morgue file and score (its rank for the scores

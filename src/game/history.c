@@ -132,8 +132,11 @@ int hist_set_store(struct history *h, const struct hist_store *s)
 {
 	if (h->has_store)
 		return -EBUSY;
-	if (h->cap < HIST_BLOCK && resize(h, HIST_BLOCK))
+	if (h->cap < HIST_BLOCK && resize(h, HIST_BLOCK)) {
+		log_error("game: out of memory giving the history its store, %s (the whole history stays in memory)",
+			  s->name);
 		return -ENOMEM;
+	}
 	h->store = *s;
 	h->has_store = true;
 	h->sum = FNV_START;

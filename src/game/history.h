@@ -66,7 +66,7 @@ int hist_reserve(struct history *h, int more);
 /* Gives h its store (once: -EBUSY when it has one) and writes every full
  * block of commands held in memory to it from offset 0 (a loaded game's
  * history), keeping only the rest in memory; the memory is made a block.
- * Returns 0; -ENOMEM (h unchanged, still without a store); or the store's
+ * Returns 0; -ENOMEM (logged; h unchanged, still without a store); or the store's
  * -errno (logged): h keeps the store and its commands in memory, and tries
  * again when a block is full. */
 int hist_set_store(struct history *h, const struct hist_store *s);

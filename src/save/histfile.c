@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +17,6 @@ struct histfile {
 	char name[PATH_MAX + 32];
 };
 
-/* off as an off_t: false when it does not fit (a 32-bit off_t past 2 GB). */
-static bool offset(uint64_t off, off_t *out)
-{
-	*out = (off_t)off;
-	return *out >= 0 && (uint64_t)*out == off;
-}
-
 static int hf_write(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	const struct histfile *f = ctx;
@@ -34,21 +26,7 @@ static int hf_write(void *ctx, uint64_t off, const void *data, size_t len)
 static int hf_read(void *ctx, uint64_t off, void *data, size_t len)
 {
 	const struct histfile *f = ctx;
-	unsigned char *p = data;
-	for (size_t done = 0; done < len;) {
-		off_t at;
-		if (!offset(off + done, &at))
-			return -ENODATA;
-		ssize_t n = pread(f->fd, p + done, len - done, at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -ENODATA; /* cut short */
-		done += (size_t)n;
-	}
-	return 0;
+	return save_pread_all(f->fd, data, len, off); /* cut short: -ENODATA */
 }
 
 int histfile_open_fd(struct histfile **out, int fd, const char *name)
@@ -81,13 +59,11 @@ int histfile_open(struct histfile **out, const char *dir)
 			unlink(tmp);
 		}
 	}
-	if (fd < 0) {
-		rc = -errno;
+	rc = fd < 0 ? -errno : histfile_open_fd(out, fd, name); /* it owns fd, also on failure */
+	if (rc)
 		log_error("cannot create the history file in %s: %s (the game keeps its whole history in memory)", dir,
 			  strerror(-rc));
-		return rc;
-	}
-	return histfile_open_fd(out, fd, name);
+	return rc;
 }
 
 int histfile_reset(struct histfile *f)

@@ -92,18 +92,44 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
+/* off as an off_t: false when it does not fit (a 32-bit off_t past 2 GB). */
+static bool file_offset(uint64_t off, off_t *out)
+{
+	*out = (off_t)off;
+	return *out >= 0 && (uint64_t)*out == off;
+}
+
 int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off)
 {
 	const unsigned char *c = p;
 	for (size_t done = 0; done < len;) {
-		off_t at = (off_t)(off + done);
-		if (at < 0 || (uint64_t)at != off + done)
+		off_t at;
+		if (!file_offset(off + done, &at))
 			return -EFBIG; /* past what off_t holds (32 bits: 2 GB) */
 		ssize_t n = pwrite(fd, c + done, len - done, at);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int save_pread_all(int fd, void *p, size_t len, uint64_t off)
+{
+	unsigned char *c = p;
+	for (size_t done = 0; done < len;) {
+		off_t at;
+		if (!file_offset(off + done, &at))
+			return -ENODATA; /* nothing can be written there */
+		ssize_t n = pread(fd, c + done, len - done, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENODATA; /* the file ends first */
 		done += (size_t)n;
 	}
 	return 0;

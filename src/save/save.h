@@ -27,7 +27,9 @@ int save_state_dir(const char *opt, char *buf, size_t len);
 int save_make_dir(const char *dir);
 /* Removes from dir the temporary files of atomic writes (save_write_atomic:
  * the save's, the score table's, the morgue file's) killed before their
- * rename: NAME.tmp-XXXXXX. Nothing else; a missing dir is fine. */
+ * rename, and a history file killed before it was unlinked (histfile, where
+ * the filesystem has no unnamed files): NAME.tmp-XXXXXX. Nothing else; a
+ * missing dir is fine. */
 void save_remove_temps(const char *dir);
 
 /* Writes len bytes to dir/name atomically: a temporary file in dir,
@@ -41,6 +43,10 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
  * retried). Returns 0 or -errno (-EIO when nothing more is written, -EFBIG
  * past what off_t holds); logs nothing. */
 int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off);
+/* Reads all len bytes at byte offset off of fd into p (pread, EINTR
+ * retried). Returns 0 or -errno (-ENODATA when the file ends first or off
+ * lies past what off_t holds); logs nothing. */
+int save_pread_all(int fd, void *p, size_t len, uint64_t off);
 
 /* The bytes of a save file holding g: the header and game_encode's sections,
  * each with its length and CRC32 (docs/save.md). Appends to out; returns 0,

@@ -105,7 +105,7 @@ struct ui_input {
 /* Where things go on a console of a given size (GAME.md §6). */
 struct ui_layout {
 	int cols, rows;
-	bool too_small;        /* below 40×24: only a message is drawn, no input taken */
+	bool too_small;        /* below 40×24: only a message is drawn, no input taken but the way out (ui_input) */
 	bool compact;          /* narrow HUD: stats on one line, log below */
 	int view_x, view_y, view_w, view_h; /* map viewport on the console */
 	int panel_y;           /* first row of the HUD/log panel */
@@ -131,7 +131,11 @@ int ui_menu_items(const struct ui *u, enum ui_menu_item *items);
 
 /* Hands in to the screen in front (g may be NULL while no game exists);
  * the screen changes u, gives commands and makes requests through h. A
- * screen that needs a game and has none does nothing. */
+ * screen that needs a game and has none does nothing. Two inputs never
+ * reach a screen: UI_IN_HOVER only notes the pointer's console cell in
+ * u->hover_x, hover_y (each frame describes the map cell shown there);
+ * and while the console is too small (ui_layout's too_small) every input
+ * is ignored but ACT_QUIT and ACT_MENU, which request UI_REQ_QUIT. */
 void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in);
 
 /* Redraws the whole screen for u (and g, which may be NULL on the title
