@@ -137,6 +137,45 @@ static void test_game_over(void **st)
 	game_destroy(g);
 }
 
+/* The first step of a game's end: the finished game over the living one's
+ * save, its end as the file's time; it loads as that finished game (the
+ * next start finishes it) and --check-save says so. The score is added
+ * once however often its step is done again (a crash before the save's
+ * deletion); another game's is added. */
+static void test_end_steps_again(void **st)
+{
+	(void)st;
+	char sub[128], name[4096], why[SAVE_WHY_MAX];
+	snprintf(sub, sizeof sub, "%s/again", dir);
+	struct game *g = dead_game(3);
+	const int64_t when = 1764530000;
+	assert_int_equal(save_game_ended(sub, g, when), 0);
+	int64_t end = 0;
+	assert_int_equal(save_end_time(sub, &end), 0);
+	assert_true(end == when);
+	struct game *h;
+	assert_int_equal(save_load(sub, &h, why, sizeof why), 0);
+	assert_true(game_is_over(h));
+	assert_true(game_checksum(h) == game_checksum(g));
+	assert_string_equal(game_death_cause(h), game_death_cause(g));
+	game_destroy(h);
+	assert_int_equal(save_check(sub, NULL), 0);
+
+	assert_int_equal(morgue_add_score(sub, g, when), 0);
+	assert_int_equal(morgue_add_score(sub, g, when), 0);
+	int rank;
+	assert_int_equal(morgue_finish(sub, g, when, name, sizeof name, &rank), 0);
+	assert_int_equal(rank, 0);
+	assert_false(save_exists(sub));
+	struct score_table t;
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(morgue_add_score(sub, g, when + 1), 1); /* ended at another time: another game */
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_int_equal(t.n, 2);
+	game_destroy(g);
+}
+
 /* The morgue cannot be written (a file where morgue/ should be): said; the
  * score is kept and the save goes all the same (a dead game is never
  * continued). */
@@ -280,6 +319,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_game_over),
+		cmocka_unit_test(test_end_steps_again),
 		cmocka_unit_test(test_morgue_fails),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_damaged_table),

@@ -8,11 +8,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/session.h"
+#include "save/morgue.h"
 #include "save/record.h"
 #include "save/save.h"
 #include "save/scores.h"
@@ -324,6 +329,166 @@ static void test_game_ended(void **st)
 	assert_true(u.scores[0].turns > 0);
 	session_close(&s);
 	game_destroy(g);
+}
+
+/* At most n of the bot's moves on g (until it ends) with game_do, saved
+ * through s as session_command saves (every 100 turns, each floor change);
+ * the game's end is left to the caller. Returns the moves made. */
+static int bot_moves(struct session *s, struct ui *u, struct game *g, struct savefix_bot *bot, int n)
+{
+	int k = 0;
+	for (; k < n && !game_is_over(g); k++) {
+		int turn0 = game_turn(g), depth0 = game_depth(g);
+		struct command c = { .c = savefix_pick(bot, g) };
+		game_do(g, &c);
+		if (save_due(turn0, depth0, game_turn(g), game_depth(g)))
+			session_save(s, g, u);
+	}
+	return k;
+}
+
+/* A game of seed on the fresh subdirectory name of dir (its path in d)
+ * played by the bot until the player dies, with game_do, saved through s
+ * as session_command saves it (every 100 turns, each floor change); its
+ * end is left to the caller, which does it step by step. */
+static struct game *died(struct session *s, struct ui *u, const char *name, char *d, uint64_t seed)
+{
+	struct game *g = started(s, u, name, d, seed);
+	struct savefix_bot bot;
+	savefix_bot_init(&bot, seed);
+	bot_moves(s, u, g, &bot, 20000);
+	assert_true(game_is_over(g));
+	assert_true(exists(d, SAVE_FILE)); /* the living game's last save */
+	return g;
+}
+
+/* The end of a game (morgue_game_over, as session_command runs it) stopped
+ * by a kill -9 after its first steps steps (1: the finished game over the
+ * save, 2: the morgue file and recording, 3: the score, 4: the save
+ * deleted), then pirogue started again on the same state directory: no
+ * Continue, exactly one morgue file and recording, exactly one score; a
+ * title line when the start had to finish the end. Before, a kill before
+ * the save's deletion brought the dead game back from its last save
+ * (Continue), and dying again kept a second morgue file and score. */
+static void end_killed_after(int steps)
+{
+	char d[128], m[192], name[32], mname[PATH_MAX];
+	struct session s;
+	struct ui u;
+	snprintf(name, sizeof name, "killed%d", steps);
+	struct game *g = died(&s, &u, name, d, 5);
+	snprintf(m, sizeof m, "%s/morgue", d);
+	const int64_t when = 1796083200; /* 2026-12-01 00:00:00 UTC */
+	if (steps >= 1)
+		assert_int_equal(save_game_ended(d, g, when), 0);
+	if (steps >= 2)
+		assert_int_equal(morgue_write_files(d, g, when, mname, sizeof mname), 0);
+	if (steps >= 3)
+		assert_int_equal(morgue_add_score(d, g, when), 0);
+	if (steps >= 4)
+		assert_int_equal(save_delete(d), 0);
+	session_close(&s); /* the kill: the lock goes with the program */
+	game_destroy(g);
+
+	for (int start = 0; start < 2; start++) { /* a second start finds nothing more to do */
+		struct session s2 = { 0 };
+		struct ui u2 = { .screen = UI_TITLE };
+		struct game *g2 = NULL;
+		assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
+		assert_null(g2);
+		assert_false(u2.can_continue);
+		assert_false(exists(d, SAVE_FILE));
+		assert_int_equal(count(m, "morgue-"), 2);
+		assert_int_equal(count(m, "morgue-20261201-000000-5.txt"), 1);
+		assert_int_equal(count(m, "morgue-20261201-000000-5.rec"), 1);
+		session_scores(&s2, &u2);
+		assert_int_equal(u2.nscores, 1);
+		if (start == 0 && steps < 4)
+			assert_string_equal(u2.notice, "Your last game had ended; its morgue file and score are kept now.");
+		else
+			assert_string_equal(u2.notice, "");
+		session_close(&s2);
+	}
+}
+
+static void test_end_killed_after_save(void **st)
+{
+	(void)st;
+	end_killed_after(1);
+}
+
+static void test_end_killed_after_morgue(void **st)
+{
+	(void)st;
+	end_killed_after(2);
+}
+
+static void test_end_killed_after_score(void **st)
+{
+	(void)st;
+	end_killed_after(3);
+}
+
+static void test_end_not_killed(void **st)
+{
+	(void)st;
+	end_killed_after(4);
+}
+
+/* A kill during the first step (the finished game's save is atomic): the
+ * save is the living game's last one, as after any crash in play; nothing
+ * of its end was kept, so Continue plays it from there and its end comes
+ * once. */
+static void test_end_killed_before_save(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = died(&s, &u, "killed0", d, 5);
+	session_close(&s);
+	game_destroy(g);
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	struct game *g2 = NULL;
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
+	assert_non_null(g2);
+	assert_true(u2.can_continue);
+	assert_false(game_is_over(g2));
+	assert_false(exists(d, "morgue"));
+	assert_false(exists(d, SCORES_FILE));
+	session_close(&s2);
+	game_destroy(g2);
+}
+
+/* --seed over a save holding a finished game (a kill during its end): that
+ * end is done first, not kept aside as pirogue.sav.old-DATE (never to be
+ * finished). */
+static void test_end_killed_then_seed(void **st)
+{
+	(void)st;
+	char d[128], m[192];
+	struct session s;
+	struct ui u;
+	struct game *g = died(&s, &u, "killedseed", d, 5);
+	assert_int_equal(save_game_ended(d, g, 1796083200), 0);
+	session_close(&s);
+	game_destroy(g);
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	struct game *g2 = NULL;
+	assert_int_equal(game_create(&g2, &(struct game_opts){ .seed = 9 }), 0);
+	assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
+	assert_non_null(g2);
+	assert_int_equal(count(d, "pirogue.sav.old-"), 0);
+	assert_false(exists(d, SAVE_FILE));
+	snprintf(m, sizeof m, "%s/morgue", d);
+	assert_int_equal(count(m, "morgue-20261201-000000-5."), 2);
+	session_scores(&s2, &u2);
+	assert_int_equal(u2.nscores, 1);
+	assert_string_equal(u2.notice, "Your last game had ended; its morgue file and score are kept now.");
+	session_close(&s2);
+	game_destroy(g2);
 }
 
 /* A morgue file's write killed before its rename (kill -9 as the player
@@ -643,6 +808,109 @@ static void test_record_continued(void **st)
 	game_destroy(g);
 }
 
+/* The state directory d as it was before the game's end: its living
+ * save (len bytes at save), no morgue file, no scores. */
+static void before_end(const char *d, const char *m, const unsigned char *save, size_t len)
+{
+	char p[256];
+	assert_int_equal(savefix_rmtree(m), 0);
+	snprintf(p, sizeof p, "%s/%s", d, SCORES_FILE);
+	assert_true(unlink(p) == 0 || errno == ENOENT);
+	assert_int_equal(save_write_atomic(d, SAVE_FILE, save, len), 0);
+}
+
+/* The power cut as the player dies: a child gives the fatal command
+ * (session_command: the whole end, morgue_game_over) and is killed with
+ * SIGKILL at a random moment of it, 50 times; then pirogue starts again
+ * on the state directory. It offers Continue only with nothing of the end
+ * kept (the living game's last save, as after any crash in play);
+ * otherwise no save is left, and exactly one morgue file with its
+ * recording and one score are. Before, a kill between the score and the
+ * save's deletion brought the dead game back with its morgue file and
+ * score already kept, or its recording alone (found in each of 3 runs of
+ * the 50 kills on the code before; test_end_killed_after_* stop at each
+ * step every time). */
+static void test_end_power_cut(void **st)
+{
+	(void)st;
+	char d[128], m[140];
+	struct session s;
+	struct ui u;
+	struct savefix_bot bot;
+	/* how many moves the game of seed 5 lives */
+	struct game *g = started(&s, &u, "cutlen", d, 5);
+	savefix_bot_init(&bot, 5);
+	int n = bot_moves(&s, &u, g, &bot, 20000);
+	assert_true(game_is_over(g));
+	session_close(&s);
+	game_destroy(g);
+	/* the same game one move before its end, its last save in d */
+	g = started(&s, &u, "cut", d, 5);
+	savefix_bot_init(&bot, 5);
+	assert_int_equal(bot_moves(&s, &u, g, &bot, n - 1), n - 1);
+	assert_false(game_is_over(g));
+	assert_true(exists(d, SAVE_FILE));
+	size_t len;
+	unsigned char *save = save_bytes(d, &len);
+	/* the starts below lock d: this program lets its lock go (the
+	 * children, killed or not, need none) */
+	close(s.lock_fd);
+	s.locked = false;
+	snprintf(m, sizeof m, "%s/morgue", d);
+	srand(5);
+	long span = 0;
+	int ended = 0;
+	logcap_begin();
+	for (int k = 0; k <= 50; k++) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct command c = { .c = savefix_pick(&bot, g) };
+			session_command(&s, g, &u, &c);
+			_exit(game_is_over(g) && !exists(d, SAVE_FILE) ? 0 : 1);
+		}
+		if (k > 0) { /* the first runs whole: how long the end takes */
+			usleep((useconds_t)(rand() % (span + 1)));
+			kill(pid, SIGKILL);
+		}
+		int status;
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (k == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+			span = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
+			span += span / 4; /* some kills come after the end */
+		}
+		struct session s2 = { 0 };
+		struct ui u2 = { .screen = UI_TITLE };
+		struct game *g2 = NULL;
+		assert_int_equal(session_open(&s2, d, false, &g2, &u2), 0);
+		session_scores(&s2, &u2);
+		int morgues = exists(d, "morgue") ? count(m, "morgue-") : 0;
+		if (g2) { /* killed before the finished game was saved */
+			assert_true(u2.can_continue);
+			assert_false(game_is_over(g2));
+			assert_int_equal(morgues, 0);
+			assert_int_equal(u2.nscores, 0);
+		} else {
+			ended++;
+			assert_false(exists(d, SAVE_FILE));
+			assert_int_equal(morgues, 2);
+			assert_int_equal(u2.nscores, 1);
+		}
+		session_close(&s2);
+		game_destroy(g2);
+		before_end(d, m, save, len);
+	}
+	logcap_end();
+	assert_true(ended > 0);
+	free(save);
+	session_close(&s);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +923,13 @@ int main(void)
 		cmocka_unit_test(test_refused_save_noticed),
 		cmocka_unit_test(test_game_ended),
 		cmocka_unit_test(test_morgue_temps_removed),
+		cmocka_unit_test(test_end_killed_before_save),
+		cmocka_unit_test(test_end_killed_after_save),
+		cmocka_unit_test(test_end_killed_after_morgue),
+		cmocka_unit_test(test_end_killed_after_score),
+		cmocka_unit_test(test_end_not_killed),
+		cmocka_unit_test(test_end_killed_then_seed),
+		cmocka_unit_test(test_end_power_cut),
 		cmocka_unit_test(test_record_first_game),
 		cmocka_unit_test(test_record_continued),
 		cmocka_unit_test(test_history_file),

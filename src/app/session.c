@@ -60,6 +60,31 @@ static int lock_state_dir(struct session *s, struct ui *ui)
 	return 0;
 }
 
+/* A save holding a finished game (pirogue stopped during that game's end,
+ * morgue_game_over): its end is done now (morgue file, score, the save
+ * deleted; the same ones, not twice), said on ui's title, and *g
+ * destroyed. Returns whether *g was such a game. */
+static bool finish_ended(struct session *s, struct game **g, struct ui *ui)
+{
+	if (!*g || !game_is_over(*g))
+		return false;
+	int64_t when;
+	if (save_end_time(s->state_dir, &when))
+		when = (int64_t)time(NULL);
+	char name[PATH_MAX];
+	int rank = -1;
+	int rc = morgue_finish(s->state_dir, *g, when, name, sizeof name, &rank);
+	log_error("%s/%s: that game had ended when pirogue stopped; its end is done now: morgue file %s, high "
+		  "score rank %d%s", s->state_dir, SAVE_FILE, name[0] ? name : "(none)", rank + 1,
+		  rc ? " (not all of it could be written)" : "");
+	snprintf(ui->notice, sizeof ui->notice, "%s",
+		 rc ? "Your last game had ended; its morgue file or score could not all be kept."
+		    : "Your last game had ended; its morgue file and score are kept now.");
+	game_destroy(*g);
+	*g = NULL;
+	return true;
+}
+
 int session_open(struct session *s, const char *opt, bool scripted, struct game **g, struct ui *ui)
 {
 	if (scripted && !opt)
@@ -86,7 +111,12 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	if (*g) {
 		/* --seed: a new game was asked for. A game in progress there is
 		 * kept, not replaced by the new one's first save */
-		char kept[300];
+		char kept[300], path[PATH_MAX + 16], why[SAVE_WHY_MAX];
+		struct game *old = NULL;
+		snprintf(path, sizeof path, "%s/%s", s->state_dir, SAVE_FILE);
+		if (save_exists(s->state_dir) && save_load_file(path, &old, why, sizeof why) == 0 &&
+		    !finish_ended(s, &old, ui))
+			game_destroy(old);
 		rc = save_exists(s->state_dir) ? save_keep_aside(s->state_dir, SAVE_FILE, "old", kept, sizeof kept)
 						   : -ENOENT;
 		if (rc == 0) {
@@ -104,11 +134,11 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	char why[SAVE_WHY_MAX];
 	morgue_tidy(s->state_dir);
 	rc = save_load(s->state_dir, g, why, sizeof why);
-	if (rc == 0) {
+	if (rc == 0 && !finish_ended(s, g, ui)) {
 		keep_history(s, *g);
 		ui->can_continue = true;
 		ui->menu_sel = 0;
-	} else if (rc != -ENOENT) {
+	} else if (rc != 0 && rc != -ENOENT) {
 		log_error("%s/%s: %s", s->state_dir, SAVE_FILE, why);
 		/* the title gets it without the details in parentheses (the
 		 * log has them), capitalised: "The save is cut short; kept
@@ -176,8 +206,10 @@ void session_save(struct session *s, const struct game *g, struct ui *ui)
 			 strerror(rc < 0 ? -rc : rc));
 }
 
-/* The game has ended: its morgue file and recording, its score (its rank
- * for the high-score screen); then the save is deleted (permadeath). */
+/* The game has ended: saved as finished, its morgue file and recording,
+ * its score (its rank for the high-score screen); then the save is deleted
+ * (permadeath; morgue_game_over: a crash on the way is finished by the
+ * next start, finish_ended). */
 static void game_ended(struct session *s, const struct game *g, struct ui *ui)
 {
 	ui->can_continue = false;

@@ -24,7 +24,11 @@ struct session {
  * default); a scripted run (--keys, headless) uses one only when opt names
  * it, so that tests never see or change the player's saves. Without a game
  * in *g (none asked for by --seed) the save is loaded at once: a good one
- * into *g, offered as Continue on ui's title; a refused one is renamed
+ * into *g, offered as Continue on ui's title; one holding a finished game
+ * (a crash during its end, session_command) has its end done now
+ * (morgue_finish: morgue file and score, once; the save deleted), said in
+ * ui->notice, *g left NULL (also with --seed, before the new game's save
+ * would replace it); a refused one is renamed
  * aside by the loader, logged, and its reason (without the details in
  * parentheses, capitalised) put in ui->notice. Without a state directory
  * the game is played without saving (save_state_dir said why). A game in
@@ -54,8 +58,10 @@ int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapg
 void session_continue(struct session *s, const struct game *g);
 
 /* Gives g the command cmd: saved when save_due says so, recorded, and when
- * it ends the game: the morgue file, the score (its rank in
- * ui->score_rank), the recording closed and the save deleted; ui->
+ * it ends the game: the finished game saved, the morgue file, the score
+ * (its rank in ui->score_rank), the save deleted (morgue_game_over: a
+ * crash at any step is finished by the next session_open), the recording
+ * closed; ui->
  * can_continue false. Returns what game_do returns (1: a turn passed); 0
  * with nothing done when there is no game or it is over. */
 int session_command(struct session *s, struct game *g, struct ui *ui, const struct command *cmd);

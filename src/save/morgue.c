@@ -191,19 +191,47 @@ static int morgue_files(const char *dir, const struct game *g, int64_t when, cha
 	return rrc;
 }
 
-int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)
+int morgue_write_files(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen)
 {
-	*rank = -1;
 	if (namelen)
 		name[0] = 0;
-	int rc = morgue_files(dir, g, when, name, namelen);
+	return morgue_files(dir, g, when, name, namelen);
+}
+
+int morgue_add_score(const char *dir, const struct game *g, int64_t when)
+{
 	struct score sc;
 	scores_of(g, when, &sc);
-	int r = scores_add(dir, &sc);
+	struct score_table t;
+	char why[256];
+	/* already there: added before a crash that kept the save */
+	if (scores_load(dir, &t, why, sizeof why) == 0)
+		for (int i = 0; i < t.n; i++) {
+			const struct score *e = &t.e[i];
+			if (e->seed == sc.seed && e->when == sc.when && e->turns == sc.turns && e->score == sc.score &&
+			    e->depth == sc.depth && e->level == sc.level)
+				return i;
+		}
+	return scores_add(dir, &sc);
+}
+
+int morgue_finish(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)
+{
+	*rank = -1;
+	int rc = morgue_write_files(dir, g, when, name, namelen);
+	int r = morgue_add_score(dir, g, when);
 	if (r >= 0)
 		*rank = r;
 	int drc = save_delete(dir); /* last, and whatever failed before */
 	return rc ? rc : r < -1 ? r : drc;
+}
+
+int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)
+{
+	/* first the finished game over the living one's last save (a failure
+	 * is logged: the end goes on as before, the save deleted last) */
+	(void)save_game_ended(dir, g, when);
+	return morgue_finish(dir, g, when, name, namelen, rank);
 }
 
 void morgue_tidy(const char *dir)

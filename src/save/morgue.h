@@ -24,17 +24,42 @@
  * length the whole text needs (like snprintf). */
 size_t morgue_text(const struct game *g, int64_t when, const char *recording, char *buf, size_t len);
 
-/* A finished game (over, or a victory): writes dir/morgue/morgue-DATE-SEED.txt
- * and, beside it, .rec (the whole game's recording, replayable with --replay
- * even when the game was saved and continued; written in place: one cut
- * short by a kill lacks its end line, which --replay refuses), the text
- * atomically; adds its
- * score to the high-score table; then deletes the save (permadeath). name
- * (namelen bytes) gets the morgue file's path. *rank gets the score's rank
- * in the table (0..9) or -1. The save is deleted last, also when something
- * before failed (a dead game is never continued). Returns 0, or the first
- * -errno (each failure logged in one line). */
+/* A finished game (over, or a victory), crash-safe in four steps, each
+ * done again harmlessly by the next start when a crash stops the end:
+ * 1. g replaces the save (save_game_ended, its modification time = when),
+ *    so a crash from here on leaves a finished game there, never the last
+ *    save of the living one (that would bring the dead game back);
+ * 2. dir/morgue/morgue-DATE-SEED.txt and, beside it, .rec (the whole game's
+ *    recording, replayable with --replay even when the game was saved and
+ *    continued; written in place: one cut short by a kill lacks its end
+ *    line, which --replay refuses), the text atomically (morgue_write_files);
+ * 3. its score added to the high-score table unless already there
+ *    (morgue_add_score);
+ * 4. the save deleted (permadeath), also when something before failed (a
+ *    dead game is never continued).
+ * Steps 2-4 are morgue_finish, which the next start runs on a save holding
+ * a finished game with when = save_end_time: the same file names and score
+ * entry, so nothing is lost or kept twice. name (namelen bytes) gets the
+ * morgue file's path. *rank gets the score's rank in the table (0..9) or
+ * -1. Returns 0, or the first -errno (each failure logged in one line). */
 int morgue_game_over(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank);
+
+/* Steps 2-4 of morgue_game_over: for a finished game found in the save at
+ * the start (a crash stopped its end), when being save_end_time. Same
+ * arguments and returns. */
+int morgue_finish(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank);
+
+/* Step 2 of morgue_game_over: the morgue file and its recording (written
+ * over those of the same game and when, if any). name as there. Returns 0
+ * or the first -errno (logged). */
+int morgue_write_files(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen);
+
+/* Step 3 of morgue_game_over: adds g's score (scores_of with when) to dir's
+ * table, unless an entry of the same seed, end, turns, score, depth and
+ * level is there already (added before a crash): then returns its rank.
+ * Returns the rank (0..9), -1 when it does not make the table, or -errno
+ * (scores_add). */
+int morgue_add_score(const char *dir, const struct game *g, int64_t when);
 
 /* Removes the temporary files a morgue file's write killed before its
  * rename left in dir/morgue (save_remove_temps); called when the state

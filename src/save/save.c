@@ -429,6 +429,42 @@ int save_game(const char *dir, const struct game *g)
 	return write_atomic(dir, SAVE_FILE, fill_save, (void *)g);
 }
 
+/* A finished game's save: its bytes, then the file's modification time set
+ * to the game's end (before the fsync: it is part of what the rename makes
+ * durable, so the end can be read back after a crash, save_end_time). */
+struct ended {
+	const struct game *g;
+	int64_t when;
+};
+
+static int fill_ended(int fd, void *ctx, bool *said)
+{
+	const struct ended *e = ctx;
+	int rc = fill_save(fd, (void *)e->g, said);
+	if (rc)
+		return rc;
+	const struct timespec ts[2] = {{.tv_sec = (time_t)e->when}, {.tv_sec = (time_t)e->when}};
+	return futimens(fd, ts) ? -errno : 0;
+}
+
+int save_game_ended(const char *dir, const struct game *g, int64_t when)
+{
+	struct ended e = {g, when};
+	return write_atomic(dir, SAVE_FILE, fill_ended, &e);
+}
+
+int save_end_time(const char *dir, int64_t *when)
+{
+	char path[4096];
+	struct stat st;
+	if (save_file_path(dir, path, sizeof path))
+		return -ENAMETOOLONG;
+	if (stat(path, &st))
+		return -errno;
+	*when = (int64_t)st.st_mtime;
+	return 0;
+}
+
 bool save_due(int turn0, int depth0, int turn1, int depth1)
 {
 	return depth0 != depth1 || turn0 / SAVE_EVERY_TURNS != turn1 / SAVE_EVERY_TURNS;
@@ -628,7 +664,9 @@ int save_check(const char *dir, const char *path)
 			printf("%s: %s\n", path, why);
 		return 1;
 	}
-	printf("ok turn %d depth %d checksum %016" PRIx64 "\n", game_turn(g), game_depth(g), game_checksum(g));
+	printf("ok turn %d depth %d checksum %016" PRIx64 "%s\n", game_turn(g), game_depth(g), game_checksum(g),
+	       game_is_over(g) ? " (a finished game: the next start writes its morgue file and score, then deletes it)"
+			       : "");
 	game_destroy(g);
 	return 0;
 }

@@ -68,6 +68,15 @@ bool save_due(int turn0, int depth0, int turn1, int depth1);
  * or -errno after logging one line; the file there before is then kept
  * as it was (also when g's history store cannot give its commands back). */
 int save_game(const char *dir, const struct game *g);
+/* Saves g, a finished game, as dir/SAVE_FILE (as save_game), the file's
+ * modification time set to when (the game's end, seconds since 1970) before
+ * it is made durable: the first step of a game's end, so that a crash after
+ * it finds a finished game there, never the last save of a living one
+ * (morgue_game_over). Returns 0 or -errno after logging one line. */
+int save_game_ended(const char *dir, const struct game *g, int64_t when);
+/* The end of the finished game in dir/SAVE_FILE (its modification time, set
+ * by save_game_ended) into *when. Returns 0 or -errno; logs nothing. */
+int save_end_time(const char *dir, int64_t *when);
 /* True when dir/SAVE_FILE exists (it may still be refused when loaded). */
 bool save_exists(const char *dir);
 /* Loads the save file at path. Returns 0 with *out set; -ENOENT when there
@@ -97,8 +106,8 @@ int save_delete(const char *dir);
 
 /* --check-save: loads path (or dir/SAVE_FILE when path is NULL) without
  * playing or changing it and prints one line to stdout: "ok turn T depth D
- * checksum HEX" (16 hex digits, as recordings write checksums) or
- * "FILE: reason". Returns the exit status: 0 for a good save, else 1. */
+ * checksum HEX" (16 hex digits, as recordings write checksums; a finished
+ * game's line says so after it, save_game_ended) or "FILE: reason". Returns the exit status: 0 for a good save, else 1. */
 int save_check(const char *dir, const char *path);
 
 #endif
