@@ -14,12 +14,7 @@ static void blank(struct console *c, uint32_t bg)
 	size_t n = (size_t)c->w * (size_t)c->h;
 	for (size_t i = 0; i < n; i++)
 		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
-	memset(c->damage, 1, n);
-	for (int y = 0; y < c->h; y++)
-		c->row_damage[y] = (struct con_span){ 0, (uint16_t)(c->w - 1) };
-	c->damaged = (int)n;
-	c->damage_y0 = 0;
-	c->damage_y1 = c->h - 1;
+	con_damage_all(c);
 	c->changes += n;
 }
 
