@@ -52,9 +52,9 @@ static inline enum cmd savefix_pick(struct savefix_bot *b, const struct game *g)
 	if (b->map != m || b->depth != game_depth(g)) {
 		b->map = m;
 		b->depth = game_depth(g);
-		for (int i = 0; i < WORLD_CELLS; i++)
+		for (int i = 0; i < m->w * m->h; i++)
 			b->cost[i] = m->tile[i] != TILE_WALL;
-		path_dijkstra(b->cost, MAP_W, MAP_H, m->down_x, m->down_y, b->to_down);
+		path_dijkstra(b->cost, m->w, m->h, m->down_x, m->down_y, b->to_down);
 	}
 	int roll = rng_range(&b->r, 0, 99);
 	enum tile t = map_tile(m, x, y);
@@ -66,7 +66,7 @@ static inline enum cmd savefix_pick(struct savefix_bot *b, const struct game *g)
 		return CMD_WAIT;
 	if (roll < 70) {
 		int nx, ny;
-		if (path_step(b->to_down, b->cost, MAP_W, MAP_H, x, y, &nx, &ny) == 0)
+		if (path_step(b->to_down, b->cost, m->w, m->h, x, y, &nx, &ny) == 0)
 			for (int d = 0; d < 8; d++)
 				if (x + dx[d] == nx && y + dy[d] == ny)
 					return (enum cmd)(CMD_MOVE_N + d);
