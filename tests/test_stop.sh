@@ -8,9 +8,14 @@
 tmux_need
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash is not installed"; exit 77; }
 s="$tmp/state"
+stty_to() { # stty_to FILE: the pane's terminal settings into FILE, waited for
+	$T send-keys -t t "stty -a > $1.t && mv $1.t $1" Enter
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
 tmux_session 100 50 "env PS1=prompt: bash --norc --noprofile -i"
 pane_wait "^prompt:" 50 || { echo "SKIP: no interactive shell in tmux here"; exit 77; }
-$T send-keys -t t "stty -a > $tmp/stty.before" Enter
+stty_to "$tmp/stty.before"
 $T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s --seed 1'" Enter
 pane_wait "Turn 0" 100 || { say "the game did not start: $($T capture-pane -p -t t | tail -3)"; exit 1; }
 $T send-keys -t t . .
@@ -19,8 +24,7 @@ pane_wait "Turn 2" 100 || say "two waits did not make turn 2"
 kill -TSTP "$(cat "$tmp/pid")"
 pane_wait "Stopped" 100 || say "kill -TSTP did not stop the game (the shell says Stopped)"
 case "$("$P" --check-save --state-dir "$s")" in "ok turn 2 depth 1 "*) ;; *) say "the stop did not save turn 2" ;; esac
-$T send-keys -t t "stty -a > $tmp/stty.stopped" Enter
-sleep 0.3
+stty_to "$tmp/stty.stopped"
 cmp -s "$tmp/stty.before" "$tmp/stty.stopped" || say "the stopped game left the terminal settings changed"
 
 $T send-keys -t t fg Enter
@@ -42,8 +46,7 @@ $T send-keys -t t Q
 pane_wait "Continue" 100 || say "Q did not go back to the title after fg"
 $T send-keys -t t Escape
 pane_wait "^prompt: *$" 100 || say "Escape on the title did not quit"
-$T send-keys -t t "stty -a > $tmp/stty.after" Enter
-sleep 0.3
+stty_to "$tmp/stty.after"
 cmp -s "$tmp/stty.before" "$tmp/stty.after" || say "after quitting the terminal settings are not as before"
 case "$("$P" --check-save --state-dir "$s")" in "ok turn 4 depth 1 "*) ;; *) say "quitting after fg did not save turn 4" ;; esac
 [ $fail -eq 0 ] && echo "stop: kill -TSTP and Ctrl+Z give the terminal back and saves; fg takes it again, redrawn, and plays on"
