@@ -520,6 +520,63 @@ static void test_morgue_temps_removed(void **st)
 	session_close(&s);
 }
 
+/* --seed where the game in progress cannot be kept aside (every name for
+ * it taken): the new game is not saved over it, and the player is told at
+ * once, over the map (it was said only in the log, which a terminal shows
+ * when the game ends: a whole game played unsaved without a word). */
+static void test_seed_cannot_keep_game_said(void **st)
+{
+	(void)st;
+	char d[128], p[600];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "seedcannot", d, 3);
+	play(&s, g, &u, 3, 20);
+	session_save(&s, g, &u);
+	uint64_t sum = game_checksum(g);
+	session_close(&s);
+	game_destroy(g);
+	/* every name save_keep_aside would try, for the next few seconds */
+	time_t now = time(NULL);
+	for (time_t t = now; t < now + 5; t++) {
+		struct tm tm;
+		char stamp[32];
+		assert_non_null(gmtime_r(&t, &tm));
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+		for (int i = 0; i < 1000; i++) {
+			if (i == 0)
+				snprintf(p, sizeof p, "%s/%s.old-%s", d, SAVE_FILE, stamp);
+			else
+				snprintf(p, sizeof p, "%s/%s.old-%s-%d", d, SAVE_FILE, stamp, i);
+			int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+			assert_true(fd >= 0);
+			close(fd);
+		}
+	}
+
+	struct session s2 = { 0 };
+	struct ui u2 = { .screen = UI_TITLE };
+	struct game *g2 = NULL;
+	assert_int_equal(session_new_game(&s2, &g2, 4, MAPGEN_CLASSIC, 0, 0), 0);
+	logcap_begin();
+	session_open(&s2, d, false, &g2, &u2); /* --seed 4 */
+	logcap_end();
+	assert_non_null(strstr(logcap_buf, "could not be kept aside"));
+	assert_false(s2.saving);
+	assert_non_null(strstr(u2.status, "This game is not saved"));
+	assert_non_null(strstr(u2.notice, "This game is not saved"));
+	/* the game in progress is still there, whole */
+	play(&s2, g2, &u2, 4, 20);
+	session_save(&s2, g2, &u2);
+	session_close(&s2);
+	game_destroy(g2);
+	struct game *back = NULL;
+	char why[SAVE_WHY_MAX];
+	assert_int_equal(save_load(d, &back, why, sizeof why), 0);
+	assert_true(game_checksum(back) == sum);
+	game_destroy(back);
+}
+
 /* --seed in a state directory holding a game in progress: that game is kept
  * aside as pirogue.sav.old-DATE (said in the log and on the title), not
  * replaced by the new game's first save (it was, silently). */
@@ -919,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_one_program_a_dir),
 		cmocka_unit_test(test_no_state_dir_on_title),
 		cmocka_unit_test(test_seed_keeps_game_in_progress),
+		cmocka_unit_test(test_seed_cannot_keep_game_said),
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),
 		cmocka_unit_test(test_game_ended),

@@ -34,7 +34,9 @@ static void keep_history(struct session *s, struct game *g)
  * directory: the kernel drops it when the program ends, kill -9 included).
  * Returns 0; 1 when it cannot be made (said in the log and on ui's title:
  * nothing can be saved there); -EBUSY after one line when another program
- * holds the lock. */
+ * holds the lock. When the lock cannot be taken at all (a file system
+ * without flock, e.g. ENOLCK on NFS) it says so in one line and returns 0:
+ * the game plays and saves, unguarded against a second pirogue. */
 static int lock_state_dir(struct session *s, struct ui *ui)
 {
 	int rc = save_make_dir(s->state_dir);
@@ -44,13 +46,15 @@ static int lock_state_dir(struct session *s, struct ui *ui)
 		return 1;
 	}
 	int fd = open(s->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
-		close(fd);
-		if (e != EWOULDBLOCK)
+		if (fd >= 0)
+			close(fd);
+		if (e != EWOULDBLOCK) {
+			log_error("cannot lock %s (%s): playing on, but a second pirogue started on it would not be "
+				  "refused; keep to one at a time", s->state_dir, strerror(e));
 			return 0;
+		}
 		log_error("another pirogue is playing from %s (each would save over the other's game): quit it "
 			  "first, or give this one --state-dir another directory", s->state_dir);
 		return -EBUSY;
@@ -126,6 +130,11 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 		} else if (rc != -ENOENT) {
 			log_error("%s/%s: the game in progress there could not be kept aside: this new game is not "
 				  "saved over it", s->state_dir, SAVE_FILE);
+			/* the log shows only at the end in a terminal: said over the
+			 * map too, before anything is played unsaved */
+			snprintf(ui->notice, sizeof ui->notice,
+				 "This game is not saved: the game in %.60s could not be kept aside.", s->state_dir);
+			snprintf(ui->status, sizeof ui->status, "%s", ui->notice);
 			s->saving = false;
 		}
 		keep_history(s, *g);
