@@ -760,8 +760,20 @@ static int term_poll_fds(struct display *d, int *fds, int max)
 
 /* ---- taking and giving back the terminal -------------------------------- */
 
-/* Raw mode on the saved settings, keeping ISIG for Ctrl+C and Ctrl+Z (the
- * app saves and gives the terminal back on SIGTSTP). */
+/* Whether a stop can be continued: a shell's job control is above us (our
+ * process group is not orphaned: our parent is in our session, in another
+ * group), so Ctrl+Z then fg works. Without it (`ssh host pirogue`, pirogue
+ * started by tmux or as a login shell: our parent in another session), a
+ * stop would leave nobody to continue the game. */
+static bool term_job_control(void)
+{
+	pid_t pp = getppid();
+	return getsid(pp) == getsid(0) && getpgid(pp) != getpgrp();
+}
+
+/* Raw mode on the saved settings, keeping ISIG for Ctrl+C, and for Ctrl+Z
+ * under a shell's job control (the app saves and gives the terminal back on
+ * SIGTSTP; fg takes it again). */
 static int term_set_raw(int fd, const struct termios *saved)
 {
 	struct termios tio = *saved;
@@ -771,6 +783,8 @@ static int term_set_raw(int fd, const struct termios *saved)
 	tio.c_cflag |= CS8;
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
+	if (!term_job_control())
+		tio.c_cc[VSUSP] = _POSIX_VDISABLE; /* a stop nobody could continue */
 	tio.c_cc[VQUIT] = _POSIX_VDISABLE; /* Ctrl+\ would dump core */
 	return tcsetattr(fd, TCSAFLUSH, &tio) == 0 ? 0 : -errno;
 }

@@ -11,7 +11,8 @@
  *   autowrap, puts the keypad in application mode, enables SGR mouse
  *   reporting and sets raw mode (no echo, no canonical input, no CR/NL
  *   translation, no flow control). ISIG stays on so Ctrl+C raises SIGINT,
- *   which the loop handles as a clean quit, and Ctrl+Z raises SIGTSTP, on
+ *   which the loop handles as a clean quit, and Ctrl+Z (only under a
+ *   shell's job control, which can continue the stop) raises SIGTSTP, on
  *   which the app saves and calls suspend() before stopping; Ctrl+\ is
  *   disabled (it would core-dump the process with the terminal still raw).
  * - close, exit() (atexit), and a crash (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
