@@ -520,6 +520,43 @@ static void test_morgue_temps_removed(void **st)
 	session_close(&s);
 }
 
+/* A game of seed 3 played 20 commands and saved in a new state directory
+ * named for name (its path in d), the program gone; returns its checksum. */
+static uint64_t saved_in_progress(const char *name, char *d)
+{
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, name, d, 3);
+	play(&s, g, &u, 3, 20);
+	session_save(&s, g, &u);
+	uint64_t sum = game_checksum(g);
+	session_close(&s);
+	game_destroy(g);
+	return sum;
+}
+
+/* A start with --seed 4 on state directory d (its log in logcap_buf). */
+static void seed_opened(const char *d, struct session *s, struct ui *u, struct game **g)
+{
+	*s = (struct session){ 0 };
+	*u = (struct ui){ .screen = UI_TITLE };
+	*g = NULL;
+	assert_int_equal(session_new_game(s, g, 4, MAPGEN_CLASSIC, 0, 0), 0);
+	logcap_begin();
+	session_open(s, d, false, g, u);
+	logcap_end();
+}
+
+/* The save at path holds the game of checksum sum. */
+static void save_holds(const char *path, uint64_t sum)
+{
+	struct game *back = NULL;
+	char why[SAVE_WHY_MAX];
+	assert_int_equal(save_load_file(path, &back, why, sizeof why), 0);
+	assert_true(game_checksum(back) == sum);
+	game_destroy(back);
+}
+
 /* --seed where the game in progress cannot be kept aside (every name for
  * it taken): the new game is not saved over it, and the player is told at
  * once, over the map (it was said only in the log, which a terminal shows
@@ -528,14 +565,7 @@ static void test_seed_cannot_keep_game_said(void **st)
 {
 	(void)st;
 	char d[128], p[600];
-	struct session s;
-	struct ui u;
-	struct game *g = started(&s, &u, "seedcannot", d, 3);
-	play(&s, g, &u, 3, 20);
-	session_save(&s, g, &u);
-	uint64_t sum = game_checksum(g);
-	session_close(&s);
-	game_destroy(g);
+	uint64_t sum = saved_in_progress("seedcannot", d);
 	/* every name save_keep_aside would try, for the next few seconds */
 	time_t now = time(NULL);
 	for (time_t t = now; t < now + 5; t++) {
@@ -554,13 +584,10 @@ static void test_seed_cannot_keep_game_said(void **st)
 		}
 	}
 
-	struct session s2 = { 0 };
-	struct ui u2 = { .screen = UI_TITLE };
-	struct game *g2 = NULL;
-	assert_int_equal(session_new_game(&s2, &g2, 4, MAPGEN_CLASSIC, 0, 0), 0);
-	logcap_begin();
-	session_open(&s2, d, false, &g2, &u2); /* --seed 4 */
-	logcap_end();
+	struct session s2;
+	struct ui u2;
+	struct game *g2;
+	seed_opened(d, &s2, &u2, &g2);
 	assert_non_null(strstr(logcap_buf, "could not be kept aside"));
 	assert_false(s2.saving);
 	assert_non_null(strstr(u2.status, "This game is not saved"));
@@ -570,11 +597,8 @@ static void test_seed_cannot_keep_game_said(void **st)
 	session_save(&s2, g2, &u2);
 	session_close(&s2);
 	game_destroy(g2);
-	struct game *back = NULL;
-	char why[SAVE_WHY_MAX];
-	assert_int_equal(save_load(d, &back, why, sizeof why), 0);
-	assert_true(game_checksum(back) == sum);
-	game_destroy(back);
+	snprintf(p, sizeof p, "%s/%s", d, SAVE_FILE);
+	save_holds(p, sum);
 }
 
 /* --seed in a state directory holding a game in progress: that game is kept
@@ -584,22 +608,11 @@ static void test_seed_keeps_game_in_progress(void **st)
 {
 	(void)st;
 	char d[128];
-	struct session s;
-	struct ui u;
-	struct game *g = started(&s, &u, "seedkeeps", d, 3);
-	play(&s, g, &u, 3, 20);
-	session_save(&s, g, &u);
-	uint64_t sum = game_checksum(g);
-	session_close(&s);
-	game_destroy(g);
-
-	struct session s2 = { 0 };
-	struct ui u2 = { .screen = UI_TITLE };
-	struct game *g2 = NULL;
-	assert_int_equal(session_new_game(&s2, &g2, 4, MAPGEN_CLASSIC, 0, 0), 0);
-	logcap_begin();
-	session_open(&s2, d, false, &g2, &u2); /* --seed 4 */
-	logcap_end();
+	uint64_t sum = saved_in_progress("seedkeeps", d);
+	struct session s2;
+	struct ui u2;
+	struct game *g2;
+	seed_opened(d, &s2, &u2, &g2);
 	assert_non_null(strstr(logcap_buf, "kept as pirogue.sav.old-"));
 	assert_non_null(strstr(u2.notice, "pirogue.sav.old-"));
 	assert_true(s2.saving);
@@ -613,11 +626,7 @@ static void test_seed_keeps_game_in_progress(void **st)
 		if (!strncmp(e->d_name, SAVE_FILE ".old-", strlen(SAVE_FILE ".old-")))
 			snprintf(old, sizeof old, "%s/%s", d, e->d_name);
 	closedir(dd);
-	struct game *back = NULL;
-	char why[SAVE_WHY_MAX];
-	assert_int_equal(save_load_file(old, &back, why, sizeof why), 0);
-	assert_true(game_checksum(back) == sum);
-	game_destroy(back);
+	save_holds(old, sum);
 	session_close(&s2);
 	game_destroy(g2);
 }
