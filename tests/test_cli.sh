@@ -40,6 +40,15 @@ check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"
+# a bad keys file changes nothing in the state directory: the game in
+# progress there stays (it was kept aside by --seed, and a save of the
+# unplayed new game written in its place, before the file was read)
+printf 'l\nl\n' > "$tmp/good.keys"
+"$P" --backend headless --seed 2 --state-dir "$tmp/st" --keys "$tmp/good.keys" 2>/dev/null
+cp "$tmp/st/pirogue.sav" "$tmp/before.sav"
+check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --state-dir "$tmp/st" --keys "$tmp/bad.keys"
+cmp -s "$tmp/st/pirogue.sav" "$tmp/before.sav" && [ -z "$(ls "$tmp/st" | grep old-)" ] ||
+	{ echo "FAIL: a bad keys file with --seed changed the state directory: $(ls "$tmp/st")"; fail=1; }
 # issue 11, defect 13: a key after 300 blanks, and a NUL byte, are errors, not keys
 { printf '%300s' ''; printf 'c\n'; } > "$tmp/long.keys"
 check_usage 2 "long.keys:1: line too long" --backend headless --seed 1 --keys "$tmp/long.keys"

@@ -64,6 +64,8 @@ struct app {
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct session session;  /* the save, the recording, morgue and scores */
+	uint32_t *script;        /* --keys, read whole before anything is played (read_script) */
+	size_t nscript;
 	int frames;
 	bool quit;
 	int status;
@@ -425,9 +427,12 @@ static void on_event(struct app *a, const struct in_event *ev)
 /* ------------------------------------------------------------------ */
 /* input sources */
 
-/* --keys: one key a line, '#' comments. Every key is handled and drawn in
- * turn; the frame after the last one stays for --screenshot. */
-static int run_script(struct app *a)
+/* --keys: one key a line, '#' comments, read whole into a->script before
+ * the state directory is touched, so a bad file changes nothing there (a
+ * --seed game in progress is not kept aside, no save is written). Returns
+ * 0, 1 when it cannot be read, 2 for a bad line (the user's mistake); the
+ * line is said in the log. */
+static int read_script(struct app *a)
 {
 	FILE *f = fopen(a->cfg->keys, "r");
 	if (!f) {
@@ -435,22 +440,42 @@ static int run_script(struct app *a)
 		return 1;
 	}
 	int lineno = 0, status = 0, rc;
+	size_t cap = 0;
 	uint32_t key;
-	while (!a->quit && (rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
+	while ((rc = keyfile_next(f, a->cfg->keys, &lineno, &key)) != 0) {
 		if (rc < 0) {
 			/* a bad line is the user's mistake (2), a read error not (1) */
 			status = rc == -EINVAL || rc == -E2BIG || rc == -EILSEQ ? 2 : 1;
 			break;
 		}
-		struct in_event ev = { .type = EV_KEY_PRESS, .key = key, .from = DEV_SCRIPT };
-		on_event(a, &ev);
-		if (frame(a)) {
-			status = 1;
-			break;
+		if (a->nscript == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			uint32_t *p = realloc(a->script, nc * sizeof *p);
+			if (!p) {
+				log_error("keys file %s: out of memory at line %d", a->cfg->keys, lineno);
+				status = 1;
+				break;
+			}
+			a->script = p;
+			cap = nc;
 		}
+		a->script[a->nscript++] = key;
 	}
 	fclose(f);
 	return status;
+}
+
+/* Every key of the script handled and drawn in turn; the frame after the
+ * last one stays for --screenshot. */
+static int run_script(struct app *a)
+{
+	for (size_t i = 0; i < a->nscript && !a->quit; i++) {
+		struct in_event ev = { .type = EV_KEY_PRESS, .key = a->script[i], .from = DEV_SCRIPT };
+		on_event(a, &ev);
+		if (frame(a))
+			return 1;
+	}
+	return 0;
 }
 
 static int open_signals(struct app *a)
@@ -720,6 +745,7 @@ static void app_close(struct app *a)
 	con_destroy(a->con);
 	con_destroy(a->scratch);
 	free(a->drawn);
+	free(a->script);
 	font_destroy(a->font);
 	font_cands_clear(&a->fonts);
 	if (a->sfd >= 0)
@@ -755,6 +781,8 @@ int app_run(const struct app_config *cfg)
 	if (cfg->replay) {
 		a.status = replay(&a);
 	} else {
+		if (cfg->keys && (a.status = read_script(&a)) != 0)
+			goto out;
 		if (cfg->has_seed && new_game(&a)) {
 			a.status = 1;
 			goto out;
