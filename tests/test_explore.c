@@ -139,8 +139,7 @@ static void test_stops_when_hp_falls_below_half(void **state)
 	struct command step;
 	char why[80];
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
-	/* 18 - 12 = 6: fell below half. */
-	c.item = 3;
+	/* 18 - 12 = 6: fell below half (the second scroll of the stack). */
 	assert_int_equal(game_do(g, &c), 1);
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
 	assert_string_equal(why, "Your health is below half.");

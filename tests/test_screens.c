@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "gamefix.h"
 #include "conrow.h"
+#include "game/items.h"
 #include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
@@ -664,6 +665,55 @@ static void click(struct rig *r, int x, int y)
 	ui_draw(&r->u, r->f.g, r->c);
 }
 
+/* Issue 18, item 1: dropping a stack asks one or all, with keys and pad. */
+static void test_drop_stack(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_PLAY);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(items_give(r.f.g, ITEM_HEALTH_POTION, false), 0);
+	key(&r, ACT_INVENTORY, 'i');
+	assert_true(on_screen(r.c, "c) ! 3 health potions"));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	/* a single item drops at once */
+	key(&r, ACT_DROP, 'd');
+	key(&r, ACT_NONE, 'c');
+	assert_int_equal(r.u.screen, UI_DROP_COUNT);
+	assert_true(on_screen(r.c, "Drop how many?"));
+	assert_true(on_screen(r.c, "1) one health potion"));
+	assert_true(on_screen(r.c, "a) all 3 health potions"));
+	assert_int_equal(r.f.ncmd, 0);
+	/* Escape goes back to the list, costing nothing */
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_DROP);
+	assert_int_equal(r.f.ncmd, 0);
+	/* 1: one */
+	key(&r, ACT_NONE, 'c');
+	key(&r, ACT_NONE, '1');
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 1);
+	assert_int_equal(r.f.cmds[0].c, CMD_DROP);
+	assert_int_equal(r.f.cmds[0].item, 2);
+	assert_int_not_equal(r.f.cmds[0].choice, GAME_DROP_ALL);
+	assert_int_equal(items_count(r.f.g, items_in_slot(r.f.g, 2)), 2);
+	/* the pad: down to "all", A */
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_DROP);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.screen, UI_DROP_COUNT);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.ncmd, 2);
+	assert_int_equal(r.f.cmds[1].choice, GAME_DROP_ALL);
+	assert_true(items_in_slot(r.f.g, 2) == ECS_NULL);
+	assert_true(gamefix_has_msg(r.f.g, "You drop the 2 health potions."));
+	rig_done(&r);
+}
+
 static void test_inventory(void **st)
 {
 	(void)st;
@@ -759,7 +809,9 @@ static void test_inventory(void **st)
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 5);
 	/* at 40×30 a full inventory */
-	static const int many[24] = { 0 };
+	int many[24];
+	for (int i = 0; i < 24; i++)
+		many[i] = ITEM_DAGGER; /* (potions would stack into one slot) */
 	carry(r.f.g, many, 24);
 	assert_int_equal(con_resize(r.c, 40, 30), 0);
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_INVENTORY, .key = 'i', .cols = 40, .rows = 30 };
@@ -768,7 +820,7 @@ static void test_inventory(void **st)
 	in.key = KEY_UP;
 	ui_input(&r.u, r.f.g, &r.h, &in); /* wraps to the last */
 	ui_draw(&r.u, r.f.g, r.c);
-	/* 24 potions and the two dropped items: all 26 fit at 40×30 */
+	/* 24 daggers and the two dropped items: all 26 fit at 40×30 */
 	assert_true(on_screen(r.c, "z) "));
 	assert_true(on_screen(r.c, "a) "));
 	assert_int_equal(r.u.inv_sel, 25);
@@ -1090,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_inventory),
+		cmocka_unit_test(test_drop_stack),
 		cmocka_unit_test(test_boxes_fit_content),
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),

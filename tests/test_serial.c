@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/items.h"
 #include "game/serial.h"
 
 /* decode(encode(g)): a new game with g's checksum, encoding to the same bytes. */
@@ -98,6 +99,9 @@ static struct serial_buf sample(struct game **out)
 	struct savefix_bot bot;
 	savefix_bot_init(&bot, 5);
 	savefix_play(&bot, g, 400);
+	/* a stack (COMP_STACK): two potions more, onto one slot */
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
 	struct serial_buf b = {0};
 	assert_int_equal(game_encode(g, &b), 0);
 	if (out)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game/history.h"
+#include "game/items.h"
 #include "game/world.h"
 
 /* ---- components: the fields of each, in the order they are written ---- */
@@ -41,6 +42,7 @@ static const struct serial_field f_equippable[] = {FLD(c_equippable, slot, SERIA
 						 FLD(c_equippable, power_bonus, SERIAL_I32),
 						 FLD(c_equippable, defense_bonus, SERIAL_I32)};
 static const struct serial_field f_equipment[] = {ARR(c_equipment, slot, SERIAL_U64)};
+static const struct serial_field f_stack[] = {FLD(c_stack, n, SERIAL_I32)};
 
 /* A component struct that changes size must have its table above updated
  * and SERIAL_VERSION raised (and a fixture of the old version kept). */
@@ -59,8 +61,9 @@ LAYOUT(c_item, 8);
 LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
+LAYOUT(c_stack, 4);
 _Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
-_Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
+_Static_assert(COMP_COUNT == 15, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
 
 struct comp_desc {
 	const struct serial_field *f;
@@ -82,7 +85,10 @@ static const struct comp_desc comp_desc[COMP_COUNT] = {
 	[COMP_INVENTORY] = CD(f_inventory),
 	[COMP_EQUIPPABLE] = CD(f_equippable),
 	[COMP_EQUIPMENT] = CD(f_equipment),
+	[COMP_STACK] = CD(f_stack),
 };
+/* Version 2 had the component types before COMP_STACK (no stacks). */
+#define V2_COMP_COUNT COMP_STACK
 
 const struct serial_field *serial_fields(int c, int *n)
 {
@@ -278,6 +284,7 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	w_i32(&w, g->depth);
 	w_u8(&w, g->over);
 	w_u64(&w, g->player);
+	w_i32(&w, g->stacks_from);
 	sec_end(&w);
 
 	sec_begin(&w, "FLOR");
@@ -462,6 +469,7 @@ struct dec {
 	struct rd all;
 	char *why;
 	int whylen;
+	uint32_t version; /* of the data: 2 (before stacks) or SERIAL_VERSION */
 };
 
 static int refuse(struct dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -633,10 +641,11 @@ static int read_components(struct dec *d, struct game *g)
 	if (rc)
 		return rc;
 	uint32_t ncomp = r_u32(&r);
-	if (ncomp != COMP_COUNT)
-		return refuse(d, "the save has %u component types, this game %d", ncomp, COMP_COUNT);
+	uint32_t want = d->version == 2 ? V2_COMP_COUNT : COMP_COUNT;
+	if (ncomp != want)
+		return refuse(d, "the save has %u component types, this game %u", ncomp, want);
 	unsigned char buf[512];
-	for (int c = 0; c < COMP_COUNT; c++) {
+	for (int c = 0; c < (int)want; c++) {
 		const struct comp_desc *cd = &comp_desc[c];
 		uint32_t nf = r_u32(&r);
 		bool same = nf == (uint32_t)cd->nf;
@@ -795,13 +804,19 @@ static int check_world(struct dec *d, struct game *g)
 		const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
 		if (eqp && (eqp->slot < 0 || eqp->slot >= EQUIP_SLOT_COUNT))
 			return refuse(d, "the save's item %u fits an unknown slot %d", i, eqp->slot);
+		const struct c_stack *st = ecs_get(g->w, e, COMP_STACK);
+		if (st && (!it || !content_items[it->kind].stacks || st->n < 2 || st->n > SERIAL_STACK_MAX))
+			return refuse(d, "the save's stack %u (%d of %s) cannot be", i, st->n,
+				      it ? content_item_name(it->kind) : "no item");
+		if (st && g->stacks_from == GAME_STACKS_NEVER)
+			return refuse(d, "the save's stack %u is in a game without stacks", i);
 	}
 	return 0;
 }
 
 int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen)
 {
-	struct dec d = {{data, len, 0, false}, why, whylen};
+	struct dec d = {{data, len, 0, false}, why, whylen, 0};
 	if (whylen > 0)
 		why[0] = 0;
 	*out = NULL;
@@ -811,8 +826,10 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	if (rc)
 		return rc;
 	uint32_t version = r_u32(&r);
-	if (version != SERIAL_VERSION)
-		return refuse(&d, "the game data is version %u, this pirogue reads version %d", version, SERIAL_VERSION);
+	if (version > SERIAL_VERSION || version < SERIAL_OLDEST)
+		return refuse(&d, "the game data is version %u, this pirogue reads versions %d to %d", version,
+			      SERIAL_OLDEST, SERIAL_VERSION);
+	d.version = version;
 	uint64_t seed = r_u64(&r);
 	int mapgen = r_i32(&r);
 	if (mapgen < 0 || mapgen >= MAPGEN_COUNT)
@@ -827,6 +844,7 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	uint8_t over = r_u8(&r);
 	g->over = over != 0;
 	g->player = r_u64(&r);
+	g->stacks_from = version == 2 ? 0 : r_i32(&r);
 	rc = section_done(&d, &r, "GAME");
 	if (!rc && ((g->rng.inc & 1) == 0 || g->turn < 0 || g->turn >= NUM_MAX * 64 || over > 1))
 		rc = refuse(&d, "the save's turn, RNG or state is damaged");
@@ -842,8 +860,21 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 		rc = read_history(&d, g);
 	if (!rc && d.all.at != d.all.len)
 		rc = refuse(&d, "the game data has %zu unexpected bytes after its last section", d.all.len - d.all.at);
+	if (!rc && version == 2) {
+		/* a game played before stacks: they start now (game_do: the same
+		 * moment for its replay) */
+		g->stacks_from = hist_count(&g->hist);
+	} else if (!rc && (g->stacks_from < GAME_STACKS_NEVER || g->stacks_from > hist_count(&g->hist))) {
+		rc = refuse(&d, "the save's stacks start after command %d of %d", g->stacks_from,
+			    hist_count(&g->hist));
+	}
 	if (!rc)
 		rc = check_world(&d, g);
+	if (!rc && g->stacks_from >= 0) {
+		g->stacking = true;
+		if (version == 2)
+			items_merge_all(g);
+	}
 	if (rc) {
 		if (rc == -ENOMEM)
 			refuse(&d, "out of memory while loading the game");
@@ -858,5 +889,6 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 
 void game_opts_of(const struct game *g, struct game_opts *out)
 {
-	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen, .map_w = g->map_w, .map_h = g->map_h};
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen, .map_w = g->map_w, .map_h = g->map_h,
+				  .stacks_from = g->stacks_from};
 }

@@ -359,10 +359,10 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 		return why_set(why, whylen, -EINVAL,
 			       "the save was written by a newer pirogue (format %" PRIu32 "; this one reads %d)",
 			       version, SERIAL_VERSION);
-	if (version < SERIAL_VERSION)
+	if (version < SERIAL_OLDEST)
 		return why_set(why, whylen, -EINVAL,
-			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d)",
-			       version, SERIAL_VERSION);
+			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d to %d)",
+			       version, SERIAL_OLDEST, SERIAL_VERSION);
 	if (nsec == 0 || nsec > MAX_SECTIONS)
 		return why_set(why, whylen, -EINVAL, "the save's header is damaged (%" PRIu32 " sections)", nsec);
 	/* check every section, then hand their tags, lengths and payloads to

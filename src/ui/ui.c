@@ -17,6 +17,7 @@ static const struct scr *const screens[UI_SCREEN_COUNT] = {
 	[UI_HELP] = &scr_help,
 	[UI_INVENTORY] = &scr_inventory,
 	[UI_DROP] = &scr_drop,
+	[UI_DROP_COUNT] = &scr_drop_count,
 	[UI_TARGET] = &scr_target,
 	[UI_LEVELUP] = &scr_levelup,
 	[UI_SCORES] = &scr_scores,

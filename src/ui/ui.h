@@ -18,6 +18,7 @@ enum ui_screen {
 	UI_HELP,      /* every binding of every screen, scrollable */
 	UI_INVENTORY, /* choose an item to use */
 	UI_DROP,      /* choose an item to drop */
+	UI_DROP_COUNT,/* drop one of a stack or all of it */
 	UI_TARGET,    /* choose the cell or monster a scroll is used on */
 	UI_LEVELUP,   /* choose what a new level brings (cannot be left) */
 	UI_SCORES,    /* the high-score table */
@@ -56,6 +57,8 @@ struct ui {
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
 	int target_slot;       /* UI_TARGET: the item being used */
+	int drop_slot;         /* UI_DROP_COUNT: the stack being dropped */
+	int drop_sel;          /* UI_DROP_COUNT: 0 one, 1 all */
 	int levelup_sel;       /* selected choice of UI_LEVELUP */
 	struct ui_score scores[UI_SCORES_MAX];
 	int nscores;           /* lines in scores */
