@@ -59,6 +59,26 @@ static inline void savecraft_potion_weapon(struct game *g)
 	eq->slot[EQUIP_WEAPON] = savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT];
 }
 
+/* issue 18.1: a stack's count is 2 or more, of potions and scrolls only */
+static inline void savecraft_stack_of_one(struct game *g)
+{
+	struct c_stack st = {.n = 1};
+	ecs_add(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_STACK, &st);
+}
+
+static inline void savecraft_stack_of_daggers(struct game *g)
+{
+	struct c_stack st = {.n = 3};
+	ecs_add(g->w, savecraft_inv(g)->slot[0], COMP_STACK, &st);
+}
+
+/* A stack of 40 potions: loads. */
+static inline void savecraft_stack_of_forty(struct game *g)
+{
+	struct c_stack st = {.n = 40};
+	ecs_add(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_STACK, &st);
+}
+
 /* issue 21.3: just under the old limit of every number (1 << 24):
  * 150 * level overflowed in combat_xp_next */
 static inline void savecraft_level_xp_huge(struct game *g)
@@ -135,6 +155,9 @@ static const struct savecraft savecraft_all[] = {
 	{"monster-inventory", "a monster carries an inventory", savecraft_monster_inventory, "monster"},
 	{"item-in-no-slot", "a carried potion in no slot", savecraft_item_in_no_slot, "slot"},
 	{"hp-over-max", "the player's HP above its maximum", savecraft_hp_over_max, "hit points"},
+	{"stack-of-one", "a stack counting one potion", savecraft_stack_of_one, "stack"},
+	{"stack-of-daggers", "three daggers in a stack", savecraft_stack_of_daggers, "stack"},
+	{"stack-of-forty", "forty potions in one slot", savecraft_stack_of_forty, NULL},
 };
 #define SAVECRAFT_COUNT (int)(sizeof savecraft_all / sizeof savecraft_all[0])
 
