@@ -250,10 +250,10 @@ static bool count_item(const struct ui *u, const struct game *g, struct game_ite
 /* The box of the question on a cols x rows console: COUNT_W x 4 at (x, y),
  * the lines "one" and "all" on its rows y + 1 and y + 2. */
 #define COUNT_W 30
-static void count_box(int cols, int rows, int *x, int *y)
+static void count_box(const struct ui *u, int cols, int rows, int *x, int *y)
 {
 	struct ui_layout l;
-	ui_layout(cols, rows, &l);
+	ui_layout(cols, rows, ui_map_cw(u), &l);
 	*x = (cols - COUNT_W) / 2;
 	*y = (l.view_h - 4) / 2;
 	if (*y < 0)
@@ -278,7 +278,7 @@ static void count_input(struct ui *u, struct game *g, const struct ui_host *h, c
 	}
 	if (in->kind == UI_IN_CLICK) {
 		int x, y;
-		count_box(in->cols, in->rows, &x, &y);
+		count_box(u, in->cols, in->rows, &x, &y);
 		if (in->x > x && in->x < x + COUNT_W - 1 && (in->y == y + 1 || in->y == y + 2))
 			count_drop(u, g, h, in->y == y + 2);
 		return;
@@ -319,7 +319,7 @@ static void count_draw(const struct ui *u, const struct ui_layout *l, const stru
 	if (!count_item(u, g, &it))
 		return;
 	int w = COUNT_W, x, y;
-	count_box(l->cols, l->rows, &x, &y);
+	count_box(u, l->cols, l->rows, &x, &y);
 	con_fill(c, x, y, w, 4, ' ', ui_pal.text, ui_pal.bg);
 	con_box(c, x, y, w, 4, ui_pal.box, ui_pal.bg, "Drop how many?");
 	char line[64];
