@@ -186,6 +186,27 @@ int game_nearest_monster(const struct game *g, int *x, int *y);
  * given once: asked again before any other command, it goes on (so pressing
  * the key again continues); this memory is scratch, not game state. */
 int game_explore_step(const struct game *g, struct command *step, char *why, int len);
+/* The classes of items auto-pickup may gather (a set of bits). */
+enum {
+	GAME_PICKUP_POTIONS = 1,
+	GAME_PICKUP_SCROLLS = 2,
+	GAME_PICKUP_WEAPONS = 4,
+	GAME_PICKUP_ARMOUR = 8,
+	GAME_PICKUP_ALL = 15
+};
+/* Auto-pickup's default: potions and scrolls, not weapons or armour. */
+#define GAME_PICKUP_DEFAULT (GAME_PICKUP_POTIONS | GAME_PICKUP_SCROLLS)
+/* The class (GAME_PICKUP_*) of item kind (enum item_kind); 0 out of range. */
+unsigned game_pickup_class(int kind);
+/* game_explore_step with auto-pickup of the classes in pickup (GAME_PICKUP_*
+ * bits; 0 is game_explore_step): an item of those classes that the player
+ * remembers lying on this floor, has room for and did not put down himself
+ * is walked to (the nearest first, over known cells) and picked up (the step
+ * is CMD_PICKUP on its cell) before exploring goes on; its first sight is no
+ * stop. One of those classes without room stops once, when first seen, as
+ * other items do, saying so ("You see a sword. Your inventory is full.").
+ * The stops for monsters and HP are game_explore_step's. */
+int game_explore_pickup_step(const struct game *g, unsigned pickup, struct command *step, char *why, int len);
 /* Travel to the known down (down = true) or up stairs: same returns and
  * stops as game_explore_step (monsters, HP; not items). 0 with "You don't
  * know where the stairs are." when they were never seen (no turn: the step is

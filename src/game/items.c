@@ -84,6 +84,11 @@ static bool inventory_has_room(const struct game *g, ecs_entity e)
 	return inv && (stack_slot(g, e) >= 0 || inv->count < INVENTORY_SLOTS);
 }
 
+bool items_room_for(const struct game *g, ecs_entity e)
+{
+	return inventory_has_room(g, e);
+}
+
 /* Puts e (no COMP_POS any more) into the player's inventory: onto a stack
  * of its kind (then e is destroyed), else into the first free slot.
  * -ENOSPC when neither. */
@@ -223,6 +228,7 @@ int items_pickup(struct game *g)
 		const struct c_item *it = ecs_get(g->w, here[i], COMP_ITEM);
 		snprintf(name, sizeof name, "%s", count > 1 ? content_items[it->kind].plural : world_name(g, here[i]));
 		ecs_remove(g->w, here[i], COMP_POS);
+		ecs_remove(g->w, here[i], COMP_DROPPED);
 		struct c_memory *m = ecs_get(g->w, here[i], COMP_MEMORY);
 		if (m)
 			m->known = 0;
@@ -240,6 +246,15 @@ int items_pickup(struct game *g)
 	if (full)
 		world_msg(g, GAME_MSG_IMPOSSIBLE, "Your inventory is full.");
 	return taken > 0;
+}
+
+/* Marks e as put down by the player (auto-pickup leaves it), in games with
+ * stacks (a game before them hashes as it did). */
+static void mark_dropped(struct game *g, ecs_entity e)
+{
+	static const struct c_dropped by = {.by_player = 1};
+	if (g->stacking && !ecs_has(g->w, e, COMP_DROPPED))
+		(void)ecs_add(g->w, e, COMP_DROPPED, &by); /* out of memory: it may be picked up again */
 }
 
 int items_drop(struct game *g, int slot, bool all)
@@ -262,6 +277,7 @@ int items_drop(struct game *g, int slot, bool all)
 		}
 		struct c_item *oi = ecs_get(g->w, one, COMP_ITEM);
 		oi->seen = 1;
+		mark_dropped(g, one);
 		struct c_memory *m = ecs_get(g->w, one, COMP_MEMORY);
 		if (m)
 			*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};
@@ -271,6 +287,7 @@ int items_drop(struct game *g, int slot, bool all)
 	unequip(g, e);
 	inventory_remove(g, slot);
 	ecs_add(g->w, e, COMP_POS, &pos);
+	mark_dropped(g, e);
 	struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
 	if (m)
 		*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};

@@ -27,6 +27,9 @@ int items_pickup(struct game *g);
 /* Drops the item of slot on the player's cell, unequipping it first; of a
  * stack, one (a new item on the floor) or, all true, the whole stack. */
 int items_drop(struct game *g, int slot, bool all);
+/* Whether picking up item e would find room: a carried stack of its kind
+ * (while stacks apply) or a free slot. */
+bool items_room_for(const struct game *g, ecs_entity e);
 /* How many items e stands for: its stack's count, 1 for a single item. */
 int items_count(const struct game *g, ecs_entity e);
 /* Merges every carried stackable item onto the first slot of its kind (the

@@ -44,6 +44,7 @@ static const struct serial_field f_equippable[] = {FLD(c_equippable, slot, SERIA
 						 FLD(c_equippable, defense_bonus, SERIAL_I32)};
 static const struct serial_field f_equipment[] = {ARR(c_equipment, slot, SERIAL_U64)};
 static const struct serial_field f_stack[] = {FLD(c_stack, n, SERIAL_I32)};
+static const struct serial_field f_dropped[] = {FLD(c_dropped, by_player, SERIAL_U8)};
 
 /* A component struct that changes size must have its table above updated
  * and SERIAL_VERSION raised (and a fixture of the old version kept). */
@@ -63,8 +64,9 @@ LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
 LAYOUT(c_stack, 4);
+LAYOUT(c_dropped, 1);
 _Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
-_Static_assert(COMP_COUNT == 15, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
+_Static_assert(COMP_COUNT == 16, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
 
 struct comp_desc {
 	const struct serial_field *f;
@@ -87,6 +89,7 @@ static const struct comp_desc comp_desc[COMP_COUNT] = {
 	[COMP_EQUIPPABLE] = CD(f_equippable),
 	[COMP_EQUIPMENT] = CD(f_equipment),
 	[COMP_STACK] = CD(f_stack),
+	[COMP_DROPPED] = CD(f_dropped),
 };
 /* Version 2 had the component types before COMP_STACK (no stacks). */
 #define V2_COMP_COUNT COMP_STACK
@@ -766,6 +769,7 @@ static const char *const comp_names[COMP_COUNT] = {
 	[COMP_CORPSE] = "remains",     [COMP_XP] = "experience",        [COMP_PLAYER] = "a player record",
 	[COMP_MEMORY] = "a memory",    [COMP_ITEM] = "an item",         [COMP_INVENTORY] = "an inventory",
 	[COMP_EQUIPPABLE] = "a fit",   [COMP_EQUIPMENT] = "equipment",  [COMP_STACK] = "a stack count",
+	[COMP_DROPPED] = "a mark of being put down",
 };
 static const char *const equip_names[EQUIP_SLOT_COUNT] = {[EQUIP_WEAPON] = "weapon", [EQUIP_ARMOUR] = "armour"};
 
@@ -829,7 +833,10 @@ static int check_entity(struct dec *d, const struct game *g, ecs_entity e, uint3
 				      content_items[it->kind].plural, SERIAL_STACK_MAX);
 		if (st && g->stacks_from == GAME_STACKS_NEVER)
 			return refuse(d, "%s is a stack in a game without stacks", who);
-		want |= mask & M(STACK);
+		const struct c_dropped *dr = ecs_get(g->w, e, COMP_DROPPED);
+		if (dr && (dr->by_player != 1 || !(mask & M(POS))))
+			return refuse(d, "%s is marked put down by the player but is carried or damaged", who);
+		want |= mask & (M(STACK) | M(DROPPED));
 		rc = kind_components(d, mask, want, who);
 	} else
 		return refuse(d, "entity %u is none of the things a game holds (a player, monster, corpse or item)", i);
