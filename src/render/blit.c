@@ -180,8 +180,10 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 			uint8_t any = 0;
 			for (size_t i = 0; i < gsize; i++) {
 				any |= cov[i];
-				if (cov[i] != 0 && cov[i] != 255)
-					k = GK_BLEND;
+				if (cov[i] != 0 && cov[i] != 255) {
+					k = GK_BLEND; /* and not empty */
+					break;
+				}
 			}
 			b->empty[g] = !any;
 		}
