@@ -505,7 +505,7 @@ static void test_hint_kept_follows_changes(void **st)
 				assert_int_equal(con_resize(r.c, widths[w], 30), 0);
 				assert_int_equal(con_resize(fresh, widths[w], 30), 0);
 				struct ui_layout l;
-				ui_layout(widths[w], 30, &l);
+				ui_layout(widths[w], 30, 1, &l);
 				const struct scr_key *keys = ui_screen_at(UI_PLAY)->keys;
 				ui_draw_keys_hint(&r.u, &l, r.c, keys);
 				struct ui_hint items[24];
