@@ -167,7 +167,8 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	b->f = f;
 	b->scale = scale;
 	b->kind = malloc((size_t)f->nglyphs);
-	if (!b->kind)
+	b->empty = calloc((size_t)f->nglyphs, 1);
+	if (!b->kind || !b->empty)
 		goto fail_b;
 	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
 	for (int g = 0; g < f->nglyphs; g++) {
@@ -176,11 +177,15 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 			k = GK_COLOUR;
 		} else {
 			const uint8_t *cov = f->coverage + (size_t)g * gsize;
-			for (size_t i = 0; i < gsize; i++)
+			uint8_t any = 0;
+			for (size_t i = 0; i < gsize; i++) {
+				any |= cov[i];
 				if (cov[i] != 0 && cov[i] != 255) {
-					k = GK_BLEND;
+					k = GK_BLEND; /* and not empty */
 					break;
 				}
+			}
+			b->empty[g] = !any;
 		}
 		b->kind[g] = k;
 	}
@@ -197,6 +202,8 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	*out = b;
 	return 0;
 fail_b:
+	free(b->kind);
+	free(b->empty);
 	free(b);
 fail:
 	log_error("blit: out of memory for font %s at scale %d", f->name, scale);
@@ -217,6 +224,7 @@ void blit_destroy(struct blitter *b)
 		}
 	}
 	free(b->kind);
+	free(b->empty);
 	free(b);
 }
 
@@ -324,6 +332,51 @@ static void flush_band(struct blitter *b, struct surface *s)
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
 {
 	blit_draw_rows(b, c, s, damage, damage && damage == c->damage ? c->row_damage : NULL);
+}
+
+int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s)
+{
+	size_t n = (size_t)c->w * (size_t)c->h;
+	uint8_t *shown = malloc(n ? n : 1);
+	struct con_span *rows = malloc(sizeof *rows * (size_t)(c->h > 0 ? c->h : 1));
+	if (!shown || !rows) {
+		free(shown);
+		free(rows);
+		blit_draw(b, c, s, NULL);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < c->h; y++) {
+		struct con_span sp = { .lo = UINT16_MAX, .hi = 0 };
+		for (int x = 0; x < c->w; x++) {
+			size_t i = (size_t)y * (size_t)c->w + (size_t)x;
+			const struct con_cell *cell = &c->cells[i];
+			/* black in either format: 0xRRGGBB 0 is pixel 0 */
+			/* the glyph blit_draw_rows takes for it (a half of a wide map
+			 * cell: the map sheet's halves, or without them the head's
+			 * glyph and a blank tail) */
+			const struct blitter *src = b;
+			int g;
+			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+				g = lookup(b, cell->ch);
+			} else if (b->half) {
+				src = b->half;
+				g = 2 * lookup_map(b, cell->ch) + ((cell->flags & CON_TAIL) != 0);
+			} else {
+				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
+			}
+			shown[i] = (cell->bg & 0xFFFFFF) != 0 || !src->empty[g];
+			if (shown[i]) {
+				if (x < sp.lo)
+					sp.lo = (uint16_t)x;
+				sp.hi = (uint16_t)x;
+			}
+		}
+		rows[y] = sp;
+	}
+	blit_draw_rows(b, c, s, shown, rows);
+	free(shown);
+	free(rows);
+	return 0;
 }
 
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,

@@ -111,6 +111,7 @@ struct blitter {
 	const struct font *f;
 	int scale;
 	uint8_t *kind; /* GK_* per glyph */
+	uint8_t *empty; /* per glyph: 1 when it covers no pixel (drawn as its background) */
 	struct orient o[4];
 	void (*draw_band)(const struct blitter *b, const struct band *bd, struct surface *s);
 	struct {

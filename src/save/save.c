@@ -302,11 +302,15 @@ static int fr_begin(void *ctx, const char tag[4])
 #define CRC_CHUNK 1024
 #define CRC_SECTIONS 16  /* game_encode_to writes 6 */
 #define CRC_CHUNKS 1024  /* per section: 1 MB; beyond, summed every time */
+#define CRC_COPIES 2048  /* 2 MB of copies in all, handed out as chunks are first met
+			  * (static: an autosave allocates nothing; pages untouched cost nothing) */
 struct crc_chunk {
-	unsigned char *copy;    /* CRC_CHUNK bytes, NULL: none yet */
+	uint16_t copy;           /* its copy in crc_copies, plus one; 0: none yet */
 	uint32_t len, own, upto; /* own: its CRC; upto: its section's to its end */
 };
 static struct crc_chunk crc_cache[CRC_SECTIONS][CRC_CHUNKS];
+static unsigned char crc_copies[CRC_COPIES][CRC_CHUNK];
+static int crc_copies_used;
 static uLong crc_op_chunk; /* crc32_combine_gen(CRC_CHUNK), 0: not made yet */
 
 /* The n <= CRC_CHUNK bytes at p, chunk k of the open section, into f->crc. */
@@ -314,7 +318,7 @@ static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t
 {
 	uint32_t s = f->nsec;
 	struct crc_chunk *c = s < CRC_SECTIONS && k < CRC_CHUNKS ? &crc_cache[s][k] : NULL;
-	if (c && c->copy && c->len == n && memcmp(c->copy, p, n) == 0) {
+	if (c && c->copy && c->len == n && memcmp(crc_copies[c->copy - 1], p, n) == 0) {
 		if (f->same) {
 			f->crc = c->upto;
 		} else {
@@ -335,10 +339,10 @@ static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t
 	} else {
 		f->crc = crc32(f->crc, p, (uInt)n); /* a section's last: cheaper than combining */
 	}
-	if (c && !c->copy)
-		c->copy = malloc(CRC_CHUNK); /* no memory: not kept */
+	if (c && !c->copy && crc_copies_used < CRC_COPIES)
+		c->copy = (uint16_t)++crc_copies_used; /* none left: not kept */
 	if (c && c->copy) {
-		memcpy(c->copy, p, n);
+		memcpy(crc_copies[c->copy - 1], p, n);
 		c->len = (uint32_t)n;
 		c->own = own;
 		c->upto = (uint32_t)f->crc;

@@ -481,11 +481,51 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 	return n;
 }
 
+/* Key hint lines already fitted: the line depends only on the screen's
+ * keys, the bindings, the device and the width, and fitting it (every
+ * key's label made, the widths tried form by form) costs about 180k
+ * instructions, which a screen drawn whole paid each time. A few lines are
+ * kept (the screens a game goes between), each with a copy of the
+ * bindings it was made from (so a table changed in place is noticed too). */
+#define HINT_CACHED 4
+#define HINT_MAX_COLS 512 /* wider lines are fitted each time */
+static struct hint_line {
+	const struct scr_key *keys; /* NULL: empty */
+	struct bindings binds;
+	bool pad;
+	int cols;
+	struct con_cell cell[HINT_MAX_COLS];
+} hint_cache[HINT_CACHED];
+static int hint_next; /* the entry replaced next */
+
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
 {
+	const struct bindings *b = u->binds ? u->binds : bind_default();
+	bool pad = ui_pad(u);
+	bool keep = l->cols <= HINT_MAX_COLS && l->cols <= c->w && l->hint_y >= 0 && l->hint_y < c->h;
+	for (int i = 0; keep && i < HINT_CACHED; i++) {
+		struct hint_line *h = &hint_cache[i];
+		if (h->keys == keys && keys && h->pad == pad && h->cols == l->cols && h->binds.n == b->n &&
+		    !memcmp(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0])) {
+			for (int x = 0; x < l->cols; x++)
+				con_cell_set(c, x, l->hint_y, h->cell[x]);
+			return;
+		}
+	}
 	struct ui_hint items[24];
 	int n = ui_key_items(u, keys, items, 24);
 	ui_draw_hint(l, c, items, n);
+	if (!keep || !keys)
+		return;
+	struct hint_line *h = &hint_cache[hint_next];
+	hint_next = (hint_next + 1) % HINT_CACHED;
+	h->keys = keys;
+	h->binds.n = b->n;
+	memcpy(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0]);
+	h->pad = pad;
+	h->cols = l->cols;
+	for (int x = 0; x < l->cols; x++)
+		h->cell[x] = *con_at(c, x, l->hint_y);
 }
 
 const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len)
