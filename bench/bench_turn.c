@@ -100,7 +100,7 @@ static long play(const char *game, const struct turn_run *r, const char *keys, c
 int main(int argc, char **argv)
 {
 	char game[PATH_MAX + 32], keys[PATH_MAX + 32];
-	const char *dump = NULL; /* --profile DIR: keep the callgrind dumps of the 5,000-key runs */
+	const char *dump = NULL; /* --profile DIR: keep the callgrind dumps (turn-BACKEND.cg, turn-BACKEND-first.cg) */
 	/* with --ir (make bench-ir) or without (make bench) the same: every
 	 * figure here is an instruction count, of a callgrind of the game's own */
 	(void)bench_ir_mode(argc, argv);
@@ -142,7 +142,10 @@ int main(int argc, char **argv)
 		if (dump)
 			snprintf(path, sizeof path, "%s/turn-%s.cg", dump, r->backend);
 		r->all = play(game, r, keys, dump ? path : NULL);
-		r->first = play(game, r, first, NULL);
+		char path1[PATH_MAX + 64];
+		if (dump)
+			snprintf(path1, sizeof path1, "%s/turn-%s-first.cg", dump, r->backend);
+		r->first = play(game, r, first, dump ? path1 : NULL);
 		if (r->all < 0 || r->first < 0) {
 			fprintf(stderr, "bench_turn: %s did not run under valgrind on %s\n", game, r->name);
 			bad = 1;

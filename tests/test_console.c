@@ -285,6 +285,36 @@ static void test_tile_and_flags_damage(void **st)
 	con_destroy(c);
 }
 
+/* con_wrap's lines, each printed with con_print_line, are what
+ * con_print_wrapped prints, and as many as con_wrapped_lines counts: texts
+ * with long words, runs of spaces, newlines and UTF-8 at widths 1-30. */
+static void test_wrap_lines_as_printed(void **st)
+{
+	(void)st;
+	static const char *const texts[] = {
+		"You attack the troll for 8 hit points.", "a  b   c    d", "Supercalifragilistic is a word",
+		"line one\nline two is longer than the box", "\u00e9t\u00e9 \u00e0 la plage, \u2192 encore",
+		"   leading and trailing   ", "",
+	};
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+		for (int w = 1; w <= 30; w++) {
+			struct console *a, *b;
+			assert_int_equal(con_create(&a, 32, 48), 0);
+			assert_int_equal(con_create(&b, 32, 48), 0);
+			struct con_line lines[48];
+			int n = con_wrap(w, texts[t], lines, 48);
+			assert_int_equal(n, con_wrapped_lines(w, texts[t]));
+			assert_int_equal(con_print_wrapped(a, 1, 0, w, 48, 0xFFFFFF, 0, texts[t]), n);
+			for (int i = 0; i < n && i < 48; i++)
+				con_print_line(b, 1, i, 0xFFFFFF, 0, texts[t], lines[i]);
+			for (int y = 0; y < 48; y++)
+				for (int x = 0; x < 32; x++)
+					assert_int_equal(con_at(a, x, y)->ch, con_at(b, x, y)->ch);
+			con_destroy(a);
+			con_destroy(b);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_copy_follows_changes),
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
+		cmocka_unit_test(test_wrap_lines_as_printed),
 		cmocka_unit_test(test_box_and_fill),
 		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),

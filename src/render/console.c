@@ -221,6 +221,33 @@ int con_wrapped_lines(int w, const char *utf8)
 	return wrap(w, utf8, NULL, NULL);
 }
 
+struct lines_ctx {
+	const char *base;
+	struct con_line *out;
+	int max;
+};
+
+static void lines_emit(void *p, int line, const char *s, size_t len)
+{
+	struct lines_ctx *l = p;
+	if (line < l->max)
+		l->out[line] = (struct con_line){ (uint16_t)(s - l->base), (uint16_t)len };
+}
+
+int con_wrap(int w, const char *utf8, struct con_line *out, int max)
+{
+	if (strlen(utf8) > UINT16_MAX)
+		return 0;
+	struct lines_ctx ctx = { utf8, out, max };
+	return wrap(w, utf8, lines_emit, &ctx);
+}
+
+void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l)
+{
+	struct wrap_ctx ctx = { c, x, y, 1, 0, fg, bg };
+	wrap_emit(&ctx, 0, utf8 + l.at, l.len);
+}
+
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;

@@ -133,6 +133,17 @@ int con_print_wrapped_from(struct console *c, int x, int y, int w, int h, int sk
 			   const char *utf8);
 /* Number of lines con_print_wrapped would use for text in width w. */
 int con_wrapped_lines(int w, const char *utf8);
+/* One wrapped line: its bytes utf8[at .. at + len). */
+struct con_line {
+	uint16_t at, len;
+};
+/* The lines con_print_wrapped would print text in width w as: the first
+ * max of them into out (their bytes, for con_print_line); returns how many
+ * there are (may exceed max). Text longer than 65535 bytes: 0 lines. */
+int con_wrap(int w, const char *utf8, struct con_line *out, int max);
+/* Prints line l of utf8 (from con_wrap) at (x, y), as con_print_wrapped
+ * prints it. */
+void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l);
 
 /* Fills the rectangle (clipped) with ch in fg on bg. */
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg);

@@ -135,23 +135,62 @@ static void draw_bar(struct console *c, int x, int y, int w, int value, int max,
 }
 
 /* The newest messages, wrapped, newest at the bottom, fading with age. */
+/* Messages already wrapped: a message added to the log is wrapped once, not
+ * again on every frame that draws the log (each new message moved all the
+ * others, which were wrapped whole each time). Kept by the message's text
+ * and count and the width; the newest LOG_WRAPPED ones stay. */
+#define LOG_WRAPPED 24 /* more than the log box shows (UI_LOG_LINES) */
+#define LOG_WRAP_LINES 8 /* more lines: wrapped each time */
+static struct log_wrapped {
+	char raw[sizeof(((struct game_msg *)0)->text)];
+	int count, w;      /* w 0: empty */
+	char text[160];    /* game_msg_format's */
+	int n;             /* lines */
+	struct con_line line[LOG_WRAP_LINES];
+} log_wrapped[LOG_WRAPPED];
+static int log_wrapped_next;
+
+/* m wrapped in width w, from the kept ones or wrapped now and kept. */
+static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
+{
+	for (int i = 0; i < LOG_WRAPPED; i++) {
+		const struct log_wrapped *k = &log_wrapped[i];
+		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text))
+			return k;
+	}
+	struct log_wrapped *k = &log_wrapped[log_wrapped_next];
+	log_wrapped_next = (log_wrapped_next + 1) % LOG_WRAPPED;
+	snprintf(k->raw, sizeof k->raw, "%s", m->text);
+	k->count = m->count;
+	game_msg_format(m, k->text, sizeof k->text);
+	k->n = con_wrap(w, k->text, k->line, LOG_WRAP_LINES);
+	k->w = k->n <= LOG_WRAP_LINES ? w : 0; /* too many lines to keep: not kept */
+	return k;
+}
+
 static void draw_log(const struct game *g, struct console *c, int x, int y, int w, int h)
 {
 	int line = h; /* fill from the bottom up */
 	int age = 0;
 	for (int i = game_msg_count(g) - 1; i >= 0 && line > 0; i--, age++) {
-		char text[160];
 		const struct game_msg *m = game_msg_get(g, i);
-		game_msg_format(m, text, sizeof text);
-		int need = con_wrapped_lines(w, text);
+		const struct log_wrapped *k = wrapped_msg(m, w);
 		uint32_t fg = ui_scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
-		int top = line - need;
-		if (top < 0) {
-			/* only the last lines of a long message fit */
-			con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, text);
-			break;
+		int need = k->n, top = line - need;
+		if (need > LOG_WRAP_LINES) { /* (not kept: drawn as before) */
+			if (top < 0) {
+				con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, k->text);
+				break;
+			}
+			con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, k->text);
+			line = top;
+			continue;
 		}
-		con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, text);
+		/* only the last lines of a long message may fit */
+		for (int j = top < 0 ? -top : 0; j < need; j++)
+			con_print_line(c, x, y + top + j, fg, ui_pal.bg, k->text, k->line[j]);
+		if (top < 0)
+			break;
 		line = top;
 	}
 }
