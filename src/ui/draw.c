@@ -63,22 +63,6 @@ uint32_t ui_drawable_fg(const struct drawable *d)
 	return d->remembered ? ui_scale_rgb(fg, 45) : fg;
 }
 
-void ui_put_map(const struct ui_layout *l, struct console *c, int vx, int vy, struct con_cell v, int skip_y,
-		int skip_x0, int skip_x1)
-{
-	int cw = l->map_cw > 1 ? 2 : 1;
-	if (vx < 0 || vy < 0 || vx >= ui_view_cols(l) || vy >= l->view_h)
-		return;
-	int x = ui_view_cx(l, vx), y = l->view_y + vy;
-	if (y < 0 || y >= c->h)
-		return;
-	for (int k = 0; k < cw; k++, x++) {
-		v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
-		if (x >= 0 && x < c->w && !(y == skip_y && x >= skip_x0 && x < skip_x1))
-			con_cell_set(c, x, y, v);
-	}
-}
-
 const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy)
 {
 	return con_at(c, ui_view_cx(l, vx), l->view_y + vy);
@@ -88,13 +72,16 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 {
 	const struct map *m = game_map(g);
 	int vw = ui_view_cols(l);
-	for (int vy = 0; vy < l->view_h; vy++) {
-		for (int vx = 0; vx < vw; vx++) {
-			int mx = cam_x + vx, my = cam_y + vy;
-			if (mx < 0 || my < 0 || mx >= m->w || my >= m->h)
-				continue;
+	/* the view's cells that lie on the map, found once (not per cell: the
+	 * stores into c kept the compiler from keeping m's size at hand) */
+	const int mw = m->w, mh = m->h;
+	int vx0 = cam_x < 0 ? -cam_x : 0, vx1 = mw - cam_x < vw ? mw - cam_x : vw;
+	int vy0 = cam_y < 0 ? -cam_y : 0, vy1 = mh - cam_y < l->view_h ? mh - cam_y : l->view_h;
+	for (int vy = vy0; vy < vy1; vy++) {
+		int row = (cam_y + vy) * mw + cam_x;
+		for (int vx = vx0; vx < vx1; vx++) {
 			struct con_cell v = { 0 };
-			if (ui_tile_look(m, my * m->w + mx, &v.ch, &v.fg, &v.bg))
+			if (ui_tile_look(m, row + vx, &v.ch, &v.fg, &v.bg))
 				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 		}
 	}
