@@ -315,6 +315,51 @@ static void test_wrap_lines_as_printed(void **st)
 		}
 }
 
+/* con_fill (a row at a time) leaves the console exactly as con_put on each
+ * of its cells does: cells, damage, each row's span, the damaged rows and
+ * the counts, over fills of every shape on consoles already part drawn and
+ * part damaged. */
+static void test_fill_as_cell_by_cell(void **st)
+{
+	(void)st;
+	uint64_t r = 7;
+	for (int round = 0; round < 300; round++) {
+		struct console *a, *b;
+		assert_int_equal(con_create(&a, 23, 9), 0);
+		assert_int_equal(con_create(&b, 23, 9), 0);
+		for (int k = 0; k < 40; k++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
+			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3, bg = (r >> 21) & 1 ? 0 : 0x102030;
+			con_put(a, x, y, ch, 0xFFFFFF, bg);
+			con_put(b, x, y, ch, 0xFFFFFF, bg);
+			if (k == 20) { /* part of the damage forgotten */
+				con_clear_damage(a);
+				con_clear_damage(b);
+			}
+		}
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		int fx = (int)(r >> 33) % 27 - 2, fy = (int)(r >> 40) % 12 - 2, fw = (int)(r >> 47) % 26, fh = (int)(r >> 55) % 11;
+		uint32_t bg = (r >> 3) & 1 ? 0 : 0x102030;
+		con_fill(a, fx, fy, fw, fh, ' ', 0xFFFFFF, bg);
+		for (int y = fy; y < fy + fh; y++)
+			for (int x = fx; x < fx + fw; x++)
+				con_put(b, x, y, ' ', 0xFFFFFF, bg);
+		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+		assert_memory_equal(a->damage, b->damage, 23 * 9);
+		for (int y = 0; y < 9; y++) {
+			assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
+			assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
+		}
+		assert_int_equal(a->damage_y0, b->damage_y0);
+		assert_int_equal(a->damage_y1, b->damage_y1);
+		assert_int_equal(a->damaged, b->damaged);
+		assert_true(a->changes == b->changes);
+		con_destroy(a);
+		con_destroy(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_wrap_lines_as_printed),
+		cmocka_unit_test(test_fill_as_cell_by_cell),
 		cmocka_unit_test(test_box_and_fill),
 		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),

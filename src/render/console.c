@@ -252,9 +252,43 @@ void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32
 {
 	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
 	int x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
-	for (int yy = y0; yy < y1; yy++)
-		for (int xx = x0; xx < x1; xx++)
-			con_cell_set(c, xx, yy, (struct con_cell){ ch, fg, bg, 0, 0 });
+	const struct con_cell v = { ch, fg, bg, 0, 0 };
+	/* con_cell_set's work a row at a time: the cells compared and written
+	 * in a tight loop, the row's damage span and the counts once (a whole
+	 * screen is cleared before each whole draw) */
+	for (int yy = y0; yy < y1; yy++) {
+		struct con_cell *row = c->cells + (size_t)yy * (size_t)c->w;
+		uint8_t *dmg = c->damage + (size_t)yy * (size_t)c->w;
+		int lo = -1, hi = -1;
+		uint64_t changed = 0;
+		int damaged = 0;
+		for (int xx = x0; xx < x1; xx++) {
+			if (con_cell_eq(row[xx], v))
+				continue;
+			row[xx] = v;
+			changed++;
+			if (!dmg[xx]) {
+				dmg[xx] = 1;
+				damaged++;
+				if (lo < 0)
+					lo = xx;
+				hi = xx;
+			}
+		}
+		c->changes += changed;
+		if (lo < 0)
+			continue;
+		struct con_span *sp = &c->row_damage[yy];
+		if (lo < sp->lo)
+			sp->lo = (uint16_t)lo;
+		if (hi > sp->hi)
+			sp->hi = (uint16_t)hi;
+		if (yy < c->damage_y0)
+			c->damage_y0 = yy;
+		if (yy > c->damage_y1)
+			c->damage_y1 = yy;
+		c->damaged += damaged;
+	}
 }
 
 void con_clear(struct console *c, uint32_t bg)
