@@ -315,8 +315,8 @@ static void test_wrap_lines_as_printed(void **st)
 		}
 }
 
-/* con_fill (a row at a time) leaves the console exactly as con_put on each
- * of its cells does: cells, damage, each row's span, the damaged rows and
+/* con_fill, con_copy_rect and con_copy (a row at a time) leave the console
+ * exactly as con_put on each of their cells does: cells, damage, each row's span, the damaged rows and
  * the counts, over fills of every shape on consoles already part drawn and
  * part damaged. */
 static void test_fill_as_cell_by_cell(void **st)
@@ -345,6 +345,25 @@ static void test_fill_as_cell_by_cell(void **st)
 		for (int y = fy; y < fy + fh; y++)
 			for (int x = fx; x < fx + fw; x++)
 				con_put(b, x, y, ' ', 0xFFFFFF, bg);
+		/* and con_copy_rect / con_copy from a console drawn otherwise */
+		struct console *src;
+		assert_int_equal(con_create(&src, 23, 9), 0);
+		for (int k = 0; k < 60; k++)
+			con_put(src, (k * 7 + round) % 23, (k * 5 + round) % 9, 'a' + (uint32_t)(k % 4), 0xFFFFFF,
+				k % 3 ? 0 : 0x102030);
+		if (round % 2) {
+			assert_int_equal(con_copy_rect(a, src, fy, fx, fh + 3, fw / 2), 0);
+			for (int y = fx; y < fx + fw / 2; y++)
+				for (int x = fy; x < fy + fh + 3; x++)
+					if (x >= 0 && y >= 0 && x < 23 && y < 9)
+						con_cell_set(b, x, y, *con_at(src, x, y));
+		} else if (round % 5 == 0) {
+			assert_int_equal(con_copy(a, src), 0);
+			for (int y = 0; y < 9; y++)
+				for (int x = 0; x < 23; x++)
+					con_cell_set(b, x, y, *con_at(src, x, y));
+		}
+		con_destroy(src);
 		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
 		assert_memory_equal(a->damage, b->damage, 23 * 9);
 		for (int y = 0; y < 9; y++) {
