@@ -68,6 +68,19 @@ const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console
 	return con_at(c, ui_view_cx(l, vx), l->view_y + vy);
 }
 
+/* A row of the map for ui_put_map_row: view column vx is map cell row + vx. */
+struct tile_row {
+	const struct map *m;
+	int row;
+};
+
+static inline bool tile_row_look(void *ctx, int vx, struct con_cell *v)
+{
+	const struct tile_row *t = ctx;
+	*v = (struct con_cell){ 0 };
+	return ui_tile_look(t->m, t->row + vx, &v->ch, &v->fg, &v->bg);
+}
+
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
@@ -78,12 +91,8 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 	int vx0 = cam_x < 0 ? -cam_x : 0, vx1 = mw - cam_x < vw ? mw - cam_x : vw;
 	int vy0 = cam_y < 0 ? -cam_y : 0, vy1 = mh - cam_y < l->view_h ? mh - cam_y : l->view_h;
 	for (int vy = vy0; vy < vy1; vy++) {
-		int row = (cam_y + vy) * mw + cam_x;
-		for (int vx = vx0; vx < vx1; vx++) {
-			struct con_cell v = { 0 };
-			if (ui_tile_look(m, row + vx, &v.ch, &v.fg, &v.bg))
-				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
-		}
+		struct tile_row t = { m, (cam_y + vy) * mw + cam_x };
+		ui_put_map_row(l, c, vy, vx0, vx1, tile_row_look, &t);
 	}
 	struct drawable d[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, d, UI_MAX_DRAWABLES);
