@@ -191,6 +191,29 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 					      22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, \
 					      54, 56, 58, 60, 62);                                    \
 	} while (0)
+	if (scale == 1 && tail == 0 && groups == 1) { /* an 8-pixel cell, unscaled: a row is one PIX8 */
+		for (int y = 0; y < nrows; y++, dst += stride, row += rowl) {
+			v32u8 out;
+			PIX8(out, 0);
+			memcpy(dst, &out, 32);
+		}
+		return;
+	}
+	if (scale == 1) { /* unscaled: no row repeats */
+		for (int y = 0; y < nrows; y++, dst += stride, row += rowl) {
+			v32u8 out;
+			int k = 0;
+			for (; k < groups; k++) {
+				PIX8(out, k);
+				memcpy(dst + 32 * k, &out, 32);
+			}
+			if (tail) {
+				PIX8(out, k);
+				memcpy(dst + 32 * k, &out, (size_t)tail * 4);
+			}
+		}
+		return;
+	}
 	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 		v32u8 out;
 		int k = 0;
