@@ -57,7 +57,10 @@ check_usage 2 "nul.keys:2: the line holds a NUL byte" --backend headless --seed 
 printf 'scale = 2\nfont = a\000b\n' > "$tmp/nul.conf"
 check_usage 2 "nul.conf:2: the line holds a NUL byte" --config "$tmp/nul.conf" --backend headless
 printf 'not a font' > "$tmp/font.png"
-check_usage 1 "font.png" --backend headless --font "$tmp/font.png"
+check_usage 2 "font.png" --backend headless --font "$tmp/font.png"
+check_usage 2 "none.png: cannot open font" --backend headless --font "$tmp/none.png"
+# the terminal backend loads no font, but a bad --font is refused there too
+check_usage 2 "font.png" --backend term --font "$tmp/font.png"
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }
