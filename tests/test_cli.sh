@@ -40,6 +40,16 @@ check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"
+# --help names every key a keys file takes, as its error lists them
+# (kp0..kp9, f1..f12 and the gamepad's buttons were missing from both)
+names=$("$P" --backend headless --seed 1 --keys "$tmp/bad.keys" 2>&1 | sed -n 's/.*(a character or one of: \([^)]*\)).*/\1/p' |
+	sed 's/; gamepad buttons://')
+help=$("$P" --help)
+for w in $names kp0..kp9 f1..f12 pad_a pad_thumbr pad_downright; do
+	printf '%s\n' "$help" | grep -qwF -- "$w" || { echo "FAIL: --help does not list the key name '$w'"; fail=1; }
+	printf '%s\n' "$names" | grep -qwF -- "$w" || { echo "FAIL: the keys file's error does not list '$w'"; fail=1; }
+done
+[ "$(printf '%s\n' $names | wc -l)" -gt 30 ] || { echo "FAIL: the keys file's error lists few names: $names"; fail=1; }
 # a bad keys file changes nothing in the state directory: the game in
 # progress there stays (it was kept aside by --seed, and a save of the
 # unplayed new game written in its place, before the file was read)
