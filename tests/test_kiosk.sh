@@ -72,9 +72,14 @@ grep -qx 'StartLimitIntervalSec=0' "$unit" || no "the unit has a start limit (a 
 grep -q '^ProtectClock=' "$unit" && no "ProtectClock= (on systemd < 252 a device allow-list that blocks the display)"
 grep -q '^SupplementaryGroups=.*tty' "$unit" && no "SupplementaryGroups has tty (write access to other users' terminals)"
 grep -qx 'DevicePolicy=closed' "$unit" || no "no DevicePolicy=closed"
-for d in 'char-drm rw' 'char-input rw' 'char-fb rw' '/dev/tty1 rw'; do
+for d in 'char-226 rw' 'char-13 rw' 'char-29 rw' '/dev/tty1 rw'; do
 	grep -qx "DeviceAllow=$d" "$unit" || no "no DeviceAllow=$d"
 done
+# issue 21 #8: a device group by name (char-drm) is looked up in
+# /proc/devices when the unit starts: with the drm module not loaded yet it
+# allows nothing, and a card that appears later is refused for good.
+grep -E '^DeviceAllow=(char|block)-[a-z]' "$unit" &&
+	no "DeviceAllow= by a device group's name (resolved once, at start: a display whose driver loads later stays refused); use the major number"
 grep -qx 'TTYVTDisallocate=yes' "$unit" || no "tty1 is not cleared (TTYVTDisallocate=yes)"
 if systemd-analyze --help 2>/dev/null | grep -q -- '--offline'; then
 	score=$(systemd-analyze security --offline=yes --root="$root" pirogue.service 2>&1 |
