@@ -129,7 +129,7 @@ size_t morgue_text_named(const struct game *g, int64_t when, const char *recordi
 	put(&t, "Defence:   %d (base %d)\n", s.defense, s.base_defense);
 	put(&t, "Score:     %ld\n", sc.score);
 	if (recording)
-		put(&t, "Recording: %s (pirogue --replay FILE plays it back)\n", recording);
+		put(&t, "Recording: %s (pirogue --view FILE watches it, --replay FILE checks it)\n", recording);
 
 	put(&t, "\nKills\n");
 	int total = 0;
