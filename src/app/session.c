@@ -102,13 +102,13 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	if (rc < 0)
 		return rc;
 	if (rc > 0) {
-		/* no directory: said in the log, which a terminal shows only at
-		 * the end, so also now on the title (and over the map of a
-		 * --seed game), before anything is played; nothing to load, and
-		 * each save of a named one tries again and says why it failed */
+		/* no directory: said once in the log, which a terminal shows
+		 * only at the end, so also now on the title (and over the map of
+		 * a --seed game), before anything is played; nothing to load,
+		 * and nothing saved (each save would say it again) */
 		if (*g)
 			snprintf(ui->status, sizeof ui->status, "%s", ui->notice);
-		s->saving = named;
+		s->saving = false;
 		return 0;
 	}
 	s->saving = true;
