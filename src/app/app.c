@@ -87,6 +87,9 @@ static void on_vt_acquire(struct app *a);
 static void on_stop(struct app *a);
 static void on_continue(struct app *a);
 
+/* Chooses and opens the display with its font. Returns 0, -errno having
+ * said why, or 1 when the font asked for (--font, font =) cannot be used
+ * (said: a wrong value, exit status 2). */
 static int open_display(struct app *a)
 {
 	struct display_opts o;
@@ -107,7 +110,7 @@ static int open_display(struct app *a)
 	/* the terminal draws text, but a bad --font is never silently ignored */
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
 	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
-		return -EINVAL;
+		return a->cfg->font ? 1 : -EINVAL; /* else the installed fonts are missing or damaged */
 	o.font = a->font;
 	if (a->fonts.n)
 		o.fonts = &a->fonts;
@@ -774,8 +777,9 @@ int app_run(const struct app_config *cfg)
 	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
-	if (open_display(&a) || size_consoles(&a)) {
-		a.status = 1;
+	int rc = open_display(&a);
+	if (rc || size_consoles(&a)) {
+		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
 	if (cfg->replay) {

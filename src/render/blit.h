@@ -59,6 +59,13 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
+/* blit_draw(b, c, s, NULL) onto a surface that is all black (every pixel
+ * 0: memory fresh from calloc or the kernel, or blit_clear(s, 0)): the
+ * cells it would draw black (a glyph with no coverage on a black
+ * background) are left as they are, so a first frame pays only for what it
+ * shows; the pixels are the same as blit_draw's. Returns 0, or -ENOMEM
+ * (then every cell was drawn, as blit_draw does). */
+int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s);
 /* The same, told where each console row's damage lies (rows[y] spans it;
  * NULL: every row is looked at whole), so that clean rows and the clean
  * ends of rows cost nothing. blit_draw with c->damage uses c->row_damage
