@@ -333,6 +333,45 @@ const struct font *blit_map(const struct blitter *b)
 	return b->map;
 }
 
+int blit_set_map_later(struct blitter *b, struct font_cands *c, int i)
+{
+	if (i < 0 || i >= c->n)
+		return -EINVAL;
+	const struct font_cand *k = &c->c[i];
+	if (k->cell_w != 2 * b->f->cell_w || k->cell_h != b->f->cell_h) {
+		log_error("blit: map sheet %s has %d×%d cells, not %d×%d (two text cells of %s)", k->path, k->cell_w,
+			  k->cell_h, 2 * b->f->cell_w, b->f->cell_h, b->f->name);
+		return -EINVAL;
+	}
+	b->pend = c;
+	b->pend_i = i;
+	b->pend_w = k->cell_w;
+	b->pend_h = k->cell_h;
+	return 0;
+}
+
+/* The pending map sheet decoded and set, when c holds a half of a wide map
+ * cell (it stays pending otherwise). */
+static void map_due(struct blitter *b, const struct console *c)
+{
+	if (!b->pend)
+		return;
+	size_t n = (size_t)c->w * (size_t)c->h;
+	size_t i = 0;
+	while (i < n && !(c->cells[i].flags & (CON_WIDE | CON_TAIL)))
+		i++;
+	if (i == n)
+		return;
+	struct font_cands *fc = b->pend;
+	b->pend = NULL;
+	const struct font *m;
+	char err[512];
+	if (font_cands_get(fc, b->pend_i, &m, err, sizeof err))
+		log_error("%s; map cells drawn with the text font", err);
+	else if (blit_set_map(b, m))
+		log_error("blit: map cells drawn with the text font");
+}
+
 /* The map sheet's glyph for cp (blit_set_map gave one). */
 static inline int lookup_map(struct blitter *b, uint32_t cp)
 {
@@ -381,8 +420,8 @@ void blit_look(const struct blitter *b, const struct surface *s, struct blit_loo
 	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
 	int cw = b->f->cell_w * b->scale, ch = b->f->cell_h * b->scale;
 	*l = (struct blit_look){ .surf_w = lw, .surf_h = lh, .text_w = cw, .text_h = ch };
-	l->map_w = b->map ? b->map->cell_w * b->scale : cw;
-	l->map_h = b->map ? b->map->cell_h * b->scale : ch;
+	l->map_w = b->map ? b->map->cell_w * b->scale : b->pend ? b->pend_w * b->scale : cw;
+	l->map_h = b->map ? b->map->cell_h * b->scale : b->pend ? b->pend_h * b->scale : ch;
 	blit_console_size(b, s, &l->cols, &l->rows);
 	int mw = lw - l->cols * cw, mh = lh - l->rows * ch;
 	mw = mw < 0 ? 0 : mw;
@@ -416,6 +455,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 
 int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s)
 {
+	map_due(b, c);
 	size_t n = (size_t)c->w * (size_t)c->h;
 	uint8_t *shown = malloc(n ? n : 1);
 	struct con_span *rows = malloc(sizeof *rows * (size_t)(c->h > 0 ? c->h : 1));
@@ -481,6 +521,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		}
 	}
 	bool rgb565 = s->format == SURF_RGB565;
+	map_due(b, c);
 	build_bits(b, r);
 	build_px(b, r, rgb565);
 	if (b->half) {
