@@ -288,7 +288,7 @@ static void random_cell(struct console *c, struct rng *r, bool rnd_font)
 }
 
 /* The fonts of the randomised tests: the two golden ones and random ones
- * with 8-pixel sides (the blitter's fastest paths). */
+ * with 8-pixel sides (the blitter's fastest paths) and 12×24 ones. */
 static struct font *test_font(int i)
 {
 	switch (i) {
@@ -296,10 +296,11 @@ static struct font *test_font(int i)
 	case 1: return tf_make(1);
 	case 2: return tf_random(8, 16, 11);
 	case 3: return tf_random(8, 8, 12);
-	default: return tf_random(16, 8, 13);
+	case 4: return tf_random(16, 8, 13);
+	default: return tf_random(12, 24, 14); /* 1080p's text cells: a group of 8 and 4 more */
 	}
 }
-#define N_TEST_FONTS 5
+#define N_TEST_FONTS 6
 
 /* Random edits, redrawn damaged-only over the previous frame, equal a full
  * redraw onto a fresh surface, byte for byte (padding included), and match
