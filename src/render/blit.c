@@ -121,7 +121,6 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 		x->off[g] = b->kind[g] == GK_MASK ? SIZE_MAX : at;
 		at += b->kind[g] == GK_MASK ? 0 : per;
 	}
-	(void)s;
 }
 
 /* Glyph g's blend rows of rotation r and format rgb565 filled in (b's made,
