@@ -6,7 +6,7 @@
 # the ratio first/other, and the verdict when the case names a target.
 # Instruction counts are deterministic: use them on a noisy machine.
 set -u
-command -v valgrind >/dev/null || { echo "bench-ir: valgrind is missing; install it with make deps" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "bench-ir: valgrind is missing; install it with make deps-bench" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for b in "$@"; do
