@@ -145,10 +145,8 @@ run: check-deps
 test: check-test-deps
 	@$(MAKE) --no-print-directory test-programs
 	@tools/run-tests $(BUILD) $(BIN)
-# what make test builds (a recipe, so that nothing to build says nothing)
-.PHONY: test-programs
-test-programs: all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
-	@:
+# (test-programs, what it builds, is with the package sets below: after
+# FUZZ_REPLAY is defined)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
 # rig, tests/test_vm.sh, runs in the plain make test only).
@@ -251,6 +249,12 @@ deps-bench check-bench-deps:
 deps-all:
 	@tools/deps --wait $(APT_WAIT) all
 	$(CROSS_CHECK)
+# What make test builds: a rule here, after every list it names is defined
+# (prerequisites are expanded as they are read), with a recipe so that
+# nothing to build says nothing.
+.PHONY: test-programs
+test-programs: all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
+	@:
 # ---- end of the package sets
 
 install: $(BIN)

@@ -12,11 +12,13 @@
 # (tests/test_deps.sh checks the lock waiting and the sets themselves.)
 . tests/checklib.sh
 mkdir "$tmp/bin"
-for t in sh dirname id cat env dpkg dpkg-query grep sed tr nproc basename; do
+for t in sh dirname cat env dpkg dpkg-query grep sed tr nproc basename; do
 	p=$(command -v "$t") && ln -s "$p" "$tmp/bin/$t"
 done
-# not root: id -u says 1000 (and there is no sudo on this PATH)
-printf '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec /usr/bin/id "$@"\n' >"$tmp/bin/id"
+# not root: id -u says 1000 (and there is no sudo on this PATH); a file of
+# its own, never written through a link to the real one
+realid=$(command -v id)
+printf '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec %s "$@"\n' "$realid" >"$tmp/bin/id"
 chmod +x "$tmp/bin/id"
 mkdir "$tmp/admin"
 : >"$tmp/admin/status"
