@@ -258,11 +258,39 @@ static void test_box_and_fill(void **st)
 	con_destroy(c);
 }
 
+/* A cell is the same (not damaged) only when all five fields are: a map
+ * cell's tile or flags changing alone damages it; text over a map cell
+ * makes it a text cell again; con_set_bg keeps what kind of cell it is. */
+static void test_tile_and_flags_damage(void **st)
+{
+	(void)st;
+	struct console *c;
+	assert_int_equal(con_create(&c, 4, 2), 0);
+	con_put(c, 1, 1, '#', 1, 2);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 0, CON_MAP });
+	assert_int_equal(c->damaged, 1);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 7, CON_MAP });
+	assert_int_equal(c->damaged, 1);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 7, CON_MAP });
+	assert_int_equal(c->damaged, 0);
+	con_set_bg(c, 1, 1, 3);
+	assert_int_equal(con_at(c, 1, 1)->flags, CON_MAP);
+	assert_int_equal(con_at(c, 1, 1)->tile, 7);
+	con_put_fg(c, 1, 1, 'a', 1);
+	assert_int_equal(con_at(c, 1, 1)->flags, 0);
+	assert_int_equal(con_at(c, 1, 1)->tile, 0);
+	con_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_bounds),
 		cmocka_unit_test(test_damage_only_on_change),
+		cmocka_unit_test(test_tile_and_flags_damage),
 		cmocka_unit_test(test_row_damage),
 		cmocka_unit_test(test_copy_follows_changes),
 		cmocka_unit_test(test_print_clips_and_decodes),

@@ -207,6 +207,8 @@ void blit_destroy(struct blitter *b)
 {
 	if (!b)
 		return;
+	blit_destroy(b->half);
+	font_destroy(b->half_font);
 	for (int r = 0; r < 4; r++) {
 		free(b->o[r].bits);
 		for (int k = 0; k < 2; k++) {
@@ -245,6 +247,57 @@ static inline int lookup(struct blitter *b, uint32_t cp)
 }
 
 
+int blit_set_map(struct blitter *b, const struct font *map)
+{
+	if (map && (map->cell_w != 2 * b->f->cell_w || map->cell_h != b->f->cell_h)) {
+		log_error("blit: map sheet %s has %d×%d cells, not %d×%d (two text cells of %s)", map->name, map->cell_w,
+			  map->cell_h, 2 * b->f->cell_w, b->f->cell_h, b->f->name);
+		return -EINVAL;
+	}
+	struct font *hf = NULL;
+	struct blitter *hb = NULL;
+	if (map) {
+		int rc = font_halves(&hf, map);
+		if (!rc && (rc = blit_create(&hb, hf, b->scale)))
+			font_destroy(hf);
+		if (rc) {
+			if (rc == -ENOMEM)
+				log_error("blit: out of memory for the map sheet %s", map->name);
+			return rc;
+		}
+	}
+	blit_destroy(b->half);
+	font_destroy(b->half_font);
+	b->map = map;
+	b->half = hb;
+	b->half_font = hf;
+	int32_t gmax = map ? font_glyph(map, 0xFFFFFFFFu) : 0;
+	for (int i = 0; i < BLIT_GCACHE; i++) {
+		b->mcache[i].cp = 0xFFFFFFFFu;
+		b->mcache[i].glyph = gmax;
+	}
+	return 0;
+}
+
+const struct font *blit_map(const struct blitter *b)
+{
+	return b->map;
+}
+
+/* The map sheet's glyph for cp (blit_set_map gave one). */
+static inline int lookup_map(struct blitter *b, uint32_t cp)
+{
+	unsigned slot = cp & (BLIT_GCACHE - 1);
+	if (b->mcache[slot].cp == cp)
+		return b->mcache[slot].glyph;
+	int g = font_glyph(b->map, cp);
+	if (g < 0 || g >= b->map->nglyphs)
+		g = b->map->replacement;
+	b->mcache[slot].cp = cp;
+	b->mcache[slot].glyph = g;
+	return g;
+}
+
 static bool any_set(const uint8_t *p, int n)
 {
 	int i = 0;
@@ -282,8 +335,11 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	bool rgb565 = s->format == SURF_RGB565;
 	build_bits(b, r);
 	build_px(b, r, rgb565);
+	if (b->half) {
+		build_bits(b->half, r);
+		build_px(b->half, r, rgb565);
+	}
 	const struct orient *o = &b->o[r];
-	const struct pxrows *px = &o->blend[rgb565];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
 	bool flip_y = r == 2 || r == 3; /* bands run bottom to top */
@@ -342,11 +398,24 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				continue;
 			}
 			const struct con_cell *cell = &c->cells[ci];
-			int g = lookup(b, cell->ch);
-			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
+			/* a half of a wide map cell: from the map sheet's halves;
+			 * without a sheet, the head's glyph and a blank tail */
+			const struct blitter *src = b;
+			int g;
+			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+				g = lookup(b, cell->ch);
+			} else if (b->half) {
+				src = b->half;
+				g = 2 * lookup_map(b, cell->ch) + ((cell->flags & CON_TAIL) != 0);
+			} else {
+				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
+			}
+			const struct orient *so = &src->o[r];
+			const struct pxrows *px = &so->blend[rgb565];
+			if (src->kind[g] == GK_MASK && so->bits && sx0 >= 0 && sx0 + bw <= s->width) {
 				struct fjob *j = &bd->fast[bd->nf++];
 				j->sx0 = sx0;
-				j->bits = o->bits + (size_t)g * gstride;
+				j->bits = so->bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				if (bd->nf == BLIT_JOBS)
@@ -355,12 +424,15 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				struct bjob *j = &bd->blend[bd->nb++];
 				j->sx0 = sx0;
 				j->rows = px->px + px->off[g];
+				j->rowb = px->rowb;
+				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
 				if (bd->nb == BLIT_JOBS)
 					flush_band(b, s);
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
+				j->f = src->f;
 				j->sx0 = sx0;
 				j->u0 = sx0 < 0 ? -sx0 : 0;
 				j->u1 = sx0 + bw > s->width ? s->width - sx0 : bw;

@@ -78,12 +78,15 @@ struct fjob {
 /* A damaged cell of a band drawn with the blend path. */
 struct bjob {
 	const uint8_t *rows; /* the glyph's oriented rows (struct pxrows) */
+	size_t rowb;         /* their pxrows' rowb */
 	int sx0;
+	bool colour;         /* from a colour font (the text font's or the map sheet's) */
 	uint32_t fg, bg;     /* 0xRRGGBB */
 };
 
 /* A damaged cell drawn pixel by pixel (blended, colour or clipped). */
 struct job {
+	const struct font *f; /* the font glyph is in (the text font, or the map sheet's halves) */
 	int sx0;      /* surface x of the cell's (unclipped) left edge */
 	int u0, u1;   /* visible columns of the cell, 0 <= u0 < u1 <= band cell width */
 	int glyph;
@@ -115,6 +118,16 @@ struct blitter {
 		int32_t glyph;
 	} cache[BLIT_GCACHE];
 	struct band band; /* scratch for blit_draw */
+	/* The map sheet (blit_set_map; NULL: none): its glyphs looked up by
+	 * code point in map, drawn through half, a blitter of its halves
+	 * (font_halves, owned with its font), a text cell each. */
+	const struct font *map;
+	struct blitter *half;
+	struct font *half_font;
+	struct {
+		uint32_t cp;
+		int32_t glyph;
+	} mcache[BLIT_GCACHE];
 	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
 			       * (consoles are at most 4096 wide) */
 };

@@ -13,7 +13,7 @@ static void blank(struct console *c, uint32_t bg)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	for (size_t i = 0; i < n; i++)
-		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
+		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg, 0, 0 };
 	con_damage_all(c);
 	c->changes += n;
 }
@@ -82,7 +82,7 @@ static inline int inside(const struct console *c, int x, int y)
 void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg)
 {
 	if (inside(c, x, y))
-		con_cell_set(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg });
+		con_cell_set(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg, 0, 0 });
 }
 
 void con_set_bg(struct console *c, int x, int y, uint32_t bg)
@@ -109,7 +109,7 @@ static int print_impl(struct console *c, int x, int y, uint32_t fg, const uint32
 		i += utf8_decode(s + i, n - i, &cp);
 		if (inside(c, x, y)) {
 			if (bg)
-				con_cell_set(c, x, y, (struct con_cell){ cp, fg, *bg });
+				con_cell_set(c, x, y, (struct con_cell){ cp, fg, *bg, 0, 0 });
 			else
 				con_put_fg(c, x, y, cp, fg);
 		}
@@ -227,7 +227,7 @@ void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32
 	int x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
 	for (int yy = y0; yy < y1; yy++)
 		for (int xx = x0; xx < x1; xx++)
-			con_cell_set(c, xx, yy, (struct con_cell){ ch, fg, bg });
+			con_cell_set(c, xx, yy, (struct con_cell){ ch, fg, bg, 0, 0 });
 }
 
 void con_clear(struct console *c, uint32_t bg)

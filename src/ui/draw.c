@@ -63,26 +63,50 @@ uint32_t ui_drawable_fg(const struct drawable *d)
 	return d->remembered ? ui_scale_rgb(fg, 45) : fg;
 }
 
+void ui_put_map(const struct ui_layout *l, struct console *c, int vx, int vy, struct con_cell v, int skip_y,
+		int skip_x0, int skip_x1)
+{
+	int cw = l->map_cw > 1 ? 2 : 1;
+	if (vx < 0 || vy < 0 || vx >= ui_view_cols(l) || vy >= l->view_h)
+		return;
+	int x = ui_view_cx(l, vx), y = l->view_y + vy;
+	if (y < 0 || y >= c->h)
+		return;
+	for (int k = 0; k < cw; k++, x++) {
+		v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+		if (x >= 0 && x < c->w && !(y == skip_y && x >= skip_x0 && x < skip_x1))
+			con_cell_set(c, x, y, v);
+	}
+}
+
+const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy)
+{
+	return con_at(c, ui_view_cx(l, vx), l->view_y + vy);
+}
+
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
+	int vw = ui_view_cols(l);
 	for (int vy = 0; vy < l->view_h; vy++) {
-		for (int vx = 0; vx < l->view_w; vx++) {
+		for (int vx = 0; vx < vw; vx++) {
 			int mx = cam_x + vx, my = cam_y + vy;
 			if (mx < 0 || my < 0 || mx >= m->w || my >= m->h)
 				continue;
-			uint32_t ch, fg, bg;
-			if (ui_tile_look(m, my * m->w + mx, &ch, &fg, &bg))
-				con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
+			struct con_cell v = { 0 };
+			if (ui_tile_look(m, my * m->w + mx, &v.ch, &v.fg, &v.bg))
+				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 		}
 	}
 	struct drawable d[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, d, UI_MAX_DRAWABLES);
 	for (int i = 0; i < n; i++) {
 		int vx = d[i].x - cam_x, vy = d[i].y - cam_y;
-		if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
+		const struct con_cell *at = ui_map_at(l, c, vx, vy);
+		if (vx < 0 || vy < 0 || vx >= vw || vy >= l->view_h || !at)
 			continue;
-		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph, ui_drawable_fg(&d[i]));
+		struct con_cell v = { d[i].glyph, ui_drawable_fg(&d[i]), at->bg, 0, 0 };
+		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 }
 
@@ -290,12 +314,12 @@ int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct con
 	/* the description sits next to the cell described: the row below it
 	 * (above it on the view's last row), starting just right of it, moved
 	 * left as far as it must to fit */
-	int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
+	int vx = ui_view_cx(l, hx - cam_x), vy = hy - cam_y + l->view_y;
 	int len = (int)utf8_len(what);
 	int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
 	if (top && dy == l->view_y)
 		dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
-	int dx = vx + 1;
+	int dx = vx + l->map_cw;
 	if (dx + len > l->view_x + l->view_w - 1)
 		dx = l->view_x + l->view_w - 1 - len;
 	if (dx < l->view_x)
@@ -325,10 +349,12 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	if (cursor) {
 		hx = u->look_x;
 		hy = u->look_y;
-		int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
-		const struct con_cell *cell = con_at(c, vx, vy);
-		if (cell && vy < l->view_y + l->view_h)
-			con_put(c, vx, vy, cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80);
+		int vx = hx - cam_x, vy = hy - cam_y;
+		const struct con_cell *cell = ui_map_at(l, c, vx, vy);
+		if (cell && vy < l->view_h) {
+			struct con_cell v = { cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80, 0, 0 };
+			ui_put_map(l, c, vx, vy, v, -1, 0, 0);
+		}
 	} else if (ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) < 0) {
 		hx = hy = -1; /* no pointer, or not over the map this frame shows */
 	}

@@ -172,6 +172,28 @@ void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int 
 /* For a move action: moves the cursor (u->look_x, look_y) one step,
  * staying on the map, and returns true; false for any other action. */
 bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
+/* The map view's map columns (view_w / map_cw). */
+static inline int ui_view_cols(const struct ui_layout *l)
+{
+	return l->view_w / (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* The console column of the head of the map view's map column vx (0: the
+ * view's first) and its row for map row vy. */
+static inline int ui_view_cx(const struct ui_layout *l, int vx)
+{
+	return l->view_x + vx * (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* Writes the map cell at the view's map column vx, row vy (0-based, in the
+ * view; outside the view or the console nothing): v's ch, fg, bg and tile
+ * into its head text cell and, when l->map_cw is 2, its right half
+ * (docs/cells.md: the only way map cells are written). Those of its text
+ * cells on console row skip_y from skip_x0 to before skip_x1 are left as
+ * they are (skip_y < 0: none; a description drawn over the map). */
+void ui_put_map(const struct ui_layout *l, struct console *c, int vx, int vy, struct con_cell v, int skip_y,
+		int skip_x0, int skip_x1);
+/* The head text cell of the map cell at the view's (vx, vy), or NULL
+ * outside the console. */
+const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy);
 /* The map cell shown at console cell (cx, cy) by the map view of l whose
  * top-left shows map cell (cam_x, cam_y): 0 and sets *mx, *my, or -1 when
  * (cx, cy) is outside the view or shows no cell of m. (Inline: the
@@ -179,10 +201,11 @@ bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
 static inline int ui_view_cell(const struct ui_layout *l, const struct map *m, int cam_x, int cam_y, int cx, int cy,
 			       int *mx, int *my)
 {
-	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w ||
+	int cw = l->map_cw > 1 ? l->map_cw : 1;
+	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w / cw * cw ||
 	    cy >= l->view_y + l->view_h)
 		return -1;
-	int x = cam_x + cx - l->view_x, y = cam_y + cy - l->view_y;
+	int x = cam_x + (cx - l->view_x) / cw, y = cam_y + cy - l->view_y;
 	if (x < 0 || y < 0 || x >= m->w || y >= m->h)
 		return -1;
 	*mx = x;
