@@ -593,8 +593,14 @@ int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen
 
 int save_keep_aside(const char *dir, const char *name, const char *tag, char *kept, size_t keptlen)
 {
+	return save_keep_aside_at(dir, name, tag, (int64_t)time(NULL), kept, keptlen);
+}
+
+int save_keep_aside_at(const char *dir, const char *name, const char *tag, int64_t when, char *kept,
+		       size_t keptlen)
+{
 	char from[4096], to[4096], stamp[32];
-	time_t now = time(NULL);
+	time_t now = (time_t)when;
 	struct tm tm;
 	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
