@@ -56,7 +56,8 @@ if [ -n "$(tools/deps --missing build)" ]; then
 elif ! make -q --no-print-directory ./pirogue 2>/dev/null; then
 	echo "SKIP ./run's second run: the tree's own build is not up to date (an O= build is being tested)"
 else
-	out=$(./run --version 2>&1) || say "./run --version failed: $out"
+	# as typed at a shell: not inside make test's make
+	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ./run --version 2>&1) || say "./run --version failed: $out"
 	[ "$out" = "$(./pirogue --version)" ] || say "a second ./run says more than the game: $out"
 fi
 
