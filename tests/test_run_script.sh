@@ -32,7 +32,7 @@ for cmd in "" test; do
 	*) say "./run $cmd does not name the build set and what to do: $out" ;; esac
 	case "$cmd:$out" in test:*" libcmocka-dev tmux python3 "*) ;; test:*) say "./run test does not name the test set: $out" ;; esac
 	case "$cmd:$out" in :*libcmocka-dev*) say "./run (to play) would install the test set: $out" ;; esac
-	case $out in *valgrind* | *libtcod*) say "./run $cmd would install the benchmarks' packages: $out" ;; esac
+	case $out in *libtcod*) say "./run $cmd would install the benchmarks' libtcod: $out" ;; esac
 done
 
 # ./run test VAR=...: make test with them (a make on PATH that records
