@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "benchrun.h"
 
 #define SEED "7"          /* the seed tools/mkkeys made bench/turn.keys with */
 #define KEYS_ALL 5000
@@ -60,89 +61,6 @@ static long head_keys(const char *src, const char *dst, long n)
 	return fclose(out) == 0 ? k : -1;
 }
 
-/* Runs argv under valgrind's callgrind (its dump to out, NULL: none) with
- * stdin/stdout an 80x24 pty when pty is set (drained by this process),
- * else /dev/null; returns the instructions it collected, or -1. */
-static long ir_exec(const char *const argv[], int pty, const char *out)
-{
-	int lp[2];
-	if (pipe(lp))
-		return -1;
-	int master = -1;
-	char slave[128] = "";
-	if (pty) {
-		master = posix_openpt(O_RDWR | O_NOCTTY);
-		if (master < 0 || grantpt(master) || unlockpt(master) || ptsname_r(master, slave, sizeof slave))
-			return -1;
-	}
-	char outopt[PATH_MAX + 32];
-	snprintf(outopt, sizeof outopt, "--callgrind-out-file=%s", out ? out : "/dev/null");
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		const char *va[64] = { "valgrind", "--tool=callgrind", outopt, "--log-fd=3" };
-		int n = 4;
-		for (int i = 0; argv[i] && n < 63; i++)
-			va[n++] = argv[i];
-		va[n] = NULL;
-		int io = -1;
-		if (pty) {
-			setsid();
-			io = open(slave, O_RDWR);
-			struct winsize ws = { .ws_row = 24, .ws_col = 80 };
-			if (io < 0 || ioctl(io, TIOCSCTTY, 0) || ioctl(io, TIOCSWINSZ, &ws))
-				_exit(126);
-			setenv("TERM", "xterm-256color", 1);
-		} else {
-			io = open("/dev/null", O_RDWR);
-		}
-		int null = open("/dev/null", O_WRONLY);
-		dup2(io, 0);
-		dup2(io, 1);
-		dup2(null, 2);
-		dup2(lp[1], 3);
-		execvp("valgrind", (char *const *)va);
-		_exit(127);
-	}
-	close(lp[1]);
-	char log[8192];
-	size_t have = 0;
-	int log_open = 1;
-	struct pollfd pf[2] = { { .fd = lp[0], .events = POLLIN }, { .fd = master, .events = POLLIN } };
-	while (log_open) {
-		if (poll(pf, master >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
-			break;
-		if (master >= 0 && pf[1].revents) {
-			char junk[65536];
-			if (read(master, junk, sizeof junk) <= 0) {
-				pf[1].fd = -1; /* the slave closed: EIO */
-			}
-		}
-		if (pf[0].revents) {
-			ssize_t r = read(lp[0], log + have, sizeof log - 1 - have);
-			if (r <= 0)
-				log_open = 0;
-			else
-				have += (size_t)r;
-			if (have > sizeof log / 2) {
-				memmove(log, log + have - 1024, 1024);
-				have = 1024;
-			}
-		}
-	}
-	log[have] = 0;
-	close(lp[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	if (master >= 0)
-		close(master);
-	const char *c = strstr(log, "Collected : ");
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !c)
-		return -1;
-	return strtol(c + 12, NULL, 10);
-}
-
 struct turn_run {
 	const char *name;
 	const char *backend, *size; /* size NULL: the pty's 80x24 */
@@ -171,7 +89,7 @@ static long play(const char *game, const struct turn_run *r, const char *keys, c
 	argv[n++] = "--state-dir";
 	argv[n++] = state;
 	argv[n] = NULL;
-	long ir = ir_exec(argv, !r->size, dump);
+	long ir = bench_ir_exec(argv, !r->size, dump, NULL);
 	char cmd[PATH_MAX];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", state);
 	if (system(cmd) != 0)
@@ -182,7 +100,10 @@ static long play(const char *game, const struct turn_run *r, const char *keys, c
 int main(int argc, char **argv)
 {
 	char game[PATH_MAX + 32], keys[PATH_MAX + 32];
-	const char *dump = NULL; /* --profile DIR: keep the callgrind dumps of the 5,000-key runs */
+	const char *dump = NULL; /* --profile DIR: keep the callgrind dumps (turn-BACKEND.cg, turn-BACKEND-first.cg) */
+	/* with --ir (make bench-ir) or without (make bench) the same: every
+	 * figure here is an instruction count, of a callgrind of the game's own */
+	(void)bench_ir_mode(argc, argv);
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--profile") && i + 1 < argc)
 			dump = argv[++i];
@@ -221,7 +142,10 @@ int main(int argc, char **argv)
 		if (dump)
 			snprintf(path, sizeof path, "%s/turn-%s.cg", dump, r->backend);
 		r->all = play(game, r, keys, dump ? path : NULL);
-		r->first = play(game, r, first, NULL);
+		char path1[PATH_MAX + 64];
+		if (dump)
+			snprintf(path1, sizeof path1, "%s/turn-%s-first.cg", dump, r->backend);
+		r->first = play(game, r, first, dump ? path1 : NULL);
 		if (r->all < 0 || r->first < 0) {
 			fprintf(stderr, "bench_turn: %s did not run under valgrind on %s\n", game, r->name);
 			bad = 1;

@@ -470,6 +470,62 @@ static void test_wide_map_cells(void **st)
 	tf_free(f);
 }
 
+/* blit_draw_on_black (issue 22: a first frame pays only for what it
+ * shows) on a black surface gives the pixels of blit_draw(NULL) on the same
+ * black surface, byte for byte: consoles with black and other backgrounds,
+ * blank and drawn glyphs, wide map cells from a map sheet, every test font
+ * (a full-colour one too), both formats, every rotation, scales 1-2. */
+static void test_on_black_equals_full(void **st)
+{
+	(void)st;
+	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+		struct font *f = test_font(fno);
+		assert_non_null(f);
+		bool rnd = fno >= 2;
+		for (int fi = 0; fi < 2; fi++)
+			for (int scale = 1; scale <= 2; scale++) {
+				struct blitter *b;
+				assert_int_equal(blit_create(&b, f, scale), 0);
+				struct font *wide = fno < 2 && scale == 1 ? wide_font(fno) : NULL; /* map cells too */
+				if (wide)
+					assert_int_equal(blit_set_map(b, wide), 0);
+				for (int ri = 0; ri < 4; ri++) {
+					struct rng r;
+					rng_seed(&r, (uint64_t)(fno * 1000 + fi * 100 + scale * 10 + ri));
+					struct console *c;
+					int cols = rnd ? 21 : 9, rows = rnd ? 5 : 6;
+					assert_int_equal(con_create(&c, cols, rows), 0);
+					for (int i = 0; i < 40; i++) { /* most on black, some blank */
+						random_cell(c, &r, rnd);
+						int x = rng_range(&r, 0, cols - 1), y = rng_range(&r, 0, rows - 1);
+						con_put(c, x, y, i % 3 ? con_at(c, x, y)->ch : ' ', rng_next(&r) & 0xFFFFFF, 0);
+						if (wide && i % 4 == 0) /* a wide map cell, blank or not, on black or not */
+							put_wide(c, rng_range(&r, 0, cols - 2), y, i % 8 ? 'F' : ' ',
+								 0xFFFFFF, i % 3 ? 0 : 0x203040);
+					}
+					int lw = f->cell_w * cols * scale + 3, lh = f->cell_h * rows * scale - 5;
+					struct tsurf a, full;
+					ts_init(&a, formats[fi], rotations[ri], lw, lh, 2);
+					ts_init(&full, formats[fi], rotations[ri], lw, lh, 2);
+					blit_clear(&a.s, 0);
+					blit_clear(&full.s, 0);
+					assert_int_equal(blit_draw_on_black(b, c, &a.s), 0);
+					blit_draw(b, c, &full.s, NULL);
+					if (memcmp(a.s.pixels, full.s.pixels, a.size))
+						fail_msg("font %s %s scale %d rotation %d: drawn on black differs from a "
+							 "full draw", f->name, format_names[fi], scale, rotations[ri]);
+					ts_free(&a);
+					ts_free(&full);
+					con_destroy(c);
+				}
+				blit_destroy(b);
+				if (wide)
+					tf_free(wide);
+			}
+		tf_free(f);
+	}
+}
+
 static void test_damaged_equals_full(void **st)
 {
 	(void)st;
@@ -811,6 +867,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_choose_cands),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_on_black_equals_full),
 		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),

@@ -3,6 +3,8 @@
 #include "ui/scr.h"
 #include "game/map.h"
 #include "ui/ui.h"
+#include "game/world.h"
+#include <stdio.h>
 #include <string.h>
 
 static void test_reference_layout(void **st)
@@ -336,6 +338,72 @@ static void test_hint_fit(void **st)
 	assert_int_equal(form[0], 3);
 }
 
+/* The log box, rows ly..ly+lh-1 from column lx, as text, with the
+ * wrapping of every message done here afresh (the reference for the kept
+ * wraps of draw_log). */
+static void log_reference(const struct game *g, int w, int h, char out[][256])
+{
+	for (int r = 0; r < h; r++)
+		memset(out[r], ' ', (size_t)w), out[r][w] = 0;
+	struct console *c;
+	assert_int_equal(con_create(&c, w, h), 0);
+	int line = h;
+	for (int i = game_msg_count(g) - 1; i >= 0 && line > 0; i--) {
+		char text[160];
+		game_msg_format(game_msg_get(g, i), text, sizeof text);
+		int need = con_wrapped_lines(w, text), top = line - need;
+		if (top < 0) {
+			con_print_wrapped_from(c, 0, 0, w, line, -top, 0xFFFFFF, 0, text);
+			break;
+		}
+		con_print_wrapped(c, 0, top, w, need, 0xFFFFFF, 0, text);
+		line = top;
+	}
+	for (int r = 0; r < h; r++)
+		for (int x = 0; x < w; x++) {
+			uint32_t ch = con_at(c, x, r)->ch;
+			out[r][x] = ch < 128 && ch >= 32 ? (char)ch : '?';
+		}
+	con_destroy(c);
+}
+
+/* Each message is wrapped once and kept (issue 22): the log drawn at
+ * changing widths, with messages repeating ("(x2)", the same text with
+ * another count), long ones cut at the top, is the log wrapped afresh. */
+static void test_log_wraps_kept(void **st)
+{
+	(void)st;
+	struct game *g = gamefix_new(3, MAPGEN_CLASSIC);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	static const int widths[] = { 120, 80, 60, 80, 41, 120 };
+	static const char *const said[] = {
+		"You attack the troll for 8 hit points.", "Troll attacks you but does no damage.",
+		"A very long message that wraps over several lines of the log box when the box is narrow, and over "
+		"two when it is wide.", "Troll attacks you but does no damage.",
+	};
+	for (int k = 0; k < 30; k++) {
+		world_msg(g, 0xFFFFFF, "%s", said[k % 4 == 3 ? 1 : k % 3]);
+		int cols = widths[k % 6];
+		struct console *c;
+		assert_int_equal(con_create(&c, cols, 40), 0);
+		ui_draw(&u, g, c);
+		struct ui_layout l;
+		ui_layout(cols, 40, 1, &l);
+		char want[UI_LOG_LINES + 2][256];
+		assert_true(l.log_h <= UI_LOG_LINES + 2);
+		log_reference(g, l.log_w, l.log_h, want);
+		for (int r = 0; r < l.log_h; r++)
+			for (int x = 0; x < l.log_w; x++) {
+				uint32_t ch = con_at(c, l.log_x + x, l.log_y + r)->ch;
+				if ((ch < 128 && ch >= 32 ? (char)ch : '?') != want[r][x])
+					fail_msg("message %d, %d columns: the log's row %d differs at %d: '%s'", k, cols, r, x,
+						 want[r]);
+			}
+		con_destroy(c);
+	}
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_menu_items),
 		cmocka_unit_test(test_title_and_too_small_draw),
 		cmocka_unit_test(test_hint_fit),
+		cmocka_unit_test(test_log_wraps_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,7 +154,7 @@ static void w_flush(struct wr *w)
 	w->len = 0;
 }
 
-static void w_bytes(struct wr *w, const void *p, size_t n)
+static void w_bytes_slow(struct wr *w, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 	while (n > 0 && !w->err) {
@@ -170,27 +170,47 @@ static void w_bytes(struct wr *w, const void *p, size_t n)
 	}
 }
 
-static void w_u8(struct wr *w, uint8_t v)
+/* The bytes p..p+n to the writer: straight into its buffer when they fit
+ * (every field of a few bytes: no call), else a buffer at a time. */
+static inline void w_bytes(struct wr *w, const void *p, size_t n)
+{
+	if (n <= sizeof(w->buf) - w->len) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	w_bytes_slow(w, p, n);
+}
+
+static inline void w_u8(struct wr *w, uint8_t v)
 {
 	w_bytes(w, &v, 1);
 }
 
-static void w_u32(struct wr *w, uint32_t v)
+static inline void w_u32(struct wr *w, uint32_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w_bytes(w, &v, 4);
+#else
 	unsigned char c[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
 			      (unsigned char)(v >> 24)};
 	w_bytes(w, c, 4);
+#endif
 }
 
-static void w_i32(struct wr *w, int v)
+static inline void w_i32(struct wr *w, int v)
 {
 	w_u32(w, (uint32_t)v);
 }
 
-static void w_u64(struct wr *w, uint64_t v)
+static inline void w_u64(struct wr *w, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w_bytes(w, &v, 8);
+#else
 	w_u32(w, (uint32_t)v);
 	w_u32(w, (uint32_t)(v >> 32));
+#endif
 }
 
 static void sec_begin(struct wr *w, const char tag[4])
@@ -207,10 +227,47 @@ static void sec_end(struct wr *w)
 		w->err = w->s->end(w->s->ctx);
 }
 
+/* The bytes of d's encoding when a component of size bytes is encoded as
+ * it lies in memory (a little-endian host, its fields in order from its
+ * first byte to its last, no padding), else 0. */
+static size_t packed_size(const struct comp_desc *d, size_t size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t at = 0;
+	for (int i = 0; i < d->nf; i++) {
+		const struct serial_field *f = &d->f[i];
+		size_t one = f->kind == SERIAL_I32 || f->kind == SERIAL_U32 ? 4 : f->kind == SERIAL_U64 ? 8
+			     : f->kind == SERIAL_U8 || f->kind == SERIAL_CHARS ? 1 : 0;
+		if (!one || f->off != at)
+			return 0;
+		at += one * f->n;
+	}
+	return at == size ? size : 0;
+#else
+	(void)d;
+	(void)size;
+	return 0;
+#endif
+}
+
 static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned char *s)
 {
 	for (int i = 0; i < d->nf; i++) {
 		const struct serial_field *f = &d->f[i];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* the encoding is little-endian: on such a host a field's values
+		 * are written as they lie in memory, in one piece */
+		static const uint8_t size[] = {[SERIAL_I32] = 4, [SERIAL_U32] = 4, [SERIAL_U64] = 8,
+					       [SERIAL_U8] = 1, [SERIAL_CHARS] = 1};
+		if (f->kind < sizeof size && size[f->kind]) {
+			size_t n = (size_t)size[f->kind] * f->n;
+			if (n == 4 && w->len + 4 <= sizeof(w->buf)) /* most fields: no call */
+				memcpy(w->buf + w->len, s + f->off, 4), w->len += 4;
+			else
+				w_bytes(w, s + f->off, n);
+			continue;
+		}
+#endif
 		for (int k = 0; k < f->n; k++) {
 			uint64_t v = serial_value(f, s + f->off, k);
 			if (f->kind == SERIAL_I32)
@@ -336,9 +393,14 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 		void *data;
 		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		w_u32(&w, n);
+		size_t size = ecs_component_size(g->w, c), packed = packed_size(d, size);
 		for (uint32_t i = 0; i < n; i++) {
+			const unsigned char *comp = (const unsigned char *)data + i * size; /* ecs_get(g->w, ents[i], c) */
 			w_u64(&w, ents[i]);
-			w_fields(&w, d, ecs_get(g->w, ents[i], c));
+			if (packed)
+				w_bytes(&w, comp, packed);
+			else
+				w_fields(&w, d, comp);
 		}
 	}
 	sec_end(&w);
@@ -363,11 +425,16 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 		if (k < 0)
 			return k; /* the store failed (logged) */
 		for (const struct command *c = chunk; c < chunk + k; c++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			const int32_t v[5] = {(int32_t)c->c, c->item, c->x, c->y, c->choice};
+			w_bytes(&w, v, sizeof v); /* the five, little-endian, in one piece */
+#else
 			w_i32(&w, (int)c->c);
 			w_i32(&w, c->item);
 			w_i32(&w, c->x);
 			w_i32(&w, c->y);
 			w_i32(&w, c->choice);
+#endif
 		}
 	}
 	sec_end(&w);
