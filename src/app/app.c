@@ -128,6 +128,7 @@ static int size_consoles(struct app *a)
 	if (rows < 1)
 		rows = 1;
 	int rc;
+	a->ui.map_cw = a->disp->map_cw; /* the display's map cells (its choice may change with its mode) */
 	if (!a->con) {
 		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
 			return rc;
@@ -151,6 +152,7 @@ static int frame(struct app *a)
 		con_clear(a->con, 0); /* a black frame (unseen when the display is off) */
 		ui_drawn_forget(a->drawn);
 	} else if (demo_running(&a->demo)) {
+		a->demo.ui.map_cw = a->ui.map_cw;
 		ui_draw_frame(a->drawn, &a->demo.ui, a->demo.game, a->con, a->scratch);
 	} else {
 		ui_draw_frame(a->drawn, &a->ui, a->game, a->con, a->scratch);
@@ -782,6 +784,11 @@ int app_run(const struct app_config *cfg)
 		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
+	const struct blit_look *lk = &a.disp->look;
+	if (lk->surf_w) /* what the automatic choice (or --font, --scale) made of a pixel display */
+		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
+			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
+			 lk->bottom);
 	if (cfg->replay) {
 		a.status = replay(&a);
 	} else {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "render/console.h"
+#include "render/blit.h"
 #include "render/font.h"
 #include "platform/input.h"
 
@@ -33,6 +34,8 @@ struct display_ops;
 struct display {
 	const struct display_ops *ops;
 	const struct font *font; /* the font a pixel backend draws with (NULL: o->font or none) */
+	int map_cw;              /* text cells a map cell spans (docs/cells.md): 2 with a map sheet, else 1 (0: 1) */
+	struct blit_look look;   /* a pixel backend's surface, cells and margins (surf_w 0: none, the terminal) */
 };
 
 /* A backend. Every function pointer is set (no NULLs) unless noted. */

@@ -49,10 +49,11 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	if (!d->s.pixels)
 		goto fail_d;
 	const struct font *font = o->font;
-	int scale = o->scale;
+	int scale = o->scale, map = -1;
 	if (o->fonts) {
 		char err[512];
-		if ((rc = blit_choose_cands(o->fonts, &d->s, 80, 50, 40, 24, o->scale, &font, &scale, err, sizeof err))) {
+		/* the map sheet decoded when a frame first shows map cells */
+		if ((rc = blit_choose_look_later(o->fonts, &d->s, o->scale, &font, &map, &scale, err, sizeof err))) {
 			log_error("%s", err);
 			free(d->s.pixels);
 			free(d);
@@ -65,6 +66,13 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	rc = blit_create(&d->blit, font, scale);
 	if (rc)
 		goto fail_px; /* blit_create said why */
+	if (map >= 0 && (rc = blit_set_map_later(d->blit, o->fonts, map))) {
+		blit_destroy(d->blit);
+		goto fail_px; /* blit_set_map_later said why */
+	}
+	d->base.map_cw = map >= 0 ? 2 : 1;
+	blit_set_centred(d->blit, true);
+	blit_look(d->blit, &d->s, &d->base.look);
 	d->black = true;
 	*out = &d->base;
 	return 0;

@@ -124,9 +124,14 @@ struct blitter {
 	/* The map sheet (blit_set_map; NULL: none): its glyphs looked up by
 	 * code point in map, drawn through half, a blitter of its halves
 	 * (font_halves, owned with its font), a text cell each. */
+	bool centred; /* blit_set_centred */
 	const struct font *map;
 	struct blitter *half;
 	struct font *half_font;
+	/* a map sheet given by blit_set_map_later, decoded on the first draw
+	 * that holds a map cell (NULL: none pending) */
+	struct font_cands *pend;
+	int pend_i, pend_w, pend_h;
 	struct {
 		uint32_t cp;
 		int32_t glyph;
