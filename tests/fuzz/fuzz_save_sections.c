@@ -153,7 +153,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct serial_buf b = { 0 };
 	if (save_encode(g, &b))
 		abort();
-	if (b.len != size || memcmp(b.data, data, size)) {
+	/* a save of the current format re-encodes to its own bytes; one of an
+	 * older format still read (2, before stacks: issue 18) loads converted,
+	 * so its bytes are the current format's (checked below: they load to
+	 * the same game) */
+	uint32_t version = (uint32_t)data[8] | (uint32_t)data[9] << 8 | (uint32_t)data[10] << 16 | (uint32_t)data[11] << 24;
+	if (version == SERIAL_VERSION && (b.len != size || memcmp(b.data, data, size))) {
 		fprintf(stderr, "fuzz: a save that loads re-encodes to other bytes (%zu, not %zu)\n", b.len, size);
 		abort();
 	}
