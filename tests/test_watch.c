@@ -275,6 +275,7 @@ static void rig_play(struct rig *r, enum cmd c)
 	game_do(r->g, &cmd);
 	watch_pub_command(r->p, &cmd);
 	watch_pub_flush(r->p, &r->u, r->g);
+	watch_pub_check(r->p, r->g); /* the loop idle after it */
 }
 
 /* Flushes and reads until the watcher has caught up with the game. */
@@ -283,6 +284,7 @@ static void rig_catch_up(struct rig *r)
 	for (int round = 0; round < 1000; round++) {
 		watchfix_serve(r->p);
 		watch_pub_flush(r->p, &r->u, r->g);
+		watch_pub_check(r->p, r->g);
 		if (watchfix_read(&r->w) == 1)
 			fail_msg("the game's end of the stream closed");
 		if (r->w.synced && r->w.game && r->w.ncmd == hist_count(game_history(r->g)) &&

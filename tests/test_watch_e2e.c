@@ -57,13 +57,14 @@ static void side_close(struct side *s)
 }
 
 /* One turn of the game's loop as app.c runs it: a frame, the flush, its
- * sockets served without waiting. */
+ * sockets served without waiting, then (idle) the checksum. */
 static void game_turn_of_loop(struct side *s, const struct ui *u, const struct game *g)
 {
 	ui_draw_frame(s->gd, u, g, s->gc, s->gs);
 	con_clear_damage(s->gc);
 	watch_pub_flush(s->p, u, g);
 	watchfix_serve(s->p);
+	watch_pub_check(s->p, g);
 }
 
 /* Both loops until the watcher follows g at its current command count. */

@@ -750,7 +750,13 @@ static int run_loop(struct app *a)
 		nfd += watch_pub_poll_fds(a->pub, pfd + nfd, MAX_FDS - nfd);
 		if (a->watching && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->watcher.fd, .events = POLLIN };
-		int rc = poll(pfd, (nfds_t)nfd, -1);
+		/* the watchers' checksum when nothing else is to be done: its
+		 * cost never delays a turn or a frame */
+		int rc = poll(pfd, (nfds_t)nfd, watch_pub_check_due(a->pub) ? 0 : -1);
+		if (rc == 0) {
+			watch_pub_check(a->pub, shown_game(a));
+			continue;
+		}
 		if (rc < 0) {
 			if (errno == EINTR)
 				continue;

@@ -405,6 +405,8 @@ void watch_pub_replaced(struct watch_pub *p)
 		fall_behind(p->c[i]);
 }
 
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g);
+
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
 	if (!p)
@@ -426,18 +428,36 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 		p->screen_valid = serial_buf_append(&p->screen, p->msg.data, p->msg.len) == 0;
 		broadcast(p, &p->msg);
 	}
-	/* the checksum after this batch of commands */
-	if (p->since_check && g) {
-		p->msg.len = 0;
-		p->st.checks++;
-		if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_checksum(g)) == 0)
-			broadcast(p, &p->msg);
-	}
+	send_all(p, u, g);
+}
+
+bool watch_pub_check_due(const struct watch_pub *p)
+{
+	return p && p->n && p->since_check;
+}
+
+void watch_pub_check(struct watch_pub *p, const struct game *g)
+{
+	if (!watch_pub_check_due(p))
+		return;
 	p->since_check = 0;
+	if (!g)
+		return;
+	p->msg.len = 0;
+	p->st.checks++;
+	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_checksum(g)) == 0)
+		broadcast(p, &p->msg);
+	send_all(p, NULL, g);
+}
+
+/* Snapshots to those that need one and have taken all they had (u NULL:
+ * none now), then as much of every queue as each socket takes. */
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g)
+{
 	for (int i = p->n - 1; i >= 0; i--) {
 		struct conn *c = p->c[i];
 		/* all it had is through: a fresh snapshot */
-		if (c->need_snap && !c->snap && !c->q_len && !c->wait_out) {
+		if (u && c->need_snap && !c->snap && !c->q_len && !c->wait_out) {
 			struct snap *s = current_snap(p, u, g);
 			if (s) {
 				s->refs++;

@@ -45,15 +45,24 @@ void watch_pub_command(struct watch_pub *p, const struct command *cmd);
  * watcher is sent a snapshot at the next flush. NULL p: nothing. */
 void watch_pub_replaced(struct watch_pub *p);
 /* After a frame, with the screen u and the game g shown now (g may be
- * NULL): a screen message when u changed, the checksum of g when commands
- * were played since the last flush, snapshots to the watchers that need
- * one and can take it, then as much of every queue as each socket takes
- * without waiting. A watcher whose queue would pass WATCH_QUEUE has fallen
+ * NULL): a screen message when u changed, snapshots to the watchers that
+ * need one and can take it, then as much of every queue as each socket
+ * takes without waiting (the commands go out with the frame that shows
+ * them; their checksum follows when the game is idle: watch_pub_check). A watcher whose queue would pass WATCH_QUEUE has fallen
  * behind: what it was sent is finished, the rest dropped, and once it has
  * taken all that it gets a fresh snapshot (one that falls behind again
  * before its snapshot is through is dropped). Nothing to do (no watcher):
  * returns at once. NULL p: nothing. */
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g);
+/* Whether commands were sent since the last checksum (and someone
+ * watches): the loop then calls watch_pub_check once it has nothing else
+ * to do (poll() finds nothing ready), so that the checksum's cost never
+ * delays a turn or a frame. NULL p: false. */
+bool watch_pub_check_due(const struct watch_pub *p);
+/* The checksum of g (the game shown) after the commands sent, queued for
+ * every watcher following it and sent as far as the sockets take it; one
+ * per batch of commands played without a pause. Nothing when none is due. */
+void watch_pub_check(struct watch_pub *p, const struct game *g);
 
 /* The descriptors to poll: the socket (POLLIN) and each watcher's (POLLIN,
  * and POLLOUT while its queue waits for room). Writes at most max; returns
