@@ -1,6 +1,7 @@
 #!/bin/sh
 # pirogue --watch as a person uses it (docs/watch.md): no game to watch is
-# one line and exit 1; a bad watch setting one line and exit 2; then in
+# one line and exit 1; a bad watch setting one line and exit 2; the kiosk
+# unit's RuntimeDirectory=pirogue (its socket's directory); then in
 # tmux, one pane plays ./pirogue --seed 5 and another runs ./pirogue
 # --watch: the watcher shows the same map, its hint line saying whom it
 # watches; moves in the first show in the second; keys typed in the second
@@ -26,6 +27,9 @@ printf 'watch = maybe\n' > "$tmp/bad.conf"
 out=$("$P" --config "$tmp/bad.conf" --version 2>&1)
 [ $? = 2 ] && printf '%s\n' "$out" | grep -q "bad.conf:1: invalid value 'maybe' for watch: expected yes or no" ||
 	say "watch = maybe: $out"
+
+# the kiosk unit gives the game its socket's directory, /run/pirogue
+grep -qx 'RuntimeDirectory=pirogue' systemd/pirogue.service.in || say "the kiosk unit has no RuntimeDirectory=pirogue"
 
 tmux_need
 env_run="env XDG_RUNTIME_DIR=$tmp/run XDG_STATE_HOME=$tmp/state PIROGUE_CONFIG=/dev/null TERM=xterm-256color"
