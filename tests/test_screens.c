@@ -476,6 +476,52 @@ static void test_hints_follow_bindings(void **st)
 	rig_done(&r);
 }
 
+/* The key hint line is fitted once per screen, bindings, device and width
+ * and kept (issue 22): drawn again after other widths, devices, screens and
+ * bindings (the table changed in place too, at the same address), it is
+ * cell for cell the line fitted afresh (ui_key_items + ui_draw_hint). */
+static void test_hint_kept_follows_changes(void **st)
+{
+	(void)st;
+	struct rig r;
+	struct bindings b;
+	char why[128];
+	rig_room(&r, 1, UI_PLAY);
+	bind_defaults(&b);
+	r.u.binds = &b;
+	struct console *fresh;
+	assert_int_equal(con_create(&fresh, 80, 30), 0);
+	static const int widths[] = { 80, 41, 120, 80, 41 };
+	for (int round = 0; round < 3; round++) {
+		if (round == 1) /* in place, same address and count: '.' waits no more, 'z' does */
+			for (int i = 0; i < b.n; i++)
+				if (b.e[i].key == '.')
+					b.e[i].key = 'z';
+		if (round == 2)
+			assert_int_equal(bind_set(&b, ACT_MOVE_S, true, "pad_a", why, sizeof why), 0);
+		for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+			for (int dev = 0; dev < 2; dev++) {
+				r.u.last_dev = dev ? DEV_GAMEPAD : DEV_KEYBOARD;
+				assert_int_equal(con_resize(r.c, widths[w], 30), 0);
+				assert_int_equal(con_resize(fresh, widths[w], 30), 0);
+				struct ui_layout l;
+				ui_layout(widths[w], 30, 1, &l);
+				const struct scr_key *keys = ui_screen_at(UI_PLAY)->keys;
+				ui_draw_keys_hint(&r.u, &l, r.c, keys);
+				struct ui_hint items[24];
+				ui_draw_hint(&l, fresh, items, ui_key_items(&r.u, keys, items, 24));
+				for (int x = 0; x < widths[w]; x++) {
+					const struct con_cell *a = con_at(r.c, x, l.hint_y), *e = con_at(fresh, x, l.hint_y);
+					assert_int_equal(a->ch, e->ch);
+					assert_int_equal(a->fg, e->fg);
+					assert_int_equal(a->bg, e->bg);
+				}
+			}
+	}
+	con_destroy(fresh);
+	rig_done(&r);
+}
+
 /* The hint line at 80, 60 and 40 columns (issue 9): items shorten to a
  * brief label before any is left out, the least important first, and are
  * never a bare key (at 80 it ended "g: get  d  o  ><  x  v  Q  c"); room
@@ -1095,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_levelup),
 		cmocka_unit_test(test_character_and_scores),
 		cmocka_unit_test(test_hud_xp_fits),
+		cmocka_unit_test(test_hint_kept_follows_changes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

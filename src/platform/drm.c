@@ -3,6 +3,7 @@
 #include "platform/drmcard.h"
 #include "core/log.h"
 #include "platform/kmsutil.h"
+#include "platform/photons.h"
 #include "render/blit.h"
 #include <drm_fourcc.h>
 #include <errno.h>
@@ -211,6 +212,7 @@ static void flip_done(int fd, unsigned seq, unsigned sec, unsigned usec, void *d
 	struct drm_display *d = data;
 	d->flip_pending = false;
 	d->front = d->flip_target;
+	photons_flip_done(NULL, (int64_t)sec * 1000000 + usec); /* the vblank's CLOCK_MONOTONIC time */
 }
 
 static void handle_events(struct drm_display *d)
@@ -270,6 +272,7 @@ static int draw_frame(struct drm_display *d)
 	if (r == 0) {
 		d->flip_pending = true;
 		d->flip_target = b;
+		photons_flip_queued(NULL, photons_now_us());
 		return 0;
 	}
 	if (r == -EBUSY) {

@@ -34,6 +34,19 @@ int blit_create(struct blitter **out, const struct font *f, int scale);
 /* Frees b; accepts NULL. */
 void blit_destroy(struct blitter *b);
 
+/* Gives b the map sheet map (borrowed; must outlive b; NULL: none), whose
+ * cells are two of the text font's cells wide and as tall (docs/cells.md):
+ * a CON_WIDE cell is then drawn as the left half of map's glyph for its
+ * ch, a CON_TAIL cell as the right half, each in its own text cell (so
+ * rotation, damage and clipping work as for text). Without a sheet a
+ * CON_WIDE cell shows its ch from the text font and a CON_TAIL cell a
+ * blank. Text cells (no CON_WIDE or CON_TAIL) are drawn exactly as
+ * before. Returns 0, -EINVAL (logged: the sheet's cells are not 2w×h) or
+ * -ENOMEM (logged); on failure b keeps the sheet it had. */
+int blit_set_map(struct blitter *b, const struct font *map);
+/* The map sheet blit_set_map gave b, or NULL. */
+const struct font *blit_map(const struct blitter *b);
+
 /* Console size in cells that fits surface s (after rotation) with this
  * font and scale. Either may be 0 if the surface is too small. */
 void blit_console_size(const struct blitter *b, const struct surface *s, int *cols, int *rows);
@@ -46,6 +59,13 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
+/* blit_draw(b, c, s, NULL) onto a surface that is all black (every pixel
+ * 0: memory fresh from calloc or the kernel, or blit_clear(s, 0)): the
+ * cells it would draw black (a glyph with no coverage on a black
+ * background) are left as they are, so a first frame pays only for what it
+ * shows; the pixels are the same as blit_draw's. Returns 0, or -ENOMEM
+ * (then every cell was drawn, as blit_draw does). */
+int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s);
 /* The same, told where each console row's damage lies (rows[y] spans it;
  * NULL: every row is looked at whole), so that clean rows and the clean
  * ends of rows cost nothing. blit_draw with c->damage uses c->row_damage

@@ -36,7 +36,7 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
 							    int nrows, int gv0, int rep0, int bpp, bool wide)
 {
 	uint8_t row[BLIT_MAX_CELL * 8 * 4];
-	const struct font *f = b->f;
+	const struct font *f = j->f;
 	size_t goff = (size_t)j->glyph * (size_t)f->cell_w * (size_t)f->cell_h;
 	const uint32_t *col = f->colour ? f->colour + goff : NULL;
 	const uint8_t *cov = f->coverage + goff;
@@ -166,8 +166,8 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 #undef LANES4
 	int groups = bw / 8, tail = bw % 8, bwp = o->blend[0].bwp;
 	uint8_t *dst = top + (size_t)j->sx0 * 4;
-	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->blend[0].rowb);
-	size_t rowl = o->blend[0].rowb / 2;
+	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * j->rowb);
+	size_t rowl = j->rowb / 2;
 #define PIX4(out, k)                                                          \
 	do {                                                                  \
 		v16u16 a_, v_;                                                \
@@ -457,22 +457,24 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
 	int sc = b->scale;
-	if (s->format == SURF_RGB565 && b->f->colour)
+	/* each cell from its own font's rows: the text font's, or (map cells)
+	 * the map sheet's, which may be a colour tileset */
+	if (s->format == SURF_RGB565)
 		for (int i = 0; i < bd->nb; i++)
-			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				      true);
-	else if (s->format == SURF_RGB565)
-		for (int i = 0; i < bd->nb; i++)
-			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				      false);
-	else if (b->f->colour)
-		for (int i = 0; i < bd->nb; i++)
-			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				   true);
+			if (bd->blend[i].colour)
+				blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					      bd->bw, true);
+			else
+				blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					      bd->bw, false);
 	else
 		for (int i = 0; i < bd->nb; i++)
-			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				   false);
+			if (bd->blend[i].colour)
+				blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					   bd->bw, true);
+			else
+				blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					   bd->bw, false);
 }
 
 void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s)

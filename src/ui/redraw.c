@@ -46,6 +46,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->c = c;
 	d->w = c->w;
 	d->h = c->h;
+	d->map_cw = l->map_cw;
 	d->last_dev = u->last_dev;
 	d->binds = u->binds;
 	d->demo = u->demo;
@@ -190,12 +191,14 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		d->frame = 1;
 	}
 	d->nmarked = 0;
-	d->view_w = l->view_w;
+	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
 	/* the map comes back from under the pointer's old description */
+	int cw = l->map_cw > 1 ? l->map_cw : 1;
 	for (int i = 0; i < d->lab_w; i++) {
-		int cx = d->lab_x + i, mx = cx - l->view_x + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
-		if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
+		int cx = d->lab_x + i, vx = cx - l->view_x;
+		int mx = (vx >= 0 ? vx / cw : -1) + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
+		if (vx >= 0 && vx < d->view_w * cw && mx >= 0 && my >= 0 && mx < m->w && my < m->h)
 			mark_cell(d, m, mx, my);
 		else if (d->lab_y != ly || cx < lx || cx >= lx + lw)
 			con_put(c, cx, d->lab_y, ' ', 0xFFFFFF, ui_pal.bg); /* off the map: as con_clear left it */
@@ -234,17 +237,21 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	}
 	for (int k = 0; k < d->nmarked; k++) {
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
-		int cx = l->view_x + x - d->cam_x, cy = l->view_y + y - d->cam_y;
-		if (cy == ly && cx >= lx && cx < lx + lw)
+		int vx = x - d->cam_x, vy = y - d->cam_y;
+		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg, 0, 0 };
+		if (!ui_tile_look(m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
+			/* unseen: as con_clear left it (text cells), off the description */
+			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
+				if (!(cy == ly && cx >= lx && cx < lx + lw))
+					con_put(c, cx, cy, ' ', 0xFFFFFF, ui_pal.bg);
 			continue;
-		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg }; /* unseen: as con_clear left it */
-		(void)ui_tile_look(m, at, &v.ch, &v.fg, &v.bg);
+		}
 		if (d->top[at]) {
 			const struct drawable *t = &now[d->top[at] - 1];
 			v.ch = t->glyph;
 			v.fg = ui_drawable_fg(t);
 		}
-		con_put(c, cx, cy, v.ch, v.fg, v.bg);
+		ui_put_map(l, c, vx, vy, v, ly, lx, lx + lw);
 	}
 	memcpy(d->draw, now, (size_t)n * sizeof *now);
 	d->ndraw = n;
@@ -285,7 +292,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 static bool can_update(const struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
 		       struct ui_layout *l, int *cam_x, int *cam_y, bool *play)
 {
-	ui_layout(c->w, c->h, l);
+	ui_layout(c->w, c->h, ui_map_cw(u), l);
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;
@@ -298,7 +305,7 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 		mw = m->w;
 		mh = m->h;
 	}
-	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_w == mw &&
+	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_cw == l->map_cw && d->map_w == mw &&
 	       d->map_h == mh && d->cam_x == *cam_x && d->cam_y == *cam_y && d->last_dev == u->last_dev &&
 	       d->binds == u->binds && d->demo == u->demo;
 }

@@ -172,6 +172,68 @@ void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int 
 /* For a move action: moves the cursor (u->look_x, look_y) one step,
  * staying on the map, and returns true; false for any other action. */
 bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
+/* The map view's map columns (view_w / map_cw). */
+static inline int ui_view_cols(const struct ui_layout *l)
+{
+	return l->view_w / (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* The console column of the head of the map view's map column vx (0: the
+ * view's first) and its row for map row vy. */
+static inline int ui_view_cx(const struct ui_layout *l, int vx)
+{
+	return l->view_x + vx * (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* Writes the map cell at the view's map column vx, row vy (0-based, in the
+ * view; outside the view or the console nothing): v's ch, fg, bg and tile
+ * into its head text cell and, when l->map_cw is 2, its right half
+ * (docs/cells.md: the only way map cells are written). Those of its text
+ * cells on console row skip_y from skip_x0 to before skip_x1 are left as
+ * they are (skip_y < 0: none; a description drawn over the map). */
+static inline void ui_put_map(const struct ui_layout *l, struct console *c, int vx, int vy, struct con_cell v,
+			      int skip_y, int skip_x0, int skip_x1)
+{
+	/* inline: a whole map view is a thousand cells and more */
+	int cw = l->map_cw > 1 ? 2 : 1;
+	if (vx < 0 || vy < 0 || vx >= ui_view_cols(l) || vy >= l->view_h)
+		return;
+	int x = ui_view_cx(l, vx), y = l->view_y + vy;
+	if (y < 0 || y >= c->h)
+		return;
+	for (int k = 0; k < cw; k++, x++) {
+		v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+		if (x >= 0 && x < c->w && !(y == skip_y && x >= skip_x0 && x < skip_x1))
+			con_cell_set(c, x, y, v);
+	}
+}
+/* ui_put_map for a whole row of the view at once: the map cells vx0,
+ * vx0 + 1, ... of view row vy get look(ctx, vx, &v) when it returns true
+ * (left as they are when false); no description skipped. For a whole view
+ * drawn: the layout's sums made once a row, not once a cell. */
+static inline void ui_put_map_row(const struct ui_layout *l, struct console *c, int vy, int vx0, int vx1,
+				  bool (*look)(void *ctx, int vx, struct con_cell *v), void *ctx)
+{
+	const int cw = l->map_cw > 1 ? 2 : 1, cols = ui_view_cols(l), y = l->view_y + vy, w = c->w;
+	if (vy < 0 || vy >= l->view_h || y < 0 || y >= c->h)
+		return;
+	if (vx0 < 0)
+		vx0 = 0;
+	if (vx1 > cols)
+		vx1 = cols;
+	for (int vx = vx0, x = ui_view_cx(l, vx0); vx < vx1; vx++, x += cw) {
+		struct con_cell v;
+		if (!look(ctx, vx, &v))
+			continue;
+		for (int k = 0; k < cw; k++) {
+			v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+			if (x + k >= 0 && x + k < w)
+				con_cell_set(c, x + k, y, v);
+		}
+	}
+}
+
+/* The head text cell of the map cell at the view's (vx, vy), or NULL
+ * outside the console. */
+const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy);
 /* The map cell shown at console cell (cx, cy) by the map view of l whose
  * top-left shows map cell (cam_x, cam_y): 0 and sets *mx, *my, or -1 when
  * (cx, cy) is outside the view or shows no cell of m. (Inline: the
@@ -179,10 +241,11 @@ bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
 static inline int ui_view_cell(const struct ui_layout *l, const struct map *m, int cam_x, int cam_y, int cx, int cy,
 			       int *mx, int *my)
 {
-	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w ||
+	int cw = l->map_cw > 1 ? l->map_cw : 1;
+	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w / cw * cw ||
 	    cy >= l->view_y + l->view_h)
 		return -1;
-	int x = cam_x + cx - l->view_x, y = cam_y + cy - l->view_y;
+	int x = cam_x + (cx - l->view_x) / cw, y = cam_y + cy - l->view_y;
 	if (x < 0 || y < 0 || x >= m->w || y >= m->h)
 		return -1;
 	*mx = x;
