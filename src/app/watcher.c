@@ -52,7 +52,7 @@ int watcher_connect(struct watcher *w, const char *path, char *why, int wlen)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	w->fd = -1;
 	if (strlen(path) >= sizeof sa.sun_path) {
-		snprintf(why, (size_t)wlen, "cannot watch %s: the path is too long for a Unix socket", path);
+		snprintf(why, (size_t)wlen, "cannot watch %.200s...: the path is too long for a Unix socket", path);
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, path);
