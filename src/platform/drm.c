@@ -324,11 +324,11 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 	}
 	if (d->auto_scale || d->fonts) {
 		int want = d->scale;
-		const struct font *font = d->font;
+		const struct font *font = d->font, *map = d->blit ? blit_map(d->blit) : NULL;
 		if (d->fonts) {
 			char err[512];
-			int rc = blit_choose_cands(d->fonts, &d->buf[0].surf, 80, 50, 40, 24, d->auto_scale ? 0 : d->scale,
-						   &font, &want, err, sizeof err);
+			int rc = blit_choose_look(d->fonts, &d->buf[0].surf, d->auto_scale ? 0 : d->scale, &font, &map,
+						  &want, err, sizeof err);
 			if (rc) {
 				log_error("%s", err);
 				return rc;
@@ -337,16 +337,24 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 			want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
 		}
 		struct blitter *nb;
-		if ((!d->blit || want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
-			blit_destroy(d->blit);
-			d->blit = nb;
-			d->scale = want;
-			d->font = font;
-			d->base.font = font;
+		if ((!d->blit || want != d->scale || font != d->font || map != blit_map(d->blit)) &&
+		    blit_create(&nb, font, want) == 0) {
+			if (map && blit_set_map(nb, map)) {
+				blit_destroy(nb); /* blit_set_map said why: the glyphs of the font alone */
+			} else {
+				blit_destroy(d->blit);
+				d->blit = nb;
+				d->scale = want;
+				d->font = font;
+				d->base.font = font;
+			}
 		}
 	}
 	if (!d->blit)
 		return -EINVAL; /* blit_create said why */
+	blit_set_centred(d->blit, true);
+	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
+	blit_look(d->blit, &d->buf[0].surf, &d->base.look);
 	int cols = 0, rows = 0;
 	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
 	if (cols < 1 || rows < 1) {

@@ -362,6 +362,45 @@ static void flush_band(struct blitter *b, struct surface *s)
 	bd->nf = bd->ns = bd->nb = 0;
 }
 
+void blit_set_centred(struct blitter *b, bool on)
+{
+	b->centred = on;
+}
+
+void blit_look(const struct blitter *b, const struct surface *s, struct blit_look *l)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	int cw = b->f->cell_w * b->scale, ch = b->f->cell_h * b->scale;
+	*l = (struct blit_look){ .surf_w = lw, .surf_h = lh, .text_w = cw, .text_h = ch };
+	l->map_w = b->map ? b->map->cell_w * b->scale : cw;
+	l->map_h = b->map ? b->map->cell_h * b->scale : ch;
+	blit_console_size(b, s, &l->cols, &l->rows);
+	int mw = lw - l->cols * cw, mh = lh - l->rows * ch;
+	mw = mw < 0 ? 0 : mw;
+	mh = mh < 0 ? 0 : mh;
+	l->left = b->centred ? mw / 2 : 0;
+	l->top = b->centred ? mh / 2 : 0;
+	l->right = mw - l->left;
+	l->bottom = mh - l->top;
+}
+
+/* The part of s that a w×h logical rectangle at logical (ox, oy) covers,
+ * as a surface of its own (the same rotation). */
+static struct surface sub_surface(const struct surface *s, int ox, int oy, int w, int h)
+{
+	struct surface t = *s;
+	int X0, Y0;
+	switch (s->rotation) {
+	case 90: X0 = s->width - oy - h; Y0 = ox; t.width = h; t.height = w; break;
+	case 180: X0 = s->width - ox - w; Y0 = s->height - oy - h; t.width = w; t.height = h; break;
+	case 270: X0 = oy; Y0 = s->height - ox - w; t.width = h; t.height = w; break;
+	default: X0 = ox; Y0 = oy; t.width = w; t.height = h; break;
+	}
+	t.pixels = (uint8_t *)s->pixels + (size_t)Y0 * (size_t)s->stride + (size_t)X0 * (size_t)surf_bpp(s->format);
+	return t;
+}
+
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
 {
 	blit_draw_rows(b, c, s, damage, damage && damage == c->damage ? c->row_damage : NULL);
@@ -418,6 +457,21 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
+	if (b->centred) {
+		/* the console's rectangle in the middle of the logical surface */
+		bool tr = r == 1 || r == 3;
+		int lw = tr ? s->height : s->width, lh = tr ? s->width : s->height;
+		long cw = (long)c->w * b->f->cell_w * b->scale, ch = (long)c->h * b->f->cell_h * b->scale;
+		int w = cw < lw ? (int)cw : lw, h = ch < lh ? (int)ch : lh;
+		if (w < lw || h < lh) {
+			struct surface t = sub_surface(s, (lw - w) / 2, (lh - h) / 2, w, h);
+			bool was = b->centred;
+			b->centred = false;
+			blit_draw_rows(b, c, &t, damage, rows);
+			b->centred = was;
+			return;
+		}
+	}
 	bool rgb565 = s->format == SURF_RGB565;
 	build_bits(b, r);
 	build_px(b, r, rgb565);

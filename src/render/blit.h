@@ -1,6 +1,7 @@
 /* blit: turns console cells into pixels on a surface (formats, stride, integer scale, rotation, damage). */
 #ifndef PIROGUE_RENDER_BLIT_H
 #define PIROGUE_RENDER_BLIT_H
+#include <stdbool.h>
 #include <stdint.h>
 #include "render/console.h"
 #include "render/font.h"
@@ -99,6 +100,40 @@ int blit_choose(const struct font *const *fonts, int n, const struct surface *s,
  * be decoded: font_cands_get). */
 int blit_choose_cands(struct font_cands *c, const struct surface *s, int cols, int rows, int min_cols, int min_rows,
 		      int fixed_scale, const struct font **font, int *scale, char *err, size_t errlen);
+
+/* The look of the automatic choice (docs/fonts.md) among n font cells
+ * (cells[i]: width, height, and whether it is a text font) for a logical
+ * surface lw×lh: a text font of a monospace font's proportions (width/height 0.45..0.65) with a square map
+ * sheet among the others exactly twice as wide, at a scale 1..8 (only
+ * fixed_scale when it is 1..8) whose console is at least 40×24 cells and
+ * leaves at most 3% of the width and of the height unused; of those, on a
+ * surface 720 or more high the smallest cells at least 1/45 of its height,
+ * else (or when there is none) the largest cells that still give 80×30,
+ * else the largest cells; on a tie the smaller scale, then the earlier.
+ * Returns 0 with the indexes of the text font and its map sheet and the
+ * scale, or -1 when no pair qualifies. */
+int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int *text, int *map, int *scale);
+/* The automatic choice for pixel displays: blit_look_pick among the
+ * candidates c (their text flags saying which are text fonts; decoding the
+ * two chosen), else blit_choose_cands (80×50,
+ * at least 40×24) with *map NULL (a square font: map cells one text cell
+ * wide). Returns 0, or a negative errno with one line in err. */
+int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+		     const struct font **map, int *scale, char *err, size_t errlen);
+
+/* What a blitter shows on a surface: the logical surface, the text cell and
+ * map cell on it (pixels, scale included; the map cell is the text cell
+ * when there is no map sheet), the console that fits and the pixels left
+ * unused on each side (centred: blit_set_centred). */
+struct blit_look {
+	int surf_w, surf_h, text_w, text_h, map_w, map_h, cols, rows;
+	int left, top, right, bottom;
+};
+/* Fills l for b on s. */
+void blit_look(const struct blitter *b, const struct surface *s, struct blit_look *l);
+/* Centres the console on the surface (on: the unused pixels split evenly,
+ * the odd one right and below) instead of drawing it from the top-left. */
+void blit_set_centred(struct blitter *b, bool on);
 
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */

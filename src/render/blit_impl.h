@@ -124,6 +124,7 @@ struct blitter {
 	/* The map sheet (blit_set_map; NULL: none): its glyphs looked up by
 	 * code point in map, drawn through half, a blitter of its halves
 	 * (font_halves, owned with its font), a text cell each. */
+	bool centred; /* blit_set_centred */
 	const struct font *map;
 	struct blitter *half;
 	struct font *half_font;

@@ -120,7 +120,7 @@ bool font_lines_apart(const struct font *f);
  * cell size, read from a sheet's header without decoding it, and decoded
  * only when the choice needs their pixels (font_cands_get). Zero it before
  * the first font_cands_add. */
-#define FONT_CANDS_MAX 16
+#define FONT_CANDS_MAX 24
 struct font_cands {
 	int n;
 	int decodes;        /* files decoded so far (a start should need one) */
@@ -128,6 +128,7 @@ struct font_cands {
 	struct font_cand {
 		char *path;
 		int cell_w, cell_h;
+		bool text; /* a text font of the automatic look (blit_choose_look); set by the caller */
 		struct font *font; /* NULL until decoded */
 	} c[FONT_CANDS_MAX];
 };
