@@ -257,10 +257,15 @@ void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
 }
 
-static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+void ui_draw_rule(const struct ui_layout *l, struct console *c)
 {
 	if (!l->compact) /* the separator over the wide panel */
 		con_fill(c, 0, l->panel_y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+}
+
+static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_rule(l, c);
 	struct game_stats s;
 	game_stats(g, &s);
 	ui_draw_stats(l, &s, NULL, c);
@@ -334,8 +339,8 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 	}
 }
 
-int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
-		     int hy, bool top, int *x, int *y)
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
+		     int *x, int *y)
 {
 	const struct map *m = game_map(g);
 	char desc[96];
@@ -346,22 +351,18 @@ int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct con
 		       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
 	if (!what)
 		what = "unexplored";
-	/* the description sits next to the cell described: the row below it
-	 * (above it on the view's last row), starting just right of it, moved
-	 * left as far as it must to fit */
-	int vx = ui_view_cx(l, hx - cam_x), vy = hy - cam_y + l->view_y;
-	int len = (int)utf8_len(what);
-	int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
-	if (top && dy == l->view_y)
-		dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
-	int dx = vx + l->map_cw;
-	if (dx + len > l->view_x + l->view_w - 1)
-		dx = l->view_x + l->view_w - 1 - len;
-	if (dx < l->view_x)
-		dx = l->view_x;
+	/* off the map, on the panel's row for it (l->desc_y), under the
+	 * cell's column as far as it fits: the map shows whole (a label
+	 * beside the cursor hid the monster next to it, and walls) */
+	int vx = ui_view_cx(l, hx - cam_x) + l->map_cw / 2, len = (int)utf8_len(what);
+	int dx = vx - len / 2;
+	if (dx + len > l->cols - 1)
+		dx = l->cols - 1 - len;
+	if (dx < 1)
+		dx = 1;
 	*x = dx;
-	*y = dy;
-	return con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
+	*y = l->desc_y;
+	return con_print(c, dx, l->desc_y, 0xFFFFFF, 0x202030, what, l->cols - 1 - dx);
 }
 
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
@@ -395,10 +396,14 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	}
 	if (hx >= 0) {
 		int lx, ly;
-		(void)ui_draw_describe(l, g, c, cam_x, cam_y, hx, hy, top != NULL, &lx, &ly);
+		(void)ui_draw_describe(l, g, c, cam_x, hx, hy, &lx, &ly);
 	}
-	if (top)
+	if (top) {
+		/* a bar across the view: the map row under it cleared, never
+		 * shown round the words */
+		con_fill(c, l->view_x, l->view_y, l->view_w, 1, ' ', 0xFFE080, 0x302010);
 		con_print_wrapped(c, l->view_x + 1, l->view_y, l->view_w - 2, 1, 0xFFE080, 0x302010, top); /* whole words */
+	}
 }
 
 const struct bindings *ui_binds(const struct ui *u)

@@ -61,17 +61,18 @@ bool ui_pad(const struct ui *u);
 void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
 /* The play view: the map around the camera's focus, the HUD panel with the
  * log, and the description of the cell under the look cursor (when
- * cursor) or the mouse pointer. The top row of the map holds u->status,
- * else prompt (may be NULL); the description then goes below it. No hint
- * line. */
+ * cursor) or the mouse pointer, off the map (ui_draw_describe). The top
+ * row of the map holds u->status, else prompt (may be NULL), on a bar
+ * across the view. No hint line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
-/* The description of map cell (hx, hy) (what the player knows is there),
- * drawn next to it on the map view whose top-left shows map cell (cam_x,
- * cam_y), kept off the view's top row when top (a line is there). Sets
- * (*x, *y) to where it starts; returns the cells it covers on that row. */
-int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
-		     int hy, bool top, int *x, int *y);
+/* The description of map cell (hx, hy) (what the player knows is there) on
+ * the map view whose left edge shows map column cam_x: drawn off the
+ * map, on row l->desc_y under the cell's column as far as it fits, over
+ * what is there. Sets (*x, *y) to where it starts; returns the cells it
+ * covers on that row. */
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
+		     int *x, int *y);
 /* The look of cell i of m in the map view: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
  * colours. (Inline: the partial redraw looks up every cell it redraws.) */
@@ -113,6 +114,9 @@ uint32_t ui_drawable_fg(const struct drawable *d);
  * (compact: the whole row). */
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
 		   struct console *c);
+/* The wide panel's separator across row panel_y (the compact panel has
+ * none: nothing). */
+void ui_draw_rule(const struct ui_layout *l, struct console *c);
 /* The newest messages in the log box (log_x, log_y, log_w, log_h), over
  * what is there. */
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c);

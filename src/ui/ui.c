@@ -89,6 +89,7 @@ void ui_layout(int cols, int rows, int map_cw, struct ui_layout *l)
 		l->log_w = cols - 24;
 		l->log_h = log_h;
 	}
+	l->desc_y = l->compact ? l->log_y : l->panel_y;
 }
 
 static int clampi(int v, int lo, int hi)

@@ -114,6 +114,8 @@ struct ui_layout {
 	int panel_y;           /* first row of the HUD/log panel */
 	int log_x, log_y, log_w, log_h;     /* message log box */
 	int hint_y;            /* key hint line */
+	int desc_y;            /* the row the cell under the look cursor or the pointer is described on, off the
+				* map: the wide panel's separator, the compact panel's first log line */
 };
 
 #define UI_MIN_COLS 40
@@ -176,7 +178,7 @@ struct ui_drawn {
 	struct game_stats stats;
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
-	int lab_x, lab_y, lab_w;   /* console cells the pointer's description covers (lab_w 0: none) */
+	int lab_w;                 /* cells the pointer's description covers on the panel (0: none) */
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
 	uint32_t mark[MAP_MAX_CELLS];
 	int view_w, view_h;        /* this frame's map view, the cells of it marked, in order */
