@@ -8,7 +8,9 @@ restart bursts survived, a game that keeps failing at start handing tty1 to
 its login prompt, the sandbox's exposure, no login prompt on any console
 (with logind, and without it), a display whose driver (drm too) loads only
 after the game started, more ordinary boots (VMRIG_SYSBOOT_BOOTS), and a
-purge that leaves /etc/systemd as it was before the install.
+purge that leaves /etc/systemd as it was before the install; and the game
+watched from the serial shell by a member of the group pirogue (a user
+outside it refused).
 
 The game here runs as the unit runs it (no --verbose), so frames are found
 by taking screendumps until the screen equals the headless frame."""
@@ -52,7 +54,7 @@ CONSOLES = ('timeout 90 systemctl is-system-running --wait >/dev/null 2>&1; '
             'echo "vts: $(ls /dev/vcs[0-9]* | sed "s|/dev/vcs||" | tr "\\n" " ")"')
 # The checks of the boot into the kiosk, in order (a configuration's 'play'
 # names fewer: then that boot ends with the purge, with no power cut).
-PLAY = ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill', 'burst', 'fails_at_start')
+PLAY = ('security', 'keys', 'watch', 'gamepad', 'ctrl_alt_fn', 'sigkill', 'burst', 'fails_at_start')
 # Each machine: the Debian architecture of its system and package, QEMU, the
 # serial console.
 MACHINES = {
@@ -376,6 +378,78 @@ class SysBoot:
         self.g.send_keys(keys)
         self.played('keys', keys, 'keys', f'after USB keyboard keys {" ".join(keys)}',
                     f'USB keyboard (usb-kbd on xhci, QMP): {" ".join(keys)}: the frame equals the headless one')
+
+    # Issue 19: the kiosk's game watched from the serial shell.
+    WATCH_KEYS = ['j', 'l', 'k']
+
+    def twin_checksum(self, keys, seed=1):
+        """The turn and checksum of the game seed plays with keys, as the
+        host's pirogue records and replays it headless."""
+        kf = os.path.join(self.out, 'keys-watch-twin.txt')
+        rec = os.path.join(self.out, 'watch-twin.rec')
+        state = self.state + '-watch'
+        shutil.rmtree(state, ignore_errors=True)
+        os.makedirs(state)
+        with open(kf, 'w') as f:
+            f.write(''.join(k + '\n' for k in keys))
+        env = dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO)
+        for cmd in ([self.args.pirogue, '--backend', 'headless', '--size', f'{SIZE[0]}x{SIZE[1]}', '--seed',
+                     str(seed), '--keys', kf, '--record', rec, '--state-dir', state],
+                    [self.args.pirogue, '--replay', rec]):
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+            if r.returncode != 0:
+                raise RuntimeError(f'the twin ({" ".join(cmd)}) failed: {(r.stderr or r.stdout).strip()}')
+        m = re.search(r'turn (\d+) depth \d+ checksum ([0-9a-f]{16})', r.stdout)
+        if not m:
+            raise RuntimeError(f'the twin\'s replay said {r.stdout.strip()!r}')
+        return int(m.group(1)), m.group(2)
+
+    def watch(self):
+        """The watch socket /run/pirogue/watch.sock is 0660, user and group
+        pirogue (the package's); a user outside the group is refused in one
+        line; a member's pirogue --watch (headless, run from the serial
+        shell) follows while keys are played on the display, with no
+        checksum mismatch, and its last checksum equals the game's (the
+        host's replay of every key the kiosk has had, from seed 1)."""
+        st = self.out1('stat -c "%a %U %G" /run/pirogue/watch.sock 2>&1')
+        if st.split() != ['660', 'pirogue', 'pirogue']:
+            return self.report('FAIL', 'watch', f'/run/pirogue/watch.sock: {st!r} (want 660 pirogue pirogue)')
+        self.sh('id watcher1 >/dev/null 2>&1 || useradd -M -G pirogue watcher1; '
+                'id outsider >/dev/null 2>&1 || useradd -M outsider')
+        run_as = 'setpriv --reuid={u} --regid={u} --init-groups env -u XDG_RUNTIME_DIR pirogue --config /dev/null'
+        out = self.out1(run_as.format(u='outsider') + ' --watch --backend headless 2>&1; echo rc=$?')
+        if 'permission denied: add yourself to the pirogue group' not in out or not out.endswith('rc=1') or \
+                len(out.splitlines()) != 2:
+            return self.report('FAIL', 'watch', f'a user outside the group pirogue was not refused in one line: {out!r}')
+        self.sh(run_as.format(u='watcher1') + ' --watch --backend headless --verbose >/dev/null 2>/tmp/watch.log & '
+                'echo $! >/tmp/watch.pid')
+        time.sleep(3)  # connected, its snapshot taken
+        alive = self.out1('kill -0 $(cat /tmp/watch.pid) && echo alive')
+        if alive != 'alive':
+            return self.report('FAIL', 'watch', f'the member\'s watcher ended at once: {self.out1("cat /tmp/watch.log")!r}')
+        keys = getattr(self, 'keys_done', []) + self.WATCH_KEYS
+        self.g.send_keys(self.WATCH_KEYS)
+        exp = self.headless(keys, 1, 'watch')
+        if self.wait_screen(exp, 'watch', 15) is None:
+            return self.report('FAIL', 'watch', f'after {" ".join(self.WATCH_KEYS)} on the display: '
+                               f'{self.why_not(exp, "watch")} (see {self.g.outdir}/watch.png)')
+        self.keys_done = keys
+        time.sleep(3)  # the watcher has had the commands and their checksum
+        self.sh('kill -TERM $(cat /tmp/watch.pid); sleep 2')
+        log = self.out1('cat /tmp/watch.log')
+        m = re.search(r'(\d+) checksums compared, (\d+) mismatches; last checked turn (\d+) checksum ([0-9a-f]{16})', log)
+        if not m:
+            return self.report('FAIL', 'watch', f'the watcher compared no checksum: {log[-300:]!r}')
+        if int(m.group(2)) or 'mismatch at' in log:
+            return self.report('FAIL', 'watch', f'the watcher saw a checksum mismatch: {log[-300:]!r}')
+        turn, want = self.twin_checksum(keys)
+        if int(m.group(3)) != turn or m.group(4) != want:
+            return self.report('FAIL', 'watch', f'the watcher\'s last checksum (turn {m.group(3)}: {m.group(4)}) is not '
+                               f'the game\'s (turn {turn}: {want}, the host\'s replay of {" ".join(keys)})')
+        self.report('PASS', 'watch', f'/run/pirogue/watch.sock 0660 pirogue:pirogue; outside the group: one line, '
+                    f'permission denied, exit 1; a member of pirogue watched from the serial shell while '
+                    f'{" ".join(self.WATCH_KEYS)} were played on the display: {m.group(1)} checksums compared, none '
+                    f'differed, the last (turn {turn}: {want}) equals the game\'s')
 
     def gamepad(self):
         self.sh('rm -f /tmp/vh && mkfifo /tmp/vh && '
