@@ -7,13 +7,16 @@ time, keys and a gamepad playing, no way to a login prompt, SIGKILL and
 restart bursts survived, a game that keeps failing at start handing tty1 to
 its login prompt, the sandbox's exposure, no login prompt on any console
 (with logind, and without it), a display whose driver (drm too) loads only
-after the game started, more ordinary boots (VMRIG_SYSBOOT_BOOTS), and a
+after the game started, input to photons measured from the journal, more
+ordinary boots (VMRIG_SYSBOOT_BOOTS), and a
 purge that leaves /etc/systemd as it was before the install; and the game
 watched from the serial shell by a member of the group pirogue (a user
 outside it refused).
 
 The game here runs as the unit runs it (no --verbose), so frames are found
-by taking screendumps until the screen equals the headless frame."""
+by taking screendumps until the screen equals the headless frame; only the
+photons check (input to photons, issue 22) runs it with --verbose, for the
+drm backend's timing lines in the journal."""
 import os
 import re
 import shutil
