@@ -2,14 +2,43 @@
  * back, the reader in pieces, hostile values refused), the publisher's
  * bounded queues (a watcher that falls behind gets a fresh snapshot, one
  * that sends junk is dropped, WATCH_MAX at most), the watcher's checksum
- * mismatch, the socket's mode and its refusal of a user outside the group. */
+ * mismatch, the socket's mode and its refusal of a user outside the group, no chown
+ * when the socket has the group already (the kiosk unit kills chown). */
 #include "watchfix.h"
 #include "child.h"
 #include "gamefix.h"
 #include <grp.h>
 #include <pwd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
+#include <unistd.h>
+
+/* getgrnam(3) and chown(2) as the publisher sees them: with fake_group set,
+ * the group pirogue exists and has fake_gid; chown is counted (then done).
+ * Otherwise the system's groups (getgrnam_r, not interposed). */
+static bool fake_group;
+static gid_t fake_gid;
+static int chowns;
+
+struct group *getgrnam(const char *name)
+{
+	static struct group g;
+	static char buf[4096];
+	struct group *r = NULL;
+	if (fake_group && !strcmp(name, WATCH_GROUP)) {
+		g = (struct group){ .gr_name = (char *)WATCH_GROUP, .gr_gid = fake_gid };
+		return &g;
+	}
+	return getgrnam_r(name, &g, buf, sizeof buf, &r) ? NULL : r;
+}
+
+int chown(const char *path, uid_t uid, gid_t gid)
+{
+	chowns++;
+	return (int)syscall(SYS_fchownat, AT_FDCWD, path, uid, gid, 0);
+}
 
 static struct game *new_game(uint64_t seed)
 {
@@ -455,6 +484,37 @@ static void test_socket_mode_and_stale(void **state)
 	rmdir(dir);
 }
 
+/* Under the kiosk unit the game runs as the package's user pirogue, whose
+ * primary group pirogue the socket gets when bound, and its
+ * SystemCallFilter=~@privileged kills chown(2) with SIGSYS: a socket that has
+ * the group already is not chowned; one that has not is. */
+static void test_no_chown_when_the_group_is_ours(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_watch-XXXXXX", path[128], d2[160];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/pirogue/watch.sock", dir);
+	snprintf(d2, sizeof d2, "%s/pirogue", dir);
+	struct watch_pub *p;
+	struct stat st;
+	fake_group = true;
+	fake_gid = getegid();
+	chowns = 0;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_gid, fake_gid);
+	assert_int_equal(chowns, 0);
+	watch_pub_close(p);
+	/* another group: chowned (refused when not root: said, not fatal) */
+	fake_gid = getegid() + 1;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	assert_int_equal(chowns, 1);
+	watch_pub_close(p);
+	fake_group = false;
+	rmdir(d2);
+	rmdir(dir);
+}
+
 static const char *refused_path;
 
 /* In a child: become nobody (outside the group), try to watch. */
@@ -537,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),
 		cmocka_unit_test(test_socket_mode_and_stale),
+		cmocka_unit_test(test_no_chown_when_the_group_is_ours),
 		cmocka_unit_test(test_outside_group_refused),
 		cmocka_unit_test(test_no_game_one_line),
 	};

@@ -183,8 +183,12 @@ int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 	if (chmod(path, 0660) < 0)
 		log_error("watch socket %s: cannot make it mode 0660: %s", path, strerror(errno));
 	struct group *gr = getgrnam(WATCH_GROUP);
+	struct stat made;
 	if (!gr)
 		log_info("watch socket %s: no group %s here: only this user can watch", path, WATCH_GROUP);
+	else if (stat(path, &made) == 0 && made.st_gid == gr->gr_gid)
+		; /* the game's own group already (the kiosk unit's user pirogue): no chown, which the unit's
+		   * SystemCallFilter=~@privileged (@chown) answers with SIGSYS */
 	else if (chown(path, (uid_t)-1, gr->gr_gid) < 0)
 		log_error("watch socket %s: cannot give it to group %s (%s): only this user can watch (make the game's "
 			  "user a member of %s)", path, WATCH_GROUP, strerror(errno), WATCH_GROUP);
