@@ -82,8 +82,11 @@ TEST_SRCS  := $(sort $(wildcard tests/test_*.c))
 TEST_BINS  := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+# The benchmarks with an instruction-count mode (--ir, bench_ir_mode): the
+# only ones make bench-ir runs under callgrind.
+BENCH_IR_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(shell grep -l bench_ir_mode $(BENCH_SRCS)))
 
-.PHONY: tools all run test unit-test asan bench bench-ir check-bench-deps deps install uninstall clean check-deps vm-test deb
+.PHONY: tools all run test unit-test asan bench bench-ir perf-tables check-bench-deps deps install uninstall clean check-deps vm-test deb
 all: $(BIN)
 
 # make V=1 shows the full command lines.
@@ -159,7 +162,13 @@ bench: check-deps check-bench-deps
 # for a noisy machine): bench/ir.sh prints instructions per call and ratios.
 bench-ir: check-deps check-bench-deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
-	@bench/ir.sh $(BENCH_BINS)
+	@bench/ir.sh $(BENCH_IR_BINS) --timed-only $(filter-out $(BENCH_IR_BINS),$(BENCH_BINS))
+
+# The tables of docs/perf.md that come from a benchmark run (tools/perf-tables):
+# regenerated in place.
+perf-tables: check-deps check-bench-deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_ai $(BUILD)/bench/bench_turn
+	@BUILD=$(BUILD) tools/perf-tables --write docs/perf.md
 
 # The soak: the monkey bot (tests/test_monkey.c) for SOAK_SEEDS x SOAK_TURNS
 # turns (default 100 x 10,000 = 1,000,000) under ASan+UBSan, every world

@@ -1,5 +1,6 @@
-/* bench_blit: full-frame and one-cell blit times against a memcpy of the same frame, measured in the same run. */
+/* bench_blit: full-frame and one-cell blit times against a memcpy of a frame of the same format timed beside each draw (medians, one process), with the instructions a pixel of a full draw (callgrind). */
 #include "bench.h"
+#include "benchrun.h"
 #include "core/rng.h"
 #include "render/blit.h"
 #include "render/console.h"
@@ -12,32 +13,52 @@
 #define FH 1080
 #define REPS 41
 
-/* Times full draws and one-cell draws of c on a FW×FH surface. */
-static void run(const char *label, struct font *f, int scale, enum surf_format fmt, int rot, double memcpy_best,
-		struct console *c, double verdict)
+static uint8_t *mc_src, *mc_dst; /* a frame's memcpy, timed beside each draw */
+
+/* One case: a full redraw of the 240x67-cell console at 1920x1080. */
+struct bcase {
+	const char *label;
+	int font;     /* 0: the 1-bit 8x16 font, 1: greyscale (anti-aliased), 2: colour tileset */
+	int scale, rot;
+	enum surf_format fmt;
+	double target; /* most median time per median memcpy of a frame of the same format; 0: none */
+};
+
+/* Times full draws and one-cell draws of c on a FW×FH surface, each full
+ * draw beside a memcpy of a frame of the same format (the baseline, same
+ * run, same load): the verdict is on the median of the REPS ratios' parts
+ * (median draw / median memcpy). ir_px: the case's instructions per pixel
+ * of a full draw (callgrind, this run), or < 0. */
+static void run(const struct bcase *k, struct font *f, struct console *c, double ir_px)
 {
 	struct blitter *b;
-	if (blit_create(&b, f, scale)) {
-		printf("%s: blit_create failed\n", label);
+	if (blit_create(&b, f, k->scale)) {
+		printf("%s: blit_create failed\n", k->label);
 		exit(1);
 	}
 	struct surface s = { 0 };
 	s.width = FW;
 	s.height = FH;
-	s.format = fmt;
-	s.rotation = rot;
-	s.stride = FW * surf_bpp(fmt);
-	s.pixels = malloc((size_t)s.stride * FH);
+	s.format = k->fmt;
+	s.rotation = k->rot;
+	s.stride = FW * surf_bpp(k->fmt);
+	size_t bytes = (size_t)s.stride * FH;
+	s.pixels = malloc(bytes);
 	uint8_t *damage = calloc((size_t)c->w * (size_t)c->h, 1);
 	if (!s.pixels || !damage)
 		exit(1);
-	memset(s.pixels, 0, (size_t)s.stride * FH);
-	double t[REPS], t1[REPS];
+	memset(s.pixels, 0, bytes);
+	double t[REPS], tm[REPS], t1[REPS];
 	blit_draw(b, c, &s, NULL); /* warm up */
+	memcpy(mc_dst, mc_src, bytes);
 	for (int i = 0; i < REPS; i++) {
 		double t0 = bench_now();
 		blit_draw(b, c, &s, NULL);
-		t[i] = bench_now() - t0;
+		double t1_ = bench_now();
+		memcpy(mc_dst, mc_src, bytes);
+		__asm__ volatile("" : : "r"(mc_dst) : "memory");
+		t[i] = t1_ - t0;
+		tm[i] = bench_now() - t1_;
 	}
 	/* one changed cell, a different one each time */
 	struct rng r;
@@ -52,42 +73,60 @@ static void run(const char *label, struct font *f, int scale, enum surf_format f
 		t1[i] = bench_now() - t0;
 		damage[ci] = 0;
 	}
-	struct bench_stat full = bench_summarise(t, REPS), one = bench_summarise(t1, REPS);
-	printf("%-34s full %7.3f ms (median %7.3f)  ratio vs memcpy %5.2f", label, full.best * 1e3,
-	       full.median * 1e3, full.best / memcpy_best);
-	printf("  one cell %6.2f us = %5.3f%% of full\n", one.best * 1e6, 100.0 * one.best / full.best);
-	if (verdict > 0) {
-		printf("  target: full <= %.1f x memcpy: %s; one cell <= 1%% of full: %s\n", verdict,
-		       bench_met(full.best / memcpy_best <= verdict), bench_met(one.best / full.best <= 0.01));
-	}
+	struct bench_stat full = bench_summarise(t, REPS), mc = bench_summarise(tm, REPS), one = bench_summarise(t1, REPS);
+	double ratio = full.median / mc.median;
+	printf("%-38s full median %7.3f ms (best %7.3f), memcpy median %6.3f ms: ratio %5.2f", k->label,
+	       full.median * 1e3, full.best * 1e3, mc.median * 1e3, ratio);
+	if (ir_px >= 0)
+		printf("; %.2f instructions a pixel", ir_px);
+	printf("; one cell %6.2f us = %5.3f%% of full\n", one.best * 1e6, 100.0 * one.best / full.best);
+	if (k->target > 0)
+		printf("  target: full <= %.1f x memcpy: %s (the median ratio %.2f of %d draws beside %d memcpys, this "
+		       "run); one cell <= 1%% of full: %s\n", k->target, bench_met(ratio <= k->target), ratio, REPS,
+		       REPS, bench_met(one.best / full.best <= 0.01));
 	free(damage);
 	free(s.pixels);
 	blit_destroy(b);
 }
 
-/* The best and median time of a memcpy of n bytes. */
-static struct bench_stat time_memcpy(size_t n)
+static const struct bcase cases[] = {
+	{ "blit 8x16 xrgb8888 scale 1 rot 0", 0, 1, 0, SURF_XRGB8888, 1.5 },
+	{ "same, baseline code (no AVX2)", 0, 1, 0, SURF_XRGB8888, 0 },
+	{ "blit 8x16 rgb565   scale 1 rot 0", 0, 1, 0, SURF_RGB565, 0 },
+	{ "blit 8x16 xrgb8888 scale 1 rot 90", 0, 1, 90, SURF_XRGB8888, 0 },
+	{ "blit 8x16 xrgb8888 scale 1 rot 180", 0, 1, 180, SURF_XRGB8888, 0 },
+	{ "blit 8x16 xrgb8888 scale 2 rot 0", 0, 2, 0, SURF_XRGB8888, 0 },
+	{ "blit 8x16 xrgb8888 scale 2 rot 270", 0, 2, 270, SURF_XRGB8888, 0 },
+	/* issue 22: anti-aliased (greyscale) <= 1.2 x memcpy, colour <= 1.6 x */
+	{ "greyscale font xrgb8888 scale 1 rot 0", 1, 1, 0, SURF_XRGB8888, 1.2 },
+	{ "colour tileset xrgb8888 scale 1 rot 0", 2, 1, 0, SURF_XRGB8888, 1.6 },
+	{ "1-bit font rgb565       scale 1 rot 0", 0, 1, 0, SURF_RGB565, 0 },
+	/* RGB565 (against a memcpy of a frame half the size): issue 9's targets */
+	{ "greyscale font rgb565   scale 1 rot 0", 1, 1, 0, SURF_RGB565, 1.5 },
+	{ "colour tileset rgb565   scale 1 rot 0", 2, 1, 0, SURF_RGB565, 2.0 },
+	{ "greyscale font xrgb8888 scale 2 rot 90", 1, 2, 90, SURF_XRGB8888, 0 },
+};
+#define NCASES (int)(sizeof cases / sizeof cases[0])
+
+/* The instructions of one full draw of case i, alone (collection toggled
+ * on around it: run under a callgrind started with collection off). */
+static void draw_collected(const struct bcase *k, struct font *f, struct console *c)
 {
-	uint8_t *src = malloc(n), *dst = malloc(n);
-	if (!src || !dst)
+	struct blitter *b;
+	struct surface s = { .width = FW, .height = FH, .format = k->fmt, .rotation = k->rot };
+	s.stride = FW * surf_bpp(k->fmt);
+	s.pixels = calloc((size_t)FH, (size_t)s.stride);
+	if (!s.pixels || blit_create(&b, f, k->scale))
 		exit(1);
-	for (size_t i = 0; i < n; i++)
-		src[i] = (uint8_t)(i * 31);
-	memset(dst, 0, n);
-	double t[REPS];
-	memcpy(dst, src, n);
-	for (int i = 0; i < REPS; i++) {
-		double t0 = bench_now();
-		memcpy(dst, src, n);
-		t[i] = bench_now() - t0;
-		__asm__ volatile("" : : "r"(dst) : "memory");
-	}
-	free(src);
-	free(dst);
-	return bench_summarise(t, REPS);
+	blit_draw(b, c, &s, NULL); /* its tables built: what every later frame costs */
+	CALLGRIND_TOGGLE_COLLECT;
+	blit_draw(b, c, &s, NULL);
+	CALLGRIND_TOGGLE_COLLECT;
+	blit_destroy(b);
+	free(s.pixels);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct rng r;
 	rng_seed(&r, 42);
@@ -110,24 +149,6 @@ int main(void)
 		for (int x = 0; x < c->w; x++)
 			con_put(c, x, y, cp437_to_unicode[(x * 7 + y * 13) & 255], rng_next(&r) & 0xFFFFFF,
 				rng_next(&r) & 0xFFFFFF);
-
-	size_t frame = (size_t)FW * FH * 4;
-	struct bench_stat mc = time_memcpy(frame), mc565 = time_memcpy(frame / 2);
-	printf("frame 1920x1080 XRGB8888 (%zu bytes), font %s, 240x67 cells, %d reps, best (median)\n", frame, path, REPS);
-	printf("%-34s      %7.3f ms (median %7.3f)\n", "memcpy of one frame", mc.best * 1e3, mc.median * 1e3);
-	printf("%-34s      %7.3f ms (median %7.3f)\n", "memcpy of one RGB565 frame", mc565.best * 1e3,
-	       mc565.median * 1e3);
-
-	run("blit 8x16 xrgb8888 scale 1 rot 0", f, 1, SURF_XRGB8888, 0, mc.best, c, 1.5);
-	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
-	run("same, baseline code (no AVX2)", f, 1, SURF_XRGB8888, 0, mc.best, c, 0);
-	unsetenv("PIROGUE_BLIT_BASELINE");
-	run("blit 8x16 rgb565   scale 1 rot 0", f, 1, SURF_RGB565, 0, mc.best, c, 0);
-	run("blit 8x16 xrgb8888 scale 1 rot 90", f, 1, SURF_XRGB8888, 90, mc.best, c, 0);
-	run("blit 8x16 xrgb8888 scale 1 rot 180", f, 1, SURF_XRGB8888, 180, mc.best, c, 0);
-	run("blit 8x16 xrgb8888 scale 2 rot 0", f, 2, SURF_XRGB8888, 0, mc.best, c, 0);
-	run("blit 8x16 xrgb8888 scale 2 rot 270", f, 2, SURF_XRGB8888, 270, mc.best, c, 0);
-
 	/* the per-pixel paths: a full-colour tileset and a greyscale (blended)
 	 * one, made from the same glyphs (a copy of the font with other pixels) */
 	size_t npx = (size_t)f->nglyphs * 8 * 16;
@@ -141,14 +162,70 @@ int main(void)
 		colour.colour[i] = a << 24 | (uint32_t)(i * 2654435761u >> 8 & 0xFFFFFF);
 		grey.coverage[i] = (uint8_t)(f->coverage[i] ? 255 - (i % 5) * 40 : 0);
 	}
-	printf("tilesets (issue 9: greyscale <= 1.5 x memcpy, colour <= 2 x; the 1-bit font's ratio is above;\n"
-	       "RGB565 against the memcpy of an RGB565 frame)\n");
-	run("greyscale font xrgb8888 scale 1 rot 0", &grey, 1, SURF_XRGB8888, 0, mc.best, c, 1.5);
-	run("colour tileset xrgb8888 scale 1 rot 0", &colour, 1, SURF_XRGB8888, 0, mc.best, c, 2.0);
-	run("1-bit font rgb565       scale 1 rot 0", f, 1, SURF_RGB565, 0, mc565.best, c, 0);
-	run("greyscale font rgb565   scale 1 rot 0", &grey, 1, SURF_RGB565, 0, mc565.best, c, 1.5);
-	run("colour tileset rgb565   scale 1 rot 0", &colour, 1, SURF_RGB565, 0, mc565.best, c, 2.0);
-	run("greyscale font xrgb8888 scale 2 rot 90", &grey, 2, SURF_XRGB8888, 90, mc.best, c, 0);
+	struct font *fonts[3] = { f, &grey, &colour };
+	if (argc > 2 && !strcmp(argv[1], "--ir-case")) {
+		int i = atoi(argv[2]);
+		if (i < 0 || i >= NCASES)
+			return 2;
+		if (i == 1)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+		draw_collected(&cases[i], fonts[cases[i].font], c);
+		return 0;
+	}
+	size_t frame = (size_t)FW * FH * 4;
+	mc_src = malloc(frame);
+	mc_dst = malloc(frame);
+	if (!mc_src || !mc_dst)
+		return 1;
+	for (size_t i = 0; i < frame; i++)
+		mc_src[i] = (uint8_t)(i * 31);
+	memset(mc_dst, 0, frame);
+	if (bench_ir_mode(argc, argv)) {
+		/* instructions per pixel: calls = pixels (bench/ir.sh divides) */
+		for (int i = 0; i < NCASES; i++) {
+			const struct bcase *k = &cases[i];
+			if (i == 1)
+				setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+			struct blitter *b;
+			struct surface s = { .width = FW, .height = FH, .format = k->fmt, .rotation = k->rot };
+			s.stride = FW * surf_bpp(k->fmt);
+			s.pixels = calloc((size_t)FH, (size_t)s.stride);
+			if (!s.pixels || blit_create(&b, fonts[k->font], k->scale))
+				return 1;
+			blit_draw(b, c, &s, NULL);
+			bench_ir_start();
+			blit_draw(b, c, &s, NULL);
+			bench_ir_stop(k->label, "blit, a pixel", (long)FW * FH, 0);
+			bench_ir_start();
+			memcpy(mc_dst, mc_src, (size_t)s.stride * FH);
+			__asm__ volatile("" : : "r"(mc_dst) : "memory");
+			bench_ir_stop(k->label, "memcpy of the frame, a pixel", (long)FW * FH, 0);
+			blit_destroy(b);
+			free(s.pixels);
+			unsetenv("PIROGUE_BLIT_BASELINE");
+		}
+		return 0;
+	}
+	char self[PATH_MAX];
+	int have_self = bench_self(self, sizeof self) == 0;
+	printf("frame 1920x1080 (XRGB8888 %zu bytes), font %s, 240x67 cells; %d full draws, each beside a memcpy of "
+	       "a frame of its format (medians); instructions a pixel: callgrind of one full draw, this run\n",
+	       frame, path, REPS);
+	for (int i = 0; i < NCASES; i++) {
+		char arg[16];
+		snprintf(arg, sizeof arg, "%d", i);
+		const char *av[] = { self, "--ir-case", arg, NULL };
+		long ir = have_self ? bench_ir_exec(av, 0, NULL, "--collect-atstart=no") : -1;
+		if (i == 7)
+			printf("tilesets (issue 22, XRGB8888 at 1080p: greyscale (anti-aliased) <= 1.2 x memcpy, colour <= "
+			       "1.6 x; RGB565: issue 9's 1.5 x and 2 x)\n");
+		if (i == 1)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+		run(&cases[i], fonts[cases[i].font], c, ir < 0 ? -1.0 : (double)ir / ((double)FW * FH));
+		unsetenv("PIROGUE_BLIT_BASELINE");
+	}
+	free(mc_src);
+	free(mc_dst);
 	free(colour.colour);
 	free(grey.coverage);
 	con_destroy(c);

@@ -203,7 +203,7 @@ static long hover(struct rig *r, int step, const char *key)
 	/* the console cells over the map cells px - 6 .. px + 5, py + 2 */
 	struct ui_layout l;
 	int px, py, cam_x, cam_y;
-	ui_layout(r->con->w, r->con->h, &l);
+	ui_layout(r->con->w, r->con->h, 1, &l);
 	game_player_pos(r->g, &px, &py);
 	ui_camera(&l, game_map(r->g)->w, game_map(r->g)->h, px, py, &cam_x, &cam_y);
 	r->u.hover_x = l.view_x + px - cam_x - 6 + step % 12;

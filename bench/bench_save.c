@@ -1,5 +1,6 @@
 /* bench_save: save + load of a 10-floor game (encode, atomic write with fsync, read, decode) against a plain write and read of the same bytes; and the morgue's recording of a long game. */
 #include "bench.h"
+#include "benchrun.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #define REPS 25
 #define TARGET_MS 20.0
+#define TARGET_AUTOSAVE_IR 300000L
 
 static volatile unsigned sink;
 
@@ -194,8 +196,56 @@ static void history_figures(const char *dir)
 	histfile_close(hf);
 }
 
-int main(void)
+/* An autosave as the game makes one: the 10-floor game saved, 100 more
+ * turns played (SAVE_EVERY_TURNS), saved again into the same directory.
+ * measure: 1 under make bench-ir (both saves dumped, bench_ir_stop), 2
+ * under the callgrind bench_ir_exec starts with collection off (the second
+ * save alone collected). */
+static int autosave_ir(int measure)
 {
+	char dir[] = "/tmp/pirogue-bench-autosave-XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	struct game *g = ten_floors();
+	if (measure == 1)
+		bench_ir_start();
+	if (save_game(dir, g))
+		return 1;
+	if (measure == 1)
+		bench_ir_stop("the first save of the run (nothing kept from a save before: every chunk summed)",
+			      "pirogue", 1, 0);
+	for (int i = 0; i < SAVE_EVERY_TURNS && !game_is_over(g); i++)
+		game_apply(g, (enum cmd)(CMD_MOVE_N + (i * 3 % 8)));
+	if (measure == 1)
+		bench_ir_start();
+	else
+		CALLGRIND_TOGGLE_COLLECT;
+	int rc = save_game(dir, g);
+	if (measure == 1)
+		bench_ir_stop("an autosave of a 10-floor game, 100 turns after the last (encode, temp file, fsync, "
+			      "rename, fsync dir)", "pirogue", 1, TARGET_AUTOSAVE_IR);
+	else
+		CALLGRIND_TOGGLE_COLLECT;
+	game_destroy(g);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return rc || system(cmd) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--autosave-ir"))
+		return autosave_ir(2);
+	if (bench_ir_mode(argc, argv))
+		return autosave_ir(1); /* the timings below mean nothing under valgrind */
+	char self[PATH_MAX];
+	const char *sv[] = { self, "--autosave-ir", NULL };
+	long ir = bench_self(self, sizeof self) ? -1 : bench_ir_exec(sv, 0, NULL, "--collect-atstart=no");
+	if (ir < 0)
+		printf("autosave: bench_save --autosave-ir did not run under valgrind (make deps installs it)\n");
+	else
+		printf("autosave of a 10-floor game, 100 turns after the last: %ld instructions (callgrind, this run); "
+		       "target <= %ld: %s\n", ir, TARGET_AUTOSAVE_IR, bench_met(ir <= TARGET_AUTOSAVE_IR));
 	struct game *g = ten_floors();
 	struct serial_buf b = {0};
 	if (save_encode(g, &b))

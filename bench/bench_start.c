@@ -12,6 +12,7 @@
 
 #define RUNS 21
 #define TARGET_MS 50.0
+#define TARGET_BIG_IR 15000000L /* exec to the first frame at 1920x1080, instructions */
 
 /* Runs argv with stderr on a pipe; returns the seconds from fork to the
  * first stderr line containing until (NULL: to the exit), or -1. */
@@ -130,10 +131,18 @@ int main(int argc, char **argv)
 		printf("  start-up instructions, exec to exit after the first frame (callgrind): headless 640x400 %ld, "
 		       "1920x1080 %ld; --version %ld (ratios %.1f, %.1f)\n", is, ib, iv, (double)is / (double)iv,
 		       (double)ib / (double)iv);
+		printf("  exec to the first frame at 1920x1080: %ld instructions; target <= %ld: %s (that figure, this "
+		       "run)\n", ib, TARGET_BIG_IR, bench_met(ib <= TARGET_BIG_IR));
 		char cmd[PATH_MAX + 16];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", state);
 		return system(cmd) == 0 ? 0 : 1;
 	}
+	long ib = ir_run(big); /* the target is in instructions: callgrind, as under --ir */
+	if (ib < 0)
+		printf("exec to the first frame at 1920x1080: valgrind did not run it (make deps installs valgrind)\n");
+	else
+		printf("exec to the first frame at 1920x1080: %ld instructions (callgrind); target <= %ld: %s (that "
+		       "figure, this run)\n", ib, TARGET_BIG_IR, bench_met(ib <= TARGET_BIG_IR));
 	double ts[RUNS], tb[RUNS], tv[RUNS];
 	for (int i = 0; i < RUNS; i++) {
 		ts[i] = timed_run(start, "frame presented 1");
@@ -152,8 +161,8 @@ int main(int argc, char **argv)
 	       "ratio to the baseline %.2f\n", RUNS, b.median * 1e3, b.best * 1e3, b.median / v.median);
 	printf("baseline, exec to exit of pirogue --version:                          median %.1f ms, best %.1f ms\n",
 	       v.median * 1e3, v.best * 1e3);
-	printf("ratio to the baseline: %.2f; target under %.0f ms: %s\n", s.median / v.median, TARGET_MS,
-	       bench_met(s.median * 1e3 < TARGET_MS));
+	printf("ratio to the baseline: %.2f; target under %.0f ms: %s (the 640x400 median above, this run)\n",
+	       s.median / v.median, TARGET_MS, bench_met(s.median * 1e3 < TARGET_MS));
 	printf("(drm: the VM rig's x86_64-systemd title check prints power on to the title, docs/vmrig.md)\n");
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", state);

@@ -19,6 +19,11 @@
 
 /* Allocations made so far by the whole binary (not only the game's). */
 static long allocations;
+/* The largest single request (bytes) of malloc, calloc, realloc,
+ * aligned_alloc and posix_memalign so far; a test sets it to 0 and reads it
+ * after the code it measures (memory bounded by a request's size, not by
+ * timing it). */
+static size_t alloc_largest __attribute__((unused));
 
 #if ALLOCHOOK_COUNTING
 /* The allocation that fails (ENOMEM) when `allocations` reaches this count:
@@ -26,9 +31,11 @@ static long allocations;
  * AddressSanitizer: a test of a failure skips there.) */
 static long alloc_fail_at;
 
-/* Counts an allocation: false when it is the one to fail. */
-static inline int alloc_ok(void)
+/* Counts an allocation of n bytes: false when it is the one to fail. */
+static inline int alloc_ok(size_t n)
 {
+	if (n > alloc_largest)
+		alloc_largest = n;
 	if (++allocations != alloc_fail_at)
 		return 1;
 	errno = ENOMEM;
@@ -44,17 +51,17 @@ extern void *__libc_memalign(size_t align, size_t n);
 
 void *malloc(size_t n)
 {
-	return alloc_ok() ? __libc_malloc(n) : NULL;
+	return alloc_ok(n) ? __libc_malloc(n) : NULL;
 }
 
 void *calloc(size_t n, size_t size)
 {
-	return alloc_ok() ? __libc_calloc(n, size) : NULL;
+	return alloc_ok(size && n > (size_t)-1 / size ? (size_t)-1 : n * size) ? __libc_calloc(n, size) : NULL;
 }
 
 void *realloc(void *p, size_t n)
 {
-	return alloc_ok() ? __libc_realloc(p, n) : NULL;
+	return alloc_ok(n) ? __libc_realloc(p, n) : NULL;
 }
 
 void free(void *p)
@@ -64,12 +71,12 @@ void free(void *p)
 
 void *aligned_alloc(size_t align, size_t n)
 {
-	return alloc_ok() ? __libc_memalign(align, n) : NULL;
+	return alloc_ok(n) ? __libc_memalign(align, n) : NULL;
 }
 
 int posix_memalign(void **out, size_t align, size_t n)
 {
-	void *p = alloc_ok() ? __libc_memalign(align, n) : NULL;
+	void *p = alloc_ok(n) ? __libc_memalign(align, n) : NULL;
 	if (!p)
 		return ENOMEM;
 	*out = p;

@@ -139,6 +139,39 @@ static void test_set(void **st)
 	assert_memory_equal(&before, &b, sizeof b);
 }
 
+/* A keyboard setting of an action that also has gamepad buttons keeps its
+ * buttons, and a gamepad setting keeps its keys (test_set's wait has no
+ * button: dropping every binding of the action passed it; only a golden
+ * file saw it). */
+static void test_set_keeps_the_other_kind(void **st)
+{
+	(void)st;
+	struct bindings b;
+	char why[256];
+	uint32_t k[8];
+	bind_defaults(&b);
+	assert_int_equal(bind_set(&b, ACT_MOVE_N, false, "w", why, sizeof why), 0);
+	assert_int_equal(bind_keys(&b, ACT_MOVE_N, false, k, 8), 1);
+	assert_int_equal(k[0], 'w');
+	assert_int_equal(bind_keys(&b, ACT_MOVE_N, true, k, 8), 1);
+	assert_int_equal(k[0], PAD_UP);
+	assert_int_equal(bind_action(&b, PAD_UP), ACT_MOVE_N);
+	assert_int_equal(bind_set(&b, ACT_INVENTORY, false, "I", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, PAD_WEST), ACT_INVENTORY);
+	assert_int_equal(bind_action(&b, 'i'), ACT_NONE);
+	/* and the other way round */
+	assert_int_equal(bind_set(&b, ACT_HELP, true, "pad_r", why, sizeof why), 0);
+	assert_int_equal(bind_action(&b, PAD_TR), ACT_HELP);
+	assert_int_equal(bind_action(&b, PAD_TL2), ACT_NONE);
+	assert_int_equal(bind_keys(&b, ACT_HELP, false, k, 8), 2);
+	assert_int_equal(k[0], '?');
+	assert_int_equal(k[1], KEY_F1);
+	/* an empty list leaves the other kind too */
+	assert_int_equal(bind_set(&b, ACT_EXPLORE, false, "", why, sizeof why), 0);
+	assert_int_equal(bind_keys(&b, ACT_EXPLORE, false, k, 8), 0);
+	assert_int_equal(bind_keys(&b, ACT_EXPLORE, true, k, 8), 2);
+}
+
 static void test_names_and_labels(void **st)
 {
 	(void)st;
@@ -166,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_move_delta),
 		cmocka_unit_test(test_key_parse),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_set_keeps_the_other_kind),
 		cmocka_unit_test(test_names_and_labels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

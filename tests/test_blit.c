@@ -111,6 +111,9 @@ static void golden_size(int s, int *lw, int *lh)
 	*lh = 4 * TF_H * s - 5;
 }
 
+/* The map sheet check_reference draws wide map cells with (NULL: none). */
+static const struct font *ref_map;
+
 /* Checks every pixel of s against a straightforward model of the contract
  * in blit.h (the logical -> surface mapping, the blend formula, untouched
  * pixels outside the console keep `outside`). */
@@ -134,12 +137,25 @@ static void check_reference(const struct surface *s, const struct font *f, int s
 				want = outside;
 			} else {
 				const struct con_cell *cell = con_at(c, cx, cy);
-				int g = font_glyph(f, cell->ch);
-				int i = g * f->cell_w * f->cell_h + (y % ch) / scale * f->cell_w + (x % cw) / scale;
-				uint32_t fg = cell->fg, bg = cell->bg, a = f->coverage[i];
-				if (f->colour) {
-					fg = f->colour[i] & 0xFFFFFF;
-					a = f->colour[i] >> 24;
+				/* a half of a wide map cell: that half of the map sheet's
+				 * glyph; without a sheet the head's glyph, a blank tail */
+				const struct font *gf = f;
+				uint32_t cp = cell->ch;
+				int gx = (x % cw) / scale;
+				if (cell->flags & (CON_WIDE | CON_TAIL)) {
+					if (ref_map) {
+						gf = ref_map;
+						gx += cell->flags & CON_TAIL ? f->cell_w : 0;
+					} else if (cell->flags & CON_TAIL) {
+						cp = ' ';
+					}
+				}
+				int g = font_glyph(gf, cp);
+				int i = g * gf->cell_w * gf->cell_h + (y % ch) / scale * gf->cell_w + gx;
+				uint32_t fg = cell->fg, bg = cell->bg, a = gf->coverage[i];
+				if (gf->colour) {
+					fg = gf->colour[i] & 0xFFFFFF;
+					a = gf->colour[i] >> 24;
 				}
 				want = 0;
 				for (int sh = 0; sh <= 16; sh += 8) {
@@ -340,6 +356,172 @@ static void damaged_equals_full(int first_font, uint64_t seeds)
 					}
 					blit_destroy(b);
 				}
+		tf_free(f);
+	}
+}
+
+/* A map sheet for the test font: cells twice as wide, glyph g being the
+ * test font's glyphs g and g + 1 side by side (so the halves differ),
+ * coverage or colour. Free with tf_free. */
+static struct font *wide_font(int colour)
+{
+	struct font *t = tf_make(colour);
+	assert_non_null(t);
+	struct font *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	*f = *t;
+	f->cell_w = 2 * TF_W;
+	f->coverage = calloc(TF_N, 2 * TF_W * TF_H);
+	f->colour = colour ? calloc(TF_N, 2 * TF_W * TF_H * sizeof *f->colour) : NULL;
+	f->map = malloc(sizeof tf_map);
+	assert_true(f->coverage && f->map && (!colour || f->colour));
+	memcpy(f->map, tf_map, sizeof tf_map);
+	for (int g = 0; g < TF_N; g++)
+		for (int y = 0; y < TF_H; y++)
+			for (int x = 0; x < 2 * TF_W; x++) {
+				int src = (((g + x / TF_W) % TF_N) * TF_H + y) * TF_W + x % TF_W;
+				int dst = (g * TF_H + y) * 2 * TF_W + x;
+				f->coverage[dst] = t->coverage[src];
+				if (colour)
+					f->colour[dst] = t->colour[src];
+			}
+	assert_int_equal(tf_index(f), 0);
+	tf_free(t);
+	return f;
+}
+
+/* A wide map cell at (x, y) of c: its head and its tail, as ui_put_map
+ * writes them. */
+static void put_wide(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)
+{
+	struct con_cell v = { ch, fg, bg, 0, CON_MAP | CON_WIDE };
+	con_cell_set(c, x, y, v);
+	v.flags = CON_MAP | CON_TAIL;
+	if (x + 1 < c->w)
+		con_cell_set(c, x + 1, y, v);
+}
+
+/* Wide map cells (docs/cells.md): with a map sheet each half shows that
+ * half of the sheet's glyph, without one the head shows its glyph from the
+ * text font and the tail a blank; text cells around them are drawn as
+ * ever; drawn damaged-only after random edits (map cells and text over
+ * their halves) equals a full draw, at every rotation and both formats. */
+static void test_wide_map_cells(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	assert_non_null(f);
+	for (int sheet = 0; sheet < 3; sheet++) { /* none, coverage, colour */
+		struct font *m = sheet ? wide_font(sheet - 1) : NULL;
+		for (int fi = 0; fi < 2; fi++)
+			for (int scale = 1; scale <= 2; scale++) {
+				struct blitter *b;
+				assert_int_equal(blit_create(&b, f, scale), 0);
+				assert_int_equal(blit_set_map(b, m), 0);
+				assert_ptr_equal(blit_map(b), m);
+				for (int ri = 0; ri < 4; ri++) {
+					struct rng r;
+					rng_seed(&r, (uint64_t)(sheet * 1000 + fi * 100 + scale * 10 + ri));
+					struct console *c;
+					assert_int_equal(con_create(&c, 9, 5), 0);
+					struct tsurf a, full;
+					int lw = 9 * TF_W * scale - 3, lh = 5 * TF_H * scale + 2;
+					ts_init(&a, formats[fi], rotations[ri], lw, lh, 3);
+					for (int round = 0; round < 8; round++) {
+						for (int i = 0; i < 10; i++) {
+							int x = rng_range(&r, 0, 8), y = rng_range(&r, 0, 4);
+							uint32_t ch = random_chars[rng_range(&r, 0, 8)];
+							uint32_t fg = rng_next(&r) & 0xFFFFFF, bg = rng_next(&r) & 0xFFFFFF;
+							if (rng_range(&r, 0, 2))
+								put_wide(c, x, y, ch, fg, bg);
+							else
+								con_put(c, x, y, ch, fg, bg);
+						}
+						blit_draw(b, c, &a.s, round ? c->damage : NULL);
+						con_clear_damage(c);
+						ts_init(&full, formats[fi], rotations[ri], lw, lh, 3);
+						blit_draw(b, c, &full.s, NULL);
+						if (memcmp(a.s.pixels, full.s.pixels, a.size))
+							fail_msg("sheet %d %s scale %d rotation %d round %d: damaged-only "
+								 "differs from full", sheet, format_names[fi], scale,
+								 rotations[ri], round);
+						ref_map = m;
+						check_reference(&full.s, f, scale, c, SENTINEL);
+						ref_map = NULL;
+						ts_free(&full);
+					}
+					check_padding(&a.s);
+					ts_free(&a);
+					con_destroy(c);
+				}
+				blit_destroy(b);
+			}
+		tf_free(m);
+	}
+	/* a sheet whose cells are not two text cells is refused, the old kept */
+	struct blitter *b;
+	assert_int_equal(blit_create(&b, f, 1), 0);
+	struct font *m = wide_font(0);
+	assert_int_equal(blit_set_map(b, m), 0);
+	assert_int_equal(blit_set_map(b, f), -EINVAL);
+	assert_ptr_equal(blit_map(b), m);
+	blit_destroy(b);
+	tf_free(m);
+	tf_free(f);
+}
+
+/* blit_draw_on_black (issue 22: a first frame pays only for what it
+ * shows) on a black surface gives the pixels of blit_draw(NULL) on the same
+ * black surface, byte for byte: consoles with black and other backgrounds,
+ * blank and drawn glyphs, wide map cells from a map sheet, every test font
+ * (a full-colour one too), both formats, every rotation, scales 1-2. */
+static void test_on_black_equals_full(void **st)
+{
+	(void)st;
+	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+		struct font *f = test_font(fno);
+		assert_non_null(f);
+		bool rnd = fno >= 2;
+		for (int fi = 0; fi < 2; fi++)
+			for (int scale = 1; scale <= 2; scale++) {
+				struct blitter *b;
+				assert_int_equal(blit_create(&b, f, scale), 0);
+				struct font *wide = fno < 2 && scale == 1 ? wide_font(fno) : NULL; /* map cells too */
+				if (wide)
+					assert_int_equal(blit_set_map(b, wide), 0);
+				for (int ri = 0; ri < 4; ri++) {
+					struct rng r;
+					rng_seed(&r, (uint64_t)(fno * 1000 + fi * 100 + scale * 10 + ri));
+					struct console *c;
+					int cols = rnd ? 21 : 9, rows = rnd ? 5 : 6;
+					assert_int_equal(con_create(&c, cols, rows), 0);
+					for (int i = 0; i < 40; i++) { /* most on black, some blank */
+						random_cell(c, &r, rnd);
+						int x = rng_range(&r, 0, cols - 1), y = rng_range(&r, 0, rows - 1);
+						con_put(c, x, y, i % 3 ? con_at(c, x, y)->ch : ' ', rng_next(&r) & 0xFFFFFF, 0);
+						if (wide && i % 4 == 0) /* a wide map cell, blank or not, on black or not */
+							put_wide(c, rng_range(&r, 0, cols - 2), y, i % 8 ? 'F' : ' ',
+								 0xFFFFFF, i % 3 ? 0 : 0x203040);
+					}
+					int lw = f->cell_w * cols * scale + 3, lh = f->cell_h * rows * scale - 5;
+					struct tsurf a, full;
+					ts_init(&a, formats[fi], rotations[ri], lw, lh, 2);
+					ts_init(&full, formats[fi], rotations[ri], lw, lh, 2);
+					blit_clear(&a.s, 0);
+					blit_clear(&full.s, 0);
+					assert_int_equal(blit_draw_on_black(b, c, &a.s), 0);
+					blit_draw(b, c, &full.s, NULL);
+					if (memcmp(a.s.pixels, full.s.pixels, a.size))
+						fail_msg("font %s %s scale %d rotation %d: drawn on black differs from a "
+							 "full draw", f->name, format_names[fi], scale, rotations[ri]);
+					ts_free(&a);
+					ts_free(&full);
+					con_destroy(c);
+				}
+				blit_destroy(b);
+				if (wide)
+					tf_free(wide);
+			}
 		tf_free(f);
 	}
 }
@@ -685,6 +867,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_choose),
 		cmocka_unit_test(test_choose_cands),
 		cmocka_unit_test(test_damaged_equals_full),
+		cmocka_unit_test(test_on_black_equals_full),
+		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),

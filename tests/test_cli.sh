@@ -40,6 +40,16 @@ check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"
+# --help names every key a keys file takes, as its error lists them
+# (kp0..kp9, f1..f12 and the gamepad's buttons were missing from both)
+names=$("$P" --backend headless --seed 1 --keys "$tmp/bad.keys" 2>&1 | sed -n 's/.*(a character or one of: \([^)]*\)).*/\1/p' |
+	sed 's/; gamepad buttons://')
+help=$("$P" --help)
+for w in $names kp0..kp9 f1..f12 pad_a pad_thumbr pad_downright; do
+	printf '%s\n' "$help" | grep -qwF -- "$w" || { echo "FAIL: --help does not list the key name '$w'"; fail=1; }
+	printf '%s\n' "$names" | grep -qwF -- "$w" || { echo "FAIL: the keys file's error does not list '$w'"; fail=1; }
+done
+[ "$(printf '%s\n' $names | wc -l)" -gt 30 ] || { echo "FAIL: the keys file's error lists few names: $names"; fail=1; }
 # a bad keys file changes nothing in the state directory: the game in
 # progress there stays (it was kept aside by --seed, and a save of the
 # unplayed new game written in its place, before the file was read)
@@ -57,7 +67,10 @@ check_usage 2 "nul.keys:2: the line holds a NUL byte" --backend headless --seed 
 printf 'scale = 2\nfont = a\000b\n' > "$tmp/nul.conf"
 check_usage 2 "nul.conf:2: the line holds a NUL byte" --config "$tmp/nul.conf" --backend headless
 printf 'not a font' > "$tmp/font.png"
-check_usage 1 "font.png" --backend headless --font "$tmp/font.png"
+check_usage 2 "font.png" --backend headless --font "$tmp/font.png"
+check_usage 2 "none.png: cannot open font" --backend headless --font "$tmp/none.png"
+# the terminal backend loads no font, but a bad --font is refused there too
+check_usage 2 "font.png" --backend term --font "$tmp/font.png"
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }

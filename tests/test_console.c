@@ -258,15 +258,139 @@ static void test_box_and_fill(void **st)
 	con_destroy(c);
 }
 
+/* A cell is the same (not damaged) only when all five fields are: a map
+ * cell's tile or flags changing alone damages it; text over a map cell
+ * makes it a text cell again; con_set_bg keeps what kind of cell it is. */
+static void test_tile_and_flags_damage(void **st)
+{
+	(void)st;
+	struct console *c;
+	assert_int_equal(con_create(&c, 4, 2), 0);
+	con_put(c, 1, 1, '#', 1, 2);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 0, CON_MAP });
+	assert_int_equal(c->damaged, 1);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 7, CON_MAP });
+	assert_int_equal(c->damaged, 1);
+	con_clear_damage(c);
+	con_cell_set(c, 1, 1, (struct con_cell){ '#', 1, 2, 7, CON_MAP });
+	assert_int_equal(c->damaged, 0);
+	con_set_bg(c, 1, 1, 3);
+	assert_int_equal(con_at(c, 1, 1)->flags, CON_MAP);
+	assert_int_equal(con_at(c, 1, 1)->tile, 7);
+	con_put_fg(c, 1, 1, 'a', 1);
+	assert_int_equal(con_at(c, 1, 1)->flags, 0);
+	assert_int_equal(con_at(c, 1, 1)->tile, 0);
+	con_destroy(c);
+}
+
+/* con_wrap's lines, each printed with con_print_line, are what
+ * con_print_wrapped prints, and as many as con_wrapped_lines counts: texts
+ * with long words, runs of spaces, newlines and UTF-8 at widths 1-30. */
+static void test_wrap_lines_as_printed(void **st)
+{
+	(void)st;
+	static const char *const texts[] = {
+		"You attack the troll for 8 hit points.", "a  b   c    d", "Supercalifragilistic is a word",
+		"line one\nline two is longer than the box", "\u00e9t\u00e9 \u00e0 la plage, \u2192 encore",
+		"   leading and trailing   ", "",
+	};
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
+		for (int w = 1; w <= 30; w++) {
+			struct console *a, *b;
+			assert_int_equal(con_create(&a, 32, 48), 0);
+			assert_int_equal(con_create(&b, 32, 48), 0);
+			struct con_line lines[48];
+			int n = con_wrap(w, texts[t], lines, 48);
+			assert_int_equal(n, con_wrapped_lines(w, texts[t]));
+			assert_int_equal(con_print_wrapped(a, 1, 0, w, 48, 0xFFFFFF, 0, texts[t]), n);
+			for (int i = 0; i < n && i < 48; i++)
+				con_print_line(b, 1, i, 0xFFFFFF, 0, texts[t], lines[i]);
+			for (int y = 0; y < 48; y++)
+				for (int x = 0; x < 32; x++)
+					assert_int_equal(con_at(a, x, y)->ch, con_at(b, x, y)->ch);
+			con_destroy(a);
+			con_destroy(b);
+		}
+}
+
+/* con_fill, con_copy_rect and con_copy (a row at a time) leave the console
+ * exactly as con_put on each of their cells does: cells, damage, each row's span, the damaged rows and
+ * the counts, over fills of every shape on consoles already part drawn and
+ * part damaged. */
+static void test_fill_as_cell_by_cell(void **st)
+{
+	(void)st;
+	uint64_t r = 7;
+	for (int round = 0; round < 300; round++) {
+		struct console *a, *b;
+		assert_int_equal(con_create(&a, 23, 9), 0);
+		assert_int_equal(con_create(&b, 23, 9), 0);
+		for (int k = 0; k < 40; k++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
+			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3, bg = (r >> 21) & 1 ? 0 : 0x102030;
+			con_put(a, x, y, ch, 0xFFFFFF, bg);
+			con_put(b, x, y, ch, 0xFFFFFF, bg);
+			if (k == 20) { /* part of the damage forgotten */
+				con_clear_damage(a);
+				con_clear_damage(b);
+			}
+		}
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		int fx = (int)(r >> 33) % 27 - 2, fy = (int)(r >> 40) % 12 - 2, fw = (int)(r >> 47) % 26, fh = (int)(r >> 55) % 11;
+		uint32_t bg = (r >> 3) & 1 ? 0 : 0x102030;
+		con_fill(a, fx, fy, fw, fh, ' ', 0xFFFFFF, bg);
+		for (int y = fy; y < fy + fh; y++)
+			for (int x = fx; x < fx + fw; x++)
+				con_put(b, x, y, ' ', 0xFFFFFF, bg);
+		/* and con_copy_rect / con_copy from a console drawn otherwise */
+		struct console *src;
+		assert_int_equal(con_create(&src, 23, 9), 0);
+		for (int k = 0; k < 60; k++)
+			con_put(src, (k * 7 + round) % 23, (k * 5 + round) % 9, 'a' + (uint32_t)(k % 4), 0xFFFFFF,
+				k % 3 ? 0 : 0x102030);
+		if (round % 2) {
+			assert_int_equal(con_copy_rect(a, src, fy, fx, fh + 3, fw / 2), 0);
+			for (int y = fx; y < fx + fw / 2; y++)
+				for (int x = fy; x < fy + fh + 3; x++)
+					if (x >= 0 && y >= 0 && x < 23 && y < 9)
+						con_cell_set(b, x, y, *con_at(src, x, y));
+		} else if (round % 5 == 0) {
+			assert_int_equal(con_copy(a, src), 0);
+			for (int y = 0; y < 9; y++)
+				for (int x = 0; x < 23; x++)
+					con_cell_set(b, x, y, *con_at(src, x, y));
+		}
+		con_destroy(src);
+		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+		assert_memory_equal(a->damage, b->damage, 23 * 9);
+		for (int y = 0; y < 9; y++) {
+			assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
+			assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
+		}
+		assert_int_equal(a->damage_y0, b->damage_y0);
+		assert_int_equal(a->damage_y1, b->damage_y1);
+		assert_int_equal(a->damaged, b->damaged);
+		assert_true(a->changes == b->changes);
+		con_destroy(a);
+		con_destroy(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_bounds),
 		cmocka_unit_test(test_damage_only_on_change),
+		cmocka_unit_test(test_tile_and_flags_damage),
 		cmocka_unit_test(test_row_damage),
 		cmocka_unit_test(test_copy_follows_changes),
 		cmocka_unit_test(test_print_clips_and_decodes),
 		cmocka_unit_test(test_wrap_never_cuts_words),
+		cmocka_unit_test(test_wrap_lines_as_printed),
+		cmocka_unit_test(test_fill_as_cell_by_cell),
 		cmocka_unit_test(test_box_and_fill),
 		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),

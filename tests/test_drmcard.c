@@ -1,12 +1,50 @@
 /* Tests for platform/drmcard: the backend probe and --list-displays on
- * whatever cards this host has (none is fine), and a card that is not there. */
+ * whatever cards this host has (none is fine), a card that is not there,
+ * and cards that open(2) refuses (faked below): EACCES is the node's
+ * permissions (the video group), EPERM a cgroup's device policy (a systemd
+ * unit's DeviceAllow=), which no group mends. */
 #include "testutil.h"
 #if WITH_DRM
 #include "logcap.h"
 #include "platform/drmcard.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* open(2) as the code under test sees it: these two card paths are refused
+ * with their errno, as the kernel refuses a node (EACCES: its mode; EPERM:
+ * the device cgroup); every other path is opened for real. */
+static int fake_open(const char *path, int flags, va_list ap)
+{
+	mode_t mode = (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+	if (!strcmp(path, "/dev/dri/card-eperm") || !strcmp(path, "/dev/dri/card-eacces")) {
+		errno = strstr(path, "eperm") ? EPERM : EACCES;
+		return -1;
+	}
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	int fd = fake_open(path, flags, ap);
+	va_end(ap);
+	return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	int fd = fake_open(path, flags, ap);
+	va_end(ap);
+	return fd;
+}
 
 static void test_probe_and_list(void **st)
 {
@@ -39,6 +77,44 @@ static void test_find_missing(void **st)
 	assert_non_null(strstr(logcap_buf, "/dev/dri/card97: no such DRM card"));
 	assert_int_equal(logcap_lines(logcap_buf), 1);
 }
+
+/* A card the device policy refuses (EPERM: what a systemd unit's
+ * DevicePolicy=closed does to a card its DeviceAllow= does not cover) is
+ * said to be that, with the fix, and not blamed on the video group; one
+ * the node's permissions refuse (EACCES) names the video group. */
+static void test_refused_open(void **st)
+{
+	(void)st;
+	char path[DRMCARD_PATH_LEN];
+	logcap_begin();
+	int fd = drmcard_find("card-eperm", "", path, sizeof path);
+	logcap_end();
+	assert_int_equal(fd, -EPERM);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "/dev/dri/card-eperm: Operation not permitted: refused by the device policy"));
+	assert_non_null(strstr(logcap_buf, "DeviceAllow=char-226 rw"));
+	assert_null(strstr(logcap_buf, "video group"));
+
+	char why[400];
+	struct display_opts o = { .card = "card-eperm" };
+	assert_int_equal(drmcard_probe(&o, why, sizeof why), -EPERM);
+	assert_non_null(strstr(why, "cannot be opened (Operation not permitted): refused by the device policy"));
+	assert_non_null(strstr(why, "char-226"));
+	assert_null(strstr(why, "video group"));
+
+	logcap_begin();
+	fd = drmcard_find("card-eacces", "", path, sizeof path);
+	logcap_end();
+	assert_int_equal(fd, -EACCES);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "/dev/dri/card-eacces: Permission denied: add the user to the video group"));
+	assert_null(strstr(logcap_buf, "device policy"));
+	o.card = "card-eacces";
+	assert_int_equal(drmcard_probe(&o, why, sizeof why), -EACCES);
+	assert_non_null(strstr(why, "video group"));
+
+	assert_string_equal(drmcard_open_advice(ENOENT), "");
+}
 #else
 static void test_not_built(void **st)
 {
@@ -53,6 +129,7 @@ int main(void)
 #if WITH_DRM
 		cmocka_unit_test(test_probe_and_list),
 		cmocka_unit_test(test_find_missing),
+		cmocka_unit_test(test_refused_open),
 #else
 		cmocka_unit_test(test_not_built),
 #endif

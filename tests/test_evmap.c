@@ -988,6 +988,64 @@ static void test_db_mapping(void **st)
 	EXPECT_NONE();
 }
 
+/* An axis bound to a button is pressed from the midpoint of its input range
+ * on, as SDL's HandleJoystickAxis reads it (threshold = min + (max - min)
+ * / 2; pressed at or past it, toward max). Only the SDL comparison, which
+ * skips without libSDL2, saw a slip at the midpoint itself. */
+static void test_axis_button_midpoint(void **st)
+{
+	(void)st;
+	struct evm_caps c;
+	struct evdb db = {0};
+	memset(&c, 0, sizeof c);
+	EVM_SET(&c, key, BTN_TRIGGER);
+	EVM_SET(&c, abs, ABS_X);  /* a0 */
+	EVM_SET(&c, abs, ABS_Y);  /* a1 */
+	EVM_SET(&c, abs, ABS_Z);  /* a2 */
+	EVM_SET(&c, abs, ABS_RX); /* a3 */
+	c.bus = 3;
+	c.vendor = 0x1234;
+	c.product = 0x5678;
+	uint8_t g[16];
+	evm_guid(&c, g);
+	char s[33], line[256];
+	evdb_guid_str(g, s);
+	/* a0 whole (-32768..32767: threshold -1), a1 its positive half
+	 * (0..32767: 16383), a2 its negative half (0..-32768: -16384, pressed
+	 * at or below), a3 whole and inverted (32767..-32768: 0, at or below) */
+	snprintf(line, sizeof line, "%s,Axes as buttons,a:a0,b:+a1,x:-a2,y:a3~,platform:Linux,", s);
+	assert_int_equal(addl(&db, line, "t", 1), 0);
+	mk_dev(&pad, &c, EVM_GAMEPAD);
+	assert_int_equal(evm_padmap_from_db(&pad.map, &db.v[0], &c), 4);
+	static const struct {
+		unsigned code;
+		int off, on; /* raw values (SDL's units on this axis): the last one released, the first pressed */
+		uint32_t key;
+	} axes[] = {
+		{ABS_X, -2, -1, PAD_SOUTH},
+		{ABS_Y, 16382, 16383, PAD_EAST},
+		{ABS_Z, -16383, -16384, PAD_WEST},
+		{ABS_RX, 1, 0, PAD_NORTH},
+	};
+	for (size_t i = 0; i < sizeof axes / sizeof *axes; i++) {
+		assert_int_equal(evm_sdl_axis(axes[i].on, -32768, 32767), axes[i].on);
+		abs1(&pad, axes[i].code, axes[i].off);
+		EXPECT_NONE();
+		abs1(&pad, axes[i].code, axes[i].on);
+		EXPECT(axes[i].key);
+		abs1(&pad, axes[i].code, axes[i].off); /* let go */
+		abs1(&pad, axes[i].code, axes[i].on);
+		EXPECT(axes[i].key);
+	}
+	evdb_free(&db);
+	/* on a 0..255 axis SDL's units put the raw 127 at -129 and 128 at
+	 * 128: the whole axis's threshold (-1) lies between them */
+	assert_int_equal(evm_sdl_axis(127, 0, 255), -129);
+	assert_int_equal(evm_sdl_axis(128, 0, 255), 128);
+	assert_int_equal(evm_sdl_axis(0, 0, 255), -32768);
+	assert_int_equal(evm_sdl_axis(255, 0, 255), 32767);
+}
+
 /* ---------- the shipped database against SDL ---------- */
 
 /* Real lines of gamepads/gamecontrollerdb.txt (SDL 2.26's own list) and
@@ -1195,6 +1253,7 @@ int main(void)
 		cmocka_unit_test(test_mouse_extremes),
 		cmocka_unit_test(test_guid),
 		cmocka_unit_test(test_db_mapping),
+		cmocka_unit_test(test_axis_button_midpoint),
 		cmocka_unit_test(test_sdl_database),
 		cmocka_unit_test(test_norm_axis),
 	};

@@ -200,6 +200,82 @@ static void test_travel(void **state)
 	game_destroy(g);
 }
 
+/* HP at exactly half after the last command is not below half: no stop;
+ * one point less is (docs/rules.md: "HP fell below half"; a stop at
+ * exactly half passed every other test). From exactly half down is a fall
+ * below half too. */
+static void test_hp_stop_at_exactly_half(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
+	assert_int_equal(pa->max_hp, 30);
+	struct command wait = {.c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1};
+	struct command step;
+	char why[80] = "";
+	/* the last command took the player from 30 to 15 HP: exactly half */
+	assert_int_equal(game_do(g, &wait), 1);
+	pa->hp = 15;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	/* ... and then from 15 to 14: below half, for the first time */
+	assert_int_equal(game_do(g, &wait), 1);
+	pa->hp = 14;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "Your health is below half.");
+	/* from 30 straight to 14 stops too */
+	game_destroy(g);
+	g = arena();
+	pa = ecs_get(g->w, g->player, COMP_ACTOR);
+	assert_int_equal(game_do(g, &wait), 1);
+	pa->hp = 14;
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
+	assert_string_equal(why, "Your health is below half.");
+	game_destroy(g);
+}
+
+/* The player at (10, 10) knowing only the cells explored[] below: the
+ * frontier chosen and the step proposed. */
+static void frontier_among(const int (*cells)[2], int n, int wx, int wy, enum cmd want)
+{
+	struct game *g = gamefix_room(11);
+	gamefix_enter(g, 10, 10);
+	struct map *m = world_floor(g, g->depth);
+	memset(m->explored, 0, sizeof m->explored);
+	m->explored[10 * m->w + 10] = 1;
+	for (int i = 0; i < n; i++)
+		m->explored[cells[i][1] * m->w + cells[i][0]] = 1;
+	uint8_t cost[WORLD_CELLS];
+	uint16_t dist[WORLD_CELLS];
+	explore_distances(g, cost, dist);
+	int fx, fy;
+	assert_int_equal(explore_frontier(dist, m, &fx, &fy), 0);
+	assert_int_equal(fx, wx);
+	assert_int_equal(fy, wy);
+	struct command step;
+	char why[80];
+	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
+	assert_int_equal(step.c, want);
+	game_destroy(g);
+}
+
+/* Frontier cells at the same distance: the one of the lowest cell index
+ * (y * width + x) wins (docs/rules.md; the tie going to the other passed
+ * every other test). */
+static void test_frontier_tie_to_lowest_index(void **state)
+{
+	(void)state;
+	static const int row[][2] = {{9, 10}, {11, 10}};
+	frontier_among(row, 2, 9, 10, CMD_MOVE_W);
+	static const int column[][2] = {{10, 11}, {10, 9}};
+	frontier_among(column, 2, 10, 9, CMD_MOVE_N);
+	/* (11, 9) comes before (9, 11): the row first */
+	static const int diagonal[][2] = {{9, 11}, {11, 9}};
+	frontier_among(diagonal, 2, 11, 9, CMD_MOVE_NE);
+	/* a nearer one wins over a lower index */
+	static const int nearer[][2] = {{10, 9}, {10, 8}, {11, 10}};
+	frontier_among(nearer, 3, 10, 9, CMD_MOVE_N);
+}
+
 static void test_dead_and_levelup(void **state)
 {
 	(void)state;
@@ -223,6 +299,8 @@ int main(void)
 		cmocka_unit_test(test_stops_for_monsters),
 		cmocka_unit_test(test_stops_once_for_items),
 		cmocka_unit_test(test_stops_when_hp_falls_below_half),
+		cmocka_unit_test(test_hp_stop_at_exactly_half),
+		cmocka_unit_test(test_frontier_tie_to_lowest_index),
 		cmocka_unit_test(test_travel),
 		cmocka_unit_test(test_dead_and_levelup),
 	};

@@ -11,6 +11,8 @@
 #include <zlib.h>
 #include <stb_image_write.h>
 
+#include "allochook.h"
+
 /* ---- helpers: a growing byte buffer, image and PSF builders ---------- */
 
 struct buf {
@@ -773,6 +775,77 @@ static void test_psf2_maximal_table(void **st)
 	free(t.d);
 }
 
+/* A table of a few glyphs mapping one code point over and over, 16 MiB of
+ * it (16 KB gzipped): refused with one line, and no allocation bigger than
+ * the file (the map of 16 million entries took 216 MB and 1.4 s; measured
+ * here by the size of the largest allocation, not by time). At most
+ * FONT_MAP_PER_GLYPH (64) code points a glyph on average load. */
+static void test_psf2_table_bounded_by_glyphs(void **st)
+{
+	(void)st;
+	if (!ALLOCHOOK_COUNTING)
+		skip(); /* AddressSanitizer's allocator: nothing is measured */
+	struct buf t = {0};
+	size_t room = FONT_MAX_FILE - 32 - 2 * 16 - 1;
+	t.cap = room;
+	t.d = malloc(room);
+	assert_non_null(t.d);
+	memset(t.d, 'A', room - 2);
+	t.d[room - 2] = 0xFF; /* end of glyph 0 */
+	t.d[room - 1] = 0xFF; /* end of glyph 1 */
+	t.n = room;
+	struct buf b = psf2(2, 8, 16, &t);
+	assert_int_equal(b.n, FONT_MAX_FILE - 1);
+	struct buf z = gzip(&b);
+	assert_true(z.n < 64 * 1024);
+	struct font *f = (struct font *)1;
+	char err[256];
+	alloc_largest = 0;
+	int rc = load(&f, &b, err);
+	size_t largest = alloc_largest;
+	assert_int_equal(rc, -EINVAL);
+	assert_null(f);
+	assert_non_null(strstr(err, "x/test.font: Unicode table maps more than 128 code points to its 2 glyphs"));
+	if (largest > 64 * 1024)
+		fail_msg("loading a 2-glyph font allocated %zu bytes at once", largest);
+	/* gzipped: the file itself is the largest allocation */
+	alloc_largest = 0;
+	rc = load(&f, &z, err);
+	largest = alloc_largest;
+	assert_int_equal(rc, -EINVAL);
+	if (largest > FONT_MAX_FILE + 1)
+		fail_msg("loading a 2-glyph gzipped font of %zu bytes allocated %zu bytes at once", b.n, largest);
+	free(z.d);
+	free(b.d);
+	free(t.d);
+
+	/* 128 distinct code points for 2 glyphs: loaded; 129: refused */
+	for (int extra = 0; extra <= 1; extra++) {
+		struct buf u = {0};
+		for (uint32_t cp = 0x100; cp < 0x100 + 100 + (uint32_t)extra; cp++)
+			put_utf8(&u, cp);
+		put8(&u, 0xFF);
+		for (uint32_t cp = 'a'; cp < 'a' + 28; cp++)
+			put_utf8(&u, cp);
+		put8(&u, 0xFF);
+		b = psf2(2, 8, 16, &u);
+		rc = load(&f, &b, err);
+		if (extra) {
+			assert_int_equal(rc, -EINVAL);
+			assert_null(f);
+		} else {
+			if (rc)
+				fail_msg("%s", err);
+			assert_int_equal(font_glyph(f, 0x100), 0);
+			assert_int_equal(font_glyph(f, 0x163), 0);
+			assert_int_equal(font_glyph(f, 'a' + 27), 1);
+			font_destroy(f);
+		}
+		free(b.d);
+		free(u.d);
+	}
+}
+
 /* True when s is one line of printable UTF-8. */
 static bool printable_line(const char *s)
 {
@@ -1283,6 +1356,7 @@ int main(void)
 		cmocka_unit_test(test_file_errors),
 		cmocka_unit_test(test_shipped_fonts),
 		cmocka_unit_test(test_psf2_maximal_table),
+		cmocka_unit_test(test_psf2_table_bounded_by_glyphs),
 		cmocka_unit_test(test_messages_have_no_control_bytes),
 		cmocka_unit_test(test_fifo_and_devices),
 		cmocka_unit_test(test_blank_sheet_refused),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every way a font can be bad, as the player meets it: one line on standard
-# error, exit 1, naming the file, what is wrong with it and one thing to do
+# error, exit 2 (a wrong value, as README says; it was 1), naming the file, what is wrong with it and one thing to do
 # about it, the one that fits where the font was given: --font, the font
 # setting of a settings file (its file and line), or --font-layout when the
 # sheet's layout is what is wrong.
@@ -36,8 +36,8 @@ check() {
 	shift 2
 	err=$("$P" --backend headless "$@" 2>&1 >/dev/null)
 	rc=$?
-	if [ $rc != 1 ] || [ "$(printf '%s\n' "$err" | grep -c .)" != 1 ]; then
-		say "$how: exit $rc (want 1), not one line: $err"
+	if [ $rc != 2 ] || [ "$(printf '%s\n' "$err" | grep -c .)" != 1 ]; then
+		say "$how: exit $rc (want 2), not one line: $err"
 	elif ! printf '%s' "$err" | grep -q "^pirogue: /[^ ]*: "; then
 		say "$how: the line does not start with the file: $err"
 	elif ! printf '%s' "$err" | grep -qF -- "$remedy"; then

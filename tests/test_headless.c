@@ -55,6 +55,7 @@ static struct surface expected(const struct font *f, int scale, const struct sur
 	blit_clear(&e, 0);
 	struct blitter *b;
 	assert_int_equal(blit_create(&b, f, scale), 0);
+	blit_set_centred(b, true); /* as the pixel backends draw */
 	blit_draw(b, c, &e, NULL);
 	blit_destroy(b);
 	return e;

@@ -332,6 +332,38 @@ static void test_lightning(void **state)
 	game_destroy(g);
 }
 
+/* "Within 5" takes in distance exactly 5 (dx^2 + dy^2 = 25, straight or
+ * 3-4 diagonal) and nothing past it (26); a bolt that left out exactly 5
+ * was seen only by a golden file. */
+static void test_lightning_at_exactly_range(void **state)
+{
+	(void)state;
+	static const int at[][2] = {{15, 10}, {13, 14}, {10, 5}, {6, 7}};
+	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+		struct game *g = arena();
+		ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, at[i][0], at[i][1]);
+		int slot = give(g, ITEM_LIGHTNING_SCROLL);
+		struct command c = use(slot);
+		char why[120];
+		assert_int_equal(game_target_check(g, slot, -1, -1, why, sizeof(why)), 0);
+		assert_int_equal(game_do(g, &c), 1);
+		assert_true(gamefix_has_msg(g, "A lightning bolt strikes the orc with a loud thunder, for 20 damage!"));
+		assert_true(ecs_has(g->w, orc, COMP_CORPSE));
+		game_destroy(g);
+	}
+	/* sqrt(26): out of range */
+	struct game *g = arena();
+	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, 15, 11);
+	int slot = give(g, ITEM_LIGHTNING_SCROLL);
+	struct command c = use(slot);
+	char why[120];
+	assert_int_equal(game_target_check(g, slot, -1, -1, why, sizeof(why)), -1);
+	assert_string_equal(why, "No enemy is close enough to strike.");
+	assert_int_equal(game_do(g, &c), 0);
+	assert_int_equal(hp_of(g, orc), 10);
+	game_destroy(g);
+}
+
 /* Confusion and paralysis share their targeting rules. */
 static void check_monster_targeting(int kind, const char *self_msg)
 {
@@ -518,7 +550,7 @@ static void test_level_up(void **state)
 		assert_int_equal(game_do(g, &c), 0); /* nothing pending: nothing happens */
 		struct game_stats s0, s;
 		game_stats(g, &s0);
-		/* Kill for XP up to 350 exactly: 349 plus a goblin's 20. */
+		/* Kill for XP past 350: 340 plus a goblin's 20 (exactly 350: test_level_up_at_exact_threshold). */
 		((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = 340;
 		set_player_hp(g, 5);
 		ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 11, 10);
@@ -574,6 +606,47 @@ static void test_level_up(void **state)
 	assert_int_equal(s.xp, 900 - 350 - 500);
 	assert_int_equal(s.max_hp, 70);
 	assert_int_equal(s.hp, 70);
+	game_destroy(g);
+}
+
+/* The next level is reached when the XP is at least the threshold: exactly
+ * 350 at level 1 and 500 at level 2 is enough, one less is not (a level-up
+ * only above the threshold was seen by a golden file alone). */
+static void test_level_up_at_exact_threshold(void **state)
+{
+	(void)state;
+	for (int before = 329; before <= 330; before++) {
+		struct game *g = arena();
+		((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = before;
+		ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 11, 10);
+		((struct c_actor *)ecs_get(g->w, gob, COMP_ACTOR))->hp = 1;
+		assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
+		assert_true(gamefix_has_msg(g, "You gain 20 experience points."));
+		struct game_stats s;
+		game_stats(g, &s);
+		assert_int_equal(s.xp, before + 20);
+		assert_int_equal(game_levelup_pending(g), before + 20 == 350);
+		assert_int_equal(gamefix_has_msg(g, "Your battle skills grow stronger! You reach level 2!"),
+				 before + 20 == 350);
+		game_destroy(g);
+	}
+	struct game *g = arena();
+	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	pl->xp = 349;
+	assert_false(game_levelup_pending(g));
+	pl->xp = 350;
+	assert_true(game_levelup_pending(g));
+	struct command c = level_up(LEVELUP_POWER);
+	assert_int_equal(game_do(g, &c), 0);
+	struct game_stats s;
+	game_stats(g, &s);
+	assert_int_equal(s.level, 2);
+	assert_int_equal(s.xp, 0);
+	assert_false(game_levelup_pending(g));
+	pl->xp = 499;
+	assert_false(game_levelup_pending(g));
+	pl->xp = 500;
+	assert_true(game_levelup_pending(g));
 	game_destroy(g);
 }
 
@@ -760,6 +833,8 @@ int main(void)
 		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_health_potion),
 		cmocka_unit_test(test_lightning),
+		cmocka_unit_test(test_lightning_at_exactly_range),
+		cmocka_unit_test(test_level_up_at_exact_threshold),
 		cmocka_unit_test(test_confusion),
 		cmocka_unit_test(test_paralysis),
 		cmocka_unit_test(test_fireball),

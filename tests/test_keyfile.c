@@ -4,6 +4,8 @@
 #include "core/log.h"
 #include "platform/input.h"
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +101,92 @@ static void test_reader(void **st)
 	free(log);
 }
 
+/* Calls fn(name, ctx) for every name of list, its "a..b" ranges (the same
+ * letters, then a number from a to b) spelled out; returns how many. */
+static int each_name(const char *list, void (*fn)(const char *, void *), void *ctx)
+{
+	int n = 0;
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *w = strtok(buf, " ;:,()"); w; w = strtok(NULL, " ;:,()")) {
+		char *dots = strstr(w, "..");
+		if (!dots) {
+			fn(w, ctx);
+			n++;
+			continue;
+		}
+		*dots = 0;
+		size_t letters = strcspn(w, "0123456789");
+		assert_true(letters > 0 && !strncmp(w, dots + 2, letters));
+		int lo = atoi(w + letters), hi = atoi(dots + 2 + letters);
+		assert_true(lo < hi);
+		for (int i = lo; i <= hi; i++) {
+			char name[64];
+			snprintf(name, sizeof name, "%.*s%d", (int)letters, w, i);
+			fn(name, ctx);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void parses(const char *name, void *ctx)
+{
+	(void)ctx;
+	uint32_t k;
+	if (key_parse(name, &k))
+		fail_msg("'%s' is listed but not a key name", name);
+}
+
+struct seek {
+	const char *name;
+	bool found;
+};
+
+static void seek(const char *name, void *ctx)
+{
+	struct seek *s = ctx;
+	s->found |= !strcmp(name, s->name);
+}
+
+/* A keys file's unknown key lists every name key_parse takes: kp0..kp9,
+ * f1..f12 and the gamepad's buttons too (they were left out), and every
+ * name listed is one. */
+static void test_unknown_key_lists_every_name(void **st)
+{
+	(void)st;
+	uint32_t keys[4];
+	int n, lineno;
+	char *log = NULL;
+	static const char bad[] = "frobnicate\n";
+	assert_int_equal(read_all(bad, sizeof bad - 1, keys, &n, &lineno, &log), -EINVAL);
+	const char *from = strstr(log, "(a character or one of: ");
+	assert_non_null(from);
+	from += strlen("(a character or one of: ");
+	/* the names up to ')', the keyboard's then the gamepad's */
+	char list[1024];
+	snprintf(list, sizeof list, "%.*s", (int)strcspn(from, ")"), from);
+	char *pads = strstr(list, "; gamepad buttons: ");
+	assert_non_null(pads);
+	memset(pads, ' ', strlen("; gamepad buttons: "));
+	int total = 0;
+	for (uint32_t k = KEY_SPECIAL; k < KEY_LAST; k++) {
+		char name[64];
+		key_name(k, name, sizeof name);
+		assert_int_equal(key_parse(name, &keys[0]), 0);
+		assert_int_equal(keys[0], k);
+		struct seek s = {name, false};
+		each_name(list, seek, &s);
+		if (!s.found)
+			fail_msg("the keys file's error does not list '%s': %s", name, log);
+		total++;
+	}
+	/* the names of characters (enter, escape, space, tab, backspace) too */
+	assert_int_equal(each_name(list, parses, NULL), total + 5);
+	assert_int_equal(each_name(KEY_NAMES " modifier " PAD_NAMES, parses, NULL), total + 5);
+	free(log);
+}
+
 /* A keys file that cannot be read says why: a directory opens but every
  * read fails with EISDIR (it said "Input/output error"). */
 static void test_read_error_named(void **st)
@@ -128,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_long_lines_and_nul),
 		cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_unknown_key_lists_every_name),
 		cmocka_unit_test(test_read_error_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,9 +72,14 @@ grep -qx 'StartLimitIntervalSec=0' "$unit" || no "the unit has a start limit (a 
 grep -q '^ProtectClock=' "$unit" && no "ProtectClock= (on systemd < 252 a device allow-list that blocks the display)"
 grep -q '^SupplementaryGroups=.*tty' "$unit" && no "SupplementaryGroups has tty (write access to other users' terminals)"
 grep -qx 'DevicePolicy=closed' "$unit" || no "no DevicePolicy=closed"
-for d in 'char-drm rw' 'char-input rw' 'char-fb rw' '/dev/tty1 rw'; do
+for d in 'char-226 rw' 'char-13 rw' 'char-29 rw' '/dev/tty1 rw'; do
 	grep -qx "DeviceAllow=$d" "$unit" || no "no DeviceAllow=$d"
 done
+# issue 21 #8: a device group by name (char-drm) is looked up in
+# /proc/devices when the unit starts: with the drm module not loaded yet it
+# allows nothing, and a card that appears later is refused for good.
+grep -E '^DeviceAllow=(char|block)-[a-z]' "$unit" &&
+	no "DeviceAllow= by a device group's name (resolved once, at start: a display whose driver loads later stays refused); use the major number"
 grep -qx 'TTYVTDisallocate=yes' "$unit" || no "tty1 is not cleared (TTYVTDisallocate=yes)"
 if systemd-analyze --help 2>/dev/null | grep -q -- '--offline'; then
 	score=$(systemd-analyze security --offline=yes --root="$root" pirogue.service 2>&1 |
@@ -101,6 +106,19 @@ WantedBy=getty.target
 DefaultInstance=tty1
 EOF
 ln -s /usr/lib/systemd/system/getty@.service "$root/etc/systemd/system/getty.target.wants/getty@tty1.service"
+# issue 21 #9: more login prompts on other consoles, as Debian has them: a
+# getty on tty3 the administrator enabled, and getty-static.service (gettys
+# on tty2..tty6 when there is no D-Bus, hence no logind), pulled in from /usr.
+ln -s /usr/lib/systemd/system/getty@.service "$root/etc/systemd/system/getty.target.wants/getty@tty3.service"
+mkdir -p "$root/usr/lib/systemd/system/getty.target.wants" "$root/etc/systemd/system/multi-user.target.wants"
+printf '[Unit]\nDescription=getty on tty2-tty6 if dbus and logind are not available\nConditionPathExists=!/usr/bin/dbus-daemon\n[Service]\nType=oneshot\nExecStart=systemctl --no-block start getty@tty2.service getty@tty3.service\n' \
+	>"$root/usr/lib/systemd/system/getty-static.service"
+ln -s ../getty-static.service "$root/usr/lib/systemd/system/getty.target.wants/getty-static.service"
+# a system's own service (systemctl removes a .wants directory it empties)
+ln -s /usr/lib/systemd/system/cron.service "$root/etc/systemd/system/multi-user.target.wants/cron.service"
+# /etc as it was: disable must give back exactly this
+etc_now() { (cd "$root/etc" && find . -printf '%p %y %l\n' | sort); }
+etc_now >"$tmp/etc.orig"
 printf '# For more options see config.txt documentation\ndtparam=audio=on\n\n[pi4]\narm_boost=1\n' >"$root/boot/firmware/config.txt"
 printf 'console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 fsck.repair=yes rootwait quiet\n' \
 	>"$root/boot/firmware/cmdline.txt"
@@ -116,6 +134,10 @@ fi
 [ -e "$root/etc/systemd/system/getty.target.wants/getty@tty1.service" ] && no "enable: getty@tty1 still enabled"
 grep -qx 'NAutoVTs=0' "$root/etc/systemd/logind.conf.d/pirogue-kiosk.conf" 2>/dev/null ||
 	no "enable: logind still spawns login prompts on other consoles (no NAutoVTs=0)"
+left=$(cd "$root/etc/systemd/system" && ls -d ./*.wants/getty@tty* ./*.wants/autovt@tty* 2>/dev/null)
+[ -z "$left" ] || no "enable: gettys on consoles still enabled: $left"
+[ "$(readlink "$root/etc/systemd/system/getty-static.service")" = /dev/null ] ||
+	no "enable: getty-static.service not masked (without logind it starts gettys on tty2..tty6)"
 cfg=$root/boot/firmware/config.txt
 head -c "$(wc -c <"$tmp/config.orig")" "$cfg" | cmp -s - "$tmp/config.orig" || no "enable: config.txt's own lines changed"
 # after [pi4]: an [all] section, then pirogue's lines
@@ -146,8 +168,37 @@ cmp -s "$cmd" "$tmp/cmdline.orig" || no "disable: cmdline.txt differs from befor
 [ -e "$root/etc/systemd/system/multi-user.target.wants/pirogue.service" ] && no "disable: pirogue.service still enabled"
 [ -e "$root/etc/systemd/system/getty.target.wants/getty@tty1.service" ] || no "disable: getty@tty1 not enabled again"
 [ -e "$root/etc/systemd/logind.conf.d/pirogue-kiosk.conf" ] && no "disable: logind drop-in left behind"
+etc_now >"$tmp/etc.off"
+cmp -s "$tmp/etc.orig" "$tmp/etc.off" || no "disable: /etc is not as before enable: $(diff "$tmp/etc.orig" "$tmp/etc.off" | grep '^[<>]' | tr '\n' ' ')"
+[ -e "$root/var/lib/pirogue-kiosk" ] && no "disable: /var/lib/pirogue-kiosk left behind: $(ls "$root/var/lib/pirogue-kiosk")"
+# enabled by a pirogue-kiosk that kept no record of what it disabled (before
+# issue 21): disable gives getty@tty1 back, as that one did
+"$kiosk" enable --root "$root" >/dev/null 2>&1 || no "enable after disable failed"
+rm -f "$root/var/lib/pirogue-kiosk/getty-links" "$root/var/lib/pirogue-kiosk/masked"
+"$kiosk" disable --root "$root" >/dev/null 2>&1 || no "disable without records failed"
+[ -e "$root/etc/systemd/system/getty.target.wants/getty@tty1.service" ] || no "disable without records: getty@tty1 not enabled again"
 out=$("$kiosk" frobnicate 2>&1) && no "an unknown command was accepted"
 [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && printf '%s' "$out" | grep -q "unknown command 'frobnicate'" ||
 	no "an unknown command: not one line naming it: $out"
+# In a chroot (systemd not running; systemctl answers "offline", and every
+# command that needs the manager fails as systemctl does there): enable says
+# to use --root, in one line, instead of systemctl's "not booted with systemd".
+mkdir -p "$tmp/stub"
+cat >"$tmp/stub/systemctl" <<'EOF'
+#!/bin/sh
+case $1 in
+is-system-running) echo offline; exit 1 ;;
+list-unit-files | is-enabled) exit 0 ;;
+esac
+echo "System has not been booted with systemd as init system (PID 1). Can't operate." >&2
+echo "Failed to connect to bus: Host is down" >&2
+exit 1
+EOF
+chmod +x "$tmp/stub/systemctl"
+for a in enable disable; do
+	out=$(PATH="$tmp/stub:$PATH" board/pirogue-kiosk $a 2>&1) && no "$a in a chroot exited 0: $out"
+	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && printf '%s' "$out" | grep -q "systemd is not running here.*--root" ||
+		no "$a in a chroot: not one line saying to use --root: $out"
+done
 [ $fail = 0 ] && echo "make install, the unit and pirogue-kiosk enable/disable --root: all as expected"
 exit $fail

@@ -11,9 +11,14 @@ command -v pcf2bdf >/dev/null || { echo "skip: pcf2bdf missing (apt-get install 
 command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
 . tests/checklib.sh
 tools/make-fonts "$tmp" >/dev/null || exit 1
-for f in cp437-8x8.png cp437-8x9.png cp437-8x16.png dejavu-12x12.png dejavu-14x14.png dejavu-16x16.png \
-	dejavu-18x18.png dejavu-21x21.png dejavu-24x24.png; do
+# every sheet it writes, and every sheet in fonts/ is one it writes
+built=$(cd "$tmp" && ls *.png)
+[ "$(echo "$built" | wc -l)" -ge 17 ] || { echo "tools/make-fonts wrote only: $built"; exit 1; }
+for f in $built; do
 	cmp "$tmp/$f" "fonts/$f" || { echo "fonts/$f differs from what tools/make-fonts builds"; exit 1; }
+done
+for f in fonts/*.png; do
+	[ -f "$tmp/$(basename "$f")" ] || { echo "$f is not built by tools/make-fonts"; exit 1; }
 done
 cmp "$tmp/tests/dejavu10x10_gs_tc.png" tests/fonts/dejavu10x10_gs_tc.png ||
 	{ echo "tests/fonts/dejavu10x10_gs_tc.png differs from what tools/make-fonts builds"; exit 1; }

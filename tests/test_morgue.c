@@ -315,6 +315,73 @@ static void test_unreadable_table(void **st)
 	assert_int_equal(tables_kept(sub), 1);
 }
 
+/* The score counts every XP point earned, the levels gained too
+ * (docs/rules.md): a player who earned 900 XP and spent 350 + 500 of it on
+ * two levels scores 900, as one who has not levelled up yet; each floor
+ * below the first adds 200. Only a golden file saw the score of a player
+ * above level 1. */
+static void test_score_counts_levels(void **st)
+{
+	(void)st;
+	struct game *g = gamefix_room(5);
+	gamefix_enter(g, 5, 5);
+	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	pl->xp = 900;
+	struct score s;
+	scores_of(g, 100, &s);
+	assert_int_equal(s.level, 1);
+	assert_int_equal(s.score, 900);
+	struct command c = {.c = CMD_LEVEL_UP, .item = -1, .x = -1, .y = -1, .choice = LEVELUP_POWER};
+	game_do(g, &c);
+	scores_of(g, 100, &s);
+	assert_int_equal(s.level, 2);
+	assert_int_equal(pl->xp, 550);
+	assert_int_equal(s.score, 900);
+	game_do(g, &c);
+	scores_of(g, 100, &s);
+	assert_int_equal(s.level, 3);
+	assert_int_equal(pl->xp, 50);
+	assert_int_equal(s.score, 900);
+	/* the example of docs/rules.md: level 1, 110 XP, dies on floor 3 */
+	pl->xp = 110;
+	pl->level = 1;
+	g->depth = 3;
+	scores_of(g, 100, &s);
+	assert_int_equal(s.score, 510);
+	/* level 4 with 7 XP on floor 3: 350 + 500 + 650 + 7 + 400 */
+	pl->xp = 7;
+	pl->level = 4;
+	scores_of(g, 100, &s);
+	assert_int_equal(s.score, 1907);
+	g->depth = 1;
+	game_destroy(g);
+}
+
+/* A table whose entries are not best first, its end line right (count and
+ * CRC32 of what is there): refused, naming the line (dropping the order
+ * check left every other test passing). Equal scores in a row are a tie,
+ * not out of order. */
+static void test_table_out_of_order(void **st)
+{
+	(void)st;
+	char sub[128], why[512];
+	snprintf(sub, sizeof sub, "%s/o", dir);
+	/* scores_save writes the entries as given, with their end line */
+	struct score_table t = { .n = 3 };
+	t.e[0] = entry(50, 1);
+	t.e[1] = entry(50, 2);
+	t.e[2] = entry(10, 3);
+	assert_int_equal(scores_save(sub, &t), 0);
+	struct score_table u;
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), 0);
+	assert_int_equal(u.n, 3);
+	t.e[2] = entry(51, 3);
+	assert_int_equal(scores_save(sub, &t), 0);
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, SCORES_FILE ":4: not a high-score entry"));
+	assert_int_equal(u.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_damaged_table),
 		cmocka_unit_test(test_unreadable_table),
+		cmocka_unit_test(test_table_out_of_order),
+		cmocka_unit_test(test_score_counts_levels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

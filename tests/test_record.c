@@ -118,6 +118,10 @@ static void test_damaged(void **st)
 	expect_error(REC_MAGIC "\nseed 1\nfly 1 0000000000000000\n", ":3: unknown command 'fly'");
 	expect_error(REC_MAGIC "\nseed 1\nwait 1 00000000\n", ":3: 'wait' takes no arguments");
 	expect_error(REC_MAGIC "\nseed 1\nwait x 000000000000000z\n", ":3: expected");
+	/* 16 characters but not all hex digits: no checksum, and no turn
+	 * (dropping the hex-digit check read it as checksum 0) */
+	expect_error(REC_MAGIC "\nseed 1\nwait 1 000000000000000z\nend 1 1\n", ":3: expected '<command> [arguments] <turn>");
+	expect_error(REC_MAGIC "\nseed 1\nwait 1 g000000000000000\nend 1 1\n", ":3: expected '<command> [arguments] <turn>");
 	expect_error(REC_MAGIC "\nseed -1\n", "bad seed");
 	expect_error(REC_MAGIC "\nmapgen classic\n", "no 'seed' line");
 	expect_error(REC_MAGIC "\nseed 1\nmapgen averyveryverylongname\n", ":3: bad map generator name");

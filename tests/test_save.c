@@ -168,6 +168,64 @@ static void test_streamed_file_is_save_encode(void **st)
 	histfile_close(hf);
 }
 
+/* Every section's length and CRC32 in b (a whole save file) are those of
+ * its bytes, summed here with zlib in one go. */
+static void sections_summed_right(const struct serial_buf *b)
+{
+	assert_true(b->len >= 20);
+	uint32_t nsec = (uint32_t)b->data[12] | (uint32_t)b->data[13] << 8 | (uint32_t)b->data[14] << 16 |
+			(uint32_t)b->data[15] << 24;
+	size_t at = 20;
+	for (uint32_t s = 0; s < nsec; s++) {
+		assert_true(at + 12 <= b->len);
+		const unsigned char *h = b->data + at;
+		uint32_t len = (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+		uint32_t want = (uint32_t)h[8] | (uint32_t)h[9] << 8 | (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24;
+		assert_true(at + 12 + len <= b->len);
+		assert_int_equal((uint32_t)crc32(crc32(0L, Z_NULL, 0), h + 12, len), want);
+		at += 12 + len;
+	}
+	assert_int_equal(at, b->len);
+}
+
+/* The autosave sums only the chunks that changed since the last save (the
+ * others take the CRC kept with their copy): saves one after another of a
+ * game going on, of the same game with a chunk's bytes changed but not its
+ * length, and of other games, each to a buffer and to the file, carry the
+ * CRC of what they hold and load. */
+static void test_chunk_crcs_follow_changes(void **st)
+{
+	(void)st;
+	char sub[128], path[192];
+	snprintf(sub, sizeof sub, "%s/chunks", dir);
+	snprintf(path, sizeof path, "%s/%s", sub, SAVE_FILE);
+	struct game *g = played(31, 300);
+	for (int k = 0; k < 6; k++) {
+		if (k == 2) { /* same length, other bytes: a far cell of floor 1 explored */
+			struct map *m = (struct map *)game_map(g);
+			m->explored[m->w * m->h - 1] ^= 1;
+		}
+		if (k == 4) {
+			game_destroy(g);
+			g = played(32, 500);
+		}
+		for (int i = 0; i < (k & 1) * 150 && !game_is_over(g); i++)
+			game_apply(g, (enum cmd)(CMD_MOVE_N + (i * 5 % 8)));
+		struct serial_buf b = {0};
+		assert_int_equal(save_encode(g, &b), 0);
+		sections_summed_right(&b);
+		struct game *h;
+		char why[SAVE_WHY_MAX];
+		assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
+		game_destroy(h);
+		assert_int_equal(save_game(sub, g), 0);
+		assert_int_equal(save_load(sub, &h, why, sizeof why), 0);
+		game_destroy(h);
+		free(b.data);
+	}
+	game_destroy(g);
+}
+
 /* Bytes of a small real save (floor 1, a few dozen turns). */
 static struct serial_buf small_save(void)
 {
@@ -390,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_and_newer),
 		cmocka_unit_test(test_power_cut),
 		cmocka_unit_test(test_streamed_file_is_save_encode),
+		cmocka_unit_test(test_chunk_crcs_follow_changes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Saving through the program: the save written on quitting, --check-save,
 # Continue going on exactly, a damaged save set aside with its reason, and
-# every fixture in tests/saves/ loading or refused as its .expect says.
+# every fixture in tests/saves/ loading or refused as its .expect says (the
+# crafted ones of tests/saves/crafted/ too, each still what
+# build/tools/craft-saves writes).
 . tests/checklib.sh
 
 # fixtures of every save format version
@@ -15,6 +17,45 @@ for f in tests/saves/v*.sav; do
 	[ "$out" = "$want" ] && [ "$rc" -eq "$wrc" ] || say "$f: '$out' (exit $rc), expected '$want' (exit $wrc)"
 done
 [ "$n" -ge 1 ] || say "no save fixtures in tests/saves"
+
+# the crafted saves (tests/savecraft.h): made again they are the same bytes
+# (else the format or the game changed: tools/regen-save-fixture rewrites
+# them), and each loads or is refused with the one line its .expect holds
+if "$B/tools/craft-saves" "$tmp/crafted" > /dev/null; then
+	for f in "$tmp"/crafted/*.sav; do
+		cmp -s "$f" "tests/saves/crafted/${f##*/}" ||
+			say "tests/saves/crafted/${f##*/} is not what $B/tools/craft-saves writes now: run tools/regen-save-fixture"
+	done
+else
+	say "$B/tools/craft-saves failed"
+fi
+n=0
+for f in tests/saves/crafted/*.sav; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	[ -f "$tmp/crafted/${f##*/}" ] || say "$f: no longer crafted (tests/savecraft.h): run tools/regen-save-fixture"
+	out=$("$P" --check-save "$f" 2>&1); rc=$?
+	want=$(cat "${f%.sav}.expect")
+	case "$want" in ok*) wrc=0 ;; *) wrc=1 ;; esac
+	[ "$out" = "$want" ] && [ "$rc" -eq "$wrc" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+		say "$f: '$out' (exit $rc), expected '$want' (exit $wrc)"
+done
+[ "$n" -ge 10 ] || say "only $n crafted saves in tests/saves/crafted"
+
+# a crafted save in the state directory: refused at start with one line,
+# kept aside, no Continue; one that loads plays on and saves again
+cs="$tmp/crafted-state"
+mkdir -p "$cs" && cp tests/saves/crafted/player-item.sav "$cs/pirogue.sav"
+: > "$tmp/none.keys"
+err=$("$P" --backend headless --keys "$tmp/none.keys" --state-dir "$cs" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+	printf '%s' "$err" | grep -q "the player (entity [0-9]*) also holds an item.*; kept as pirogue.sav.bad-" ||
+	say "a crafted save at start: '$err' (exit $rc)"
+ls "$cs" | grep -q '^pirogue.sav.bad-' && [ ! -e "$cs/pirogue.sav" ] || say "the crafted save was not kept aside"
+rm -rf "$cs" && mkdir -p "$cs" && cp tests/saves/crafted/turn-at-limit.sav "$cs/pirogue.sav"
+printf 'enter\n.\n.\n.\nQ\n' > "$tmp/cont-wait.keys"
+"$P" --backend headless --keys "$tmp/cont-wait.keys" --state-dir "$cs" 2>/dev/null || say "continue at the last turn"
+case "$("$P" --check-save --state-dir "$cs")" in "ok turn 1073741823 "*) ;; *) say "the game at the last turn: '$("$P" --check-save --state-dir "$cs")'" ;; esac
 
 # a scripted game saves on quitting, into --state-dir only
 s="$tmp/state"

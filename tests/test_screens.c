@@ -290,8 +290,8 @@ static void test_click_looks(void **st)
 
 /* r's screen drawn on c (40×24: a 40×20 map view over the panel) with the
  * pointer where it is and without it; fails unless the pointer changed
- * only cells of the view, all on one row; returns that row's text (into
- * buf, 41 bytes), "" when nothing changed. */
+ * only cells of the panel's description row (never the map view's);
+ * returns that row's text (into buf, 41 bytes), "" when nothing changed. */
 static const char *hover_row(struct rig *r, struct console *c, char *buf)
 {
 	struct console *bare;
@@ -301,11 +301,13 @@ static const char *hover_row(struct rig *r, struct console *c, char *buf)
 	u.hover_x = u.hover_y = -1;
 	ui_draw(&u, r->f.g, bare);
 	int row = -1;
+	struct ui_layout l;
+	ui_layout(c->w, c->h, 1, &l);
 	for (int i = 0; i < c->w * c->h; i++) {
 		if (!memcmp(&c->cells[i], &bare->cells[i], sizeof c->cells[i]))
 			continue;
-		if (i / c->w >= 20)
-			fail_msg("the pointer's description is drawn outside the map view, at (%d, %d)", i % c->w,
+		if (i / c->w != l.desc_y)
+			fail_msg("the pointer's description is drawn off its row %d, at (%d, %d)", l.desc_y, i % c->w,
 				 i / c->w);
 		assert_true(row < 0 || row == i / c->w);
 		row = i / c->w;
@@ -473,6 +475,52 @@ static void test_hints_follow_bindings(void **st)
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inventory  z: wait  g: get  d: drop"));
+	rig_done(&r);
+}
+
+/* The key hint line is fitted once per screen, bindings, device and width
+ * and kept (issue 22): drawn again after other widths, devices, screens and
+ * bindings (the table changed in place too, at the same address), it is
+ * cell for cell the line fitted afresh (ui_key_items + ui_draw_hint). */
+static void test_hint_kept_follows_changes(void **st)
+{
+	(void)st;
+	struct rig r;
+	struct bindings b;
+	char why[128];
+	rig_room(&r, 1, UI_PLAY);
+	bind_defaults(&b);
+	r.u.binds = &b;
+	struct console *fresh;
+	assert_int_equal(con_create(&fresh, 80, 30), 0);
+	static const int widths[] = { 80, 41, 120, 80, 41 };
+	for (int round = 0; round < 3; round++) {
+		if (round == 1) /* in place, same address and count: '.' waits no more, 'z' does */
+			for (int i = 0; i < b.n; i++)
+				if (b.e[i].key == '.')
+					b.e[i].key = 'z';
+		if (round == 2)
+			assert_int_equal(bind_set(&b, ACT_MOVE_S, true, "pad_a", why, sizeof why), 0);
+		for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+			for (int dev = 0; dev < 2; dev++) {
+				r.u.last_dev = dev ? DEV_GAMEPAD : DEV_KEYBOARD;
+				assert_int_equal(con_resize(r.c, widths[w], 30), 0);
+				assert_int_equal(con_resize(fresh, widths[w], 30), 0);
+				struct ui_layout l;
+				ui_layout(widths[w], 30, 1, &l);
+				const struct scr_key *keys = ui_screen_at(UI_PLAY)->keys;
+				ui_draw_keys_hint(&r.u, &l, r.c, keys);
+				struct ui_hint items[24];
+				ui_draw_hint(&l, fresh, items, ui_key_items(&r.u, keys, items, 24));
+				for (int x = 0; x < widths[w]; x++) {
+					const struct con_cell *a = con_at(r.c, x, l.hint_y), *e = con_at(fresh, x, l.hint_y);
+					assert_int_equal(a->ch, e->ch);
+					assert_int_equal(a->fg, e->fg);
+					assert_int_equal(a->bg, e->bg);
+				}
+			}
+	}
+	con_destroy(fresh);
 	rig_done(&r);
 }
 
@@ -853,6 +901,123 @@ static void test_boxes_fit_content(void **st)
 	}
 }
 
+/* The message history stops at its oldest message: after 70 messages, Up
+ * held far past the top leaves the box full, the oldest message on its top
+ * line, and one Down shows newer ones at once (it went on counting: ~70
+ * presses left 2 lines and a blank box, and as many Down to come back). */
+static void test_history_clamped_at_top(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256], text[160];
+	rig_room(&r, 3, UI_PLAY);
+	struct command drop = { .c = CMD_DROP, .item = 0, .x = -1, .y = -1, .choice = -1 };
+	struct command pick = { .c = CMD_PICKUP, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	for (int i = 0; i < 35; i++) { /* "You drop ..." and "You pick up ..." in turn */
+		game_do(r.f.g, &drop);
+		game_do(r.f.g, &pick);
+	}
+	int n = game_msg_count(r.f.g);
+	assert_true(n >= 60);
+	key(&r, ACT_HISTORY, 'v');
+	for (int i = 0; i < 200; i++)
+		key(&r, ACT_MOVE_N, KEY_UP);
+	int bx, by, bw, bh;
+	assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+	for (int y = by + 1; y < by + bh - 1; y++) {
+		bool blank = true;
+		for (int x = bx + 1; x < bx + bw - 1; x++)
+			blank = blank && con_at(r.c, x, y)->ch == ' ';
+		if (blank)
+			fail_msg("row %d of the history box is blank after Up at the top (history_top %d of %d)", y - by,
+				 r.u.history_top, n);
+	}
+	game_msg_format(game_msg_get(r.f.g, 0), text, sizeof text);
+	assert_non_null(strstr(conrow_text(r.c, by + 1, line, false), text));
+	int top = r.u.history_top;
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	assert_int_equal(r.u.history_top, top - 1);
+	assert_null(strstr(conrow_text(r.c, by + 1, line, false), text)); /* it moved at once */
+	rig_done(&r);
+}
+
+/* A line over the map (why auto-explore stopped) has the top row to itself:
+ * the map row under it is cleared across the view, not left showing round
+ * the words ("You see a health potion.#.#######"). */
+static void test_status_line_clears_its_row(void **st)
+{
+	(void)st;
+	struct rig r;
+	char line[256];
+	rig_init(&r, gamefix_room(3), UI_PLAY);
+	gamefix_enter(r.f.g, 10, 2); /* the room's top wall in view, on the map's row 0 */
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_non_null(strstr(conrow_text(r.c, 0, line, false), "###"));
+	snprintf(r.u.status, sizeof r.u.status, "You see a health potion.");
+	ui_draw(&r.u, r.f.g, r.c);
+	conrow_text(r.c, 0, line, false);
+	assert_non_null(strstr(line, "You see a health potion."));
+	for (int x = 0; x < r.c->w; x++) {
+		const struct con_cell *k = con_at(r.c, x, 0);
+		if (k->ch == '#' || (k->flags & CON_MAP))
+			fail_msg("column %d of the status row shows the map: '%s'", x, line);
+		assert_int_equal(k->bg, con_at(r.c, 1, 0)->bg); /* one bar */
+	}
+	rig_done(&r);
+}
+
+/* The look and aim cursors' description never covers the map: every map
+ * cell of the view but the one under the cursor shows as on the play
+ * screen (it hid a paralysed troll beside the cursor, and walls), on the
+ * wide and the compact panel; the description is there, off the map. */
+static void test_describe_off_the_map(void **st)
+{
+	(void)st;
+	static const struct { int cols, rows; } sizes[] = { { 80, 50 }, { 60, 30 }, { 40, 24 } };
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+		struct rig r;
+		char line[256];
+		rig_room(&r, 3, UI_PLAY);
+		assert_int_equal(con_resize(r.c, sizes[s].cols, sizes[s].rows), 0);
+		gamefix_spawn_seen(r.f.g, ACTOR_TROLL, 12, 11); /* beside the cell looked at */
+		struct console *play;
+		assert_int_equal(con_create(&play, sizes[s].cols, sizes[s].rows), 0);
+		r.u.screen = UI_LOOK;
+		r.u.look_x = 11;
+		r.u.look_y = 10;
+		struct ui_layout l;
+		ui_layout(sizes[s].cols, sizes[s].rows, 1, &l);
+		/* the same camera as the look screen's, on the play screen */
+		int px, py;
+		game_player_pos(r.f.g, &px, &py);
+		r.u.screen = UI_PLAY;
+		ui_draw(&r.u, r.f.g, play);
+		r.u.screen = UI_LOOK;
+		ui_draw(&r.u, r.f.g, r.c);
+		int cam_x, cam_y, pcx, pcy;
+		ui_camera(&l, 80, 43, r.u.look_x, r.u.look_y, &cam_x, &cam_y);
+		ui_camera(&l, 80, 43, px, py, &pcx, &pcy);
+		assert_int_equal(cam_x, pcx); /* the cursor next to the player: no scroll */
+		assert_int_equal(cam_y, pcy);
+		int cur_x = l.view_x + r.u.look_x - cam_x, cur_y = l.view_y + r.u.look_y - cam_y;
+		for (int y = l.view_y; y < l.view_y + l.view_h; y++)
+			for (int x = l.view_x; x < l.view_x + l.view_w; x++) {
+				if (x == cur_x && y == cur_y)
+					continue;
+				const struct con_cell *a = con_at(play, x, y), *b = con_at(r.c, x, y);
+				if (a->ch != b->ch || a->fg != b->fg || a->bg != b->bg)
+					fail_msg("%dx%d: the look screen covers map cell (%d, %d): '%c' became '%c'",
+						 sizes[s].cols, sizes[s].rows, x, y, (char)a->ch, (char)b->ch);
+			}
+		bool found = false;
+		for (int y = 0; y < r.c->h; y++)
+			found = found || strstr(conrow_text(r.c, y, line, false), "floor");
+		assert_true(found);
+		con_destroy(play);
+		rig_done(&r);
+	}
+}
+
 static void test_targeting(void **st)
 {
 	(void)st;
@@ -1091,10 +1256,14 @@ int main(void)
 		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_boxes_fit_content),
+		cmocka_unit_test(test_history_clamped_at_top),
+		cmocka_unit_test(test_status_line_clears_its_row),
+		cmocka_unit_test(test_describe_off_the_map),
 		cmocka_unit_test(test_targeting),
 		cmocka_unit_test(test_levelup),
 		cmocka_unit_test(test_character_and_scores),
 		cmocka_unit_test(test_hud_xp_fits),
+		cmocka_unit_test(test_hint_kept_follows_changes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

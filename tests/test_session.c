@@ -536,15 +536,29 @@ static uint64_t saved_in_progress(const char *name, char *d)
 }
 
 /* A start with --seed 4 on state directory d (its log in logcap_buf). */
-static void seed_opened(const char *d, struct session *s, struct ui *u, struct game **g)
+static void seed_opened_at(const char *d, struct session *s, struct ui *u, struct game **g,
+			   int64_t (*clock)(void))
 {
-	*s = (struct session){ 0 };
+	*s = (struct session){ .clock = clock };
 	*u = (struct ui){ .screen = UI_TITLE };
 	*g = NULL;
 	assert_int_equal(session_new_game(s, g, 4, MAPGEN_CLASSIC, 0, 0), 0);
 	logcap_begin();
 	session_open(s, d, false, g, u);
 	logcap_end();
+}
+
+static void seed_opened(const char *d, struct session *s, struct ui *u, struct game **g)
+{
+	seed_opened_at(d, s, u, g, NULL);
+}
+
+/* The session's clock in the tests that need one: 2026-03-04 05:06:07 UTC,
+ * however long the test takes. */
+#define FIXED_NOW INT64_C(1772600767)
+static int64_t fixed_clock(void)
+{
+	return FIXED_NOW;
 }
 
 /* The save at path holds the game of checksum sum. */
@@ -566,28 +580,29 @@ static void test_seed_cannot_keep_game_said(void **st)
 	(void)st;
 	char d[128], p[600];
 	uint64_t sum = saved_in_progress("seedcannot", d);
-	/* every name save_keep_aside would try, for the next few seconds */
-	time_t now = time(NULL);
-	for (time_t t = now; t < now + 5; t++) {
-		struct tm tm;
-		char stamp[32];
-		assert_non_null(gmtime_r(&t, &tm));
-		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-		for (int i = 0; i < 1000; i++) {
-			if (i == 0)
-				snprintf(p, sizeof p, "%s/%s.old-%s", d, SAVE_FILE, stamp);
-			else
-				snprintf(p, sizeof p, "%s/%s.old-%s-%d", d, SAVE_FILE, stamp, i);
-			int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
-			assert_true(fd >= 0);
-			close(fd);
-		}
+	/* every name save_keep_aside would try at the session's clock's time
+	 * (it filled the names of the next 5 s of wall clock: a loaded
+	 * machine ran past them and the game was kept aside after all) */
+	time_t t = (time_t)FIXED_NOW;
+	struct tm tm;
+	char stamp[32];
+	assert_non_null(gmtime_r(&t, &tm));
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	assert_string_equal(stamp, "20260304-050607");
+	for (int i = 0; i < 1000; i++) {
+		if (i == 0)
+			snprintf(p, sizeof p, "%s/%s.old-%s", d, SAVE_FILE, stamp);
+		else
+			snprintf(p, sizeof p, "%s/%s.old-%s-%d", d, SAVE_FILE, stamp, i);
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		assert_true(fd >= 0);
+		close(fd);
 	}
 
 	struct session s2;
 	struct ui u2;
 	struct game *g2;
-	seed_opened(d, &s2, &u2, &g2);
+	seed_opened_at(d, &s2, &u2, &g2, fixed_clock);
 	assert_non_null(strstr(logcap_buf, "could not be kept aside"));
 	assert_false(s2.saving);
 	assert_non_null(strstr(u2.status, "This game is not saved"));

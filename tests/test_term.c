@@ -344,6 +344,27 @@ static void test_unprintable_glyphs_replaced(void **st)
 	outrig_close(&r);
 }
 
+/* A wide map cell (docs/cells.md) shows its head's glyph and a space for
+ * its tail, whatever glyph the tail holds. */
+static void test_wide_map_cell_tail_is_a_space(void **st)
+{
+	(void)st;
+	struct outrig r;
+	outrig_open(&r, 4, 1, 4, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
+	con_fill(c, 0, 0, 4, 1, 'x', 1, 2);
+	con_cell_set(c, 1, 0, (struct con_cell){ 'g', 1, 2, 0, CON_MAP | CON_WIDE });
+	con_cell_set(c, 2, 0, (struct con_cell){ 'g', 1, 2, 0, CON_MAP | CON_TAIL });
+	drain(r.p[0], &r.out);
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "mxg x"));
+	assert_int_equal(count(&r.out, "g"), 1);
+	d->ops->close(d);
+	outrig_close(&r);
+}
+
 static void test_open_bad_size(void **st)
 {
 	(void)st;
@@ -751,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_frames_match_golden),
 		cmocka_unit_test(test_larger_console_is_clipped),
 		cmocka_unit_test(test_unprintable_glyphs_replaced),
+		cmocka_unit_test(test_wide_map_cell_tail_is_a_space),
 		cmocka_unit_test(test_open_bad_size),
 		cmocka_unit_test(test_input_through_dispatch),
 		cmocka_unit_test(test_small_room_and_eof),

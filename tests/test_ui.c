@@ -3,13 +3,15 @@
 #include "ui/scr.h"
 #include "game/map.h"
 #include "ui/ui.h"
+#include "game/world.h"
+#include <stdio.h>
 #include <string.h>
 
 static void test_reference_layout(void **st)
 {
 	(void)st;
 	struct ui_layout l;
-	ui_layout(80, 50, &l);
+	ui_layout(80, 50, 1, &l);
 	assert_false(l.too_small);
 	assert_false(l.compact);
 	/* GAME.md §6: map 80×43 on top, panel below, hint on the last row */
@@ -30,15 +32,15 @@ static void test_spare_rows_to_log(void **st)
 {
 	(void)st;
 	struct ui_layout l;
-	ui_layout(91, 51, &l);
+	ui_layout(91, 51, 1, &l);
 	assert_int_equal(l.view_h, MAP_H);
 	assert_int_equal(l.log_h, 6);
 	assert_int_equal(l.log_y + l.log_h, l.hint_y);
-	ui_layout(85, 64, &l);
+	ui_layout(85, 64, 1, &l);
 	assert_int_equal(l.log_h, 10);
 	assert_int_equal(l.view_h, 64 - 12);
 	assert_int_equal(l.log_y + l.log_h, l.hint_y);
-	ui_layout(60, 53, &l); /* compact: the same */
+	ui_layout(60, 53, 1, &l); /* compact: the same */
 	assert_true(l.compact);
 	assert_int_equal(l.log_h, 8);
 	assert_int_equal(l.view_h, MAP_H);
@@ -48,18 +50,18 @@ static void test_small_and_too_small(void **st)
 {
 	(void)st;
 	struct ui_layout l;
-	ui_layout(40, 30, &l);
+	ui_layout(40, 30, 1, &l);
 	assert_false(l.too_small);
 	assert_true(l.compact);
 	assert_int_equal(l.view_w, 40);
 	assert_int_equal(l.view_h, 23);
 	assert_true(l.log_y + l.log_h <= l.hint_y);
 	assert_true(l.log_x + l.log_w <= 40);
-	ui_layout(39, 30, &l);
+	ui_layout(39, 30, 1, &l);
 	assert_true(l.too_small);
 	/* the usual terminal, 80×24: a 3-row panel (stats, two log lines),
 	 * the hint on the last row, the rest map (it scrolls) */
-	ui_layout(80, 24, &l);
+	ui_layout(80, 24, 1, &l);
 	assert_false(l.too_small);
 	assert_true(l.compact);
 	assert_int_equal(l.view_h, 20);
@@ -68,22 +70,22 @@ static void test_small_and_too_small(void **st)
 	assert_int_equal(l.log_h, 2);
 	assert_int_equal(l.hint_y, 23);
 	assert_true(l.log_y + l.log_h <= l.hint_y);
-	ui_layout(40, 24, &l);
+	ui_layout(40, 24, 1, &l);
 	assert_false(l.too_small);
 	/* 40×26 (a 320×240 panel with the 8×9 font): two more log lines,
 	 * up to the full five at 27 rows and more */
-	ui_layout(40, 26, &l);
+	ui_layout(40, 26, 1, &l);
 	assert_true(l.compact);
 	assert_int_equal(l.log_h, 4);
 	assert_int_equal(l.view_h, 20);
 	assert_int_equal(l.log_y + l.log_h, l.hint_y);
 	for (int rows = 27; rows < 30; rows++) {
-		ui_layout(80, rows, &l);
+		ui_layout(80, rows, 1, &l);
 		assert_true(l.compact);
 		assert_int_equal(l.log_h, 5);
 		assert_int_equal(l.view_h, rows - 7);
 	}
-	ui_layout(80, 23, &l);
+	ui_layout(80, 23, 1, &l);
 	assert_true(l.too_small);
 }
 
@@ -176,7 +178,7 @@ static void test_camera_follows_and_centres(void **st)
 	(void)st;
 	struct ui_layout l;
 	int cx, cy;
-	ui_layout(40, 30, &l);
+	ui_layout(40, 30, 1, &l);
 	/* every focus cell of an 80×43 map stays inside the scrolled view */
 	for (int y = 0; y < 43; y++)
 		for (int x = 0; x < 80; x++) {
@@ -187,15 +189,65 @@ static void test_camera_follows_and_centres(void **st)
 			assert_true(cy >= 0 && cy + l.view_h <= 43);
 		}
 	/* a bigger console centres the whole map */
-	ui_layout(120, 67, &l);
+	ui_layout(120, 67, 1, &l);
 	ui_camera(&l, 80, 43, 5, 5, &cx, &cy);
 	assert_int_equal(cx, -20);
 	assert_int_equal(cy, -(55 - 43) / 2); /* 67 rows: 10 log lines, 55 for the map */
 	/* the reference size shows the map exactly */
-	ui_layout(80, 50, &l);
+	ui_layout(80, 50, 1, &l);
 	ui_camera(&l, 80, 43, 79, 42, &cx, &cy);
 	assert_int_equal(cx, 0);
 	assert_int_equal(cy, 0);
+}
+
+/* Map cells two text cells wide (docs/cells.md): the view shows view_w / 2
+ * map columns, centred or scrolled by them; every map cell of the play
+ * screen is a CON_WIDE head at an even column of the view and its
+ * CON_TAIL copy; a pointer over either half finds that map cell. */
+static void test_wide_map_cells(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	int cx, cy, mx, my;
+	ui_layout(160, 45, 2, &l);
+	assert_int_equal(l.map_cw, 2);
+	assert_int_equal(l.view_w, 160);
+	ui_camera(&l, 80, 43, 79, 20, &cx, &cy);
+	assert_int_equal(cx, 0); /* 80 map columns: the map exactly */
+	ui_layout(100, 45, 2, &l);
+	ui_camera(&l, 80, 43, 79, 20, &cx, &cy);
+	assert_int_equal(cx, 80 - 50); /* 50 map columns, scrolled to the map's edge */
+	ui_camera(&l, 30, 20, 5, 5, &cx, &cy);
+	assert_int_equal(cx, -10); /* a 30-wide floor centred in 50 */
+	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .map_cw = 2 };
+	struct console *c;
+	assert_int_equal(con_create(&c, 100, 45), 0);
+	ui_draw(&u, g, c);
+	ui_layout(100, 45, 2, &l);
+	int px, py;
+	game_player_pos(g, &px, &py);
+	ui_camera(&l, game_map(g)->w, game_map(g)->h, px, py, &cx, &cy);
+	const struct con_cell *head = con_at(c, (px - cx) * 2, py - cy), *tail = head + 1;
+	assert_int_equal(head->ch, '@');
+	assert_int_equal(head->flags, CON_MAP | CON_WIDE);
+	assert_int_equal(tail->flags, CON_MAP | CON_TAIL);
+	assert_int_equal(tail->ch, '@');
+	assert_int_equal(tail->fg, head->fg);
+	assert_int_equal(tail->bg, head->bg);
+	for (int y = 0; y < l.view_h; y++)
+		for (int x = 0; x < l.view_w; x++) {
+			const struct con_cell *k = con_at(c, x, y);
+			if (k->flags & CON_MAP)
+				assert_int_equal(k->flags, x % 2 ? CON_MAP | CON_TAIL : CON_MAP | CON_WIDE);
+		}
+	for (int half = 0; half < 2; half++) {
+		assert_int_equal(ui_map_cell_at(&u, g, 100, 45, (px - cx) * 2 + half, py - cy, &mx, &my), 0);
+		assert_int_equal(mx, px);
+		assert_int_equal(my, py);
+	}
+	con_destroy(c);
+	game_destroy(g);
 }
 
 static void test_menu_items(void **st)
@@ -286,6 +338,72 @@ static void test_hint_fit(void **st)
 	assert_int_equal(form[0], 3);
 }
 
+/* The log box, rows ly..ly+lh-1 from column lx, as text, with the
+ * wrapping of every message done here afresh (the reference for the kept
+ * wraps of draw_log). */
+static void log_reference(const struct game *g, int w, int h, char out[][256])
+{
+	for (int r = 0; r < h; r++)
+		memset(out[r], ' ', (size_t)w), out[r][w] = 0;
+	struct console *c;
+	assert_int_equal(con_create(&c, w, h), 0);
+	int line = h;
+	for (int i = game_msg_count(g) - 1; i >= 0 && line > 0; i--) {
+		char text[160];
+		game_msg_format(game_msg_get(g, i), text, sizeof text);
+		int need = con_wrapped_lines(w, text), top = line - need;
+		if (top < 0) {
+			con_print_wrapped_from(c, 0, 0, w, line, -top, 0xFFFFFF, 0, text);
+			break;
+		}
+		con_print_wrapped(c, 0, top, w, need, 0xFFFFFF, 0, text);
+		line = top;
+	}
+	for (int r = 0; r < h; r++)
+		for (int x = 0; x < w; x++) {
+			uint32_t ch = con_at(c, x, r)->ch;
+			out[r][x] = ch < 128 && ch >= 32 ? (char)ch : '?';
+		}
+	con_destroy(c);
+}
+
+/* Each message is wrapped once and kept (issue 22): the log drawn at
+ * changing widths, with messages repeating ("(x2)", the same text with
+ * another count), long ones cut at the top, is the log wrapped afresh. */
+static void test_log_wraps_kept(void **st)
+{
+	(void)st;
+	struct game *g = gamefix_new(3, MAPGEN_CLASSIC);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	static const int widths[] = { 120, 80, 60, 80, 41, 120 };
+	static const char *const said[] = {
+		"You attack the troll for 8 hit points.", "Troll attacks you but does no damage.",
+		"A very long message that wraps over several lines of the log box when the box is narrow, and over "
+		"two when it is wide.", "Troll attacks you but does no damage.",
+	};
+	for (int k = 0; k < 30; k++) {
+		world_msg(g, 0xFFFFFF, "%s", said[k % 4 == 3 ? 1 : k % 3]);
+		int cols = widths[k % 6];
+		struct console *c;
+		assert_int_equal(con_create(&c, cols, 40), 0);
+		ui_draw(&u, g, c);
+		struct ui_layout l;
+		ui_layout(cols, 40, 1, &l);
+		char want[UI_LOG_LINES + 2][256];
+		assert_true(l.log_h <= UI_LOG_LINES + 2);
+		log_reference(g, l.log_w, l.log_h, want);
+		for (int r = 0; r < l.log_h; r++)
+			for (int x = 0; x < l.log_w; x++) {
+				uint32_t ch = con_at(c, l.log_x + x, l.log_y + r)->ch;
+				if ((ch < 128 && ch >= 32 ? (char)ch : '?') != want[r][x])
+					fail_msg("message %d, %d columns: the log's row %d differs at %d: '%s'", k, cols, r, x,
+						 want[r]);
+			}
+		con_destroy(c);
+	}
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,9 +413,11 @@ int main(void)
 		cmocka_unit_test(test_too_small_can_quit),
 		cmocka_unit_test(test_too_small_takes_no_input),
 		cmocka_unit_test(test_camera_follows_and_centres),
+		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_menu_items),
 		cmocka_unit_test(test_title_and_too_small_draw),
 		cmocka_unit_test(test_hint_fit),
+		cmocka_unit_test(test_log_wraps_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

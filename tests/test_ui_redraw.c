@@ -12,6 +12,7 @@
 #define COMMANDS 1000 /* per game size and generator */
 
 static struct ui_drawn drawn; /* large: not on the stack */
+static int map_cw = 1;        /* text cells per map cell of the consoles under test */
 
 static void new_game(struct game **g, uint64_t seed, enum mapgen_kind k)
 {
@@ -52,7 +53,7 @@ static void camera(const struct game *g, int cols, int rows, int *cam_x, int *ca
 {
 	struct ui_layout l;
 	int px, py;
-	ui_layout(cols, rows, &l);
+	ui_layout(cols, rows, map_cw, &l);
 	game_player_pos(g, &px, &py);
 	ui_camera(&l, game_map(g)->w, game_map(g)->h, px, py, cam_x, cam_y);
 }
@@ -81,6 +82,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	u.screen = UI_PLAY;
 	u.hover_x = u.hover_y = -1;
 	u.score_rank = -1;
+	u.map_cw = map_cw;
 	struct rng r;
 	rng_seed(&r, seed);
 	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
@@ -124,10 +126,10 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 			/* on the player's cell (the player then walks away) */
 			int px, py, cx, cy;
 			struct ui_layout l;
-			ui_layout(cols, rows, &l);
+			ui_layout(cols, rows, map_cw, &l);
 			game_player_pos(g, &px, &py);
 			camera(g, cols, rows, &cx, &cy);
-			u.hover_x = l.view_x + px - cx;
+			u.hover_x = l.view_x + (px - cx) * map_cw + rng_range(&r, 0, map_cw - 1);
 			u.hover_y = l.view_y + py - cy;
 			hovering = rng_range(&r, 1, 12);
 		} else if (hovering > 0) {
@@ -160,10 +162,10 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 		ui_draw(&u, g, ref);
 		for (int i = 0; i < cols * rows; i++) {
 			if (memcmp(&shown->cells[i], &ref->cells[i], sizeof ref->cells[i]))
-				fail_msg("%dx%d, command %d: cell (%d, %d) is U+%04X %06X/%06X, ui_draw makes U+%04X "
+				fail_msg("%dx%d, command %d: cell (%d, %d) is U+%04X %06X/%06X flags %d, ui_draw makes U+%04X flags %d "
 					 "%06X/%06X",
 					 cols, rows, t, i % cols, i / cols, shown->cells[i].ch, shown->cells[i].fg,
-					 shown->cells[i].bg, ref->cells[i].ch, ref->cells[i].fg, ref->cells[i].bg);
+					 shown->cells[i].bg, shown->cells[i].flags, ref->cells[i].ch, ref->cells[i].flags, ref->cells[i].fg, ref->cells[i].bg);
 			if (!shown->damage[i] != !memcmp(&before[i], &shown->cells[i], sizeof before[i]))
 				fail_msg("%dx%d, command %d: cell (%d, %d) %s", cols, rows, t, i % cols, i / cols,
 					 shown->damage[i] ? "damaged but unchanged" : "changed but not damaged");
@@ -195,10 +197,26 @@ static void test_partial_equals_whole(void **st)
 			/* where the view is smaller than the map, the camera
 			 * scrolled under the pointer */
 			struct ui_layout l;
-			ui_layout(sizes[i][0], sizes[i][1], &l);
+			ui_layout(sizes[i][0], sizes[i][1], 1, &l);
 			if (!l.too_small && (l.view_w < MAP_W || l.view_h < MAP_H))
 				assert_true(scrolled > 0);
 		}
+}
+
+/* The same with map cells two text cells wide (docs/cells.md), on the
+ * consoles a pixel display's text cells make. */
+static void test_partial_equals_whole_wide(void **st)
+{
+	(void)st;
+	static const int sizes[][2] = {{160, 45}, {80, 30}, {107, 32}, {41, 24}};
+	map_cw = 2;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		int scrolled;
+		int partial = check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 70 + (uint64_t)i, &scrolled);
+		assert_true(partial > COMMANDS / 2);
+		assert_true(scrolled > 0); /* every one is narrower than the map's 80 map cells */
+	}
+	map_cw = 1;
 }
 
 /* A console written behind the update's back is drawn whole again once
@@ -234,6 +252,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_equals_whole),
+		cmocka_unit_test(test_partial_equals_whole_wide),
 		cmocka_unit_test(test_forget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,6 +87,9 @@ static void on_vt_acquire(struct app *a);
 static void on_stop(struct app *a);
 static void on_continue(struct app *a);
 
+/* Chooses and opens the display with its font. Returns 0, -errno having
+ * said why, or 1 when the font asked for (--font, font =) cannot be used
+ * (said: a wrong value, exit status 2). */
 static int open_display(struct app *a)
 {
 	struct display_opts o;
@@ -107,7 +110,7 @@ static int open_display(struct app *a)
 	/* the terminal draws text, but a bad --font is never silently ignored */
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
 	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
-		return -EINVAL;
+		return a->cfg->font ? 1 : -EINVAL; /* else the installed fonts are missing or damaged */
 	o.font = a->font;
 	if (a->fonts.n)
 		o.fonts = &a->fonts;
@@ -125,6 +128,7 @@ static int size_consoles(struct app *a)
 	if (rows < 1)
 		rows = 1;
 	int rc;
+	a->ui.map_cw = a->disp->map_cw; /* the display's map cells (its choice may change with its mode) */
 	if (!a->con) {
 		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
 			return rc;
@@ -148,6 +152,7 @@ static int frame(struct app *a)
 		con_clear(a->con, 0); /* a black frame (unseen when the display is off) */
 		ui_drawn_forget(a->drawn);
 	} else if (demo_running(&a->demo)) {
+		a->demo.ui.map_cw = a->ui.map_cw;
 		ui_draw_frame(a->drawn, &a->demo.ui, a->demo.game, a->con, a->scratch);
 	} else {
 		ui_draw_frame(a->drawn, &a->ui, a->game, a->con, a->scratch);
@@ -774,10 +779,16 @@ int app_run(const struct app_config *cfg)
 	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
-	if (open_display(&a) || size_consoles(&a)) {
-		a.status = 1;
+	int rc = open_display(&a);
+	if (rc || size_consoles(&a)) {
+		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
+	const struct blit_look *lk = &a.disp->look;
+	if (lk->surf_w) /* what the automatic choice (or --font, --scale) made of a pixel display */
+		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
+			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
+			 lk->bottom);
 	if (cfg->replay) {
 		a.status = replay(&a);
 	} else {

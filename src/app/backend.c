@@ -26,21 +26,30 @@ void backend_opts(const struct app_config *cfg, struct display_opts *o)
 /* Nothing can show the game (why: display_auto's reason, "none: ..."): one
  * line and no backend, so the program exits non-zero. In kiosk mode the
  * game is the console: it says so once and waits for a display (a driver
- * loaded late, a screen plugged in); then it goes on with that display. */
-static const struct display_ops *no_display(const struct app_config *cfg, const struct display_opts *o, char *why,
-					     size_t len)
+ * loaded late, a screen plugged in) on watch w, opened before the first
+ * look, so nothing that happened since is missed; a new reason on the way
+ * (a card that appeared but cannot be opened), once things settled, is said
+ * once too; then it goes on with the display that appeared. */
+static const struct display_ops *no_display(const struct app_config *cfg, const struct display_opts *o,
+					     struct display_watch *w, char *why, size_t len)
 {
+	const char *said = strncmp(why, "none: ", 6) ? why : why + 6;
 	if (!cfg->kiosk) {
-		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)",
-			  strncmp(why, "none: ", 6) ? why : why + 6);
+		log_error("%s (--list-displays shows what there is; --backend headless runs without a display)", said);
 		return NULL;
 	}
-	log_error("kiosk: no display yet (%s); waiting for one to appear", strncmp(why, "none: ", 6) ? why : why + 6);
+	if (w->uevents < 0 && w->nodes < 0) {
+		log_error("kiosk: no display yet (%s), and nothing to watch for one to appear with", said);
+		return NULL;
+	}
+	log_error("kiosk: no display yet (%s); waiting for one to appear", said);
+	char last[1024];
+	snprintf(last, sizeof last, "%s", why);
 	bool settle = false;
 	for (;;) {
 		/* after an event, one more look a second later: udev may still
 		 * be giving the new node its group */
-		int rc = display_wait_change(settle ? 1000 : -1);
+		int rc = display_watch_wait(w, settle ? 1000 : -1);
 		if (rc < 0 && rc != -ETIMEDOUT) {
 			log_error("kiosk: cannot watch for displays to appear (%s)", strerror(-rc));
 			return NULL;
@@ -49,6 +58,12 @@ static const struct display_ops *no_display(const struct app_config *cfg, const 
 		if (ops) {
 			log_error("kiosk: a display appeared: %s", why);
 			return ops;
+		}
+		/* said only when things have settled (a second after the last
+		 * event): not for the moment before udev gives a node its group */
+		if (rc == -ETIMEDOUT && strcmp(why, last)) {
+			snprintf(last, sizeof last, "%s", why);
+			log_error("kiosk: still no display (%s); waiting", strncmp(why, "none: ", 6) ? why : why + 6);
 		}
 		settle = rc == 0;
 	}
@@ -64,10 +79,16 @@ const struct display_ops *backend_choose(const struct app_config *cfg, const str
 		return ops;
 	}
 	char why[1024];
+	/* kiosk mode may wait for a display: watched from before the first look */
+	struct display_watch w = { .uevents = -1, .nodes = -1 };
+	if (cfg->kiosk)
+		display_watch_open(&w, "/dev");
 	const struct display_ops *ops = display_auto(o, why, sizeof why);
 	if (!ops)
-		return no_display(cfg, o, why, sizeof why);
-	log_info("display: %s", why);
+		ops = no_display(cfg, o, &w, why, sizeof why);
+	else
+		log_info("display: %s", why);
+	display_watch_close(&w);
 	return ops;
 }
 

@@ -72,7 +72,11 @@ int data_load_fonts(const char *path, const char *from, enum font_layout layout,
 	static const char *const shipped[DATA_FONTS_MAX] = {
 		"fonts/cp437-8x8.png",	  "fonts/cp437-8x9.png",    "fonts/cp437-8x16.png",   "fonts/dejavu-12x12.png",
 		"fonts/dejavu-14x14.png", "fonts/dejavu-16x16.png", "fonts/dejavu-18x18.png", "fonts/dejavu-21x21.png",
-		"fonts/dejavu-24x24.png"
+		"fonts/dejavu-24x24.png", "fonts/dejavu-20x20.png", "fonts/dejavu-48x48.png",
+		/* the text fonts: with the square sheets twice as wide as their
+		 * map sheets, the choice of blit_choose_look */
+		"fonts/dejavu-text-6x12.png", "fonts/dejavu-text-8x16.png", "fonts/dejavu-text-9x18.png",
+		"fonts/dejavu-text-10x20.png", "fonts/dejavu-text-12x24.png", "fonts/dejavu-text-24x48.png"
 	};
 	char file[PATH_MAX + 32], exe[PATH_MAX];
 	cands->advice = "(the installed default font is damaged: reinstall pirogue or use --font)";
@@ -88,6 +92,7 @@ int data_load_fonts(const char *path, const char *from, enum font_layout layout,
 			font_cands_clear(cands);
 			return -EINVAL;
 		}
+		cands->c[cands->n - 1].text = strstr(shipped[i], "-text-") != NULL;
 	}
 	if (cands->n)
 		return 0;

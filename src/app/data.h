@@ -5,7 +5,7 @@
 #include "render/font.h"
 
 /* The most shipped fonts the automatic choice picks from. */
-#define DATA_FONTS_MAX 9
+#define DATA_FONTS_MAX 17
 
 /* The shipped gamepad database's path in buf (loaded before the user's
  * mappings), or NULL after logging one line saying where it was looked for

@@ -59,8 +59,9 @@ int keyfile_next(FILE *f, const char *name, int *lineno, uint32_t *key)
 			for (char *c = s; *c; c++)
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					*c = '?';
-			log_error("%s:%d: unknown key '%s' (a character or one of: up down left right home end "
-				  "pgup pgdn enter escape space tab backspace)", name, *lineno, s);
+			log_error("%s:%d: unknown key '%s' (a character or one of: " KEY_NAMES
+				  " modifier; gamepad buttons: " PAD_NAMES ")",
+				  name, *lineno, s);
 		}
 		if (rc)
 			break;

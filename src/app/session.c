@@ -64,6 +64,12 @@ static int lock_state_dir(struct session *s, struct ui *ui)
 	return 0;
 }
 
+/* Now, by the session's clock. */
+static int64_t session_now(const struct session *s)
+{
+	return s->clock ? s->clock() : (int64_t)time(NULL);
+}
+
 /* A save holding a finished game (pirogue stopped during that game's end,
  * morgue_game_over): its end is done now (morgue file, score, the save
  * deleted; the same ones, not twice), said on ui's title, and *g
@@ -74,7 +80,7 @@ static bool finish_ended(struct session *s, struct game **g, struct ui *ui)
 		return false;
 	int64_t when;
 	if (save_end_time(s->state_dir, &when))
-		when = (int64_t)time(NULL);
+		when = session_now(s);
 	char name[PATH_MAX];
 	int rank = -1;
 	int rc = morgue_finish(s->state_dir, *g, when, name, sizeof name, &rank);
@@ -121,8 +127,9 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 		if (save_exists(s->state_dir) && save_load_file(path, &old, why, sizeof why) == 0 &&
 		    !finish_ended(s, &old, ui))
 			game_destroy(old);
-		rc = save_exists(s->state_dir) ? save_keep_aside(s->state_dir, SAVE_FILE, "old", kept, sizeof kept)
-						   : -ENOENT;
+		rc = save_exists(s->state_dir)
+			     ? save_keep_aside_at(s->state_dir, SAVE_FILE, "old", session_now(s), kept, sizeof kept)
+			     : -ENOENT;
 		if (rc == 0) {
 			log_error("%s/%s: the game in progress there is kept as %s (--seed starts a new game; rename it "
 				  "back to %s to continue it)", s->state_dir, SAVE_FILE, kept, SAVE_FILE);
@@ -226,7 +233,7 @@ static void game_ended(struct session *s, const struct game *g, struct ui *ui)
 	if (s->saving) {
 		char name[PATH_MAX];
 		int rank = -1;
-		if (morgue_game_over(s->state_dir, g, (int64_t)time(NULL), name, sizeof name, &rank) == 0)
+		if (morgue_game_over(s->state_dir, g, session_now(s), name, sizeof name, &rank) == 0)
 			log_info("morgue file %s, high score rank %d", name, rank + 1);
 		ui->score_rank = rank >= 0 ? rank : -1;
 	}

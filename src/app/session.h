@@ -17,6 +17,11 @@ struct session {
 	struct histfile *hist;    /* the store of the game's older commands, NULL until a game needs one */
 	bool locked;              /* lock_fd holds the state directory's lock */
 	int lock_fd;
+	/* the wall clock (UTC seconds since the epoch) for the names a game
+	 * is kept aside under and the morgue file's date; NULL: time() (a
+	 * test gives its own, so that what it checks does not depend on
+	 * when or how fast it runs) */
+	int64_t (*clock)(void);
 	char state_dir[PATH_MAX];
 };
 

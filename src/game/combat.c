@@ -115,7 +115,7 @@ int combat_xp_next(const struct game *g)
 bool combat_levelup_pending(const struct game *g)
 {
 	const struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
-	return pl && !g->over && pl->xp >= combat_xp_next(g);
+	return pl && !g->over && pl->level < GAME_LEVEL_MAX && pl->xp >= combat_xp_next(g);
 }
 
 int combat_level_up(struct game *g, int choice)
@@ -127,12 +127,10 @@ int combat_level_up(struct game *g, int choice)
 	const struct levelup_def *l = &content_levelups[choice];
 	pl->xp -= combat_xp_next(g);
 	pl->level++;
-	a->max_hp += l->max_hp;
-	a->hp += l->heal;
-	if (a->hp > a->max_hp)
-		a->hp = a->max_hp;
-	a->power += l->power;
-	a->defense += l->defense;
+	a->max_hp = limits_add(a->max_hp, l->max_hp, GAME_STAT_MAX);
+	a->hp = limits_add(a->hp, l->heal, a->max_hp);
+	a->power = limits_add(a->power, l->power, GAME_STAT_MAX);
+	a->defense = limits_add(a->defense, l->defense, GAME_STAT_MAX);
 	world_msg(g, GAME_MSG_LEVEL_UP, "%s", l->msg);
 	if (combat_levelup_pending(g))
 		world_msg(g, GAME_MSG_LEVEL_UP, "Your battle skills grow stronger! You reach level %d!", pl->level + 1);
@@ -166,10 +164,10 @@ void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
 	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
 	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
 	if (killer == g->player && pl) {
-		pl->kills[a->kind]++;
+		pl->kills[a->kind] = limits_add(pl->kills[a->kind], 1, GAME_KILLS_MAX);
 		if (xp && xp->value > 0) {
 			bool was = combat_levelup_pending(g);
-			pl->xp += xp->value;
+			pl->xp = limits_add(pl->xp, xp->value, GAME_XP_MAX);
 			world_msg(g, GAME_MSG_DEFAULT, "You gain %d experience points.", xp->value);
 			if (!was && combat_levelup_pending(g))
 				world_msg(g, GAME_MSG_LEVEL_UP, "Your battle skills grow stronger! You reach level %d!",

@@ -267,7 +267,8 @@ int game_do(struct game *g, const struct command *cmd)
 	}
 	if (!cost)
 		return 0;
-	g->turn++;
+	if (g->turn < GAME_TURN_MAX) /* a billion turns: the counter stops (game/limits.h) */
+		g->turn++;
 	world_refresh_view(g); /* monsters see the player where he is now */
 	ai_take_turns(g);
 	ecs_flush(g->w);

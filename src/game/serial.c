@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game/history.h"
+#include "game/limits.h"
 #include "game/world.h"
 
 /* ---- components: the fields of each, in the order they are written ---- */
@@ -153,7 +154,7 @@ static void w_flush(struct wr *w)
 	w->len = 0;
 }
 
-static void w_bytes(struct wr *w, const void *p, size_t n)
+static void w_bytes_slow(struct wr *w, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 	while (n > 0 && !w->err) {
@@ -169,27 +170,47 @@ static void w_bytes(struct wr *w, const void *p, size_t n)
 	}
 }
 
-static void w_u8(struct wr *w, uint8_t v)
+/* The bytes p..p+n to the writer: straight into its buffer when they fit
+ * (every field of a few bytes: no call), else a buffer at a time. */
+static inline void w_bytes(struct wr *w, const void *p, size_t n)
+{
+	if (n <= sizeof(w->buf) - w->len) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	w_bytes_slow(w, p, n);
+}
+
+static inline void w_u8(struct wr *w, uint8_t v)
 {
 	w_bytes(w, &v, 1);
 }
 
-static void w_u32(struct wr *w, uint32_t v)
+static inline void w_u32(struct wr *w, uint32_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w_bytes(w, &v, 4);
+#else
 	unsigned char c[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
 			      (unsigned char)(v >> 24)};
 	w_bytes(w, c, 4);
+#endif
 }
 
-static void w_i32(struct wr *w, int v)
+static inline void w_i32(struct wr *w, int v)
 {
 	w_u32(w, (uint32_t)v);
 }
 
-static void w_u64(struct wr *w, uint64_t v)
+static inline void w_u64(struct wr *w, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w_bytes(w, &v, 8);
+#else
 	w_u32(w, (uint32_t)v);
 	w_u32(w, (uint32_t)(v >> 32));
+#endif
 }
 
 static void sec_begin(struct wr *w, const char tag[4])
@@ -206,10 +227,47 @@ static void sec_end(struct wr *w)
 		w->err = w->s->end(w->s->ctx);
 }
 
+/* The bytes of d's encoding when a component of size bytes is encoded as
+ * it lies in memory (a little-endian host, its fields in order from its
+ * first byte to its last, no padding), else 0. */
+static size_t packed_size(const struct comp_desc *d, size_t size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t at = 0;
+	for (int i = 0; i < d->nf; i++) {
+		const struct serial_field *f = &d->f[i];
+		size_t one = f->kind == SERIAL_I32 || f->kind == SERIAL_U32 ? 4 : f->kind == SERIAL_U64 ? 8
+			     : f->kind == SERIAL_U8 || f->kind == SERIAL_CHARS ? 1 : 0;
+		if (!one || f->off != at)
+			return 0;
+		at += one * f->n;
+	}
+	return at == size ? size : 0;
+#else
+	(void)d;
+	(void)size;
+	return 0;
+#endif
+}
+
 static void w_fields(struct wr *w, const struct comp_desc *d, const unsigned char *s)
 {
 	for (int i = 0; i < d->nf; i++) {
 		const struct serial_field *f = &d->f[i];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* the encoding is little-endian: on such a host a field's values
+		 * are written as they lie in memory, in one piece */
+		static const uint8_t size[] = {[SERIAL_I32] = 4, [SERIAL_U32] = 4, [SERIAL_U64] = 8,
+					       [SERIAL_U8] = 1, [SERIAL_CHARS] = 1};
+		if (f->kind < sizeof size && size[f->kind]) {
+			size_t n = (size_t)size[f->kind] * f->n;
+			if (n == 4 && w->len + 4 <= sizeof(w->buf)) /* most fields: no call */
+				memcpy(w->buf + w->len, s + f->off, 4), w->len += 4;
+			else
+				w_bytes(w, s + f->off, n);
+			continue;
+		}
+#endif
 		for (int k = 0; k < f->n; k++) {
 			uint64_t v = serial_value(f, s + f->off, k);
 			if (f->kind == SERIAL_I32)
@@ -335,9 +393,14 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 		void *data;
 		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		w_u32(&w, n);
+		size_t size = ecs_component_size(g->w, c), packed = packed_size(d, size);
 		for (uint32_t i = 0; i < n; i++) {
+			const unsigned char *comp = (const unsigned char *)data + i * size; /* ecs_get(g->w, ents[i], c) */
 			w_u64(&w, ents[i]);
-			w_fields(&w, d, ecs_get(g->w, ents[i], c));
+			if (packed)
+				w_bytes(&w, comp, packed);
+			else
+				w_fields(&w, d, comp);
 		}
 	}
 	sec_end(&w);
@@ -362,11 +425,16 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 		if (k < 0)
 			return k; /* the store failed (logged) */
 		for (const struct command *c = chunk; c < chunk + k; c++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			const int32_t v[5] = {(int32_t)c->c, c->item, c->x, c->y, c->choice};
+			w_bytes(&w, v, sizeof v); /* the five, little-endian, in one piece */
+#else
 			w_i32(&w, (int)c->c);
 			w_i32(&w, c->item);
 			w_i32(&w, c->x);
 			w_i32(&w, c->y);
 			w_i32(&w, c->choice);
+#endif
 		}
 	}
 	sec_end(&w);
@@ -419,9 +487,30 @@ static uint64_t r_u64(struct rd *r)
 	return lo | (uint64_t)r_u32(r) << 32;
 }
 
-/* Every number of the rules stays far below this: a larger one in a save is
- * damage, and would overflow the rules' arithmetic. */
+/* No int field of a component goes past this (game/limits.h gives each
+ * its own range, checked after decoding): a larger one is damage. */
 #define NUM_MAX (1 << 24)
+_Static_assert(GAME_XP_MAX <= NUM_MAX && GAME_STAT_MAX <= NUM_MAX && GAME_KILLS_MAX <= NUM_MAX &&
+		       GAME_EFFECT_MAX <= NUM_MAX && GAME_LEVEL_MAX <= NUM_MAX,
+	       "every component field's range lies within NUM_MAX");
+
+/* A name or message: printable ASCII up to its NUL, which it has. */
+static bool text_ok(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!c)
+			return true;
+		if (c < 0x20 || c > 0x7e)
+			return false;
+	}
+	return false;
+}
+
+static bool in(int v, int lo, int hi)
+{
+	return v >= lo && v <= hi;
+}
 
 /* Reads the fields of d into s; false when an int field is out of range. */
 static bool r_fields(struct rd *r, const struct comp_desc *d, unsigned char *s)
@@ -434,7 +523,7 @@ static bool r_fields(struct rd *r, const struct comp_desc *d, unsigned char *s)
 			switch (f->kind) {
 			case SERIAL_I32: {
 				int32_t v = r_i32(r);
-				ok = ok && v > -NUM_MAX && v < NUM_MAX;
+				ok = ok && v >= -NUM_MAX && v <= NUM_MAX;
 				memcpy(p + 4 * k, &v, 4);
 				break;
 			}
@@ -690,8 +779,12 @@ static int read_log(struct dec *d, struct game *g)
 		m->count = r_i32(&r);
 		if (r.short_read)
 			break;
-		if (!memchr(m->text, 0, sizeof(m->text)) || m->count < 1)
-			return refuse(d, "message %d of the save's log is damaged", i + 1);
+		if (!text_ok(m->text, sizeof(m->text)) || m->fg > 0xFFFFFF)
+			return refuse(d, "message %d of the save's log is damaged (not printable text ending in a NUL)",
+				      i + 1);
+		if (m->count < 1 || m->count > GAME_REPEAT_MAX)
+			return refuse(d, "message %d of the save's log is said %d times in a row (1 to %d)", i + 1,
+				      m->count, GAME_REPEAT_MAX);
 	}
 	g->log_start = 0;
 	g->log_count = n;
@@ -723,80 +816,201 @@ static int read_history(struct dec *d, struct game *g)
 	return section_done(d, &r, "HIST");
 }
 
-static bool item_ref_ok(const struct game *g, ecs_entity e)
+/* ---- what a game holds (docs/save.md, "What a game holds") ---- */
+
+static const char *const comp_names[COMP_COUNT] = {
+	[COMP_POS] = "a position",     [COMP_RENDER] = "a look",        [COMP_NAME] = "a name",
+	[COMP_ACTOR] = "a fighter",    [COMP_AI] = "a mind",            [COMP_BLOCKS] = "a body",
+	[COMP_CORPSE] = "remains",     [COMP_XP] = "experience",        [COMP_PLAYER] = "a player record",
+	[COMP_MEMORY] = "a memory",    [COMP_ITEM] = "an item",         [COMP_INVENTORY] = "an inventory",
+	[COMP_EQUIPPABLE] = "a fit",   [COMP_EQUIPMENT] = "equipment",
+};
+static const char *const equip_names[EQUIP_SLOT_COUNT] = {[EQUIP_WEAPON] = "weapon", [EQUIP_ARMOUR] = "armour"};
+
+#define M(c) ECS_BIT(COMP_##c)
+/* The components of each kind of entity: exactly these (an item: a
+ * position when it lies on a floor, none when carried; a fit exactly when
+ * its kind is equipment). */
+#define KIND_PLAYER (M(POS) | M(RENDER) | M(NAME) | M(ACTOR) | M(BLOCKS) | M(PLAYER) | M(INVENTORY) | M(EQUIPMENT))
+#define KIND_MONSTER (M(POS) | M(RENDER) | M(NAME) | M(ACTOR) | M(BLOCKS) | M(AI) | M(XP))
+#define KIND_CORPSE (M(POS) | M(RENDER) | M(NAME) | M(CORPSE) | M(MEMORY))
+#define KIND_ITEM (M(RENDER) | M(NAME) | M(ITEM) | M(MEMORY))
+
+/* "the player", "monster 12", ...: what entity slot i is, for messages. */
+static const char *kind_text(uint32_t mask, uint32_t i, char *buf, size_t len)
 {
-	return e == ECS_NULL || (ecs_has(g->w, e, COMP_ITEM) && !ecs_has(g->w, e, COMP_POS));
+	if (mask & M(PLAYER))
+		snprintf(buf, len, "the player (entity %u)", i);
+	else
+		snprintf(buf, len, "%s %u",
+			 mask & M(ACTOR) ? "monster" : mask & M(CORPSE) ? "corpse" : mask & M(ITEM) ? "item" : "entity", i);
+	return buf;
+}
+
+/* Refuses an entity whose components are not want: it lacks one, or holds
+ * one its kind never does. */
+static int kind_components(struct dec *d, uint32_t have, uint32_t want, const char *who)
+{
+	for (int c = 0; c < COMP_COUNT; c++) {
+		if ((want & ECS_BIT(c)) && !(have & ECS_BIT(c)))
+			return refuse(d, "%s lacks %s", who, comp_names[c]);
+		if (!(want & ECS_BIT(c)) && (have & ECS_BIT(c)))
+			return refuse(d, "%s also holds %s, which its kind never does", who, comp_names[c]);
+	}
+	return 0;
+}
+
+/* The components every entity holds, checked alone (kind, ranges). */
+static int check_entity(struct dec *d, const struct game *g, ecs_entity e, uint32_t i)
+{
+	uint32_t mask = ecs_mask(g->w, e);
+	char who[48];
+	kind_text(mask, i, who, sizeof who);
+	int rc;
+	if (mask & M(PLAYER) || e == g->player)
+		rc = kind_components(d, mask, KIND_PLAYER, who);
+	else if (mask & M(ACTOR))
+		rc = kind_components(d, mask, KIND_MONSTER, who);
+	else if (mask & M(CORPSE))
+		rc = kind_components(d, mask, KIND_CORPSE, who);
+	else if (mask & M(ITEM)) {
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		if (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1)
+			return refuse(d, "item %u is of an unknown kind %d", i, it->kind);
+		uint32_t want = KIND_ITEM | (mask & M(POS));
+		if (content_items[it->kind].effect == EFFECT_EQUIP)
+			want |= M(EQUIPPABLE);
+		rc = kind_components(d, mask, want, who);
+	} else
+		return refuse(d, "entity %u is none of the things a game holds (a player, monster, corpse or item)", i);
+	if (rc)
+		return rc;
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (p && (p->floor < 1 || p->floor > g->nfloors || !world_on_floor(g, p->x, p->y)))
+		return refuse(d, "%s lies outside the dungeon", who);
+	if (p && map_tile(g->floors[p->floor - 1], p->x, p->y) == TILE_WALL)
+		return refuse(d, "%s stands in a wall (floor %d, %d,%d)", who, p->floor, p->x, p->y);
+	const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+	if (r->glyph > 0x10FFFF || (r->glyph >= 0xD800 && r->glyph <= 0xDFFF) || r->fg > 0xFFFFFF ||
+	    !in(r->order, GAME_ORDER_CORPSE, GAME_ORDER_ACTOR))
+		return refuse(d, "%s has a damaged look", who);
+	const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
+	if (!text_ok(nm->s, sizeof nm->s))
+		return refuse(d, "%s has a damaged name (not printable text ending in a NUL)", who);
+	const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+	if (mem && (mem->known > 1 || (mem->known && !world_on_floor(g, mem->x, mem->y)) || (mem->known && !p)))
+		return refuse(d, "%s is remembered outside the map", who);
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	if (a) {
+		bool player = mask & M(PLAYER);
+		if (player != (a->kind == ACTOR_PLAYER) || a->kind < 0 || a->kind >= ACTOR_COUNT)
+			return refuse(d, "%s is of the wrong kind %d", who, a->kind);
+		if (!in(a->max_hp, 1, GAME_STAT_MAX) || !in(a->hp, 0, a->max_hp))
+			return refuse(d, "%s has %d hit points of %d (0 to the maximum, which is 1 to %d)", who, a->hp, a->max_hp,
+				      GAME_STAT_MAX);
+		if (a->hp == 0 && !(player && g->over))
+			return refuse(d, "%s has 0 hit points but lives", who);
+		if (!in(a->power, 0, GAME_STAT_MAX) || !in(a->defense, 0, GAME_STAT_MAX))
+			return refuse(d, "%s has power %d, defense %d (0 to %d)", who, a->power, a->defense, GAME_STAT_MAX);
+	}
+	const struct c_corpse *co = ecs_get(g->w, e, COMP_CORPSE);
+	if (co && (co->kind <= ACTOR_PLAYER || co->kind >= ACTOR_COUNT))
+		return refuse(d, "%s is of an unknown kind %d", who, co->kind);
+	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+	if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
+		   (!world_on_floor(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1)) ||
+		   !in(ai->confused, 0, GAME_EFFECT_MAX) || !in(ai->paralysed, 0, GAME_EFFECT_MAX)))
+		return refuse(d, "%s has a damaged mind", who);
+	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
+	if (xp && !in(xp->value, 0, GAME_XP_MAX))
+		return refuse(d, "%s gives %d XP (0 to %d)", who, xp->value, GAME_XP_MAX);
+	const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
+	if (pl) {
+		if (!in(pl->level, 1, GAME_LEVEL_MAX) || !in(pl->xp, 0, GAME_XP_MAX))
+			return refuse(d, "the player's level %d or XP %d is out of range (level 1 to %d, XP 0 to %d)",
+				      pl->level, pl->xp, GAME_LEVEL_MAX, GAME_XP_MAX);
+		if (!text_ok(pl->cause, sizeof pl->cause))
+			return refuse(d, "the player's cause of death is damaged (not printable text ending in a NUL)");
+		for (int k = 0; k < ACTOR_COUNT; k++)
+			if (!in(pl->kills[k], 0, GAME_KILLS_MAX))
+				return refuse(d, "the player's kill count of %s is %d (0 to %d)", content_actor_name(k),
+					      pl->kills[k], GAME_KILLS_MAX);
+	}
+	const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
+	if (eqp && (eqp->slot < 0 || eqp->slot >= EQUIP_SLOT_COUNT || !in(eqp->power_bonus, -GAME_STAT_MAX, GAME_STAT_MAX) ||
+		    !in(eqp->defense_bonus, -GAME_STAT_MAX, GAME_STAT_MAX)))
+		return refuse(d, "%s fits an unknown slot %d or gives bonuses out of range", who, eqp->slot);
+	return 0;
+}
+
+/* The player's inventory and equipment: every slot empty or naming a
+ * carried item, no item in two slots, every carried item in one slot, the
+ * count right; every equipment slot empty or naming an item of the
+ * inventory that fits there. */
+static int check_carried(struct dec *d, const struct game *g)
+{
+	const struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	int used = 0;
+	for (int k = 0; k < INVENTORY_SLOTS; k++) {
+		ecs_entity e = inv->slot[k];
+		if (e == ECS_NULL)
+			continue;
+		if (!ecs_has(g->w, e, COMP_ITEM) || ecs_has(g->w, e, COMP_POS))
+			return refuse(d, "the player's inventory slot %c holds no carried item", 'a' + k);
+		for (int j = 0; j < k; j++)
+			if (inv->slot[j] == e)
+				return refuse(d, "the player's inventory slots %c and %c hold the same item %u", 'a' + j,
+					      'a' + k, ECS_INDEX(e));
+		used++;
+	}
+	if (used != inv->count)
+		return refuse(d, "the player's inventory counts %d items, its slots hold %d", inv->count, used);
+	/* every carried item is in a slot: as many carried as listed */
+	int carried = 0;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, M(ITEM));
+	for (ecs_entity e; ecs_query_next(&q, &e);)
+		carried += !ecs_has(g->w, e, COMP_POS);
+	if (carried != used)
+		return refuse(d, "%d carried item%s in no inventory slot", carried - used, carried - used == 1 ? " is" : "s are");
+	const struct c_equipment *eq = ecs_get(g->w, g->player, COMP_EQUIPMENT);
+	for (int k = 0; k < EQUIP_SLOT_COUNT; k++) {
+		ecs_entity e = eq->slot[k];
+		if (e == ECS_NULL)
+			continue;
+		bool listed = false;
+		for (int j = 0; j < INVENTORY_SLOTS && !listed; j++)
+			listed = inv->slot[j] == e;
+		const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
+		if (!listed)
+			return refuse(d, "the player's %s slot holds no item of his inventory", equip_names[k]);
+		if (!eqp || eqp->slot != k)
+			return refuse(d, "the player's %s slot holds item %u, a %s, which does not fit there",
+				      equip_names[k], ECS_INDEX(e), world_name(g, e));
+	}
+	return 0;
 }
 
 /* What the rules take for granted and would misbehave on (indices, the
- * player's components, references between entities). */
+ * components of each kind, references between entities, ranges). */
 static int check_world(struct dec *d, struct game *g)
 {
 	if (g->depth < 1 || g->depth > g->nfloors)
 		return refuse(d, "the save's player is on floor %d of %d", g->depth, g->nfloors);
-	const uint32_t need = ECS_BIT(COMP_POS) | ECS_BIT(COMP_ACTOR) | ECS_BIT(COMP_PLAYER) |
-			      ECS_BIT(COMP_INVENTORY) | ECS_BIT(COMP_EQUIPMENT) | ECS_BIT(COMP_RENDER);
-	if ((ecs_mask(g->w, g->player) & need) != need || ecs_pool_count(g->w, COMP_PLAYER) != 1)
-		return refuse(d, "the save's player is missing or incomplete");
-	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
-	if (pp->floor != g->depth)
-		return refuse(d, "the save's player is not on the current floor");
+	if (!ecs_alive(g->w, g->player) || !ecs_has(g->w, g->player, COMP_PLAYER) ||
+	    ecs_pool_count(g->w, COMP_PLAYER) != 1)
+		return refuse(d, "the save's player is missing, or not the one player");
 	uint32_t slots = ecs_slots(g->w);
 	for (uint32_t i = 0; i < slots; i++) {
 		ecs_entity e = ecs_slot_entity(g->w, i);
-		if (e == ECS_NULL)
-			continue;
-		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		if (p && (p->floor < 1 || p->floor > g->nfloors || !world_on_floor(g, p->x, p->y)))
-			return refuse(d, "the save's entity %u lies outside the dungeon", i);
-		const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
-		if (mem && (mem->known > 1 || (mem->known && !world_on_floor(g, mem->x, mem->y))))
-			return refuse(d, "the save's entity %u is remembered outside the map", i);
-		const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
-		if (a && (a->kind < 0 || a->kind >= ACTOR_COUNT))
-			return refuse(d, "the save's entity %u is of an unknown kind %d", i, a->kind);
-		const struct c_corpse *co = ecs_get(g->w, e, COMP_CORPSE);
-		if (co && (co->kind < 0 || co->kind >= ACTOR_COUNT))
-			return refuse(d, "the save's corpse %u is of an unknown kind %d", i, co->kind);
-		const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
-		if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
-			   (!world_on_floor(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1))))
-			return refuse(d, "the save's monster %u has a damaged mind", i);
-		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
-		if (it && (it->kind < 0 || it->kind >= ITEM_COUNT || it->seen > 1))
-			return refuse(d, "the save's item %u is of an unknown kind %d", i, it->kind);
-		const struct c_player *pl = ecs_get(g->w, e, COMP_PLAYER);
-		if (pl) {
-			if (!memchr(pl->cause, 0, sizeof(pl->cause)) || pl->level < 1 || pl->xp < 0)
-				return refuse(d, "the save's player record is damaged");
-			for (int k = 0; k < ACTOR_COUNT; k++)
-				if (pl->kills[k] < 0)
-					return refuse(d, "the save's kill counts are damaged");
-		}
-		const struct c_name *nm = ecs_get(g->w, e, COMP_NAME);
-		if (nm && !memchr(nm->s, 0, sizeof(nm->s)))
-			return refuse(d, "the save's entity %u has a damaged name", i);
-		const struct c_inventory *inv = ecs_get(g->w, e, COMP_INVENTORY);
-		if (inv) {
-			int used = 0;
-			for (int k = 0; k < INVENTORY_SLOTS; k++) {
-				if (!item_ref_ok(g, inv->slot[k]))
-					return refuse(d, "the save's inventory slot %c holds no item", 'a' + k);
-				used += inv->slot[k] != ECS_NULL;
-			}
-			if (used != inv->count)
-				return refuse(d, "the save's inventory counts %d items, holds %d", inv->count, used);
-		}
-		const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
-		if (eq)
-			for (int k = 0; k < EQUIP_SLOT_COUNT; k++)
-				if (!item_ref_ok(g, eq->slot[k]))
-					return refuse(d, "the save's equipment slot %d holds no carried item", k);
-		const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
-		if (eqp && (eqp->slot < 0 || eqp->slot >= EQUIP_SLOT_COUNT))
-			return refuse(d, "the save's item %u fits an unknown slot %d", i, eqp->slot);
+		int rc = e == ECS_NULL ? 0 : check_entity(d, g, e, i);
+		if (rc)
+			return rc;
 	}
-	return 0;
+	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
+	if (pp->floor != g->depth)
+		return refuse(d, "the save's player is not on the current floor");
+	return check_carried(d, g);
 }
 
 int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen)
@@ -828,7 +1042,7 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	g->over = over != 0;
 	g->player = r_u64(&r);
 	rc = section_done(&d, &r, "GAME");
-	if (!rc && ((g->rng.inc & 1) == 0 || g->turn < 0 || g->turn >= NUM_MAX * 64 || over > 1))
+	if (!rc && ((g->rng.inc & 1) == 0 || g->turn < 0 || g->turn > GAME_TURN_MAX || over > 1))
 		rc = refuse(&d, "the save's turn, RNG or state is damaged");
 	if (!rc)
 		rc = read_floors(&d, g);

@@ -442,7 +442,7 @@ void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
 	if (g->log_count > 0) {
 		struct game_msg *last = &g->log[(g->log_start + g->log_count - 1) % GAME_LOG_MAX];
 		if (last->fg == fg && strcmp(last->text, text) == 0) {
-			last->count++;
+			last->count = limits_add(last->count, 1, GAME_REPEAT_MAX);
 			return;
 		}
 	}

@@ -10,6 +10,7 @@
 #include "game/content.h"
 #include "game/game.h"
 #include "game/history.h"
+#include "game/limits.h"
 #include "game/map.h"
 #include "game/mapgen.h"
 

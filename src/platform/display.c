@@ -45,9 +45,9 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	static const struct display_opts none = { 0 };
 	if (!o)
 		o = &none;
-	char no_drm[280] = "drm not built in", no_fb[280] = "fbdev not built in";
+	char no_drm[480] = "drm not built in", no_fb[280] = "fbdev not built in";
 #ifdef HAVE_DRM_BACKEND
-	char r[200];
+	char r[400]; /* a reason with its advice (drmcard_open_advice) */
 	if (drmcard_probe(o, r, sizeof r) == 0) {
 		snprintf(why, len, "drm: %s", r);
 		return &drm_display_ops;
@@ -78,42 +78,82 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	return NULL;
 }
 
-int display_wait_change(int timeout_ms)
+int display_watch_open(struct display_watch *w, const char *dev)
 {
-	struct pollfd p[2] = { { .fd = -1, .events = POLLIN }, { .fd = -1, .events = POLLIN } };
-	p[0].fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-	if (p[0].fd >= 0) {
+	w->uevents = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (w->uevents >= 0) {
 		struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-		if (bind(p[0].fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
-			close(p[0].fd);
-			p[0].fd = -1;
+		if (bind(w->uevents, (struct sockaddr *)&sa, sizeof sa) < 0) {
+			close(w->uevents);
+			w->uevents = -1;
 		}
 	}
-	p[1].fd = inotify_init1(IN_CLOEXEC);
-	if (p[1].fd >= 0) {
-		int w = inotify_add_watch(p[1].fd, "/dev", IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
-		/* /dev/dri may not exist yet: its creation shows on /dev */
-		int wd = inotify_add_watch(p[1].fd, "/dev/dri", IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
-		if (w < 0 && wd < 0) {
-			close(p[1].fd);
-			p[1].fd = -1;
+	int err = errno;
+	snprintf(w->dri, sizeof w->dri, "%s/dri", dev);
+	w->nodes = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (w->nodes >= 0) {
+		int wd = inotify_add_watch(w->nodes, dev, IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+		/* dev/dri may not exist yet: its creation shows on dev, and each
+		 * wait adds it once it does */
+		int wdri = inotify_add_watch(w->nodes, w->dri, IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+		if (wd < 0 && wdri < 0) {
+			err = errno;
+			close(w->nodes);
+			w->nodes = -1;
 		}
+	} else {
+		err = errno;
 	}
-	int rc;
-	if (p[0].fd < 0 && p[1].fd < 0) {
-		rc = -errno;
-		goto out;
+	if (w->uevents < 0 && w->nodes < 0)
+		return -err;
+	return 0;
+}
+
+/* Reads everything queued on fd (non-blocking). */
+static void drain(int fd)
+{
+	char buf[4096];
+	if (fd < 0)
+		return;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r > 0 || (r < 0 && errno == EINTR))
+			continue;
+		return; /* EAGAIN: all read (or an error the next poll shows) */
 	}
+}
+
+int display_watch_wait(struct display_watch *w, int timeout_ms)
+{
+	if (w->uevents < 0 && w->nodes < 0)
+		return -EBADF;
+	if (w->nodes >= 0)
+		inotify_add_watch(w->nodes, w->dri, IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+	struct pollfd p[2] = { { .fd = w->uevents, .events = POLLIN }, { .fd = w->nodes, .events = POLLIN } };
 	int n;
 	do
 		n = poll(p, 2, timeout_ms);
 	while (n < 0 && errno == EINTR);
-	rc = n < 0 ? -errno : n == 0 ? -ETIMEDOUT : 0;
-out:
-	for (int i = 0; i < 2; i++)
-		if (p[i].fd >= 0)
-			close(p[i].fd);
-	return rc;
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ETIMEDOUT;
+	drain(w->uevents);
+	drain(w->nodes);
+	/* the event may have been dev/dri's creation: its nodes are watched
+	 * from before the caller's next look */
+	if (w->nodes >= 0)
+		inotify_add_watch(w->nodes, w->dri, IN_CREATE | IN_ATTRIB | IN_MOVED_TO);
+	return 0;
+}
+
+void display_watch_close(struct display_watch *w)
+{
+	if (w->uevents >= 0)
+		close(w->uevents);
+	if (w->nodes >= 0)
+		close(w->nodes);
+	w->uevents = w->nodes = -1;
 }
 
 int display_list(FILE *out, const struct display_opts *o)
@@ -129,7 +169,7 @@ int display_list(FILE *out, const struct display_opts *o)
 		rc = rf;
 	else if (rc >= 0)
 		rc += rf;
-	char why[768];
+	char why[1024];
 	display_auto(o, why, sizeof why);
 	fprintf(out, "Automatic choice: %s\n", why);
 	return rc;

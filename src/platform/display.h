@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "render/console.h"
+#include "render/blit.h"
 #include "render/font.h"
 #include "platform/input.h"
 
@@ -33,6 +34,8 @@ struct display_ops;
 struct display {
 	const struct display_ops *ops;
 	const struct font *font; /* the font a pixel backend draws with (NULL: o->font or none) */
+	int map_cw;              /* text cells a map cell spans (docs/cells.md): 2 with a map sheet, else 1 (0: 1) */
+	struct blit_look look;   /* a pixel backend's surface, cells and margins (surf_w 0: none, the terminal) */
 };
 
 /* A backend. Every function pointer is set (no NULLs) unless noted. */
@@ -86,13 +89,28 @@ const struct display_ops *display_find(const char *name);
  * <why not fbdev>; ...". o may be NULL. */
 const struct display_ops *display_auto(const struct display_opts *o, char *why, size_t len);
 
-/* Blocks until something happens that may change display_auto's answer: a
- * kernel uevent (a DRM card or framebuffer added, a connector plugged in)
- * or a device node created or changed under /dev or /dev/dri (udev giving
- * it its group), or until timeout_ms passes (-1: no time limit). No
- * periodic wake-up. Signals are not touched. Returns 0 after an event,
- * -ETIMEDOUT, or a negative errno when nothing can be watched. */
-int display_wait_change(int timeout_ms);
+/* A watch on what may change display_auto's answer: kernel uevents (a DRM
+ * card or framebuffer added, a connector plugged in) and device nodes
+ * created or changed under a /dev directory (udev giving a node its group).
+ * Opened before the look that may find nothing, it keeps what happens
+ * between that look and the wait. */
+struct display_watch {
+	int uevents, nodes; /* netlink, inotify; -1 when not open */
+	char dri[80];	    /* DEV/dri, watched once it exists */
+};
+
+/* Opens w on directory dev ("/dev"; a test gives its own) and dev/dri.
+ * Returns 0, or a negative errno when nothing can be watched. */
+int display_watch_open(struct display_watch *w, const char *dev);
+
+/* Blocks until w has seen something since it was opened or since the last
+ * wait, or until timeout_ms passes (-1: no time limit); what was seen is
+ * used up. No periodic wake-up; signals are not touched. Returns 0 after an
+ * event, -ETIMEDOUT, or a negative errno. */
+int display_watch_wait(struct display_watch *w, int timeout_ms);
+
+/* Closes w (an unopened, zeroed-to--1 or closed one: nothing). */
+void display_watch_close(struct display_watch *w);
 
 /* For --list-displays: prints the DRM cards (driver, connectors, status,
  * modes with the preferred one marked), the framebuffers, and the line

@@ -3,6 +3,7 @@
 #include "platform/drmcard.h"
 #include "core/log.h"
 #include "platform/kmsutil.h"
+#include "platform/photons.h"
 #include "render/blit.h"
 #include <drm_fourcc.h>
 #include <errno.h>
@@ -211,6 +212,7 @@ static void flip_done(int fd, unsigned seq, unsigned sec, unsigned usec, void *d
 	struct drm_display *d = data;
 	d->flip_pending = false;
 	d->front = d->flip_target;
+	photons_flip_done(NULL, (int64_t)sec * 1000000 + usec); /* the vblank's CLOCK_MONOTONIC time */
 }
 
 static void handle_events(struct drm_display *d)
@@ -270,6 +272,7 @@ static int draw_frame(struct drm_display *d)
 	if (r == 0) {
 		d->flip_pending = true;
 		d->flip_target = b;
+		photons_flip_queued(NULL, photons_now_us());
 		return 0;
 	}
 	if (r == -EBUSY) {
@@ -321,11 +324,11 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 	}
 	if (d->auto_scale || d->fonts) {
 		int want = d->scale;
-		const struct font *font = d->font;
+		const struct font *font = d->font, *map = d->blit ? blit_map(d->blit) : NULL;
 		if (d->fonts) {
 			char err[512];
-			int rc = blit_choose_cands(d->fonts, &d->buf[0].surf, 80, 50, 40, 24, d->auto_scale ? 0 : d->scale,
-						   &font, &want, err, sizeof err);
+			int rc = blit_choose_look(d->fonts, &d->buf[0].surf, d->auto_scale ? 0 : d->scale, &font, &map,
+						  &want, err, sizeof err);
 			if (rc) {
 				log_error("%s", err);
 				return rc;
@@ -334,16 +337,24 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 			want = blit_fit_scale(d->font, &d->buf[0].surf, 80, 50);
 		}
 		struct blitter *nb;
-		if ((!d->blit || want != d->scale || font != d->font) && blit_create(&nb, font, want) == 0) {
-			blit_destroy(d->blit);
-			d->blit = nb;
-			d->scale = want;
-			d->font = font;
-			d->base.font = font;
+		if ((!d->blit || want != d->scale || font != d->font || map != blit_map(d->blit)) &&
+		    blit_create(&nb, font, want) == 0) {
+			if (map && blit_set_map(nb, map)) {
+				blit_destroy(nb); /* blit_set_map said why: the glyphs of the font alone */
+			} else {
+				blit_destroy(d->blit);
+				d->blit = nb;
+				d->scale = want;
+				d->font = font;
+				d->base.font = font;
+			}
 		}
 	}
 	if (!d->blit)
 		return -EINVAL; /* blit_create said why */
+	blit_set_centred(d->blit, true);
+	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
+	blit_look(d->blit, &d->buf[0].surf, &d->base.look);
 	int cols = 0, rows = 0;
 	blit_console_size(d->blit, &d->buf[0].surf, &cols, &rows);
 	if (cols < 1 || rows < 1) {

@@ -84,6 +84,16 @@ void drmcard_log_master_failure(const char *path, int err)
 			  path, who[0] ? who : "who holds it cannot be seen", "");
 }
 
+const char *drmcard_open_advice(int err)
+{
+	if (err == EACCES)
+		return "add the user to the video group (sudo usermod -aG video $USER, then log in again) or run as root";
+	if (err == EPERM)
+		return "refused by the device policy this runs under (a cgroup's: systemd's DeviceAllow=, a container's), "
+		       "not by the file's permissions: allow DRM cards, major 226 (DeviceAllow=char-226 rw)";
+	return "";
+}
+
 /* Opens a card node; on failure logs one line (when quiet is false). */
 static int open_card(const char *path, bool quiet)
 {
@@ -95,9 +105,7 @@ static int open_card(const char *path, bool quiet)
 		if (err == ENOENT || err == ENODEV || err == ENXIO)
 			log_error("%s: no such DRM card (%s): --list-displays shows the cards there are", path, strerror(err));
 		else if (err == EACCES || err == EPERM)
-			log_error("%s: %s: add yourself to the video group (sudo usermod -aG video $USER, then log in again) "
-				  "or run as root",
-				  path, strerror(err));
+			log_error("%s: %s: %s", path, strerror(err), drmcard_open_advice(err));
 		else
 			log_error("%s: %s", path, strerror(err));
 	}
@@ -367,11 +375,9 @@ int drmcard_probe(const struct display_opts *o, char *why, size_t len)
 		struct drmcard_output ch;
 		if (fd < 0) {
 			err = fd;
-			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)%s", cards[i], strerror(-fd),
-				 fd == -EACCES || fd == -EPERM
-					 ? ": add the user to the video group (sudo usermod -aG video $USER, then log in "
-					   "again) or run as root"
-					 : "");
+			const char *fix = drmcard_open_advice(-fd);
+			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)%s%s", cards[i], strerror(-fd),
+				 fix[0] ? ": " : "", fix);
 		} else {
 			drmcard_driver(fd, drv, sizeof drv);
 			err = drmcard_master(fd);
@@ -411,8 +417,9 @@ int drmcard_list(FILE *out)
 	for (int i = 0; i < n; i++) {
 		int fd = open_card(cards[i], true);
 		if (fd < 0) {
-			fprintf(out, "  %s: cannot open: %s%s\n", cards[i], strerror(-fd),
-				fd == -EACCES ? " (join the video group or run as root)" : "");
+			const char *fix = drmcard_open_advice(-fd);
+			fprintf(out, "  %s: cannot open: %s%s%s%s\n", cards[i], strerror(-fd), fix[0] ? " (" : "", fix,
+				fix[0] ? ")" : "");
 			continue;
 		}
 		char drv[32], who[160] = "";

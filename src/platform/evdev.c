@@ -2,6 +2,7 @@
 #include "platform/evmap.h" /* first: it orders input.h before the kernel's key names */
 #include "platform/evdev.h"
 #include "platform/evdb.h"
+#include "platform/photons.h"
 #include "core/log.h"
 #include <dirent.h>
 #include <errno.h>
@@ -320,6 +321,10 @@ static void try_open(struct evdev *e, const char *node, bool fresh)
 		log_error("%s: not an input device (%s); ignored", path, strerror(-rc));
 		goto fail;
 	}
+	/* timestamps on the clock of drm's flip events, for input to photons
+	 * (a kernel without EVIOCSCLOCKID keeps wall-clock ones: the spans
+	 * from them are then wrong, nothing else is) */
+	(void)libevdev_set_clock_id(d->ev, CLOCK_MONOTONIC);
 	caps_from(d->ev, &caps);
 	snprintf(d->label, sizeof d->label, "%s", caps.name);
 	const char *why;
@@ -676,6 +681,9 @@ static int read_device(struct evdev *e, int idx, struct in_event *ev, int n, int
 			dev_drop(e, idx);
 			return n;
 		}
+		if (ie.type == EV_KEY && ie.value == 1 && !muted) /* a press: timed to the frame that shows it */
+			photons_input(NULL, (int64_t)ie.input_event_sec * 1000000 + ie.input_event_usec,
+				      photons_now_us());
 		int k = evm_dev_feed(&d->m, &e->ptr, ie.type, ie.code, ie.value, tmp);
 		n = emit(e, tmp, k, ev, n, max);
 	}

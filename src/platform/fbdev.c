@@ -127,10 +127,11 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 		 * --font: the font that fills the screen best */
 		int scale = o->scale;
 		char err[512];
+		const struct font *map = NULL;
 		if (!o->fonts)
 			scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
-		else if ((rc = blit_choose_cands(o->fonts, &d->surf, 80, 50, 40, 24, o->scale, &d->base.font, &scale,
-						 err, sizeof err))) {
+		else if ((rc = blit_choose_look(o->fonts, &d->surf, o->scale, &d->base.font, &map, &scale, err,
+						sizeof err))) {
 			log_error("%s", err);
 			goto fail;
 		}
@@ -140,7 +141,12 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 			log_error("fbdev: cannot set up the glyph blitter: %s", strerror(-rc));
 			goto fail;
 		}
+		if (map && (rc = blit_set_map(d->blit, map)))
+			goto fail; /* blit_set_map said why */
 	}
+	blit_set_centred(d->blit, true);
+	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
+	blit_look(d->blit, &d->surf, &d->base.look);
 	blit_console_size(d->blit, &d->surf, &d->cols, &d->rows);
 	if (d->cols < 1 || d->rows < 1) {
 		log_error("%s (%s): %ux%u pixels is too small for the font at scale %d", d->path, d->id, v.xres, v.yres,

@@ -14,6 +14,7 @@ struct headless {
 	struct surface s;
 	struct blitter *blit;
 	int last_w, last_h; /* console size last presented (0: none yet) */
+	bool black;         /* the surface is all black: nothing drawn on it yet */
 };
 
 static int headless_open(struct display **out, const struct display_opts *o)
@@ -44,14 +45,14 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->s.stride = w * 4;
 	d->s.format = SURF_XRGB8888;
 	d->s.rotation = o->rotation;
-	d->s.pixels = malloc((size_t)d->s.stride * (size_t)h);
+	d->s.pixels = calloc((size_t)h, (size_t)d->s.stride); /* black: nothing to clear */
 	if (!d->s.pixels)
 		goto fail_d;
-	const struct font *font = o->font;
+	const struct font *font = o->font, *map = NULL;
 	int scale = o->scale;
 	if (o->fonts) {
 		char err[512];
-		if ((rc = blit_choose_cands(o->fonts, &d->s, 80, 50, 40, 24, o->scale, &font, &scale, err, sizeof err))) {
+		if ((rc = blit_choose_look(o->fonts, &d->s, o->scale, &font, &map, &scale, err, sizeof err))) {
 			log_error("%s", err);
 			free(d->s.pixels);
 			free(d);
@@ -64,7 +65,14 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	rc = blit_create(&d->blit, font, scale);
 	if (rc)
 		goto fail_px; /* blit_create said why */
-	blit_clear(&d->s, 0);
+	if (map && (rc = blit_set_map(d->blit, map))) {
+		blit_destroy(d->blit);
+		goto fail_px; /* blit_set_map said why */
+	}
+	d->base.map_cw = map ? 2 : 1;
+	blit_set_centred(d->blit, true);
+	blit_look(d->blit, &d->s, &d->base.look);
+	d->black = true;
 	*out = &d->base;
 	return 0;
 fail_px:
@@ -97,9 +105,12 @@ static int headless_present(struct display *base, struct console *c)
 {
 	struct headless *d = (struct headless *)base;
 	if (c->w != d->last_w || c->h != d->last_h) {
-		/* a new console: what the old one left outside it must go too */
-		blit_clear(&d->s, 0);
-		blit_draw(d->blit, c, &d->s, NULL);
+		/* a new console: what the old one left outside it must go too;
+		 * then on black only what is not black is drawn */
+		if (!d->black)
+			blit_clear(&d->s, 0);
+		d->black = false;
+		(void)blit_draw_on_black(d->blit, c, &d->s); /* -ENOMEM: drawn whole */
 		d->last_w = c->w;
 		d->last_h = c->h;
 	} else {

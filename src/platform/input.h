@@ -56,6 +56,19 @@ struct in_event {
 	enum dev_kind from;  /* which kind of device produced it (hints name its buttons) */
 };
 
+/* The names key_parse takes besides one printable character, as --help and
+ * the messages list them ("a..b": from a to b, counting): KEY_NAMES the
+ * keyboard's keys (and "modifier", a modifier pressed alone: keys files
+ * only), PAD_NAMES the gamepad's buttons. tests/test_keyfile.c checks that
+ * they are all of key_parse's names. */
+#define KEY_NAMES                                                                                 \
+	"up down left right home end pgup pgdn insert delete enter escape space tab backspace " \
+	"kp0..kp9 kpenter f1..f12"
+#define PAD_NAMES                                                                            \
+	"pad_a pad_b pad_x pad_y pad_l pad_r pad_l2 pad_r2 pad_start pad_select pad_thumbl " \
+	"pad_thumbr pad_up pad_down pad_left pad_right pad_upleft pad_upright pad_downleft " \
+	"pad_downright"
+
 /* Name of a key for --keys files and messages ("up", "a", "<"). Writes into
  * buf and returns it. */
 const char *key_name(uint32_t key, char *buf, int len);

@@ -55,7 +55,8 @@ int key_parse(const char *token, uint32_t *key)
 	size_t n = strlen(token);
 	if (n == 0)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof key_names / sizeof key_names[0]; i++) {
+	/* every name is two characters or more: one byte is the key itself */
+	for (size_t i = 0; n > 1 && i < sizeof key_names / sizeof key_names[0]; i++) {
 		if (strcasecmp(token, key_names[i].name) == 0) {
 			*key = key_names[i].key;
 			return 0;

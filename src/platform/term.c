@@ -590,8 +590,10 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
  * there (*shown, updated). */
 static void send_cell(struct term *t, const struct con_cell *cell, struct con_cell *shown, int x, int y)
 {
-	uint32_t ch = cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
-	struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF };
+	/* a wide map cell's right half shows as a space (its tile unused) */
+	uint32_t ch = cell->flags & CON_TAIL ? ' '
+		      : cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
+	struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF, 0, 0 };
 	if (same_look(shown, &want))
 		return;
 	char *p = ob_room(t, CELL_ROOM);

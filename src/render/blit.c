@@ -40,8 +40,9 @@ static void init_orient(struct blitter *b, int r)
 	}
 }
 
-/* The mask bits of rotation r, built on first use. Without memory for
- * them every cell takes the per-pixel path: slower, same pixels. */
+/* The mask bits of rotation r, made on first use (each glyph's filled in
+ * on its first draw: glyph_bits). Without memory for them every cell takes
+ * the per-pixel path: slower, same pixels. */
 static void build_bits(struct blitter *b, int r)
 {
 	struct orient *o = &b->o[r];
@@ -49,31 +50,43 @@ static void build_bits(struct blitter *b, int r)
 		return;
 	o->tried = true;
 	const struct font *f = b->f;
-	int s = b->scale;
 	size_t per = (size_t)o->gh * (size_t)o->bpr;
-	if ((size_t)f->nglyphs <= SIZE_MAX / per)
+	if ((size_t)f->nglyphs <= SIZE_MAX / per) {
 		o->bits = calloc((size_t)f->nglyphs, per);
-	if (!o->bits) {
-		log_error("blit: out of memory for the glyph masks of %s; drawing pixel by pixel", f->name);
-		return;
+		o->bits_done = calloc((size_t)f->nglyphs, 1);
 	}
-	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
-	for (int g = 0; g < f->nglyphs; g++) {
-		if (b->kind[g] != GK_MASK)
-			continue;
-		const uint8_t *cov = f->coverage + (size_t)g * gsize;
-		uint8_t *dst = o->bits + (size_t)g * per;
-		for (int v = 0; v < o->gh; v++, dst += o->bpr)
-			for (int gu = 0; gu < o->gw; gu++)
-				if (cov[o->base + gu * o->du + v * o->dv])
-					for (int u = gu * s; u < (gu + 1) * s; u++)
-						dst[u >> 3] |= (uint8_t)(1u << (u & 7));
+	if (!o->bits || !o->bits_done) {
+		free(o->bits);
+		free(o->bits_done);
+		o->bits = o->bits_done = NULL;
+		log_error("blit: out of memory for the glyph masks of %s; drawing pixel by pixel", f->name);
 	}
 }
 
+/* Glyph g's mask bits of rotation r filled in (b's bits made). */
+static inline void glyph_bits(const struct blitter *b, int r, int g)
+{
+	const struct orient *o = &b->o[r];
+	if (o->bits_done[g])
+		return;
+	o->bits_done[g] = 1;
+	const struct font *f = b->f;
+	int s = b->scale;
+	size_t per = (size_t)o->gh * (size_t)o->bpr;
+	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
+	const uint8_t *cov = f->coverage + (size_t)g * gsize;
+	uint8_t *dst = o->bits + (size_t)g * per;
+	for (int v = 0; v < o->gh; v++, dst += o->bpr)
+		for (int gu = 0; gu < o->gw; gu++)
+			if (cov[o->base + gu * o->du + v * o->dv])
+				for (int u = gu * s; u < (gu + 1) * s; u++)
+					dst[u >> 3] |= (uint8_t)(1u << (u & 7));
+}
+
 /* The blend path's rows of rotation r for XRGB8888 (rgb565 false) or
- * RGB565, built on the first draw in that format. Without memory for them
- * those cells take the per-pixel path: slower, same pixels. */
+ * RGB565, made on the first draw in that format (each glyph's filled in on
+ * its first draw: glyph_px). Without memory for them those cells take the
+ * per-pixel path: slower, same pixels. */
 static void build_px(struct blitter *b, int r, bool rgb565)
 {
 	struct orient *o = &b->o[r];
@@ -92,44 +105,62 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 	if (!n)
 		return;
 	x->off = malloc((size_t)f->nglyphs * sizeof *x->off);
-	if (x->off && n <= (((size_t)64) << 20) / per)
+	x->done = calloc((size_t)f->nglyphs, 1);
+	if (x->off && x->done && n <= (((size_t)64) << 20) / per)
 		x->px = calloc(1, n * per + 32);
-	if (!x->px || !x->off) {
+	if (!x->px || !x->off || !x->done) {
 		free(x->off);
+		free(x->done);
 		x->off = NULL;
+		x->done = NULL;
 		log_error("blit: out of memory for the blended glyphs of %s; drawing them pixel by pixel", f->name);
 		return;
 	}
+	size_t at = 0;
+	for (int g = 0; g < f->nglyphs; g++) {
+		x->off[g] = b->kind[g] == GK_MASK ? SIZE_MAX : at;
+		at += b->kind[g] == GK_MASK ? 0 : per;
+	}
+	(void)s;
+}
+
+/* Glyph g's blend rows of rotation r and format rgb565 filled in (b's made,
+ * g not a mask glyph). */
+static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
+{
+	const struct orient *o = &b->o[r];
+	const struct pxrows *x = &o->blend[rgb565];
+	if (x->done[g])
+		return;
+	x->done[g] = 1;
+	const struct font *f = b->f;
+	int s = b->scale, bw = o->gw * s, bwp = x->bwp;
+	bool colour = f->colour != NULL;
 	/* where pixel u of row v's lanes are, from the glyph's start: a at
 	 * v*rowl + lane*u (lane copies), colour B at cofs more, G and R each
 	 * a further plane on: XRGB8888 rowl = rowb/2, lane 4, cofs 4 bwp,
 	 * plane 1; RGB565 rowl = bwp, lane 1, cofs = plane = gh bwp */
 	size_t rowl = x->rowb / 2, lane = rgb565 ? 1 : 4;
 	size_t plane = rgb565 ? (size_t)o->gh * (size_t)bwp : 1, cofs = rgb565 ? plane : 4 * (size_t)bwp;
-	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h, at = 0;
-	for (int g = 0; g < f->nglyphs; g++) {
-		if (b->kind[g] == GK_MASK) {
-			x->off[g] = SIZE_MAX;
-			continue;
-		}
-		x->off[g] = at;
-		uint16_t *row = (uint16_t *)(void *)(x->px + at);
-		at += per;
-		for (int v = 0; v < o->gh; v++, row += rowl)
-			for (int u = 0; u < bw; u++) {
-				size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
-				uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
-				uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
-				for (size_t k = 0; k < lane; k++)
-					p[k] = a;
-				if (colour) {
-					uint32_t t = f->colour[i];
-					c[0] = t & 255;
-					c[plane] = (t >> 8) & 255;
-					c[2 * plane] = (t >> 16) & 255;
-				}
+	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
+	uint16_t *row = (uint16_t *)(void *)(x->px + x->off[g]);
+	for (int v = 0; v < o->gh; v++, row += rowl)
+		for (int u = 0; u < bw; u++) {
+			size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
+			uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
+			uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
+			if (lane == 4) {
+				p[0] = p[1] = p[2] = p[3] = a;
+			} else {
+				p[0] = a;
 			}
-	}
+			if (colour) {
+				uint32_t t = f->colour[i];
+				c[0] = t & 255;
+				c[plane] = (t >> 8) & 255;
+				c[2 * plane] = (t >> 16) & 255;
+			}
+		}
 }
 
 int blit_create(struct blitter **out, const struct font *f, int scale)
@@ -167,7 +198,8 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	b->f = f;
 	b->scale = scale;
 	b->kind = malloc((size_t)f->nglyphs);
-	if (!b->kind)
+	b->empty = calloc((size_t)f->nglyphs, 1);
+	if (!b->kind || !b->empty)
 		goto fail_b;
 	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
 	for (int g = 0; g < f->nglyphs; g++) {
@@ -176,11 +208,15 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 			k = GK_COLOUR;
 		} else {
 			const uint8_t *cov = f->coverage + (size_t)g * gsize;
-			for (size_t i = 0; i < gsize; i++)
+			uint8_t any = 0;
+			for (size_t i = 0; i < gsize; i++) {
+				any |= cov[i];
 				if (cov[i] != 0 && cov[i] != 255) {
-					k = GK_BLEND;
+					k = GK_BLEND; /* and not empty */
 					break;
 				}
+			}
+			b->empty[g] = !any;
 		}
 		b->kind[g] = k;
 	}
@@ -197,6 +233,8 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 	*out = b;
 	return 0;
 fail_b:
+	free(b->kind);
+	free(b->empty);
 	free(b);
 fail:
 	log_error("blit: out of memory for font %s at scale %d", f->name, scale);
@@ -207,14 +245,19 @@ void blit_destroy(struct blitter *b)
 {
 	if (!b)
 		return;
+	blit_destroy(b->half);
+	font_destroy(b->half_font);
 	for (int r = 0; r < 4; r++) {
 		free(b->o[r].bits);
+		free(b->o[r].bits_done);
 		for (int k = 0; k < 2; k++) {
 			free(b->o[r].blend[k].px);
 			free(b->o[r].blend[k].off);
+			free(b->o[r].blend[k].done);
 		}
 	}
 	free(b->kind);
+	free(b->empty);
 	free(b);
 }
 
@@ -245,6 +288,57 @@ static inline int lookup(struct blitter *b, uint32_t cp)
 }
 
 
+int blit_set_map(struct blitter *b, const struct font *map)
+{
+	if (map && (map->cell_w != 2 * b->f->cell_w || map->cell_h != b->f->cell_h)) {
+		log_error("blit: map sheet %s has %d×%d cells, not %d×%d (two text cells of %s)", map->name, map->cell_w,
+			  map->cell_h, 2 * b->f->cell_w, b->f->cell_h, b->f->name);
+		return -EINVAL;
+	}
+	struct font *hf = NULL;
+	struct blitter *hb = NULL;
+	if (map) {
+		int rc = font_halves(&hf, map);
+		if (!rc && (rc = blit_create(&hb, hf, b->scale)))
+			font_destroy(hf);
+		if (rc) {
+			if (rc == -ENOMEM)
+				log_error("blit: out of memory for the map sheet %s", map->name);
+			return rc;
+		}
+	}
+	blit_destroy(b->half);
+	font_destroy(b->half_font);
+	b->map = map;
+	b->half = hb;
+	b->half_font = hf;
+	int32_t gmax = map ? font_glyph(map, 0xFFFFFFFFu) : 0;
+	for (int i = 0; i < BLIT_GCACHE; i++) {
+		b->mcache[i].cp = 0xFFFFFFFFu;
+		b->mcache[i].glyph = gmax;
+	}
+	return 0;
+}
+
+const struct font *blit_map(const struct blitter *b)
+{
+	return b->map;
+}
+
+/* The map sheet's glyph for cp (blit_set_map gave one). */
+static inline int lookup_map(struct blitter *b, uint32_t cp)
+{
+	unsigned slot = cp & (BLIT_GCACHE - 1);
+	if (b->mcache[slot].cp == cp)
+		return b->mcache[slot].glyph;
+	int g = font_glyph(b->map, cp);
+	if (g < 0 || g >= b->map->nglyphs)
+		g = b->map->replacement;
+	b->mcache[slot].cp = cp;
+	b->mcache[slot].glyph = g;
+	return g;
+}
+
 static bool any_set(const uint8_t *p, int n)
 {
 	int i = 0;
@@ -268,9 +362,93 @@ static void flush_band(struct blitter *b, struct surface *s)
 	bd->nf = bd->ns = bd->nb = 0;
 }
 
+void blit_set_centred(struct blitter *b, bool on)
+{
+	b->centred = on;
+}
+
+void blit_look(const struct blitter *b, const struct surface *s, struct blit_look *l)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	int cw = b->f->cell_w * b->scale, ch = b->f->cell_h * b->scale;
+	*l = (struct blit_look){ .surf_w = lw, .surf_h = lh, .text_w = cw, .text_h = ch };
+	l->map_w = b->map ? b->map->cell_w * b->scale : cw;
+	l->map_h = b->map ? b->map->cell_h * b->scale : ch;
+	blit_console_size(b, s, &l->cols, &l->rows);
+	int mw = lw - l->cols * cw, mh = lh - l->rows * ch;
+	mw = mw < 0 ? 0 : mw;
+	mh = mh < 0 ? 0 : mh;
+	l->left = b->centred ? mw / 2 : 0;
+	l->top = b->centred ? mh / 2 : 0;
+	l->right = mw - l->left;
+	l->bottom = mh - l->top;
+}
+
+/* The part of s that a w×h logical rectangle at logical (ox, oy) covers,
+ * as a surface of its own (the same rotation). */
+static struct surface sub_surface(const struct surface *s, int ox, int oy, int w, int h)
+{
+	struct surface t = *s;
+	int X0, Y0;
+	switch (s->rotation) {
+	case 90: X0 = s->width - oy - h; Y0 = ox; t.width = h; t.height = w; break;
+	case 180: X0 = s->width - ox - w; Y0 = s->height - oy - h; t.width = w; t.height = h; break;
+	case 270: X0 = oy; Y0 = s->height - ox - w; t.width = h; t.height = w; break;
+	default: X0 = ox; Y0 = oy; t.width = w; t.height = h; break;
+	}
+	t.pixels = (uint8_t *)s->pixels + (size_t)Y0 * (size_t)s->stride + (size_t)X0 * (size_t)surf_bpp(s->format);
+	return t;
+}
+
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage)
 {
 	blit_draw_rows(b, c, s, damage, damage && damage == c->damage ? c->row_damage : NULL);
+}
+
+int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s)
+{
+	size_t n = (size_t)c->w * (size_t)c->h;
+	uint8_t *shown = malloc(n ? n : 1);
+	struct con_span *rows = malloc(sizeof *rows * (size_t)(c->h > 0 ? c->h : 1));
+	if (!shown || !rows) {
+		free(shown);
+		free(rows);
+		blit_draw(b, c, s, NULL);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < c->h; y++) {
+		struct con_span sp = { .lo = UINT16_MAX, .hi = 0 };
+		for (int x = 0; x < c->w; x++) {
+			size_t i = (size_t)y * (size_t)c->w + (size_t)x;
+			const struct con_cell *cell = &c->cells[i];
+			/* black in either format: 0xRRGGBB 0 is pixel 0 */
+			/* the glyph blit_draw_rows takes for it (a half of a wide map
+			 * cell: the map sheet's halves, or without them the head's
+			 * glyph and a blank tail) */
+			const struct blitter *src = b;
+			int g;
+			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+				g = lookup(b, cell->ch);
+			} else if (b->half) {
+				src = b->half;
+				g = 2 * lookup_map(b, cell->ch) + ((cell->flags & CON_TAIL) != 0);
+			} else {
+				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
+			}
+			shown[i] = (cell->bg & 0xFFFFFF) != 0 || !src->empty[g];
+			if (shown[i]) {
+				if (x < sp.lo)
+					sp.lo = (uint16_t)x;
+				sp.hi = (uint16_t)x;
+			}
+		}
+		rows[y] = sp;
+	}
+	blit_draw_rows(b, c, s, shown, rows);
+	free(shown);
+	free(rows);
+	return 0;
 }
 
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
@@ -279,11 +457,29 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	int r = rot_index(s->rotation);
 	if (r < 0 || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565) || s->width <= 0 || s->height <= 0)
 		return;
+	if (b->centred) {
+		/* the console's rectangle in the middle of the logical surface */
+		bool tr = r == 1 || r == 3;
+		int lw = tr ? s->height : s->width, lh = tr ? s->width : s->height;
+		long cw = (long)c->w * b->f->cell_w * b->scale, ch = (long)c->h * b->f->cell_h * b->scale;
+		int w = cw < lw ? (int)cw : lw, h = ch < lh ? (int)ch : lh;
+		if (w < lw || h < lh) {
+			struct surface t = sub_surface(s, (lw - w) / 2, (lh - h) / 2, w, h);
+			bool was = b->centred;
+			b->centred = false;
+			blit_draw_rows(b, c, &t, damage, rows);
+			b->centred = was;
+			return;
+		}
+	}
 	bool rgb565 = s->format == SURF_RGB565;
 	build_bits(b, r);
 	build_px(b, r, rgb565);
+	if (b->half) {
+		build_bits(b->half, r);
+		build_px(b->half, r, rgb565);
+	}
 	const struct orient *o = &b->o[r];
-	const struct pxrows *px = &o->blend[rgb565];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
 	bool flip_y = r == 2 || r == 3; /* bands run bottom to top */
@@ -342,25 +538,43 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				continue;
 			}
 			const struct con_cell *cell = &c->cells[ci];
-			int g = lookup(b, cell->ch);
-			if (b->kind[g] == GK_MASK && o->bits && sx0 >= 0 && sx0 + bw <= s->width) {
+			/* a half of a wide map cell: from the map sheet's halves;
+			 * without a sheet, the head's glyph and a blank tail */
+			const struct blitter *src = b;
+			int g;
+			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+				g = lookup(b, cell->ch);
+			} else if (b->half) {
+				src = b->half;
+				g = 2 * lookup_map(b, cell->ch) + ((cell->flags & CON_TAIL) != 0);
+			} else {
+				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
+			}
+			const struct orient *so = &src->o[r];
+			const struct pxrows *px = &so->blend[rgb565];
+			if (src->kind[g] == GK_MASK && so->bits && sx0 >= 0 && sx0 + bw <= s->width) {
+				glyph_bits(src, r, g);
 				struct fjob *j = &bd->fast[bd->nf++];
 				j->sx0 = sx0;
-				j->bits = o->bits + (size_t)g * gstride;
+				j->bits = so->bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				if (bd->nf == BLIT_JOBS)
 					flush_band(b, s);
 			} else if (px->px && px->off[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
+				glyph_px(src, r, rgb565, g);
 				struct bjob *j = &bd->blend[bd->nb++];
 				j->sx0 = sx0;
 				j->rows = px->px + px->off[g];
+				j->rowb = px->rowb;
+				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
 				if (bd->nb == BLIT_JOBS)
 					flush_band(b, s);
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
+				j->f = src->f;
 				j->sx0 = sx0;
 				j->u0 = sx0 < 0 ? -sx0 : 0;
 				j->u1 = sx0 + bw > s->width ? s->width - sx0 : bw;

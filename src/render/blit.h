@@ -1,6 +1,7 @@
 /* blit: turns console cells into pixels on a surface (formats, stride, integer scale, rotation, damage). */
 #ifndef PIROGUE_RENDER_BLIT_H
 #define PIROGUE_RENDER_BLIT_H
+#include <stdbool.h>
 #include <stdint.h>
 #include "render/console.h"
 #include "render/font.h"
@@ -34,6 +35,19 @@ int blit_create(struct blitter **out, const struct font *f, int scale);
 /* Frees b; accepts NULL. */
 void blit_destroy(struct blitter *b);
 
+/* Gives b the map sheet map (borrowed; must outlive b; NULL: none), whose
+ * cells are two of the text font's cells wide and as tall (docs/cells.md):
+ * a CON_WIDE cell is then drawn as the left half of map's glyph for its
+ * ch, a CON_TAIL cell as the right half, each in its own text cell (so
+ * rotation, damage and clipping work as for text). Without a sheet a
+ * CON_WIDE cell shows its ch from the text font and a CON_TAIL cell a
+ * blank. Text cells (no CON_WIDE or CON_TAIL) are drawn exactly as
+ * before. Returns 0, -EINVAL (logged: the sheet's cells are not 2w×h) or
+ * -ENOMEM (logged); on failure b keeps the sheet it had. */
+int blit_set_map(struct blitter *b, const struct font *map);
+/* The map sheet blit_set_map gave b, or NULL. */
+const struct font *blit_map(const struct blitter *b);
+
 /* Console size in cells that fits surface s (after rotation) with this
  * font and scale. Either may be 0 if the surface is too small. */
 void blit_console_size(const struct blitter *b, const struct surface *s, int *cols, int *rows);
@@ -46,6 +60,13 @@ void blit_console_size(const struct blitter *b, const struct surface *s, int *co
  * pixel-identical to a full draw. s->rotation must be 0, 90, 180 or 270 and
  * s->format a known format; otherwise nothing is drawn. */
 void blit_draw(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage);
+/* blit_draw(b, c, s, NULL) onto a surface that is all black (every pixel
+ * 0: memory fresh from calloc or the kernel, or blit_clear(s, 0)): the
+ * cells it would draw black (a glyph with no coverage on a black
+ * background) are left as they are, so a first frame pays only for what it
+ * shows; the pixels are the same as blit_draw's. Returns 0, or -ENOMEM
+ * (then every cell was drawn, as blit_draw does). */
+int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s);
 /* The same, told where each console row's damage lies (rows[y] spans it;
  * NULL: every row is looked at whole), so that clean rows and the clean
  * ends of rows cost nothing. blit_draw with c->damage uses c->row_damage
@@ -79,6 +100,40 @@ int blit_choose(const struct font *const *fonts, int n, const struct surface *s,
  * be decoded: font_cands_get). */
 int blit_choose_cands(struct font_cands *c, const struct surface *s, int cols, int rows, int min_cols, int min_rows,
 		      int fixed_scale, const struct font **font, int *scale, char *err, size_t errlen);
+
+/* The look of the automatic choice (docs/fonts.md) among n font cells
+ * (cells[i]: width, height, and whether it is a text font) for a logical
+ * surface lw×lh: a text font of a monospace font's proportions (width/height 0.45..0.65) with a square map
+ * sheet among the others exactly twice as wide, at a scale 1..8 (only
+ * fixed_scale when it is 1..8) whose console is at least 40×24 cells and
+ * leaves at most 3% of the width and of the height unused; of those, on a
+ * surface 720 or more high the smallest cells at least 1/45 of its height,
+ * else (or when there is none) the largest cells that still give 80×30,
+ * else the largest cells; on a tie the smaller scale, then the earlier.
+ * Returns 0 with the indexes of the text font and its map sheet and the
+ * scale, or -1 when no pair qualifies. */
+int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int *text, int *map, int *scale);
+/* The automatic choice for pixel displays: blit_look_pick among the
+ * candidates c (their text flags saying which are text fonts; decoding the
+ * two chosen), else blit_choose_cands (80×50,
+ * at least 40×24) with *map NULL (a square font: map cells one text cell
+ * wide). Returns 0, or a negative errno with one line in err. */
+int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+		     const struct font **map, int *scale, char *err, size_t errlen);
+
+/* What a blitter shows on a surface: the logical surface, the text cell and
+ * map cell on it (pixels, scale included; the map cell is the text cell
+ * when there is no map sheet), the console that fits and the pixels left
+ * unused on each side (centred: blit_set_centred). */
+struct blit_look {
+	int surf_w, surf_h, text_w, text_h, map_w, map_h, cols, rows;
+	int left, top, right, bottom;
+};
+/* Fills l for b on s. */
+void blit_look(const struct blitter *b, const struct surface *s, struct blit_look *l);
+/* Centres the console on the surface (on: the unused pixels split evenly,
+ * the odd one right and below) instead of drawing it from the top-left. */
+void blit_set_centred(struct blitter *b, bool on);
 
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */

@@ -27,6 +27,24 @@ static inline __attribute__((always_inline)) void copy_bytes(uint8_t *d, const u
 		memcpy(d + k, s + k, 2);
 }
 
+/* The first n (0..7) 4-byte pixels of the 32 bytes at v to dst, in pieces
+ * of constant size (a variable-length memcpy was a libc call a row). */
+static inline __attribute__((always_inline)) void store_tail32(uint8_t *dst, const void *v, int n)
+{
+	const uint8_t *p = v;
+	int at = 0;
+	if (n & 4) {
+		memcpy(dst, p, 16);
+		at = 16;
+	}
+	if (n & 2) {
+		memcpy(dst + at, p + at, 8);
+		at += 8;
+	}
+	if (n & 1)
+		memcpy(dst + at, p + at, 4);
+}
+
 /* One cell through the per-pixel path (blended coverage, colour tiles,
  * cells clipped by the surface's edge): each glyph row is computed once,
  * widened by the scale, into a row buffer, then copied to its visible
@@ -36,7 +54,7 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
 							    int nrows, int gv0, int rep0, int bpp, bool wide)
 {
 	uint8_t row[BLIT_MAX_CELL * 8 * 4];
-	const struct font *f = b->f;
+	const struct font *f = j->f;
 	size_t goff = (size_t)j->glyph * (size_t)f->cell_w * (size_t)f->cell_h;
 	const uint32_t *col = f->colour ? f->colour + goff : NULL;
 	const uint8_t *cov = f->coverage + goff;
@@ -166,8 +184,8 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 #undef LANES4
 	int groups = bw / 8, tail = bw % 8, bwp = o->blend[0].bwp;
 	uint8_t *dst = top + (size_t)j->sx0 * 4;
-	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * o->blend[0].rowb);
-	size_t rowl = o->blend[0].rowb / 2;
+	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * j->rowb);
+	size_t rowl = j->rowb / 2;
 #define PIX4(out, k)                                                          \
 	do {                                                                  \
 		v16u16 a_, v_;                                                \
@@ -191,6 +209,29 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 					      22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, \
 					      54, 56, 58, 60, 62);                                    \
 	} while (0)
+	if (scale == 1 && tail == 0 && groups == 1) { /* an 8-pixel cell, unscaled: a row is one PIX8 */
+		for (int y = 0; y < nrows; y++, dst += stride, row += rowl) {
+			v32u8 out;
+			PIX8(out, 0);
+			memcpy(dst, &out, 32);
+		}
+		return;
+	}
+	if (scale == 1) { /* unscaled: no row repeats */
+		for (int y = 0; y < nrows; y++, dst += stride, row += rowl) {
+			v32u8 out;
+			int k = 0;
+			for (; k < groups; k++) {
+				PIX8(out, k);
+				memcpy(dst + 32 * k, &out, 32);
+			}
+			if (tail) {
+				PIX8(out, k);
+				store_tail32(dst + 32 * k, &out, tail);
+			}
+		}
+		return;
+	}
 	for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 		v32u8 out;
 		int k = 0;
@@ -416,9 +457,9 @@ static inline __attribute__((always_inline)) void draw_band_body(const struct bl
 			for (int y = 0, rep = rep0; y < nrows; y++, dst += stride) {
 				for (int k = 0; k < groups; k++)
 					PUT8(dst + 32 * k, vb, vx, vb4, vx4, bits[k]);
-				for (int k = groups * 8; k < bw; k++) {
-					uint32_t p = (bits[k >> 3] >> (k & 7) & 1) ? j->fg : j->bg;
-					memcpy(dst + 4 * k, &p, 4);
+				if (groups * 8 < bw) { /* the tail: eight made, the first few stored */
+					v8u32 p_ = vb ^ (vx & b->lut32[bits[groups]]);
+					store_tail32(dst + 32 * groups, &p_, bw - groups * 8);
 				}
 				if (++rep == scale) {
 					rep = 0;
@@ -457,22 +498,24 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * (size_t)s->stride;
 	int sc = b->scale;
-	if (s->format == SURF_RGB565 && b->f->colour)
+	/* each cell from its own font's rows: the text font's, or (map cells)
+	 * the map sheet's, which may be a colour tileset */
+	if (s->format == SURF_RGB565)
 		for (int i = 0; i < bd->nb; i++)
-			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				      true);
-	else if (s->format == SURF_RGB565)
-		for (int i = 0; i < bd->nb; i++)
-			blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				      false);
-	else if (b->f->colour)
-		for (int i = 0; i < bd->nb; i++)
-			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				   true);
+			if (bd->blend[i].colour)
+				blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					      bd->bw, true);
+			else
+				blend565_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					      bd->bw, false);
 	else
 		for (int i = 0; i < bd->nb; i++)
-			blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc, bd->bw,
-				   false);
+			if (bd->blend[i].colour)
+				blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					   bd->bw, true);
+			else
+				blend_cell(o, &bd->blend[i], top, (size_t)s->stride, y1 - y0, off / sc, off % sc, sc,
+					   bd->bw, false);
 }
 
 void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s)

@@ -1,4 +1,4 @@
-/* blit_choose: the automatic choice of font and scale for a surface (blit_fit_scale, blit_choose, blit_choose_cands in blit.h): policy, not pixels. */
+/* blit_choose: the automatic choice of font and scale for a surface (blit_fit_scale, blit_choose, blit_choose_cands, blit_choose_look in blit.h): policy, not pixels. */
 #include "render/blit.h"
 #include <limits.h>
 #include <stdbool.h>
@@ -128,4 +128,83 @@ int blit_choose_cands(struct font_cands *c, const struct surface *s, int cols, i
 	struct cands_ctx x = { c, err, errlen };
 	int i = choose(&x, c->n, cand_cell, cand_apart, s, cols, rows, min_cols, min_rows, fixed_scale, scale);
 	return i < 0 ? i : font_cands_get(c, i, font, err, errlen);
+}
+
+/* Whether a w×h cell has a monospace font's proportions (0.45..0.65). */
+static bool text_shaped(int w, int h)
+{
+	return (long)w * 100 >= 45L * h && (long)w * 100 <= 65L * h;
+}
+
+int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int *text, int *map, int *scale)
+{
+	int lo = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 1;
+	int hi = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 8;
+	/* tiers, best first: readable from a sofa (the cell at least 1/45 of
+	 * a height of 720 rows or more: the smallest such), then a full
+	 * 80×30 console (the largest cells), then the least console the
+	 * screens take (the largest cells) */
+	for (int tier = lh >= 720 ? 0 : 1; tier < 3; tier++) {
+		int best = -1, best_map = -1, best_scale = 0;
+		long best_h = 0;
+		for (int i = 0; i < n; i++) {
+			if (!cells[i][2] || !text_shaped(cells[i][0], cells[i][1]))
+				continue;
+			int m = -1;
+			for (int j = 0; j < n && m < 0; j++)
+				if (cells[j][0] == 2 * cells[i][0] && cells[j][1] == cells[i][1])
+					m = j;
+			if (m < 0)
+				continue; /* no square map sheet to go with it */
+			for (int sc = lo; sc <= hi; sc++) {
+				long cw = (long)cells[i][0] * sc, ch = (long)cells[i][1] * sc;
+				long cols = lw / cw, rows = lh / ch;
+				long mw = lw - cols * cw, mh = lh - rows * ch;
+				if (cols < 40 || rows < 24 || mw * 100 > 3L * lw || mh * 100 > 3L * lh)
+					continue;
+				if (tier == 0 && ch * 45 < lh)
+					continue;
+				if (tier == 1 && (cols < 80 || rows < 30))
+					continue;
+				bool better = best < 0 || (tier == 0 ? ch < best_h : ch > best_h) ||
+					      (ch == best_h && sc < best_scale);
+				if (better) {
+					best = i;
+					best_map = m;
+					best_scale = sc;
+					best_h = ch;
+				}
+			}
+		}
+		if (best >= 0) {
+			*text = best;
+			*map = best_map;
+			*scale = best_scale;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+		     const struct font **map, int *scale, char *err, size_t errlen)
+{
+	bool turned = s->rotation == 90 || s->rotation == 270;
+	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	int cells[FONT_CANDS_MAX][3];
+	for (int i = 0; i < c->n && i < FONT_CANDS_MAX; i++) {
+		cells[i][0] = c->c[i].cell_w;
+		cells[i][1] = c->c[i].cell_h;
+		cells[i][2] = c->c[i].text;
+	}
+	int t, m;
+	*map = NULL;
+	if (blit_look_pick(cells, c->n < FONT_CANDS_MAX ? c->n : FONT_CANDS_MAX, lw, lh, fixed_scale, &t, &m, scale) ==
+	    0) {
+		int rc = font_cands_get(c, t, font, err, errlen);
+		if (!rc)
+			rc = font_cands_get(c, m, map, err, errlen);
+		return rc;
+	}
+	return blit_choose_cands(c, s, 80, 50, 40, 24, fixed_scale, font, scale, err, errlen);
 }

@@ -44,8 +44,9 @@ typedef uint8_t v4u8 __attribute__((vector_size(4)));
 struct orient {
 	int gw, gh;    /* oriented unscaled glyph size */
 	int bpr;       /* bytes per scaled bitmask row: ceil(gw * scale / 8) */
-	uint8_t *bits; /* nglyphs × gh × bpr; NULL until built (or without memory) */
-	bool tried;    /* bits were built (or could not be) */
+	uint8_t *bits; /* nglyphs × gh × bpr; NULL until made (or without memory) */
+	uint8_t *bits_done; /* per glyph: its bits are filled in (on its first draw) */
+	bool tried;    /* bits were made (or could not be) */
 	int base, du, dv; /* oriented (u, v) -> font pixel base + u*du + v*dv */
 	/* Blended and colour glyphs, oriented and scaled horizontally, for
 	 * XRGB8888 (blend[0]) and RGB565 (blend[1]); each built on the first
@@ -62,6 +63,7 @@ struct orient {
 		 * from any row stays inside it. */
 		uint8_t *px;
 		size_t *off;
+		uint8_t *done; /* per glyph: its rows are filled in (on its first draw) */
 		size_t rowb;
 		int bwp;
 		bool tried;
@@ -78,12 +80,15 @@ struct fjob {
 /* A damaged cell of a band drawn with the blend path. */
 struct bjob {
 	const uint8_t *rows; /* the glyph's oriented rows (struct pxrows) */
+	size_t rowb;         /* their pxrows' rowb */
 	int sx0;
+	bool colour;         /* from a colour font (the text font's or the map sheet's) */
 	uint32_t fg, bg;     /* 0xRRGGBB */
 };
 
 /* A damaged cell drawn pixel by pixel (blended, colour or clipped). */
 struct job {
+	const struct font *f; /* the font glyph is in (the text font, or the map sheet's halves) */
 	int sx0;      /* surface x of the cell's (unclipped) left edge */
 	int u0, u1;   /* visible columns of the cell, 0 <= u0 < u1 <= band cell width */
 	int glyph;
@@ -108,6 +113,7 @@ struct blitter {
 	const struct font *f;
 	int scale;
 	uint8_t *kind; /* GK_* per glyph */
+	uint8_t *empty; /* per glyph: 1 when it covers no pixel (drawn as its background) */
 	struct orient o[4];
 	void (*draw_band)(const struct blitter *b, const struct band *bd, struct surface *s);
 	struct {
@@ -115,6 +121,17 @@ struct blitter {
 		int32_t glyph;
 	} cache[BLIT_GCACHE];
 	struct band band; /* scratch for blit_draw */
+	/* The map sheet (blit_set_map; NULL: none): its glyphs looked up by
+	 * code point in map, drawn through half, a blitter of its halves
+	 * (font_halves, owned with its font), a text cell each. */
+	bool centred; /* blit_set_centred */
+	const struct font *map;
+	struct blitter *half;
+	struct font *half_font;
+	struct {
+		uint32_t cp;
+		int32_t glyph;
+	} mcache[BLIT_GCACHE];
 	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
 			       * (consoles are at most 4096 wide) */
 };

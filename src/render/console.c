@@ -13,7 +13,7 @@ static void blank(struct console *c, uint32_t bg)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	for (size_t i = 0; i < n; i++)
-		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg };
+		c->cells[i] = (struct con_cell){ ' ', 0xFFFFFF, bg, 0, 0 };
 	con_damage_all(c);
 	c->changes += n;
 }
@@ -82,7 +82,7 @@ static inline int inside(const struct console *c, int x, int y)
 void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg)
 {
 	if (inside(c, x, y))
-		con_cell_set(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg });
+		con_cell_set(c, x, y, (struct con_cell){ ch, fg, c->cells[(size_t)y * c->w + x].bg, 0, 0 });
 }
 
 void con_set_bg(struct console *c, int x, int y, uint32_t bg)
@@ -109,7 +109,7 @@ static int print_impl(struct console *c, int x, int y, uint32_t fg, const uint32
 		i += utf8_decode(s + i, n - i, &cp);
 		if (inside(c, x, y)) {
 			if (bg)
-				con_cell_set(c, x, y, (struct con_cell){ cp, fg, *bg });
+				con_cell_set(c, x, y, (struct con_cell){ cp, fg, *bg, 0, 0 });
 			else
 				con_put_fg(c, x, y, cp, fg);
 		}
@@ -221,13 +221,78 @@ int con_wrapped_lines(int w, const char *utf8)
 	return wrap(w, utf8, NULL, NULL);
 }
 
+struct lines_ctx {
+	const char *base;
+	struct con_line *out;
+	int max;
+};
+
+static void lines_emit(void *p, int line, const char *s, size_t len)
+{
+	struct lines_ctx *l = p;
+	if (line < l->max)
+		l->out[line] = (struct con_line){ (uint16_t)(s - l->base), (uint16_t)len };
+}
+
+int con_wrap(int w, const char *utf8, struct con_line *out, int max)
+{
+	if (strlen(utf8) > UINT16_MAX)
+		return 0;
+	struct lines_ctx ctx = { utf8, out, max };
+	return wrap(w, utf8, lines_emit, &ctx);
+}
+
+void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l)
+{
+	struct wrap_ctx ctx = { c, x, y, 1, 0, fg, bg };
+	wrap_emit(&ctx, 0, utf8 + l.at, l.len);
+}
+
+/* con_cell_set on cells x0..x1-1 of row y, to src[0], src[1]... (step 1)
+ * or all to src[0] (step 0), a row at a time: the cells compared and
+ * written in a tight loop, the row's damage span and the counts once (a
+ * whole screen is cleared, drawn and copied for each whole frame). */
+static void set_row(struct console *c, int y, int x0, int x1, const struct con_cell *src, int step)
+{
+	struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+	uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
+	int lo = -1, hi = -1, damaged = 0;
+	uint64_t changed = 0;
+	for (int x = x0; x < x1; x++, src += step) {
+		if (con_cell_eq(row[x], *src))
+			continue;
+		row[x] = *src;
+		changed++;
+		if (!dmg[x]) {
+			dmg[x] = 1;
+			damaged++;
+			if (lo < 0)
+				lo = x;
+			hi = x;
+		}
+	}
+	c->changes += changed;
+	if (lo < 0)
+		return;
+	struct con_span *sp = &c->row_damage[y];
+	if (lo < sp->lo)
+		sp->lo = (uint16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (uint16_t)hi;
+	if (y < c->damage_y0)
+		c->damage_y0 = y;
+	if (y > c->damage_y1)
+		c->damage_y1 = y;
+	c->damaged += damaged;
+}
+
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
 	int x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
+	const struct con_cell v = { ch, fg, bg, 0, 0 };
 	for (int yy = y0; yy < y1; yy++)
-		for (int xx = x0; xx < x1; xx++)
-			con_cell_set(c, xx, yy, (struct con_cell){ ch, fg, bg });
+		set_row(c, yy, x0, x1, &v, 0);
 }
 
 void con_clear(struct console *c, uint32_t bg)
@@ -273,8 +338,7 @@ int con_copy(struct console *dst, const struct console *src)
 		const struct con_cell *s = src->cells + (size_t)y * w;
 		if (memcmp(dst->cells + (size_t)y * w, s, w * sizeof *s) == 0)
 			continue; /* an equal row: one memcmp */
-		for (int x = 0; x < src->w; x++)
-			con_cell_set(dst, x, y, s[x]);
+		set_row(dst, y, 0, src->w, s, 1);
 	}
 	return 0;
 }
@@ -285,9 +349,8 @@ int con_copy_rect(struct console *dst, const struct console *src, int x, int y, 
 		return -EINVAL;
 	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
 	int x1 = x + w > src->w ? src->w : x + w, y1 = y + h > src->h ? src->h : y + h;
-	for (int yy = y0; yy < y1; yy++)
-		for (int xx = x0; xx < x1; xx++)
-			con_cell_set(dst, xx, yy, src->cells[(size_t)yy * (size_t)src->w + (size_t)xx]);
+	for (int yy = y0; yy < y1 && x0 < x1; yy++)
+		set_row(dst, yy, x0, x1, src->cells + (size_t)yy * (size_t)src->w + (size_t)x0, 1);
 	return 0;
 }
 

@@ -8,12 +8,34 @@
 /* Colours are 0xRRGGBB. */
 #define CON_RGB(r, g, b) ((uint32_t)(((r) & 0xFF) << 16 | ((g) & 0xFF) << 8 | ((b) & 0xFF)))
 
-/* One cell: a Unicode code point drawn in fg on bg. */
+/* One text cell (docs/cells.md): a Unicode code point drawn in fg on bg;
+ * or, with CON_MAP in flags, part of a map cell, drawn from the display's
+ * map sheet (its picture tile when tile is nonzero and the sheet has it,
+ * else its glyph ch from the map glyph sheet). A map cell two text cells
+ * wide is a CON_WIDE head and the CON_TAIL cell right of it, which holds a
+ * copy of its head's ch, fg, bg and tile (so each half is drawn, and
+ * damaged, on its own). */
 struct con_cell {
-	uint32_t ch;
-	uint32_t fg;
-	uint32_t bg;
+	uint32_t ch;     /* code point (always set: the fallback of a tile) */
+	uint32_t fg, bg; /* 0xRRGGBB */
+	uint16_t tile;   /* 0: none; else a picture the map sheet resolves */
+	uint16_t flags;  /* CON_MAP, CON_WIDE, CON_TAIL */
 };
+#define CON_MAP 1u  /* drawn from the map sheet, not the text font */
+#define CON_WIDE 2u /* the head (left half) of a map cell two text cells wide */
+#define CON_TAIL 4u /* the right half of one */
+
+/* Whether two cells look the same (all five fields equal). */
+_Static_assert(sizeof(struct con_cell) == 16, "con_cell_eq compares the five fields as two words: no padding");
+static inline bool con_cell_eq(struct con_cell a, struct con_cell b)
+{
+	/* the fields fill the 16 bytes: two word compares (the five compared
+	 * one by one were a third of a whole-screen draw) */
+	uint64_t x[2], y[2];
+	memcpy(x, &a, sizeof x);
+	memcpy(y, &b, sizeof y);
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
 
 /* The columns of a row that may hold damage: lo..hi (inclusive); lo > hi
  * when none does. Readers skip clean rows, and the clean ends of the
@@ -64,7 +86,7 @@ static inline void con_cell_set(struct console *c, int x, int y, struct con_cell
 {
 	size_t i = (size_t)y * (size_t)c->w + (size_t)x;
 	struct con_cell *cell = &c->cells[i];
-	if (cell->ch == v.ch && cell->fg == v.fg && cell->bg == v.bg)
+	if (con_cell_eq(*cell, v))
 		return;
 	*cell = v;
 	c->changes++;
@@ -83,17 +105,18 @@ static inline void con_cell_set(struct console *c, int x, int y, struct con_cell
 	}
 }
 
-/* Sets one cell; outside the grid it does nothing. A cell is damaged only
- * when its contents actually change. */
+/* Sets one text cell (tile 0, no flags); outside the grid it does nothing.
+ * A cell is damaged only when its contents actually change. */
 static inline void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	if (x >= 0 && y >= 0 && x < c->w && y < c->h)
-		con_cell_set(c, x, y, (struct con_cell){ ch, fg, bg });
+		con_cell_set(c, x, y, (struct con_cell){ ch, fg, bg, 0, 0 });
 }
 
-/* Sets only the glyph and foreground, keeping the background. */
+/* Sets only the glyph and foreground, keeping the background (a text
+ * cell: tile and flags become 0). */
 void con_put_fg(struct console *c, int x, int y, uint32_t ch, uint32_t fg);
-/* Sets only the background of a cell. */
+/* Sets only the background of a cell (its tile and flags kept). */
 void con_set_bg(struct console *c, int x, int y, uint32_t bg);
 /* The cell at (x, y), or NULL outside the grid. */
 const struct con_cell *con_at(const struct console *c, int x, int y);
@@ -116,6 +139,17 @@ int con_print_wrapped_from(struct console *c, int x, int y, int w, int h, int sk
 			   const char *utf8);
 /* Number of lines con_print_wrapped would use for text in width w. */
 int con_wrapped_lines(int w, const char *utf8);
+/* One wrapped line: its bytes utf8[at .. at + len). */
+struct con_line {
+	uint16_t at, len;
+};
+/* The lines con_print_wrapped would print text in width w as: the first
+ * max of them into out (their bytes, for con_print_line); returns how many
+ * there are (may exceed max). Text longer than 65535 bytes: 0 lines. */
+int con_wrap(int w, const char *utf8, struct con_line *out, int max);
+/* Prints line l of utf8 (from con_wrap) at (x, y), as con_print_wrapped
+ * prints it. */
+void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l);
 
 /* Fills the rectangle (clipped) with ch in fg on bg. */
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg);

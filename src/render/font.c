@@ -526,6 +526,41 @@ void font_destroy(struct font *f)
 	free(f);
 }
 
+int font_halves(struct font **out, const struct font *f)
+{
+	*out = NULL;
+	if (f->cell_w < 2 || f->cell_w % 2 || f->nglyphs > (FONT_MAX_GLYPHS - 1) / 2)
+		return -EINVAL;
+	int hw = f->cell_w / 2, h = f->cell_h, n = 2 * f->nglyphs;
+	struct font *t;
+	if (font_alloc(&t, hw, h, n, f->colour != NULL))
+		return -ENOMEM;
+	t->pagemem = calloc(256, sizeof *t->pagemem);
+	if (!t->pagemem) {
+		font_destroy(t);
+		return -ENOMEM;
+	}
+	for (int p = 0; p < 256; p++)
+		t->page[p] = t->pagemem;
+	t->nfile = n;
+	t->replacement = 0;
+	snprintf(t->name, sizeof t->name, "%s", f->name);
+	for (int g = 0; g < f->nglyphs; g++)
+		for (int half = 0; half < 2; half++) {
+			size_t dst = (size_t)(2 * g + half) * (size_t)hw * (size_t)h;
+			size_t src = (size_t)g * (size_t)f->cell_w * (size_t)h + (size_t)(half * hw);
+			for (int y = 0; y < h; y++) {
+				memcpy(t->coverage + dst + (size_t)y * hw, f->coverage + src + (size_t)y * f->cell_w,
+				       (size_t)hw);
+				if (f->colour)
+					memcpy(t->colour + dst + (size_t)y * hw, f->colour + src + (size_t)y * f->cell_w,
+					       (size_t)hw * sizeof *t->colour);
+			}
+		}
+	*out = t;
+	return 0;
+}
+
 int font_glyph(const struct font *f, uint32_t cp)
 {
 	if (cp < 0x10000)

@@ -100,6 +100,13 @@ int font_load_mem_as(struct font **out, const void *data, size_t len, const char
 		     char *err, size_t errlen);
 /* Frees f; accepts NULL. */
 void font_destroy(struct font *f);
+/* The glyphs of f (an even cell width) cut into halves: a font of
+ * cell_w / 2 × cell_h whose glyph 2g is the left half of f's glyph g and
+ * 2g + 1 its right half (coverage, and colour when f has it); it maps no
+ * code points (font_glyph gives glyph 0): the blitter draws map cells two
+ * text cells wide with it, a half in each. Returns 0, -EINVAL (an odd
+ * width, too many glyphs) or -ENOMEM. */
+int font_halves(struct font **out, const struct font *f);
 /* Glyph index for code point cp; the replacement glyph when the font has none.
  * Always a valid index. Constant time (a table lookup below U+10000). */
 int font_glyph(const struct font *f, uint32_t cp);
@@ -113,7 +120,7 @@ bool font_lines_apart(const struct font *f);
  * cell size, read from a sheet's header without decoding it, and decoded
  * only when the choice needs their pixels (font_cands_get). Zero it before
  * the first font_cands_add. */
-#define FONT_CANDS_MAX 16
+#define FONT_CANDS_MAX 24
 struct font_cands {
 	int n;
 	int decodes;        /* files decoded so far (a start should need one) */
@@ -121,6 +128,7 @@ struct font_cands {
 	struct font_cand {
 		char *path;
 		int cell_w, cell_h;
+		bool text; /* a text font of the automatic look (blit_choose_look); set by the caller */
 		struct font *font; /* NULL until decoded */
 	} c[FONT_CANDS_MAX];
 };

@@ -9,6 +9,13 @@
 /* Upper bound on a font's coverage bytes (glyphs × width × height). */
 #define FONT_MAX_PIXELS ((size_t)64 << 20)
 
+/* Code points a PSF Unicode table may map, per glyph of the font on
+ * average (Debian's console fonts map at most 6 to one glyph, 1.14 on
+ * average): a table of more is refused, so that its memory is bounded by
+ * the glyph count (a 16 MiB table of one code point over and over took
+ * 216 MB and 1.4 s). */
+#define FONT_MAP_PER_GLYPH 64
+
 /* A growing list of (cp, glyph) pairs. */
 struct maplist {
 	struct font_map_entry *e;

@@ -34,6 +34,19 @@ static int psf_glyphs(struct font **out, int w, int h, int n, const uint8_t *bit
 	return 0;
 }
 
+/* Appends (cp, glyph) to m unless the table of a font of n glyphs already
+ * holds FONT_MAP_PER_GLYPH * n code points; a failure is written into err. */
+static int table_add(struct maplist *m, uint32_t cp, int32_t glyph, uint32_t n, const char *name, char *err,
+		     size_t errlen)
+{
+	if (m->n >= (size_t)n * FONT_MAP_PER_GLYPH)
+		return font_fail(err, errlen, name, -EINVAL,
+				 "Unicode table maps more than %zu code points to its %u glyphs (at most %d a glyph "
+				 "on average): a damaged font?",
+				 (size_t)n * FONT_MAP_PER_GLYPH, n, FONT_MAP_PER_GLYPH);
+	return font_map_add(m, cp, glyph) ? font_fail(err, errlen, name, -ENOMEM, "out of memory") : 0;
+}
+
 /* Reads a PSF1 Unicode table for n glyphs from d[p..len): per glyph 16-bit
  * little-endian code points, 0xFFFE before its sequences, 0xFFFF at its end.
  * A failure is written into err. */
@@ -52,8 +65,11 @@ static int psf1_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 				break;
 			if (v == 0xFFFE)
 				seq = true; /* sequences follow: not single code points */
-			else if (!seq && font_map_add(m, v, g))
-				return font_fail(err, errlen, name, -ENOMEM, "out of memory");
+			else if (!seq) {
+				int rc = table_add(m, v, g, (uint32_t)n, name, err, errlen);
+				if (rc)
+					return rc;
+			}
 		}
 	}
 	return 0;
@@ -90,8 +106,11 @@ static int psf2_table(struct maplist *m, const uint8_t *d, size_t len, size_t p,
 			size_t used = utf8_decode((const char *)d + p, n4, &cp);
 			bool bad = cp == 0xFFFD && used == 1; /* malformed: skip a byte */
 			p += used;
-			if (!seq && !bad && font_map_add(m, cp, (int32_t)g))
-				return font_fail(err, errlen, name, -ENOMEM, "out of memory");
+			if (!seq && !bad) {
+				int rc = table_add(m, cp, (int32_t)g, n, name, err, errlen);
+				if (rc)
+					return rc;
+			}
 		}
 	}
 	return 0;

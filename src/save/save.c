@@ -253,6 +253,7 @@ struct framer {
 	size_t sec;  /* where the open section starts */
 	uint32_t nsec, len;
 	uLong crc;
+	bool same;   /* the open section's chunks so far are those of the last save (crc_cache) */
 	bool io;     /* the failure was buf's or fd's (not the game's) */
 };
 
@@ -284,13 +285,83 @@ static int fr_begin(void *ctx, const char tag[4])
 	f->sec = f->at;
 	f->len = 0;
 	f->crc = crc32(0L, Z_NULL, 0);
+	f->same = true;
 	return fr_put(f, h, sizeof h);
+}
+
+/* What the last save wrote, to sum only what changed since (an autosave
+ * writes mostly what the last one did: the floors above the player's, the
+ * history's start): chunk k of section s is the CRC_CHUNK bytes from
+ * k * CRC_CHUNK in that section (the last one shorter), kept with its own
+ * CRC32 and that of its section from the start to its end. While a
+ * section's chunks are equal (memcmp) to their copies, its CRC is the
+ * copy's; after one that differs (summed with crc32 and copied), an equal
+ * chunk's own CRC is combined in (crc32_combine_op, about a sixth of
+ * summing it). Only a cache: the CRC written is always that of the bytes
+ * written. */
+#define CRC_CHUNK 1024
+#define CRC_SECTIONS 16  /* game_encode_to writes 6 */
+#define CRC_CHUNKS 1024  /* per section: 1 MB; beyond, summed every time */
+#define CRC_COPIES 2048  /* 2 MB of copies in all, handed out as chunks are first met
+			  * (static: an autosave allocates nothing; pages untouched cost nothing) */
+struct crc_chunk {
+	uint16_t copy;           /* its copy in crc_copies, plus one; 0: none yet */
+	uint32_t len, own, upto; /* own: its CRC; upto: its section's to its end */
+};
+static struct crc_chunk crc_cache[CRC_SECTIONS][CRC_CHUNKS];
+static unsigned char crc_copies[CRC_COPIES][CRC_CHUNK];
+static int crc_copies_used;
+static uLong crc_op_chunk; /* crc32_combine_gen(CRC_CHUNK), 0: not made yet */
+
+/* The n <= CRC_CHUNK bytes at p, chunk k of the open section, into f->crc. */
+static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t n)
+{
+	uint32_t s = f->nsec;
+	struct crc_chunk *c = s < CRC_SECTIONS && k < CRC_CHUNKS ? &crc_cache[s][k] : NULL;
+	if (c && c->copy && c->len == n && memcmp(crc_copies[c->copy - 1], p, n) == 0) {
+		if (f->same) {
+			f->crc = c->upto;
+		} else {
+			if (!crc_op_chunk)
+				crc_op_chunk = crc32_combine_gen(CRC_CHUNK);
+			f->crc = n == CRC_CHUNK ? crc32_combine_op(f->crc, c->own, crc_op_chunk)
+						: crc32_combine(f->crc, c->own, (z_off_t)n);
+			c->upto = (uint32_t)f->crc;
+		}
+		return;
+	}
+	f->same = false;
+	uint32_t own = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)n);
+	if (n == CRC_CHUNK) {
+		if (!crc_op_chunk)
+			crc_op_chunk = crc32_combine_gen(CRC_CHUNK);
+		f->crc = crc32_combine_op(f->crc, own, crc_op_chunk);
+	} else {
+		f->crc = crc32(f->crc, p, (uInt)n); /* a section's last: cheaper than combining */
+	}
+	if (c && !c->copy && crc_copies_used < CRC_COPIES)
+		c->copy = (uint16_t)++crc_copies_used; /* none left: not kept */
+	if (c && c->copy) {
+		memcpy(crc_copies[c->copy - 1], p, n);
+		c->len = (uint32_t)n;
+		c->own = own;
+		c->upto = (uint32_t)f->crc;
+	}
 }
 
 static int fr_write(void *ctx, const void *p, size_t n)
 {
 	struct framer *f = ctx;
-	f->crc = crc32(f->crc, p, (uInt)n); /* n: 8 KB at most (game_encode_to) */
+	const unsigned char *b = p;
+	/* game_encode_to hands over 8 KB at a time, the last piece of a
+	 * section shorter: every piece but a section's last starts a chunk */
+	if (f->len % CRC_CHUNK == 0) {
+		for (size_t done = 0; done < n; done += CRC_CHUNK)
+			chunk_sum(f, (f->len + done) / CRC_CHUNK, b + done, n - done < CRC_CHUNK ? n - done : CRC_CHUNK);
+	} else {
+		f->same = false;
+		f->crc = crc32(f->crc, b, (uInt)n);
+	}
 	f->len += (uint32_t)n;
 	return fr_put(f, p, n);
 }
@@ -593,8 +664,14 @@ int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen
 
 int save_keep_aside(const char *dir, const char *name, const char *tag, char *kept, size_t keptlen)
 {
+	return save_keep_aside_at(dir, name, tag, (int64_t)time(NULL), kept, keptlen);
+}
+
+int save_keep_aside_at(const char *dir, const char *name, const char *tag, int64_t when, char *kept,
+		       size_t keptlen)
+{
 	char from[4096], to[4096], stamp[32];
-	time_t now = time(NULL);
+	time_t now = (time_t)when;
 	struct tm tm;
 	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);

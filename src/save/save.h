@@ -99,6 +99,10 @@ int save_set_aside(const char *dir, const char *name, char *kept, size_t keptlen
 /* The same with another tag than "bad": dir/name.TAG-YYYYMMDD-HHMMSS[-N]
  * (a game in progress that a new game would replace: "old"). */
 int save_keep_aside(const char *dir, const char *name, const char *tag, char *kept, size_t keptlen);
+/* The same at the time when (UTC seconds since the epoch) instead of now:
+ * the caller's clock (a test's, so that the names tried are known). */
+int save_keep_aside_at(const char *dir, const char *name, const char *tag, int64_t when, char *kept,
+		       size_t keptlen);
 /* Deletes dir/SAVE_FILE (permadeath: after the morgue file is written) and
  * makes that durable. Returns 0 (also when there was none) or -errno after
  * logging one line. */

@@ -97,9 +97,10 @@ int bind_set(struct bindings *b, enum action a, bool pad, const char *list, char
 		s += n;
 		uint32_t k;
 		if (key_parse(tok, &k) || k == KEY_MODIFIER) {
-			snprintf(why, len, "unknown key '%s' (a character, or a name such as up enter escape kp5 f1%s)",
-				 tok, pad ? "; buttons: pad_a pad_b pad_x pad_y pad_l pad_r pad_l2 pad_r2 pad_start "
-					    "pad_select pad_thumbl pad_thumbr pad_up ..." : "");
+			if (pad)
+				snprintf(why, len, "unknown key '%s' (a gamepad button: one of " PAD_NAMES ")", tok);
+			else
+				snprintf(why, len, "unknown key '%s' (a character or one of: " KEY_NAMES ")", tok);
 			return -EINVAL;
 		}
 		if (bind_is_pad(k) != pad) {

@@ -63,26 +63,46 @@ uint32_t ui_drawable_fg(const struct drawable *d)
 	return d->remembered ? ui_scale_rgb(fg, 45) : fg;
 }
 
+const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy)
+{
+	return con_at(c, ui_view_cx(l, vx), l->view_y + vy);
+}
+
+/* A row of the map for ui_put_map_row: view column vx is map cell row + vx. */
+struct tile_row {
+	const struct map *m;
+	int row;
+};
+
+static inline bool tile_row_look(void *ctx, int vx, struct con_cell *v)
+{
+	const struct tile_row *t = ctx;
+	*v = (struct con_cell){ 0 };
+	return ui_tile_look(t->m, t->row + vx, &v->ch, &v->fg, &v->bg);
+}
+
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
 {
 	const struct map *m = game_map(g);
-	for (int vy = 0; vy < l->view_h; vy++) {
-		for (int vx = 0; vx < l->view_w; vx++) {
-			int mx = cam_x + vx, my = cam_y + vy;
-			if (mx < 0 || my < 0 || mx >= m->w || my >= m->h)
-				continue;
-			uint32_t ch, fg, bg;
-			if (ui_tile_look(m, my * m->w + mx, &ch, &fg, &bg))
-				con_put(c, l->view_x + vx, l->view_y + vy, ch, fg, bg);
-		}
+	int vw = ui_view_cols(l);
+	/* the view's cells that lie on the map, found once (not per cell: the
+	 * stores into c kept the compiler from keeping m's size at hand) */
+	const int mw = m->w, mh = m->h;
+	int vx0 = cam_x < 0 ? -cam_x : 0, vx1 = mw - cam_x < vw ? mw - cam_x : vw;
+	int vy0 = cam_y < 0 ? -cam_y : 0, vy1 = mh - cam_y < l->view_h ? mh - cam_y : l->view_h;
+	for (int vy = vy0; vy < vy1; vy++) {
+		struct tile_row t = { m, (cam_y + vy) * mw + cam_x };
+		ui_put_map_row(l, c, vy, vx0, vx1, tile_row_look, &t);
 	}
 	struct drawable d[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, d, UI_MAX_DRAWABLES);
 	for (int i = 0; i < n; i++) {
 		int vx = d[i].x - cam_x, vy = d[i].y - cam_y;
-		if (vx < 0 || vy < 0 || vx >= l->view_w || vy >= l->view_h)
+		const struct con_cell *at = ui_map_at(l, c, vx, vy);
+		if (vx < 0 || vy < 0 || vx >= vw || vy >= l->view_h || !at)
 			continue;
-		con_put_fg(c, l->view_x + vx, l->view_y + vy, d[i].glyph, ui_drawable_fg(&d[i]));
+		struct con_cell v = { d[i].glyph, ui_drawable_fg(&d[i]), at->bg, 0, 0 };
+		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 }
 
@@ -111,23 +131,62 @@ static void draw_bar(struct console *c, int x, int y, int w, int value, int max,
 }
 
 /* The newest messages, wrapped, newest at the bottom, fading with age. */
+/* Messages already wrapped: a message added to the log is wrapped once, not
+ * again on every frame that draws the log (each new message moved all the
+ * others, which were wrapped whole each time). Kept by the message's text
+ * and count and the width; the newest LOG_WRAPPED ones stay. */
+#define LOG_WRAPPED 24 /* more than the log box shows (UI_LOG_LINES) */
+#define LOG_WRAP_LINES 8 /* more lines: wrapped each time */
+static struct log_wrapped {
+	char raw[sizeof(((struct game_msg *)0)->text)];
+	int count, w;      /* w 0: empty */
+	char text[160];    /* game_msg_format's */
+	int n;             /* lines */
+	struct con_line line[LOG_WRAP_LINES];
+} log_wrapped[LOG_WRAPPED];
+static int log_wrapped_next;
+
+/* m wrapped in width w, from the kept ones or wrapped now and kept. */
+static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
+{
+	for (int i = 0; i < LOG_WRAPPED; i++) {
+		const struct log_wrapped *k = &log_wrapped[i];
+		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text))
+			return k;
+	}
+	struct log_wrapped *k = &log_wrapped[log_wrapped_next];
+	log_wrapped_next = (log_wrapped_next + 1) % LOG_WRAPPED;
+	snprintf(k->raw, sizeof k->raw, "%s", m->text);
+	k->count = m->count;
+	game_msg_format(m, k->text, sizeof k->text);
+	k->n = con_wrap(w, k->text, k->line, LOG_WRAP_LINES);
+	k->w = k->n <= LOG_WRAP_LINES ? w : 0; /* too many lines to keep: not kept */
+	return k;
+}
+
 static void draw_log(const struct game *g, struct console *c, int x, int y, int w, int h)
 {
 	int line = h; /* fill from the bottom up */
 	int age = 0;
 	for (int i = game_msg_count(g) - 1; i >= 0 && line > 0; i--, age++) {
-		char text[160];
 		const struct game_msg *m = game_msg_get(g, i);
-		game_msg_format(m, text, sizeof text);
-		int need = con_wrapped_lines(w, text);
+		const struct log_wrapped *k = wrapped_msg(m, w);
 		uint32_t fg = ui_scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
-		int top = line - need;
-		if (top < 0) {
-			/* only the last lines of a long message fit */
-			con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, text);
-			break;
+		int need = k->n, top = line - need;
+		if (need > LOG_WRAP_LINES) { /* (not kept: drawn as before) */
+			if (top < 0) {
+				con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, k->text);
+				break;
+			}
+			con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, k->text);
+			line = top;
+			continue;
 		}
-		con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, text);
+		/* only the last lines of a long message may fit */
+		for (int j = top < 0 ? -top : 0; j < need; j++)
+			con_print_line(c, x, y + top + j, fg, ui_pal.bg, k->text, k->line[j]);
+		if (top < 0)
+			break;
 		line = top;
 	}
 }
@@ -198,10 +257,15 @@ void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
 }
 
-static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+void ui_draw_rule(const struct ui_layout *l, struct console *c)
 {
 	if (!l->compact) /* the separator over the wide panel */
 		con_fill(c, 0, l->panel_y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+}
+
+static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_rule(l, c);
 	struct game_stats s;
 	game_stats(g, &s);
 	ui_draw_stats(l, &s, NULL, c);
@@ -275,8 +339,8 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 	}
 }
 
-int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
-		     int hy, bool top, int *x, int *y)
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
+		     int *x, int *y)
 {
 	const struct map *m = game_map(g);
 	char desc[96];
@@ -287,22 +351,18 @@ int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct con
 		       : m->tile[hy * m->w + hx] == TILE_STAIRS_UP ? "stairs up" : "floor";
 	if (!what)
 		what = "unexplored";
-	/* the description sits next to the cell described: the row below it
-	 * (above it on the view's last row), starting just right of it, moved
-	 * left as far as it must to fit */
-	int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
-	int len = (int)utf8_len(what);
-	int dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : vy - 1;
-	if (top && dy == l->view_y)
-		dy = vy + 1 < l->view_y + l->view_h ? vy + 1 : l->view_y + 1;
-	int dx = vx + 1;
-	if (dx + len > l->view_x + l->view_w - 1)
-		dx = l->view_x + l->view_w - 1 - len;
-	if (dx < l->view_x)
-		dx = l->view_x;
+	/* off the map, on the panel's row for it (l->desc_y), under the
+	 * cell's column as far as it fits: the map shows whole (a label
+	 * beside the cursor hid the monster next to it, and walls) */
+	int vx = ui_view_cx(l, hx - cam_x) + l->map_cw / 2, len = (int)utf8_len(what);
+	int dx = vx - len / 2;
+	if (dx + len > l->cols - 1)
+		dx = l->cols - 1 - len;
+	if (dx < 1)
+		dx = 1;
 	*x = dx;
-	*y = dy;
-	return con_print(c, dx, dy, 0xFFFFFF, 0x202030, what, l->view_x + l->view_w - dx);
+	*y = l->desc_y;
+	return con_print(c, dx, l->desc_y, 0xFFFFFF, 0x202030, what, l->cols - 1 - dx);
 }
 
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
@@ -325,19 +385,25 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 	if (cursor) {
 		hx = u->look_x;
 		hy = u->look_y;
-		int vx = hx - cam_x + l->view_x, vy = hy - cam_y + l->view_y;
-		const struct con_cell *cell = con_at(c, vx, vy);
-		if (cell && vy < l->view_y + l->view_h)
-			con_put(c, vx, vy, cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80);
+		int vx = hx - cam_x, vy = hy - cam_y;
+		const struct con_cell *cell = ui_map_at(l, c, vx, vy);
+		if (cell && vy < l->view_h) {
+			struct con_cell v = { cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80, 0, 0 };
+			ui_put_map(l, c, vx, vy, v, -1, 0, 0);
+		}
 	} else if (ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) < 0) {
 		hx = hy = -1; /* no pointer, or not over the map this frame shows */
 	}
 	if (hx >= 0) {
 		int lx, ly;
-		(void)ui_draw_describe(l, g, c, cam_x, cam_y, hx, hy, top != NULL, &lx, &ly);
+		(void)ui_draw_describe(l, g, c, cam_x, hx, hy, &lx, &ly);
 	}
-	if (top)
+	if (top) {
+		/* a bar across the view: the map row under it cleared, never
+		 * shown round the words */
+		con_fill(c, l->view_x, l->view_y, l->view_w, 1, ' ', 0xFFE080, 0x302010);
 		con_print_wrapped(c, l->view_x + 1, l->view_y, l->view_w - 2, 1, 0xFFE080, 0x302010, top); /* whole words */
+	}
 }
 
 const struct bindings *ui_binds(const struct ui *u)
@@ -455,11 +521,51 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 	return n;
 }
 
+/* Key hint lines already fitted: the line depends only on the screen's
+ * keys, the bindings, the device and the width, and fitting it (every
+ * key's label made, the widths tried form by form) costs about 180k
+ * instructions, which a screen drawn whole paid each time. A few lines are
+ * kept (the screens a game goes between), each with a copy of the
+ * bindings it was made from (so a table changed in place is noticed too). */
+#define HINT_CACHED 4
+#define HINT_MAX_COLS 512 /* wider lines are fitted each time */
+static struct hint_line {
+	const struct scr_key *keys; /* NULL: empty */
+	struct bindings binds;
+	bool pad;
+	int cols;
+	struct con_cell cell[HINT_MAX_COLS];
+} hint_cache[HINT_CACHED];
+static int hint_next; /* the entry replaced next */
+
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
 {
+	const struct bindings *b = u->binds ? u->binds : bind_default();
+	bool pad = ui_pad(u);
+	bool keep = l->cols <= HINT_MAX_COLS && l->cols <= c->w && l->hint_y >= 0 && l->hint_y < c->h;
+	for (int i = 0; keep && i < HINT_CACHED; i++) {
+		struct hint_line *h = &hint_cache[i];
+		if (h->keys == keys && keys && h->pad == pad && h->cols == l->cols && h->binds.n == b->n &&
+		    !memcmp(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0])) {
+			for (int x = 0; x < l->cols; x++)
+				con_cell_set(c, x, l->hint_y, h->cell[x]);
+			return;
+		}
+	}
 	struct ui_hint items[24];
 	int n = ui_key_items(u, keys, items, 24);
 	ui_draw_hint(l, c, items, n);
+	if (!keep || !keys)
+		return;
+	struct hint_line *h = &hint_cache[hint_next];
+	hint_next = (hint_next + 1) % HINT_CACHED;
+	h->keys = keys;
+	h->binds.n = b->n;
+	memcpy(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0]);
+	h->pad = pad;
+	h->cols = l->cols;
+	for (int x = 0; x < l->cols; x++)
+		h->cell[x] = *con_at(c, x, l->hint_y);
 }
 
 const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len)

@@ -2,8 +2,8 @@
  * last drawn (struct ui_drawn) are compared with the game's, and only the
  * map cells, HUD numbers and log whose inputs differ are drawn again, each
  * cell of the shown console written once with what it ends up showing (a
- * part drawn over itself, the HUD's lines, the log, the pointer's
- * description, is composed in the scratch console and copied where it
+ * part drawn over itself, the HUD's lines, the log, the panel row with the
+ * pointer's description, is composed in the scratch console and copied where it
  * differs), so that its damage is exactly what changed. */
 #include "game/map.h"
 #include "ui/scr.h"
@@ -24,17 +24,33 @@ static int newest_msgs(const struct game *g, struct game_msg *out)
 	return k;
 }
 
-/* The description of the map cell under the pointer with the camera of
- * layout l composed in scratch (the cells it covers are then all it set),
- * and where it is noted in *x, *y, *w (w 0: no pointer over the map). */
-static void describe(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *scratch,
-		     int cam_x, int cam_y, int *x, int *y, int *w)
+/* Whether the pointer is over a map cell on this frame (with the camera of
+ * layout l): that cell in *hx, *hy. */
+static bool hovered(const struct ui *u, const struct ui_layout *l, const struct game *g, int cam_x, int cam_y, int *hx,
+		    int *hy)
 {
-	int hx, hy;
-	*x = *y = *w = 0;
 	/* most frames have no pointer: one test, no call */
-	if (u->hover_x >= 0 && ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) == 0)
-		*w = ui_draw_describe(l, g, scratch, cam_x, cam_y, hx, hy, false, x, y);
+	return u->hover_x >= 0 && ui_hover_cell(u, l, g, cam_x, cam_y, hx, hy) == 0;
+}
+
+/* The part of the panel the description is drawn on (row l->desc_y: the
+ * wide panel's separator, the compact panel's log box) composed in
+ * scratch as ui_draw leaves it, with the description of (hx, hy) when
+ * shown; its rectangle in r (x, y, w, h). Returns the cells the
+ * description covers (0: none). */
+static int compose_desc(const struct ui_layout *l, const struct game *g, struct console *scratch, bool shown,
+			int cam_x, int hx, int hy, int r[4])
+{
+	if (l->compact) {
+		r[0] = l->log_x, r[1] = l->log_y, r[2] = l->log_w, r[3] = l->log_h;
+		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+		ui_draw_log(l, g, scratch);
+	} else {
+		r[0] = 0, r[1] = l->panel_y, r[2] = l->cols, r[3] = 1;
+		ui_draw_rule(l, scratch);
+	}
+	int x, y;
+	return shown ? ui_draw_describe(l, g, scratch, cam_x, hx, hy, &x, &y) : 0;
 }
 
 /* Everything the play screen was drawn from, after a whole frame. */
@@ -46,6 +62,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->c = c;
 	d->w = c->w;
 	d->h = c->h;
+	d->map_cw = l->map_cw;
 	d->last_dev = u->last_dev;
 	d->binds = u->binds;
 	d->demo = u->demo;
@@ -64,7 +81,9 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
-	describe(u, l, g, scratch, cam_x, cam_y, &d->lab_x, &d->lab_y, &d->lab_w);
+	int hx, hy, r[4];
+	bool shown = hovered(u, l, g, cam_x, cam_y, &hx, &hy);
+	d->lab_w = shown ? compose_desc(l, g, scratch, true, cam_x, hx, hy, r) : 0;
 }
 
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
@@ -178,11 +197,9 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 }
 
 /* The map view: the cells whose tile, view or memory changed, those a
- * drawable left, reached or changed on, those the pointer's description
- * left, each written once as it now looks; but not those under the
- * description now at (lx, ly), lw cells, which is copied over them after. */
-static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c, int lx,
-		       int ly, int lw)
+ * drawable left, reached or changed on, each written once as it now looks
+ * (no description covers the map). */
+static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	const struct map *m = game_map(g);
 	if (++d->frame == 0) { /* marks wrapped: forget them all */
@@ -190,16 +207,9 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		d->frame = 1;
 	}
 	d->nmarked = 0;
-	d->view_w = l->view_w;
+	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
-	/* the map comes back from under the pointer's old description */
-	for (int i = 0; i < d->lab_w; i++) {
-		int cx = d->lab_x + i, mx = cx - l->view_x + d->cam_x, my = d->lab_y - l->view_y + d->cam_y;
-		if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
-			mark_cell(d, m, mx, my);
-		else if (d->lab_y != ly || cx < lx || cx >= lx + lw)
-			con_put(c, cx, d->lab_y, ' ', 0xFFFFFF, ui_pal.bg); /* off the map: as con_clear left it */
-	}
+	int cw = l->map_cw > 1 ? l->map_cw : 1;
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
 	} else if (m->views != d->views) {
@@ -234,26 +244,31 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	}
 	for (int k = 0; k < d->nmarked; k++) {
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
-		int cx = l->view_x + x - d->cam_x, cy = l->view_y + y - d->cam_y;
-		if (cy == ly && cx >= lx && cx < lx + lw)
+		int vx = x - d->cam_x, vy = y - d->cam_y;
+		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg, 0, 0 };
+		if (!ui_tile_look(m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
+			/* unseen: as con_clear left it (text cells) */
+			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
+				con_put(c, cx, cy, ' ', 0xFFFFFF, ui_pal.bg);
 			continue;
-		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg }; /* unseen: as con_clear left it */
-		(void)ui_tile_look(m, at, &v.ch, &v.fg, &v.bg);
+		}
 		if (d->top[at]) {
 			const struct drawable *t = &now[d->top[at] - 1];
 			v.ch = t->glyph;
 			v.fg = ui_drawable_fg(t);
 		}
-		con_put(c, cx, cy, v.ch, v.fg, v.bg);
+		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 	memcpy(d->draw, now, (size_t)n * sizeof *now);
 	d->ndraw = n;
 }
 
 /* The HUD's numbers and the log, each when what it shows changed: composed
- * in scratch (the part redrawn is all cleared there first), copied into c. */
+ * in scratch (the part redrawn is all cleared there first), copied into c;
+ * but the log not when log_later (it is composed with the description on
+ * it: compose_desc). */
 static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
-			 struct console *scratch)
+			 struct console *scratch, bool log_later)
 {
 	struct game_stats s;
 	game_stats(g, &s);
@@ -272,9 +287,11 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
 	}
 	if (!same) {
-		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
-		ui_draw_log(l, g, scratch);
-		(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
+		if (!log_later) {
+			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+			ui_draw_log(l, g, scratch);
+			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
+		}
 		d->nmsg = newest_msgs(g, d->msg);
 	}
 }
@@ -285,7 +302,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 static bool can_update(const struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
 		       struct ui_layout *l, int *cam_x, int *cam_y, bool *play)
 {
-	ui_layout(c->w, c->h, l);
+	ui_layout(c->w, c->h, ui_map_cw(u), l);
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;
@@ -298,7 +315,7 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 		mw = m->w;
 		mh = m->h;
 	}
-	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_w == mw &&
+	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_cw == l->map_cw && d->map_w == mw &&
 	       d->map_h == mh && d->cam_x == *cam_x && d->cam_y == *cam_y && d->last_dev == u->last_dev &&
 	       d->binds == u->binds && d->demo == u->demo;
 }
@@ -316,14 +333,14 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 		return;
 	}
 	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
-		int lx, ly, lw;
-		describe(u, &l, g, scratch, cam_x, cam_y, &lx, &ly, &lw);
-		update_map(d, &l, g, shown, lx, ly, lw);
-		update_panel(d, &l, g, shown, scratch);
-		(void)con_copy_rect(shown, scratch, lx, ly, lw, 1);
-		d->lab_x = lx;
-		d->lab_y = ly;
-		d->lab_w = lw;
+		int hx, hy, r[4];
+		bool now = hovered(u, &l, g, cam_x, cam_y, &hx, &hy), desc = now || d->lab_w;
+		update_map(d, &l, g, shown);
+		update_panel(d, &l, g, shown, scratch, desc && l.compact);
+		if (desc) { /* a description shows, or showed: its row composed again */
+			d->lab_w = compose_desc(&l, g, scratch, now, cam_x, hx, hy, r);
+			(void)con_copy_rect(shown, scratch, r[0], r[1], r[2], r[3]);
+		}
 		return;
 	}
 	/* whole: composed apart (a cleared console drawn again damages every

@@ -61,17 +61,18 @@ bool ui_pad(const struct ui *u);
 void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
 /* The play view: the map around the camera's focus, the HUD panel with the
  * log, and the description of the cell under the look cursor (when
- * cursor) or the mouse pointer. The top row of the map holds u->status,
- * else prompt (may be NULL); the description then goes below it. No hint
- * line. */
+ * cursor) or the mouse pointer, off the map (ui_draw_describe). The top
+ * row of the map holds u->status, else prompt (may be NULL), on a bar
+ * across the view. No hint line. */
 void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		   bool cursor, const char *prompt);
-/* The description of map cell (hx, hy) (what the player knows is there),
- * drawn next to it on the map view whose top-left shows map cell (cam_x,
- * cam_y), kept off the view's top row when top (a line is there). Sets
- * (*x, *y) to where it starts; returns the cells it covers on that row. */
-int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y, int hx,
-		     int hy, bool top, int *x, int *y);
+/* The description of map cell (hx, hy) (what the player knows is there) on
+ * the map view whose left edge shows map column cam_x: drawn off the
+ * map, on row l->desc_y under the cell's column as far as it fits, over
+ * what is there. Sets (*x, *y) to where it starts; returns the cells it
+ * covers on that row. */
+int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
+		     int *x, int *y);
 /* The look of cell i of m in the map view: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
  * colours. (Inline: the partial redraw looks up every cell it redraws.) */
@@ -113,6 +114,9 @@ uint32_t ui_drawable_fg(const struct drawable *d);
  * (compact: the whole row). */
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
 		   struct console *c);
+/* The wide panel's separator across row panel_y (the compact panel has
+ * none: nothing). */
+void ui_draw_rule(const struct ui_layout *l, struct console *c);
 /* The newest messages in the log box (log_x, log_y, log_w, log_h), over
  * what is there. */
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c);
@@ -172,6 +176,68 @@ void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int 
 /* For a move action: moves the cursor (u->look_x, look_y) one step,
  * staying on the map, and returns true; false for any other action. */
 bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
+/* The map view's map columns (view_w / map_cw). */
+static inline int ui_view_cols(const struct ui_layout *l)
+{
+	return l->view_w / (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* The console column of the head of the map view's map column vx (0: the
+ * view's first) and its row for map row vy. */
+static inline int ui_view_cx(const struct ui_layout *l, int vx)
+{
+	return l->view_x + vx * (l->map_cw > 1 ? l->map_cw : 1);
+}
+/* Writes the map cell at the view's map column vx, row vy (0-based, in the
+ * view; outside the view or the console nothing): v's ch, fg, bg and tile
+ * into its head text cell and, when l->map_cw is 2, its right half
+ * (docs/cells.md: the only way map cells are written). Those of its text
+ * cells on console row skip_y from skip_x0 to before skip_x1 are left as
+ * they are (skip_y < 0: none; a description drawn over the map). */
+static inline void ui_put_map(const struct ui_layout *l, struct console *c, int vx, int vy, struct con_cell v,
+			      int skip_y, int skip_x0, int skip_x1)
+{
+	/* inline: a whole map view is a thousand cells and more */
+	int cw = l->map_cw > 1 ? 2 : 1;
+	if (vx < 0 || vy < 0 || vx >= ui_view_cols(l) || vy >= l->view_h)
+		return;
+	int x = ui_view_cx(l, vx), y = l->view_y + vy;
+	if (y < 0 || y >= c->h)
+		return;
+	for (int k = 0; k < cw; k++, x++) {
+		v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+		if (x >= 0 && x < c->w && !(y == skip_y && x >= skip_x0 && x < skip_x1))
+			con_cell_set(c, x, y, v);
+	}
+}
+/* ui_put_map for a whole row of the view at once: the map cells vx0,
+ * vx0 + 1, ... of view row vy get look(ctx, vx, &v) when it returns true
+ * (left as they are when false); no description skipped. For a whole view
+ * drawn: the layout's sums made once a row, not once a cell. */
+static inline void ui_put_map_row(const struct ui_layout *l, struct console *c, int vy, int vx0, int vx1,
+				  bool (*look)(void *ctx, int vx, struct con_cell *v), void *ctx)
+{
+	const int cw = l->map_cw > 1 ? 2 : 1, cols = ui_view_cols(l), y = l->view_y + vy, w = c->w;
+	if (vy < 0 || vy >= l->view_h || y < 0 || y >= c->h)
+		return;
+	if (vx0 < 0)
+		vx0 = 0;
+	if (vx1 > cols)
+		vx1 = cols;
+	for (int vx = vx0, x = ui_view_cx(l, vx0); vx < vx1; vx++, x += cw) {
+		struct con_cell v;
+		if (!look(ctx, vx, &v))
+			continue;
+		for (int k = 0; k < cw; k++) {
+			v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+			if (x + k >= 0 && x + k < w)
+				con_cell_set(c, x + k, y, v);
+		}
+	}
+}
+
+/* The head text cell of the map cell at the view's (vx, vy), or NULL
+ * outside the console. */
+const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy);
 /* The map cell shown at console cell (cx, cy) by the map view of l whose
  * top-left shows map cell (cam_x, cam_y): 0 and sets *mx, *my, or -1 when
  * (cx, cy) is outside the view or shows no cell of m. (Inline: the
@@ -179,10 +245,11 @@ bool ui_move_cursor(struct ui *u, const struct game *g, enum action act);
 static inline int ui_view_cell(const struct ui_layout *l, const struct map *m, int cam_x, int cam_y, int cx, int cy,
 			       int *mx, int *my)
 {
-	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w ||
+	int cw = l->map_cw > 1 ? l->map_cw : 1;
+	if (l->too_small || cx < l->view_x || cy < l->view_y || cx >= l->view_x + l->view_w / cw * cw ||
 	    cy >= l->view_y + l->view_h)
 		return -1;
-	int x = cam_x + cx - l->view_x, y = cam_y + cy - l->view_y;
+	int x = cam_x + (cx - l->view_x) / cw, y = cam_y + cy - l->view_y;
 	if (x < 0 || y < 0 || x >= m->w || y >= m->h)
 		return -1;
 	*mx = x;

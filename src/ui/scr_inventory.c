@@ -50,7 +50,7 @@ static void place(const struct ui *u, int cols, int rows, const struct game_item
 		  struct box *b)
 {
 	struct ui_layout l;
-	ui_layout(cols, rows, &l);
+	ui_layout(cols, rows, ui_map_cw(u), &l);
 	int w = (int)utf8_len(title) + 8;
 	if (!n && w < (int)utf8_len(EMPTY_TEXT) + 4)
 		w = (int)utf8_len(EMPTY_TEXT) + 4;

@@ -18,7 +18,7 @@ static const struct scr_key keys[] = {
 static void place(int cols, int rows, int *x, int *y, int *w, int *h)
 {
 	struct ui_layout l;
-	ui_layout(cols, rows, &l);
+	ui_layout(cols, rows, 1, &l);
 	*w = cols < BOX_W ? cols : BOX_W;
 	*h = LEVELUP_COUNT * ROWS_PER + 4;
 	*x = (cols - *w) / 2;

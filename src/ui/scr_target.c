@@ -103,13 +103,16 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		for (int dy = -r; dy <= r; dy++) {
 			for (int dx = -r; dx <= r; dx++) {
 				int mx = u->look_x + dx, my = u->look_y + dy;
-				int vx = mx - cam_x + l->view_x, vy = my - cam_y + l->view_y;
+				int vx = mx - cam_x, vy = my - cam_y;
 				if ((dx == 0 && dy == 0) || dx * dx + dy * dy > r * r || mx < 0 || my < 0 || mx >= m->w ||
-				    my >= m->h || vx < l->view_x || vy < l->view_y + 2 || vx >= l->view_x + l->view_w ||
-				    vy >= l->view_y + l->view_h)
+				    my >= m->h || vx < 0 || vy < 2 || vx >= ui_view_cols(l) || vy >= l->view_h)
 					continue;
-				const struct con_cell *cell = con_at(c, vx, vy);
-				con_put(c, vx, vy, cell->ch, cell->fg, 0x803000);
+				const struct con_cell *cell = ui_map_at(l, c, vx, vy);
+				if (!cell)
+					continue;
+				struct con_cell v = *cell;
+				v.bg = 0x803000;
+				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 			}
 		}
 	}

@@ -42,11 +42,17 @@ const char *ui_screen_name(enum ui_screen s)
 	return (unsigned)s < UI_SCREEN_COUNT && screens[s] ? screens[s]->name : "?";
 }
 
-void ui_layout(int cols, int rows, struct ui_layout *l)
+int ui_map_cw(const struct ui *u)
+{
+	return u && u->map_cw == 2 ? 2 : 1;
+}
+
+void ui_layout(int cols, int rows, int map_cw, struct ui_layout *l)
 {
 	memset(l, 0, sizeof *l);
 	l->cols = cols;
 	l->rows = rows;
+	l->map_cw = map_cw == 2 ? 2 : 1;
 	if (cols < UI_MIN_COLS || rows < UI_MIN_ROWS) {
 		l->too_small = true;
 		return;
@@ -83,6 +89,7 @@ void ui_layout(int cols, int rows, struct ui_layout *l)
 		l->log_w = cols - 24;
 		l->log_h = log_h;
 	}
+	l->desc_y = l->compact ? l->log_y : l->panel_y;
 }
 
 static int clampi(int v, int lo, int hi)
@@ -93,10 +100,11 @@ static int clampi(int v, int lo, int hi)
 void ui_camera(const struct ui_layout *l, int map_w, int map_h, int fx, int fy, int *cam_x, int *cam_y)
 {
 	/* larger viewport: centre the map (negative camera = margin) */
-	if (l->view_w >= map_w)
-		*cam_x = -(l->view_w - map_w) / 2;
+	int vw = l->view_w / (l->map_cw > 1 ? l->map_cw : 1);
+	if (vw >= map_w)
+		*cam_x = -(vw - map_w) / 2;
 	else
-		*cam_x = clampi(fx - l->view_w / 2, 0, map_w - l->view_w);
+		*cam_x = clampi(fx - vw / 2, 0, map_w - vw);
 	if (l->view_h >= map_h)
 		*cam_y = -(l->view_h - map_h) / 2;
 	else
@@ -106,7 +114,7 @@ void ui_camera(const struct ui_layout *l, int map_w, int map_h, int fx, int fy, 
 int ui_map_cell_at(const struct ui *u, const struct game *g, int cols, int rows, int cx, int cy, int *mx, int *my)
 {
 	struct ui_layout l;
-	ui_layout(cols, rows, &l);
+	ui_layout(cols, rows, ui_map_cw(u), &l);
 	if (!g)
 		return -1;
 	const struct map *m = game_map(g);
@@ -182,7 +190,7 @@ int ui_click_cell(const struct ui *u, const struct game *g, const struct ui_inpu
 void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
 	struct ui_layout l;
-	ui_layout(in->cols, in->rows, &l);
+	ui_layout(in->cols, in->rows, ui_map_cw(u), &l);
 	/* hints name the keys of the device used last; a script's keys count
 	 * as the device they name (pad_a: the gamepad) */
 	if (in->kind == UI_IN_KEY)
@@ -238,7 +246,7 @@ static void draw_too_small(const struct ui *u, struct console *c)
 void ui_draw(const struct ui *u, const struct game *g, struct console *c)
 {
 	struct ui_layout l;
-	ui_layout(c->w, c->h, &l);
+	ui_layout(c->w, c->h, ui_map_cw(u), &l);
 	con_clear(c, ui_pal.bg);
 	if (l.too_small) {
 		draw_too_small(u, c);

@@ -61,6 +61,8 @@ struct ui {
 	int nscores;           /* lines in scores */
 	int score_rank;        /* the line of the game just ended, -1 when none */
 	bool scores_after_death; /* UI_SCORES follows a game over: Enter starts a new game */
+	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
+				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
 };
 
 /* What a screen may ask of the program that runs it (the app). Screens
@@ -105,22 +107,28 @@ struct ui_input {
 /* Where things go on a console of a given size (GAME.md §6). */
 struct ui_layout {
 	int cols, rows;
+	int map_cw;            /* text cells per map cell across (1 or 2): the view shows view_w / map_cw map columns */
 	bool too_small;        /* below 40×24: only a message is drawn, no input taken but the way out (ui_input) */
 	bool compact;          /* narrow HUD: stats on one line, log below */
-	int view_x, view_y, view_w, view_h; /* map viewport on the console */
+	int view_x, view_y, view_w, view_h; /* map viewport on the console, in text cells */
 	int panel_y;           /* first row of the HUD/log panel */
 	int log_x, log_y, log_w, log_h;     /* message log box */
 	int hint_y;            /* key hint line */
+	int desc_y;            /* the row the cell under the look cursor or the pointer is described on, off the
+				* map: the wide panel's separator, the compact panel's first log line */
 };
 
 #define UI_MIN_COLS 40
 #define UI_MIN_ROWS 24
 
-/* Computes the layout for a cols×rows console. */
-void ui_layout(int cols, int rows, struct ui_layout *l);
+/* Computes the layout for a cols×rows console whose map cells are map_cw
+ * text cells wide (1 or 2; anything else counts as 1). */
+void ui_layout(int cols, int rows, int map_cw, struct ui_layout *l);
+/* The map_cw the display asks of u (u->map_cw: 1 or 2; u NULL: 1). */
+int ui_map_cw(const struct ui *u);
 /* Map coordinates shown at the viewport's top-left so that the cell (fx, fy)
  * (the player or the look cursor) stays in view; the map is centred when the
- * viewport is larger than it. */
+ * viewport (view_w / map_cw map columns) is larger than it. */
 void ui_camera(const struct ui_layout *l, int map_w, int map_h, int fx, int fy, int *cam_x, int *cam_y);
 /* The map cell shown at console cell (cx, cy) on the play screens of a
  * cols×rows console, following the same camera as ui_draw. Returns 0 and
@@ -153,8 +161,8 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c);
  * or static, not on the stack. */
 struct ui_drawn {
 	bool valid;                /* c holds the play screen drawn from what follows */
-	const struct console *c;   /* the console it was drawn into, and its size */
-	int w, h;
+	const struct console *c;   /* the console it was drawn into, its size and map cell width */
+	int w, h, map_cw;
 	enum dev_kind last_dev;    /* the hint line's device, bindings and kind */
 	const struct bindings *binds;
 	bool demo;
@@ -170,7 +178,7 @@ struct ui_drawn {
 	struct game_stats stats;
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
-	int lab_x, lab_y, lab_w;   /* console cells the pointer's description covers (lab_w 0: none) */
+	int lab_w;                 /* cells the pointer's description covers on the panel (0: none) */
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
 	uint32_t mark[MAP_MAX_CELLS];
 	int view_w, view_h;        /* this frame's map view, the cells of it marked, in order */

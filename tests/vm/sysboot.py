@@ -5,8 +5,10 @@ a user installs it (the .deb of make deb, then pirogue-kiosk enable), booted
 in QEMU and checked from the host: the title on the display within a stated
 time, keys and a gamepad playing, no way to a login prompt, SIGKILL and
 restart bursts survived, a game that keeps failing at start handing tty1 to
-its login prompt, the sandbox's exposure, a display that appears only after
-the game started, and a clean purge.
+its login prompt, the sandbox's exposure, no login prompt on any console
+(with logind, and without it), a display whose driver (drm too) loads only
+after the game started, more ordinary boots (VMRIG_SYSBOOT_BOOTS), and a
+purge that leaves /etc/systemd as it was before the install.
 
 The game here runs as the unit runs it (no --verbose), so frames are found
 by taking screendumps until the screen equals the headless frame."""
@@ -31,6 +33,23 @@ TITLE_LIMIT = 120
 # otherwise starts on the title with a random one), and three seconds
 # between a stop and the restart, so that the repaired tty1 can be seen.
 DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1\nRestartSec=3\n')
+# More ordinary boots into the kiosk after the late-display one (each: the
+# title, no login prompt on any console); about a minute each under TCG.
+EXTRA_BOOTS = int(os.environ.get('VMRIG_SYSBOOT_BOOTS', '1'))
+# What decides which consoles have gettys, as the guest lists it: before
+# the install and after the purge it must be the same.
+SYSTEMD_ETC = 'find /etc/systemd -printf "%p %y %l\\n" | sort'
+# Every console's state: the login prompts on /dev/vcsN (N >= 1, each VT
+# that was ever allocated), the gettys and autovts running, the agettys
+# reading a VT (the serial console's is the rig's own). After the boot is
+# done (minbase has no pgrep: /proc is read).
+CONSOLES = ('timeout 90 systemctl is-system-running --wait >/dev/null 2>&1; '
+            'for v in /dev/vcs[0-9]*; do tr -s " " <$v | grep -q "login:" && echo "login prompt on tty${v#/dev/vcs}"; done; '
+            'systemctl list-units --no-legend --plain --state=active,activating,reloading "getty@*" "autovt@*" '
+            '| cut -d" " -f1 | sed "s/^/running: /"; '
+            'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = agetty ] || continue; '
+            't=$(readlink $p/fd/0); case $t in /dev/tty[0-9]*) echo "agetty on $t";; esac; done; '
+            'echo "vts: $(ls /dev/vcs[0-9]* | sed "s|/dev/vcs||" | tr "\\n" " ")"')
 # The checks of the boot into the kiosk, in order (a configuration's 'play'
 # names fewer: then that boot ends with the purge, with no power cut).
 PLAY = ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill', 'burst', 'fails_at_start')
@@ -201,6 +220,10 @@ class SysBoot:
                 return self.purge()
             self.shutdown(hard=True)
             self.late_display_boot()
+            for n in range(1, EXTRA_BOOTS + 1):
+                self.shutdown()
+                self.ordinary_boot(n)
+            self.purge()
         finally:
             self.shutdown()
 
@@ -225,6 +248,7 @@ class SysBoot:
         """Boot 1: the plain Debian system; dpkg -i, then pirogue-kiosk enable."""
         t0 = self.boot()
         up = self.ready(t0)
+        self.etc_before = self.out1(SYSTEMD_ETC)
         rc, out = self.sh(f'dpkg -i /mnt/{self.deb} 2>&1 | tail -n 3', timeout=120)
         state = self.out1('systemctl is-enabled pirogue.service; systemctl is-active getty@tty1.service')
         if 'Setting up pirogue' not in '\n'.join(out) or state.split() != ['disabled', 'active']:
@@ -257,6 +281,7 @@ class SysBoot:
                 self.report('PASS', 'title', f'power on to the title, equal to the headless frame at {SIZE[0]}x{SIZE[1]}: '
                             f'{took:.1f} s (limit {TITLE_LIMIT} s); nothing else on the display, '
                             'no login prompt on tty1')
+        self.consoles('consoles', 'with logind')
         for check in (getattr(self, name) for name in self.cfg.get('play', PLAY)):
             try:
                 check()
@@ -269,6 +294,23 @@ class SysBoot:
             self.before_cut()
         except (vmtest.Timeout, RuntimeError) as e:
             self.report('FAIL', 'power-cut', f'before the cut: {type(e).__name__}: {e}')
+        # The next boots are without D-Bus, so without logind, as on a
+        # system installed without dbus: logind's condition (dbus.service
+        # exists) fails and Debian's getty-static.service (no dbus-daemon)
+        # would start gettys on tty2..tty6.
+        self.sh('mkdir -p /root/vmrig-dbus && mv /usr/bin/dbus-daemon /lib/systemd/system/dbus.service '
+                '/lib/systemd/system/dbus.socket /root/vmrig-dbus/ && sync')
+
+    def consoles(self, check, how):
+        """No login prompt on any console, no getty or autovt on any VT."""
+        out = self.out1(CONSOLES, timeout=120).splitlines()
+        vts = next((ln[5:].strip() for ln in out if ln.startswith('vts: ')), '')
+        bad = [ln for ln in out if not ln.startswith('vts: ')]
+        if bad or not vts:
+            return self.report('FAIL', check, f'{how}: {"; ".join(bad) or "no /dev/vcsN at all"} (VTs: {vts}); '
+                               f'journal: {self.journal()}')
+        self.report('PASS', check, f'{how}: no login prompt on any console (/dev/vcsN of VTs {vts}), no getty or '
+                    'autovt running on a VT')
 
     # Moves saved by stopping the game (SIGTERM), then moves that are not.
     SAVED = ['l', 'l', 'j', 'j']
@@ -295,7 +337,7 @@ class SysBoot:
         played = self.headless(self.SAVED, 1, 'saved')
         if self.wait_screen(played, 'saved', 15) is None:
             raise RuntimeError(f'after {" ".join(self.SAVED)}: {self.why_not(played, "saved")}')
-        self.sh('rm -f /etc/systemd/system/pirogue.service.d/vmrig.conf && systemctl daemon-reload && '
+        self.sh('rm -rf /etc/systemd/system/pirogue.service.d && systemctl daemon-reload && '
                 'systemctl restart pirogue.service')
         title = self.saved_title()
         if self.wait_screen(title, 'saved-title', 30) is None:
@@ -466,30 +508,40 @@ class SysBoot:
                     'brought the game back')
 
     def late_display_boot(self):
-        """Boot 3, after a power cut: the display driver held back until the
-        game runs; the game waits (and says so), then shows the title."""
-        t0 = self.boot('modprobe.blacklist=virtio_gpu')
+        """Boot 3, after a power cut, without logind: the display driver and
+        drm itself held back until the game runs (so the unit starts with no
+        drm in /proc/devices, as when udev loads the driver late: logind
+        loads drm early, through modprobe@drm, where it runs); the game waits
+        (and says so), then shows the title."""
+        t0 = self.boot('modprobe.blacklist=virtio_gpu,drm')
         self.ready(t0)
-        time.sleep(3)
+        self.consoles('consoles-no-logind', 'without logind (no D-Bus)')
         state = self.out1('systemctl is-active pirogue.service; systemctl show -P NRestarts pirogue.service')
         said = self.out1('journalctl -u pirogue.service -b --no-pager | grep -c "kiosk: no display yet"')
+        drm = self.out1('grep -c " drm$" /proc/devices')
         self.sh('modprobe virtio_gpu')
         # the plain unit: the title, with Continue when the save is there
         start = self.saved_title() if self.cut else self.headless([], None, 'title')
         took = self.wait_screen(start, 'late-display', 40)
+        appeared = self.out1('journalctl -u pirogue.service -b --no-pager | grep -c "kiosk: a display appeared"')
         problems = []
+        if drm.strip() != '0':
+            problems.append('drm was loaded before the game started (it would prove nothing about a late driver)')
         if state.split()[:2] != ['active', '0']:
             problems.append(f'without a display the unit was {state!r} (want active, 0 restarts)')
         if said.strip() != '1':
             problems.append(f'the journal has {said!r} "kiosk: no display yet" lines (want 1)')
         if took is None:
             problems.append(f'after modprobe virtio_gpu the game did not show its frame ({self.why_not(start, "late")})')
+        if appeared.strip() != '1':
+            problems.append(f'the journal has {appeared!r} "kiosk: a display appeared" lines (want 1)')
         if problems:
             self.report('FAIL', 'late-display', '; '.join(problems) + f'; journal: {self.journal()}')
         else:
-            self.report('PASS', 'late-display', 'booted (after a power cut) with the display driver held back: the '
-                        'game waited, running, said so once in the journal; modprobe virtio_gpu: its title on the '
-                        f'display {took:.1f} s later')
+            self.report('PASS', 'late-display', 'booted (after a power cut) with the display driver and drm held '
+                        'back (no drm in /proc/devices when the unit started): the game waited, running, said so '
+                        'once in the journal; modprobe virtio_gpu: its title on the display '
+                        f'{took:.1f} s later, no restart')
         if self.cut and took is not None:
             self.g.send_keys(['enter'])
             if self.wait_screen(self.cut, 'after-cut', 15) is None:
@@ -499,9 +551,27 @@ class SysBoot:
                 self.report('PASS', 'power-cut', f'QEMU stopped hard after {" ".join(self.UNSAVED)} (not saved); '
                             f'the next boot offered Continue, which restored the game as saved when it was last '
                             f'stopped (after {" ".join(self.SAVED)}), exactly')
-        self.purge()
+        # the next boots start on the plain title: no save
+        self.sh('systemctl stop pirogue.service; rm -rf /var/lib/private/pirogue/* && sync', timeout=60)
+
+    def ordinary_boot(self, n):
+        """Boot 3+n: power on as any day, without logind; the title and no
+        login prompt on any console."""
+        title = self.headless([], None, 'title')
+        t0 = self.boot()
+        took = self.wait_screen(title, f'boot-{n}', TITLE_LIMIT)
+        self.ready(t0)
+        if took is None:
+            self.report('FAIL', f'boot-{n}', f'ordinary boot {n} of {EXTRA_BOOTS}: the title was not on the display '
+                        f'within {TITLE_LIMIT} s (see {self.g.outdir}/boot-{n}.png); journal: {self.journal()}')
+        else:
+            self.report('PASS', f'boot-{n}', f'ordinary boot {n} of {EXTRA_BOOTS} (VMRIG_SYSBOOT_BOOTS), without '
+                        f'logind: the title on the display {took:.1f} s after power on')
+        self.consoles(f'boot-{n}-consoles', f'ordinary boot {n}, without logind')
 
     def purge(self):
+        # the rig's own drop-in (seed 1) is not the package's
+        self.sh('rm -rf /etc/systemd/system/pirogue.service.d && systemctl daemon-reload')
         rc, out = self.sh('dpkg --purge pirogue 2>&1 | tail -n 2', timeout=120)
         left = self.out1('ls /usr/games/pirogue /usr/sbin/pirogue-kiosk /usr/lib/systemd/system/pirogue.service '
                          '/etc/systemd/system/multi-user.target.wants/pirogue.service '
@@ -518,10 +588,16 @@ class SysBoot:
             problems.append(f'getty@tty1: {state!r} (want enabled, active)')
         if 'login:' not in vcs:
             problems.append('no login prompt on tty1')
+        etc = self.out1(SYSTEMD_ETC)
+        if etc != self.etc_before:
+            before, after = set(self.etc_before.splitlines()), set(etc.splitlines())
+            problems.append('/etc/systemd is not as before the install: gone ' +
+                            ', '.join(sorted(before - after)) + '; new ' + ', '.join(sorted(after - before)))
         if problems:
             return self.report('FAIL', 'purge', '; '.join(problems))
         self.report('PASS', 'purge', 'dpkg --purge pirogue while it was the kiosk: the kiosk undone (getty@tty1 '
-                    'enabled and showing its login prompt), no file of the package left')
+                    'enabled and showing its login prompt, /etc/systemd exactly as before the install), no file '
+                    'of the package left')
 
 
 def run(rig, cfg):
