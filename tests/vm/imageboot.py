@@ -94,9 +94,8 @@ class ImageBoot(sysboot.SysBoot):
         ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, timeout)
         if 'panic' in ln:
             raise RuntimeError(ln)
-        # the root is read-only: the helper goes to /run
-        self.sh('mount -t 9p -o trans=virtio,version=9p2000.L host /mnt && mkdir -p /run/vmrig && '
-                'cp /mnt/vmhelper /run/vmrig/ && export PATH=/run/vmrig:$PATH')
+        # the root is read-only and /run noexec: the helper runs from the share
+        self.sh('mount -t 9p -o trans=virtio,version=9p2000.L host /mnt && export PATH=/mnt:$PATH')
         return time.monotonic() - t0
 
     def use_seed(self):
@@ -155,6 +154,7 @@ class ImageBoot(sysboot.SysBoot):
             self.report('PASS', 'title', f'power on to the title, the card\'s own kernel, initrd and root: '
                         f'{took:.1f} s (shell up at {up:.0f} s), equal to the headless frame at '
                         f'{sysboot.SIZE[0]}x{sysboot.SIZE[1]}')
+        self.critical_chain()
         self.no_login()
         self.grown()
         for name in ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill'):
@@ -178,7 +178,9 @@ class ImageBoot(sysboot.SysBoot):
         self.plain_unit()
         title = self.saved_title()
         if self.wait_screen(title, 'saved-title', 40) is None:
-            raise RuntimeError(f'restarted, the title with Continue did not show: {self.why_not(title, "saved-title")}')
+            ls = self.out1('ls -la /var/lib/pirogue/ | tail -n +2')
+            raise RuntimeError(f'restarted, the title with Continue did not show: {self.why_not(title, "saved-title")}'
+                               f'; the state directory: {ls!r}; journal: {self.journal(10)}')
         self.g.send_keys(['enter'])
         if self.wait_screen(played, 'continued', 20) is None:
             raise RuntimeError(f'Continue did not show the saved game: {self.why_not(played, "continued")}')
@@ -204,10 +206,12 @@ class ImageBoot(sysboot.SysBoot):
                     'getty-static) and no login prompt on tty1..tty6')
 
     def grown(self):
-        out = self.out1('cat /sys/class/block/vda3/size /sys/class/block/vda/size /sys/class/block/vda3/start; '
-                        'df -k --output=size /state | tail -n 1')
+        """The card's partition table (as written: sfdisk -d) has p3 ending at
+        the disk's end, and its file system fills it."""
+        out = self.out1('blockdev --getsz /dev/vda; sfdisk -d /dev/vda | sed -n "s|^/dev/vda3 : start= *\\([0-9]*\\), '
+                        'size= *\\([0-9]*\\),.*|\\1 \\2|p"; df -k --output=size /state | tail -n 1')
         try:
-            size, total, start, fs_kib = (int(v) for v in out.split())
+            total, start, size, fs_kib = (int(v) for v in out.split())
         except ValueError:
             return self.report('FAIL', 'grow', f'could not read the state partition\'s size: {out!r}')
         end_ok = start + size + 2048 >= total
@@ -262,7 +266,7 @@ class ImageBoot(sysboot.SysBoot):
                                 f'every 0.4 s): the state partition mounted read-write, the save loads ({said})')
             if i == CUTS:
                 break
-            self.sh('(while :; do systemctl kill -s TERM pirogue.service; sleep 0.4; done) >/dev/null 2>&1 &')
+            self.sh('(while :; do systemctl kill -s TERM pirogue.service; sleep 0.4; done) >/dev/null 2>&1 & true')
             delay = rnd.uniform(1.0, 6.0)
             time.sleep(delay)
             self.shutdown(hard=True)
