@@ -224,7 +224,7 @@ class ImageBoot(sysboot.SysBoot):
 
     def check_save(self):
         """The guest's --check-save of the game's save: (ok, what it said)."""
-        out = self.out1('pirogue --config /dev/null --check-save /var/lib/pirogue/pirogue.sav 2>&1; echo "rc=$?"')
+        out = self.out1('/usr/games/pirogue --config /dev/null --check-save /var/lib/pirogue/pirogue.sav 2>&1; echo "rc=$?"')
         return out.endswith('rc=0') and out.startswith('ok'), out.replace('\n', ' ')
 
     def after_cut_boot(self):

@@ -612,7 +612,11 @@ class SysBoot:
     def critical_chain(self):
         """systemd-analyze critical-chain pirogue.service: what the unit
         waited for at this boot; nothing of NOT_NEEDED may be on it."""
-        chain = self.out1('systemd-analyze critical-chain --no-pager pirogue.service 2>&1 | tail -n +3', timeout=90)
+        # the chain is known once the boot has finished (no job left)
+        self.out1('for i in $(seq 150); do [ "$(systemctl is-system-running)" != starting ] && break; sleep 1; done',
+                  timeout=200)
+        chain = self.out1('SYSTEMD_COLORS=0 systemd-analyze critical-chain --no-pager pirogue.service 2>&1 | '
+                          'tail -n +3', timeout=90)
         self.chain = chain
         with open(os.path.join(self.out, 'critical-chain.txt'), 'w') as f:
             f.write(chain + '\n')
