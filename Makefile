@@ -87,7 +87,9 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 BENCH_IR_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(shell grep -l bench_ir_mode $(BENCH_SRCS)))
 
 .PHONY: tools all run test unit-test asan bench bench-ir perf-tables check-bench-deps deps install uninstall clean check-deps vm-test deb
+# (a recipe, so that an up-to-date make all says nothing: ./run's second run)
 all: $(BIN)
+	@:
 
 # make V=1 shows the full command lines.
 V ?= 0
@@ -141,11 +143,13 @@ run: check-deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) $(ARGS)
 
-# make test: build everything and run every test; the last line of output is
-# "N passed, N failed".
-test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
+# make test: install the test set (tools/deps), build everything and run
+# every test; the last line of output is "N passed, N failed, N skipped".
+test: check-test-deps
+	@$(MAKE) --no-print-directory test-programs
 	@tools/run-tests $(BUILD) $(BIN)
+# (test-programs, what it builds, is with the package sets below: after
+# FUZZ_REPLAY is defined)
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (the VM
 # rig, tests/test_vm.sh, runs in the plain make test only).
@@ -154,13 +158,13 @@ asan:
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
-bench: check-deps check-bench-deps
+bench: check-bench-deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 
 # The same benchmarks as instruction counts under callgrind (deterministic,
 # for a noisy machine): bench/ir.sh prints instructions per call and ratios.
-bench-ir: check-deps check-bench-deps
+bench-ir: check-bench-deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bench/ir.sh $(BENCH_IR_BINS) --timed-only $(filter-out $(BENCH_IR_BINS),$(BENCH_BINS))
 
@@ -177,7 +181,7 @@ perf-tables: check-deps check-bench-deps
 SOAK_SEEDS ?= 100
 SOAK_TURNS ?= 10000
 .PHONY: soak
-soak: check-deps
+soak: check-test-deps
 	@$(MAKE) --no-print-directory O=$(O)/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" $(O)/asan/build/tests/test_monkey
@@ -227,10 +231,12 @@ analyze: check-deps
 	@scan-build --status-bugs -o $(O)/analyze/report make --no-print-directory O=$(O)/analyze -j2 all
 	@echo "static analysis: clean"
 
-# Debian build and test dependencies (through sudo when not root).
-DEBS := build-essential pkg-config libdrm-dev libevdev-dev libstb-dev zlib1g-dev libcmocka-dev
-# Benchmark-only (make bench, make bench-ir); the game never links them.
-BENCH_DEBS := libtcod-dev valgrind
+# ---- package sets (setup): tools/deps holds the three sets' lists and is
+# their one installer (through sudo when not root, only what is missing;
+# README "Setting up" gives each set's measured size). build: ./run, make,
+# make deps; test: make test (and make soak); bench: make bench, make bench-ir.
+# apt-get waits up to APT_WAIT seconds for another package manager's locks.
+APT_WAIT ?= 300
 # With CROSS=: its gcc and the libraries for that Debian architecture, through
 # tools/apt-foreign (it pins Multi-Arch: same packages when the mirror's
 # indexes for the two architectures are out of step).
@@ -238,23 +244,27 @@ ifneq ($(CROSS),)
 CROSS_ARCH := $(shell dpkg-architecture -qDEB_HOST_ARCH -t$(CROSS) 2>/dev/null)
 CROSS_DEBS := gcc-$(CROSS) $(addsuffix :$(CROSS_ARCH),libc6-dev libdrm-dev libevdev-dev libstb-dev zlib1g-dev)
 endif
-# apt-get waits up to APT_WAIT seconds for another package manager's lock.
-APT_WAIT ?= 300
-deps:
-	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	echo "pirogue: if another apt-get or unattended-upgrades holds the package lock, waiting for it (up to $(APT_WAIT) s)"; \
-	$$SUDO apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) update && \
-	$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$(APT_WAIT) install -y $(DEBS) $(BENCH_DEBS)$(if $(CROSS), && \
-	$$SUDO tools/apt-foreign $(CROSS_DEBS))
-
-check-bench-deps:
-	@missing=; for p in $(BENCH_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "pirogue: missing benchmark dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
-
-# Installs the dependencies only when one is missing.
-check-deps:
-	@missing=; for p in $(DEBS) $(CROSS_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "pirogue: missing build dependencies:$$missing; installing them (make deps)"; $(MAKE) --no-print-directory deps; fi
+CROSS_CHECK = $(if $(CROSS),@missing=; for p in $(CROSS_DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; echo "pirogue: installing the $(CROSS) cross build's packages:$$missing"; $$SUDO tools/apt-foreign --update $(CROSS_DEBS); })
+.PHONY: deps deps-test deps-bench deps-all check-test-deps
+deps check-deps:
+	@tools/deps --wait $(APT_WAIT) build
+	$(CROSS_CHECK)
+deps-test check-test-deps:
+	@tools/deps --wait $(APT_WAIT) build test
+	$(CROSS_CHECK)
+deps-bench check-bench-deps:
+	@tools/deps --wait $(APT_WAIT) build bench
+deps-all:
+	@tools/deps --wait $(APT_WAIT) all
+	$(CROSS_CHECK)
+# What make test builds: a rule here, after every list it names is defined
+# (prerequisites are expanded as they are read), with a recipe so that
+# nothing to build says nothing.
+.PHONY: test-programs
+test-programs: all $(TEST_BINS) $(filter-out %/bench_tcod,$(BENCH_BINS)) $(TOOL_BINS) $(FUZZ_REPLAY)
+	@:
+# ---- end of the package sets
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue

@@ -81,7 +81,7 @@ static void run(const struct bcase *k, struct font *f, struct console *c, double
 		printf("; %.2f instructions a pixel", ir_px);
 	printf("; one cell %6.2f us = %5.3f%% of full\n", one.best * 1e6, 100.0 * one.best / full.best);
 	if (k->target > 0)
-		printf("  target: full <= %.1f x memcpy: %s (the median ratio %.2f of %d draws beside %d memcpys, this "
+		printf("  target: full <= %.1f x memcpy: %s (the median ratio %.3f of %d draws beside %d memcpys, this "
 		       "run); one cell <= 1%% of full: %s\n", k->target, bench_met(ratio <= k->target), ratio, REPS,
 		       REPS, bench_met(one.best / full.best <= 0.01));
 	free(damage);

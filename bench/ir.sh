@@ -9,7 +9,7 @@
 # after --timed-only are named, labelled as timing benches (make bench) and
 # not run, since valgrind's slowdown would make their times mean nothing.
 set -u
-command -v valgrind >/dev/null || { echo "bench-ir: valgrind is missing; install it with make deps" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "bench-ir: valgrind is missing; install it with make deps-bench" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 timed=0

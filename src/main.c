@@ -222,7 +222,11 @@ static int set_option(struct opts *o, int c, const char *val)
 		fputs(usage_text, stdout);
 		return -1;
 	case OPT_VERSION:
-		printf("pirogue %s\n", PIROGUE_VERSION);
+		printf("pirogue %s\n"
+		       "Copyright (c) 2026 the pirogue authors. MIT licence: LICENSE in the source tree,\n"
+		       "/usr/share/doc/pirogue/copyright when installed, with the fonts' and the\n"
+		       "gamepad database's own licences.\n",
+		       PIROGUE_VERSION);
 		return -1;
 	case OPT_BACKEND:
 		if (strcmp(val, "headless") && strcmp(val, "term") && strcmp(val, "drm") &&

@@ -288,7 +288,7 @@ static void random_cell(struct console *c, struct rng *r, bool rnd_font)
 }
 
 /* The fonts of the randomised tests: the two golden ones and random ones
- * with 8-pixel sides (the blitter's fastest paths). */
+ * with 8-pixel sides (the blitter's fastest paths) and 12×24 ones. */
 static struct font *test_font(int i)
 {
 	switch (i) {
@@ -296,10 +296,11 @@ static struct font *test_font(int i)
 	case 1: return tf_make(1);
 	case 2: return tf_random(8, 16, 11);
 	case 3: return tf_random(8, 8, 12);
-	default: return tf_random(16, 8, 13);
+	case 4: return tf_random(16, 8, 13);
+	default: return tf_random(12, 24, 14); /* 1080p's text cells: a group of 8 and 4 more */
 	}
 }
-#define N_TEST_FONTS 5
+#define N_TEST_FONTS 6
 
 /* Random edits, redrawn damaged-only over the previous frame, equal a full
  * redraw onto a fresh surface, byte for byte (padding included), and match
@@ -524,6 +525,63 @@ static void test_on_black_equals_full(void **st)
 			}
 		tf_free(f);
 	}
+}
+
+/* blit_set_map_later (issue 22: a first frame without map cells does not
+ * decode the map sheet): drawing a console without wide map cells decodes
+ * nothing; the first with them decodes the sheet once, and the pixels are
+ * those of a blitter given the decoded sheet by blit_set_map, byte for
+ * byte, in both formats. A sheet of the wrong cell size is refused at once. */
+static void test_map_sheet_later(void **st)
+{
+	(void)st;
+	char err[256];
+	struct font_cands c = { 0 };
+	assert_int_equal(font_cands_add(&c, "fonts/dejavu-text-12x24.png", err, sizeof err), 0);
+	assert_int_equal(font_cands_add(&c, "fonts/dejavu-24x24.png", err, sizeof err), 0);
+	assert_int_equal(font_cands_add(&c, "fonts/dejavu-21x21.png", err, sizeof err), 0);
+	const struct font *text, *map;
+	assert_int_equal(font_cands_get(&c, 0, &text, err, sizeof err), 0);
+	int before = c.decodes;
+	struct blitter *lazy, *now;
+	assert_int_equal(blit_create(&lazy, text, 1), 0);
+	assert_int_equal(blit_set_map_later(lazy, &c, 2), -EINVAL); /* 21x21: not two text cells */
+	assert_int_equal(blit_set_map_later(lazy, &c, 1), 0);
+	assert_null(blit_map(lazy));
+	struct console *con;
+	assert_int_equal(con_create(&con, 12, 5), 0);
+	con_put(con, 1, 1, 'F', 0xFFFFFF, 0x203040);
+	for (int fi = 0; fi < 2; fi++) {
+		struct tsurf a;
+		ts_init(&a, formats[fi], 0, 12 * 12, 5 * 24, 0);
+		blit_draw(lazy, con, &a.s, NULL);
+		ts_free(&a);
+	}
+	assert_int_equal(c.decodes, before); /* no map cell yet: not decoded */
+	struct con_cell v = { '#', 0xC0A080, 0x302010, 0, CON_MAP | CON_WIDE };
+	con_cell_set(con, 4, 2, v);
+	v.flags = CON_MAP | CON_TAIL;
+	con_cell_set(con, 5, 2, v);
+	for (int fi = 0; fi < 2; fi++) {
+		struct tsurf a, b;
+		ts_init(&a, formats[fi], 0, 12 * 12, 5 * 24, 0);
+		ts_init(&b, formats[fi], 0, 12 * 12, 5 * 24, 0);
+		blit_draw(lazy, con, &a.s, NULL);
+		assert_int_equal(c.decodes, before + 1);
+		assert_int_equal(font_cands_get(&c, 1, &map, err, sizeof err), 0);
+		assert_ptr_equal(blit_map(lazy), map);
+		assert_int_equal(blit_create(&now, text, 1), 0);
+		assert_int_equal(blit_set_map(now, map), 0);
+		blit_draw(now, con, &b.s, NULL);
+		assert_memory_equal(a.s.pixels, b.s.pixels, a.size);
+		blit_destroy(now);
+		ts_free(&a);
+		ts_free(&b);
+	}
+	assert_int_equal(c.decodes, before + 1);
+	con_destroy(con);
+	blit_destroy(lazy);
+	font_cands_clear(&c);
 }
 
 static void test_damaged_equals_full(void **st)
@@ -868,6 +926,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_choose_cands),
 		cmocka_unit_test(test_damaged_equals_full),
 		cmocka_unit_test(test_on_black_equals_full),
+		cmocka_unit_test(test_map_sheet_later),
 		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),

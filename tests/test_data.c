@@ -140,7 +140,8 @@ static void test_nothing_shipped(void **st)
 {
 	(void)st;
 	if (access(PIROGUE_DATADIR "/fonts/cp437-8x8.png", F_OK) == 0) {
-		skip(); /* installed on this machine: found there */
+		print_message("skipped: pirogue is installed on this machine (" PIROGUE_DATADIR "): its fonts are found there\n");
+		skip();
 	}
 	char empty[] = "/tmp/pirogue-data-XXXXXX";
 	assert_non_null(mkdtemp(empty));

@@ -119,7 +119,8 @@ static void test_refused_open(void **st)
 static void test_not_built(void **st)
 {
 	(void)st;
-	skip(); /* make WITH_DRM=0: no DRM backend */
+	print_message("skipped: built with WITH_DRM=0: no DRM backend\n");
+	skip();
 }
 #endif
 

@@ -595,7 +595,8 @@ static void test_dev_permissions(void **st)
 static void test_not_built(void **st)
 {
 	(void)st;
-	skip(); /* make WITH_EVDEV=0: the evdev backend is not built in */
+	print_message("skipped: built with WITH_EVDEV=0: the evdev backend is not built in\n");
+	skip();
 }
 #endif
 

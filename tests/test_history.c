@@ -325,7 +325,8 @@ static void test_out_of_memory_said(void **state)
 	(void)state;
 #if !ALLOCHOOK_COUNTING
 	(void)allocations;
-	skip(); /* AddressSanitizer's allocator cannot be made to fail */
+	print_message("skipped: built with AddressSanitizer, whose allocator cannot be made to fail\n");
+	skip();
 #else
 	struct history h = {0};
 	struct command w = {.c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1};

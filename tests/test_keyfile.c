@@ -193,8 +193,10 @@ static void test_read_error_named(void **st)
 {
 	(void)st;
 	FILE *f = fopen(".", "r");
-	if (!f)
+	if (!f) {
+		print_message("skipped: a directory cannot be opened as a file here (%s)\n", strerror(errno));
 		skip();
+	}
 	size_t loglen = 0;
 	char *log = NULL;
 	FILE *mem = open_memstream(&log, &loglen);

@@ -18,8 +18,14 @@ if ! wait_flags "1 0 1 1"; then
 	echo "FAIL: the game did not take the terminal (flags: $(flags))"
 	exit 1
 fi
-kill -KILL "$(cat "$tmp/pid")"
-sleep 0.3
+pid=$(cat "$tmp/pid")
+kill -KILL "$pid"
+# dead (gone, or a zombie its shell has not reaped yet): waited for, not slept for
+i=0
+while [ -e /proc/$pid ] && [ "$(awk '{ print $3 }' /proc/$pid/stat 2>/dev/null)" != Z ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 # the damage is there (else this check proves nothing)
 [ "$(flags)" = "1 0 1 1" ] || { echo "FAIL: after SIGKILL the terminal is already fine ($(flags)): the check proves nothing"; exit 1; }
 # typed blind, ended with Ctrl+J (Enter sends CR, which the raw mode no longer reads as a newline)

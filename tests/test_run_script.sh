@@ -1,30 +1,69 @@
 #!/bin/sh
-# ./run on a machine without a compiler installs it through apt-get, which
-# waits for another package manager's lock (a fresh system's
-# unattended-upgrades) instead of failing at once, and says so; make deps
-# does the same. apt-get and sudo are stand-ins; apt-get records its
-# arguments.
+# ./run, the README's commands on a machine that may not have make yet:
+# - with nothing installed (a scratch dpkg database, DPKG_ADMINDIR) and no
+#   make on PATH, ./run and ./run test go to tools/deps first and name
+#   what they would install (the build set; the build and test sets), in
+#   one line when it cannot (not root, no sudo): never "make: not found"
+# - ./run test runs make test with the arguments given, nothing said
+#   before it when nothing is missing
+# - a second ./run says nothing but the game's own output (no "make:
+#   Nothing to be done for 'all'", no word about package locks)
+# - .ci/run calls exactly the README's test command
+# (tests/test_deps.sh checks the lock waiting and the sets themselves.)
 . tests/checklib.sh
 mkdir "$tmp/bin"
-for t in sh dirname id cat env; do
+for t in sh dirname cat env dpkg dpkg-query grep sed tr nproc basename; do
 	p=$(command -v "$t") && ln -s "$p" "$tmp/bin/$t"
 done
-printf '#!/bin/sh\necho "apt-get $*" >> "%s/log"\n' "$tmp" > "$tmp/bin/apt-get"
-printf '#!/bin/sh\nexec "$@"\n' > "$tmp/bin/sudo"
-chmod +x "$tmp/bin/apt-get" "$tmp/bin/sudo"
-# the repository's run script on a PATH without make, cc or pkg-config (it
-# stops after the install step: make is still missing; only what it asked
-# apt-get and what it said are checked)
-mkdir "$tmp/repo"
-cp run "$tmp/repo/run"
-out=$(cd "$tmp/repo" && PATH="$tmp/bin" APT_WAIT=120 sh ./run 2>&1)
-fail=0
-grep -q "apt-get -o DPkg::Lock::Timeout=120 update" "$tmp/log" 2>/dev/null ||
-	{ echo "FAIL: ./run's apt-get update does not wait for the lock"; fail=1; }
-grep -q "apt-get -o DPkg::Lock::Timeout=120 install -y build-essential pkg-config" "$tmp/log" 2>/dev/null ||
-	{ echo "FAIL: ./run's apt-get install does not wait for the lock"; fail=1; }
-printf '%s\n' "$out" | grep -q "holds the package lock, waiting for it (up to 120 s)" ||
-	{ echo "FAIL: ./run does not say it waits: $out"; fail=1; }
-make -n --no-print-directory deps APT_WAIT=77 2>/dev/null | grep -q "apt-get -o DPkg::Lock::Timeout=77 install" ||
-	{ echo "FAIL: make deps does not wait for the lock"; fail=1; }
+# not root: id -u says 1000 (and there is no sudo on this PATH); a file of
+# its own, never written through a link to the real one
+realid=$(command -v id)
+printf '#!/bin/sh\n[ "$1" = -u ] && { echo 1000; exit 0; }\nexec %s "$@"\n' "$realid" >"$tmp/bin/id"
+chmod +x "$tmp/bin/id"
+mkdir "$tmp/admin"
+: >"$tmp/admin/status"
+for cmd in "" test; do
+	rc=0
+	out=$(PATH="$tmp/bin" DPKG_ADMINDIR="$tmp/admin" sh ./run $cmd 2>&1) || rc=$?
+	[ $rc != 0 ] || say "./run $cmd with nothing installed and no way to install succeeded: $out"
+	case $out in *"make: not found"* | *"make: command not found"*) say "./run $cmd needs make before it installs it: $out" ;; esac
+	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || say "./run $cmd says more than one line: $out"
+	case $out in "pirogue: missing Debian packages: build-essential pkg-config "*"installing them needs root: run this as root, or install sudo") ;;
+	*) say "./run $cmd does not name the build set and what to do: $out" ;; esac
+	case "$cmd:$out" in test:*" libcmocka-dev tmux python3 "*) ;; test:*) say "./run test does not name the test set: $out" ;; esac
+	case "$cmd:$out" in :*libcmocka-dev*) say "./run (to play) would install the test set: $out" ;; esac
+	case $out in *libtcod*) say "./run $cmd would install the benchmarks' libtcod: $out" ;; esac
+done
+
+# ./run test VAR=...: make test with them (a make on PATH that records
+# its arguments), after tools/deps found nothing missing
+missing=$(tools/deps --missing build test)
+if [ -n "$missing" ]; then
+	echo "SKIP ./run test's make: this machine lacks$(echo $missing) (make test installs them)"
+else
+	printf '#!/bin/sh\necho "make $*" >"%s/make.log"\n' "$tmp" >"$tmp/bin/make"
+	chmod +x "$tmp/bin/make"
+	out=$(PATH="$tmp/bin" sh ./run test PIROGUE_VM=0 2>&1) || say "./run test failed: $out"
+	[ -z "$out" ] || say "./run test said something before make test: $out"
+	grep -q "^make --no-print-directory -j[0-9]* test PIROGUE_VM=0$" "$tmp/make.log" 2>/dev/null ||
+		say "./run test does not run make test with its arguments: $(cat "$tmp/make.log" 2>/dev/null)"
+fi
+
+# a second ./run: the game's output only. Only where the tree's own build
+# is up to date (make test's; an O= build such as make asan has its own)
+if [ -n "$(tools/deps --missing build)" ]; then
+	echo "SKIP ./run's second run: the build set is not installed here"
+elif ! make -q --no-print-directory ./pirogue 2>/dev/null; then
+	echo "SKIP ./run's second run: the tree's own build is not up to date (an O= build is being tested)"
+else
+	# as typed at a shell: not inside make test's make
+	out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ./run --version 2>&1) || say "./run --version failed: $out"
+	[ "$out" = "$(./pirogue --version)" ] || say "a second ./run says more than the game: $out"
+fi
+
+# .ci/run runs the README's test command, exactly
+readme=$(sed -n '/^## The two commands/,/^## /p' README.md | sed -n '/^```sh$/,/^```$/p' | grep -v '^```' |
+	sed 's/ *#.*//' | grep ' test' | head -n 1)
+[ -n "$readme" ] || say "no test command in the README's two commands"
+grep -qx "$readme" .ci/run || say ".ci/run does not call the README's test command '$readme' as it stands"
 exit $fail

@@ -2,9 +2,11 @@
 #include "savefix.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,82 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "logcap.h"
 #include "save/histfile.h"
 #include "save/save.h"
+
+/* ---- open and read, watched (symbol interposition, as allochook.h does
+ * for malloc): an open for reading that would block on a FIFO is refused
+ * and counted instead of hanging the test, and the bytes read are counted
+ * (at most READ_CAP, then end of file: a defect that reads a 2 GB file
+ * whole fails fast). ---- */
+
+static int fifo_blocking_opens;
+static unsigned long long bytes_read;
+#define READ_CAP (64ull << 20)
+
+static bool would_block_on_fifo(const char *path, int flags)
+{
+	struct stat st;
+	if ((flags & O_NONBLOCK) || (flags & O_ACCMODE) != O_RDONLY || stat(path, &st) || !S_ISFIFO(st.st_mode))
+		return false;
+	fifo_blocking_opens++;
+	errno = EWOULDBLOCK;
+	return true;
+}
+
+#define OPEN_HOOK(name)                                                                 \
+	int name(const char *path, int flags, ...);                                     \
+	int name(const char *path, int flags, ...)                                      \
+	{                                                                               \
+		static int (*real)(const char *, int, ...);                             \
+		mode_t mode = 0;                                                        \
+		if (flags & (O_CREAT | O_TMPFILE)) {                                    \
+			va_list ap;                                                     \
+			va_start(ap, flags);                                            \
+			mode = va_arg(ap, mode_t);                                      \
+			va_end(ap);                                                     \
+		}                                                                       \
+		if (would_block_on_fifo(path, flags))                                   \
+			return -1;                                                      \
+		if (!real)                                                              \
+			real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+		return real(path, flags, mode);                                         \
+	}
+OPEN_HOOK(open)
+OPEN_HOOK(open64)
+
+static ssize_t counted(ssize_t n)
+{
+	if (n > 0)
+		bytes_read += (unsigned long long)n;
+	return n;
+}
+
+ssize_t read(int fd, void *buf, size_t n);
+ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (n > READ_CAP - bytes_read)
+		n = (size_t)(READ_CAP - bytes_read);
+	return n == 0 ? 0 : counted(real(fd, buf, n));
+}
+
+#define PREAD_HOOK(name)                                                                     \
+	ssize_t name(int fd, void *buf, size_t n, off_t off);                                \
+	ssize_t name(int fd, void *buf, size_t n, off_t off)                                 \
+	{                                                                                    \
+		static ssize_t (*real)(int, void *, size_t, off_t);                          \
+		if (!real)                                                                   \
+			real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, #name); \
+		if (n > READ_CAP - bytes_read)                                               \
+			n = (size_t)(READ_CAP - bytes_read);                                 \
+		return n == 0 ? 0 : counted(real(fd, buf, n, off));                          \
+	}
+PREAD_HOOK(pread)
+PREAD_HOOK(pread64)
 
 static char dir[64];
 
@@ -348,7 +424,7 @@ static void test_foreign_and_newer(void **st)
 	assert_int_equal(mkdir(p, 0700), 0);
 	struct game *g;
 	assert_int_equal(save_load(sub, &g, why, sizeof why), -EISDIR);
-	assert_non_null(strstr(why, "the save cannot be read: Is a directory; kept as pirogue.sav.bad-"));
+	assert_non_null(strstr(why, "the save is a directory, not a file; kept as pirogue.sav.bad-"));
 	struct stat sb;
 	assert_int_equal(stat(p, &sb), -1);
 	g = played(3, 5);
@@ -438,6 +514,132 @@ static void test_power_cut(void **st)
 	game_destroy(g);
 }
 
+/* A FIFO in place of the save (issue 21.4): refused at once with one line
+ * naming what it is, never opened so that the open waits for a writer
+ * (--check-save and the start-up hung forever); kept aside like any
+ * refused save. /dev/zero is named a device, not "Is a directory". */
+static void test_not_a_file(void **st)
+{
+	(void)st;
+	char sub[128], path[160], why[SAVE_WHY_MAX];
+	snprintf(sub, sizeof sub, "%s/fifo", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(path, sizeof path, "%s/%s", sub, SAVE_FILE);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	struct game *g;
+	fifo_blocking_opens = 0;
+	int rc = save_load_file(path, &g, why, sizeof why);
+	assert_int_equal(fifo_blocking_opens, 0);
+	assert_int_equal(rc, -EINVAL);
+	assert_null(g);
+	assert_non_null(strstr(why, "FIFO"));
+	assert_null(strchr(why, '\n'));
+	rc = save_load(sub, &g, why, sizeof why);
+	assert_int_equal(fifo_blocking_opens, 0);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(why, "; kept as pirogue.sav.bad-"));
+	assert_false(save_exists(sub));
+	assert_int_equal(save_load_file("/dev/zero", &g, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "character device"));
+	assert_null(strstr(why, "irectory"));
+	assert_int_equal(save_load_file(dir, &g, why, sizeof why), -EISDIR);
+	assert_non_null(strstr(why, "a directory"));
+}
+
+/* A 2 GB sparse save (issue 21.5) is refused from its header and declared
+ * sizes, having read a few bytes, not 2 GB: zeros (not a save), a real
+ * save's header with the file grown behind it (its sections do not fill
+ * the file), and one whose sections claim it all (larger than any save). */
+static void test_sparse_giant(void **st)
+{
+	(void)st;
+	char path[160], why[SAVE_WHY_MAX];
+	snprintf(path, sizeof path, "%s/giant.sav", dir);
+	struct game *g = played(3, 50), *h;
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	game_destroy(g);
+	const off_t giant = (off_t)2 << 30;
+	for (int k = 0; k < 3; k++) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		assert_true(fd >= 0);
+		if (k == 1)
+			assert_int_equal(write(fd, b.data, b.len), (ssize_t)b.len);
+		if (k == 2) {
+			/* one section of 2 GB, its header CRC right */
+			unsigned char head[32];
+			memcpy(head, b.data, 20);
+			head[12] = 1;
+			head[13] = head[14] = head[15] = 0;
+			uint32_t c = (uint32_t)crc32(0, head, 16);
+			for (int i = 0; i < 4; i++)
+				head[16 + i] = (unsigned char)(c >> (8 * i));
+			memcpy(head + 20, "GAME", 4);
+			uint32_t n = (uint32_t)(giant - 32);
+			for (int i = 0; i < 4; i++)
+				head[24 + i] = (unsigned char)(n >> (8 * i));
+			memset(head + 28, 0, 4);
+			assert_int_equal(write(fd, head, sizeof head), (ssize_t)sizeof head);
+		}
+		assert_int_equal(ftruncate(fd, giant), 0);
+		close(fd);
+		bytes_read = 0;
+		int rc = save_load_file(path, &h, why, sizeof why);
+		print_message("giant %d: %llu bytes read: %s\n", k, bytes_read, why);
+		assert_int_equal(rc, -EINVAL);
+		assert_true(bytes_read < (1u << 20));
+		assert_null(strchr(why, '\n'));
+		assert_non_null(strstr(why, k == 0 ? "not a pirogue save" : k == 1 ? "bytes after its last section"
+										 : "larger than"));
+	}
+	unlink(path);
+	free(b.data);
+}
+
+/* A state directory that is a dangling or looping symbolic link, or lies
+ * under a regular file, cannot be made (issue 21.6: save_make_dir took the
+ * failed stat for success, and the game was played unsaved): one line
+ * naming the state directory and what is in the way. */
+static void test_state_dir_unmakeable(void **st)
+{
+	(void)st;
+	char d[160], f[160], want[512];
+	snprintf(d, sizeof d, "%s/dangling", dir);
+	assert_int_equal(symlink("nowhere", d), 0);
+	logcap_begin();
+	int rc = save_make_dir(d);
+	logcap_end();
+	assert_int_equal(rc, -ENOENT);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	snprintf(want, sizeof want, "the state directory %s: it is a symbolic link to nothing", d);
+	assert_non_null(strstr(logcap_buf, want));
+
+	snprintf(d, sizeof d, "%s/looping", dir);
+	assert_int_equal(symlink("looping", d), 0);
+	logcap_begin();
+	rc = save_make_dir(d);
+	logcap_end();
+	assert_int_equal(rc, -ELOOP);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	snprintf(want, sizeof want, "the state directory %s: ", d);
+	assert_non_null(strstr(logcap_buf, want));
+
+	snprintf(f, sizeof f, "%s/plain", dir);
+	write_bytes(f, "x", 1);
+	snprintf(d, sizeof d, "%s/plain/state/deeper", dir);
+	logcap_begin();
+	rc = save_make_dir(d);
+	logcap_end();
+	assert_int_equal(rc, -ENOTDIR);
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	snprintf(want, sizeof want, "the state directory %s: %s is not a directory", d, f);
+	assert_non_null(strstr(logcap_buf, want));
+	/* a symbolic link to a directory is fine */
+	snprintf(d, sizeof d, "%s/linked", dir);
+	assert_int_equal(symlink(".", d), 0);
+	assert_int_equal(save_make_dir(d), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +651,9 @@ int main(void)
 		cmocka_unit_test(test_power_cut),
 		cmocka_unit_test(test_streamed_file_is_save_encode),
 		cmocka_unit_test(test_chunk_crcs_follow_changes),
+		cmocka_unit_test(test_not_a_file),
+		cmocka_unit_test(test_sparse_giant),
+		cmocka_unit_test(test_state_dir_unmakeable),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -133,4 +133,26 @@ out=$("$P" --check-save --state-dir "$tmp/empty"); rc=$?
 [ "$rc" -eq 1 ] && [ "$out" = "there is no save ($tmp/empty/pirogue.sav)" ] || say "no save: '$out' exit $rc"
 out=$("$P" --check-save tests/saves/README.md); rc=$?
 [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "not a pirogue save" || say "foreign file: '$out' exit $rc"
+# not a file: a device is named as one (it was "Is a directory"); a FIFO is
+# refused without waiting for a writer (tests/test_save.c checks that with
+# no risk of hanging); a sparse 2 GB file is refused from its first bytes
+out=$("$P" --check-save /dev/zero); rc=$?
+[ "$rc" -eq 1 ] && [ "$out" = "/dev/zero: the save is a character device, not a file" ] || say "/dev/zero: '$out' exit $rc"
+if truncate -s 2G "$tmp/giant.sav" 2>/dev/null; then
+	out=$("$P" --check-save "$tmp/giant.sav"); rc=$?
+	[ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "not a pirogue save" || say "a 2 GB sparse save: '$out' exit $rc"
+fi
+
+# a state directory that cannot be made: one line naming it and what is in
+# the way, the game played unsaved (the title says so: test_session.c)
+: > "$tmp/file"
+ln -s nowhere "$tmp/dangling"
+printf 'enter\n.\nQ\n' > "$tmp/play.keys"
+for d in "$tmp/file/state" "$tmp/dangling"; do
+	err=$("$P" --backend headless --keys "$tmp/play.keys" --state-dir "$d" 2>&1 >/dev/null); rc=$?
+	case "$d" in *file*) want="$tmp/file is not a directory" ;; *) want="it is a symbolic link to nothing" ;; esac
+	[ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+		[ "$err" = "pirogue: cannot create the state directory $d: $want (give --state-dir a writable directory)" ] ||
+		say "state directory $d: '$err' (exit $rc)"
+done
 exit $fail

@@ -198,6 +198,49 @@ static void test_no_state_dir_on_title(void **st)
 	session_close(&s2);
 }
 
+/* A state directory that cannot be made (a dangling link, under a regular
+ * file) is said once, in the log and on the title and over the map, naming
+ * the state directory; the game is then not saved, and its saves say
+ * nothing more (issue 21.6: a dangling link was played unsaved with four
+ * log lines and nothing on the title; under a file, the parent was named,
+ * four times). */
+static void test_unmakeable_dir_said_once(void **st)
+{
+	(void)st;
+	char d[128], dirs[2][192];
+	subdir("unmakeable", d, sizeof d);
+	snprintf(dirs[0], sizeof dirs[0], "%s/dangling", d);
+	assert_int_equal(symlink("nowhere", dirs[0]), 0);
+	snprintf(dirs[1], sizeof dirs[1], "%s/file", d);
+	FILE *fp = fopen(dirs[1], "w");
+	assert_non_null(fp);
+	fclose(fp);
+	strcat(dirs[1], "/state");
+	for (int k = 0; k < 2; k++) {
+		struct session s = { 0 };
+		struct ui u = { .screen = UI_TITLE };
+		struct game *g = gamefix_new(5, MAPGEN_CLASSIC); /* as --seed */
+		logcap_begin();
+		assert_int_equal(session_open(&s, dirs[k], false, &g, &u), 0);
+		for (int i = 0; i < 3; i++) {
+			struct command c = { .c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1 };
+			session_command(&s, g, &u, &c);
+			session_save(&s, g, &u);
+		}
+		session_close(&s);
+		logcap_end();
+		print_message("%s: %s", dirs[k], logcap_buf);
+		assert_int_equal(logcap_lines(logcap_buf), 1);
+		assert_non_null(strstr(logcap_buf, dirs[k]));
+		assert_non_null(strstr(u.notice, "Games cannot be saved in"));
+		assert_non_null(strstr(u.notice, k == 0 ? "No such file" : "Not a directory"));
+		/* each save says it over the map, not in the log again */
+		assert_non_null(strstr(u.status, "The game could not be saved in"));
+		assert_non_null(strstr(u.status, k == 0 ? "No such file" : "Not a directory"));
+		game_destroy(g);
+	}
+}
+
 /* Two programs playing from one state directory would save over each
  * other's game (the last to save wins, silently): the second is refused
  * with one line, loads nothing and keeps nothing; once the first ends it
@@ -999,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_save_and_continue),
 		cmocka_unit_test(test_one_program_a_dir),
 		cmocka_unit_test(test_no_state_dir_on_title),
+		cmocka_unit_test(test_unmakeable_dir_said_once),
 		cmocka_unit_test(test_seed_keeps_game_in_progress),
 		cmocka_unit_test(test_seed_cannot_keep_game_said),
 		cmocka_unit_test(test_saved_on_triggers),

@@ -111,7 +111,8 @@ static void test_display_holders(void **st)
 		char cmd[700];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
 		assert_int_equal(system(cmd), 0);
-		skip(); /* device nodes need root (CAP_MKNOD) */
+		print_message("skipped: making device nodes needs root (CAP_MKNOD)\n");
+		skip();
 	}
 	fakeproc_comm(proc, 100, "pirogue");
 	fakeproc_fd(proc, 100, 3, tty7);

@@ -41,6 +41,7 @@ static int lock_state_dir(struct session *s, struct ui *ui)
 {
 	int rc = save_make_dir(s->state_dir);
 	if (rc) {
+		s->dir_error = -rc;
 		snprintf(ui->notice, sizeof ui->notice, "Games cannot be saved in %.60s: %s.", s->state_dir,
 			 strerror(-rc));
 		return 1;
@@ -108,13 +109,14 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
 	if (rc < 0)
 		return rc;
 	if (rc > 0) {
-		/* no directory: said in the log, which a terminal shows only at
-		 * the end, so also now on the title (and over the map of a
-		 * --seed game), before anything is played; nothing to load, and
-		 * each save of a named one tries again and says why it failed */
+		/* no directory: said once in the log, which a terminal shows
+		 * only at the end, so also now on the title (and over the map of
+		 * a --seed game), before anything is played; nothing to load,
+		 * and nothing saved: each save says so over the map, not again
+		 * in the log */
 		if (*g)
 			snprintf(ui->status, sizeof ui->status, "%s", ui->notice);
-		s->saving = named;
+		s->saving = false;
 		return 0;
 	}
 	s->saving = true;
@@ -217,7 +219,10 @@ void session_continue(struct session *s, const struct game *g)
 void session_save(struct session *s, const struct game *g, struct ui *ui)
 {
 	int rc;
-	if (s->saving && g && !game_is_over(g) && (rc = save_game(s->state_dir, g)))
+	if (!s->saving && s->dir_error && g && !game_is_over(g))
+		snprintf(ui->status, sizeof ui->status, "The game could not be saved in %.60s: %s.", s->state_dir,
+			 strerror(s->dir_error));
+	else if (s->saving && g && !game_is_over(g) && (rc = save_game(s->state_dir, g)))
 		snprintf(ui->status, sizeof ui->status, "The game could not be saved in %.60s: %s.", s->state_dir,
 			 strerror(rc < 0 ? -rc : rc));
 }

@@ -14,6 +14,7 @@ struct session {
 	bool recording_done;      /* ... it has begun (a recording holds one game) */
 	struct rec_writer *rec;   /* the recording being written, NULL when none */
 	bool saving;              /* state_dir holds the save (session_open found it) */
+	int dir_error;            /* state_dir could not be made: why (an errno), said once; 0 otherwise */
 	struct histfile *hist;    /* the store of the game's older commands, NULL until a game needs one */
 	bool locked;              /* lock_fd holds the state directory's lock */
 	int lock_fd;
@@ -36,7 +37,9 @@ struct session {
  * would replace it); a refused one is renamed
  * aside by the loader, logged, and its reason (without the details in
  * parentheses, capitalised) put in ui->notice. Without a state directory
- * the game is played without saving (save_state_dir said why). A game in
+ * the game is played without saving (save_state_dir said why); so it is
+ * when the directory cannot be made (said once in the log, and in
+ * ui->notice). A game in
  * *g (given or loaded) is given the store of its older commands, an
  * unnamed file in the state directory (histfile), so that playing it
  * allocates nothing at any length; without that file (none can be made,
@@ -72,7 +75,9 @@ void session_continue(struct session *s, const struct game *g);
 int session_command(struct session *s, struct game *g, struct ui *ui, const struct command *cmd);
 
 /* Saves g when it is in progress (a finished game is not kept); a failure
- * puts one line in ui->status (the log says why). */
+ * puts one line in ui->status (the log says why). In a state directory
+ * that could not be made (session_open logged why, once) it only puts that
+ * line in ui->status. */
 void session_save(struct session *s, const struct game *g, struct ui *ui);
 
 /* The high-score table of the state directory into ui (none without one);

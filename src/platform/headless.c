@@ -48,11 +48,12 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->s.pixels = calloc((size_t)h, (size_t)d->s.stride); /* black: nothing to clear */
 	if (!d->s.pixels)
 		goto fail_d;
-	const struct font *font = o->font, *map = NULL;
-	int scale = o->scale;
+	const struct font *font = o->font;
+	int scale = o->scale, map = -1;
 	if (o->fonts) {
 		char err[512];
-		if ((rc = blit_choose_look(o->fonts, &d->s, o->scale, &font, &map, &scale, err, sizeof err))) {
+		/* the map sheet decoded when a frame first shows map cells */
+		if ((rc = blit_choose_look_later(o->fonts, &d->s, o->scale, &font, &map, &scale, err, sizeof err))) {
 			log_error("%s", err);
 			free(d->s.pixels);
 			free(d);
@@ -65,11 +66,11 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	rc = blit_create(&d->blit, font, scale);
 	if (rc)
 		goto fail_px; /* blit_create said why */
-	if (map && (rc = blit_set_map(d->blit, map))) {
+	if (map >= 0 && (rc = blit_set_map_later(d->blit, o->fonts, map))) {
 		blit_destroy(d->blit);
-		goto fail_px; /* blit_set_map said why */
+		goto fail_px; /* blit_set_map_later said why */
 	}
-	d->base.map_cw = map ? 2 : 1;
+	d->base.map_cw = map >= 0 ? 2 : 1;
 	blit_set_centred(d->blit, true);
 	blit_look(d->blit, &d->s, &d->base.look);
 	d->black = true;

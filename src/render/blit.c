@@ -121,7 +121,6 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 		x->off[g] = b->kind[g] == GK_MASK ? SIZE_MAX : at;
 		at += b->kind[g] == GK_MASK ? 0 : per;
 	}
-	(void)s;
 }
 
 /* Glyph g's blend rows of rotation r and format rgb565 filled in (b's made,
@@ -208,14 +207,22 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 			k = GK_COLOUR;
 		} else {
 			const uint8_t *cov = f->coverage + (size_t)g * gsize;
-			uint8_t any = 0;
-			for (size_t i = 0; i < gsize; i++) {
-				any |= cov[i];
-				if (cov[i] != 0 && cov[i] != 255) {
-					k = GK_BLEND; /* and not empty */
-					break;
-				}
+			/* eight pixels a step: a byte is 0 or 255 when each of its
+			 * bits equals the one below it */
+			uint64_t any = 0, mixed = 0;
+			size_t i = 0;
+			for (; i + 8 <= gsize && !mixed; i += 8) {
+				uint64_t w;
+				memcpy(&w, cov + i, 8);
+				any |= w;
+				mixed |= (w ^ (w << 1)) & 0xFEFEFEFEFEFEFEFEull;
 			}
+			for (; i < gsize && !mixed; i++) {
+				any |= cov[i];
+				mixed |= cov[i] != 0 && cov[i] != 255;
+			}
+			if (mixed)
+				k = GK_BLEND; /* and not empty */
 			b->empty[g] = !any;
 		}
 		b->kind[g] = k;
@@ -325,6 +332,45 @@ const struct font *blit_map(const struct blitter *b)
 	return b->map;
 }
 
+int blit_set_map_later(struct blitter *b, struct font_cands *c, int i)
+{
+	if (i < 0 || i >= c->n)
+		return -EINVAL;
+	const struct font_cand *k = &c->c[i];
+	if (k->cell_w != 2 * b->f->cell_w || k->cell_h != b->f->cell_h) {
+		log_error("blit: map sheet %s has %d×%d cells, not %d×%d (two text cells of %s)", k->path, k->cell_w,
+			  k->cell_h, 2 * b->f->cell_w, b->f->cell_h, b->f->name);
+		return -EINVAL;
+	}
+	b->pend = c;
+	b->pend_i = i;
+	b->pend_w = k->cell_w;
+	b->pend_h = k->cell_h;
+	return 0;
+}
+
+/* The pending map sheet decoded and set, when c holds a half of a wide map
+ * cell (it stays pending otherwise). */
+static void map_due(struct blitter *b, const struct console *c)
+{
+	if (!b->pend)
+		return;
+	size_t n = (size_t)c->w * (size_t)c->h;
+	size_t i = 0;
+	while (i < n && !(c->cells[i].flags & (CON_WIDE | CON_TAIL)))
+		i++;
+	if (i == n)
+		return;
+	struct font_cands *fc = b->pend;
+	b->pend = NULL;
+	const struct font *m;
+	char err[512];
+	if (font_cands_get(fc, b->pend_i, &m, err, sizeof err))
+		log_error("%s; map cells drawn with the text font", err);
+	else if (blit_set_map(b, m))
+		log_error("blit: map cells drawn with the text font");
+}
+
 /* The map sheet's glyph for cp (blit_set_map gave one). */
 static inline int lookup_map(struct blitter *b, uint32_t cp)
 {
@@ -373,8 +419,8 @@ void blit_look(const struct blitter *b, const struct surface *s, struct blit_loo
 	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
 	int cw = b->f->cell_w * b->scale, ch = b->f->cell_h * b->scale;
 	*l = (struct blit_look){ .surf_w = lw, .surf_h = lh, .text_w = cw, .text_h = ch };
-	l->map_w = b->map ? b->map->cell_w * b->scale : cw;
-	l->map_h = b->map ? b->map->cell_h * b->scale : ch;
+	l->map_w = b->map ? b->map->cell_w * b->scale : b->pend ? b->pend_w * b->scale : cw;
+	l->map_h = b->map ? b->map->cell_h * b->scale : b->pend ? b->pend_h * b->scale : ch;
 	blit_console_size(b, s, &l->cols, &l->rows);
 	int mw = lw - l->cols * cw, mh = lh - l->rows * ch;
 	mw = mw < 0 ? 0 : mw;
@@ -408,6 +454,7 @@ void blit_draw(struct blitter *b, const struct console *c, struct surface *s, co
 
 int blit_draw_on_black(struct blitter *b, const struct console *c, struct surface *s)
 {
+	map_due(b, c);
 	size_t n = (size_t)c->w * (size_t)c->h;
 	uint8_t *shown = malloc(n ? n : 1);
 	struct con_span *rows = malloc(sizeof *rows * (size_t)(c->h > 0 ? c->h : 1));
@@ -473,6 +520,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		}
 	}
 	bool rgb565 = s->format == SURF_RGB565;
+	map_due(b, c);
 	build_bits(b, r);
 	build_px(b, r, rgb565);
 	if (b->half) {

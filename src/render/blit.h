@@ -45,6 +45,14 @@ void blit_destroy(struct blitter *b);
  * before. Returns 0, -EINVAL (logged: the sheet's cells are not 2w×h) or
  * -ENOMEM (logged); on failure b keeps the sheet it had. */
 int blit_set_map(struct blitter *b, const struct font *map);
+/* blit_set_map with candidate i of c (a map sheet, font_cands_add'ed),
+ * decoded only when a draw first holds a half of a wide map cell: a first
+ * frame without map cells (a title) does not pay for it. Until then
+ * blit_map gives NULL and blit_look the candidate's cells. Checks the cell
+ * size now (-EINVAL, logged, as blit_set_map); a decoding or memory failure
+ * later is logged in one line and the map cells are drawn with the text
+ * font (heads' glyphs, blank tails). c must outlive b. */
+int blit_set_map_later(struct blitter *b, struct font_cands *c, int i);
 /* The map sheet blit_set_map gave b, or NULL. */
 const struct font *blit_map(const struct blitter *b);
 
@@ -120,6 +128,10 @@ int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale
  * wide). Returns 0, or a negative errno with one line in err. */
 int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
 		     const struct font **map, int *scale, char *err, size_t errlen);
+/* The same, the map sheet not decoded: *map_i its candidate (for
+ * blit_set_map_later), -1 when the choice has none. */
+int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+			   int *map_i, int *scale, char *err, size_t errlen);
 
 /* What a blitter shows on a surface: the logical surface, the text cell and
  * map cell on it (pixels, scale included; the map cell is the text cell

@@ -189,6 +189,17 @@ int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale
 int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
 		     const struct font **map, int *scale, char *err, size_t errlen)
 {
+	int m;
+	int rc = blit_choose_look_later(c, s, fixed_scale, font, &m, scale, err, errlen);
+	*map = NULL;
+	if (!rc && m >= 0)
+		rc = font_cands_get(c, m, map, err, errlen);
+	return rc;
+}
+
+int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+			   int *map_i, int *scale, char *err, size_t errlen)
+{
 	bool turned = s->rotation == 90 || s->rotation == 270;
 	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
 	int cells[FONT_CANDS_MAX][3];
@@ -198,12 +209,12 @@ int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_sc
 		cells[i][2] = c->c[i].text;
 	}
 	int t, m;
-	*map = NULL;
+	*map_i = -1;
 	if (blit_look_pick(cells, c->n < FONT_CANDS_MAX ? c->n : FONT_CANDS_MAX, lw, lh, fixed_scale, &t, &m, scale) ==
 	    0) {
 		int rc = font_cands_get(c, t, font, err, errlen);
 		if (!rc)
-			rc = font_cands_get(c, m, map, err, errlen);
+			*map_i = m;
 		return rc;
 	}
 	return blit_choose_cands(c, s, 80, 50, 40, 24, fixed_scale, font, scale, err, errlen);

@@ -128,6 +128,10 @@ struct blitter {
 	const struct font *map;
 	struct blitter *half;
 	struct font *half_font;
+	/* a map sheet given by blit_set_map_later, decoded on the first draw
+	 * that holds a map cell (NULL: none pending) */
+	struct font_cands *pend;
+	int pend_i, pend_w, pend_h;
 	struct {
 		uint32_t cp;
 		int32_t glyph;

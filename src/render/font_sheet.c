@@ -152,8 +152,18 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 	 * shipped sheet); stb's buffer is malloc'd, so aligned */
 	uint32_t *word = (uint32_t *)(void *)px, amask, acc = 0xFFFFFFFFu;
 	memcpy(&amask, (const uint8_t[4]){ 0, 0, 0, 255 }, 4);
-	for (size_t i = 0; i < npx; i++)
-		acc &= word[i];
+	/* opaque: every alpha 255 (two pixels a step; stop at the first that
+	 * is not) */
+	uint64_t acc2 = ~(uint64_t)0, amask2 = (uint64_t)amask << 32 | amask;
+	size_t i0 = 0;
+	for (; i0 + 2 <= npx && (acc2 & amask2) == amask2; i0 += 2) {
+		uint64_t two;
+		memcpy(&two, word + i0, 8);
+		acc2 &= two;
+	}
+	acc = (uint32_t)acc2 & (uint32_t)(acc2 >> 32);
+	for (; i0 < npx; i0++)
+		acc &= word[i0];
 	opaque = (acc & amask) == amask;
 	if (opaque) {
 		bool uniform = true;
@@ -163,11 +173,11 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 		if (uniform) {
 			keyed = true;
 			memcpy(key, px, 4);
-			uint32_t k = word[0];
-			for (size_t i = 0; i < npx; i++)
-				word[i] = word[i] == k ? 0 : word[i];
 		}
 	}
+	/* keyed: a pixel of the key's colour is a transparent one (word 0),
+	 * made so in the passes below rather than by a pass of its own */
+	const uint32_t kword = keyed ? word[0] : 0;
 	/* What most visible pixels are: grey (a coverage sheet) or coloured
 	 * (a full-colour tileset); for grey, whether the glyphs are light on
 	 * dark or dark on light. */
@@ -175,6 +185,8 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 	uint64_t lum_sum = 0, alpha_sum = 0;
 	size_t hist[256] = {0};
 	for (size_t i = 0; i < npx; i++) {
+		if (keyed && word[i] == kword)
+			word[i] = 0;
 		if (!(word[i] & amask))
 			continue;
 		const stbi_uc *p = px + i * 4;
@@ -210,6 +222,10 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
 		for (size_t y = 0; y < (size_t)ch; y++) {
 			const stbi_uc *p = px + ((gy + y) * (size_t)w + gx) * 4;
 			for (size_t x = 0; x < (size_t)cw; x++, o++, p += 4) {
+				uint32_t wv;
+				memcpy(&wv, p, 4);
+				if (!wv) /* transparent black: font_alloc's zeroes stand */
+					continue;
 				if (grey) {
 					f->coverage[o] = p[3] ? pixel_coverage(p, dark, keyed, key) : 0;
 				} else {

@@ -18,6 +18,8 @@
 
 #define HEADER_LEN 20 /* magic 8, version 4, sections 4, header CRC 4 */
 #define MAX_SECTIONS 64
+/* No save is larger (the writer refuses to write one: -EFBIG). */
+#define SAVE_MAX_BYTES (1 << 30)
 #define TMP_INFIX ".tmp-"
 
 /* ---- the state directory ---- */
@@ -67,10 +69,34 @@ int save_make_dir(const char *dir)
 		char c = *s;
 		*s = 0;
 		struct stat st;
-		if (mkdir(p, 0700) && (errno != EEXIST || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)))) {
-			int e = errno == EEXIST ? ENOTDIR : errno;
-			log_error("cannot create the state directory %s: %s (give --state-dir a writable directory)", p,
-				  strerror(e));
+		int e = 0;
+		const char *what = NULL;
+		if (mkdir(p, 0700) != 0) {
+			e = errno;
+			/* there already: a directory, or (stat failing) a link
+			 * that leads nowhere or round in a loop, or a file */
+			if (e == EEXIST)
+				e = stat(p, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+		}
+		if (e == ENOENT && lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+			what = "a symbolic link to nothing";
+		else if (e == ENOTDIR)
+			what = "not a directory";
+		if (e) {
+			/* the state directory, then what is in its way when that is
+			 * one of its parents */
+			if (!c && what)
+				log_error("cannot create the state directory %s: it is %s (give --state-dir a writable "
+					  "directory)", dir, what);
+			else if (!c)
+				log_error("cannot create the state directory %s: %s (give --state-dir a writable "
+					  "directory)", dir, strerror(e));
+			else if (what)
+				log_error("cannot create the state directory %s: %s is %s (give --state-dir a writable "
+					  "directory)", dir, p, what);
+			else
+				log_error("cannot create the state directory %s: %s: %s (give --state-dir a writable "
+					  "directory)", dir, p, strerror(e));
 			return -e;
 		}
 		*s = c;
@@ -259,6 +285,10 @@ struct framer {
 
 static int fr_put(struct framer *f, const void *p, size_t n)
 {
+	if (n > SAVE_MAX_BYTES - f->at) { /* a load would refuse it */
+		f->io = true;
+		return -EFBIG;
+	}
 	int rc = f->buf ? serial_buf_append(f->buf, p, n) : save_pwrite_all(f->fd, p, n, f->at);
 	f->io = rc != 0;
 	f->at += n;
@@ -410,22 +440,24 @@ static const char *tag_text(const unsigned char *t, char out[5])
 	return out;
 }
 
-int save_decode(const void *data, size_t len, struct game **out, char *why, size_t whylen)
+/* The checks of the header alone: p holds the file's first have bytes
+ * (all of them, or HEADER_LEN at least) of len. 0, or -EINVAL with why
+ * set; *nsec is the number of sections. */
+static int check_header(const unsigned char *p, size_t have, size_t len, uint32_t *nsec, char *why, size_t whylen)
 {
-	const unsigned char *p = data;
-	*out = NULL;
 	if (len == 0)
 		return why_set(why, whylen, -EINVAL, "the save is empty");
 	if (len < 8 && memcmp(p, SAVE_MAGIC, len) == 0)
 		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
-	if (len < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
+	if (len < 8 || have < 8 || memcmp(p, SAVE_MAGIC, 8) != 0)
 		return why_set(why, whylen, -EINVAL, "not a pirogue save (its first bytes are not %s)",
 			       "\\x89PIRSAV\\n");
-	if (len < HEADER_LEN)
+	if (len < HEADER_LEN || have < HEADER_LEN)
 		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
 	if (crc(p, 16) != get32(p + 16))
 		return why_set(why, whylen, -EINVAL, "the save's header is damaged (checksum mismatch)");
-	uint32_t version = get32(p + 8), nsec = get32(p + 12);
+	uint32_t version = get32(p + 8);
+	*nsec = get32(p + 12);
 	if (version > SERIAL_VERSION)
 		return why_set(why, whylen, -EINVAL,
 			       "the save was written by a newer pirogue (format %" PRIu32 "; this one reads %d)",
@@ -434,21 +466,46 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 		return why_set(why, whylen, -EINVAL,
 			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d)",
 			       version, SERIAL_VERSION);
-	if (nsec == 0 || nsec > MAX_SECTIONS)
-		return why_set(why, whylen, -EINVAL, "the save's header is damaged (%" PRIu32 " sections)", nsec);
+	if (*nsec == 0 || *nsec > MAX_SECTIONS)
+		return why_set(why, whylen, -EINVAL, "the save's header is damaged (%" PRIu32 " sections)", *nsec);
+	return 0;
+}
+
+/* Section i of nsec, whose 12-byte head h starts at offset at of a file of
+ * len bytes: 0 with *n its payload's length when all of it lies inside the
+ * file, else -EINVAL with why set. */
+static int check_section(const unsigned char *h, size_t have, uint32_t i, uint32_t nsec, size_t at, size_t len,
+			 uint32_t *n, char *why, size_t whylen)
+{
+	char t[5];
+	if (len - at < 12 || have < 12)
+		return why_set(why, whylen, -EINVAL, "the save is cut short (in section %" PRIu32 " of %" PRIu32 ")", i + 1,
+			       nsec);
+	*n = get32(h + 4);
+	if (len - at - 12 < *n)
+		return why_set(why, whylen, -EINVAL,
+			       "the save is cut short (section %" PRIu32 " of %" PRIu32 ", '%s', lacks %zu bytes)", i + 1,
+			       nsec, tag_text(h, t), *n - (len - at - 12));
+	return 0;
+}
+
+int save_decode(const void *data, size_t len, struct game **out, char *why, size_t whylen)
+{
+	const unsigned char *p = data;
+	*out = NULL;
+	uint32_t nsec = 0;
+	int rc = check_header(p, len, len, &nsec, why, whylen);
+	if (rc)
+		return rc;
 	/* check every section, then hand their tags, lengths and payloads to
 	 * game_decode without the CRCs */
 	size_t at = HEADER_LEN, body_len = 0;
 	char t[5];
 	for (uint32_t i = 0; i < nsec; i++) {
-		if (len - at < 12)
-			return why_set(why, whylen, -EINVAL, "the save is cut short (in section %" PRIu32 " of %" PRIu32 ")",
-				       i + 1, nsec);
-		uint32_t n = get32(p + at + 4);
-		if (len - at - 12 < n)
-			return why_set(why, whylen, -EINVAL,
-				       "the save is cut short (section %" PRIu32 " of %" PRIu32 ", '%s', lacks %zu bytes)",
-				       i + 1, nsec, tag_text(p + at, t), n - (len - at - 12));
+		uint32_t n = 0;
+		rc = check_section(p + at, len - at, i, nsec, at, len, &n, why, whylen);
+		if (rc)
+			return rc;
 		if (crc(p + at + 12, n) != get32(p + at + 8))
 			return why_set(why, whylen, -EINVAL, "the save is damaged (section '%s' fails its checksum)",
 				       tag_text(p + at, t));
@@ -470,7 +527,7 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 		at += 12 + n;
 	}
 	char gwhy[SAVE_WHY_MAX];
-	int rc = game_decode(out, body, body_len, gwhy, sizeof gwhy);
+	rc = game_decode(out, body, body_len, gwhy, sizeof gwhy);
 	free(body);
 	if (rc)
 		return why_set(why, whylen, rc, "the save does not hold together: %s", gwhy);
@@ -548,56 +605,112 @@ bool save_exists(const char *dir)
 	return !save_file_path(dir, path, sizeof path) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads a whole file into *out (malloc'd). 0 or -errno. */
-static int read_file(const char *path, unsigned char **out, size_t *len)
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO (a named pipe)"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+/* Refuses what is not a regular file: -EISDIR for a directory, -EINVAL
+ * for the others (a FIFO, a device, a socket), why naming it. */
+static int regular(mode_t m, char *why, size_t whylen)
+{
+	if (S_ISREG(m))
+		return 0;
+	return why_set(why, whylen, S_ISDIR(m) ? -EISDIR : -EINVAL, "the save is %s, not a file", file_kind(m));
+}
+
+/* The framing of the save file open on fd (size bytes), read from its
+ * header and section heads alone: the header right, every section inside
+ * the file and filling it, no larger than any save. 0 or -EINVAL with why
+ * set; -errno when it cannot be read. */
+static int check_frame(int fd, size_t size, char *why, size_t whylen)
+{
+	unsigned char h[HEADER_LEN];
+	size_t have = size < HEADER_LEN ? size : HEADER_LEN;
+	int rc = save_pread_all(fd, h, have, 0);
+	if (rc)
+		return why_set(why, whylen, rc, "the save cannot be read: %s", strerror(-rc));
+	uint32_t nsec = 0;
+	rc = check_header(h, have, size, &nsec, why, whylen);
+	if (rc)
+		return rc;
+	size_t at = HEADER_LEN;
+	for (uint32_t i = 0; i < nsec; i++) {
+		unsigned char sh[12];
+		size_t got = size - at < 12 ? size - at : 12;
+		uint32_t n = 0;
+		if ((rc = save_pread_all(fd, sh, got, at)))
+			return why_set(why, whylen, rc, "the save cannot be read: %s", strerror(-rc));
+		if ((rc = check_section(sh, got, i, nsec, at, size, &n, why, whylen)))
+			return rc;
+		at += 12 + (size_t)n;
+	}
+	if (at != size)
+		return why_set(why, whylen, -EINVAL, "the save has %zu unexpected bytes after its last section", size - at);
+	if (size > SAVE_MAX_BYTES)
+		return why_set(why, whylen, -EINVAL, "the save is larger than any save pirogue writes (%zu bytes; at most %d)",
+			       size, SAVE_MAX_BYTES);
+	return 0;
+}
+
+/* Reads the save file at path whole into *out (malloc'd, *len bytes)
+ * after checking it is a regular file (before opening it: a FIFO would
+ * block the open) and its framing (before reading it: a 2 GB sparse file
+ * is refused from its first bytes). 0, or -errno with why set. */
+static int read_file(const char *path, unsigned char **out, size_t *len, char *why, size_t whylen)
 {
 	*out = NULL;
 	*len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (stat(path, &st))
+		return -errno;
+	int rc = regular(st.st_mode, why, whylen);
+	if (rc)
+		return rc;
+	/* O_NONBLOCK: should it have become a FIFO since, the open does not
+	 * wait for a writer (and fstat refuses it) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	struct stat st;
-	int rc = 0;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = -EISDIR;
+	if ((rc = regular(st.st_mode, why, whylen)))
+		goto out;
+	if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX - 1) {
+		rc = why_set(why, whylen, -EINVAL, "the save is larger than any save pirogue writes (at most %d bytes)",
+			     SAVE_MAX_BYTES);
 		goto out;
 	}
-	size_t cap = (size_t)st.st_size + 1;
-	unsigned char *d = malloc(cap);
+	size_t size = (size_t)st.st_size;
+	if ((rc = check_frame(fd, size, why, whylen)))
+		goto out;
+	unsigned char *d = malloc(size + 1);
 	if (!d) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	size_t n = 0;
-	for (;;) {
-		if (n == cap) {
-			unsigned char *nd = realloc(d, cap * 2);
-			if (!nd) {
-				free(d);
-				rc = -ENOMEM;
-				goto out;
-			}
-			d = nd;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, d + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			free(d);
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
+	rc = save_pread_all(fd, d, size, 0);
+	unsigned char more;
+	if (!rc && pread(fd, &more, 1, (off_t)size) > 0)
+		rc = why_set(why, whylen, -EINVAL, "the save grew while it was read (another program writes it)");
+	else if (rc)
+		rc = why_set(why, whylen, rc == -ENODATA ? -EINVAL : rc, "%s",
+			     rc == -ENODATA ? "the save shrank while it was read (another program writes it)"
+					    : "the save cannot be read");
+	if (rc) {
+		free(d);
+		goto out;
 	}
 	*out = d;
-	*len = n;
+	*len = size;
 out:
 	close(fd);
 	return rc;
@@ -608,11 +721,15 @@ int save_load_file(const char *path, struct game **out, char *why, size_t whylen
 	*out = NULL;
 	unsigned char *data;
 	size_t len;
-	int rc = read_file(path, &data, &len);
+	if (whylen)
+		why[0] = 0;
+	int rc = read_file(path, &data, &len, why, whylen);
 	if (rc == -ENOENT)
 		return why_set(why, whylen, rc, "there is no save (%s)", path);
-	if (rc)
+	if (rc && !why[0])
 		return why_set(why, whylen, rc, "the save cannot be read: %s", strerror(-rc));
+	if (rc)
+		return rc;
 	rc = save_decode(data, len, out, why, whylen);
 	free(data);
 	return rc;
