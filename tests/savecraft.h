@@ -107,6 +107,19 @@ static inline void savecraft_monster_inventory(struct game *g)
 		ecs_add(g->w, e, COMP_INVENTORY, NULL);
 }
 
+/* A monster hunting the player at no place (-1, -1; found by the
+ * save_sections fuzzer: its distance map was indexed at -81). */
+static inline void savecraft_monster_hunts_nowhere(struct game *g)
+{
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_AI));
+	ecs_entity e;
+	if (ecs_query_next(&q, &e)) {
+		struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+		*ai = (struct c_ai){.state = AI_HUNTING, .last_x = -1, .last_y = -1};
+	}
+}
+
 /* A carried item listed in no slot. */
 static inline void savecraft_item_in_no_slot(struct game *g)
 {
@@ -133,6 +146,7 @@ static const struct savecraft savecraft_all[] = {
 	{"log-repeat-max", "a message repeated INT_MAX times", savecraft_log_repeat_max, "message"},
 	{"name-escape", "an item's name holds control bytes", savecraft_name_escape, "name"},
 	{"monster-inventory", "a monster carries an inventory", savecraft_monster_inventory, "monster"},
+	{"monster-hunts-nowhere", "a monster hunts the player at -1,-1", savecraft_monster_hunts_nowhere, "mind"},
 	{"item-in-no-slot", "a carried potion in no slot", savecraft_item_in_no_slot, "slot"},
 	{"hp-over-max", "the player's HP above its maximum", savecraft_hp_over_max, "hit points"},
 };

@@ -918,7 +918,8 @@ static int check_entity(struct dec *d, const struct game *g, ecs_entity e, uint3
 		return refuse(d, "%s is of an unknown kind %d", who, co->kind);
 	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 	if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
-		   (!world_on_floor(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1)) ||
+		   (!world_on_floor(g, ai->last_x, ai->last_y) &&
+		    (ai->state == AI_HUNTING || !(ai->last_x == -1 && ai->last_y == -1))) ||
 		   !in(ai->confused, 0, GAME_EFFECT_MAX) || !in(ai->paralysed, 0, GAME_EFFECT_MAX)))
 		return refuse(d, "%s has a damaged mind", who);
 	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
