@@ -147,6 +147,7 @@ struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
 	const char *where;
+	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
 	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
@@ -429,6 +430,11 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
+	if (id == OPT_STATE_DIR && o->in_state) {
+		log_error("%s: state-dir cannot be set in the state directory's own settings file (set it in "
+			  "/etc/pirogue.conf, your settings file or with --state-dir)", where);
+		return EXIT_USAGE;
+	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
 		bool *flag = id == OPT_VERBOSE ? &o->cfg.verbose : &o->cfg.kiosk;
 		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
@@ -458,7 +464,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 /* Reads the settings files (or --config FILE). Returns 0 or an exit status. */
 static int read_settings(struct opts *o, int argc, char **argv)
 {
-	const char *only = getenv("PIROGUE_CONFIG");
+	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL;
 	if (only && !only[0])
 		only = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -468,6 +474,10 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			only = argv[i + 1];
 		else if (!strncmp(argv[i], "--config=", 9))
 			only = argv[i] + 9;
+		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
+			state_opt = argv[i + 1];
+		else if (!strncmp(argv[i], "--state-dir=", 12))
+			state_opt = argv[i] + 12;
 	}
 	if (only) {
 		int rc = config_read(only, config_setting, o);
@@ -475,18 +485,34 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			log_error("settings file %s does not exist (give --config an existing file)", only);
 			return EXIT_USAGE;
 		}
-		return rc ? EXIT_USAGE : 0;
-	}
-	char user[512];
-	const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
-	for (int i = 0; i < 2; i++) {
-		if (!files[i])
-			continue;
-		int rc = config_read(files[i], config_setting, o);
-		if (rc && rc != -ENOENT)
+		if (rc)
 			return EXIT_USAGE;
+	} else {
+		char user[512];
+		const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
+		for (int i = 0; i < 2; i++) {
+			if (!files[i])
+				continue;
+			int rc = config_read(files[i], config_setting, o);
+			if (rc && rc != -ENOENT)
+				return EXIT_USAGE;
+		}
 	}
-	return 0;
+	/* the options screen's file, in the state directory (README "Settings
+	 * files"): after the others, before the command line. Without any
+	 * state directory the session says so later, once. */
+	if (!state_opt)
+		state_opt = o->cfg.state_dir;
+	if (!state_opt && !getenv("STATE_DIRECTORY") && !getenv("XDG_STATE_HOME") && !getenv("HOME"))
+		return 0;
+	char dir[4096], path[4200];
+	if (save_state_dir(state_opt, dir, sizeof dir))
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
+	o->in_state = true;
+	int rc = config_read(path, config_setting, o);
+	o->in_state = false;
+	return rc && rc != -ENOENT ? EXIT_USAGE : 0;
 }
 
 /* --reset-term: the controlling terminal, else stdin, made usable again. */

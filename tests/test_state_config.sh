@@ -1,0 +1,39 @@
+#!/bin/sh
+# The state directory's settings file (README "Settings files"): read after
+# the user's settings file (and --config FILE) and before the command line;
+# a bad value in it reported as FILE:LINE like any settings file; state-dir
+# refused in it. Seen through the headless surface's size (the --verbose
+# layout line).
+. tests/checklib.sh
+st="$tmp/st"
+mkdir -p "$st" "$tmp/cfg/pirogue"
+size() { # ARGS...: the surface size the layout line says
+	"$P" --backend headless --verbose --seed 3 --state-dir "$st" --screenshot "$tmp/shot.png" "$@" 2>&1 |
+		sed -n 's/^pirogue: layout \([0-9]*x[0-9]*\) .*/\1/p'
+}
+unset PIROGUE_CONFIG
+export XDG_CONFIG_HOME="$tmp/cfg"
+printf 'size = 800x480\n' >"$tmp/cfg/pirogue/pirogue.conf"
+[ "$(size)" = 800x480 ] || say "the user's file: got '$(size)', want 800x480"
+printf '# mine\nsize = 1024x600\n' >"$st/pirogue.conf"
+[ "$(size)" = 1024x600 ] || say "state over user: got '$(size)', want 1024x600"
+[ "$(size --size 640x400)" = 640x400 ] || say "command line over state: got '$(size --size 640x400)'"
+printf 'size = 480x320\n' >"$tmp/given.conf"
+[ "$(size --config "$tmp/given.conf")" = 1024x600 ] || say "state over --config: got '$(size --config "$tmp/given.conf")'"
+# the state directory named by the command line is the one read
+mkdir -p "$tmp/other"
+printf 'size = 1280x720\n' >"$tmp/other/pirogue.conf"
+got=$("$P" --backend headless --verbose --seed 3 --state-dir "$tmp/other" --screenshot "$tmp/shot.png" 2>&1 |
+	sed -n 's/^pirogue: layout \([0-9]*x[0-9]*\) .*/\1/p')
+[ "$got" = 1280x720 ] || say "--state-dir's file: got '$got', want 1280x720"
+# a bad value: one line naming the file and line, exit 2, as the others
+printf '# mine\nattract = soon\n' >"$st/pirogue.conf"
+out=$("$P" --backend headless --seed 3 --state-dir "$st" --screenshot "$tmp/shot.png" 2>&1); rc=$?
+[ "$rc" -eq 2 ] || say "a bad value: exit $rc, want 2"
+[ "$out" = "pirogue: $st/pirogue.conf:2: invalid value 'soon' for attract: expected seconds from 0 (never) to 86400" ] ||
+	say "a bad value: '$out'"
+printf 'state-dir = /tmp\n' >"$st/pirogue.conf"
+out=$("$P" --backend headless --seed 3 --state-dir "$st" --screenshot "$tmp/shot.png" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && echo "$out" | grep -q "^pirogue: $st/pirogue.conf:1: state-dir cannot be set" ||
+	say "state-dir in the state file: exit $rc, '$out'"
+exit $fail
