@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define EXIT_USAGE 2
@@ -465,6 +466,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 static int read_settings(struct opts *o, int argc, char **argv)
 {
 	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL;
+	bool scripted = false; /* --keys or headless: a state directory only when named (session_open) */
 	if (only && !only[0])
 		only = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -474,6 +476,10 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			only = argv[i + 1];
 		else if (!strncmp(argv[i], "--config=", 9))
 			only = argv[i] + 9;
+		else if (!strcmp(argv[i], "--keys") || !strncmp(argv[i], "--keys=", 7) ||
+			 ((!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "headless")) ||
+			  !strcmp(argv[i], "--backend=headless")))
+			scripted = true;
 		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
 			state_opt = argv[i + 1];
 		else if (!strncmp(argv[i], "--state-dir=", 12))
@@ -500,15 +506,23 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	}
 	/* the options screen's file, in the state directory (README "Settings
 	 * files"): after the others, before the command line. Without any
-	 * state directory the session says so later, once. */
+	 * state directory the session says so later, once; a scripted run
+	 * reads one only when it is named, as the session uses one. */
 	if (!state_opt)
 		state_opt = o->cfg.state_dir;
+	if (o->cfg.backend && !strcmp(o->cfg.backend, "headless"))
+		scripted = true;
+	if (!state_opt && scripted)
+		return 0;
 	if (!state_opt && !getenv("STATE_DIRECTORY") && !getenv("XDG_STATE_HOME") && !getenv("HOME"))
 		return 0;
 	char dir[4096], path[4200];
 	if (save_state_dir(state_opt, dir, sizeof dir))
 		return 0;
 	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
+	struct stat sb;
+	if (stat(path, &sb))
+		return 0; /* none yet, or a directory that is none (the session says so) */
 	o->in_state = true;
 	int rc = config_read(path, config_setting, o);
 	o->in_state = false;

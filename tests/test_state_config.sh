@@ -36,4 +36,21 @@ printf 'state-dir = /tmp\n' >"$st/pirogue.conf"
 out=$("$P" --backend headless --seed 3 --state-dir "$st" --screenshot "$tmp/shot.png" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && echo "$out" | grep -q "^pirogue: $st/pirogue.conf:1: state-dir cannot be set" ||
 	say "state-dir in the state file: exit $rc, '$out'"
+# a change on the options screen survives a restart: the second run shows
+# the options as the first left them (same picture), a fresh state
+# directory does not
+st="$tmp/st2" # no saved game there: Options is the third entry
+printf 'down\ndown\nenter\nright\ndown\nleft\n' >"$tmp/change.keys"
+printf 'down\ndown\nenter\ndown\n' >"$tmp/look.keys"
+run() { # STATE KEYS SHOT
+	"$P" --backend headless --size 800x480 --state-dir "$1" --keys "$2" --screenshot "$3" ||
+		say "run with $2 in $1 failed"
+}
+run "$st" "$tmp/change.keys" "$tmp/changed.png"
+[ "$(grep -v '^#' "$st/pirogue.conf")" = "attract = 120
+blank = 60" ] || say "the state file after the changes: $(cat "$st/pirogue.conf")"
+run "$st" "$tmp/look.keys" "$tmp/again.png"
+cmp -s "$tmp/changed.png" "$tmp/again.png" || say "the options after a restart differ from those left"
+run "$tmp/fresh" "$tmp/look.keys" "$tmp/fresh.png"
+cmp -s "$tmp/changed.png" "$tmp/fresh.png" && say "a fresh state directory shows the changed options"
 exit $fail

@@ -1,4 +1,4 @@
-/* The title screen: the pirogue, the name, the menu (Continue, New game, Quit). */
+/* The title screen: the pirogue, the name, the menu (Continue, New game, High scores, Options, Help, Quit). */
 #include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -32,6 +32,7 @@ static const char *menu_label(enum ui_menu_item it)
 	case MENU_CONTINUE: return "Continue";
 	case MENU_NEW_GAME: return "New game";
 	case MENU_SCORES: return "High scores";
+	case MENU_OPTIONS: return "Options";
 	case MENU_HELP: return "Help";
 	case MENU_QUIT: return "Quit";
 	default: return "?";
@@ -108,6 +109,11 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 			u->scores_after_death = false;
 			u->score_rank = -1;
 			h->request(h->ctx, UI_REQ_SCORES);
+			break;
+		case MENU_OPTIONS:
+			u->opt_from = UI_TITLE;
+			u->opt_sel = 0;
+			u->screen = UI_OPTIONS;
 			break;
 		case MENU_HELP:
 			u->help_from = UI_TITLE;
