@@ -44,6 +44,12 @@ static const char usage_text[] =
 	"                       pad_up pad_down pad_left pad_right pad_upleft pad_upright\n"
 	"                       pad_downleft pad_downright; exits after drawing the frame\n"
 	"                       after the last key\n"
+	"Watching (README \"Watch a kiosk over SSH\"):\n"
+	"  --watch [SOCKET]     show the game another pirogue plays, live, here; q leaves,\n"
+	"                       nothing typed reaches the game (default SOCKET: your own\n"
+	"                       game's $XDG_RUNTIME_DIR/pirogue/watch.sock, else the\n"
+	"                       kiosk's /run/pirogue/watch.sock)\n"
+	"  --no-watch           do not publish this game for watchers (setting: watch = no)\n"
 	"Display:\n"
 	"  --backend NAME       headless, term, drm or fbdev (default: drm if a card can\n"
 	"                       be mastered, else fbdev, else term on a tty, else none:\n"
@@ -78,7 +84,7 @@ static const char usage_text[] =
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
-	"                       blank.\n"
+	"                       blank watch (yes/no).\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -102,6 +108,7 @@ enum {
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
+	OPT_WATCH, OPT_NO_WATCH,
 };
 
 static const struct option long_opts[] = {
@@ -139,6 +146,8 @@ static const struct option long_opts[] = {
 	{ "check-save", no_argument, NULL, OPT_CHECK_SAVE },
 	{ "reset-term", no_argument, NULL, OPT_RESET_TERM },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "watch", no_argument, NULL, OPT_WATCH },
+	{ "no-watch", no_argument, NULL, OPT_NO_WATCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -391,6 +400,12 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_CHECK_SAVE:
 		o->check_save = 1;
 		break;
+	case OPT_WATCH:
+		o->cfg.watch = true;
+		break;
+	case OPT_NO_WATCH:
+		o->cfg.no_watch = true;
+		break;
 	default:
 		return EXIT_USAGE;
 	}
@@ -401,7 +416,7 @@ static int set_option(struct opts *o, int c, const char *val)
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
-	OPT_BLANK,
+	OPT_BLANK, OPT_WATCH,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -428,7 +443,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank watch, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_STATE_DIR && o->in_state) {
@@ -436,16 +451,19 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 			  "/etc/pirogue.conf, your settings file or with --state-dir)", where);
 		return EXIT_USAGE;
 	}
-	if (id == OPT_VERBOSE || id == OPT_KIOSK) {
-		bool *flag = id == OPT_VERBOSE ? &o->cfg.verbose : &o->cfg.kiosk;
+	if (id == OPT_VERBOSE || id == OPT_KIOSK || id == OPT_WATCH) {
+		/* watch = yes/no: whether this game is published (--no-watch) */
+		bool yes, *flag = id == OPT_VERBOSE ? &o->cfg.verbose : id == OPT_KIOSK ? &o->cfg.kiosk : &o->cfg.no_watch;
+		bool invert = id == OPT_WATCH;
 		if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
-			*flag = true;
+			yes = true;
 		else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
-			*flag = false;
+			yes = false;
 		else {
 			log_error("%s: invalid value '%s' for %s: expected yes or no", where, value, key);
 			return EXIT_USAGE;
 		}
+		*flag = invert ? !yes : yes;
 		return 0;
 	}
 	if (o->nowned == (int)(sizeof o->owned / sizeof o->owned[0])) {
@@ -577,6 +595,8 @@ int main(int argc, char **argv)
 	const char *check_file = NULL;
 	if (o.check_save && optind < argc)
 		check_file = argv[optind++]; /* --check-save [FILE] */
+	else if (o.cfg.watch && optind < argc)
+		o.cfg.watch_socket = argv[optind++]; /* --watch [SOCKET] */
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
 		status = EXIT_USAGE;
@@ -584,6 +604,11 @@ int main(int argc, char **argv)
 	}
 	if (o.cfg.replay && (o.cfg.record || o.cfg.keys || o.cfg.has_seed)) {
 		log_error("--replay cannot be combined with --record, --keys or --seed");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (o.cfg.watch && (o.cfg.replay || o.cfg.record || o.cfg.keys || o.cfg.has_seed || o.check_save)) {
+		log_error("--watch cannot be combined with --replay, --record, --keys, --seed or --check-save");
 		status = EXIT_USAGE;
 		goto out;
 	}

@@ -18,7 +18,7 @@
 #endif
 
 /* Allocations made so far by the whole binary (not only the game's). */
-static long allocations;
+static long allocations __attribute__((unused));
 /* The largest single request (bytes) of malloc, calloc, realloc,
  * aligned_alloc and posix_memalign so far; a test sets it to 0 and reads it
  * after the code it measures (memory bounded by a request's size, not by

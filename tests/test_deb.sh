@@ -4,8 +4,8 @@
 # debian/rules does, packed with dpkg-deb), a whole one passes; one labelled
 # arm64 around the host's game (a cross build that used the host compiler),
 # one without a font, one whose unit keeps an @bindir@, one that does not
-# depend on libstb0 and one whose postinst enables the unit each fail, naming
-# the fault. (make deb itself runs in CI: .ci/run.)
+# depend on libstb0, one whose postinst enables the unit and one whose
+# postinst makes no group pirogue (the watchers') each fail, naming the fault. (make deb itself runs in CI: .ci/run.)
 set -u
 command -v dpkg-deb >/dev/null 2>&1 || { echo "SKIP: dpkg-deb is not installed (apt-get install dpkg)"; exit 77; }
 command -v readelf >/dev/null 2>&1 || { echo "SKIP: readelf is not installed (apt-get install binutils)"; exit 77; }
@@ -50,6 +50,8 @@ EOF
 	dpkg-deb -Zgzip -z1 --root-owner-group -b "$root" "$tmp/$3.deb" >/dev/null
 }
 deps="libc6 (>= 2.34), libdrm2 (>= 2.4.112), libevdev2 (>= 0.9.1), libstb0, zlib1g (>= 1:1.1.4)"
+cp debian/pirogue.postinst "$root/DEBIAN/postinst"
+chmod 755 "$root/DEBIAN/postinst"
 fail=0
 # expect NAME ARCH PATTERN: check-deb fails on NAME.deb with a line matching PATTERN
 expect() {
@@ -83,9 +85,12 @@ sed -i '1i # @bindir@' "$unit"
 pack "$host" "$deps" placeholder
 cp "$tmp/unit" "$unit"
 expect placeholder "$host" "unfilled"
-printf '#!/bin/sh\ndeb-systemd-helper enable pirogue.service\n' >"$root/DEBIAN/postinst"
-chmod 755 "$root/DEBIAN/postinst"
+cp "$root/DEBIAN/postinst" "$tmp/postinst"
+printf '#!/bin/sh\ndeb-systemd-helper enable pirogue.service\n' >>"$root/DEBIAN/postinst"
 pack "$host" "$deps" enables
-rm "$root/DEBIAN/postinst"
 expect enables "$host" "postinst enables or starts"
+rm "$root/DEBIAN/postinst"
+pack "$host" "$deps" nogroup
+expect nogroup "$host" "creates no group pirogue"
+cp "$tmp/postinst" "$root/DEBIAN/postinst"
 exit $fail

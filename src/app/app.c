@@ -13,8 +13,11 @@
 #include "app/session.h"
 #include "app/walk.h"
 #include "app/wake.h"
+#include "app/watch.h"
+#include "app/watcher.h"
 #include "core/log.h"
 #include "game/game.h"
+#include "game/history.h"
 #include "game/mapgen.h"
 #include "platform/crash.h"
 #include "platform/display.h"
@@ -24,6 +27,7 @@
 #include "ui/ui.h"
 #include <errno.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_FDS 64
+#define MAX_FDS (64 + WATCH_MAX + 1) /* ours, the devices', the watch socket and its watchers */
 #define MAX_EVENTS 64 /* read from the display at a time */
 
 struct app {
@@ -67,6 +71,9 @@ struct app {
 	struct session session;  /* the save, the recording, morgue and scores */
 	uint32_t *script;        /* --keys, read whole before anything is played (read_script) */
 	size_t nscript;
+	struct watch_pub *pub;   /* the game published for watchers, NULL: not */
+	bool watching;           /* --watch: this program watches another's game */
+	struct watcher watcher;  /* ... through this */
 	int frames;
 	bool quit;
 	int status;
@@ -152,6 +159,11 @@ static int frame(struct app *a)
 	if (a->blank.on) {
 		con_clear(a->con, 0); /* a black frame (unseen when the display is off) */
 		ui_drawn_forget(a->drawn);
+	} else if (a->watching) {
+		a->watcher.ui.map_cw = a->ui.map_cw; /* our display's map cells, not the game's */
+		int rc = watcher_draw(&a->watcher, a->drawn, a->con, a->scratch);
+		if (rc)
+			return rc;
 	} else if (demo_running(&a->demo)) {
 		a->demo.ui.map_cw = a->ui.map_cw;
 		ui_draw_frame(a->drawn, &a->demo.ui, a->demo.game, a->con, a->scratch);
@@ -191,6 +203,7 @@ static int new_game(struct app *a)
 	a->ui.can_continue = true;
 	a->ui.hover_x = a->ui.hover_y = -1;
 	ui_drawn_forget(a->drawn); /* the new game may lie where the old one did */
+	watch_pub_replaced(a->pub);
 	return 0;
 }
 
@@ -204,7 +217,12 @@ static int host_request(void *ctx, enum ui_request r);
 static int host_command(void *ctx, const struct command *cmd)
 {
 	struct app *a = ctx;
-	return session_command(&a->session, a->game, &a->ui, cmd);
+	struct game *g = a->game;
+	int n0 = g ? hist_count(game_history(g)) : 0;
+	int rc = session_command(&a->session, g, &a->ui, cmd);
+	if (g && a->game == g && hist_count(game_history(g)) > n0)
+		watch_pub_command(a->pub, cmd); /* played: the watchers play it too */
+	return rc;
 }
 
 static struct ui_host host_of(struct app *a)
@@ -255,6 +273,7 @@ static struct idle_state idle_now(const struct app *a)
 static void end_demo(struct app *a)
 {
 	demo_end(&a->demo);
+	watch_pub_replaced(a->pub); /* the player's screen again */
 	if (a->walk.kind == WALK_NONE)
 		a->step_at = -1;
 	con_damage_all(a->con);
@@ -296,15 +315,21 @@ static void on_timer(struct app *a)
 	const struct ui_host host = host_of(a);
 	switch (idle_due(&a->idle, &st, wake_now_ms())) {
 	case IDLE_STEP:
-		if (demo_running(&a->demo))
+		if (demo_running(&a->demo)) {
+			uint64_t seed = a->demo.seed;
 			demo_next(a, demo_step(&a->demo));
-		else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
+			if (a->demo.seed != seed || !demo_running(&a->demo))
+				watch_pub_replaced(a->pub); /* the next demo game */
+			else
+				watch_pub_command(a->pub, &a->demo.last);
+		} else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
 			a->step_at = wake_now_ms() + WALK_STEP_MS;
 		else
 			a->step_at = -1; /* nothing left to step */
 		break;
 	case IDLE_ATTRACT:
 		demo_next(a, demo_start(&a->demo, (int)a->mapgen, &a->binds));
+		watch_pub_replaced(a->pub);
 		break;
 	case IDLE_BLANK:
 		go_blank(a);
@@ -437,6 +462,12 @@ static void to_screen(struct app *a, struct ui_input *in)
 static void on_event(struct app *a, const struct in_event *ev)
 {
 	struct ui_input in = { .from = ev->from, .x = ev->x, .y = ev->y, .button = ev->button };
+	if (a->watching && (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK)) {
+		/* a watcher's keys reach nothing but its own way out */
+		if (ev->type == EV_KEY_PRESS && (ev->key == 'q' || ev->key == 'Q'))
+			a->quit = true;
+		return;
+	}
 	if (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK) {
 		/* a key, button or the pointer: the machine is in use */
 		struct idle_state st = idle_now(a);
@@ -702,6 +733,61 @@ static bool input_event(void *ctx, const struct in_event *ev)
 	return !a->quit;
 }
 
+/* ------------------------------------------------------------------ */
+/* watching and being watched (docs/watch.md) */
+
+/* The screen and game shown now (what watchers see). */
+static const struct ui *shown_ui(const struct app *a)
+{
+	return demo_running(&a->demo) ? &a->demo.ui : &a->ui;
+}
+
+static const struct game *shown_game(const struct app *a)
+{
+	return demo_running(&a->demo) ? a->demo.game : a->game;
+}
+
+/* Publishes the game on its socket (watch_pub_path) unless watch = no;
+ * a game that cannot be published plays on (the reason is logged). */
+static void start_publishing(struct app *a)
+{
+	if (a->cfg->no_watch)
+		return;
+	char path[4096];
+	int rc = watch_pub_path(path, sizeof path);
+	if (rc) {
+		if (rc == -ENOENT)
+			log_info("not watchable: neither RUNTIME_DIRECTORY nor XDG_RUNTIME_DIR is set");
+		else
+			log_error("not watchable: the watch socket's path is too long for a Unix socket");
+		return;
+	}
+	char host[128] = "", who[256];
+	if (gethostname(host, sizeof host - 1) < 0)
+		snprintf(host, sizeof host, "%s", "?");
+	const struct passwd *pw = getpwuid(geteuid());
+	if (pw)
+		snprintf(who, sizeof who, "%.60s@%.60s%s", pw->pw_name, host, a->cfg->kiosk ? " (kiosk)" : "");
+	else
+		snprintf(who, sizeof who, "uid %u@%.60s%s", (unsigned)geteuid(), host, a->cfg->kiosk ? " (kiosk)" : "");
+	watch_pub_open(&a->pub, path, who);
+}
+
+/* The watched game's stream is readable. */
+static void on_watched(struct app *a)
+{
+	char why[512];
+	int rc = watcher_read(&a->watcher, why, sizeof why);
+	if (rc == 1) {
+		log_error("the game of %s has ended (stopped watching)", a->watcher.who[0] ? a->watcher.who : "?");
+		a->quit = true;
+	} else if (rc < 0) {
+		log_error("%s", why);
+		a->status = 1;
+		a->quit = true;
+	}
+}
+
 /* The interactive loop: sleeps in poll() until a signal or input arrives;
  * never wakes up on its own. */
 static int run_loop(struct app *a)
@@ -715,6 +801,7 @@ static int run_loop(struct app *a)
 	while (!a->quit) {
 		if (!a->suspended && !a->stopped && frame(a))
 			return 1;
+		watch_pub_flush(a->pub, shown_ui(a), shown_game(a));
 		arm_timer(a);
 		struct pollfd pfd[MAX_FDS];
 		int nfd = 0;
@@ -729,7 +816,16 @@ static int run_loop(struct app *a)
 		/* the timer is armed only when something is due: idle stays idle */
 		if (a->wake.fd >= 0 && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->wake.fd, .events = POLLIN };
-		int rc = poll(pfd, (nfds_t)nfd, -1);
+		nfd += watch_pub_poll_fds(a->pub, pfd + nfd, MAX_FDS - nfd);
+		if (a->watching && nfd < MAX_FDS)
+			pfd[nfd++] = (struct pollfd){ .fd = a->watcher.fd, .events = POLLIN };
+		/* the watchers' checksum when nothing else is to be done: its
+		 * cost never delays a turn or a frame */
+		int rc = poll(pfd, (nfds_t)nfd, watch_pub_check_due(a->pub) ? 0 : -1);
+		if (rc == 0) {
+			watch_pub_check(a->pub, shown_game(a));
+			continue;
+		}
 		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
@@ -745,6 +841,14 @@ static int run_loop(struct app *a)
 			}
 			if (pfd[i].fd == a->wake.fd) {
 				on_timer(a);
+				continue;
+			}
+			if (a->watching && pfd[i].fd == a->watcher.fd) {
+				on_watched(a);
+				continue;
+			}
+			if (i > nd && watch_pub_owns(a->pub, pfd[i].fd)) {
+				watch_pub_dispatch(a->pub, pfd[i].fd, pfd[i].revents);
 				continue;
 			}
 			if (i > nd) {
@@ -803,7 +907,13 @@ out:
 static void app_close(struct app *a)
 {
 	session_save(&a->session, a->game, &a->ui); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
+	if (a->watching && a->watcher.checks)
+		log_info("watched %s: %ld checksums compared, %ld mismatches; last checked turn %d checksum %016llx",
+			 a->watcher.who, a->watcher.checks, a->watcher.mismatches, a->watcher.last_turn,
+			 (unsigned long long)a->watcher.last_sum);
 	session_close(&a->session);
+	watch_pub_close(a->pub);
+	watcher_close(&a->watcher);
 	game_destroy(a->game);
 	demo_end(&a->demo);
 	input_close(&a->input);
@@ -823,7 +933,8 @@ static void app_close(struct app *a)
 
 int app_run(const struct app_config *cfg)
 {
-	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record };
+	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record,
+			 .watcher.fd = -1 };
 	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
@@ -843,6 +954,19 @@ int app_run(const struct app_config *cfg)
 	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
+	if (cfg->watch) {
+		/* the game to watch first: none, and nothing is opened */
+		char path[4096], why[512];
+		if (watcher_path(cfg->watch_socket, path, sizeof path, why, sizeof why) ||
+		    watcher_connect(&a.watcher, path, why, sizeof why)) {
+			log_error("%s", why);
+			a.status = 1;
+			goto out;
+		}
+		a.watching = true;
+		a.watcher.binds = &a.binds;
+		a.idle.attract_s = a.idle.blank_s = 0;
+	}
 	int rc = open_display(&a);
 	if (rc || size_consoles(&a)) {
 		a.status = rc == 1 ? 2 : 1;
@@ -853,7 +977,13 @@ int app_run(const struct app_config *cfg)
 		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
 			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
 			 lk->bottom);
-	if (cfg->replay) {
+	if (a.watching) {
+		/* until the game ends or q: no game of our own, nothing saved */
+		if (open_signals(&a) || (a.bare && open_input(&a)))
+			a.status = 1;
+		else if (run_loop(&a))
+			a.status = 1; /* else what the stream's end left (on_watched) */
+	} else if (cfg->replay) {
 		a.status = replay(&a);
 	} else {
 		if (cfg->keys && (a.status = read_script(&a)) != 0)
@@ -880,6 +1010,7 @@ int app_run(const struct app_config *cfg)
 				a.status = 1;
 				goto out;
 			}
+			start_publishing(&a);
 			a.status = run_loop(&a);
 		}
 	}

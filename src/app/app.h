@@ -36,6 +36,9 @@ struct app_config {
 	int attract;              /* seconds on the title screen before the demo, 0 = never (default 60) */
 	int blank;                /* seconds without input before the screen blanks, 0 = never
 	                           * (default 10 minutes in kiosk mode, else 0) */
+	bool no_watch;            /* watch = no, --no-watch: the game is not published for watchers */
+	bool watch;               /* --watch [SOCKET]: watch a game instead of playing one */
+	const char *watch_socket; /* ... its socket, NULL = watcher_path's default */
 };
 
 /* Runs the program with cfg; returns the process exit status (0 ok, 1 a

@@ -27,6 +27,7 @@ int demo_step(struct demo *d)
 {
 	struct command c = idle_demo_command(d->game);
 	game_do(d->game, &c);
+	d->last = c;
 	if (game_is_over(d->game) || ++d->moves >= DEMO_MOVES_MAX)
 		return demo_start(d, d->mapgen, d->binds);
 	return 0;

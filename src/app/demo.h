@@ -16,6 +16,7 @@ struct demo {
 	struct ui ui;       /* its play screen (the player's ui is left as it was) */
 	uint64_t seed;      /* the seed of the last demo game made */
 	int moves;          /* moves of this demo game */
+	struct command last; /* the move demo_step made last (a watcher is sent it) */
 	int mapgen;         /* the map generator of the demo games */
 	const struct bindings *binds;
 };
@@ -25,8 +26,8 @@ struct demo {
  * Returns 0, or a negative errno having logged one line (no demo runs). */
 int demo_start(struct demo *d, int mapgen, const struct bindings *binds);
 
-/* One move of the bot in the running demo; a finished demo game, or one of
- * DEMO_MOVES_MAX moves, makes way for the next. Returns 0, or the negative
+/* One move of the bot in the running demo (kept in d->last); a finished
+ * demo game, or one of DEMO_MOVES_MAX moves, makes way for the next. Returns 0, or the negative
  * errno of demo_start when the next could not be made (no demo runs). */
 int demo_step(struct demo *d);
 

@@ -1,0 +1,228 @@
+/* bench_watch: the game's turn and frame (a command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random; the ratios, and the memory the queues hold. */
+#include "bench.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "app/watch.h"
+#include "core/rng.h"
+#include "game/world.h"
+#include "platform/display.h"
+#include "platform/term.h"
+#include "render/console.h"
+#include "ui/ui.h"
+
+#define TURNS 2000
+#define REPS 5
+#define NW 50
+
+struct run {
+	struct game *g;
+	struct ui u;
+	struct ui_drawn *d;
+	struct console *c, *s;
+	struct display *disp; /* the terminal backend, writing into memfd */
+	int memfd;
+	struct watch_pub *p;
+	int fd[NW]; /* the watchers' ends, -1: none */
+	bool stalled[NW];
+	struct rng r;
+	size_t queued_max, snap_max;
+};
+
+static void attach(struct run *r, int k)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) || watch_pub_adopt(r->p, sv[0]))
+		exit(1);
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	r->fd[k] = sv[1];
+	r->stalled[k] = false;
+}
+
+/* A game of seed 5 whose player cannot die; watchers: 0 (no publisher at
+ * all), 1 (one that reads) or NW (at random). */
+static void run_open(struct run *r, int watchers)
+{
+	memset(r, 0, sizeof *r);
+	struct game_opts o = { .seed = 5, .mapgen = MAPGEN_CLASSIC };
+	if (game_create(&r->g, &o))
+		exit(1);
+	((struct c_actor *)ecs_get(r->g->w, r->g->player, COMP_ACTOR))->defense = 1000;
+	r->u = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
+	r->d = calloc(1, sizeof *r->d);
+	r->memfd = memfd_create("bench_watch", 0);
+	if (!r->d || r->memfd < 0 || term_open_fds(&r->disp, -1, r->memfd, 80, 24) || con_create(&r->c, 80, 24) ||
+	    con_create(&r->s, 80, 24))
+		exit(1);
+	for (int i = 0; i < NW; i++)
+		r->fd[i] = -1;
+	rng_seed(&r->r, 2026);
+	if (watchers && watch_pub_new(&r->p, "bench@here"))
+		exit(1);
+	for (int i = 0; i < watchers; i++)
+		attach(r, i);
+}
+
+static void run_close(struct run *r)
+{
+	watch_pub_close(r->p);
+	for (int i = 0; i < NW; i++)
+		if (r->fd[i] >= 0)
+			close(r->fd[i]);
+	game_destroy(r->g);
+	r->disp->ops->close(r->disp);
+	close(r->memfd);
+	free(r->d);
+	con_destroy(r->c);
+	con_destroy(r->s);
+}
+
+/* What the watchers do between two turns (not the game's work: not
+ * counted): read what came, and with random > 0 attach, detach and stall
+ * at random. */
+static void watchers_act(struct run *r, bool random)
+{
+	if (!r->p) {
+		lseek(r->memfd, 0, SEEK_SET);
+		return;
+	}
+	if (random) {
+		int k = rng_range(&r->r, 0, NW - 1);
+		switch (rng_range(&r->r, 0, 7)) {
+		case 0:
+			if (r->fd[k] < 0)
+				attach(r, k);
+			break;
+		case 1:
+			if (r->fd[k] >= 0) {
+				close(r->fd[k]);
+				r->fd[k] = -1;
+			}
+			break;
+		case 2:
+			r->stalled[k] = !r->stalled[k];
+			break;
+		default:
+			break;
+		}
+	}
+	lseek(r->memfd, 0, SEEK_SET); /* the terminal's bytes are not kept */
+	unsigned char sink[65536];
+	for (int i = 0; i < NW; i++)
+		if (r->fd[i] >= 0 && !r->stalled[i])
+			while (read(r->fd[i], sink, sizeof sink) > 0)
+				;
+	struct watch_pub_stats st;
+	watch_pub_stats(r->p, &st);
+	if (st.queued > r->queued_max)
+		r->queued_max = st.queued;
+	if (st.snapshot_bytes > r->snap_max)
+		r->snap_max = st.snapshot_bytes;
+}
+
+/* The game's part of one turn of its loop: the command, the frame, the
+ * watchers served (what app.c's loop does). */
+static void loop_turn(struct run *r, int i, bool idle)
+{
+	struct command c = { .c = (enum cmd)(CMD_MOVE_N + (i * 7 + i / 5) % 8), .item = -1, .x = -1, .y = -1,
+			     .choice = -1 };
+	game_do(r->g, &c);
+	watch_pub_command(r->p, &c);
+	ui_draw_frame(r->d, &r->u, r->g, r->c, r->s);
+	if (r->c->damaged && r->disp->ops->present(r->disp, r->c))
+		exit(1);
+	con_clear_damage(r->c);
+	watch_pub_flush(r->p, &r->u, r->g);
+	if (r->p) {
+		struct pollfd pfd[NW + 1];
+		int n = watch_pub_poll_fds(r->p, pfd, NW + 1);
+		if (poll(pfd, (nfds_t)n, 0) > 0) {
+			int fds[NW + 1];
+			short rev[NW + 1];
+			int k = 0;
+			for (int j = 0; j < n; j++)
+				if (pfd[j].revents) {
+					fds[k] = pfd[j].fd;
+					rev[k++] = pfd[j].revents;
+				}
+			for (int j = 0; j < k; j++)
+				watch_pub_dispatch(r->p, fds[j], rev[j]);
+		}
+	}
+	if (idle)
+		watch_pub_check(r->p, r->g); /* the loop found nothing more to do */
+}
+
+/* TURNS turns; in --ir mode counted under callgrind (only the game's
+ * part), else timed: returns microseconds per turn (the game's part).
+ * idle: each turn followed by a pause (a key at a person's pace: the
+ * checksum is made then); else turns back to back (the checksum only at
+ * the end). */
+static const char *const key_of[2] = { "turns back to back: command, frame, watchers served",
+				       "a key at a person's pace: the same and the checksum when idle" };
+static double measure(int watchers, bool ir, bool idle, const char *side, struct run *keep)
+{
+	struct run r;
+	run_open(&r, watchers);
+	watchers_act(&r, false);
+	double t = 0;
+	if (ir)
+		bench_ir_start();
+	for (int i = 0; i < TURNS; i++) {
+		double t0 = ir ? 0 : bench_now();
+		loop_turn(&r, i, idle);
+		if (!ir)
+			t += bench_now() - t0;
+		if (ir)
+			CALLGRIND_TOGGLE_COLLECT; /* the watchers' side is not the game's cost */
+		watchers_act(&r, watchers == NW);
+		if (ir)
+			CALLGRIND_TOGGLE_COLLECT;
+	}
+	if (ir)
+		bench_ir_stop(key_of[idle], side, TURNS, 0);
+	if (keep) {
+		keep->queued_max = r.queued_max;
+		keep->snap_max = r.snap_max;
+	}
+	run_close(&r);
+	return t / TURNS * 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	bool ir = bench_ir_mode(argc, argv);
+	struct run fig;
+	if (ir) {
+		/* bench/ir.sh prints each side and its ratio to the others */
+		for (int idle = 0; idle < 2; idle++) {
+			measure(NW, true, idle, "50 watchers at random", &fig);
+			measure(0, true, idle, "no watchers", NULL);
+			measure(1, true, idle, "1 watcher", NULL);
+		}
+		printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
+		       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
+		return 0;
+	}
+	for (int idle = 0; idle < 2; idle++) {
+		double none[REPS], one[REPS], fifty[REPS];
+		for (int k = 0; k < REPS; k++) {
+			none[k] = measure(0, false, idle, NULL, NULL);
+			one[k] = measure(1, false, idle, NULL, NULL);
+			fifty[k] = measure(NW, false, idle, NULL, &fig);
+		}
+		struct bench_stat n = bench_summarise(none, REPS), o = bench_summarise(one, REPS),
+				  f = bench_summarise(fifty, REPS);
+		printf("%s, %d turns, medians of %d: no watchers %.2f us, 1 watcher %.2f us (ratio %.2f), 50 watchers "
+		       "at random %.2f us (ratio %.2f to none, %.2f to one)\n",
+		       key_of[idle], TURNS, REPS, n.median, o.median, o.median / n.median, f.median,
+		       f.median / n.median, f.median / o.median);
+	}
+	printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
+	       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* watch: the game published for watchers (docs/watch.md) — its Unix socket, each watcher's bounded queue, the snapshots, commands, checksums and screens sent to them, never waiting for one. */
+#ifndef PIROGUE_APP_WATCH_H
+#define PIROGUE_APP_WATCH_H
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "game/game.h"
+#include "ui/ui.h"
+
+#define WATCH_MAX 64            /* watchers at once; one more is closed at once */
+#define WATCH_QUEUE (32 * 1024) /* bytes queued for one watcher beyond its snapshot */
+#define WATCH_GROUP "pirogue"   /* the group whose members may watch */
+
+struct watch_pub; /* opaque */
+
+/* Where a game publishes itself: $RUNTIME_DIRECTORY/watch.sock (the kiosk
+ * unit's RuntimeDirectory=pirogue: /run/pirogue/watch.sock), else
+ * $XDG_RUNTIME_DIR/pirogue/watch.sock. Returns 0 with the path in buf, or
+ * -ENOENT when neither variable is set (non-empty), -ENAMETOOLONG when the
+ * path does not fit buf or a socket address. */
+int watch_pub_path(char *buf, size_t len);
+
+/* Publishes on the Unix socket at path: its directory is made when missing
+ * (0755), the socket is made mode 0660 and given the group pirogue when
+ * that group exists (when it cannot be, one line says only the game's user
+ * can watch). A socket left there by a game that has ended is replaced; one
+ * where a game still listens is left alone (-EADDRINUSE). who is what the
+ * watchers are told they watch ("ann@pi"). Returns 0, or -errno after one
+ * line logged. */
+int watch_pub_open(struct watch_pub **out, const char *path, const char *who);
+/* A publisher without a socket (tests, fuzzing): watchers come only through
+ * watch_pub_adopt. Returns 0 or -ENOMEM. */
+int watch_pub_new(struct watch_pub **out, const char *who);
+/* Takes fd, a connected stream socket, as a new watcher (made non-blocking;
+ * it gets the greeting and a snapshot at the next flush). Returns 0, or
+ * -EMFILE (WATCH_MAX watch already) / -ENOMEM with fd closed. */
+int watch_pub_adopt(struct watch_pub *p, int fd);
+/* Closes every watcher and the socket (removing its file). NULL ok. */
+void watch_pub_close(struct watch_pub *p);
+
+/* The game shown played cmd (it is in its history now): queued for every
+ * watcher following it. NULL p: nothing. */
+void watch_pub_command(struct watch_pub *p, const struct command *cmd);
+/* The game shown was replaced (a new game, the demo began or ended): every
+ * watcher is sent a snapshot at the next flush. NULL p: nothing. */
+void watch_pub_replaced(struct watch_pub *p);
+/* After a frame, with the screen u and the game g shown now (g may be
+ * NULL): a screen message when u changed, snapshots to the watchers that
+ * need one and can take it, then as much of every queue as each socket
+ * takes without waiting (the commands go out with the frame that shows
+ * them; their checksum follows when the game is idle: watch_pub_check). A watcher whose queue would pass WATCH_QUEUE has fallen
+ * behind: what it was sent is finished, the rest dropped, and once it has
+ * taken all that it gets a fresh snapshot (one that falls behind again
+ * before its snapshot is through is dropped). Nothing to do (no watcher):
+ * returns at once. NULL p: nothing. */
+void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g);
+/* Whether commands were sent since the last checksum (and someone
+ * watches): the loop then calls watch_pub_check once it has nothing else
+ * to do (poll() finds nothing ready), so that the checksum's cost never
+ * delays a turn or a frame. NULL p: false. */
+bool watch_pub_check_due(const struct watch_pub *p);
+/* The checksum of g (the game shown) after the commands sent, queued for
+ * every watcher following it and sent as far as the sockets take it; one
+ * per batch of commands played without a pause. Nothing when none is due. */
+void watch_pub_check(struct watch_pub *p, const struct game *g);
+
+/* The descriptors to poll: the socket (POLLIN) and each watcher's (POLLIN,
+ * and POLLOUT while its queue waits for room). Writes at most max; returns
+ * how many. NULL p: 0. */
+int watch_pub_poll_fds(const struct watch_pub *p, struct pollfd *pfd, int max);
+/* Whether fd is one of p's (NULL p: false). */
+bool watch_pub_owns(const struct watch_pub *p, int fd);
+/* Handles what poll() said of fd: new watchers accepted, a watcher's
+ * request for a new snapshot noted, one that left, sent anything else or
+ * failed closed; a socket with room written to. Never blocks. */
+void watch_pub_dispatch(struct watch_pub *p, int fd, short revents);
+
+/* What the publisher has done, for tests and benchmarks. */
+struct watch_pub_stats {
+	int watchers;          /* attached now */
+	long snapshots;        /* snapshots sent (begun) */
+	long behind;           /* times a watcher fell behind */
+	long dropped;          /* watchers closed for falling behind or a bad message */
+	long checks;           /* checksums computed */
+	size_t queued;         /* bytes in every queue now (not counting snapshots) */
+	size_t snapshot_bytes; /* the last snapshot's size */
+};
+/* Fills *s with p's figures so far. */
+void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s);
+
+#endif

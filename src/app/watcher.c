@@ -1,0 +1,316 @@
+/* The watcher: the stream read in pieces, each message checked before it
+ * touches the copy of the game; the copy played with the same game_do as
+ * the game, so its checksum is the game's. */
+#include "app/watcher.h"
+#include "core/log.h"
+#include "game/history.h"
+#include "game/serial.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define LINE_FG 0x101018u
+#define LINE_BG 0xE8D8A8u
+#define WARN_BG 0xFF9060u
+
+int watcher_path(const char *opt, char *buf, size_t len, char *why, int wlen)
+{
+	if (opt && opt[0]) {
+		snprintf(buf, len, "%s", opt);
+		return 0;
+	}
+	char mine[4096] = "";
+	const char *x = getenv("XDG_RUNTIME_DIR");
+	if (x && x[0])
+		snprintf(mine, sizeof mine, "%s/pirogue/watch.sock", x);
+	static const char kiosk[] = "/run/pirogue/watch.sock";
+	struct stat st;
+	if (mine[0] && stat(mine, &st) == 0) {
+		snprintf(buf, len, "%s", mine);
+		return 0;
+	}
+	if (stat(kiosk, &st) == 0 || errno == EACCES) {
+		snprintf(buf, len, "%s", kiosk);
+		return 0;
+	}
+	if (mine[0])
+		snprintf(why, (size_t)wlen, "no game to watch: no pirogue publishes at %s or %s (start one, or give "
+			 "--watch SOCKET)", mine, kiosk);
+	else
+		snprintf(why, (size_t)wlen, "no game to watch: no pirogue publishes at %s (start one, or give --watch "
+			 "SOCKET)", kiosk);
+	return -ENOENT;
+}
+
+int watcher_connect(struct watcher *w, const char *path, char *why, int wlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	w->fd = -1;
+	if (strlen(path) >= sizeof sa.sun_path) {
+		snprintf(why, (size_t)wlen, "cannot watch %.200s...: the path is too long for a Unix socket", path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(why, (size_t)wlen, "cannot watch %s: no socket: %s", path, strerror(e));
+		return -e;
+	}
+	if (connect(fd, (const struct sockaddr *)&sa, sizeof sa) < 0) {
+		int e = errno;
+		close(fd);
+		if (e == EACCES || e == EPERM)
+			snprintf(why, (size_t)wlen, "cannot watch %s: permission denied: add yourself to the pirogue group "
+				 "(sudo adduser $USER pirogue, then log in again)", path);
+		else if (e == ENOENT || e == ECONNREFUSED)
+			snprintf(why, (size_t)wlen, "no game to watch: no pirogue publishes at %s (%s)", path,
+				 e == ENOENT ? "no such socket" : "the game that made it has ended");
+		else if (e == ENOTSOCK)
+			snprintf(why, (size_t)wlen, "cannot watch %s: it is not a socket", path);
+		else
+			snprintf(why, (size_t)wlen, "cannot watch %s: %s", path, strerror(e));
+		return -e;
+	}
+	w->fd = fd; /* the game closes it when it ends; reads never wait (MSG_DONTWAIT) */
+	return 0;
+}
+
+/* Asks the game for a fresh snapshot (an untaken request is harmless: the
+ * game sends one snapshot for any number of them). */
+static void ask_snapshot(struct watcher *w)
+{
+	if (w->fd >= 0)
+		(void)!send(w->fd, watch_resync_msg, sizeof watch_resync_msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void replace_game(struct watcher *w, struct game *g)
+{
+	game_destroy(w->game);
+	w->game = g;
+	w->fresh = true;
+}
+
+/* Whether the screen u can be drawn over the copy g (a game screen needs a
+ * game, the look cursor its floor). */
+static bool screen_fits(const struct ui *u, const struct game *g)
+{
+	enum ui_screen s = u->screen == UI_HELP ? u->help_from : u->screen;
+	if (s != UI_TITLE && s != UI_HELP && s != UI_SCORES && !g)
+		return false;
+	if ((u->screen == UI_LOOK || u->screen == UI_TARGET) && g) {
+		const struct map *m = game_map(g);
+		if (u->look_x < 0 || u->look_y < 0 || u->look_x >= m->w || u->look_y >= m->h)
+			return false;
+	}
+	return true;
+}
+
+static int proto(char *why, int wlen, const char *what, const char *detail)
+{
+	snprintf(why, (size_t)wlen, "the game sent %s%s%s (stopped watching)", what, detail[0] ? ": " : "", detail);
+	return -EPROTO;
+}
+
+/* One whole message. */
+static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t n, char *why, int wlen)
+{
+	char d[240] = "";
+	if (!w->hello && type != WATCH_HELLO)
+		return proto(why, wlen, "no greeting first", "");
+	switch (type) {
+	case WATCH_HELLO:
+		if (w->hello)
+			return proto(why, wlen, "a second greeting", "");
+		if (watchwire_parse_hello(p, n, w->who, sizeof w->who, d, sizeof d)) {
+			snprintf(why, (size_t)wlen, "cannot watch: %s", d);
+			return -EPROTO;
+		}
+		w->hello = true;
+		return 0;
+	case WATCH_SNAPSHOT: {
+		struct ui u = w->ui;
+		struct game *g;
+		int ncmd, turn;
+		uint64_t sum;
+		int rc = watchwire_parse_snapshot(p, n, &u, &g, &ncmd, &turn, &sum, d, sizeof d);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			return proto(why, wlen, "a bad snapshot", d);
+		if (g && (game_checksum(g) != sum || hist_count(game_history(g)) != ncmd || game_turn(g) != turn)) {
+			game_destroy(g);
+			return proto(why, wlen, "a snapshot that does not match its own checksum", "");
+		}
+		replace_game(w, g);
+		u.hover_x = u.hover_y = -1;
+		u.binds = w->binds;
+		w->ui = u;
+		w->ncmd = ncmd;
+		w->synced = true;
+		if (w->mismatches) {
+			char *at = strstr(w->line, "asked for a new snapshot");
+			if (at)
+				snprintf(at, sizeof w->line - (size_t)(at - w->line), "took a new snapshot");
+		}
+		if (g)
+			w->last_sum = sum, w->last_turn = turn;
+		return 0;
+	}
+	case WATCH_SCREEN: {
+		struct ui u = w->ui;
+		size_t used;
+		if (watchwire_parse_ui(p, n, &used, &u, d, sizeof d))
+			return proto(why, wlen, "a bad screen", d);
+		if (used != n)
+			return proto(why, wlen, "a bad screen", "bytes after its end");
+		if (!w->synced)
+			return 0; /* of a game we no longer follow: the snapshot brings the screen */
+		if (!screen_fits(&u, w->game))
+			return proto(why, wlen, "a screen that does not fit its game", "");
+		if (u.screen != w->ui.screen)
+			w->fresh = true;
+		w->ui = u;
+		return 0;
+	}
+	case WATCH_COMMAND: {
+		struct command c;
+		if (watchwire_parse_command(p, n, &c, d, sizeof d))
+			return proto(why, wlen, "a bad command", d);
+		if (!w->synced || !w->game)
+			return 0; /* waiting for a snapshot */
+		game_do(w->game, &c);
+		w->ncmd = hist_count(game_history(w->game));
+		return 0;
+	}
+	case WATCH_CHECK: {
+		int ncmd, turn;
+		uint64_t sum;
+		if (watchwire_parse_check(p, n, &ncmd, &turn, &sum, d, sizeof d))
+			return proto(why, wlen, "a bad checksum message", d);
+		if (!w->synced || !w->game)
+			return 0;
+		w->checks++;
+		uint64_t mine = game_checksum(w->game);
+		if (mine == sum && w->ncmd == ncmd) {
+			w->last_sum = sum;
+			w->last_turn = turn;
+			return 0;
+		}
+		w->mismatches++;
+		snprintf(w->line, sizeof w->line, "checksum mismatch at turn %d (game %016llx, here %016llx): "
+			 "asked for a new snapshot", turn, (unsigned long long)sum, (unsigned long long)mine);
+		log_error("watching %s: %s", w->who, w->line);
+		w->synced = false;
+		ask_snapshot(w);
+		return 0;
+	}
+	default:
+		snprintf(d, sizeof d, "type %u", type);
+		return proto(why, wlen, "a message of an unknown kind", d);
+	}
+}
+
+int watcher_feed(struct watcher *w, const void *data, size_t n, char *why, int wlen)
+{
+	const unsigned char *p = data;
+	while (n) {
+		size_t used;
+		int rc = watchwire_read(&w->rd, p, n, &used);
+		p += used;
+		n -= used;
+		if (rc == -EMSGSIZE)
+			return proto(why, wlen, "a message of a length no game sends", "");
+		if (rc == -ENOMEM) {
+			snprintf(why, (size_t)wlen, "out of memory reading the game's stream");
+			return rc;
+		}
+		if (rc == 1 && (rc = take(w, w->rd.type, w->rd.body, w->rd.got, why, wlen)))
+			return rc;
+	}
+	return 0;
+}
+
+int watcher_read(struct watcher *w, char *why, int wlen)
+{
+	for (int round = 0; round < 64; round++) {
+		unsigned char buf[16384];
+		ssize_t k = recv(w->fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (k < 0) {
+			int e = errno;
+			snprintf(why, (size_t)wlen, "the game's stream failed: %s", strerror(e));
+			return -e;
+		}
+		if (k == 0)
+			return 1;
+		int rc = watcher_feed(w, buf, (size_t)k, why, wlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, struct console *scratch)
+{
+	int rows = shown->h;
+	int rc;
+	if (!w->inner) {
+		if ((rc = con_create(&w->inner, shown->w, rows)))
+			return rc;
+		w->fresh = true;
+	} else if (w->inner->w != shown->w || w->inner->h != rows) {
+		if ((rc = con_resize(w->inner, shown->w, rows)))
+			return rc;
+		w->fresh = true;
+	}
+	if (w->fresh)
+		ui_drawn_forget(d);
+	w->fresh = false;
+	if (w->synced || w->game) {
+		ui_draw_frame(d, &w->ui, w->game, w->inner, scratch);
+	} else {
+		con_clear(w->inner, 0); /* before the first snapshot */
+		ui_drawn_forget(d);
+	}
+	/* the game's screen, but for its key hints (the game's keys, not ours) */
+	for (int y = 0; y + 1 < shown->h; y++)
+		for (int x = 0; x < shown->w; x++)
+			con_cell_set(shown, x, y, w->inner->cells[y * w->inner->w + x]);
+	con_clear_damage(w->inner);
+	/* where the hints were: whom it watches */
+	char top[512];
+	if (!w->synced && !w->game && !w->line[0])
+		snprintf(top, sizeof top, " Watching %s - waiting for its game - q leaves", w->who[0] ? w->who : "...");
+	else if (w->line[0])
+		snprintf(top, sizeof top, " Watching %s - %s - q leaves", w->who, w->line);
+	else
+		snprintf(top, sizeof top, " Watching %s - q leaves", w->who);
+	uint32_t bg = w->line[0] ? WARN_BG : LINE_BG;
+	int y = shown->h - 1;
+	int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
+	con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+	return 0;
+}
+
+void watcher_close(struct watcher *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	game_destroy(w->game);
+	w->game = NULL;
+	watchwire_reader_free(&w->rd);
+	con_destroy(w->inner);
+	w->inner = NULL;
+}

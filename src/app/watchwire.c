@@ -1,0 +1,458 @@
+/* The watch protocol's bytes: little-endian integers, strings as a length
+ * byte and their bytes, every value checked when parsed. */
+#include "app/watchwire.h"
+#include "game/history.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const unsigned char watch_resync_msg[WATCH_RESYNC_LEN] = { 1, 0, 0, 0, WATCH_RESYNC };
+
+/* ------------------------------------------------------------------ */
+/* building */
+
+struct out {
+	unsigned char b[1024];
+	size_t n;
+};
+
+static void o_u8(struct out *o, unsigned v)
+{
+	if (o->n < sizeof o->b)
+		o->b[o->n++] = (unsigned char)v;
+}
+
+static void o_u16(struct out *o, unsigned v)
+{
+	o_u8(o, v & 0xFF);
+	o_u8(o, (v >> 8) & 0xFF);
+}
+
+static void o_u32(struct out *o, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		o_u8(o, (v >> (8 * i)) & 0xFF);
+}
+
+static void o_u64(struct out *o, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		o_u8(o, (unsigned)(v >> (8 * i)) & 0xFF);
+}
+
+/* A string of at most max bytes (the field it goes back into). */
+static void o_str(struct out *o, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	o_u8(o, (unsigned)n);
+	for (size_t i = 0; i < n; i++)
+		o_u8(o, (unsigned char)s[i]);
+}
+
+/* Appends the message type with payload o to b. */
+static int put(struct serial_buf *b, uint8_t type, const struct out *o, size_t extra)
+{
+	unsigned char h[WATCH_HEAD];
+	uint32_t len = (uint32_t)(1 + o->n + extra);
+	for (int i = 0; i < 4; i++)
+		h[i] = (unsigned char)(len >> (8 * i));
+	h[4] = type;
+	int rc = serial_buf_append(b, h, sizeof h);
+	return rc ? rc : serial_buf_append(b, o->b, o->n);
+}
+
+int watchwire_hello(struct serial_buf *b, const char *who)
+{
+	struct out o = { .n = 0 };
+	o_u16(&o, WATCH_VERSION);
+	o_str(&o, who, 255);
+	return put(b, WATCH_HELLO, &o, 0);
+}
+
+int watchwire_command(struct serial_buf *b, const struct command *c)
+{
+	struct out o = { .n = 0 };
+	o_u32(&o, (uint32_t)c->c);
+	o_u32(&o, (uint32_t)c->item);
+	o_u32(&o, (uint32_t)c->x);
+	o_u32(&o, (uint32_t)c->y);
+	o_u32(&o, (uint32_t)c->choice);
+	return put(b, WATCH_COMMAND, &o, 0);
+}
+
+int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum)
+{
+	struct out o = { .n = 0 };
+	o_u32(&o, (uint32_t)ncmd);
+	o_u32(&o, (uint32_t)turn);
+	o_u64(&o, sum);
+	return put(b, WATCH_CHECK, &o, 0);
+}
+
+static void o_ui(struct out *o, const struct ui *u)
+{
+	o_u8(o, (unsigned)u->screen);
+	o_u8(o, (unsigned)u->menu_sel);
+	o_u8(o, u->can_continue);
+	o_u8(o, (unsigned)u->help_from);
+	o_u8(o, (unsigned)u->last_dev);
+	o_u8(o, (unsigned)(u->kiosk | u->demo << 1 | u->confirm_quit << 2 | u->confirm_new << 3 |
+			   u->scores_after_death << 4));
+	o_u16(o, (unsigned)u->history_top);
+	o_u16(o, (unsigned)u->help_top);
+	o_u16(o, (unsigned)(u->look_x & 0xFFFF));
+	o_u16(o, (unsigned)(u->look_y & 0xFFFF));
+	o_u8(o, (unsigned)u->inv_sel);
+	o_u8(o, (unsigned)u->target_slot);
+	o_u8(o, (unsigned)u->levelup_sel);
+	o_u8(o, (unsigned)(u->score_rank & 0xFF));
+	o_str(o, u->notice, sizeof u->notice - 1);
+	o_str(o, u->status, sizeof u->status - 1);
+	int n = u->nscores < 0 ? 0 : u->nscores > UI_SCORES_MAX ? UI_SCORES_MAX : u->nscores;
+	o_u8(o, (unsigned)n);
+	for (int i = 0; i < n; i++) {
+		const struct ui_score *s = &u->scores[i];
+		o_u64(o, (uint64_t)s->score);
+		o_u16(o, (unsigned)s->depth);
+		o_u32(o, (uint32_t)s->turns);
+		o_u16(o, (unsigned)s->level);
+		o_str(o, s->cause, sizeof s->cause - 1);
+	}
+}
+
+int watchwire_screen(struct serial_buf *b, const struct ui *u)
+{
+	struct out o = { .n = 0 };
+	o_ui(&o, u);
+	return put(b, WATCH_SCREEN, &o, 0);
+}
+
+/* The frame of a section of the game's encoding, written into the snapshot
+ * as game_encode would append it. */
+struct snap_sink {
+	struct serial_buf *b;
+	size_t at; /* where the open section's length goes */
+};
+
+static int snap_begin(void *ctx, const char tag[4])
+{
+	struct snap_sink *s = ctx;
+	static const unsigned char zero[4];
+	int rc = serial_buf_append(s->b, tag, 4);
+	s->at = s->b->len;
+	return rc ? rc : serial_buf_append(s->b, zero, 4);
+}
+
+static int snap_write(void *ctx, const void *data, size_t len)
+{
+	struct snap_sink *s = ctx;
+	return serial_buf_append(s->b, data, len);
+}
+
+static int snap_end(void *ctx)
+{
+	struct snap_sink *s = ctx;
+	uint32_t n = (uint32_t)(s->b->len - s->at - 4);
+	for (int i = 0; i < 4; i++)
+		s->b->data[s->at + i] = (unsigned char)(n >> (8 * i));
+	return 0;
+}
+
+int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g)
+{
+	struct out o = { .n = 0 };
+	o_ui(&o, u);
+	o_u8(&o, g != NULL);
+	if (g) {
+		o_u32(&o, (uint32_t)hist_count(game_history(g)));
+		o_u32(&o, (uint32_t)game_turn(g));
+		o_u64(&o, game_checksum(g));
+	}
+	size_t start = b->len;
+	int rc = put(b, WATCH_SNAPSHOT, &o, 0);
+	if (rc || !g)
+		return rc;
+	struct snap_sink s = { .b = b };
+	const struct serial_sink sink = { .begin = snap_begin, .write = snap_write, .end = snap_end, .ctx = &s };
+	if ((rc = game_encode_to(g, &sink)))
+		return rc;
+	size_t len = b->len - start - 4;
+	if (len > WATCH_MSG_MAX)
+		return -EMSGSIZE;
+	for (int i = 0; i < 4; i++)
+		b->data[start + i] = (unsigned char)(len >> (8 * i));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading */
+
+int watchwire_read(struct watch_reader *r, const void *data, size_t n, size_t *used)
+{
+	const unsigned char *p = data;
+	size_t i = 0;
+	uint32_t max = r->max ? r->max : WATCH_MSG_MAX;
+	if (r->ready) {
+		/* the last message was handed out: start the next */
+		r->ready = false;
+		r->have_head = 0;
+		r->got = 0;
+	}
+	*used = 0;
+	while (r->have_head < WATCH_HEAD) {
+		if (i == n)
+			return 0;
+		r->head[r->have_head++] = p[i++];
+		*used = i;
+		if (r->have_head == WATCH_HEAD) {
+			r->len = (uint32_t)r->head[0] | (uint32_t)r->head[1] << 8 | (uint32_t)r->head[2] << 16 |
+				 (uint32_t)r->head[3] << 24;
+			r->type = r->head[4];
+			if (r->len == 0 || r->len > max)
+				return -EMSGSIZE;
+		}
+	}
+	size_t want = r->len - 1 - r->got, take = n - i < want ? n - i : want;
+	if (r->got + take > r->cap) {
+		size_t nc = r->cap ? r->cap : 256;
+		while (nc < r->got + take)
+			nc *= 2;
+		if (nc > r->len - 1)
+			nc = r->len - 1;
+		unsigned char *nb = realloc(r->body, nc);
+		if (!nb)
+			return -ENOMEM;
+		r->body = nb;
+		r->cap = nc;
+	}
+	if (take)
+		memcpy(r->body + r->got, p + i, take);
+	r->got += take;
+	i += take;
+	*used = i;
+	if (r->got < r->len - 1)
+		return 0;
+	r->ready = true;
+	return 1;
+}
+
+void watchwire_reader_free(struct watch_reader *r)
+{
+	uint32_t max = r->max;
+	free(r->body);
+	*r = (struct watch_reader){ .max = max };
+}
+
+struct in {
+	const unsigned char *p;
+	size_t n, at;
+	bool short_;
+};
+
+static uint64_t i_n(struct in *s, int bytes)
+{
+	if (s->n - s->at < (size_t)bytes) {
+		s->short_ = true;
+		s->at = s->n;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)s->p[s->at + (size_t)i] << (8 * i);
+	s->at += (size_t)bytes;
+	return v;
+}
+
+/* A string into out (room for max bytes and the NUL); false when it does
+ * not fit or holds a control byte (every line shown is one printable line). */
+static bool i_str(struct in *s, char *out, size_t max)
+{
+	size_t n = (size_t)i_n(s, 1);
+	if (s->short_ || n > max || s->n - s->at < n) {
+		s->short_ = s->short_ || s->n - s->at < n;
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s->p[s->at + i];
+		if (c < 0x20 || c == 0x7f)
+			return false;
+		out[i] = (char)c;
+	}
+	out[n] = 0;
+	s->at += n;
+	return true;
+}
+
+static int bad(char *why, int len, const char *what)
+{
+	snprintf(why, (size_t)len, "%s", what);
+	return -EINVAL;
+}
+
+int watchwire_parse_hello(const unsigned char *p, size_t n, char *who, int wholen, char *why, int len)
+{
+	struct in s = { .p = p, .n = n };
+	unsigned v = (unsigned)i_n(&s, 2);
+	if (s.short_)
+		return bad(why, len, "the game's greeting is cut short");
+	if (v != WATCH_VERSION) {
+		snprintf(why, (size_t)len, "the game speaks watch protocol version %u, this pirogue version %d "
+			 "(watch with the same pirogue as the game)", v, WATCH_VERSION);
+		return -EINVAL;
+	}
+	char name[256];
+	if (!i_str(&s, name, sizeof name - 1) || s.at != n)
+		return bad(why, len, "the game's greeting names its player badly");
+	snprintf(who, (size_t)wholen, "%s", name);
+	return 0;
+}
+
+int watchwire_parse_command(const unsigned char *p, size_t n, struct command *c, char *why, int len)
+{
+	if (n != 20)
+		return bad(why, len, "a command of the wrong length");
+	struct in s = { .p = p, .n = n };
+	int32_t v[5];
+	for (int i = 0; i < 5; i++)
+		v[i] = (int32_t)(uint32_t)i_n(&s, 4);
+	if (v[0] < 0 || v[0] >= CMD_COUNT)
+		return bad(why, len, "an unknown command");
+	if (v[1] < -1 || v[1] > 25 || v[2] < -1 || v[2] >= MAP_MAX_W || v[3] < -1 || v[3] >= MAP_MAX_H ||
+	    v[4] < -1 || v[4] >= LEVELUP_COUNT)
+		return bad(why, len, "a command with an argument out of range");
+	*c = (struct command){ .c = (enum cmd)v[0], .item = v[1], .x = v[2], .y = v[3], .choice = v[4] };
+	return 0;
+}
+
+int watchwire_parse_check(const unsigned char *p, size_t n, int *ncmd, int *turn, uint64_t *sum, char *why,
+			  int len)
+{
+	if (n != 16)
+		return bad(why, len, "a checksum message of the wrong length");
+	struct in s = { .p = p, .n = n };
+	uint32_t c = (uint32_t)i_n(&s, 4), t = (uint32_t)i_n(&s, 4);
+	if (c > INT32_MAX || t > INT32_MAX)
+		return bad(why, len, "a checksum message with a count out of range");
+	*ncmd = (int)c;
+	*turn = (int)t;
+	*sum = i_n(&s, 8);
+	return 0;
+}
+
+int watchwire_parse_ui(const unsigned char *p, size_t n, size_t *used, struct ui *u, char *why, int len)
+{
+	struct in s = { .p = p, .n = n };
+	struct ui v = *u;
+	unsigned screen = (unsigned)i_n(&s, 1), menu = (unsigned)i_n(&s, 1), cont = (unsigned)i_n(&s, 1);
+	unsigned from = (unsigned)i_n(&s, 1), dev = (unsigned)i_n(&s, 1), flags = (unsigned)i_n(&s, 1);
+	unsigned htop = (unsigned)i_n(&s, 2), hltop = (unsigned)i_n(&s, 2);
+	int lx = (int16_t)(uint16_t)i_n(&s, 2), ly = (int16_t)(uint16_t)i_n(&s, 2);
+	unsigned inv = (unsigned)i_n(&s, 1), slot = (unsigned)i_n(&s, 1), lvl = (unsigned)i_n(&s, 1);
+	int rank = (int8_t)(uint8_t)i_n(&s, 1);
+	if (s.short_)
+		return bad(why, len, "a screen message cut short");
+	if (screen >= UI_SCREEN_COUNT || from >= UI_SCREEN_COUNT || menu >= MENU_COUNT || cont > 1 ||
+	    dev > DEV_SCRIPT || flags > 0x1F || htop > GAME_LOG_MAX || hltop > 1000 || lx < -1 || lx >= MAP_MAX_W ||
+	    ly < -1 || ly >= MAP_MAX_H || inv > 25 || slot > 25 || lvl >= LEVELUP_COUNT || rank < -1 ||
+	    rank >= UI_SCORES_MAX)
+		return bad(why, len, "a screen message with a value out of range");
+	if (!i_str(&s, v.notice, sizeof v.notice - 1) || !i_str(&s, v.status, sizeof v.status - 1))
+		return bad(why, len, "a screen message with a bad line of text");
+	unsigned ns = (unsigned)i_n(&s, 1);
+	if (s.short_ || ns > UI_SCORES_MAX)
+		return bad(why, len, "a screen message with a bad score table");
+	for (unsigned i = 0; i < ns; i++) {
+		struct ui_score *sc = &v.scores[i];
+		int64_t score = (int64_t)i_n(&s, 8);
+		unsigned depth = (unsigned)i_n(&s, 2);
+		uint32_t turns = (uint32_t)i_n(&s, 4);
+		unsigned level = (unsigned)i_n(&s, 2);
+		if (s.short_ || score < 0 || score > 1000000000000LL || turns > INT32_MAX ||
+		    !i_str(&s, sc->cause, sizeof sc->cause - 1))
+			return bad(why, len, "a screen message with a bad score table");
+		sc->score = (long)score;
+		sc->depth = (int)depth;
+		sc->turns = (int)turns;
+		sc->level = (int)level;
+	}
+	v.screen = (enum ui_screen)screen;
+	v.menu_sel = (int)menu;
+	v.can_continue = cont;
+	v.help_from = (enum ui_screen)from;
+	v.last_dev = (enum dev_kind)dev;
+	v.kiosk = flags & 1;
+	v.demo = flags >> 1 & 1;
+	v.confirm_quit = flags >> 2 & 1;
+	v.confirm_new = flags >> 3 & 1;
+	v.scores_after_death = flags >> 4 & 1;
+	v.history_top = (int)htop;
+	v.help_top = (int)hltop;
+	v.look_x = lx;
+	v.look_y = ly;
+	v.inv_sel = (int)inv;
+	v.target_slot = (int)slot;
+	v.levelup_sel = (int)lvl;
+	v.score_rank = rank;
+	v.nscores = (int)ns;
+	*u = v;
+	*used = s.at;
+	return 0;
+}
+
+/* Whether screen s draws from a game (the title, help and scores do not). */
+static bool needs_game(enum ui_screen s)
+{
+	return s != UI_TITLE && s != UI_HELP && s != UI_SCORES;
+}
+
+int watchwire_parse_snapshot(const unsigned char *p, size_t n, struct ui *u, struct game **g, int *ncmd,
+			     int *turn, uint64_t *sum, char *why, int len)
+{
+	struct ui v = *u;
+	size_t at;
+	*g = NULL;
+	int rc = watchwire_parse_ui(p, n, &at, &v, why, len);
+	if (rc)
+		return rc;
+	struct in s = { .p = p, .n = n, .at = at };
+	unsigned has = (unsigned)i_n(&s, 1);
+	if (s.short_ || has > 1)
+		return bad(why, len, "a snapshot cut short");
+	if (!has) {
+		if (s.at != n)
+			return bad(why, len, "a snapshot without a game holds bytes after its screen");
+		if (needs_game(v.screen) || (v.screen == UI_HELP && needs_game(v.help_from)))
+			return bad(why, len, "a snapshot shows a game screen without a game");
+		*u = v;
+		*ncmd = *turn = 0;
+		*sum = 0;
+		return 0;
+	}
+	uint32_t c = (uint32_t)i_n(&s, 4), t = (uint32_t)i_n(&s, 4);
+	uint64_t k = i_n(&s, 8);
+	if (s.short_ || c > INT32_MAX || t > INT32_MAX)
+		return bad(why, len, "a snapshot cut short");
+	char gwhy[200] = "";
+	struct game *ng = NULL;
+	rc = game_decode(&ng, p + s.at, n - s.at, gwhy, sizeof gwhy);
+	if (rc) {
+		if (rc == -EINVAL)
+			snprintf(why, (size_t)len, "a snapshot whose game is refused: %s", gwhy);
+		else
+			snprintf(why, (size_t)len, "a snapshot whose game cannot be loaded: %s", strerror(-rc));
+		return rc;
+	}
+	const struct map *m = game_map(ng);
+	bool cursor = v.screen == UI_LOOK || v.screen == UI_TARGET;
+	if (cursor && (v.look_x < 0 || v.look_y < 0 || v.look_x >= m->w || v.look_y >= m->h)) {
+		game_destroy(ng);
+		return bad(why, len, "a snapshot whose cursor lies off the map");
+	}
+	*u = v;
+	*g = ng;
+	*ncmd = (int)c;
+	*turn = (int)t;
+	*sum = k;
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* watchwire: the watch protocol's bytes (docs/watch.md) — each message built and parsed, a bounded reader of a stream of them, the screen state (struct ui) as sent; no sockets. */
+#ifndef PIROGUE_APP_WATCHWIRE_H
+#define PIROGUE_APP_WATCHWIRE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "game/game.h"
+#include "game/serial.h"
+#include "ui/ui.h"
+
+/* The protocol's version, sent first (WATCH_HELLO); a watcher refuses any
+ * other. Raised whenever a message's bytes change. */
+#define WATCH_VERSION 1
+
+/* A message is "length (u32 LE) type (u8) payload", length counting the
+ * type and the payload (1 .. WATCH_MSG_MAX); all integers little-endian. */
+#define WATCH_HEAD 5
+#define WATCH_MSG_MAX (16u << 20) /* the largest message a reader takes (a snapshot) */
+
+enum watch_type {
+	/* the game to a watcher */
+	WATCH_HELLO = 1,    /* u16 version, u8 n, n bytes: whose game it is ("ann@pi, kiosk") */
+	WATCH_SNAPSHOT = 2, /* the screen (ui block), u8 has_game; with a game: u32 commands so far,
+			     * u32 turn, u64 checksum, then the game's encoding (game_encode) */
+	WATCH_COMMAND = 3,  /* i32 c, item, x, y, choice: one command as played */
+	WATCH_CHECK = 4,    /* u32 commands so far, u32 turn, u64 game_checksum after them */
+	WATCH_SCREEN = 5,   /* the screen changed (ui block) */
+	/* a watcher to the game: nothing else is ever read from one */
+	WATCH_RESYNC = 0x81 /* no payload: send me a new snapshot */
+};
+
+/* The bytes of one WATCH_RESYNC (all a watcher ever sends). */
+#define WATCH_RESYNC_LEN WATCH_HEAD
+extern const unsigned char watch_resync_msg[WATCH_RESYNC_LEN];
+
+/* Each appends one whole message to b (which may hold bytes already).
+ * Return 0 or -ENOMEM (b then holds a partial message: cut it back to its
+ * old len). watchwire_snapshot: g may be NULL (no game: the title); it also
+ * returns game_encode's -errno. */
+int watchwire_hello(struct serial_buf *b, const char *who);
+int watchwire_command(struct serial_buf *b, const struct command *c);
+int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum);
+int watchwire_screen(struct serial_buf *b, const struct ui *u);
+int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g);
+
+/* A stream of messages read in pieces of any size. Zero it before use
+ * (max 0 means WATCH_MSG_MAX); watchwire_reader_free when done. The body
+ * grows with the bytes that arrive, never ahead of them, so a length that
+ * lies costs nothing. */
+struct watch_reader {
+	unsigned char head[WATCH_HEAD];
+	size_t have_head;
+	uint32_t len;          /* of the message being read (type + payload) */
+	unsigned char *body;   /* its payload so far */
+	size_t got, cap;
+	uint32_t max;          /* the largest length taken */
+	bool ready;            /* body holds a whole message (type, body, got) */
+	uint8_t type;
+};
+
+/* Takes bytes from data (n of them) until one message is whole; *used says
+ * how many were taken. Returns 1 with r->type and r->body / r->got holding
+ * the message (valid until the next call), 0 when every byte was taken and
+ * no message is whole yet, -EMSGSIZE for a length of 0 or over the maximum
+ * (the stream cannot be trusted past it), -ENOMEM. */
+int watchwire_read(struct watch_reader *r, const void *data, size_t n, size_t *used);
+/* Frees what r holds; r is as zeroed (its max kept). */
+void watchwire_reader_free(struct watch_reader *r);
+
+/* The parsers of the payloads: each returns 0, or -EINVAL with one line in
+ * why (len > 0) naming what is wrong; they read only the n bytes given. */
+int watchwire_parse_hello(const unsigned char *p, size_t n, char *who, int wholen, char *why, int len);
+int watchwire_parse_command(const unsigned char *p, size_t n, struct command *c, char *why, int len);
+int watchwire_parse_check(const unsigned char *p, size_t n, int *ncmd, int *turn, uint64_t *sum, char *why,
+			  int len);
+/* A ui block at p into *u (every field the block holds; the rest of *u is
+ * left as it was), each value checked against what the screens accept;
+ * *used: its length (the snapshot's game follows it). */
+int watchwire_parse_ui(const unsigned char *p, size_t n, size_t *used, struct ui *u, char *why, int len);
+/* A whole snapshot: its ui into *u, its game decoded into *g (NULL: none)
+ * with the commands, turn and checksum it was sent with; the ui is checked
+ * against the game too (a screen that needs a game has one, the look cursor
+ * lies on its floor). */
+int watchwire_parse_snapshot(const unsigned char *p, size_t n, struct ui *u, struct game **g, int *ncmd,
+			     int *turn, uint64_t *sum, char *why, int len);
+
+#endif

@@ -1,0 +1,605 @@
+/* test_watch: the watch protocol (watchwire: every message built and parsed
+ * back, the reader in pieces, hostile values refused), the publisher's
+ * bounded queues (a watcher that falls behind gets a fresh snapshot, one
+ * that sends junk is dropped, WATCH_MAX at most), the watcher's checksum
+ * mismatch, the socket's mode and its refusal of a user outside the group, no chown
+ * when the socket has the group already (the kiosk unit kills chown). */
+#include "watchfix.h"
+#include "child.h"
+#include "gamefix.h"
+#include <grp.h>
+#include <pwd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* getgrnam(3) and chown(2) as the publisher sees them: with fake_group set,
+ * the group pirogue exists and has fake_gid; chown is counted (then done).
+ * Otherwise the system's groups (getgrnam_r, not interposed). */
+static bool fake_group;
+static gid_t fake_gid;
+static int chowns;
+
+struct group *getgrnam(const char *name)
+{
+	static struct group g;
+	static char buf[4096];
+	struct group *r = NULL;
+	if (fake_group && !strcmp(name, WATCH_GROUP)) {
+		g = (struct group){ .gr_name = (char *)WATCH_GROUP, .gr_gid = fake_gid };
+		return &g;
+	}
+	return getgrnam_r(name, &g, buf, sizeof buf, &r) ? NULL : r;
+}
+
+int chown(const char *path, uid_t uid, gid_t gid)
+{
+	chowns++;
+	return (int)syscall(SYS_fchownat, AT_FDCWD, path, uid, gid, 0);
+}
+
+static struct game *new_game(uint64_t seed)
+{
+	return gamefix_new(seed, MAPGEN_CLASSIC);
+}
+
+static struct ui play_ui(void)
+{
+	return (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
+}
+
+/* Reads one whole message of b (from *at) into r; returns its type. */
+static int one_msg(struct watch_reader *r, const struct serial_buf *b, size_t *at)
+{
+	size_t used;
+	int rc = watchwire_read(r, b->data + *at, b->len - *at, &used);
+	*at += used;
+	assert_int_equal(rc, 1);
+	return r->type;
+}
+
+static void test_messages_round_trip(void **state)
+{
+	(void)state;
+	struct serial_buf b = { 0 };
+	struct command c = { .c = CMD_USE, .item = 3, .x = 17, .y = 9, .choice = -1 };
+	struct ui u = play_ui();
+	u.screen = UI_SCORES;
+	u.menu_sel = 2;
+	u.help_from = UI_INVENTORY;
+	u.last_dev = DEV_GAMEPAD;
+	u.demo = u.confirm_new = u.scores_after_death = true;
+	u.history_top = 7;
+	u.help_top = 12;
+	u.look_x = 33;
+	u.look_y = 4;
+	u.inv_sel = 5;
+	u.target_slot = 6;
+	u.levelup_sel = 2;
+	u.score_rank = 1;
+	snprintf(u.notice, sizeof u.notice, "a notice");
+	snprintf(u.status, sizeof u.status, "You see an orc.");
+	u.nscores = 2;
+	u.scores[0] = (struct ui_score){ .score = 1234, .depth = 3, .turns = 500, .level = 4, .cause = "killed by an orc" };
+	u.scores[1] = (struct ui_score){ .score = 99, .depth = 1, .turns = 20, .level = 1, .cause = "quit" };
+	assert_int_equal(watchwire_hello(&b, "ann@pi (kiosk)"), 0);
+	assert_int_equal(watchwire_command(&b, &c), 0);
+	assert_int_equal(watchwire_check(&b, 41, 40, 0x0123456789ABCDEFull), 0);
+	assert_int_equal(watchwire_screen(&b, &u), 0);
+
+	struct watch_reader r = { 0 };
+	size_t at = 0;
+	char why[256], who[256];
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_HELLO);
+	assert_int_equal(watchwire_parse_hello(r.body, r.got, who, sizeof who, why, sizeof why), 0);
+	assert_string_equal(who, "ann@pi (kiosk)");
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_COMMAND);
+	struct command back;
+	assert_int_equal(watchwire_parse_command(r.body, r.got, &back, why, sizeof why), 0);
+	assert_memory_equal(&back, &c, sizeof c);
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_CHECK);
+	int n, t;
+	uint64_t sum;
+	assert_int_equal(watchwire_parse_check(r.body, r.got, &n, &t, &sum, why, sizeof why), 0);
+	assert_int_equal(n, 41);
+	assert_int_equal(t, 40);
+	assert_true(sum == 0x0123456789ABCDEFull);
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_SCREEN);
+	struct ui v = { 0 };
+	size_t used;
+	assert_int_equal(watchwire_parse_ui(r.body, r.got, &used, &v, why, sizeof why), 0);
+	assert_int_equal(used, r.got);
+	assert_int_equal(v.screen, UI_SCORES);
+	assert_int_equal(v.menu_sel, 2);
+	assert_int_equal(v.help_from, UI_INVENTORY);
+	assert_int_equal(v.last_dev, DEV_GAMEPAD);
+	assert_true(v.demo && v.confirm_new && v.scores_after_death && !v.kiosk && !v.confirm_quit);
+	assert_int_equal(v.history_top, 7);
+	assert_int_equal(v.help_top, 12);
+	assert_int_equal(v.look_x, 33);
+	assert_int_equal(v.look_y, 4);
+	assert_int_equal(v.inv_sel, 5);
+	assert_int_equal(v.target_slot, 6);
+	assert_int_equal(v.levelup_sel, 2);
+	assert_int_equal(v.score_rank, 1);
+	assert_string_equal(v.notice, "a notice");
+	assert_string_equal(v.status, "You see an orc.");
+	assert_int_equal(v.nscores, 2);
+	assert_int_equal(v.scores[0].score, 1234);
+	assert_int_equal(v.scores[0].turns, 500);
+	assert_string_equal(v.scores[1].cause, "quit");
+	assert_int_equal(at, b.len);
+	watchwire_reader_free(&r);
+	free(b.data);
+}
+
+static void test_snapshot_round_trip(void **state)
+{
+	(void)state;
+	struct game *g = new_game(5);
+	for (int i = 0; i < 40; i++)
+		game_apply(g, (enum cmd)(CMD_MOVE_N + i * 3 % 8));
+	struct ui u = play_ui();
+	struct serial_buf b = { 0 };
+	assert_int_equal(watchwire_snapshot(&b, &u, g), 0);
+	struct watch_reader r = { 0 };
+	size_t at = 0;
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_SNAPSHOT);
+	struct ui v = { 0 };
+	struct game *h;
+	int n, t;
+	uint64_t sum;
+	char why[256];
+	assert_int_equal(watchwire_parse_snapshot(r.body, r.got, &v, &h, &n, &t, &sum, why, sizeof why), 0);
+	assert_non_null(h);
+	assert_true(sum == game_checksum(g));
+	assert_true(game_checksum(h) == game_checksum(g));
+	assert_int_equal(n, 40);
+	assert_int_equal(t, game_turn(g));
+	assert_int_equal(v.screen, UI_PLAY);
+	/* no game: the title only */
+	b.len = 0;
+	struct ui title = { .screen = UI_TITLE, .score_rank = -1 };
+	assert_int_equal(watchwire_snapshot(&b, &title, NULL), 0);
+	at = 0;
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_SNAPSHOT);
+	struct game *none = (struct game *)&n;
+	assert_int_equal(watchwire_parse_snapshot(r.body, r.got, &v, &none, &n, &t, &sum, why, sizeof why), 0);
+	assert_null(none);
+	/* a game screen without a game is refused */
+	b.len = 0;
+	assert_int_equal(watchwire_snapshot(&b, &u, NULL), 0);
+	at = 0;
+	assert_int_equal(one_msg(&r, &b, &at), WATCH_SNAPSHOT);
+	assert_int_equal(watchwire_parse_snapshot(r.body, r.got, &v, &none, &n, &t, &sum, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "without a game"));
+	watchwire_reader_free(&r);
+	free(b.data);
+	game_destroy(h);
+	game_destroy(g);
+}
+
+/* A stream read one byte at a time gives the same messages; a length over
+ * the maximum is refused before any of it is allocated; one that lies
+ * costs only the bytes that came. */
+static void test_reader_pieces_and_bounds(void **state)
+{
+	(void)state;
+	struct serial_buf b = { 0 };
+	struct command c = { .c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(watchwire_command(&b, &c), 0);
+	struct watch_reader r = { 0 };
+	int got = 0;
+	for (size_t i = 0; i < b.len; i++) {
+		size_t used;
+		int rc = watchwire_read(&r, b.data + i, 1, &used);
+		assert_int_equal(used, 1);
+		if (rc == 1) {
+			assert_int_equal(r.type, WATCH_COMMAND);
+			assert_int_equal(r.got, 20);
+			got++;
+		} else {
+			assert_int_equal(rc, 0);
+		}
+	}
+	assert_int_equal(got, 10);
+	watchwire_reader_free(&r);
+
+	/* over the maximum */
+	unsigned char big[WATCH_HEAD] = { 0xFF, 0xFF, 0xFF, 0x7F, WATCH_SNAPSHOT };
+	size_t used;
+	assert_int_equal(watchwire_read(&r, big, sizeof big, &used), -EMSGSIZE);
+	assert_null(r.body);
+	watchwire_reader_free(&r);
+	unsigned char zero[WATCH_HEAD] = { 0, 0, 0, 0, WATCH_CHECK };
+	assert_int_equal(watchwire_read(&r, zero, sizeof zero, &used), -EMSGSIZE);
+	watchwire_reader_free(&r);
+	/* a 16 MB length followed by 10 bytes: a few hundred bytes held */
+	unsigned char lie[WATCH_HEAD + 10] = { 0x00, 0x00, 0x00, 0x01, WATCH_SNAPSHOT };
+	assert_int_equal(watchwire_read(&r, lie, sizeof lie, &used), 0);
+	assert_int_equal(used, sizeof lie);
+	assert_true(r.cap <= 256);
+	watchwire_reader_free(&r);
+	free(b.data);
+}
+
+static void test_hostile_values_refused(void **state)
+{
+	(void)state;
+	char why[256];
+	struct serial_buf b = { 0 };
+	struct ui u = play_ui();
+	assert_int_equal(watchwire_screen(&b, &u), 0);
+	unsigned char *p = b.data + WATCH_HEAD;
+	size_t n = b.len - WATCH_HEAD, used;
+	struct ui v = { 0 };
+	assert_int_equal(watchwire_parse_ui(p, n, &used, &v, why, sizeof why), 0);
+	p[0] = UI_SCREEN_COUNT; /* no such screen */
+	assert_int_equal(watchwire_parse_ui(p, n, &used, &v, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "out of range"));
+	p[0] = UI_PLAY;
+	p[1] = MENU_COUNT; /* no such menu entry */
+	assert_int_equal(watchwire_parse_ui(p, n, &used, &v, why, sizeof why), -EINVAL);
+	p[1] = 0;
+	assert_int_equal(watchwire_parse_ui(p, n - 1, &used, &v, why, sizeof why), -EINVAL); /* cut short */
+	/* a line of text holding a control byte */
+	b.len = 0;
+	snprintf(u.status, sizeof u.status, "bad\033[2Jline");
+	assert_int_equal(watchwire_screen(&b, &u), 0);
+	assert_int_equal(watchwire_parse_ui(b.data + WATCH_HEAD, b.len - WATCH_HEAD, &used, &v, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "line of text"));
+	/* commands out of range */
+	b.len = 0;
+	struct command c = { .c = CMD_COUNT, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	assert_int_equal(watchwire_command(&b, &c), 0);
+	struct command back;
+	assert_int_equal(watchwire_parse_command(b.data + WATCH_HEAD, 20, &back, why, sizeof why), -EINVAL);
+	b.len = 0;
+	c = (struct command){ .c = CMD_USE, .item = 26, .x = -1, .y = -1, .choice = -1 };
+	assert_int_equal(watchwire_command(&b, &c), 0);
+	assert_int_equal(watchwire_parse_command(b.data + WATCH_HEAD, 20, &back, why, sizeof why), -EINVAL);
+	assert_int_equal(watchwire_parse_command(b.data + WATCH_HEAD, 19, &back, why, sizeof why), -EINVAL);
+	/* another protocol version */
+	b.len = 0;
+	assert_int_equal(watchwire_hello(&b, "x"), 0);
+	b.data[WATCH_HEAD] = WATCH_VERSION + 1;
+	char who[64];
+	assert_int_equal(watchwire_parse_hello(b.data + WATCH_HEAD, b.len - WATCH_HEAD, who, sizeof who, why, sizeof why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "version"));
+	free(b.data);
+}
+
+/* A publisher with one watcher on a socket pair, fed into w. */
+struct rig {
+	struct game *g;
+	struct ui u;
+	struct watch_pub *p;
+	struct watcher w;
+};
+
+static void rig_open(struct rig *r, uint64_t seed)
+{
+	memset(r, 0, sizeof *r);
+	r->g = new_game(seed);
+	r->u = play_ui();
+	assert_int_equal(watch_pub_new(&r->p, "test@here"), 0);
+	r->w.fd = watchfix_pair(r->p);
+}
+
+static void rig_close(struct rig *r)
+{
+	watcher_close(&r->w);
+	watch_pub_close(r->p);
+	game_destroy(r->g);
+}
+
+/* One command played, published and flushed. */
+static void rig_play(struct rig *r, enum cmd c)
+{
+	struct command cmd = { .c = c, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	game_do(r->g, &cmd);
+	watch_pub_command(r->p, &cmd);
+	watch_pub_flush(r->p, &r->u, r->g);
+	watch_pub_check(r->p, r->g); /* the loop idle after it */
+}
+
+/* Flushes and reads until the watcher has caught up with the game. */
+static void rig_catch_up(struct rig *r)
+{
+	for (int round = 0; round < 1000; round++) {
+		watchfix_serve(r->p);
+		watch_pub_flush(r->p, &r->u, r->g);
+		watch_pub_check(r->p, r->g);
+		if (watchfix_read(&r->w) == 1)
+			fail_msg("the game's end of the stream closed");
+		if (r->w.synced && r->w.game && r->w.ncmd == hist_count(game_history(r->g)) &&
+		    !watchfix_pending(r->w.fd))
+			return;
+	}
+	fail_msg("the watcher never caught up");
+}
+
+/* A watcher that reads nothing falls behind without the game waiting;
+ * its queue stays within WATCH_QUEUE; once it reads again, it gets a fresh
+ * snapshot and ends on the game's checksum. */
+static void test_fall_behind_fresh_snapshot(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 7);
+	rig_catch_up(&r);
+	struct watch_pub_stats st;
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, 1);
+	/* the watcher stalls: nothing read while the game plays on */
+	for (int i = 0; i < 20000 && !game_is_over(r.g); i++) {
+		rig_play(&r, (enum cmd)(CMD_MOVE_N + (i * 5 + i / 7) % 8));
+		watch_pub_stats(r.p, &st);
+		assert_true(st.queued <= WATCH_QUEUE);
+	}
+	watch_pub_stats(r.p, &st);
+	assert_true(st.behind >= 1);
+	assert_int_equal(st.watchers, 1);
+	rig_catch_up(&r);
+	watch_pub_stats(r.p, &st);
+	assert_true(st.snapshots >= 2);
+	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
+	assert_int_equal(r.w.mismatches, 0);
+	/* it follows on */
+	for (int i = 0; i < 5; i++)
+		rig_play(&r, CMD_WAIT);
+	rig_catch_up(&r);
+	assert_true(r.w.last_sum == game_checksum(r.g));
+	rig_close(&r);
+}
+
+/* A checksum that differs is said in one line and a new snapshot is asked
+ * for; the game sends one and the watcher is right again. */
+static void test_mismatch_asks_for_snapshot(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 3);
+	rig_catch_up(&r);
+	/* the copy is made to differ: a command the game never played */
+	struct command stray = { .c = CMD_MOVE_E, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	game_do(r.w.game, &stray);
+	r.w.ncmd--; /* as if it had not counted it */
+	rig_play(&r, CMD_WAIT);
+	watchfix_read(&r.w);
+	assert_int_equal(r.w.mismatches, 1);
+	assert_false(r.w.synced);
+	assert_non_null(strstr(r.w.line, "checksum mismatch at turn"));
+	assert_null(strchr(r.w.line, '\n'));
+	struct watch_pub_stats st;
+	watch_pub_stats(r.p, &st);
+	long before = st.snapshots;
+	rig_catch_up(&r);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, before + 1);
+	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
+	assert_non_null(strstr(r.w.line, "took a new snapshot"));
+	rig_close(&r);
+}
+
+/* Screens are sent as what they are; a replaced game is a new snapshot. */
+static void test_screens_and_new_game(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 11);
+	rig_catch_up(&r);
+	r.u.screen = UI_INVENTORY;
+	r.u.inv_sel = 0;
+	watch_pub_flush(r.p, &r.u, r.g);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ui.screen, UI_INVENTORY);
+	game_destroy(r.g);
+	r.g = new_game(12);
+	r.u.screen = UI_PLAY;
+	watch_pub_replaced(r.p);
+	rig_catch_up(&r);
+	assert_true(game_seed(r.w.game) == 12);
+	assert_int_equal(r.w.ui.screen, UI_PLAY);
+	rig_close(&r);
+}
+
+/* What a watcher may send is a request for a snapshot; anything else,
+ * and it is dropped. */
+static void test_junk_from_watcher_dropped(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 2);
+	rig_catch_up(&r);
+	assert_int_equal(write(r.w.fd, watch_resync_msg, sizeof watch_resync_msg), (ssize_t)sizeof watch_resync_msg);
+	struct watch_pub_stats st;
+	rig_catch_up(&r);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, 2);
+	static const char junk[] = "GET / HTTP/1.0\r\n\r\n";
+	assert_int_equal(write(r.w.fd, junk, sizeof junk - 1), (ssize_t)sizeof junk - 1);
+	watchfix_serve(r.p);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.watchers, 0);
+	assert_int_equal(st.dropped, 1);
+	rig_close(&r);
+}
+
+static void test_at_most_watch_max(void **state)
+{
+	(void)state;
+	struct watch_pub *p;
+	assert_int_equal(watch_pub_new(&p, "x"), 0);
+	int fds[WATCH_MAX];
+	for (int i = 0; i < WATCH_MAX; i++)
+		fds[i] = watchfix_pair(p);
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(watch_pub_adopt(p, sv[0]), -EMFILE);
+	char c;
+	assert_int_equal(read(sv[1], &c, 1), 0); /* closed at once */
+	close(sv[1]);
+	for (int i = 0; i < WATCH_MAX; i++)
+		close(fds[i]);
+	watch_pub_close(p);
+}
+
+/* The socket: mode 0660; a stale one replaced; a live one left alone. */
+static void test_socket_mode_and_stale(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_watch-XXXXXX", path[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/pirogue/watch.sock", dir);
+	struct watch_pub *p, *q;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0660);
+	const struct group *gr = getgrnam(WATCH_GROUP);
+	if (gr)
+		assert_int_equal(st.st_gid, gr->gr_gid);
+	assert_int_equal(watch_pub_open(&q, path, "y"), -EADDRINUSE);
+	/* a socket nobody listens on (a game killed): replaced */
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char stale[128];
+	snprintf(stale, sizeof stale, "%s/stale.sock", dir);
+	strcpy(sa.sun_path, stale);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	close(fd);
+	assert_int_equal(watch_pub_open(&q, stale, "y"), 0);
+	watch_pub_close(q);
+	watch_pub_close(p);
+	assert_int_equal(access(path, F_OK), -1); /* removed */
+	char d2[160];
+	snprintf(d2, sizeof d2, "%s/pirogue", dir);
+	rmdir(d2);
+	rmdir(dir);
+}
+
+/* Under the kiosk unit the game runs as the package's user pirogue, whose
+ * primary group pirogue the socket gets when bound, and its
+ * SystemCallFilter=~@privileged kills chown(2) with SIGSYS: a socket that has
+ * the group already is not chowned; one that has not is. */
+static void test_no_chown_when_the_group_is_ours(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_watch-XXXXXX", path[128], d2[160];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/pirogue/watch.sock", dir);
+	snprintf(d2, sizeof d2, "%s/pirogue", dir);
+	struct watch_pub *p;
+	struct stat st;
+	fake_group = true;
+	fake_gid = getegid();
+	chowns = 0;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_gid, fake_gid);
+	assert_int_equal(chowns, 0);
+	watch_pub_close(p);
+	/* another group: chowned (refused when not root: said, not fatal) */
+	fake_gid = getegid() + 1;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	assert_int_equal(chowns, 1);
+	watch_pub_close(p);
+	fake_group = false;
+	rmdir(d2);
+	rmdir(dir);
+}
+
+static const char *refused_path;
+
+/* In a child: become nobody (outside the group), try to watch. */
+static int watch_as_nobody(void *arg)
+{
+	(void)arg;
+	const struct passwd *pw = getpwnam("nobody");
+	if (!pw || setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid))
+		return 3;
+	struct watcher w = { .fd = -1 };
+	char why[512];
+	int rc = watcher_connect(&w, refused_path, why, sizeof why);
+	fprintf(stderr, "%s", why);
+	return rc == -EACCES ? 0 : 1;
+}
+
+static void test_outside_group_refused(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* needs to become another user */
+	char dir[] = "/tmp/test_watch-XXXXXX", path[128];
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(path, sizeof path, "%s/watch.sock", dir);
+	struct watch_pub *p;
+	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	refused_path = path;
+	char out[1024];
+	int status = child_run(watch_as_nobody, NULL, out, sizeof out);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3)
+		skip(); /* no user nobody here */
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_non_null(strstr(out, "permission denied: add yourself to the pirogue group"));
+	watch_pub_close(p);
+	rmdir(dir);
+}
+
+/* No game: one line naming where it looked. */
+static void test_no_game_one_line(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_watch-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	char buf[256], why[512];
+	int rc = watcher_path(NULL, buf, sizeof buf, why, sizeof why);
+	if (rc == 0) {
+		/* a kiosk's socket exists on this machine: then connecting says it */
+		struct watcher w = { .fd = -1 };
+		rc = watcher_connect(&w, buf, why, sizeof why);
+		watcher_close(&w);
+		if (rc == 0)
+			skip();
+	} else {
+		assert_int_equal(rc, -ENOENT);
+		assert_non_null(strstr(why, "no game to watch"));
+		assert_non_null(strstr(why, dir));
+	}
+	assert_null(strchr(why, '\n'));
+	struct watcher w = { .fd = -1 };
+	char path[300];
+	snprintf(path, sizeof path, "%s/none.sock", dir);
+	assert_int_equal(watcher_connect(&w, path, why, sizeof why), -ENOENT);
+	assert_non_null(strstr(why, "no game to watch"));
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_messages_round_trip),
+		cmocka_unit_test(test_snapshot_round_trip),
+		cmocka_unit_test(test_reader_pieces_and_bounds),
+		cmocka_unit_test(test_hostile_values_refused),
+		cmocka_unit_test(test_fall_behind_fresh_snapshot),
+		cmocka_unit_test(test_mismatch_asks_for_snapshot),
+		cmocka_unit_test(test_screens_and_new_game),
+		cmocka_unit_test(test_junk_from_watcher_dropped),
+		cmocka_unit_test(test_at_most_watch_max),
+		cmocka_unit_test(test_socket_mode_and_stale),
+		cmocka_unit_test(test_no_chown_when_the_group_is_ours),
+		cmocka_unit_test(test_outside_group_refused),
+		cmocka_unit_test(test_no_game_one_line),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

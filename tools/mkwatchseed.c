@@ -1,0 +1,63 @@
+/* mkwatchseed: writes the watch fuzz targets' seeds (docs/fuzz.md): DIR/watch_reader/stream, what a
+ * game sends a watcher (greeting, snapshot, commands, checksums, screens), and DIR/watch_client/requests,
+ * what a watcher sends. Deterministic. Usage: mkwatchseed tests/fuzz/seeds */
+#include "app/watchwire.h"
+#include "game/history.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static void put(const char *dir, const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+		fprintf(stderr, "mkwatchseed: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkwatchseed SEEDS_DIR\n");
+		return 2;
+	}
+	struct game *g;
+	struct game_opts o = { .seed = 5 };
+	if (game_create(&g, &o))
+		return 1;
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
+	struct serial_buf b = { 0 };
+	/* the first byte: the harness's piece size */
+	unsigned char piece = 3;
+	if (serial_buf_append(&b, &piece, 1) || watchwire_hello(&b, "ann@pi (kiosk)") || watchwire_snapshot(&b, &u, g))
+		return 1;
+	for (int i = 0; i < 12; i++) {
+		struct command c = { .c = (enum cmd)(CMD_MOVE_N + i * 3 % 8), .item = -1, .x = -1, .y = -1, .choice = -1 };
+		game_do(g, &c);
+		if (watchwire_command(&b, &c) ||
+		    watchwire_check(&b, hist_count(game_history(g)), game_turn(g), game_checksum(g)))
+			return 1;
+		if (i == 5) {
+			u.screen = UI_INVENTORY;
+			if (watchwire_screen(&b, &u))
+				return 1;
+			u.screen = UI_PLAY;
+			if (watchwire_screen(&b, &u))
+				return 1;
+		}
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/watch_reader", argv[1]);
+	put(dir, "stream", b.data, b.len);
+	unsigned char req[3 * WATCH_RESYNC_LEN];
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < WATCH_RESYNC_LEN; k++)
+			req[i * WATCH_RESYNC_LEN + k] = watch_resync_msg[k];
+	snprintf(dir, sizeof dir, "%s/watch_client", argv[1]);
+	put(dir, "requests", req, sizeof req);
+	free(b.data);
+	game_destroy(g);
+	return 0;
+}
