@@ -1281,6 +1281,14 @@ static void test_options_keys_and_pad(void **st)
 	key(&r, ACT_MOVE_E, PAD_RIGHT);
 	assert_int_equal(r.u.opt_val[1], 0);
 	assert_int_equal(r.u.opt_sel, 1);
+	/* watch: yes / no */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Others may watch"));
+	r.u.opt_val[2] = 0;
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[2], 1);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[2], 0);
 	/* the keys row: the help screen, and back here with B */
 	key(&r, ACT_MOVE_S, PAD_DOWN);
 	r.f.nreq = 0;
@@ -1289,7 +1297,7 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.screen, UI_HELP);
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_OPTIONS);
-	assert_int_equal(r.u.opt_sel, 2);
+	assert_int_equal(r.u.opt_sel, 3);
 	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
 	assert_int_equal(r.u.opt_sel, 0);
 	key(&r, ACT_BACK, PAD_EAST);

@@ -41,6 +41,8 @@
 
 struct app {
 	const struct app_config *cfg;
+	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
+	bool live;                /* the interactive loop runs: the game may be published */
 	struct font *font;        /* --font, or NULL */
 	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
 	const struct display_ops *ops;
@@ -339,6 +341,8 @@ static void on_timer(struct app *a)
 	}
 }
 
+static void start_publishing(struct app *a);
+
 /* ------------------------------------------------------------------ */
 /* the options screen (scr_options.c's rows): their values from the
  * settings in force, a change applied at once and saved */
@@ -354,6 +358,8 @@ static void option_text(const struct app *a, const char *key, char *buf, size_t 
 		snprintf(buf, len, "%d", a->idle.blank_s / 60);
 	else if (!strcmp(key, "blank"))
 		snprintf(buf, len, "%ds", a->idle.blank_s);
+	else if (!strcmp(key, "watch"))
+		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
 }
 
 /* Each row's value in u from the settings in force. */
@@ -383,6 +389,14 @@ static void option_changed(struct app *a)
 		a->idle.attract_s = atoi(v);
 	else if (!strcmp(o->key, "blank"))
 		a->idle.blank_s = atoi(v) * 60;
+	else if (!strcmp(o->key, "watch")) {
+		a->no_watch = !strcmp(v, "no");
+		if (a->no_watch && a->pub) {
+			watch_pub_close(a->pub); /* its watchers are told the game is gone */
+			a->pub = NULL;
+		} else if (!a->no_watch && !a->pub && a->live)
+			start_publishing(a);
+	}
 	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
 		int rc = wake_open(&a->wake);
 		if (rc)
@@ -751,7 +765,7 @@ static const struct game *shown_game(const struct app *a)
  * a game that cannot be published plays on (the reason is logged). */
 static void start_publishing(struct app *a)
 {
-	if (a->cfg->no_watch)
+	if (a->no_watch)
 		return;
 	char path[4096];
 	int rc = watch_pub_path(path, sizeof path);
@@ -938,6 +952,7 @@ int app_run(const struct app_config *cfg)
 	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
+	a.no_watch = cfg->no_watch;
 	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;
@@ -1010,6 +1025,7 @@ int app_run(const struct app_config *cfg)
 				a.status = 1;
 				goto out;
 			}
+			a.live = true;
 			start_publishing(&a);
 			a.status = run_loop(&a);
 		}

@@ -12,6 +12,8 @@ static const char *const attract_shown[] = { "never", "30 seconds", "1 minute", 
 static const char *const blank_values[] = { "0", "1", "5", "10", "30", "60" };
 static const char *const blank_shown[] = { "never", "1 minute", "5 minutes", "10 minutes", "30 minutes",
 					   "1 hour" };
+static const char *const watch_values[] = { "yes", "no" };
+static const char *const watch_shown[] = { "yes", "no" };
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
 const struct ui_option ui_options[] = {
@@ -19,6 +21,8 @@ const struct ui_option ui_options[] = {
 	  .shown = attract_shown },
 	{ .key = "blank", .label = "Screen off after", .n = N(blank_values), .values = blank_values,
 	  .shown = blank_shown },
+	{ .key = "watch", .label = "Others may watch", .n = N(watch_values), .values = watch_values,
+	  .shown = watch_shown },
 	{ .label = "Keys and buttons", .screen = UI_HELP },
 };
 const int ui_option_count = N(ui_options);
