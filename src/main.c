@@ -5,6 +5,7 @@
 #include "game/mapgen.h"
 #include "platform/term.h"
 #include "platform/vt.h"
+#include "save/daily.h"
 #include "save/save.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXIT_USAGE 2
@@ -29,12 +31,21 @@ static const char usage_text[] =
 	"  --record FILE        write the seed and every command to FILE\n"
 	"  --replay FILE        play FILE back headless; exit 0 if it replays exactly,\n"
 	"                       1 naming the first turn where it diverged\n"
+	"  --view FILE          watch the recording FILE (a morgue's .rec too) at the game's\n"
+	"                       pace: pause (Space, A), speed 1x-64x (up/down), jump\n"
+	"                       back/forward (left/right), step (.), stop (q, Escape, B)\n"
 	"  --state-dir DIR      where the save, morgue files and high scores live (default:\n"
 	"                       $STATE_DIRECTORY, else $XDG_STATE_HOME/pirogue, else\n"
 	"                       ~/.local/state/pirogue)\n"
 	"  --check-save [FILE]  load the save (default: the state directory's) without\n"
 	"                       playing it; print 'ok turn T depth D checksum HEX' or why\n"
 	"                       it is refused; exit 0 or 1\n"
+	"  --daily              play today's daily game at once (UTC; one attempt a day)\n"
+	"  --daily-seed [DATE]  print the seed of the daily game of DATE (YYYY-MM-DD,\n"
+	"                       default today, UTC) and exit\n"
+	"  --auto-pickup LIST   what auto-explore walks to and picks up: a comma list of\n"
+	"                       potions, scrolls, weapons, armour, or all or none\n"
+	"                       (default potions,scrolls)\n"
 	"  --keys FILE          read keys from FILE instead of a device, one key a line\n"
 	"                       ('#' starts a comment): a character or a name: up down\n"
 	"                       left right home end pgup pgdn insert delete enter escape\n"
@@ -84,7 +95,7 @@ static const char usage_text[] =
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
-	"                       blank watch (yes/no).\n"
+	"                       blank auto-pickup watch (yes/no).\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -108,6 +119,7 @@ enum {
 	OPT_CONNECTOR, OPT_MODE, OPT_FB, OPT_VT, OPT_LIST_DISPLAYS, OPT_LIST_INPUTS,
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
+	OPT_AUTO_PICKUP, OPT_DAILY_SEED, OPT_DAILY, OPT_VIEW,
 	OPT_WATCH, OPT_NO_WATCH,
 };
 
@@ -140,6 +152,10 @@ static const struct option long_opts[] = {
 	{ "kiosk", no_argument, NULL, OPT_KIOSK },
 	{ "attract", required_argument, NULL, OPT_ATTRACT },
 	{ "blank", required_argument, NULL, OPT_BLANK },
+	{ "auto-pickup", required_argument, NULL, OPT_AUTO_PICKUP },
+	{ "daily-seed", no_argument, NULL, OPT_DAILY_SEED },
+	{ "daily", no_argument, NULL, OPT_DAILY },
+	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -155,7 +171,7 @@ static const struct option long_opts[] = {
  * messages): NULL for the command line, else "FILE:LINE". */
 struct opts {
 	struct app_config cfg;
-	int list_displays, list_inputs, reset_vt, check_save, reset_term, force;
+	int list_displays, list_inputs, reset_vt, check_save, reset_term, force, daily_seed;
 	const char *where;
 	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
@@ -207,6 +223,33 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 	return 0;
 }
 
+/* "potions,scrolls", "all", "none": GAME_PICKUP_* bits; 0 or -EINVAL. */
+static int parse_pickup(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} words[] = {
+		{ "potions", GAME_PICKUP_POTIONS }, { "scrolls", GAME_PICKUP_SCROLLS }, { "weapons", GAME_PICKUP_WEAPONS },
+		{ "armour", GAME_PICKUP_ARMOUR },   { "armor", GAME_PICKUP_ARMOUR },     { "all", GAME_PICKUP_ALL },
+		{ "none", 0 },
+	};
+	unsigned bits = 0;
+	const char *p = s;
+	do {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		while (i < sizeof words / sizeof words[0] && (strlen(words[i].name) != n || strncmp(words[i].name, p, n)))
+			i++;
+		if (i == sizeof words / sizeof words[0])
+			return -EINVAL;
+		bits |= words[i].bits;
+		p += n;
+	} while (*p++ == ',');
+	*out = bits;
+	return 0;
+}
+
 /* Applies one option (from the command line or a settings file). Returns 0,
  * -1 when the program should stop with status 0 (--help, --version), or an
  * exit status (2) after a one-line message. */
@@ -219,7 +262,7 @@ static int set_option(struct opts *o, int c, const char *val)
 		const char *name;
 	} paths[] = {
 		{ OPT_FONT, "font" }, { OPT_CARD, "card" }, { OPT_FB, "fb" }, { OPT_GAMEPAD_DB, "gamepad-db" },
-		{ OPT_KEYS, "keys" }, { OPT_RECORD, "record" }, { OPT_REPLAY, "replay" },
+		{ OPT_KEYS, "keys" }, { OPT_RECORD, "record" }, { OPT_REPLAY, "replay" }, { OPT_VIEW, "view" },
 		{ OPT_SCREENSHOT, "screenshot" }, { OPT_CONNECTOR, "connector" },
 	};
 	if (!val)
@@ -312,6 +355,9 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_REPLAY:
 		o->cfg.replay = val;
 		break;
+	case OPT_VIEW:
+		o->cfg.view = val;
+		break;
 	case OPT_CARD:
 		o->cfg.card = val;
 		break;
@@ -380,6 +426,12 @@ static int set_option(struct opts *o, int c, const char *val)
 		o->cfg.has_blank = true;
 		break;
 	}
+	case OPT_AUTO_PICKUP:
+		if (parse_pickup(val, &o->cfg.auto_pickup))
+			return bad_value(o, "auto-pickup", val,
+					 "a comma list of potions, scrolls, weapons, armour, or all or none");
+		o->cfg.has_auto_pickup = true;
+		break;
 	case OPT_RESET_VT:
 		if (parse_int(val, 1, 63, &o->reset_vt))
 			return bad_value(o, "reset-vt", val, "a virtual terminal number from 1 to 63");
@@ -400,6 +452,12 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_CHECK_SAVE:
 		o->check_save = 1;
 		break;
+	case OPT_DAILY_SEED:
+		o->daily_seed = 1;
+		break;
+	case OPT_DAILY:
+		o->cfg.daily = true;
+		break;
 	case OPT_WATCH:
 		o->cfg.watch = true;
 		break;
@@ -416,7 +474,7 @@ static int set_option(struct opts *o, int c, const char *val)
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
-	OPT_BLANK, OPT_WATCH,
+	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -443,7 +501,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank watch, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_STATE_DIR && o->in_state) {
@@ -592,11 +650,28 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	const char *check_file = NULL;
+	const char *check_file = NULL, *daily_date = NULL;
 	if (o.check_save && optind < argc)
 		check_file = argv[optind++]; /* --check-save [FILE] */
 	else if (o.cfg.watch && optind < argc)
 		o.cfg.watch_socket = argv[optind++]; /* --watch [SOCKET] */
+	if (o.daily_seed && optind < argc)
+		daily_date = argv[optind++]; /* --daily-seed [DATE] */
+	/* the clock: PIROGUE_NOW (seconds since 1970) stands for the system's,
+	 * so tests choose the day */
+	const char *now = getenv("PIROGUE_NOW");
+	if (now) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(now, &end, 10);
+		if (errno || end == now || *end || v < 0) {
+			log_error("invalid value '%s' for PIROGUE_NOW: expected seconds since 1970", now);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		o.cfg.has_now = true;
+		o.cfg.now = (int64_t)v;
+	}
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
 		status = EXIT_USAGE;
@@ -617,8 +692,27 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (o.cfg.view && (o.cfg.replay || o.cfg.record || o.cfg.has_seed || o.cfg.daily)) {
+		log_error("--view cannot be combined with --replay, --record, --seed or --daily");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (o.cfg.daily && (o.cfg.has_seed || o.cfg.replay)) {
+		log_error("--daily cannot be combined with --seed or --replay");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	log_set_verbose(o.cfg.verbose);
-	if (o.check_save) {
+	if (o.daily_seed) {
+		struct daily_date d = daily_of_time(o.cfg.has_now ? o.cfg.now : (int64_t)time(NULL));
+		if (daily_date && daily_parse(daily_date, &d)) {
+			log_error("invalid date '%s' for --daily-seed: expected YYYY-MM-DD, e.g. 2026-12-01", daily_date);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		printf("%" PRIu64 "\n", daily_seed(d));
+		status = 0;
+	} else if (o.check_save) {
 		char dir[4096] = "";
 		if (!check_file && save_state_dir(o.cfg.state_dir, dir, sizeof dir))
 			status = 1;

@@ -59,6 +59,26 @@ static inline void savecraft_potion_weapon(struct game *g)
 	eq->slot[EQUIP_WEAPON] = savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT];
 }
 
+/* issue 18.1: a stack's count is 2 or more, of potions and scrolls only */
+static inline void savecraft_stack_of_one(struct game *g)
+{
+	struct c_stack st = {.n = 1};
+	ecs_add(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_STACK, &st);
+}
+
+static inline void savecraft_stack_of_daggers(struct game *g)
+{
+	struct c_stack st = {.n = 3};
+	ecs_add(g->w, savecraft_inv(g)->slot[0], COMP_STACK, &st);
+}
+
+/* A stack of 40 potions: loads. */
+static inline void savecraft_stack_of_forty(struct game *g)
+{
+	struct c_stack st = {.n = 40};
+	ecs_add(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_STACK, &st);
+}
+
 /* issue 21.3: just under the old limit of every number (1 << 24):
  * 150 * level overflowed in combat_xp_next */
 static inline void savecraft_level_xp_huge(struct game *g)
@@ -107,6 +127,19 @@ static inline void savecraft_monster_inventory(struct game *g)
 		ecs_add(g->w, e, COMP_INVENTORY, NULL);
 }
 
+/* A monster hunting the player at no place (-1, -1; found by the
+ * save_sections fuzzer: its distance map was indexed at -81). */
+static inline void savecraft_monster_hunts_nowhere(struct game *g)
+{
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_AI));
+	ecs_entity e;
+	if (ecs_query_next(&q, &e)) {
+		struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+		*ai = (struct c_ai){.state = AI_HUNTING, .last_x = -1, .last_y = -1};
+	}
+}
+
 /* A carried item listed in no slot. */
 static inline void savecraft_item_in_no_slot(struct game *g)
 {
@@ -133,8 +166,12 @@ static const struct savecraft savecraft_all[] = {
 	{"log-repeat-max", "a message repeated INT_MAX times", savecraft_log_repeat_max, "message"},
 	{"name-escape", "an item's name holds control bytes", savecraft_name_escape, "name"},
 	{"monster-inventory", "a monster carries an inventory", savecraft_monster_inventory, "monster"},
+	{"monster-hunts-nowhere", "a monster hunts the player at -1,-1", savecraft_monster_hunts_nowhere, "mind"},
 	{"item-in-no-slot", "a carried potion in no slot", savecraft_item_in_no_slot, "slot"},
 	{"hp-over-max", "the player's HP above its maximum", savecraft_hp_over_max, "hit points"},
+	{"stack-of-one", "a stack counting one potion", savecraft_stack_of_one, "stack"},
+	{"stack-of-daggers", "three daggers in a stack", savecraft_stack_of_daggers, "stack"},
+	{"stack-of-forty", "forty potions in one slot", savecraft_stack_of_forty, NULL},
 };
 #define SAVECRAFT_COUNT (int)(sizeof savecraft_all / sizeof savecraft_all[0])
 

@@ -37,6 +37,13 @@ check_usage 2 "invalid value 'maze' for --mapgen" --mapgen maze
 check_usage 2 "invalid value '0' for --vt" --vt 0
 check_usage 2 "invalid value '1280x' for --mode" --mode 1280x
 check_usage 2 "invalid value 'x' for --font-layout" --font-layout x
+check_usage 2 "invalid value 'potions,gold' for --auto-pickup" --auto-pickup potions,gold
+check_usage 2 "invalid value '' for --auto-pickup" --auto-pickup ''
+printf 'auto-pickup = potions,,scrolls\n' > "$tmp/pickup.conf"
+check_usage 2 "pickup.conf:1: invalid value 'potions,,scrolls' for auto-pickup" --config "$tmp/pickup.conf"
+printf 'auto-pickup = potions,weapons\n' > "$tmp/pickup.conf"
+"$P" --config "$tmp/pickup.conf" --auto-pickup none --backend headless --seed 1 --keys /dev/null --state-dir "$tmp/pk" ||
+	{ echo "FAIL: auto-pickup in a settings file and on the command line refused"; fail=1; }
 printf 'up\nfrobnicate\n' > "$tmp/bad.keys"
 check_usage 2 "bad.keys:2: unknown key 'frobnicate'" --backend headless --seed 1 --keys "$tmp/bad.keys"
 check_usage 1 "cannot read keys file" --backend headless --keys "$tmp/none.keys"

@@ -139,8 +139,7 @@ static void test_stops_when_hp_falls_below_half(void **state)
 	struct command step;
 	char why[80];
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 1);
-	/* 18 - 12 = 6: fell below half. */
-	c.item = 3;
+	/* 18 - 12 = 6: fell below half (the second scroll of the stack). */
 	assert_int_equal(game_do(g, &c), 1);
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
 	assert_string_equal(why, "Your health is below half.");
@@ -291,6 +290,131 @@ static void test_dead_and_levelup(void **state)
 	game_destroy(g);
 }
 
+/* Auto-explore with auto-pickup of the classes in pickup until it stops
+ * (at most limit steps): moves and pickups, each costing a turn. Returns
+ * the pickups made. */
+static int explore_pickup(struct game *g, unsigned pickup, int limit, char *why, int len)
+{
+	int picked = 0;
+	struct command step;
+	for (int n = 0; n < limit && game_explore_pickup_step(g, pickup, &step, why, len); n++) {
+		assert_true((step.c >= CMD_MOVE_N && step.c <= CMD_MOVE_NW) || step.c == CMD_PICKUP);
+		picked += step.c == CMD_PICKUP;
+		assert_int_equal(game_do(g, &step), 1);
+	}
+	return picked;
+}
+
+/* The number of messages of the log that read text (repeats counted). */
+static int said(const struct game *g, const char *text)
+{
+	int n = 0;
+	for (int i = 0; i < game_msg_count(g); i++)
+		if (!strcmp(game_msg_get(g, i)->text, text))
+			n += game_msg_get(g, i)->count;
+	return n;
+}
+
+/* Issue 18, item 2: auto-explore walks to the potions and scrolls it sees
+ * and picks them up, then goes on; weapons and armour (off by default)
+ * still stop it once, and are left. */
+static void test_auto_pickup(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	gamefix_item(g, ITEM_HEALTH_POTION, 12, 6);
+	gamefix_item(g, ITEM_HEALTH_POTION, 30, 15);
+	gamefix_item(g, ITEM_CONFUSION_SCROLL, 35, 3);
+	ecs_entity sword = gamefix_item(g, ITEM_SWORD, 20, 18);
+	char why[80];
+	int picked = 0, stops = 0;
+	for (int k = 0; k < 10; k++) {
+		picked += explore_pickup(g, GAME_PICKUP_DEFAULT, 3000, why, sizeof why);
+		if (!strcmp(why, "Explored this floor."))
+			break;
+		assert_string_equal(why, "You see a sword.");
+		stops++;
+	}
+	assert_string_equal(why, "Explored this floor.");
+	assert_int_equal(picked, 3);
+	assert_int_equal(stops, 1);
+	assert_int_equal(items_count(g, items_in_slot(g, 2)), 2);
+	assert_int_equal(content_items[((const struct c_item *)ecs_get(g->w, items_in_slot(g, 3), COMP_ITEM))->kind].effect,
+			 EFFECT_CONFUSE);
+	assert_true(ecs_has(g->w, sword, COMP_POS));
+	/* asked for weapons too, it goes for the sword */
+	assert_int_equal(explore_pickup(g, GAME_PICKUP_ALL, 3000, why, sizeof why), 1);
+	assert_false(ecs_has(g->w, sword, COMP_POS));
+	assert_string_equal(why, "Explored this floor.");
+	/* what the player put down himself stays down */
+	struct command d = {.c = CMD_DROP, .item = 2, .x = -1, .y = -1, .choice = GAME_DROP_ALL};
+	assert_int_equal(game_do(g, &d), 1);
+	assert_int_equal(explore_pickup(g, GAME_PICKUP_ALL, 3000, why, sizeof why), 0);
+	assert_string_equal(why, "Explored this floor.");
+	assert_true(items_in_slot(g, 2) == ECS_NULL);
+	game_destroy(g);
+}
+
+/* Auto-pickup still stops for a monster in view and for HP below half. */
+static void test_auto_pickup_stops(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	gamefix_item(g, ITEM_HEALTH_POTION, 30, 15);
+	gamefix_spawn(g, ACTOR_ORC, 8, 8);
+	world_refresh_view(g);
+	char why[80];
+	struct command step;
+	assert_int_equal(game_explore_pickup_step(g, GAME_PICKUP_DEFAULT, &step, why, sizeof why), 0);
+	assert_string_equal(why, "You see an orc.");
+	game_destroy(g);
+	g = arena();
+	assert_int_equal(items_give(g, ITEM_FIREBALL_SCROLL, false), 0);
+	assert_int_equal(items_give(g, ITEM_FIREBALL_SCROLL, false), 0);
+	gamefix_item(g, ITEM_HEALTH_POTION, 30, 15);
+	struct command c = {.c = CMD_USE, .item = 2, .x = 5, .y = 5, .choice = -1};
+	assert_int_equal(game_do(g, &c), 1);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_int_equal(game_explore_pickup_step(g, GAME_PICKUP_DEFAULT, &step, why, sizeof why), 0);
+	assert_string_equal(why, "Your health is below half.");
+	game_destroy(g);
+}
+
+/* With no room, an item auto-pickup would take stops it once, saying so,
+ * and is left: never walked to, never tried, so "Your inventory is full."
+ * is never logged over and over (the issue's "(x148)"). */
+static void test_auto_pickup_full(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	for (int i = 2; i < INVENTORY_SLOTS; i++)
+		assert_int_equal(items_give(g, ITEM_DAGGER, false), 0);
+	ecs_entity p = gamefix_item(g, ITEM_HEALTH_POTION, 12, 6);
+	gamefix_item(g, ITEM_CONFUSION_SCROLL, 30, 15);
+	char why[80];
+	int stops = 0;
+	for (int k = 0; k < 10; k++) {
+		assert_int_equal(explore_pickup(g, GAME_PICKUP_DEFAULT, 3000, why, sizeof why), 0);
+		if (!strcmp(why, "Explored this floor."))
+			break;
+		assert_true(!strcmp(why, "You see a health potion. Your inventory is full.") ||
+			    !strcmp(why, "You see a confusion scroll. Your inventory is full."));
+		stops++;
+	}
+	assert_int_equal(stops, 2);
+	assert_int_equal(said(g, "Your inventory is full."), 0);
+	assert_true(ecs_has(g->w, p, COMP_POS));
+	/* picking up by hand on a full cell: said once for the command */
+	int px, py;
+	game_player_pos(g, &px, &py);
+	ecs_entity s1, s2;
+	assert_int_equal(world_spawn_item(g, ITEM_SWORD, 1, px, py, &s1), 0);
+	assert_int_equal(world_spawn_item(g, ITEM_CHAIN_MAIL, 1, px, py, &s2), 0);
+	assert_int_equal(game_apply(g, CMD_PICKUP), 0);
+	assert_int_equal(said(g, "Your inventory is full."), 1);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +425,9 @@ int main(void)
 		cmocka_unit_test(test_stops_when_hp_falls_below_half),
 		cmocka_unit_test(test_hp_stop_at_exactly_half),
 		cmocka_unit_test(test_frontier_tie_to_lowest_index),
+		cmocka_unit_test(test_auto_pickup),
+		cmocka_unit_test(test_auto_pickup_stops),
+		cmocka_unit_test(test_auto_pickup_full),
 		cmocka_unit_test(test_travel),
 		cmocka_unit_test(test_dead_and_levelup),
 	};

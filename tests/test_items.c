@@ -196,7 +196,7 @@ static void test_inventory_full(void **state)
 	(void)state;
 	struct game *g = arena();
 	for (int i = 2; i < INVENTORY_SLOTS - 1; i++)
-		give(g, ITEM_HEALTH_POTION);
+		give(g, ITEM_DAGGER); /* (daggers do not stack) */
 	ecs_entity a = gamefix_item(g, ITEM_SWORD, 10, 10);
 	ecs_entity b = gamefix_item(g, ITEM_CHAIN_MAIL, 10, 10);
 	/* One free slot: the first item is taken, the second stays. */
@@ -209,6 +209,135 @@ static void test_inventory_full(void **state)
 	assert_int_equal(game_turn(g), 1);
 	assert_string_equal(gamefix_last_msg(g), "Your inventory is full.");
 	assert_int_equal(items_give(g, ITEM_SWORD, false), -ENOSPC);
+	check_inventory(g);
+	game_destroy(g);
+}
+
+static struct command drop_all(int slot)
+{
+	return (struct command){.c = CMD_DROP, .item = slot, .x = -1, .y = -1, .choice = GAME_DROP_ALL};
+}
+
+/* The stack in slot: its count (1 for a single item). */
+static int count_in(const struct game *g, int slot)
+{
+	return items_count(g, items_in_slot(g, slot));
+}
+
+/* Issue 18, item 1: identical potions and scrolls share a slot with a
+ * count; using takes one; weapons and armour never stack. */
+static void test_stacks(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	assert_int_equal(give(g, ITEM_HEALTH_POTION), 2);
+	assert_int_equal(give(g, ITEM_HEALTH_POTION), 2);
+	assert_int_equal(give(g, ITEM_CONFUSION_SCROLL), 3);
+	assert_int_equal(give(g, ITEM_HEALTH_POTION), 2);
+	assert_int_equal(count_in(g, 2), 3);
+	assert_int_equal(count_in(g, 3), 1);
+	struct game_item_view v[INVENTORY_SLOTS];
+	assert_int_equal(game_inventory(g, v, INVENTORY_SLOTS), 4);
+	assert_int_equal(v[2].count, 3);
+	assert_string_equal(v[2].label, "3 health potions");
+	assert_string_equal(v[2].name, "health potion");
+	assert_string_equal(v[3].label, "confusion scroll");
+	/* weapons and armour never stack */
+	assert_int_equal(give(g, ITEM_DAGGER), 4);
+	assert_int_equal(count_in(g, 0), 1);
+	assert_int_equal(count_in(g, 4), 1);
+	/* using one takes one */
+	set_player_hp(g, 10);
+	struct command c = use(2);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_int_equal(count_in(g, 2), 2);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_int_equal(count_in(g, 2), 1);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_true(items_in_slot(g, 2) == ECS_NULL);
+	check_inventory(g);
+	game_destroy(g);
+}
+
+/* Picking up merges into a carried stack, also with every slot taken (the
+ * 26-slot limit counts slots); a stack lying on the floor comes whole. */
+static void test_pickup_merges(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	give(g, ITEM_HEALTH_POTION);
+	for (int i = 3; i < INVENTORY_SLOTS; i++)
+		give(g, ITEM_DAGGER);
+	ecs_entity p = gamefix_item(g, ITEM_HEALTH_POTION, 10, 10);
+	ecs_entity q = gamefix_item(g, ITEM_HEALTH_POTION, 10, 10);
+	ecs_entity s = gamefix_item(g, ITEM_SWORD, 10, 10);
+	assert_int_equal(game_apply(g, CMD_PICKUP), 1);
+	assert_true(gamefix_has_msg(g, "You pick up the health potion."));
+	assert_int_equal(count_in(g, 2), 3);
+	assert_false(ecs_alive(g->w, p) || ecs_alive(g->w, q));
+	/* the sword finds no slot: it stays, said once */
+	assert_true(ecs_has(g->w, s, COMP_POS));
+	assert_string_equal(gamefix_last_msg(g), "Your inventory is full.");
+	assert_int_equal(game_msg_get(g, game_msg_count(g) - 1)->count, 1);
+	check_inventory(g);
+	game_destroy(g);
+}
+
+/* Drop asks one or all: one leaves the stack one smaller and one on the
+ * floor; all puts the whole stack down, and it is picked up whole. */
+static void test_drop_one_or_all(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	for (int i = 0; i < 4; i++)
+		give(g, ITEM_FIREBALL_SCROLL);
+	struct command c = drop(2);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_string_equal(gamefix_last_msg(g), "You drop a fireball scroll.");
+	assert_int_equal(count_in(g, 2), 3);
+	char buf[80];
+	assert_string_equal(game_describe(g, 10, 10, buf, sizeof buf), "you, fireball scroll");
+	c = drop_all(2);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_string_equal(gamefix_last_msg(g), "You drop the 3 fireball scrolls.");
+	assert_true(items_in_slot(g, 2) == ECS_NULL);
+	assert_string_equal(game_describe(g, 10, 10, buf, sizeof buf), "you, fireball scroll, 3 fireball scrolls");
+	assert_int_equal(game_apply(g, CMD_PICKUP), 1);
+	assert_true(gamefix_has_msg(g, "You pick up the 3 fireball scrolls."));
+	assert_int_equal(count_in(g, 2), 4);
+	/* drop all of a single item is the item */
+	c = drop_all(0);
+	assert_int_equal(game_do(g, &c), 1);
+	assert_string_equal(gamefix_last_msg(g), "You drop the dagger.");
+	check_inventory(g);
+	game_destroy(g);
+}
+
+/* A game made before stacks (stacks_from GAME_STACKS_NEVER: an old
+ * recording) plays as it did; one whose stacks start after K commands (an
+ * old save continued) merges what it carries at that moment. */
+static void test_stacks_from(void **state)
+{
+	(void)state;
+	struct game_opts o = {.seed = 3, .mapgen = MAPGEN_CLASSIC, .stacks_from = GAME_STACKS_NEVER};
+	struct game *g;
+	assert_int_equal(game_create(&g, &o), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(count_in(g, 2), 1);
+	assert_int_equal(count_in(g, 3), 1);
+	game_destroy(g);
+	o.stacks_from = 2;
+	assert_int_equal(game_create(&g, &o), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(count_in(g, 3), 1);
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	assert_int_equal(count_in(g, 2), 2);
+	assert_true(items_in_slot(g, 3) == ECS_NULL);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(count_in(g, 2), 3);
 	check_inventory(g);
 	game_destroy(g);
 }
@@ -831,6 +960,10 @@ int main(void)
 		cmocka_unit_test(test_pickup),
 		cmocka_unit_test(test_inventory_full),
 		cmocka_unit_test(test_drop),
+		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_pickup_merges),
+		cmocka_unit_test(test_drop_one_or_all),
+		cmocka_unit_test(test_stacks_from),
 		cmocka_unit_test(test_health_potion),
 		cmocka_unit_test(test_lightning),
 		cmocka_unit_test(test_lightning_at_exactly_range),

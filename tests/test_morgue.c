@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "game/serial.h"
 #include "save/morgue.h"
@@ -382,10 +383,137 @@ static void test_table_out_of_order(void **st)
 	assert_int_equal(u.n, 0);
 }
 
+/* Issue 18, item 6: a name is kept and printed safely: any bytes in, only
+ * printable ASCII out, at most 12 characters. */
+static void test_clean_name(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *out;
+	} cases[] = {
+		{"Ann", 3, "Ann"},
+		{"  Bob  ", 7, "Bob"},
+		{"\x1b[31mRed", 8, "[31mRed"},
+		{"tab\there\n", 9, "tabhere"},
+		{"Jos\xc3\xa9", 5, "Jos??"},
+		{"\xff\xfe\x7f", 3, "??"},
+		{"a\0hidden", 8, "a"},
+		{"Thirteen char", 13, "Thirteen cha"},
+		{"%-%", 3, "%-%"},
+		{"", 0, ""},
+	};
+	char out[SCORES_NAME_MAX + 1];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		scores_clean_name(cases[i].in, cases[i].len, out);
+		assert_string_equal(out, cases[i].out);
+	}
+	/* every byte value: printable out */
+	char all[256];
+	for (int i = 0; i < 256; i++)
+		all[i] = (char)(i + 1);
+	for (int k = 0; k < 256; k += 12) {
+		scores_clean_name(all + k, sizeof all - (size_t)k, out);
+		for (char *c = out; *c; c++)
+			assert_true(*c >= 0x20 && *c < 0x7F);
+	}
+}
+
+/* Names in the table: written and read back as given (spaces, '%', '-',
+ * none), a version 1 table (no names) still read; a damaged name refused. */
+static void test_table_names(void **st)
+{
+	(void)st;
+	char sub[128], path[160], why[512];
+	snprintf(sub, sizeof sub, "%s/names", dir);
+	assert_int_equal(save_make_dir(sub), 0);
+	static const char *names[] = {"Ann Lee", "-", "", "100% sure", "x-y"};
+	struct score_table t = {0};
+	for (int i = 0; i < 5; i++) {
+		struct score s = {.score = 50 - i, .depth = 1, .turns = i, .level = 1, .seed = 1, .when = i};
+		snprintf(s.cause, sizeof s.cause, "killed by an orc");
+		snprintf(s.name, sizeof s.name, "%s", names[i]);
+		scores_insert(&t, &s);
+	}
+	assert_int_equal(scores_save(sub, &t), 0);
+	struct score_table u;
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), 0);
+	assert_int_equal(u.n, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(u.e[i].name, names[i]);
+		assert_string_equal(u.e[i].cause, "killed by an orc");
+	}
+	/* naming an entry */
+	assert_int_equal(scores_set_name(sub, SCORES_FILE, &u.e[2], "Zed\x07"), 2);
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), 0);
+	assert_string_equal(u.e[2].name, "Zed");
+	/* version 1: no names */
+	snprintf(path, sizeof path, "%s/%s", sub, SCORES_FILE);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	const char *v1 = "pirogue-scores 1\n120 2 300 2 7 1000 killed by a troll\n";
+	fputs(v1, f);
+	fprintf(f, "end 1 %08lx\n", (unsigned long)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)v1, (uInt)strlen(v1)));
+	fclose(f);
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), 0);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.e[0].name, "");
+	assert_string_equal(u.e[0].cause, "killed by a troll");
+	/* a name word with a bad escape is a damaged table */
+	f = fopen(path, "w");
+	const char *bad = "pirogue-scores 2\n120 2 300 2 7 1000 A%zz killed by a troll\n";
+	fputs(bad, f);
+	fprintf(f, "end 1 %08lx\n", (unsigned long)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)bad, (uInt)strlen(bad)));
+	fclose(f);
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "damaged name"));
+	/* a name with escaped control bytes in the file: printable when read */
+	f = fopen(path, "w");
+	const char *esc = "pirogue-scores 2\n120 2 300 2 7 1000 A%1B%5B2J%FF killed by a troll\n";
+	fputs(esc, f);
+	fprintf(f, "end 1 %08lx\n", (unsigned long)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)esc, (uInt)strlen(esc)));
+	fclose(f);
+	assert_int_equal(scores_load(sub, &u, why, sizeof why), 0);
+	assert_string_equal(u.e[0].name, "A[2J?");
+}
+
+/* The name given after a death: in the morgue file, the table, and offered
+ * first next time. */
+static void test_set_name(void **st)
+{
+	(void)st;
+	char sub[128], name[4096];
+	snprintf(sub, sizeof sub, "%s/named", dir);
+	struct game *g = dead_game(3);
+	int rank;
+	const int64_t when = 1764530000;
+	assert_int_equal(morgue_game_over(sub, g, when, name, sizeof name, &rank), 0);
+	assert_int_equal(rank, 0);
+	assert_null(strstr(slurp(name), "Name:"));
+	char last[SCORES_NAME_MAX + 1];
+	morgue_last_name(sub, last);
+	assert_string_equal(last, "");
+	assert_int_equal(morgue_set_name(sub, g, when, "Ann\x1b[1m\n"), 0);
+	const char *text = slurp(name);
+	assert_non_null(strstr(text, "\nName:      Ann[1m\n"));
+	assert_non_null(strstr(text, "Recording: "));
+	struct score_table t;
+	char why[256];
+	assert_int_equal(scores_load(sub, &t, why, sizeof why), 0);
+	assert_string_equal(t.e[0].name, "Ann[1m");
+	morgue_last_name(sub, last);
+	assert_string_equal(last, "Ann[1m");
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_game_over),
+		cmocka_unit_test(test_clean_name),
+		cmocka_unit_test(test_table_names),
+		cmocka_unit_test(test_set_name),
 		cmocka_unit_test(test_end_steps_again),
 		cmocka_unit_test(test_morgue_fails),
 		cmocka_unit_test(test_table),

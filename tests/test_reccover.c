@@ -17,7 +17,7 @@ struct cover {
 /* Replays r, counting what its accepted commands did. */
 static void replay(const struct recording *r, struct cover *c)
 {
-	struct game_opts o = {.seed = r->seed, .mapgen = MAPGEN_CLASSIC};
+	struct game_opts o = {.seed = r->seed, .mapgen = MAPGEN_CLASSIC, .stacks_from = r->stacks_from};
 	assert_string_equal(r->mapgen, "classic");
 	struct game *g;
 	assert_int_equal(game_create(&g, &o), 0);

@@ -61,7 +61,8 @@ static void test_round_trip(void **st)
 	assert_int_equal(rec_load(path, &r, err, sizeof err), 0);
 	assert_true(r.seed == 18446744073709551615ull);
 	assert_string_equal(r.mapgen, "overlap");
-	assert_int_equal(r.version, 2);
+	assert_int_equal(r.version, 3);
+	assert_int_equal(r.stacks_from, 0);
 	assert_int_equal(r.nsteps, 10);
 	assert_int_equal(r.steps[0].cmd.c, CMD_MOVE_N);
 	assert_int_equal(r.steps[0].turn, 1);

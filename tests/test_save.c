@@ -18,6 +18,7 @@
 
 #include "logcap.h"
 #include "save/histfile.h"
+#include "save/record.h"
 #include "save/save.h"
 
 /* ---- open and read, watched (symbol interposition, as allochook.h does
@@ -514,6 +515,55 @@ static void test_power_cut(void **st)
 	game_destroy(g);
 }
 
+/* Issue 18, item 1: a save of the format before stacks (v2, its potions in
+ * separate slots) loads with them as one stack, and its history still
+ * replays to the loaded game (stacks start where the save was loaded). */
+static void test_old_save_loads_as_stacks(void **st)
+{
+	(void)st;
+	FILE *f = fopen(TEST_DIR "/saves/v2-stacks.sav", "rb");
+	assert_non_null(f);
+	static unsigned char data[1 << 20];
+	size_t len = fread(data, 1, sizeof data, f);
+	fclose(f);
+	struct game *g;
+	char why[256];
+	assert_int_equal(save_decode(data, len, &g, why, sizeof why), 0);
+	struct game_item_view v[INVENTORY_SLOTS];
+	int n = game_inventory(g, v, INVENTORY_SLOTS), potions = 0, count = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i].kind == ITEM_HEALTH_POTION) {
+			potions++;
+			count = v[i].count;
+		}
+	}
+	assert_int_equal(potions, 1);
+	assert_int_equal(count, 6);
+	assert_int_equal(g->stacks_from, hist_count(game_history(g)));
+	char path[128];
+	snprintf(path, sizeof path, "%s/old.rec", dir);
+	assert_int_equal(rec_write_history(path, g, 1), 0);
+	/* played on, saved and loaded again: the same game */
+	assert_int_equal(game_apply(g, CMD_WAIT), 1);
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	struct game *h;
+	assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
+	assert_true(game_checksum(g) == game_checksum(h));
+	assert_int_equal(rec_write_history(path, h, 1), 0);
+	struct recording r;
+	assert_int_equal(rec_load(path, &r, why, sizeof why), 0);
+	assert_int_equal(r.stacks_from, g->stacks_from);
+	struct game *k;
+	assert_int_equal(rec_replay(&r, path, &k, why, sizeof why), 0);
+	assert_true(game_checksum(k) == game_checksum(g));
+	rec_free(&r);
+	free(b.data);
+	game_destroy(k);
+	game_destroy(h);
+	game_destroy(g);
+}
+
 /* A FIFO in place of the save (issue 21.4): refused at once with one line
  * naming what it is, never opened so that the open waits for a writer
  * (--check-save and the start-up hung forever); kept aside like any
@@ -645,6 +695,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_state_dir),
 		cmocka_unit_test(test_save_load),
+		cmocka_unit_test(test_old_save_loads_as_stacks),
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_byte_flips),
 		cmocka_unit_test(test_foreign_and_newer),

@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "gamefix.h"
 #include "conrow.h"
+#include "game/items.h"
 #include "ui/scr.h"
 #include "ui/ui.h"
 #include <stdio.h>
@@ -91,9 +92,9 @@ static void test_title(void **st)
 	(void)st;
 	struct rig r;
 	rig_init(&r, NULL, UI_TITLE);
-	/* without a game: New game, High scores, Options, Help, Quit; the selection wraps */
+	/* without a game: New game, Daily, High scores, Options, Help, Quit; the selection wraps */
 	key(&r, ACT_MOVE_N, KEY_UP);
-	assert_int_equal(r.u.menu_sel, 4);
+	assert_int_equal(r.u.menu_sel, 5);
 	key(&r, ACT_MOVE_S, KEY_DOWN);
 	assert_int_equal(r.u.menu_sel, 0);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -110,6 +111,38 @@ static void test_title(void **st)
 	key(&r, ACT_CANCEL, KEY_ESCAPE);
 	assert_int_equal(r.f.reqs[3], UI_REQ_QUIT);
 	assert_int_equal(r.f.ncmd, 0);
+	rig_done(&r);
+}
+
+/* Issue 18, item 5: the title's Daily starts the daily game; over a game
+ * in progress it asks first, as New game does. */
+static void test_title_daily(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_TITLE);
+	ui_draw(&r.u, NULL, r.c);
+	assert_true(conrow_find(r.c, "Daily"));
+	r.u.menu_sel = 1;
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 1);
+	assert_int_equal(r.f.reqs[0], UI_REQ_DAILY);
+	r.u.can_continue = true;
+	r.u.menu_sel = 2; /* Continue, New game, Daily */
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 1);
+	assert_non_null(strstr(r.u.notice, "Today's daily game? The saved game will be lost."));
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.nreq, 2);
+	assert_int_equal(r.f.reqs[1], UI_REQ_DAILY);
+	/* the scores screen switches between the tables */
+	r.u.screen = UI_SCORES;
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_true(r.u.scores_daily);
+	assert_int_equal(r.f.reqs[2], UI_REQ_SCORES);
+	assert_true(conrow_find(r.c, "High scores: daily games"));
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_false(r.u.scores_daily);
 	rig_done(&r);
 }
 
@@ -166,7 +199,7 @@ static void test_title_kiosk_confirms_quit(void **st)
 	assert_int_equal(r.f.nreq, 1);
 	assert_int_equal(r.f.reqs[0], UI_REQ_QUIT);
 	/* the menu's Quit entry asks too */
-	r.u.menu_sel = 4;
+	r.u.menu_sel = 5;
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -712,6 +745,55 @@ static void click(struct rig *r, int x, int y)
 	ui_draw(&r->u, r->f.g, r->c);
 }
 
+/* Issue 18, item 1: dropping a stack asks one or all, with keys and pad. */
+static void test_drop_stack(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_PLAY);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(items_give(r.f.g, ITEM_HEALTH_POTION, false), 0);
+	key(&r, ACT_INVENTORY, 'i');
+	assert_true(on_screen(r.c, "c) ! 3 health potions"));
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	/* a single item drops at once */
+	key(&r, ACT_DROP, 'd');
+	key(&r, ACT_NONE, 'c');
+	assert_int_equal(r.u.screen, UI_DROP_COUNT);
+	assert_true(on_screen(r.c, "Drop how many?"));
+	assert_true(on_screen(r.c, "1) one health potion"));
+	assert_true(on_screen(r.c, "a) all 3 health potions"));
+	assert_int_equal(r.f.ncmd, 0);
+	/* Escape goes back to the list, costing nothing */
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_DROP);
+	assert_int_equal(r.f.ncmd, 0);
+	/* 1: one */
+	key(&r, ACT_NONE, 'c');
+	key(&r, ACT_NONE, '1');
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.ncmd, 1);
+	assert_int_equal(r.f.cmds[0].c, CMD_DROP);
+	assert_int_equal(r.f.cmds[0].item, 2);
+	assert_int_not_equal(r.f.cmds[0].choice, GAME_DROP_ALL);
+	assert_int_equal(items_count(r.f.g, items_in_slot(r.f.g, 2)), 2);
+	/* the pad: down to "all", A */
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	key(&r, ACT_LOOK, PAD_NORTH);
+	assert_int_equal(r.u.screen, UI_DROP);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.screen, UI_DROP_COUNT);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.ncmd, 2);
+	assert_int_equal(r.f.cmds[1].choice, GAME_DROP_ALL);
+	assert_true(items_in_slot(r.f.g, 2) == ECS_NULL);
+	assert_true(gamefix_has_msg(r.f.g, "You drop the 2 health potions."));
+	rig_done(&r);
+}
+
 static void test_inventory(void **st)
 {
 	(void)st;
@@ -807,7 +889,9 @@ static void test_inventory(void **st)
 	assert_int_equal(r.u.screen, UI_PLAY);
 	assert_int_equal(r.f.ncmd, 5);
 	/* at 40×30 a full inventory */
-	static const int many[24] = { 0 };
+	int many[24];
+	for (int i = 0; i < 24; i++)
+		many[i] = ITEM_DAGGER; /* (potions would stack into one slot) */
 	carry(r.f.g, many, 24);
 	assert_int_equal(con_resize(r.c, 40, 30), 0);
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_INVENTORY, .key = 'i', .cols = 40, .rows = 30 };
@@ -816,7 +900,7 @@ static void test_inventory(void **st)
 	in.key = KEY_UP;
 	ui_input(&r.u, r.f.g, &r.h, &in); /* wraps to the last */
 	ui_draw(&r.u, r.f.g, r.c);
-	/* 24 potions and the two dropped items: all 26 fit at 40×30 */
+	/* 24 daggers and the two dropped items: all 26 fit at 40×30 */
 	assert_true(on_screen(r.c, "z) "));
 	assert_true(on_screen(r.c, "a) "));
 	assert_int_equal(r.u.inv_sel, 25);
@@ -1085,6 +1169,172 @@ static void test_targeting(void **st)
 	rig_done(&r);
 }
 
+/* Issue 18, item 3: a fireball whose area holds the player says so in the
+ * preview (his cell red), the prompt and the hint, and needs a second
+ * confirm on the same cell (it went off at once: 30 -> 18 HP). */
+static void test_fireball_at_own_feet(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_PLAY);
+	static const int scroll[1] = { ITEM_FIREBALL_SCROLL };
+	carry(r.f.g, scroll, 1);
+	int base = r.f.ncmd;
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_NONE, 'c');
+	assert_int_equal(r.u.screen, UI_TARGET);
+	key(&r, ACT_MOVE_E, KEY_RIGHT); /* one cell east: the player inside the area */
+	assert_true(on_screen(r.c, "YOU ARE IN ITS AREA"));
+	assert_true(on_screen(r.c, "hits you"));
+	assert_int_equal(con_at(r.c, 10, 10)->bg, 0xC00000);
+	/* the first confirm warns and costs nothing */
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.ncmd, base);
+	assert_int_equal(r.u.screen, UI_TARGET);
+	assert_true(on_screen(r.c, "The fireball scroll would hit you too! Confirm again to use it."));
+	/* aimed elsewhere and back: asked again */
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.ncmd, base);
+	/* the second confirm on the same cell uses it */
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.ncmd, base + 1);
+	assert_int_equal(r.f.cmds[base].c, CMD_USE);
+	assert_int_equal(r.f.cmds[base].x, 11);
+	struct game_stats s;
+	game_stats(r.f.g, &s);
+	assert_int_equal(s.hp, 30 - 12);
+	/* an area without the player goes off at the first confirm */
+	carry(r.f.g, scroll, 1);
+	base = r.f.ncmd;
+	key(&r, ACT_INVENTORY, 'i');
+	key(&r, ACT_NONE, 'c');
+	for (int i = 0; i < 5; i++)
+		key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_false(on_screen(r.c, "YOU ARE IN ITS AREA"));
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.ncmd, base + 1);
+	rig_done(&r);
+}
+
+/* Issue 18, item 6: a new high score asks for a name, by keyboard or by the
+ * pad's letter wheel, the last name offered first. */
+static void test_name_entry(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_GAMEOVER);
+	r.u.score_rank = 0;
+	r.u.name_pending = true;
+	snprintf(r.u.name, sizeof r.u.name, "ANN"); /* the last name given */
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.u.screen, UI_NAME);
+	assert_true(on_screen(r.c, "A new high score!"));
+	assert_true(on_screen(r.c, "ANN_"));
+	/* the keyboard types (a letter bound to a move is a letter here) */
+	key(&r, ACT_NONE, KEY_BACKSPACE);
+	key(&r, ACT_MOVE_W, 'h');
+	key(&r, ACT_WAIT, ' ');
+	key(&r, ACT_NONE, 'Q');
+	assert_string_equal(r.u.name, "ANh Q");
+	for (int i = 0; i < 20; i++)
+		key(&r, ACT_NONE, 'z');
+	assert_int_equal(strlen(r.u.name), UI_NAME_MAX);
+	for (int i = 0; i < 20; i++)
+		key(&r, ACT_NONE, KEY_BACKSPACE);
+	assert_string_equal(r.u.name, "");
+	/* the pad's wheel: up and down turn the last letter, right adds one,
+	 * B rubs out */
+	key(&r, ACT_MOVE_N, PAD_UP);
+	assert_string_equal(r.u.name, "A");
+	key(&r, ACT_MOVE_N, PAD_UP);
+	key(&r, ACT_MOVE_N, PAD_UP);
+	assert_string_equal(r.u.name, "C");
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_string_equal(r.u.name, "."); /* round the wheel backwards */
+	key(&r, ACT_MOVE_N, PAD_UP);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	key(&r, ACT_MOVE_N, PAD_UP);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	assert_string_equal(r.u.name, "ABAA");
+	key(&r, ACT_BACK, PAD_EAST);
+	assert_string_equal(r.u.name, "ABA");
+	assert_true(on_screen(r.c, "ABA_"));
+	assert_int_equal(r.f.nreq, 0);
+	/* A keeps it: the name is given, then the scores */
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.nreq, 2);
+	assert_int_equal(r.f.reqs[0], UI_REQ_NAME);
+	assert_int_equal(r.f.reqs[1], UI_REQ_SCORES);
+	assert_string_equal(r.u.name, "ABA");
+	assert_false(r.u.name_pending);
+	assert_true(r.u.scores_after_death);
+	/* Escape on the keyboard: no name */
+	r.u.screen = UI_NAME;
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.f.reqs[2], UI_REQ_NAME);
+	assert_string_equal(r.u.name, "");
+	/* no new high score: Enter goes to the scores at once */
+	r.u.screen = UI_GAMEOVER;
+	r.u.name_pending = false;
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.f.reqs[4], UI_REQ_SCORES);
+	/* the table shows names */
+	r.u.screen = UI_SCORES;
+	r.u.nscores = 1;
+	r.u.scores[0] = (struct ui_score){ .score = 120, .depth = 2, .turns = 300, .level = 2, .cause = "killed by a troll",
+					   .name = "ABA" };
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "ABA           killed by a troll"));
+	rig_done(&r);
+}
+
+/* Issue 18, item 4: the viewer's keys and pad: pause, speed 1x to 64x,
+ * step, jumps, stop; the line on top says the turn and the speed. */
+static void test_view_controls(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_room(&r, 3, UI_VIEW);
+	r.u.view = (struct ui_view){ .speed = 1, .turn = 5, .end_turn = 100, .at = 5, .count = 101 };
+	snprintf(r.u.view.name, sizeof r.u.view.name, "x.rec");
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "Watching x.rec  turn 5/100  1x"));
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_true(r.u.view.paused);
+	assert_true(on_screen(r.c, "turn 5/100  1x  paused"));
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_false(r.u.view.paused);
+	for (int i = 0; i < 8; i++)
+		key(&r, ACT_MOVE_N, PAD_UP);
+	assert_int_equal(r.u.view.speed, 64);
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_int_equal(r.u.view.speed, 32);
+	key(&r, ACT_NONE, '-');
+	key(&r, ACT_NONE, '+');
+	assert_int_equal(r.u.view.speed, 32);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	key(&r, ACT_NONE, ']');
+	key(&r, ACT_NONE, '[');
+	key(&r, ACT_INVENTORY, PAD_WEST);
+	assert_true(r.u.view.paused); /* a step pauses */
+	key(&r, ACT_WAIT, '.');
+	key(&r, ACT_BACK, PAD_EAST);
+	key(&r, ACT_NONE, 'q');
+	static const enum ui_request want[] = { UI_REQ_VIEW_ON,   UI_REQ_VIEW_BACK, UI_REQ_VIEW_ON,   UI_REQ_VIEW_BACK,
+						UI_REQ_VIEW_STEP, UI_REQ_VIEW_STEP, UI_REQ_VIEW_STOP, UI_REQ_VIEW_STOP };
+	assert_int_equal(r.f.nreq, 8);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(r.f.reqs[i], want[i]);
+	assert_int_equal(r.f.ncmd, 0); /* watching gives the game nothing */
+	rig_done(&r);
+}
+
 static void test_levelup(void **st)
 {
 	(void)st;
@@ -1166,7 +1416,7 @@ static void test_character_and_scores(void **st)
 	r.u.screen = UI_SCORES;
 	r.u.scores_after_death = false;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_true(on_screen(r.c, " 1.    900      3      2    400  killed by an orc"));
+	assert_true(on_screen(r.c, " 1.    900      3      2    400  -             killed by an orc"));
 	assert_int_equal(con_at(r.c, 3, 5)->bg, 0x304870); /* the game just ended */
 	assert_int_equal(con_at(r.c, 3, 3)->bg, 0);
 	/* at 40 columns a long cause goes on under itself, never cut */
@@ -1235,7 +1485,8 @@ static void test_hp_bar_alive(void **st)
 	rig_done(&r);
 }
 
-/* The options screen by keyboard and by pad actions alone: Options on the
+/* The options screen by keyboard and by pad actions alone: Options (after
+ * New game, Daily, High scores) on the
  * title menu opens it, up/down choose a row, right/Enter/A step its value
  * on (left back), each change one UI_REQ_OPTION; the keys row opens the
  * help screen, which comes back here; B or Escape go back where it was
@@ -1248,6 +1499,7 @@ static void test_options_keys_and_pad(void **st)
 	r.u.opt_val[0] = 2; /* attract: 60 */
 	r.u.opt_val[1] = -1; /* blank: a value none of the rows' */
 	snprintf(r.u.opt_other[1], sizeof r.u.opt_other[1], "7");
+	key(&r, ACT_MOVE_S, KEY_DOWN);
 	key(&r, ACT_MOVE_S, KEY_DOWN);
 	key(&r, ACT_MOVE_S, KEY_DOWN);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -1362,6 +1614,7 @@ int main(void)
 		cmocka_unit_test(test_every_screen_named),
 		cmocka_unit_test(test_hp_bar_alive),
 		cmocka_unit_test(test_title),
+		cmocka_unit_test(test_title_daily),
 		cmocka_unit_test(test_title_kiosk_confirms_quit),
 		cmocka_unit_test(test_title_new_game_asks_over_a_game),
 		cmocka_unit_test(test_play_commands),
@@ -1378,6 +1631,10 @@ int main(void)
 		cmocka_unit_test(test_options_keys_and_pad),
 		cmocka_unit_test(test_options_mouse),
 		cmocka_unit_test(test_inventory),
+		cmocka_unit_test(test_drop_stack),
+		cmocka_unit_test(test_fireball_at_own_feet),
+		cmocka_unit_test(test_name_entry),
+		cmocka_unit_test(test_view_controls),
 		cmocka_unit_test(test_boxes_fit_content),
 		cmocka_unit_test(test_history_clamped_at_top),
 		cmocka_unit_test(test_status_line_clears_its_row),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/items.h"
 #include "game/serial.h"
 #include "savecraft.h"
 
@@ -99,6 +100,15 @@ static struct serial_buf sample(struct game **out)
 	struct savefix_bot bot;
 	savefix_bot_init(&bot, 5);
 	savefix_play(&bot, g, 400);
+	/* a stack (COMP_STACK): three potions more, onto one slot */
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	assert_int_equal(items_give(g, ITEM_HEALTH_POTION, false), 0);
+	/* one of them put down (COMP_DROPPED) */
+	struct game_item_view v[INVENTORY_SLOTS];
+	int n = game_inventory(g, v, INVENTORY_SLOTS);
+	assert_true(v[n - 1].count == 3);
+	assert_int_equal(items_drop(g, v[n - 1].slot, false), 1);
 	struct serial_buf b = {0};
 	assert_int_equal(game_encode(g, &b), 0);
 	if (out)

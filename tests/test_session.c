@@ -1035,6 +1035,47 @@ static void test_end_power_cut(void **st)
 	game_destroy(g);
 }
 
+/* Issue 18, items 4 and 6: the game just ended asks for a name (the last
+ * one first); named, the table shows it; its recording is offered to
+ * watch, and attract mode plays it. The clock is the session's (has_now). */
+static void test_name_watch_attract(void **st)
+{
+	(void)st;
+	char d[128];
+	struct session s;
+	struct ui u;
+	struct game *g = started(&s, &u, "named", d, 5);
+	s.has_now = true;
+	s.now = 1796083300;
+	play(&s, g, &u, 5, 20000);
+	assert_true(game_is_over(g));
+	assert_true(u.name_pending);
+	assert_string_equal(u.name, "");
+	assert_int_equal(s.ended_when, 1796083300);
+	snprintf(u.name, sizeof u.name, "Kiosk 1");
+	session_set_name(&s, g, &u);
+	session_scores(&s, &u);
+	assert_int_equal(u.nscores, 1);
+	assert_string_equal(u.scores[0].name, "Kiosk 1");
+	assert_true(u.scores[0].watchable);
+	char path[4096], path2[4096];
+	assert_int_equal(session_recording(&s, &u, 0, path, sizeof path), 0);
+	assert_non_null(strstr(path, "/morgue/morgue-20261201-000140-5.rec"));
+	assert_int_equal(session_recording(&s, &u, 1, path2, sizeof path2), -1);
+	assert_string_equal(u.status, "No recording of that game is kept.");
+	assert_int_equal(session_attract(&s, 0, path2, sizeof path2), 0);
+	assert_string_equal(path, path2);
+	assert_int_equal(session_attract(&s, 1, path2, sizeof path2), -1);
+	/* the next game's end offers the last name first */
+	assert_int_equal(session_new_game(&s, &g, 6, MAPGEN_CLASSIC, 0, 0), 0);
+	s.now += 100;
+	play(&s, g, &u, 6, 20000);
+	assert_true(game_is_over(g));
+	assert_string_equal(u.name, "Kiosk 1");
+	game_destroy(g);
+	session_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1048,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(test_saved_on_triggers),
 		cmocka_unit_test(test_refused_save_noticed),
 		cmocka_unit_test(test_game_ended),
+		cmocka_unit_test(test_name_watch_attract),
 		cmocka_unit_test(test_morgue_temps_removed),
 		cmocka_unit_test(test_end_killed_before_save),
 		cmocka_unit_test(test_end_killed_after_save),

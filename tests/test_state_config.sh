@@ -39,9 +39,9 @@ out=$("$P" --backend headless --seed 3 --state-dir "$st" --screenshot "$tmp/shot
 # a change on the options screen survives a restart: the second run shows
 # the options as the first left them (same picture), a fresh state
 # directory does not
-st="$tmp/st2" # no saved game there: Options is the third entry
-printf 'down\ndown\nenter\nright\ndown\nleft\n' >"$tmp/change.keys"
-printf 'down\ndown\nenter\ndown\n' >"$tmp/look.keys"
+st="$tmp/st2" # no saved game there: Options is the fourth entry
+printf 'down\ndown\ndown\nenter\nright\ndown\nleft\n' >"$tmp/change.keys"
+printf 'down\ndown\ndown\nenter\ndown\n' >"$tmp/look.keys"
 run() { # STATE KEYS SHOT
 	"$P" --backend headless --size 800x480 --state-dir "$1" --keys "$2" --screenshot "$3" ||
 		say "run with $2 in $1 failed"

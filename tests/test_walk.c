@@ -51,10 +51,37 @@ static void test_refused_for_a_monster(void **st)
 	game_destroy(g);
 }
 
+/* Issue 18, item 2: the walk's pickup classes reach auto-explore: with
+ * potions asked for, o gathers the potion on its way; with none, it stops
+ * when it sees it, as before. */
+static void test_walk_picks_up(void **st)
+{
+	(void)st;
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	for (int k = 0; k < 2; k++) {
+		struct game *g = gamefix_room(1);
+		gamefix_enter(g, 10, 10);
+		ecs_entity p = gamefix_item(g, ITEM_HEALTH_POTION, 30, 15);
+		struct ui_host h = { .ctx = g, .command = give, .request = request };
+		struct walk w = { .pickup = k ? GAME_PICKUP_DEFAULT : 0 };
+		u.status[0] = 0;
+		assert_false(walk_start(&w, WALK_EXPLORE, true, g, &u, &h));
+		if (k) {
+			assert_false(ecs_has(g->w, p, COMP_POS));
+			assert_string_equal(u.status, "Explored this floor.");
+		} else {
+			assert_true(ecs_has(g->w, p, COMP_POS));
+			assert_string_equal(u.status, "You see a health potion.");
+		}
+		game_destroy(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refused_for_a_monster),
+		cmocka_unit_test(test_walk_picks_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include "app/input.h"
 #include "app/keyfile.h"
 #include "app/session.h"
+#include "app/view.h"
 #include "app/walk.h"
 #include "app/wake.h"
 #include "app/watch.h"
@@ -71,6 +72,11 @@ struct app {
 	uint64_t next_seed;
 	bool seeded;             /* next_seed came from --seed */
 	struct session session;  /* the save, the recording, morgue and scores */
+	struct view *view;       /* the recording watched (UI_VIEW), NULL when none */
+	enum ui_screen view_back; /* where stopping goes; UI_SCREEN_COUNT: the program ends (--view) */
+	int view_acc;
+	bool view_attract;       /* the view is attract mode's: a key ends it */
+	int attract_next;        /* the table's recorded game attract mode plays next */
 	uint32_t *script;        /* --keys, read whole before anything is played (read_script) */
 	size_t nscript;
 	struct watch_pub *pub;   /* the game published for watchers, NULL: not */
@@ -169,6 +175,8 @@ static int frame(struct app *a)
 	} else if (demo_running(&a->demo)) {
 		a->demo.ui.map_cw = a->ui.map_cw;
 		ui_draw_frame(a->drawn, &a->demo.ui, a->demo.game, a->con, a->scratch);
+	} else if (a->view) {
+		ui_draw_frame(a->drawn, &a->ui, view_game(a->view), a->con, a->scratch);
 	} else {
 		ui_draw_frame(a->drawn, &a->ui, a->game, a->con, a->scratch);
 	}
@@ -206,6 +214,124 @@ static int new_game(struct app *a)
 	a->ui.hover_x = a->ui.hover_y = -1;
 	ui_drawn_forget(a->drawn); /* the new game may lie where the old one did */
 	watch_pub_replaced(a->pub);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* watching a recording (view.h): the app gives it the pace */
+
+/* The time between two ticks of play and the commands a tick plays, at
+ * speed (VIEW_RATE commands a second at 1x). */
+static int view_tick_ms(int speed)
+{
+	return speed <= 8 ? 1000 / VIEW_RATE / speed : 1000 / VIEW_RATE / 8;
+}
+
+static int view_per_tick(int speed)
+{
+	return speed <= 8 ? 1 : speed / 8;
+}
+
+/* The line on top from where the view stands. */
+static void view_sync(struct app *a)
+{
+	struct ui_view *u = &a->ui.view;
+	u->turn = view_turn(a->view);
+	u->end_turn = view_end_turn(a->view);
+	u->at = view_at(a->view);
+	u->count = view_count(a->view);
+	if (u->at >= u->count)
+		u->paused = true; /* the end: it stays there */
+}
+
+/* Arms the next tick while it plays (the timer and a script's keys alike). */
+static void view_arm(struct app *a)
+{
+	if (!a->view || a->ui.screen != UI_VIEW)
+		return;
+	if (a->ui.view.paused)
+		a->step_at = -1;
+	else if (a->step_at < 0)
+		a->step_at = wake_now_ms() + view_tick_ms(a->ui.view.speed);
+}
+
+/* Plays n commands (fewer at the end). */
+static void view_play(struct app *a, int n)
+{
+	for (int i = 0; i < n && view_step(a->view); i++)
+		;
+	view_sync(a);
+	ui_drawn_forget(a->drawn);
+}
+
+/* Starts watching path; back: the screen stopping returns to
+ * (UI_SCREEN_COUNT: stopping ends the program). Returns 0, or -errno with
+ * the one line why logged (and on the screens' status line). */
+static int view_start(struct app *a, const char *path, enum ui_screen back)
+{
+	char err[512];
+	struct view *v;
+	int rc = view_open(&v, path, VIEW_EVERY, err, sizeof err);
+	if (rc) {
+		log_error("%s", err);
+		snprintf(a->ui.status, sizeof a->ui.status, "%.*s", (int)sizeof a->ui.status - 1, err);
+		return rc;
+	}
+	view_close(a->view);
+	a->view = v;
+	a->view_back = back;
+	a->view_acc = 0;
+	const char *base = strrchr(path, '/');
+	a->ui.view = (struct ui_view){ .speed = 1 };
+	snprintf(a->ui.view.name, sizeof a->ui.view.name, "%s", base ? base + 1 : path);
+	a->ui.screen = UI_VIEW;
+	a->ui.status[0] = 0;
+	a->ui.hover_x = a->ui.hover_y = -1;
+	view_sync(a);
+	ui_drawn_forget(a->drawn);
+	a->step_at = -1;
+	view_arm(a);
+	return 0;
+}
+
+static void stop_watching(struct app *a)
+{
+	view_close(a->view);
+	a->view = NULL;
+	a->step_at = -1;
+	ui_drawn_forget(a->drawn);
+	if (a->view_back == UI_SCREEN_COUNT) {
+		a->quit = true;
+		return;
+	}
+	a->ui.screen = a->view_back;
+}
+
+static void view_jump(struct app *a, int turns)
+{
+	int to = view_turn(a->view) + turns;
+	if (view_seek_turn(a->view, to < 0 ? 0 : to) < 0)
+		snprintf(a->ui.status, sizeof a->ui.status, "The jump failed: out of memory.");
+	view_sync(a);
+	ui_drawn_forget(a->drawn);
+}
+
+/* Today's daily game (session_daily): shown, or the title says why not. */
+static int daily_game(struct app *a)
+{
+	int rc = session_daily(&a->session, &a->game, &a->ui);
+	if (rc == 1)
+		return 0; /* refused: the title's notice says why */
+	if (rc) {
+		a->quit = true;
+		a->status = 1;
+		return rc;
+	}
+	a->ui.notice[0] = 0;
+	a->ui.screen = UI_PLAY;
+	a->ui.can_continue = true;
+	a->ui.hover_x = a->ui.hover_y = -1;
+	ui_drawn_forget(a->drawn);
 	return 0;
 }
 
@@ -248,6 +374,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 {
 	const struct ui_host host = host_of(a);
 	a->step_at = -1;
+	a->walk.pickup = a->cfg->has_auto_pickup ? a->cfg->auto_pickup : GAME_PICKUP_DEFAULT;
 	if (!walk_start(&a->walk, kind, a->cfg->keys || a->sfd < 0, a->game, &a->ui, &host))
 		return;
 	int rc = wake_open(&a->wake);
@@ -267,13 +394,19 @@ static struct idle_state idle_now(const struct app *a)
 {
 	return (struct idle_state){ .last_input_ms = a->last_input,
 				    .title = a->ui.screen == UI_TITLE,
-				    .demo = demo_running(&a->demo),
+				    .demo = demo_running(&a->demo) || a->view_attract,
 				    .blanked = a->blank.on,
 				    .step_ms = a->step_at };
 }
 
+static void stop_watching(struct app *a);
+
 static void end_demo(struct app *a)
 {
+	if (a->view_attract) {
+		a->view_attract = false;
+		stop_watching(a); /* back to the title */
+	}
 	demo_end(&a->demo);
 	watch_pub_replaced(a->pub); /* the player's screen again */
 	if (a->walk.kind == WALK_NONE)
@@ -324,15 +457,36 @@ static void on_timer(struct app *a)
 				watch_pub_replaced(a->pub); /* the next demo game */
 			else
 				watch_pub_command(a->pub, &a->demo.last);
+		} else if (a->view && a->ui.screen == UI_VIEW && !a->ui.view.paused) {
+			view_play(a, view_per_tick(a->ui.view.speed));
+			a->step_at = -1;
+			view_arm(a);
+			if (a->view_attract && a->ui.view.paused) {
+				/* attract's recording ended: the title, and the next one */
+				a->view_attract = false;
+				stop_watching(a);
+			}
 		} else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
 			a->step_at = wake_now_ms() + WALK_STEP_MS;
 		else
 			a->step_at = -1; /* nothing left to step */
 		break;
-	case IDLE_ATTRACT:
+	case IDLE_ATTRACT: {
+		/* the best recorded games of the table first, then the demo bot */
+		char path[PATH_MAX];
+		if (session_attract(&a->session, a->attract_next, path, sizeof path) == 0 &&
+		    view_start(a, path, UI_TITLE) == 0) {
+			a->attract_next++;
+			a->view_attract = true;
+			a->ui.view.speed = 4;
+			view_arm(a);
+			break;
+		}
+		a->attract_next = 0;
 		demo_next(a, demo_start(&a->demo, (int)a->mapgen, &a->binds));
 		watch_pub_replaced(a->pub);
 		break;
+	}
 	case IDLE_BLANK:
 		go_blank(a);
 		break;
@@ -448,6 +602,34 @@ static int host_request(void *ctx, enum ui_request r)
 		session_scores(&a->session, &a->ui);
 		a->ui.screen = UI_SCORES;
 		break;
+	case UI_REQ_NAME:
+		session_set_name(&a->session, a->game, &a->ui);
+		break;
+	case UI_REQ_DAILY:
+		rc = daily_game(a);
+		break;
+	case UI_REQ_VIEW_STEP:
+		if (a->view)
+			view_play(a, 1);
+		break;
+	case UI_REQ_VIEW_BACK:
+		if (a->view)
+			view_jump(a, -VIEW_EVERY);
+		break;
+	case UI_REQ_VIEW_ON:
+		if (a->view)
+			view_jump(a, VIEW_EVERY);
+		break;
+	case UI_REQ_VIEW_STOP:
+		if (a->view)
+			stop_watching(a);
+		break;
+	case UI_REQ_WATCH: {
+		char path[PATH_MAX];
+		if (session_recording(&a->session, &a->ui, a->ui.watch, path, sizeof path) == 0)
+			(void)view_start(a, path, UI_SCORES);
+		break;
+	}
 	case UI_REQ_EXPLORE:
 		start_walk(a, WALK_EXPLORE);
 		break;
@@ -470,7 +652,9 @@ static void to_screen(struct app *a, struct ui_input *in)
 	const struct ui_host host = host_of(a);
 	in->cols = a->con->w;
 	in->rows = a->con->h;
-	ui_input(&a->ui, a->game, &host, in);
+	ui_input(&a->ui, a->view ? (struct game *)view_game(a->view) : a->game, &host, in);
+	if (a->view)
+		view_arm(a); /* paused, resumed or sped up: the next tick */
 }
 
 static void on_event(struct app *a, const struct in_event *ev)
@@ -585,6 +769,10 @@ static int run_script(struct app *a)
 	for (size_t i = 0; i < a->nscript && !a->quit; i++) {
 		struct in_event ev = { .type = EV_KEY_PRESS, .key = a->script[i], .from = DEV_SCRIPT };
 		on_event(a, &ev);
+		/* watching: a key is followed by one second's play (VIEW_RATE
+		 * commands at 1x), unless paused: the script's own clock */
+		if (a->view && a->ui.screen == UI_VIEW && !a->ui.view.paused)
+			view_play(a, VIEW_RATE * a->ui.view.speed);
 		if (frame(a))
 			return 1;
 	}
@@ -929,6 +1117,7 @@ static void app_close(struct app *a)
 	watch_pub_close(a->pub);
 	watcher_close(&a->watcher);
 	game_destroy(a->game);
+	view_close(a->view);
 	demo_end(&a->demo);
 	input_close(&a->input);
 	if (a->disp)
@@ -969,6 +1158,14 @@ int app_run(const struct app_config *cfg)
 	a.map_h = cfg->map_h;
 	a.seeded = cfg->has_seed;
 	a.next_seed = cfg->seed;
+	a.session.has_now = cfg->has_now;
+	a.session.now = cfg->now;
+	/* a recording to watch is read first: a bad one is its one line, not a
+	 * display's */
+	if (cfg->view && view_start(&a, cfg->view, UI_SCREEN_COUNT)) {
+		a.status = 1;
+		goto out;
+	}
 	if (cfg->watch) {
 		/* the game to watch first: none, and nothing is opened */
 		char path[4096], why[512];
@@ -1000,6 +1197,27 @@ int app_run(const struct app_config *cfg)
 			a.status = 1; /* else what the stream's end left (on_watched) */
 	} else if (cfg->replay) {
 		a.status = replay(&a);
+	} else if (cfg->view) {
+		/* watching a recording: no game of one's own, nothing saved */
+		ui_drawn_forget(a.drawn);
+		if (cfg->keys) {
+			if ((a.status = read_script(&a)) != 0)
+				goto out;
+			a.status = frame(&a) ? 1 : run_script(&a);
+			/* where the keys left it (the tests read it) */
+			const struct ui_view *u = &a.ui.view;
+			printf("watched %s to command %zu of %zu, turn %d of %d, at %dx%s\n", u->name, u->at, u->count,
+			       u->turn, u->end_turn, u->speed, a.view ? u->paused ? ", paused" : "" : ", stopped");
+			fflush(stdout);
+		} else if (!strcmp(a.ops->name, "headless")) {
+			a.status = frame(&a) ? 1 : 0;
+		} else {
+			if (open_signals(&a) || (a.bare && open_input(&a))) {
+				a.status = 1;
+				goto out;
+			}
+			a.status = run_loop(&a);
+		}
 	} else {
 		if (cfg->keys && (a.status = read_script(&a)) != 0)
 			goto out;
@@ -1011,6 +1229,24 @@ int app_run(const struct app_config *cfg)
 				 &a.ui)) {
 			a.status = 1;
 			goto out;
+		}
+		if (cfg->daily && a.game) {
+			/* a game in progress would be lost to it: said, nothing done */
+			log_error("a game is in progress in %s: continue it (or end it) before --daily", a.session.state_dir);
+			a.status = 1;
+			goto out;
+		}
+		if (cfg->daily) {
+			int drc = session_daily(&a.session, &a.game, &a.ui);
+			if (drc) {
+				if (drc == 1)
+					log_error("%s", a.ui.notice);
+				a.status = 1;
+				goto out;
+			}
+			a.ui.notice[0] = 0;
+			a.ui.screen = UI_PLAY;
+			a.ui.can_continue = true;
 		}
 		if (cfg->keys) {
 			if (frame(&a))

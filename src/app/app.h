@@ -24,6 +24,7 @@ struct app_config {
 	int map_w, map_h;         /* floor size of new games, 0 = 80x43 (map_size_ok) */
 	const char *record;       /* --record FILE */
 	const char *replay;       /* --replay FILE */
+	const char *view;         /* --view FILE: watch the recording */
 	const char *state_dir;    /* --state-dir DIR or NULL = save_state_dir's default */
 	const char *card, *connector, *fb, *gamepad_db;
 	int mode_w, mode_h, mode_hz;
@@ -36,6 +37,11 @@ struct app_config {
 	int attract;              /* seconds on the title screen before the demo, 0 = never (default 60) */
 	int blank;                /* seconds without input before the screen blanks, 0 = never
 	                           * (default 10 minutes in kiosk mode, else 0) */
+	bool daily;               /* --daily: today's daily game at once */
+	bool has_now;             /* the clock's time instead of the system's (PIROGUE_NOW: tests) */
+	int64_t now;              /* seconds since 1970, UTC */
+	bool has_auto_pickup;
+	unsigned auto_pickup;     /* GAME_PICKUP_* bits auto-explore gathers (default GAME_PICKUP_DEFAULT) */
 	bool no_watch;            /* watch = no, --no-watch: the game is not published for watchers */
 	bool watch;               /* --watch [SOCKET]: watch a game instead of playing one */
 	const char *watch_socket; /* ... its socket, NULL = watcher_path's default */

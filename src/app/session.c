@@ -2,6 +2,7 @@
 #include "core/log.h"
 #include "game/mapgen.h"
 #include "game/serial.h"
+#include "save/daily.h"
 #include "save/histfile.h"
 #include "save/morgue.h"
 #include "save/save.h"
@@ -65,10 +66,9 @@ static int lock_state_dir(struct session *s, struct ui *ui)
 	return 0;
 }
 
-/* Now, by the session's clock. */
-static int64_t session_now(const struct session *s)
+int64_t session_now(const struct session *s)
 {
-	return s->clock ? s->clock() : (int64_t)time(NULL);
+	return s->clock ? s->clock() : s->has_now ? s->now : (int64_t)time(NULL);
 }
 
 /* A save holding a finished game (pirogue stopped during that game's end,
@@ -201,6 +201,30 @@ int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapg
 	return 0;
 }
 
+int session_daily(struct session *s, struct game **g, struct ui *ui)
+{
+	struct daily_date d = daily_of_time(session_now(s));
+	char ds[16];
+	daily_format(d, ds, sizeof ds);
+	if (!s->saving) {
+		snprintf(ui->notice, sizeof ui->notice, "The daily game needs a state directory to keep its one attempt.");
+		return 1;
+	}
+	if (daily_attempted(s->state_dir, d)) {
+		snprintf(ui->notice, sizeof ui->notice, "Today's daily game (%s) was played here already: come back tomorrow.",
+			 ds);
+		return 1;
+	}
+	int rc = daily_begin(s->state_dir, d);
+	if (rc) {
+		snprintf(ui->notice, sizeof ui->notice, "The daily game cannot be noted in %.60s: %s.", s->state_dir,
+			 strerror(-rc));
+		return 1;
+	}
+	log_info("the daily game of %s", ds);
+	return session_new_game(s, g, daily_seed(d), MAPGEN_CLASSIC, 0, 0);
+}
+
 void session_continue(struct session *s, const struct game *g)
 {
 	if (!s->record || s->recording_done || !g)
@@ -235,12 +259,20 @@ static void game_ended(struct session *s, const struct game *g, struct ui *ui)
 {
 	ui->can_continue = false;
 	ui->score_rank = -1;
+	ui->name_pending = false;
 	if (s->saving) {
 		char name[PATH_MAX];
 		int rank = -1;
-		if (morgue_game_over(s->state_dir, g, session_now(s), name, sizeof name, &rank) == 0)
+		s->ended_when = session_now(s);
+		if (morgue_game_over(s->state_dir, g, s->ended_when, name, sizeof name, &rank) == 0)
 			log_info("morgue file %s, high score rank %d", name, rank + 1);
 		ui->score_rank = rank >= 0 ? rank : -1;
+		ui->watch = rank >= 0 ? rank : 0;
+		/* a new high score asks for a name: the last one given first */
+		ui->name_pending = rank >= 0;
+		_Static_assert(UI_NAME_MAX == SCORES_NAME_MAX, "the name screen holds a table's name");
+		ui->scores_daily = !strcmp(morgue_table(s->state_dir, g), SCORES_DAILY_FILE);
+		morgue_last_name(s->state_dir, ui->name);
 	}
 	if (s->rec) {
 		rec_writer_close(s->rec);
@@ -263,6 +295,12 @@ int session_command(struct session *s, struct game *g, struct ui *ui, const stru
 	return turn;
 }
 
+void session_set_name(struct session *s, const struct game *g, const struct ui *ui)
+{
+	if (s->saving && g && game_is_over(g))
+		(void)morgue_set_name(s->state_dir, g, s->ended_when, ui->name); /* logged */
+}
+
 void session_scores(const struct session *s, struct ui *ui)
 {
 	ui->nscores = 0;
@@ -270,7 +308,7 @@ void session_scores(const struct session *s, struct ui *ui)
 		return;
 	struct score_table t;
 	char why[256];
-	if (scores_load(s->state_dir, &t, why, sizeof why)) {
+	if (scores_load_file(s->state_dir, ui->scores_daily ? SCORES_DAILY_FILE : SCORES_FILE, &t, why, sizeof why)) {
 		log_error("%s", why);
 		snprintf(ui->status, sizeof ui->status, "%.*s", (int)sizeof ui->status - 1, why);
 	}
@@ -281,8 +319,39 @@ void session_scores(const struct session *s, struct ui *ui)
 		sc->turns = t.e[i].turns;
 		sc->level = t.e[i].level;
 		snprintf(sc->cause, sizeof sc->cause, "%s", t.e[i].cause);
+		snprintf(sc->name, sizeof sc->name, "%s", t.e[i].name);
+		char rec[PATH_MAX];
+		sc->watchable = morgue_rec_path(s->state_dir, t.e[i].seed, t.e[i].when, rec, sizeof rec) == 0 &&
+				access(rec, R_OK) == 0;
 		ui->nscores = i + 1;
 	}
+}
+
+int session_recording(const struct session *s, struct ui *ui, int i, char *buf, size_t len)
+{
+	struct score_table t;
+	char why[256];
+	if (!s->saving ||
+	    scores_load_file(s->state_dir, ui->scores_daily ? SCORES_DAILY_FILE : SCORES_FILE, &t, why, sizeof why) ||
+	    i < 0 || i >= t.n || morgue_rec_path(s->state_dir, t.e[i].seed, t.e[i].when, buf, len) ||
+	    access(buf, R_OK) != 0) {
+		snprintf(ui->status, sizeof ui->status, "No recording of that game is kept.");
+		return -1;
+	}
+	return 0;
+}
+
+int session_attract(const struct session *s, int k, char *buf, size_t len)
+{
+	struct score_table t;
+	char why[256];
+	if (!s->saving || k < 0 || scores_load(s->state_dir, &t, why, sizeof why))
+		return -1;
+	for (int i = 0; i < t.n; i++)
+		if (morgue_rec_path(s->state_dir, t.e[i].seed, t.e[i].when, buf, len) == 0 && access(buf, R_OK) == 0 &&
+		    k-- == 0)
+			return 0;
+	return -1;
 }
 
 void session_close(struct session *s)

@@ -24,7 +24,14 @@ struct session {
 	 * when or how fast it runs) */
 	int64_t (*clock)(void);
 	char state_dir[PATH_MAX];
+	bool has_now;             /* without clock: now (PIROGUE_NOW, for tests) instead of time() */
+	int64_t now;
+	int64_t ended_when;       /* the end of the last game ended (its morgue file and score) */
 };
+
+/* The time by s's clock (seconds since 1970, UTC): s->clock() when set,
+ * else s->now when has_now, else the system's. */
+int64_t session_now(const struct session *s);
 
 /* Finds the state directory: opt (--state-dir, NULL: save_state_dir's
  * default); a scripted run (--keys, headless) uses one only when opt names
@@ -61,6 +68,14 @@ int session_open(struct session *s, const char *opt, bool scripted, struct game 
  * negative errno having logged one line (then *g is NULL). */
 int session_new_game(struct session *s, struct game **g, uint64_t seed, int mapgen, int map_w, int map_h);
 
+/* The daily game (docs/rules.md): today's (by session_now, UTC) seed,
+ * classic floors of 80x43, begun as session_new_game does and noted in the
+ * state directory (daily_begin), its score kept in the daily table. Once a
+ * day per state directory: refused (1, *g untouched) when today's was begun
+ * there already, or without a state directory, with one line in
+ * ui->notice. Returns 0 (begun), 1 (refused) or -errno (logged). */
+int session_daily(struct session *s, struct game **g, struct ui *ui);
+
 /* Continue of g (the loaded game): with --record not yet begun, the
  * recording starts from its seed with the history it has so far. */
 void session_continue(struct session *s, const struct game *g);
@@ -80,9 +95,25 @@ int session_command(struct session *s, struct game *g, struct ui *ui, const stru
  * line in ui->status. */
 void session_save(struct session *s, const struct game *g, struct ui *ui);
 
-/* The high-score table of the state directory into ui (none without one);
- * a refused table is logged and named in ui->status. */
+/* Gives g, the game just ended by session_command, the name in ui->name
+ * (morgue_set_name: its morgue file, its score entry, the last name kept);
+ * "" gives none. Without a state directory nothing is kept. */
+void session_set_name(struct session *s, const struct game *g, const struct ui *ui);
+
+/* The high-score table of the state directory into ui (none without one):
+ * the daily games' when ui->scores_daily, else the others'; a refused table
+ * is logged and named in ui->status. */
 void session_scores(const struct session *s, struct ui *ui);
+
+/* The recording of line i of the table session_scores last put in ui:
+ * its path into buf (len bytes) and 0; -1 with the reason in ui->status
+ * when there is none. */
+int session_recording(const struct session *s, struct ui *ui, int i, char *buf, size_t len);
+
+/* For attract mode: the recording of the k-th best game of the high-score
+ * table (0 the best) among those whose recording is kept: its path into
+ * buf and 0, or -1 when there are not that many. */
+int session_attract(const struct session *s, int k, char *buf, size_t len);
 
 /* Closes the recording and the history's store (it does not save:
  * session_save first; the game must not be saved after it). NULL ok. */

@@ -17,7 +17,7 @@ bool walk_step(struct walk *w, struct game *g, struct ui *ui, const struct ui_ho
 		walk_stop(w, ui, NULL);
 		return false;
 	}
-	int r = w->kind == WALK_EXPLORE ? game_explore_step(g, &step, why, sizeof why)
+	int r = w->kind == WALK_EXPLORE ? game_explore_pickup_step(g, w->pickup, &step, why, sizeof why)
 					: game_travel_step(g, w->kind == WALK_DOWN, &step, why, sizeof why);
 	if (r != 1) {
 		walk_stop(w, ui, why);

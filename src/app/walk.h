@@ -13,6 +13,7 @@ enum walk_kind { WALK_NONE, WALK_EXPLORE, WALK_DOWN, WALK_UP };
 /* Zero is no walk. */
 struct walk {
 	enum walk_kind kind; /* the walk going on, WALK_NONE when none */
+	unsigned pickup;     /* GAME_PICKUP_* bits auto-explore picks up (game_explore_pickup_step) */
 };
 
 /* Starts a walk of kind on g (ui: the player's screens, host: where its

@@ -22,6 +22,8 @@ enum comp {
 	COMP_INVENTORY,  /* struct c_inventory: carries items */
 	COMP_EQUIPPABLE, /* struct c_equippable: can be equipped */
 	COMP_EQUIPMENT,  /* struct c_equipment: wears items */
+	COMP_STACK,      /* struct c_stack: an item that is several (potions, scrolls) */
+	COMP_DROPPED,    /* struct c_dropped: an item the player put down (auto-pickup leaves it) */
 	COMP_COUNT
 };
 
@@ -86,6 +88,18 @@ struct c_memory {
 struct c_item {
 	int kind;     /* enum item_kind */
 	uint8_t seen; /* the player has seen it at least once */
+};
+
+/* An item that stands for n >= 2 identical ones (a stack, docs/rules.md);
+ * an item without it is one. Only kinds whose item_def has stacks. */
+struct c_stack {
+	int n;
+};
+
+/* An item the player dropped: auto-explore does not pick it up again (it is
+ * removed when he picks it up himself). Only in games with stacks. */
+struct c_dropped {
+	uint8_t by_player; /* 1 */
 };
 
 #define INVENTORY_SLOTS 26

@@ -1,6 +1,7 @@
 /* content: the game's numbers as const tables (actors, items, level-ups, spawn weights by floor, rule constants). */
 #ifndef PIROGUE_GAME_CONTENT_H
 #define PIROGUE_GAME_CONTENT_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "game/game.h"
@@ -56,6 +57,8 @@ enum item_effect {
 /* One kind of item (GAME.md §4). */
 struct item_def {
 	const char *name; /* lowercase: "health potion" */
+	const char *plural; /* "health potions": several of a stack */
+	bool stacks;        /* identical ones share a slot (potions, scrolls) */
 	uint32_t glyph;
 	uint32_t fg;
 	int effect;      /* enum item_effect */

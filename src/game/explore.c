@@ -71,7 +71,9 @@ static const char *article(const char *name)
  * (an item first seen, HP fallen below half, both by the last command) is
  * reported once: it is then marked acknowledged (scratch, so the const game
  * is written through a cast: the acknowledgement is not game state). */
-static bool interrupted(const struct game *g, bool items, char *why, int len)
+static bool wanted(const struct game *g, unsigned pickup, ecs_entity e);
+
+static bool interrupted(const struct game *g, bool items, unsigned pickup, char *why, int len)
 {
 	if (g->over) {
 		stop(why, len, "You are dead.");
@@ -91,9 +93,12 @@ static bool interrupted(const struct game *g, bool items, char *why, int len)
 	struct game *mut = (struct game *)g;
 	ecs_entity it = g->events.new_item;
 	const struct c_pos *ip = ecs_get(g->w, it, COMP_POS);
-	if (items && ip && ip->floor == g->depth && world_visible(g, ip->x, ip->y)) {
+	if (items && ip && ip->floor == g->depth && world_visible(g, ip->x, ip->y) && !wanted(g, pickup, it)) {
 		mut->events.acked = hist_count(&g->hist);
-		stop(why, len, "You see %s %s.", article(world_name(g, it)), world_name(g, it));
+		const struct c_item *ci = ecs_get(g->w, it, COMP_ITEM);
+		bool full = ci && (pickup & game_pickup_class(ci->kind)) && !items_room_for(g, it);
+		stop(why, len, "You see %s %s.%s", article(world_name(g, it)), world_name(g, it),
+		     full ? " Your inventory is full." : "");
 		return true;
 	}
 	const struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
@@ -122,17 +127,80 @@ static void first_step(const struct map *m, const uint16_t *dist, const uint8_t 
 				 .choice = -1};
 }
 
+unsigned game_pickup_class(int kind)
+{
+	if (kind < 0 || kind >= ITEM_COUNT)
+		return 0;
+	const struct item_def *d = &content_items[kind];
+	if (d->effect == EFFECT_EQUIP)
+		return d->slot == EQUIP_WEAPON ? GAME_PICKUP_WEAPONS : GAME_PICKUP_ARMOUR;
+	return d->effect == EFFECT_HEAL ? GAME_PICKUP_POTIONS : GAME_PICKUP_SCROLLS;
+}
+
+/* An item auto-pickup goes for: lying on the current floor, where the
+ * player remembers it, of a class asked for, not put down by the player,
+ * with room for it. */
+static bool wanted(const struct game *g, unsigned pickup, ecs_entity e)
+{
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	const struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
+	return it && p && m && p->floor == g->depth && m->known && m->x == p->x && m->y == p->y &&
+	       (pickup & game_pickup_class(it->kind)) && !ecs_has(g->w, e, COMP_DROPPED) && items_room_for(g, e);
+}
+
+/* The nearest item auto-pickup goes for, by dist (ties to the lowest
+ * entity index): 0 with its cell, -1 when none is reachable. */
+static int nearest_wanted(const struct game *g, unsigned pickup, const uint16_t *dist, int *x, int *y)
+{
+	const struct map *m = world_floor(g, g->depth);
+	int best = -1;
+	uint32_t best_index = 0;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_ITEM));
+	for (ecs_entity e; ecs_query_next(&q, &e);) {
+		if (!wanted(g, pickup, e))
+			continue;
+		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+		int i = p->y * m->w + p->x;
+		if (dist[i] == PATH_UNREACHABLE)
+			continue;
+		if (best < 0 || dist[i] < dist[best] || (dist[i] == dist[best] && ECS_INDEX(e) < best_index)) {
+			best = i;
+			best_index = ECS_INDEX(e);
+		}
+	}
+	if (best < 0)
+		return -1;
+	*x = best % m->w;
+	*y = best / m->w;
+	return 0;
+}
+
 int game_explore_step(const struct game *g, struct command *step, char *why, int len)
 {
-	if (interrupted(g, true, why, len))
+	return game_explore_pickup_step(g, 0, step, why, len);
+}
+
+int game_explore_pickup_step(const struct game *g, unsigned pickup, struct command *step, char *why, int len)
+{
+	if (interrupted(g, true, pickup, why, len))
 		return 0;
 	uint8_t cost[WORLD_CELLS];
 	uint16_t dist[WORLD_CELLS];
 	explore_distances(g, cost, dist);
 	int tx, ty, px, py;
+	game_player_pos(g, &px, &py);
+	if (pickup && nearest_wanted(g, pickup, dist, &tx, &ty) == 0) {
+		if (tx == px && ty == py) {
+			*step = (struct command){.c = CMD_PICKUP, .item = -1, .x = -1, .y = -1, .choice = -1};
+			return 1;
+		}
+		first_step(world_floor(g, g->depth), dist, cost, px, py, tx, ty, step);
+		return 1;
+	}
 	if (explore_frontier(dist, world_floor(g, g->depth), &tx, &ty))
 		return stop(why, len, "Explored this floor.");
-	game_player_pos(g, &px, &py);
 	first_step(world_floor(g, g->depth), dist, cost, px, py, tx, ty, step);
 	return 1;
 }
@@ -149,7 +217,7 @@ int game_travel_step(const struct game *g, bool down, struct command *step, char
 	game_player_pos(g, &px, &py);
 	if (px == tx && py == ty)
 		return stop(why, len, "You are on the stairs.");
-	if (interrupted(g, false, why, len))
+	if (interrupted(g, false, 0, why, len))
 		return 0;
 	uint8_t cost[WORLD_CELLS];
 	uint16_t dist[WORLD_CELLS];

@@ -70,6 +70,8 @@ int game_create(struct game **out, const struct game_opts *o)
 		goto fail;
 	g->map_w = mw;
 	g->map_h = mh;
+	g->stacks_from = o->stacks_from < 0 ? GAME_STACKS_NEVER : o->stacks_from;
+	g->stacking = g->stacks_from == 0;
 	rc = world_generate_floor(g, 1);
 	if (rc)
 		goto fail;
@@ -188,6 +190,7 @@ static int history_add(struct game *g, const struct command *cmd)
 		c.y = cmd->y;
 	} else if (cmd->c == CMD_DROP) {
 		c.item = cmd->item;
+		c.choice = cmd->choice == GAME_DROP_ALL ? GAME_DROP_ALL : -1;
 	} else if (cmd->c == CMD_LEVEL_UP) {
 		c.choice = cmd->choice;
 	}
@@ -215,10 +218,25 @@ bool game_levelup_pending(const struct game *g)
 	return combat_levelup_pending(g);
 }
 
+static int do_command(struct game *g, const struct command *cmd);
+
 int game_do(struct game *g, const struct command *cmd)
 {
 	if (!cmd || history_add(g, cmd))
 		return 0;
+	int rc = do_command(g, cmd);
+	/* stacks start once the history holds stacks_from commands: the same
+	 * moment as when a save of a game without them is loaded (serial.c) */
+	if (!g->stacking && g->stacks_from >= 0 && hist_count(&g->hist) == g->stacks_from) {
+		items_merge_all(g);
+		g->stacking = true;
+	}
+	return rc;
+}
+
+/* game_do's command, already in the history. */
+static int do_command(struct game *g, const struct command *cmd)
+{
 	enum cmd c = cmd->c;
 	const struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
 	g->events.hp_before = pa ? pa->hp : 0;
@@ -260,7 +278,7 @@ int game_do(struct game *g, const struct command *cmd)
 		cost = items_use(g, cmd->item, cmd->x, cmd->y);
 		break;
 	case CMD_DROP:
-		cost = items_drop(g, cmd->item);
+		cost = items_drop(g, cmd->item, cmd->choice == GAME_DROP_ALL);
 		break;
 	default: /* CMD_LEVEL_UP with nothing pending */
 		break;
@@ -363,6 +381,11 @@ int game_inventory(const struct game *g, struct game_item_view *out, int max)
 		v->kind = it->kind;
 		v->target = (enum target_kind)d->target;
 		v->radius = d->target == TARGET_CELL ? d->radius : 0;
+		v->count = items_count(g, e);
+		if (v->count > 1)
+			snprintf(v->label, sizeof(v->label), "%d %s", v->count, d->plural);
+		else
+			snprintf(v->label, sizeof(v->label), "%s", v->name);
 	}
 	return n;
 }
@@ -575,9 +598,16 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 				continue;
 			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 			const char *state = !ai ? "" : ai->paralysed > 0 ? "paralysed " : ai->confused > 0 ? "confused " : "";
-			/* the player is "you" (the look cursor starts there) */
-			int n = snprintf(buf + used, (size_t)(len - used), "%s%s%s", used ? ", " : "", state,
-					 e == g->player ? "you" : world_name(g, e));
+			/* the player is "you" (the look cursor starts there); a stack
+			 * "3 health potions" */
+			char what[64];
+			const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+			int count = it ? items_count(g, e) : 1;
+			if (count > 1)
+				snprintf(what, sizeof what, "%d %s", count, content_items[it->kind].plural);
+			else
+				snprintf(what, sizeof what, "%s", e == g->player ? "you" : world_name(g, e));
+			int n = snprintf(buf + used, (size_t)(len - used), "%s%s%s", used ? ", " : "", state, what);
 			if (n < 0 || used + n >= len) {
 				buf[len - 1] = 0;
 				return buf;
@@ -664,6 +694,11 @@ uint64_t game_checksum(const struct game *g)
 	h_i(&h, g->depth);
 	h_i(&h, g->over);
 	h_u64(&h, g->player);
+	/* where stacks started, when not at the start (an old save continued):
+	 * a game with stacks from the start, or none ever, hashes as a game
+	 * before stacks did, so they are told apart only once they differ */
+	if (g->stacks_from > 0)
+		h_i(&h, g->stacks_from);
 	h_i(&h, g->nfloors);
 	for (int f = 0; f < g->nfloors; f++) {
 		const struct map *m = g->floors[f];

@@ -29,7 +29,8 @@ enum cmd {
 	CMD_DESCEND,
 	CMD_ASCEND,
 	CMD_USE,      /* use inventory slot `item`; a targeted item needs x, y */
-	CMD_DROP,     /* drop inventory slot `item` (unequips it first) */
+	CMD_DROP,     /* drop inventory slot `item` (unequips it first); choice
+		       * GAME_DROP_ALL drops a whole stack, else one of it */
 	CMD_LEVEL_UP, /* choice = enum levelup_choice */
 	CMD_COUNT
 };
@@ -44,8 +45,10 @@ struct command {
 	enum cmd c;
 	int item;   /* CMD_USE, CMD_DROP: inventory slot 0..25 (letter a..z) */
 	int x, y;   /* CMD_USE of a targeted item: the chosen cell */
-	int choice; /* CMD_LEVEL_UP: enum levelup_choice */
+	int choice; /* CMD_LEVEL_UP: enum levelup_choice; CMD_DROP: GAME_DROP_ALL or -1 */
 };
+/* CMD_DROP's choice for a whole stack (any other value drops one). */
+#define GAME_DROP_ALL 1
 
 /* Stable lowercase name of c for recordings ("none", "move_n", "move_ne",
  * ..., "wait", "pickup", "descend", "ascend", "use", "drop", "levelup");
@@ -60,7 +63,14 @@ struct game_opts {
 	uint64_t seed;
 	enum mapgen_kind mapgen;
 	int map_w, map_h; /* every floor's size; 0, 0: MAP_W x MAP_H (80 x 43) */
+	/* Stacks (docs/rules.md): identical potions and scrolls share a slot
+	 * from the moment the history holds stacks_from commands (then what is
+	 * carried is merged); 0: from the start (every new game);
+	 * GAME_STACKS_NEVER: never (a game of a recording or save made before
+	 * stacks, replayed exactly as it was played). */
+	int stacks_from;
 };
+#define GAME_STACKS_NEVER (-1)
 
 /* Starts a new game from o: floor 1 generated, the player on it, FOV done,
  * a welcome message logged. Returns 0 with *out set, -EINVAL for a bad
@@ -149,6 +159,8 @@ struct game_item_view {
 	int kind;                /* enum item_kind */
 	enum target_kind target; /* what CMD_USE of it needs */
 	int radius;              /* TARGET_CELL: the area's radius (fireball 3), else 0 */
+	int count;               /* how many (a stack: 2 or more), 1 for one */
+	char label[48];          /* "dagger", "3 health potions" */
 };
 /* Fills out with up to max carried items in slot order; returns how many. */
 int game_inventory(const struct game *g, struct game_item_view *out, int max);
@@ -174,6 +186,27 @@ int game_nearest_monster(const struct game *g, int *x, int *y);
  * given once: asked again before any other command, it goes on (so pressing
  * the key again continues); this memory is scratch, not game state. */
 int game_explore_step(const struct game *g, struct command *step, char *why, int len);
+/* The classes of items auto-pickup may gather (a set of bits). */
+enum {
+	GAME_PICKUP_POTIONS = 1,
+	GAME_PICKUP_SCROLLS = 2,
+	GAME_PICKUP_WEAPONS = 4,
+	GAME_PICKUP_ARMOUR = 8,
+	GAME_PICKUP_ALL = 15
+};
+/* Auto-pickup's default: potions and scrolls, not weapons or armour. */
+#define GAME_PICKUP_DEFAULT (GAME_PICKUP_POTIONS | GAME_PICKUP_SCROLLS)
+/* The class (GAME_PICKUP_*) of item kind (enum item_kind); 0 out of range. */
+unsigned game_pickup_class(int kind);
+/* game_explore_step with auto-pickup of the classes in pickup (GAME_PICKUP_*
+ * bits; 0 is game_explore_step): an item of those classes that the player
+ * remembers lying on this floor, has room for and did not put down himself
+ * is walked to (the nearest first, over known cells) and picked up (the step
+ * is CMD_PICKUP on its cell) before exploring goes on; its first sight is no
+ * stop. One of those classes without room stops once, when first seen, as
+ * other items do, saying so ("You see a sword. Your inventory is full.").
+ * The stops for monsters and HP are game_explore_step's. */
+int game_explore_pickup_step(const struct game *g, unsigned pickup, struct command *step, char *why, int len);
 /* Travel to the known down (down = true) or up stairs: same returns and
  * stops as game_explore_step (monsters, HP; not items). 0 with "You don't
  * know where the stairs are." when they were never seen (no turn: the step is

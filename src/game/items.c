@@ -33,12 +33,78 @@ bool items_equipped(const struct game *g, ecs_entity e)
 	return false;
 }
 
-/* Puts e (no COMP_POS any more) into the first free slot. -ENOSPC when full. */
+int items_count(const struct game *g, ecs_entity e)
+{
+	const struct c_stack *st = ecs_get(g->w, e, COMP_STACK);
+	return st ? st->n : 1;
+}
+
+/* Makes e stand for n (>= 1) items: a stack for n >= 2. -ENOMEM. */
+static int set_count(struct game *g, ecs_entity e, int n)
+{
+	if (n <= 1) {
+		ecs_remove(g->w, e, COMP_STACK);
+		return 0;
+	}
+	struct c_stack *st = ecs_get(g->w, e, COMP_STACK);
+	if (st) {
+		st->n = n;
+		return 0;
+	}
+	struct c_stack v = {.n = n};
+	return ecs_add(g->w, e, COMP_STACK, &v) ? 0 : -ENOMEM;
+}
+
+static bool stackable(const struct game *g, ecs_entity e)
+{
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	return it && content_items[it->kind].stacks;
+}
+
+/* The carried stack (or single item) e would join: a slot holding the same
+ * stackable kind while stacks apply; -1 when none. */
+static int stack_slot(const struct game *g, ecs_entity e)
+{
+	const struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	if (!inv || !g->stacking || !stackable(g, e))
+		return -1;
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	for (int s = 0; s < INVENTORY_SLOTS; s++) {
+		const struct c_item *o = inv->slot[s] != ECS_NULL ? ecs_get(g->w, inv->slot[s], COMP_ITEM) : NULL;
+		if (o && inv->slot[s] != e && o->kind == it->kind)
+			return s;
+	}
+	return -1;
+}
+
+/* Whether e would find room: a stack to join or a free slot. */
+static bool inventory_has_room(const struct game *g, ecs_entity e)
+{
+	const struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	return inv && (stack_slot(g, e) >= 0 || inv->count < INVENTORY_SLOTS);
+}
+
+bool items_room_for(const struct game *g, ecs_entity e)
+{
+	return inventory_has_room(g, e);
+}
+
+/* Puts e (no COMP_POS any more) into the player's inventory: onto a stack
+ * of its kind (then e is destroyed), else into the first free slot.
+ * -ENOSPC when neither. */
 static int inventory_add(struct game *g, ecs_entity e)
 {
 	struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
 	if (!inv)
 		return -EINVAL;
+	int k = stack_slot(g, e);
+	if (k >= 0) {
+		int rc = set_count(g, inv->slot[k], items_count(g, inv->slot[k]) + items_count(g, e));
+		if (rc)
+			return rc;
+		ecs_destroy(g->w, e);
+		return 0;
+	}
 	for (int s = 0; s < INVENTORY_SLOTS; s++) {
 		if (inv->slot[s] == ECS_NULL) {
 			inv->slot[s] = e;
@@ -47,6 +113,28 @@ static int inventory_add(struct game *g, ecs_entity e)
 		}
 	}
 	return -ENOSPC;
+}
+
+void items_merge_all(struct game *g)
+{
+	struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	for (int s = 0; inv && s < INVENTORY_SLOTS; s++) {
+		ecs_entity e = inv->slot[s];
+		if (e == ECS_NULL || !stackable(g, e))
+			continue;
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		for (int t = s + 1; t < INVENTORY_SLOTS; t++) {
+			ecs_entity o = inv->slot[t];
+			const struct c_item *ot = o != ECS_NULL ? ecs_get(g->w, o, COMP_ITEM) : NULL;
+			if (!ot || ot->kind != it->kind || items_equipped(g, o))
+				continue;
+			if (set_count(g, e, items_count(g, e) + items_count(g, o)))
+				return; /* out of memory: both kept apart, nothing lost */
+			inv->slot[t] = ECS_NULL;
+			inv->count--;
+			ecs_destroy(g->w, o);
+		}
+	}
 }
 
 static void inventory_remove(struct game *g, int slot)
@@ -126,38 +214,88 @@ int items_pickup(struct game *g)
 		return 0;
 	}
 	qsort(here, (size_t)n, sizeof(here[0]), cmp_index);
-	int taken = 0;
+	const struct c_pos at = *pp; /* (pp moves as positions are removed) */
+	int taken = 0, full = 0;
 	for (int i = 0; i < n; i++) {
-		if (inventory_add(g, here[i]) != 0) {
-			world_msg(g, GAME_MSG_IMPOSSIBLE, "Your inventory is full.");
-			break;
+		if (!inventory_has_room(g, here[i])) {
+			full++;
+			if (!g->stacking)
+				break; /* as before stacks: the first that finds no room stops it */
+			continue;
 		}
+		char name[64];
+		int count = items_count(g, here[i]);
+		const struct c_item *it = ecs_get(g->w, here[i], COMP_ITEM);
+		snprintf(name, sizeof name, "%s", count > 1 ? content_items[it->kind].plural : world_name(g, here[i]));
 		ecs_remove(g->w, here[i], COMP_POS);
+		ecs_remove(g->w, here[i], COMP_DROPPED);
 		struct c_memory *m = ecs_get(g->w, here[i], COMP_MEMORY);
 		if (m)
 			m->known = 0;
-		world_msg(g, GAME_MSG_ITEM, "You pick up the %s.", world_name(g, here[i]));
+		if (inventory_add(g, here[i]) != 0) { /* out of memory for a stack: back where it lay */
+			ecs_add(g->w, here[i], COMP_POS, &at);
+			full++;
+			continue;
+		}
+		if (count > 1)
+			world_msg(g, GAME_MSG_ITEM, "You pick up the %d %s.", count, name);
+		else
+			world_msg(g, GAME_MSG_ITEM, "You pick up the %s.", name);
 		taken++;
 	}
+	if (full)
+		world_msg(g, GAME_MSG_IMPOSSIBLE, "Your inventory is full.");
 	return taken > 0;
 }
 
-int items_drop(struct game *g, int slot)
+/* Marks e as put down by the player (auto-pickup leaves it), in games with
+ * stacks (a game before them hashes as it did). */
+static void mark_dropped(struct game *g, ecs_entity e)
+{
+	static const struct c_dropped by = {.by_player = 1};
+	if (g->stacking && !ecs_has(g->w, e, COMP_DROPPED))
+		(void)ecs_add(g->w, e, COMP_DROPPED, &by); /* out of memory: it may be picked up again */
+}
+
+int items_drop(struct game *g, int slot, bool all)
 {
 	ecs_entity e = items_in_slot(g, slot);
 	if (e == ECS_NULL) {
 		world_msg(g, GAME_MSG_IMPOSSIBLE, MSG_NO_ITEM);
 		return 0;
 	}
-	unequip(g, e);
-	inventory_remove(g, slot);
 	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
 	struct c_pos pos = *pp;
+	int count = items_count(g, e);
+	if (count > 1 && !all) {
+		/* one of the stack: a new item of its kind on the floor */
+		const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+		ecs_entity one;
+		if (world_spawn_item(g, it->kind, pos.floor, pos.x, pos.y, &one) || set_count(g, e, count - 1)) {
+			world_msg(g, GAME_MSG_IMPOSSIBLE, "You cannot drop it: out of memory.");
+			return 0;
+		}
+		struct c_item *oi = ecs_get(g->w, one, COMP_ITEM);
+		oi->seen = 1;
+		mark_dropped(g, one);
+		struct c_memory *m = ecs_get(g->w, one, COMP_MEMORY);
+		if (m)
+			*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};
+		world_msg(g, GAME_MSG_ITEM, "You drop a %s.", world_name(g, one));
+		return 1;
+	}
+	unequip(g, e);
+	inventory_remove(g, slot);
 	ecs_add(g->w, e, COMP_POS, &pos);
+	mark_dropped(g, e);
 	struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
 	if (m)
 		*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};
-	world_msg(g, GAME_MSG_ITEM, "You drop the %s.", world_name(g, e));
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	if (count > 1)
+		world_msg(g, GAME_MSG_ITEM, "You drop the %d %s.", count, content_items[it->kind].plural);
+	else
+		world_msg(g, GAME_MSG_ITEM, "You drop the %s.", world_name(g, e));
 	return 1;
 }
 
@@ -234,9 +372,13 @@ int items_check(const struct game *g, int slot, int x, int y, char *why, int len
 	}
 }
 
-/* Destroys a used-up consumable in slot. */
+/* Uses up one of the consumable e in slot: one fewer in its stack, or
+ * destroyed when it was the last. */
 static void use_up(struct game *g, int slot, ecs_entity e)
 {
+	int n = items_count(g, e);
+	if (n > 1 && set_count(g, e, n - 1) == 0)
+		return;
 	inventory_remove(g, slot);
 	ecs_destroy(g->w, e);
 }

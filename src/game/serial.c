@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game/history.h"
+#include "game/items.h"
 #include "game/limits.h"
 #include "game/world.h"
 
@@ -42,6 +43,8 @@ static const struct serial_field f_equippable[] = {FLD(c_equippable, slot, SERIA
 						 FLD(c_equippable, power_bonus, SERIAL_I32),
 						 FLD(c_equippable, defense_bonus, SERIAL_I32)};
 static const struct serial_field f_equipment[] = {ARR(c_equipment, slot, SERIAL_U64)};
+static const struct serial_field f_stack[] = {FLD(c_stack, n, SERIAL_I32)};
+static const struct serial_field f_dropped[] = {FLD(c_dropped, by_player, SERIAL_U8)};
 
 /* A component struct that changes size must have its table above updated
  * and SERIAL_VERSION raised (and a fixture of the old version kept). */
@@ -60,8 +63,10 @@ LAYOUT(c_item, 8);
 LAYOUT(c_inventory, 8 + 8 * INVENTORY_SLOTS);
 LAYOUT(c_equippable, 12);
 LAYOUT(c_equipment, 8 * EQUIP_SLOT_COUNT);
+LAYOUT(c_stack, 4);
+LAYOUT(c_dropped, 1);
 _Static_assert(sizeof(int) == 4, "the encoding writes int fields as 32 bits");
-_Static_assert(COMP_COUNT == 14, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
+_Static_assert(COMP_COUNT == 16, "a component was added: give it a field table in serial.c, raise SERIAL_VERSION, run tools/regen-save-fixture (docs/save.md)");
 
 struct comp_desc {
 	const struct serial_field *f;
@@ -83,7 +88,11 @@ static const struct comp_desc comp_desc[COMP_COUNT] = {
 	[COMP_INVENTORY] = CD(f_inventory),
 	[COMP_EQUIPPABLE] = CD(f_equippable),
 	[COMP_EQUIPMENT] = CD(f_equipment),
+	[COMP_STACK] = CD(f_stack),
+	[COMP_DROPPED] = CD(f_dropped),
 };
+/* Version 2 had the component types before COMP_STACK (no stacks). */
+#define V2_COMP_COUNT COMP_STACK
 
 const struct serial_field *serial_fields(int c, int *n)
 {
@@ -336,6 +345,7 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	w_i32(&w, g->depth);
 	w_u8(&w, g->over);
 	w_u64(&w, g->player);
+	w_i32(&w, g->stacks_from);
 	sec_end(&w);
 
 	sec_begin(&w, "FLOR");
@@ -551,6 +561,7 @@ struct dec {
 	struct rd all;
 	char *why;
 	int whylen;
+	uint32_t version; /* of the data: 2 (before stacks) or SERIAL_VERSION */
 };
 
 static int refuse(struct dec *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -722,10 +733,11 @@ static int read_components(struct dec *d, struct game *g)
 	if (rc)
 		return rc;
 	uint32_t ncomp = r_u32(&r);
-	if (ncomp != COMP_COUNT)
-		return refuse(d, "the save has %u component types, this game %d", ncomp, COMP_COUNT);
+	uint32_t want = d->version == 2 ? V2_COMP_COUNT : COMP_COUNT;
+	if (ncomp != want)
+		return refuse(d, "the save has %u component types, this game %u", ncomp, want);
 	unsigned char buf[512];
-	for (int c = 0; c < COMP_COUNT; c++) {
+	for (int c = 0; c < (int)want; c++) {
 		const struct comp_desc *cd = &comp_desc[c];
 		uint32_t nf = r_u32(&r);
 		bool same = nf == (uint32_t)cd->nf;
@@ -823,7 +835,8 @@ static const char *const comp_names[COMP_COUNT] = {
 	[COMP_ACTOR] = "a fighter",    [COMP_AI] = "a mind",            [COMP_BLOCKS] = "a body",
 	[COMP_CORPSE] = "remains",     [COMP_XP] = "experience",        [COMP_PLAYER] = "a player record",
 	[COMP_MEMORY] = "a memory",    [COMP_ITEM] = "an item",         [COMP_INVENTORY] = "an inventory",
-	[COMP_EQUIPPABLE] = "a fit",   [COMP_EQUIPMENT] = "equipment",
+	[COMP_EQUIPPABLE] = "a fit",   [COMP_EQUIPMENT] = "equipment",  [COMP_STACK] = "a stack count",
+	[COMP_DROPPED] = "a mark of being put down",
 };
 static const char *const equip_names[EQUIP_SLOT_COUNT] = {[EQUIP_WEAPON] = "weapon", [EQUIP_ARMOUR] = "armour"};
 
@@ -880,6 +893,17 @@ static int check_entity(struct dec *d, const struct game *g, ecs_entity e, uint3
 		uint32_t want = KIND_ITEM | (mask & M(POS));
 		if (content_items[it->kind].effect == EFFECT_EQUIP)
 			want |= M(EQUIPPABLE);
+		/* a stack: potions and scrolls only, in a game with stacks */
+		const struct c_stack *st = ecs_get(g->w, e, COMP_STACK);
+		if (st && (!content_items[it->kind].stacks || !in(st->n, 2, SERIAL_STACK_MAX)))
+			return refuse(d, "%s is a stack of %d %s, which cannot be (2 to %d potions or scrolls)", who, st->n,
+				      content_items[it->kind].plural, SERIAL_STACK_MAX);
+		if (st && g->stacks_from == GAME_STACKS_NEVER)
+			return refuse(d, "%s is a stack in a game without stacks", who);
+		const struct c_dropped *dr = ecs_get(g->w, e, COMP_DROPPED);
+		if (dr && (dr->by_player != 1 || !(mask & M(POS))))
+			return refuse(d, "%s is marked put down by the player but is carried or damaged", who);
+		want |= mask & (M(STACK) | M(DROPPED));
 		rc = kind_components(d, mask, want, who);
 	} else
 		return refuse(d, "entity %u is none of the things a game holds (a player, monster, corpse or item)", i);
@@ -918,7 +942,8 @@ static int check_entity(struct dec *d, const struct game *g, ecs_entity e, uint3
 		return refuse(d, "%s is of an unknown kind %d", who, co->kind);
 	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 	if (ai && ((ai->state != AI_IDLE && ai->state != AI_HUNTING) ||
-		   (!world_on_floor(g, ai->last_x, ai->last_y) && !(ai->last_x == -1 && ai->last_y == -1)) ||
+		   (!world_on_floor(g, ai->last_x, ai->last_y) &&
+		    (ai->state == AI_HUNTING || !(ai->last_x == -1 && ai->last_y == -1))) ||
 		   !in(ai->confused, 0, GAME_EFFECT_MAX) || !in(ai->paralysed, 0, GAME_EFFECT_MAX)))
 		return refuse(d, "%s has a damaged mind", who);
 	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
@@ -1015,7 +1040,7 @@ static int check_world(struct dec *d, struct game *g)
 
 int game_decode(struct game **out, const void *data, size_t len, char *why, int whylen)
 {
-	struct dec d = {{data, len, 0, false}, why, whylen};
+	struct dec d = {{data, len, 0, false}, why, whylen, 0};
 	if (whylen > 0)
 		why[0] = 0;
 	*out = NULL;
@@ -1025,8 +1050,10 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	if (rc)
 		return rc;
 	uint32_t version = r_u32(&r);
-	if (version != SERIAL_VERSION)
-		return refuse(&d, "the game data is version %u, this pirogue reads version %d", version, SERIAL_VERSION);
+	if (version > SERIAL_VERSION || version < SERIAL_OLDEST)
+		return refuse(&d, "the game data is version %u, this pirogue reads versions %d to %d", version,
+			      SERIAL_OLDEST, SERIAL_VERSION);
+	d.version = version;
 	uint64_t seed = r_u64(&r);
 	int mapgen = r_i32(&r);
 	if (mapgen < 0 || mapgen >= MAPGEN_COUNT)
@@ -1041,6 +1068,7 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 	uint8_t over = r_u8(&r);
 	g->over = over != 0;
 	g->player = r_u64(&r);
+	g->stacks_from = version == 2 ? 0 : r_i32(&r);
 	rc = section_done(&d, &r, "GAME");
 	if (!rc && ((g->rng.inc & 1) == 0 || g->turn < 0 || g->turn > GAME_TURN_MAX || over > 1))
 		rc = refuse(&d, "the save's turn, RNG or state is damaged");
@@ -1056,8 +1084,21 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 		rc = read_history(&d, g);
 	if (!rc && d.all.at != d.all.len)
 		rc = refuse(&d, "the game data has %zu unexpected bytes after its last section", d.all.len - d.all.at);
+	if (!rc && version == 2) {
+		/* a game played before stacks: they start now (game_do: the same
+		 * moment for its replay) */
+		g->stacks_from = hist_count(&g->hist);
+	} else if (!rc && (g->stacks_from < GAME_STACKS_NEVER || g->stacks_from > hist_count(&g->hist))) {
+		rc = refuse(&d, "the save's stacks start after command %d of %d", g->stacks_from,
+			    hist_count(&g->hist));
+	}
 	if (!rc)
 		rc = check_world(&d, g);
+	if (!rc && g->stacks_from >= 0) {
+		g->stacking = true;
+		if (version == 2)
+			items_merge_all(g);
+	}
 	if (rc) {
 		if (rc == -ENOMEM)
 			refuse(&d, "out of memory while loading the game");
@@ -1072,5 +1113,6 @@ int game_decode(struct game **out, const void *data, size_t len, char *why, int 
 
 void game_opts_of(const struct game *g, struct game_opts *out)
 {
-	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen, .map_w = g->map_w, .map_h = g->map_h};
+	*out = (struct game_opts){.seed = g->seed, .mapgen = g->mapgen, .map_w = g->map_w, .map_h = g->map_h,
+				  .stacks_from = g->stacks_from};
 }

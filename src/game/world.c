@@ -24,6 +24,8 @@ static const size_t comp_sizes[COMP_COUNT] = {
 	[COMP_INVENTORY] = sizeof(struct c_inventory),
 	[COMP_EQUIPPABLE] = sizeof(struct c_equippable),
 	[COMP_EQUIPMENT] = sizeof(struct c_equipment),
+	[COMP_STACK] = sizeof(struct c_stack),
+	[COMP_DROPPED] = sizeof(struct c_dropped),
 };
 
 int world_create(struct game **out, uint64_t seed, enum mapgen_kind k)

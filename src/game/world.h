@@ -90,6 +90,8 @@ struct game {
 	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
 	int log_start, log_count;
 	struct history hist; /* every command given since the seed (game_history) */
+	int stacks_from; /* struct game_opts; GAME_STACKS_NEVER or >= 0 */
+	bool stacking;   /* stacks apply now: the history has reached stacks_from (derived) */
 	/* Derived, rebuilt from the state (never hashed or saved): */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;

@@ -15,6 +15,7 @@
 #include "game/content.h"
 #include "game/map.h"
 #include "game/serial.h"
+#include "save/daily.h"
 #include "save/record.h"
 #include "save/save.h"
 #include "save/scores.h"
@@ -91,6 +92,12 @@ static void map_text(struct text *t, const struct game *g)
 
 size_t morgue_text(const struct game *g, int64_t when, const char *recording, char *buf, size_t len)
 {
+	return morgue_text_named(g, when, recording, NULL, buf, len);
+}
+
+size_t morgue_text_named(const struct game *g, int64_t when, const char *recording, const char *player, char *buf,
+			 size_t len)
+{
 	struct text t = {buf, len, 0};
 	if (len)
 		buf[0] = 0;
@@ -104,6 +111,11 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 	stamp(when, false, date, sizeof date);
 	const char *cause = game_death_cause(g);
 	put(&t, "pirogue morgue file\n\n");
+	if (player && player[0]) {
+		char clean[SCORES_NAME_MAX + 1];
+		scores_clean_name(player, strlen(player), clean);
+		put(&t, "Name:      %s\n", clean);
+	}
 	put(&t, "Game:      seed %" PRIu64 ", %s dungeon (pirogue --seed %" PRIu64 "%s%s)\n", o.seed,
 	    mapgen_name(o.mapgen), o.seed, o.mapgen == MAPGEN_CLASSIC ? "" : " --mapgen ",
 	    o.mapgen == MAPGEN_CLASSIC ? "" : mapgen_name(o.mapgen));
@@ -117,7 +129,7 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 	put(&t, "Defence:   %d (base %d)\n", s.defense, s.base_defense);
 	put(&t, "Score:     %ld\n", sc.score);
 	if (recording)
-		put(&t, "Recording: %s (pirogue --replay FILE plays it back)\n", recording);
+		put(&t, "Recording: %s (pirogue --view FILE watches it, --replay FILE checks it)\n", recording);
 
 	put(&t, "\nKills\n");
 	int total = 0;
@@ -133,7 +145,7 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 	struct game_item_view items[26];
 	int ni = game_inventory(g, items, 26);
 	for (int i = 0; i < ni; i++)
-		put(&t, "  %c) %s%s\n", 'a' + items[i].slot, items[i].name, items[i].equipped ? " (E)" : "");
+		put(&t, "  %c) %s%s\n", 'a' + items[i].slot, items[i].label, items[i].equipped ? " (E)" : "");
 	if (ni == 0)
 		put(&t, "  nothing\n");
 
@@ -151,12 +163,39 @@ size_t morgue_text(const struct game *g, int64_t when, const char *recording, ch
 }
 
 /* dir/morgue/morgue-DATE-SEED plus ext. */
-static int morgue_name(const char *dir, const struct game *g, int64_t when, const char *ext, char *buf, size_t len)
+static int name_of(const char *dir, uint64_t seed, int64_t when, const char *ext, char *buf, size_t len)
 {
 	char date[32];
 	stamp(when, true, date, sizeof date);
-	int n = snprintf(buf, len, "%s/%s/morgue-%s-%" PRIu64 "%s", dir, MORGUE_DIR, date, game_seed(g), ext);
+	int n = snprintf(buf, len, "%s/%s/morgue-%s-%" PRIu64 "%s", dir, MORGUE_DIR, date, seed, ext);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int morgue_name(const char *dir, const struct game *g, int64_t when, const char *ext, char *buf, size_t len)
+{
+	return name_of(dir, game_seed(g), when, ext, buf, len);
+}
+
+int morgue_rec_path(const char *dir, uint64_t seed, int64_t when, char *buf, size_t len)
+{
+	return name_of(dir, seed, when, ".rec", buf, len);
+}
+
+/* Writes the morgue text of g (with the player's name, may be NULL) as
+ * txt in mdir, naming the recording recbase (NULL: none). */
+static int write_text(const char *mdir, const char *txt, const struct game *g, int64_t when, const char *recbase,
+		      const char *player)
+{
+	size_t need = morgue_text_named(g, when, recbase, player, NULL, 0) + 1;
+	char *text = malloc(need);
+	if (!text) {
+		log_error("cannot write the morgue file %s: out of memory", txt);
+		return -ENOMEM;
+	}
+	morgue_text_named(g, when, recbase, player, text, need);
+	int rc = save_write_atomic(mdir, strrchr(txt, '/') + 1, text, need - 1);
+	free(text);
+	return rc;
 }
 
 /* The morgue file and its recording; name gets the file's path. Returns 0
@@ -175,15 +214,7 @@ static int morgue_files(const char *dir, const struct game *g, int64_t when, cha
 	/* the recording first: the morgue file names it */
 	int rrc = rec_write_history(rec, g, MORGUE_REC_SUM_EVERY);
 	const char *recbase = rrc ? NULL : strrchr(rec, '/') + 1;
-	size_t need = morgue_text(g, when, recbase, NULL, 0) + 1;
-	char *text = malloc(need);
-	if (!text) {
-		log_error("cannot write the morgue file %s: out of memory", txt);
-		return -ENOMEM;
-	}
-	morgue_text(g, when, recbase, text, need);
-	rc = save_write_atomic(mdir, strrchr(txt, '/') + 1, text, need - 1);
-	free(text);
+	rc = write_text(mdir, txt, g, when, recbase, NULL);
 	if (rc)
 		return rc;
 	if (namelen)
@@ -198,21 +229,63 @@ int morgue_write_files(const char *dir, const struct game *g, int64_t when, char
 	return morgue_files(dir, g, when, name, namelen);
 }
 
+const char *morgue_table(const char *dir, const struct game *g)
+{
+	return daily_is(dir, game_seed(g)) ? SCORES_DAILY_FILE : SCORES_FILE;
+}
+
 int morgue_add_score(const char *dir, const struct game *g, int64_t when)
 {
 	struct score sc;
 	scores_of(g, when, &sc);
 	struct score_table t;
 	char why[256];
+	const char *table = morgue_table(dir, g);
 	/* already there: added before a crash that kept the save */
-	if (scores_load(dir, &t, why, sizeof why) == 0)
-		for (int i = 0; i < t.n; i++) {
-			const struct score *e = &t.e[i];
-			if (e->seed == sc.seed && e->when == sc.when && e->turns == sc.turns && e->score == sc.score &&
-			    e->depth == sc.depth && e->level == sc.level)
-				return i;
-		}
-	return scores_add(dir, &sc);
+	if (scores_load_file(dir, table, &t, why, sizeof why) == 0) {
+		int i = scores_find(&t, &sc);
+		if (i >= 0)
+			return i;
+	}
+	return scores_add_file(dir, table, &sc);
+}
+
+int morgue_set_name(const char *dir, const struct game *g, int64_t when, const char *name)
+{
+	char clean[SCORES_NAME_MAX + 1];
+	scores_clean_name(name, strlen(name), clean);
+	char mdir[4096], txt[4096], rec[4096];
+	if (snprintf(mdir, sizeof mdir, "%s/%s", dir, MORGUE_DIR) >= (int)sizeof mdir ||
+	    morgue_name(dir, g, when, ".txt", txt, sizeof txt) || morgue_name(dir, g, when, ".rec", rec, sizeof rec)) {
+		log_error("cannot name the morgue file in %s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	/* the last name, offered first next time */
+	char line[SCORES_NAME_MAX + 2];
+	int n = snprintf(line, sizeof line, "%s\n", clean);
+	int rc = save_write_atomic(dir, MORGUE_NAME_FILE, line, (size_t)n);
+	FILE *f = fopen(rec, "r");
+	if (f)
+		fclose(f);
+	int trc = write_text(mdir, txt, g, when, f ? strrchr(rec, '/') + 1 : NULL, clean);
+	struct score sc;
+	scores_of(g, when, &sc);
+	int src = scores_set_name(dir, morgue_table(dir, g), &sc, clean);
+	return trc ? trc : src < -1 ? src : rc;
+}
+
+void morgue_last_name(const char *dir, char *out)
+{
+	char path[4096], line[256];
+	out[0] = 0;
+	if (snprintf(path, sizeof path, "%s/%s", dir, MORGUE_NAME_FILE) >= (int)sizeof path)
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(line, sizeof line, f))
+		scores_clean_name(line, strlen(line), out);
+	fclose(f);
 }
 
 int morgue_finish(const char *dir, const struct game *g, int64_t when, char *name, size_t namelen, int *rank)

@@ -23,6 +23,14 @@
  * 1970, UTC); recording names the recording file beside it. Returns the
  * length the whole text needs (like snprintf). */
 size_t morgue_text(const struct game *g, int64_t when, const char *recording, char *buf, size_t len);
+/* The same with the player's name on a "Name:" line (cleaned by
+ * scores_clean_name; NULL or "": no line). */
+size_t morgue_text_named(const struct game *g, int64_t when, const char *recording, const char *player, char *buf,
+			 size_t len);
+
+/* The file of the state directory holding the last name given
+ * (morgue_set_name), offered first at the next high score. */
+#define MORGUE_NAME_FILE "name"
 
 /* A finished game (over, or a victory), crash-safe in four steps, each
  * done again harmlessly by the next start when a crash stops the end:
@@ -60,6 +68,25 @@ int morgue_write_files(const char *dir, const struct game *g, int64_t when, char
  * Returns the rank (0..9), -1 when it does not make the table, or -errno
  * (scores_add). */
 int morgue_add_score(const char *dir, const struct game *g, int64_t when);
+
+/* The recording of the game of seed that ended at when, as
+ * morgue_game_over names it (dir/morgue/morgue-DATE-SEED.rec), into buf:
+ * 0, or -ENAMETOOLONG. */
+int morgue_rec_path(const char *dir, uint64_t seed, int64_t when, char *buf, size_t len);
+
+/* The high-score table g's score goes to: SCORES_DAILY_FILE for the daily
+ * game noted in dir (daily_is), else SCORES_FILE. */
+const char *morgue_table(const char *dir, const struct game *g);
+
+/* After the end of g (when as given to morgue_game_over): gives it the
+ * player's name (cleaned by scores_clean_name): its morgue file rewritten
+ * with a "Name:" line, its score entry named, and the name kept as the last
+ * one (MORGUE_NAME_FILE). Returns 0 or the first -errno (logged). */
+int morgue_set_name(const char *dir, const struct game *g, int64_t when, const char *name);
+
+/* The last name given in dir (cleaned), "" when none; out holds
+ * SCORES_NAME_MAX + 1 bytes. */
+void morgue_last_name(const char *dir, char *out);
 
 /* Removes the temporary files a morgue file's write killed before its
  * rename left in dir/morgue (save_remove_temps); called when the state

@@ -101,7 +101,7 @@ static void command_words(const struct command *c, char *buf, size_t len)
 		break;
 	case CMD_DROP:
 		slot_word(c->item, a, sizeof a);
-		snprintf(buf, len, "drop %s", a);
+		snprintf(buf, len, "drop %s%s", a, c->choice == GAME_DROP_ALL ? " all" : "");
 		break;
 	case CMD_LEVEL_UP:
 		choice_word(c->choice, b, sizeof b);
@@ -153,6 +153,10 @@ static int writer_open(struct rec_writer **out, const char *path, const struct g
 	}
 	snprintf(w->path, sizeof w->path, "%s", path);
 	fprintf(w->f, "%s\nseed %" PRIu64 "\nmapgen %s\n", REC_MAGIC, o->seed, mapgen);
+	if (o->stacks_from < 0)
+		fputs("stacks never\n", w->f);
+	else if (o->stacks_from > 0)
+		fprintf(w->f, "stacks %d\n", o->stacks_from);
 	if ((o->map_w || o->map_h) && (o->map_w != MAP_W || o->map_h != MAP_H))
 		fprintf(w->f, "size %dx%d\n", o->map_w, o->map_h);
 	fputs("# command [arguments] turn checksum\n", w->f);
@@ -365,9 +369,11 @@ static int parse_step(int version, char **wd, int nw, struct rec_step *st, char 
 			snprintf(what, len, "expected 'use <slot a-z> [<x>,<y>] <turn> ...'");
 		break;
 	case CMD_DROP:
-		ok = nargs == 1 && !parse_slot(arg[0], &st->cmd.item);
+		ok = (nargs == 1 || (nargs == 2 && !strcmp(arg[1], "all"))) && !parse_slot(arg[0], &st->cmd.item);
+		if (nargs == 2)
+			st->cmd.choice = GAME_DROP_ALL;
 		if (!ok)
-			snprintf(what, len, "expected 'drop <slot a-z> <turn> ...'");
+			snprintf(what, len, "expected 'drop <slot a-z> [all] <turn> ...'");
 		break;
 	case CMD_LEVEL_UP:
 		ok = nargs == 1 && !parse_choice(arg[0], &st->cmd.choice);
@@ -406,9 +412,13 @@ int rec_load(const char *path, struct recording *out, char *err, size_t errlen)
 		if (!out->version) {
 			char *m = trim(buf);
 			if (strcmp(m, REC_MAGIC) == 0) {
+				out->version = 3;
+			} else if (strcmp(m, REC_MAGIC_V2) == 0) {
 				out->version = 2;
+				out->stacks_from = GAME_STACKS_NEVER;
 			} else if (strcmp(m, REC_MAGIC_V1) == 0) {
 				out->version = 1;
+				out->stacks_from = GAME_STACKS_NEVER;
 			} else if (strncmp(m, "pirogue-recording ", 18) == 0) {
 				snprintf(err, errlen, "%s:%d: a recording of a newer format ('%s'; this pirogue reads '%s')",
 					 path, lineno, m, REC_MAGIC);
@@ -465,6 +475,21 @@ int rec_load(const char *path, struct recording *out, char *err, size_t errlen)
 					 MAP_MIN_W, MAP_MIN_H, MAP_MAX_W, MAP_MAX_H);
 				rc = -EINVAL;
 				goto out;
+			}
+			continue;
+		}
+		if (!strcmp(wd[0], "stacks") && out->version >= 3) {
+			char *end = NULL;
+			long v = nw == 2 ? strtol(rest, &end, 10) : -1;
+			if (nw == 2 && !strcmp(rest, "never")) {
+				out->stacks_from = GAME_STACKS_NEVER;
+			} else if (nw != 2 || !end || *end || end == rest || v < 0 || v > (1L << 30)) {
+				snprintf(err, errlen, "%s:%d: bad stacks line '%s' (a number of commands, or never)", path,
+					 lineno, rest);
+				rc = -EINVAL;
+				goto out;
+			} else {
+				out->stacks_from = (int)v;
 			}
 			continue;
 		}
@@ -558,7 +583,7 @@ void rec_free(struct recording *r)
 int rec_replay(const struct recording *r, const char *name, struct game **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	struct game_opts o = {.seed = r->seed, .map_w = r->map_w, .map_h = r->map_h};
+	struct game_opts o = {.seed = r->seed, .map_w = r->map_w, .map_h = r->map_h, .stacks_from = r->stacks_from};
 	if (mapgen_parse(r->mapgen, &o.mapgen)) {
 		snprintf(err, errlen, "%s: unknown map generator '%s'", name, r->mapgen);
 		return -EINVAL;

@@ -8,19 +8,24 @@
 #include "game/game.h"
 
 /* The file format (docs/save.md), one item a line, '#' starts a comment:
- *   pirogue-recording 2
+ *   pirogue-recording 3
  *   seed 12345
  *   mapgen classic
  *   size 120x60                 <- only for floors other than 80x43
+ *   stacks 120                  <- stacks start after command 120, or
+ *                                  "never"; without it: from the start
  *   move_n 1 8f1c0a3e5d2b7c44   <- command, turn after it, checksum after it
  *   use c 31,12 57 0123456789abcdef  <- arguments between: inventory slot
- *   drop a 58                        (a..z), target cell x,y, level-up choice
+ *   drop a all 58                    (a..z), target cell x,y, level-up choice
  *   levelup power 58 ...             (hp, power, defense); the checksum may
  *   end 4 58 0123456789abcdef        be left out; the end line: commands,
  *                                    final turn and checksum.
  * A recording without its end line is incomplete (cut short) and refused.
- * Format 1 (no arguments, no end line) is still read. */
-#define REC_MAGIC "pirogue-recording 2"
+ * "drop a" drops one of a stack, "drop a all" all of it. Formats 2 (no
+ * stacks line: a game without stacks) and 1 (no arguments, no end line)
+ * are still read. */
+#define REC_MAGIC "pirogue-recording 3"
+#define REC_MAGIC_V2 "pirogue-recording 2"
 #define REC_MAGIC_V1 "pirogue-recording 1"
 
 struct rec_writer;
@@ -66,7 +71,8 @@ struct rec_step {
 };
 
 struct recording {
-	int version; /* 1 or 2 */
+	int version; /* 1, 2 or 3 */
+	int stacks_from; /* struct game_opts: GAME_STACKS_NEVER for formats 1 and 2 */
 	uint64_t seed;
 	char mapgen[16];
 	int map_w, map_h; /* the size line; 0, 0 when absent (80x43) */

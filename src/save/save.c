@@ -462,10 +462,10 @@ static int check_header(const unsigned char *p, size_t have, size_t len, uint32_
 		return why_set(why, whylen, -EINVAL,
 			       "the save was written by a newer pirogue (format %" PRIu32 "; this one reads %d)",
 			       version, SERIAL_VERSION);
-	if (version < SERIAL_VERSION)
+	if (version < SERIAL_OLDEST)
 		return why_set(why, whylen, -EINVAL,
-			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d)",
-			       version, SERIAL_VERSION);
+			       "the save is in an old format (%" PRIu32 ") this pirogue no longer reads (it reads %d to %d)",
+			       version, SERIAL_OLDEST, SERIAL_VERSION);
 	if (*nsec == 0 || *nsec > MAX_SECTIONS)
 		return why_set(why, whylen, -EINVAL, "the save's header is damaged (%" PRIu32 " sections)", *nsec);
 	return 0;

@@ -14,7 +14,8 @@
 #include "game/content.h"
 #include "save/save.h"
 
-#define SCORES_MAGIC "pirogue-scores 1"
+#define SCORES_MAGIC "pirogue-scores 2"
+#define SCORES_MAGIC_V1 "pirogue-scores 1"
 #define FLOOR_POINTS 200
 
 void scores_of(const struct game *g, int64_t when, struct score *out)
@@ -35,19 +36,86 @@ void scores_of(const struct game *g, int64_t when, struct score *out)
 	snprintf(out->cause, sizeof out->cause, "%s", cause[0] ? cause : game_is_over(g) ? "died" : "alive");
 }
 
+void scores_clean_name(const char *in, size_t inlen, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < inlen && in[i] && n < SCORES_NAME_MAX; i++) {
+		unsigned char c = (unsigned char)in[i];
+		if (c < 0x20 || c == 0x7F)
+			continue;
+		if (c == ' ' && n == 0)
+			continue; /* leading blanks */
+		out[n++] = c < 0x7F ? (char)c : '?';
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = 0;
+}
+
+/* The name as one word of the file: "-" for none, else every byte outside
+ * '!'..'~', and '%', as %XX (a name is never a "-" word: that is %2D). */
+static void name_word(const char *name, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (!name[0] && len > 1) {
+		buf[n++] = '-';
+	}
+	for (const unsigned char *c = (const unsigned char *)name; *c && n + 4 < len; c++) {
+		if (*c > 0x20 && *c < 0x7F && *c != '%' && !(*c == '-' && c == (const unsigned char *)name && !c[1]))
+			buf[n++] = (char)*c;
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *c);
+	}
+	buf[n] = 0;
+}
+
+/* The name from its word; -1 when it is not one. */
+static int parse_name_word(const char *w, char *out)
+{
+	char raw[4 * SCORES_NAME_MAX + 1];
+	size_t n = 0;
+	if (!strcmp(w, "-")) {
+		out[0] = 0;
+		return 0;
+	}
+	for (const char *c = w; *c; c++) {
+		if (n + 1 >= sizeof raw)
+			return -1;
+		unsigned v;
+		if (*c == '%') {
+			if (sscanf(c + 1, "%2x", &v) != 1 || !c[1] || !c[2])
+				return -1;
+			raw[n++] = (char)v;
+			c += 2;
+		} else {
+			raw[n++] = *c;
+		}
+	}
+	scores_clean_name(raw, n, out); /* whatever the file says, printable out */
+	return 0;
+}
+
 /* One entry as its line (without the newline). */
 static int format_line(const struct score *s, char *buf, size_t len)
 {
-	return snprintf(buf, len, "%ld %d %d %d %" PRIu64 " %" PRId64 " %s", s->score, s->depth, s->turns, s->level,
-			s->seed, s->when, s->cause);
+	char name[4 * SCORES_NAME_MAX + 4];
+	name_word(s->name, name, sizeof name);
+	return snprintf(buf, len, "%ld %d %d %d %" PRIu64 " %" PRId64 " %s %s", s->score, s->depth, s->turns,
+			s->level, s->seed, s->when, name, s->cause);
 }
 
 int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen)
 {
+	return scores_load_file(dir, SCORES_FILE, t, why, whylen);
+}
+
+int scores_load_file(const char *dir, const char *file, struct score_table *t, char *why, size_t whylen)
+{
 	memset(t, 0, sizeof *t);
 	char path[4096];
-	if (snprintf(path, sizeof path, "%s/%s", dir, SCORES_FILE) >= (int)sizeof path)
-		return why_set(why, whylen, -ENAMETOOLONG, "%s/%s: path too long", dir, SCORES_FILE);
+	int version = 0;
+	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path)
+		return why_set(why, whylen, -ENAMETOOLONG, "%s/%s: path too long", dir, file);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		int e = errno;
@@ -72,7 +140,8 @@ int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen
 			goto out;
 		}
 		if (lineno == 1) {
-			if (strcmp(line, SCORES_MAGIC "\n")) {
+			version = !strcmp(line, SCORES_MAGIC "\n") ? 2 : !strcmp(line, SCORES_MAGIC_V1 "\n") ? 1 : 0;
+			if (!version) {
 				rc = why_set(why, whylen, -EINVAL, "%s: not a pirogue high-score table", path);
 				goto out;
 			}
@@ -101,7 +170,27 @@ int scores_load(const char *dir, struct score_table *t, char *why, size_t whylen
 		if (sscanf(line, "%ld %d %d %d %" SCNu64 " %" SCNd64 " %n", &s->score, &s->depth, &s->turns, &s->level,
 			   &s->seed, &s->when, &off) != 6 ||
 		    off == 0 || s->depth < 1 || s->turns < 0 || s->level < 1 ||
-		    strlen(line + off) >= sizeof s->cause || (t->n > 0 && s->score > t->e[t->n - 1].score)) {
+		    (t->n > 0 && s->score > t->e[t->n - 1].score)) {
+			rc = why_set(why, whylen, -EINVAL, "%s:%d: not a high-score entry", path, lineno);
+			goto out;
+		}
+		if (version >= 2) {
+			/* the name's word, then the cause */
+			char word[4 * SCORES_NAME_MAX + 4];
+			size_t wl = strcspn(line + off, " ");
+			if (wl == 0 || wl >= sizeof word || !line[off + wl]) {
+				rc = why_set(why, whylen, -EINVAL, "%s:%d: not a high-score entry (no name)", path, lineno);
+				goto out;
+			}
+			memcpy(word, line + off, wl);
+			word[wl] = 0;
+			if (parse_name_word(word, s->name)) {
+				rc = why_set(why, whylen, -EINVAL, "%s:%d: a damaged name", path, lineno);
+				goto out;
+			}
+			off += (int)wl + 1;
+		}
+		if (strlen(line + off) >= sizeof s->cause) {
 			rc = why_set(why, whylen, -EINVAL, "%s:%d: not a high-score entry", path, lineno);
 			goto out;
 		}
@@ -139,6 +228,11 @@ int scores_insert(struct score_table *t, const struct score *s)
 
 int scores_save(const char *dir, const struct score_table *t)
 {
+	return scores_save_file(dir, SCORES_FILE, t);
+}
+
+int scores_save_file(const char *dir, const char *file, const struct score_table *t)
+{
 	char buf[SCORES_MAX * 256 + 128];
 	size_t len = (size_t)snprintf(buf, sizeof buf, "%s\n", SCORES_MAGIC);
 	for (int i = 0; i < t->n; i++) {
@@ -152,19 +246,52 @@ int scores_save(const char *dir, const struct score_table *t)
 	}
 	uLong crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)buf, (uInt)len);
 	len += (size_t)snprintf(buf + len, sizeof buf - len, "end %d %08lx\n", t->n, (unsigned long)crc);
-	return save_write_atomic(dir, SCORES_FILE, buf, len);
+	return save_write_atomic(dir, file, buf, len);
 }
 
 int scores_add(const char *dir, const struct score *s)
 {
+	return scores_add_file(dir, SCORES_FILE, s);
+}
+
+int scores_find(const struct score_table *t, const struct score *s)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct score *e = &t->e[i];
+		if (e->seed == s->seed && e->when == s->when && e->turns == s->turns && e->score == s->score &&
+		    e->depth == s->depth && e->level == s->level)
+			return i;
+	}
+	return -1;
+}
+
+int scores_set_name(const char *dir, const char *file, const struct score *s, const char *name)
+{
 	struct score_table t;
 	char why[512];
-	int rc = scores_load(dir, &t, why, sizeof why);
+	int rc = scores_load_file(dir, file, &t, why, sizeof why);
+	if (rc) {
+		log_error("%s", why);
+		return rc;
+	}
+	int i = scores_find(&t, s);
+	if (i < 0)
+		return -1;
+	scores_clean_name(name, strlen(name), t.e[i].name);
+	rc = scores_save_file(dir, file, &t);
+	return rc ? rc : i;
+}
+
+int scores_add_file(const char *dir, const char *file, const struct score *s)
+{
+	struct score_table t;
+	char why[512];
+	int rc = scores_load_file(dir, file, &t, why, sizeof why);
 	/* damaged or unreadable (a directory in its place, no permission):
 	 * kept aside and a new table begun, so this game's score is kept */
 	if (rc && rc != -ENOMEM && rc != -EMFILE && rc != -ENFILE && rc != -ENAMETOOLONG) {
 		char kept[300];
-		if (save_set_aside(dir, SCORES_FILE, kept, sizeof kept)) {
+		if (save_set_aside(dir, file, kept, sizeof kept)) {
 			log_error("%s; it could not be renamed aside, so it is left as it is", why);
 			return rc;
 		}
@@ -176,6 +303,6 @@ int scores_add(const char *dir, const struct score *s)
 	int rank = scores_insert(&t, s);
 	if (rank < 0)
 		return -1;
-	rc = scores_save(dir, &t);
+	rc = scores_save_file(dir, file, &t);
 	return rc ? rc : rank;
 }

@@ -17,7 +17,9 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (in->act == ACT_CONFIRM || in->act == ACT_DO) {
+	if ((in->act == ACT_CONFIRM || in->act == ACT_DO) && u->name_pending) {
+		u->screen = UI_NAME; /* a new high score: who played? */
+	} else if (in->act == ACT_CONFIRM || in->act == ACT_DO) {
 		u->scores_after_death = true;
 		h->request(h->ctx, UI_REQ_SCORES);
 	} else if (in->act == ACT_CANCEL || in->act == ACT_BACK || in->act == ACT_QUIT || in->act == ACT_MENU) {

@@ -1,5 +1,6 @@
 /* The inventory screens: choose an item to use (UI_INVENTORY) or to drop
- * (UI_DROP) by its letter, the arrows or d-pad and Enter or A, or a click. */
+ * (UI_DROP) by its letter, the arrows or d-pad and Enter or A, or a click;
+ * of a stack, drop one or all (UI_DROP_COUNT). */
 #include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -55,7 +56,7 @@ static void place(const struct ui *u, int cols, int rows, const struct game_item
 	if (!n && w < (int)utf8_len(EMPTY_TEXT) + 4)
 		w = (int)utf8_len(EMPTY_TEXT) + 4;
 	for (int i = 0; i < n; i++) {
-		int iw = 7 + (int)utf8_len(it[i].name) + (it[i].equipped ? 4 : 0) + 2;
+		int iw = 7 + (int)utf8_len(it[i].label) + (it[i].equipped ? 4 : 0) + 2;
 		if (iw > w)
 			w = iw;
 	}
@@ -85,6 +86,13 @@ static void choose(struct ui *u, struct game *g, const struct ui_host *h, const 
 	u->screen = UI_PLAY;
 	struct command cmd = ui_cmd(drop ? CMD_DROP : CMD_USE);
 	cmd.item = it->slot;
+	if (drop && it->count > 1) {
+		/* a stack: one or all? */
+		u->drop_slot = it->slot;
+		u->drop_sel = 0;
+		u->screen = UI_DROP_COUNT;
+		return;
+	}
 	if (!drop && it->target != TARGET_NONE) {
 		/* a scroll aimed at a monster or a cell: the targeting screen,
 		 * the cursor on the nearest visible monster, else the player */
@@ -182,7 +190,7 @@ static void draw_list(const struct ui *u, const struct ui_layout *l, const struc
 		snprintf(line, sizeof line, "%c)", 'a' + it[i].slot);
 		con_print(c, b.x + 2, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, -1);
 		con_put(c, b.x + 5, y, it[i].glyph, it[i].fg, bg);
-		snprintf(line, sizeof line, "%s%s", it[i].name, it[i].equipped ? " (E)" : "");
+		snprintf(line, sizeof line, "%s%s", it[i].label, it[i].equipped ? " (E)" : "");
 		con_print(c, b.x + 7, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, b.w - 8);
 	}
 	if (b.first > 0)
@@ -212,7 +220,125 @@ static void drop_draw(const struct ui *u, const struct ui_layout *l, const struc
 	draw_list(u, l, g, c, true);
 }
 
+/* ---- drop one or all of a stack ---- */
+
+static const struct scr_key count_keys[] = {
+	{ .keys = "1", .dev = SCR_KEYBOARD, .hint = "one", .keep = true, .help = "drop one of the stack" },
+	{ .keys = "a", .dev = SCR_KEYBOARD, .hint = "all", .keep = true, .help = "drop the whole stack" },
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose one or all" },
+	{ .act = ACT_CONFIRM, .hint = "drop", .help = "drop as chosen" },
+	{ .act = ACT_DO, .hint = "drop", .help = "drop as chosen" },
+	{ .act = ACT_CANCEL, .hint = "back", .keep = true, .help = "back to the list" },
+	{ .act = ACT_BACK, .hint = "back", .keep = true, .help = "back to the list" },
+	{ 0 },
+};
+
+/* The stack being dropped, false when it is gone. */
+static bool count_item(const struct ui *u, const struct game *g, struct game_item_view *out)
+{
+	struct game_item_view it[SLOTS];
+	int n = game_inventory(g, it, SLOTS);
+	for (int i = 0; i < n; i++) {
+		if (it[i].slot == u->drop_slot) {
+			*out = it[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The box of the question on a cols x rows console: COUNT_W x 4 at (x, y),
+ * the lines "one" and "all" on its rows y + 1 and y + 2. */
+#define COUNT_W 30
+static void count_box(const struct ui *u, int cols, int rows, int *x, int *y)
+{
+	struct ui_layout l;
+	ui_layout(cols, rows, ui_map_cw(u), &l);
+	*x = (cols - COUNT_W) / 2;
+	*y = (l.view_h - 4) / 2;
+	if (*y < 0)
+		*y = 0;
+}
+
+static void count_drop(struct ui *u, struct game *g, const struct ui_host *h, bool all)
+{
+	struct command cmd = ui_cmd(CMD_DROP);
+	cmd.item = u->drop_slot;
+	cmd.choice = all ? GAME_DROP_ALL : -1;
+	u->screen = UI_PLAY;
+	ui_command(u, g, h, &cmd);
+}
+
+static void count_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
+{
+	struct game_item_view it;
+	if (!count_item(u, g, &it)) {
+		u->screen = UI_DROP;
+		return;
+	}
+	if (in->kind == UI_IN_CLICK) {
+		int x, y;
+		count_box(u, in->cols, in->rows, &x, &y);
+		if (in->x > x && in->x < x + COUNT_W - 1 && (in->y == y + 1 || in->y == y + 2))
+			count_drop(u, g, h, in->y == y + 2);
+		return;
+	}
+	if (in->kind != UI_IN_KEY)
+		return;
+	if (in->key == '1' || in->key == 'o') {
+		count_drop(u, g, h, false);
+		return;
+	}
+	if (in->key == 'a') {
+		count_drop(u, g, h, true);
+		return;
+	}
+	switch (in->act) {
+	case ACT_MOVE_N:
+	case ACT_MOVE_S:
+		u->drop_sel = !u->drop_sel;
+		break;
+	case ACT_CONFIRM:
+	case ACT_DO:
+		count_drop(u, g, h, u->drop_sel == 1);
+		break;
+	case ACT_CANCEL:
+	case ACT_BACK:
+	case ACT_MENU:
+		u->screen = UI_DROP;
+		break;
+	default:
+		break;
+	}
+}
+
+static void count_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	ui_draw_world(u, l, g, c, false, NULL);
+	struct game_item_view it;
+	if (!count_item(u, g, &it))
+		return;
+	int w = COUNT_W, x, y;
+	count_box(u, l->cols, l->rows, &x, &y);
+	con_fill(c, x, y, w, 4, ' ', ui_pal.text, ui_pal.bg);
+	con_box(c, x, y, w, 4, ui_pal.box, ui_pal.bg, "Drop how many?");
+	char line[64];
+	for (int k = 0; k < 2; k++) {
+		bool sel = k == u->drop_sel;
+		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
+		con_fill(c, x + 1, y + 1 + k, w - 2, 1, ' ', ui_pal.text, bg);
+		if (k == 0)
+			snprintf(line, sizeof line, "1) one %s", it.name);
+		else
+			snprintf(line, sizeof line, "a) all %s", it.label);
+		con_print(c, x + 2, y + 1 + k, sel ? 0xFFFFFF : ui_pal.text, bg, line, w - 4);
+	}
+	ui_draw_keys_hint(u, l, c, count_keys);
+}
+
 const struct scr scr_inventory = { .name = "inventory", .title = "Inventory (use)", .keys = use_keys,
 				   .needs_game = true, .input = use_input, .draw = use_draw };
 const struct scr scr_drop = { .name = "drop", .title = "Drop", .keys = drop_keys,
 			      .needs_game = true, .input = drop_input, .draw = drop_draw };
+const struct scr scr_drop_count = { .name = "drop-count", .title = "Drop one or all", .keys = count_keys,
+				    .needs_game = true, .input = count_input, .draw = count_draw };

@@ -8,6 +8,10 @@ static const struct scr_key keys[] = {
 	{ .act = ACT_DO, .hint = "new game", .help = "after a game: start a new one" },
 	{ .act = ACT_CANCEL, .hint = "menu", .help = "the title menu" },
 	{ .act = ACT_BACK, .hint = "menu", .help = "the title menu" },
+	{ .act = ACT_MOVE_W, .act2 = ACT_MOVE_E, .hint = "daily/all", .help = "the other table (daily, all)" },
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "choose", .help = "choose a game to watch" },
+	{ .keys = "w", .dev = SCR_KEYBOARD, .hint = "watch", .help = "watch the chosen game" },
+	{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "watch", .help = "watch the chosen game" },
 	{ 0 },
 };
 
@@ -16,7 +20,30 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
+	bool pad = in->from == DEV_GAMEPAD || bind_is_pad(in->key);
+	if ((!pad && in->key == 'w') || (pad && in->act == ACT_LOOK)) {
+		if (u->watch >= 0 && u->watch < u->nscores && u->scores[u->watch].watchable)
+			h->request(h->ctx, UI_REQ_WATCH);
+		else
+			snprintf(u->status, sizeof u->status, "No recording of that game is kept.");
+		return;
+	}
 	switch (in->act) {
+	case ACT_MOVE_N:
+		if (u->nscores)
+			u->watch = (u->watch + u->nscores - 1) % u->nscores;
+		break;
+	case ACT_MOVE_S:
+		if (u->nscores)
+			u->watch = (u->watch + 1) % u->nscores;
+		break;
+	case ACT_MOVE_E:
+	case ACT_MOVE_W:
+		/* the other table (the rank shown belongs to the one it was in) */
+		u->scores_daily = !u->scores_daily;
+		u->score_rank = -1;
+		h->request(h->ctx, UI_REQ_SCORES);
+		break;
 	case ACT_CONFIRM:
 	case ACT_DO:
 		if (u->scores_after_death) {
@@ -43,40 +70,52 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	(void)g;
-	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, "High scores");
+	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, u->scores_daily ? "High scores: daily games" : "High scores");
 	bool wide = l->cols >= 60;
 	int y = 2;
 	if (!u->nscores)
 		con_print(c, 3, y, ui_pal.dim_text, ui_pal.bg, "No game has ended yet.", l->cols - 5);
 	else
 		con_print(c, 3, y++, ui_pal.dim_text, ui_pal.bg,
-			  wide ? "    score  depth  level  turns  how it ended" : "    score  D   how", l->cols - 5);
+			  wide ? "    score  depth  level  turns  name          how it ended" : "    score  D   who / how",
+			  l->cols - 5);
 	for (int i = 0; i < u->nscores && y < l->rows - 3; i++, y += 2) {
 		const struct ui_score *s = &u->scores[i];
 		bool mine = i == u->score_rank;
 		uint32_t fg = mine ? 0xFFFFFF : ui_pal.text, bg = mine ? ui_pal.select_bg : ui_pal.bg;
 		char line[160];
 		if (wide) {
-			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %s", i + 1, s->score, s->depth, s->level,
-				 s->turns, s->cause);
+			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %-12s  %s", i + 1, s->score, s->depth, s->level,
+				 s->turns, s->name[0] ? s->name : "-", s->cause);
 			con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
 			con_print(c, 3, y, fg, bg, line, l->cols - 5);
 		} else {
 			/* narrow: the cause wraps onto the entry's second row */
 			int n = snprintf(line, sizeof line, "%2d. %6ld  %-2d  ", i + 1, s->score, s->depth);
 			int w = l->cols - 5 - n;
-			bool two = w > 0 && con_wrapped_lines(w, s->cause) > 1;
+			char who[96];
+			if (s->name[0])
+				snprintf(who, sizeof who, "%s, %s", s->name, s->cause);
+			else
+				snprintf(who, sizeof who, "%s", s->cause);
+			bool two = w > 0 && con_wrapped_lines(w, who) > 1;
 			con_fill(c, 1, y, l->cols - 2, two ? 2 : 1, ' ', fg, bg);
 			con_print(c, 3, y, fg, bg, line, l->cols - 5);
 			if (w > 0)
-				con_print_wrapped(c, 3 + n, y, w, 2, fg, bg, s->cause);
+				con_print_wrapped(c, 3 + n, y, w, 2, fg, bg, who);
 		}
+		/* the line "watch" plays: marked */
+		if (i == u->watch && s->watchable)
+			con_put(c, 1, y, 0x25B6, ui_pal.accent, bg);
 	}
 	if (!u->scores_after_death) {
 		/* from the menu: both keys go back */
 		static const struct scr_key back[] = {
 			{ .act = ACT_CANCEL, .hint = "back" },
 			{ .act = ACT_BACK, .hint = "back" },
+			{ .act = ACT_MOVE_W, .act2 = ACT_MOVE_E, .hint = "daily/all" },
+			{ .keys = "w", .dev = SCR_KEYBOARD, .hint = "watch" },
+			{ .act = ACT_LOOK, .dev = SCR_PAD, .hint = "watch" },
 			{ 0 },
 		};
 		ui_draw_keys_hint(u, l, c, back);

@@ -1,6 +1,8 @@
 /* The targeting screen: a cursor chooses the monster or cell a scroll is
- * used on; a fireball's area is shown before confirming; a refused cell
- * says why (the game's own message) and Escape / B cancels, costing nothing. */
+ * used on; a fireball's area is shown before confirming, and one that holds
+ * the player says so (his cell in red, the prompt and the hint) and needs a
+ * second confirm; a refused cell says why (the game's own message) and
+ * Escape / B cancels, costing nothing. */
 #include "game/map.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -13,6 +15,27 @@ static const struct scr_key keys[] = {
 	{ .act = ACT_BACK, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },
 	{ 0 },
 };
+
+/* The keys while the area holds the player: confirming hits him too. */
+static const struct scr_key self_keys[] = {
+	{ .moves = true, .hint = "aim", .keep = true, .help = "move the cursor (or click)" },
+	{ .act = ACT_CONFIRM, .hint = "use: hits you too, twice to confirm", .brief = "use (hits you)",
+	  .help = "use the item there" },
+	{ .act = ACT_DO, .hint = "use: hits you too, twice to confirm", .brief = "use (hits you)",
+	  .help = "use the item there" },
+	{ .act = ACT_CANCEL, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },
+	{ .act = ACT_BACK, .hint = "cancel", .keep = true, .help = "cancel (costs nothing)" },
+	{ 0 },
+};
+
+/* Whether the area of it (radius > 0) centred on the cursor holds the player. */
+static bool hits_player(const struct ui *u, const struct game *g, const struct game_item_view *it)
+{
+	int px, py;
+	game_player_pos(g, &px, &py);
+	int dx = px - u->look_x, dy = py - u->look_y;
+	return it->radius > 0 && dx * dx + dy * dy <= it->radius * it->radius;
+}
 
 /* The item being aimed, 0, or -1 when it is no longer carried. */
 static int item(const struct ui *u, const struct game *g, struct game_item_view *out)
@@ -28,13 +51,22 @@ static int item(const struct ui *u, const struct game *g, struct game_item_view 
 	return -1;
 }
 
-static void fire(struct ui *u, struct game *g, const struct ui_host *h)
+static void fire(struct ui *u, struct game *g, const struct ui_host *h, const struct game_item_view *it)
 {
 	char why[128];
 	if (game_target_check(g, u->target_slot, u->look_x, u->look_y, why, sizeof why)) {
 		snprintf(u->status, sizeof u->status, "%s", why);
 		return;
 	}
+	if (hits_player(u, g, it) && !(u->target_armed && u->armed_x == u->look_x && u->armed_y == u->look_y)) {
+		/* no surprise self-harm: the first confirm only warns */
+		u->target_armed = true;
+		u->armed_x = u->look_x;
+		u->armed_y = u->look_y;
+		snprintf(u->status, sizeof u->status, "The %s would hit you too! Confirm again to use it.", it->name);
+		return;
+	}
+	u->target_armed = false;
 	struct command cmd = ui_cmd(CMD_USE);
 	cmd.item = u->target_slot;
 	cmd.x = u->look_x;
@@ -56,7 +88,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		if (ui_click_cell(u, g, in, &mx, &my))
 			return;
 		if (mx == u->look_x && my == u->look_y) {
-			fire(u, g, h);
+			fire(u, g, h, &it);
 		} else {
 			u->look_x = mx;
 			u->look_y = my;
@@ -65,16 +97,19 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	}
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (ui_move_cursor(u, g, in->act))
+	if (ui_move_cursor(u, g, in->act)) {
+		u->target_armed = false; /* aimed elsewhere: asked again */
 		return;
+	}
 	switch (in->act) {
 	case ACT_CONFIRM:
 	case ACT_DO:
-		fire(u, g, h);
+		fire(u, g, h, &it);
 		break;
 	case ACT_CANCEL:
 	case ACT_BACK:
 	case ACT_MENU:
+		u->target_armed = false;
 		u->screen = UI_PLAY;
 		break;
 	default:
@@ -90,7 +125,9 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		ui_draw_world(u, l, g, c, true, NULL);
 		return;
 	}
-	snprintf(prompt, sizeof prompt, "%s: choose a %s", it.name, it.target == TARGET_MONSTER ? "monster" : "cell");
+	bool self = hits_player(u, g, &it);
+	snprintf(prompt, sizeof prompt, "%s: choose a %s%s", it.name, it.target == TARGET_MONSTER ? "monster" : "cell",
+		 self ? " - YOU ARE IN ITS AREA" : "");
 	if (prompt[0] >= 'a' && prompt[0] <= 'z')
 		prompt[0] = (char)(prompt[0] - 'a' + 'A');
 	ui_draw_world(u, l, g, c, true, prompt);
@@ -111,12 +148,15 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 				if (!cell)
 					continue;
 				struct con_cell v = *cell;
-				v.bg = 0x803000;
+				int px, py;
+				game_player_pos(g, &px, &py);
+				/* the player's own cell in the area: red */
+				v.bg = mx == px && my == py ? 0xC00000 : 0x803000;
 				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 			}
 		}
 	}
-	ui_draw_keys_hint(u, l, c, keys);
+	ui_draw_keys_hint(u, l, c, self ? self_keys : keys);
 }
 
 const struct scr scr_target = { .name = "target", .title = "Aiming a scroll", .keys = keys, .needs_game = true,

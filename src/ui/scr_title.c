@@ -31,6 +31,7 @@ static const char *menu_label(enum ui_menu_item it)
 	switch (it) {
 	case MENU_CONTINUE: return "Continue";
 	case MENU_NEW_GAME: return "New game";
+	case MENU_DAILY: return "Daily";
 	case MENU_SCORES: return "High scores";
 	case MENU_OPTIONS: return "Options";
 	case MENU_HELP: return "Help";
@@ -67,11 +68,11 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	(void)g;
 	if (in->kind != UI_IN_KEY)
 		return;
-	if (u->confirm_quit || u->confirm_new) {
+	if (u->confirm_quit || u->confirm_new || u->confirm_daily) {
 		/* only a second, deliberate yes quits (kiosk: and so restarts)
 		 * or gives up the game in progress for a new one */
-		enum ui_request r = u->confirm_quit ? UI_REQ_QUIT : UI_REQ_NEW_GAME;
-		u->confirm_quit = u->confirm_new = false;
+		enum ui_request r = u->confirm_quit ? UI_REQ_QUIT : u->confirm_daily ? UI_REQ_DAILY : UI_REQ_NEW_GAME;
+		u->confirm_quit = u->confirm_new = u->confirm_daily = false;
 		u->notice[0] = 0;
 		if (in->act == ACT_CONFIRM || in->act == ACT_DO)
 			h->request(h->ctx, r);
@@ -105,8 +106,17 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 				h->request(h->ctx, UI_REQ_NEW_GAME);
 			}
 			break;
+		case MENU_DAILY:
+			if (u->can_continue) {
+				u->confirm_daily = true;
+				ask(u, "Today's daily game? The saved game will be lost.");
+			} else {
+				h->request(h->ctx, UI_REQ_DAILY);
+			}
+			break;
 		case MENU_SCORES:
 			u->scores_after_death = false;
+			u->scores_daily = false;
 			u->score_rank = -1;
 			h->request(h->ctx, UI_REQ_SCORES);
 			break;

@@ -17,6 +17,9 @@ static const struct scr *const screens[UI_SCREEN_COUNT] = {
 	[UI_HELP] = &scr_help,
 	[UI_INVENTORY] = &scr_inventory,
 	[UI_DROP] = &scr_drop,
+	[UI_DROP_COUNT] = &scr_drop_count,
+	[UI_NAME] = &scr_name,
+	[UI_VIEW] = &scr_view,
 	[UI_TARGET] = &scr_target,
 	[UI_LEVELUP] = &scr_levelup,
 	[UI_SCORES] = &scr_scores,
@@ -137,6 +140,7 @@ int ui_menu_items(const struct ui *u, enum ui_menu_item *items)
 	if (u->can_continue)
 		items[n++] = MENU_CONTINUE;
 	items[n++] = MENU_NEW_GAME;
+	items[n++] = MENU_DAILY;
 	items[n++] = MENU_SCORES;
 	items[n++] = MENU_OPTIONS;
 	items[n++] = MENU_HELP;

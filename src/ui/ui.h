@@ -18,15 +18,18 @@ enum ui_screen {
 	UI_HELP,      /* every binding of every screen, scrollable */
 	UI_INVENTORY, /* choose an item to use */
 	UI_DROP,      /* choose an item to drop */
+	UI_DROP_COUNT,/* drop one of a stack or all of it */
 	UI_TARGET,    /* choose the cell or monster a scroll is used on */
 	UI_LEVELUP,   /* choose what a new level brings (cannot be left) */
 	UI_SCORES,    /* the high-score table */
+	UI_NAME,      /* a new high score: the player's name */
+	UI_VIEW,      /* watching a recording */
 	UI_OPTIONS,   /* the settings the player may change in the game (scr_options.c's table) */
 	UI_SCREEN_COUNT
 };
 
 /* Title menu entries, in the order shown (only the available ones are). */
-enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_SCORES, MENU_OPTIONS, MENU_HELP, MENU_QUIT, MENU_COUNT };
+enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_DAILY, MENU_SCORES, MENU_OPTIONS, MENU_HELP, MENU_QUIT, MENU_COUNT };
 
 /* One row of the options screen: a setting of the settings files and the
  * values it offers, or (key NULL) a row that opens another screen. A later
@@ -50,12 +53,26 @@ int ui_option_value(int row, const char *value);
 
 /* One line of the high-score table as the scores screen shows it (the app
  * fills these from the table in the state directory). */
+#define UI_NAME_MAX 12 /* characters of a name (the table's SCORES_NAME_MAX) */
 struct ui_score {
 	long score;
 	int depth, turns, level;
 	char cause[48];
+	char name[UI_NAME_MAX + 1]; /* printable, "" when none was given */
+	bool watchable;             /* its recording is kept: the line offers "watch" */
 };
 #define UI_SCORES_MAX 10
+
+/* UI_VIEW: the recording being watched, as the app plays it (the screen
+ * pauses it and sets its speed; the app fills in the rest). */
+#define UI_VIEW_SPEED_MAX 64
+struct ui_view {
+	bool paused;
+	int speed;             /* 1, 2, 4 ... UI_VIEW_SPEED_MAX: times the game's pace */
+	int turn, end_turn;    /* the game's turn now, the recording's last */
+	size_t at, count;      /* commands played, in the recording */
+	char name[64];         /* the file's name, for the line on top */
+};
 
 /* What the screens need beyond the game state. Owned by the app. */
 struct ui {
@@ -74,9 +91,14 @@ struct ui {
 	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 	bool confirm_new;      /* the title asks "a new game, the game in progress lost?" */
+	bool confirm_daily;    /* ... the same for the daily game */
 	char status[128];      /* one line over the map (why auto-explore stopped, a refused target), may be "" */
 	int inv_sel;           /* selected line of UI_INVENTORY / UI_DROP */
 	int target_slot;       /* UI_TARGET: the item being used */
+	bool target_armed;     /* UI_TARGET: confirmed once at (armed_x, armed_y), an area that holds the player */
+	int armed_x, armed_y;
+	int drop_slot;         /* UI_DROP_COUNT: the stack being dropped */
+	int drop_sel;          /* UI_DROP_COUNT: 0 one, 1 all */
 	int levelup_sel;       /* selected choice of UI_LEVELUP */
 	struct ui_score scores[UI_SCORES_MAX];
 	int nscores;           /* lines in scores */
@@ -88,6 +110,11 @@ struct ui {
 	char opt_other[UI_OPTIONS_MAX][16]; /* a row's value set in a file that is none of its values */
 	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
 				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
+	bool scores_daily;     /* UI_SCORES shows the daily games' table */
+	bool name_pending;     /* the game just ended made the table: UI_NAME asks who played */
+	char name[UI_NAME_MAX + 1]; /* UI_NAME: the name so far (the app puts the last one given here) */
+	struct ui_view view;   /* UI_VIEW */
+	int watch;             /* UI_REQ_WATCH: the line of the scores screen to watch */
 };
 
 /* What a screen may ask of the program that runs it (the app). Screens
@@ -101,6 +128,13 @@ enum ui_request {
 	UI_REQ_EXPLORE,   /* auto-explore, a step at a time, until something happens or a key */
 	UI_REQ_TRAVEL_DOWN, /* walk to the known down stairs the same way */
 	UI_REQ_TRAVEL_UP,   /* ... the up stairs */
+	UI_REQ_NAME,        /* give the game just ended the name in ui->name ("" none) */
+	UI_REQ_DAILY,       /* start today's daily game (once a day) and show it */
+	UI_REQ_VIEW_STEP,   /* UI_VIEW: one command on */
+	UI_REQ_VIEW_BACK,   /* UI_VIEW: jump back (a snapshot's span of turns) */
+	UI_REQ_VIEW_ON,     /* UI_VIEW: jump forward */
+	UI_REQ_VIEW_STOP,   /* UI_VIEW: stop watching (back where it began, or quit) */
+	UI_REQ_WATCH,       /* watch the recording of the scores' line ui->watch */
 	UI_REQ_OPTION,      /* the options screen's row u->opt_sel now has value u->opt_val[opt_sel]:
 			     * apply it at once and save it in the state directory's settings file */
 };

@@ -153,13 +153,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct serial_buf b = { 0 };
 	if (save_encode(g, &b))
 		abort();
-	if (b.len != size || memcmp(b.data, data, size)) {
+	/* a save of this format re-encodes to its very bytes (an older one
+	 * this build still reads is rewritten in the current format: then
+	 * that encoding must be stable) */
+	if (get32(data + 8) == SERIAL_VERSION && (b.len != size || memcmp(b.data, data, size))) {
 		fprintf(stderr, "fuzz: a save that loads re-encodes to other bytes (%zu, not %zu)\n", b.len, size);
 		abort();
 	}
 	struct game *g2 = NULL;
 	if (save_decode(b.data, b.len, &g2, why, sizeof why) || game_checksum(g2) != game_checksum(g))
 		abort();
+	struct serial_buf b2 = { 0 };
+	if (save_encode(g2, &b2) || b2.len != b.len || memcmp(b2.data, b.data, b.len)) {
+		fprintf(stderr, "fuzz: a loaded save re-encodes to other bytes each time\n");
+		abort();
+	}
+	free(b2.data);
 	free(b.data);
 	/* play on both, looking at what the screens look at */
 	struct game_item_view items[26];
