@@ -299,6 +299,20 @@ DEB_ARCHS ?= amd64 arm64 armhf
 deb:
 	@tools/make-deb $(O)/build/deb $(DEB_ARCHS)
 
+# make image: the Raspberry Pi card image for arm64 (Pi 3, Pi 4, Pi Zero 2 W),
+# from Debian packages only, into build/image/pirogue-pi-arm64.img
+# (board/make-image; docs/image.md says how it is laid out and how to flash
+# it). As root. The arm64 package is rebuilt only when a file it is made
+# of changed, the Debian base system only when its package list did: a
+# rebuild with nothing changed takes seconds.
+IMAGE_DEB := $(BUILD)/deb/pirogue_$(VERSION)_arm64.deb
+.PHONY: image
+image:
+	@if [ ! -f $(IMAGE_DEB) ] || [ -n "$$(find src debian board/config.txt board/cmdline.txt board/pirogue-kiosk \
+	  fonts gamepads systemd Makefile VERSION -newer $(IMAGE_DEB) -print -quit)" ]; then \
+	  tools/make-deb $(BUILD)/deb arm64 || exit $$?; fi
+	@board/make-image $(BUILD)/image $(IMAGE_DEB)
+
 clean:
 	rm -rf $(BUILD) $(BIN) $(O)/asan $(O)/fuzz $(O)/analyze
 

@@ -18,7 +18,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 host_bin=$1
 shift
 panels="x86_64-panel-320x240 x86_64-panel-480x320 x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90"
-configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd aarch64-systemd}
+configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd aarch64-systemd aarch64-image}
 # VM_SKIP_ARCH (e.g. aarch64, set by .ci/run when a Debian mirror is out of
 # sync and the arm64 libraries cannot be installed) leaves that architecture's
 # configurations out, saying so.
@@ -79,6 +79,7 @@ for c in $configs; do
 		continue
 	fi
 	DEB_PLAY=0 tools/make-deb "$vm/deb" $darch >"$vm/deb-$darch.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || built="${built:-} $darch"
 	if [ $rc = 77 ]; then
 		export "VMRIG_SYSTEMD_SKIP_$a=$(grep -m1 '^SKIP' "$vm/deb-$darch.log")"
 	elif [ $rc != 0 ]; then
@@ -88,4 +89,17 @@ for c in $configs; do
 	fi
 done
 # shellcheck disable=SC2086
+for c in $configs; do
+	case $c in *-image) ;; *) continue ;; esac
+	# the card image of make image: the arm64 package, then the image (both cached)
+	rc=0
+	case " ${built:-} " in *" arm64 "*) ;; *) DEB_PLAY=0 tools/make-deb "$vm/deb" arm64 >"$vm/deb-arm64.log" 2>&1 || rc=$? ;; esac
+	[ $rc = 0 ] && { board/make-image "$vm/image" "$vm/deb/pirogue_$(cat VERSION)_arm64.deb" || rc=$?; }
+	if [ $rc = 77 ]; then
+		export VMRIG_IMAGE_SKIP="the card image cannot be built here (said above)"
+	elif [ $rc != 0 ]; then
+		echo "vmrig: make image failed"
+		exit 1
+	fi
+done
 exec python3 tests/vm/vmtest.py --cache "$vm" --out "$vm/out" --pirogue "$host_bin" --debs "$vm/deb" $configs

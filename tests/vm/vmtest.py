@@ -495,11 +495,15 @@ class Rig:
         return img
 
     def run_config(self, cfg):
-        if cfg.get('systemd'):
+        if cfg.get('systemd') or cfg.get('image'):
             t0 = time.monotonic()
             try:
-                import sysboot
-                sysboot.run(self, cfg)
+                if cfg.get('image'):
+                    import imageboot
+                    imageboot.run(self, cfg)
+                else:
+                    import sysboot
+                    sysboot.run(self, cfg)
             except Exception as e:
                 self.report('FAIL', cfg, 'rig', f'{type(e).__name__}: {e} (serial logs: {self.args.out}/{cfg["name"]})')
             print(f'vmrig: {cfg["name"]} took {time.monotonic() - t0:.1f} s', flush=True)
@@ -1483,6 +1487,9 @@ CONFIGS = {
     # restart burst, the failing start and the power cut are x86_64's alone
     'aarch64-systemd': {'arch': 'aarch64', 'gpu': 'virtio', 'systemd': True,
                         'play': ('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill')},
+    # the Raspberry Pi card image of make image (board/make-image), its own
+    # kernel, initrd and read-only root booted in virt (tests/vm/imageboot.py)
+    'aarch64-image': {'arch': 'aarch64', 'gpu': 'virtio', 'image': True},
 }
 
 

@@ -1,0 +1,337 @@
+"""The VM rig's boot of the Raspberry Pi card image (configuration
+aarch64-image, docs/vmrig.md and docs/image.md): the image board/make-image
+writes, its own kernel, initrd and root file system, booted in QEMU's arm64
+`virt` machine (virtio-gpu, USB keyboard) as the Pi's firmware would boot
+them: the kernel command line is the card's cmdline.txt. The Pi's firmware,
+its GPU (vc4) and its SD controller cannot be emulated here; everything from
+the kernel on is the card's.
+
+The rig reaches the guest through a root shell on the serial console that
+the image starts only with `pirogue.rig-shell` on the kernel command line
+(pirogue-image-rig.service); the card as written has no login anywhere.
+
+Checks: the title equals the headless frame; no getty and no login prompt
+on any VT; the kiosk checks of the systemd boot (security, keys,
+Ctrl+Alt+F2, SIGKILL); the state partition grown to fill the disk; a game
+saved, then QEMU killed, continued at the next boot; VMRIG_IMAGE_CUTS power
+cuts (QEMU killed at a random moment while the game is saving over and
+over: default 2, 20 for the full run) each leave a state partition that
+mounts and a save that loads; the root partition's bytes unchanged after
+all of it; a full state partition and one damaged beyond repair both still
+boot into the game, which says it cannot save."""
+import hashlib
+import os
+import random
+import shutil
+import subprocess
+import time
+
+import sysboot
+import vmtest
+
+# The card: its partitions start at these MiB (board/make-image).
+FIRST_MIB = 4
+BOOT_MIB = 256
+# How much bigger than the image the rig's "card" is: the state partition
+# must grow into it at the first boot.
+CARD_EXTRA_MIB = 128
+CUTS = int(os.environ.get('VMRIG_IMAGE_CUTS', '2'))
+# The first boot of a card does more (the state partition grown, checked,
+# its file system grown, then mounted): under TCG on a loaded 2-core machine
+# it has taken over two minutes.
+FIRST_TITLE_LIMIT = 2 * sysboot.TITLE_LIMIT
+
+
+def partitions(path):
+    """[(start_byte, size_bytes)] of the image's MBR partitions 1..4."""
+    with open(path, 'rb') as f:
+        mbr = f.read(512)
+    parts = []
+    for i in range(4):
+        e = mbr[446 + 16 * i: 446 + 16 * (i + 1)]
+        start = int.from_bytes(e[8:12], 'little')
+        size = int.from_bytes(e[12:16], 'little')
+        if size:
+            parts.append((start * 512, size * 512))
+    return parts
+
+
+def digest(path, start, size):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        f.seek(start)
+        left = size
+        while left:
+            b = f.read(min(left, 1 << 20))
+            if not b:
+                break
+            h.update(b)
+            left -= len(b)
+    return h.hexdigest()
+
+
+class ImageBoot(sysboot.SysBoot):
+    def __init__(self, rig, cfg):
+        super().__init__(rig, cfg)
+        self.imgdir = os.path.join(self.args.cache, 'image')
+        self.image = os.path.join(self.imgdir, 'pirogue-pi-arm64.img')
+
+    def boot(self, extra_append=''):
+        self.boots += 1
+        with open(os.path.join(self.imgdir, 'cmdline.txt')) as f:
+            card = f.read().split()
+        append = ' '.join(card + [f'console={self.serial},115200', 'pirogue.rig-shell'] +
+                          ([extra_append] if extra_append else []))
+        cmd = self.qemu + ['-m', '512', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
+               '-kernel', os.path.join(self.imgdir, 'vmlinuz'), '-initrd', os.path.join(self.imgdir, 'initrd.img'),
+               '-append', append,
+               '-drive', f'file={self.disk},if=virtio,format=raw,cache=writeback',
+               '-device', 'qemu-xhci', '-device', 'usb-kbd',
+               '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
+               '-serial', 'stdio']
+        outdir = os.path.join(self.out, f'boot{self.boots}')
+        os.makedirs(outdir, exist_ok=True)
+        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=cmd)
+        return self.g.t0
+
+    def ready(self, t0, timeout=240):
+        ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, timeout)
+        if 'panic' in ln:
+            raise RuntimeError(ln)
+        # the root is read-only and /run noexec: the helper runs from the share
+        self.sh('mount -t 9p -o trans=virtio,version=9p2000.L host /mnt && export PATH=/mnt:$PATH')
+        return time.monotonic() - t0
+
+    def use_seed(self):
+        """The drop-in with --seed 1, in /run (the root is read-only)."""
+        self.sh('mkdir -p /run/systemd/system/pirogue.service.d && printf "' +
+                sysboot.DROPIN.replace('\n', '\\n') +
+                '" >/run/systemd/system/pirogue.service.d/vmrig.conf && systemctl daemon-reload && '
+                'systemctl restart pirogue.service')
+        start = self.headless([], 1, 'seed1')
+        if self.wait_screen(start, 'seed1', 40) is None:
+            raise RuntimeError('with --seed 1 the game did not show the headless start frame within 40 s')
+
+    def plain_unit(self):
+        self.sh('rm -f /run/systemd/system/pirogue.service.d/vmrig.conf && systemctl daemon-reload && '
+                'systemctl restart pirogue.service')
+
+    # ------------------------------------------------------------ the run
+
+    def run(self):
+        if not os.path.exists(self.image):
+            return self.report('FAIL', 'image', f'no card image {self.image} (board/make-image builds it)')
+        os.makedirs(self.out, exist_ok=True)
+        self.share = os.path.join(self.out, 'share')
+        shutil.rmtree(self.share, ignore_errors=True)
+        os.makedirs(self.share)
+        shutil.copy(os.path.join(self.args.cache, f'bin-{self.arch}', 'vmhelper'), self.share)
+        parts = partitions(self.image)
+        if len(parts) != 3 or parts[0][0] != FIRST_MIB << 20 or parts[0][1] != BOOT_MIB << 20:
+            return self.report('FAIL', 'image', f'the card\'s partitions are {parts} (want boot, root, state)')
+        self.root_part = parts[1]
+        self.root_before = digest(self.image, *self.root_part)
+        # the "card": a copy of the image, bigger than it
+        self.disk = os.path.join(self.out, 'card.img')
+        subprocess.run(['cp', '--sparse=always', self.image, self.disk], check=True)
+        with open(self.disk, 'r+b') as f:
+            f.truncate(os.path.getsize(self.image) + (CARD_EXTRA_MIB << 20))
+        try:
+            self.first_boot()
+            self.after_cut_boot()
+            self.cuts()
+            self.root_unchanged()
+            self.full_state_boot()
+            self.damaged_state_boot()
+        finally:
+            self.shutdown()
+
+    def first_boot(self):
+        title = self.headless([], None, 'title')
+        t0 = self.boot()
+        took = self.wait_screen(title, 'title', FIRST_TITLE_LIMIT)
+        up = self.ready(t0)
+        if took is None:
+            self.report('FAIL', 'title', f'the title was not on the display within {FIRST_TITLE_LIMIT} s of '
+                        f'power on (see {self.g.outdir}/title.png and title-expected.png)')
+        else:
+            self.report('PASS', 'title', f'power on to the title, the card\'s own kernel, initrd and root: '
+                        f'{took:.1f} s (shell up at {up:.0f} s), equal to the headless frame at '
+                        f'{sysboot.SIZE[0]}x{sysboot.SIZE[1]}')
+        self.critical_chain()
+        self.no_login()
+        self.grown()
+        # (the gamepad check is aarch64-systemd's: the same kernel and
+        # package; its fixed waits for the pad's hotplug missed a tap here
+        # under a loaded machine's TCG)
+        for name in ('security', 'keys', 'ctrl_alt_fn', 'sigkill'):
+            try:
+                getattr(self, name)()
+            except (vmtest.Timeout, RuntimeError) as e:
+                self.report('FAIL', name.replace('_', '-'), f'{type(e).__name__}: {e}')
+        self.cut = None
+        try:
+            self.before_cut()
+        except (vmtest.Timeout, RuntimeError) as e:
+            self.report('FAIL', 'power-cut', f'before the cut: {type(e).__name__}: {e}')
+        self.shutdown(hard=True)
+
+    def before_cut(self):
+        """As the systemd boot's, with the drop-in in /run."""
+        self.g.send_keys(self.SAVED)
+        played = self.headless(self.SAVED, 1, 'saved')
+        if self.wait_screen(played, 'saved', 20) is None:
+            raise RuntimeError(f'after {" ".join(self.SAVED)}: {self.why_not(played, "saved")}')
+        self.plain_unit()
+        title = self.saved_title()
+        if self.wait_screen(title, 'saved-title', 40) is None:
+            ls = self.out1('ls -la /var/lib/pirogue/ | tail -n +2')
+            raise RuntimeError(f'restarted, the title with Continue did not show: {self.why_not(title, "saved-title")}'
+                               f'; the state directory: {ls!r}; journal: {self.journal(10)}')
+        self.g.send_keys(['enter'])
+        if self.wait_screen(played, 'continued', 20) is None:
+            raise RuntimeError(f'Continue did not show the saved game: {self.why_not(played, "continued")}')
+        self.g.send_keys(self.UNSAVED)
+        time.sleep(2)
+        if self.why_not(played, 'unsaved') is None:
+            raise RuntimeError(f'{" ".join(self.UNSAVED)} did not change the screen: the check would prove nothing')
+        self.cut = played
+
+    def no_login(self):
+        """No getty on any VT or serial line, no login prompt on tty1..tty6."""
+        units = self.out1('systemctl list-units --no-legend --plain --state=active "getty@*" "serial-getty@*" '
+                          '"autovt@*" "console-getty*" "getty-static*" 2>/dev/null | cut -d" " -f1 | tr "\\n" " "')
+        prompts = []
+        for n in range(1, 7):
+            vcs = self.out1(f'cat /dev/vcs{n} 2>/dev/null | tr -s " "')
+            if 'login:' in vcs:
+                prompts.append(f'tty{n}')
+        if units.strip() or prompts:
+            return self.report('FAIL', 'no-login', f'getty units active: {units.strip() or "none"}; '
+                               f'login prompts on: {", ".join(prompts) or "none"}')
+        self.report('PASS', 'no-login', 'no getty unit active (getty@, serial-getty@, autovt@, console-getty, '
+                    'getty-static) and no login prompt on tty1..tty6')
+
+    def grown(self):
+        """The card's partition table (as written: sfdisk -d) has p3 ending at
+        the disk's end, and its file system fills it."""
+        out = self.out1('blockdev --getsz /dev/vda; sfdisk -d /dev/vda | sed -n "s|^/dev/vda3 : start= *\\([0-9]*\\), '
+                        'size= *\\([0-9]*\\),.*|\\1 \\2|p"; df -k --output=size /state | tail -n 1')
+        try:
+            total, start, size, fs_kib = (int(v) for v in out.split())
+        except ValueError:
+            return self.report('FAIL', 'grow', f'could not read the state partition\'s size: {out!r}')
+        end_ok = start + size + 2048 >= total
+        fs_ok = fs_kib * 2 > size * 0.8
+        if not (end_ok and fs_ok):
+            return self.report('FAIL', 'grow', f'state partition {start}+{size} of {total} sectors, its file '
+                               f'system {fs_kib} KiB: not grown to the end of the card')
+        self.report('PASS', 'grow', f'first boot: the state partition grew to the end of the card '
+                    f'({size // 2048} MiB, its file system {fs_kib // 1024} MiB; the image had 64 MiB)')
+
+    def check_save(self):
+        """The guest's --check-save of the game's save: (ok, what it said)."""
+        out = self.out1('/usr/games/pirogue --config /dev/null --check-save /var/lib/pirogue/pirogue.sav 2>&1; echo "rc=$?"')
+        return out.endswith('rc=0') and out.startswith('ok'), out.replace('\n', ' ')
+
+    def after_cut_boot(self):
+        t0 = self.boot()
+        title = self.saved_title() if self.cut else self.headless([], None, 'title')
+        took = self.wait_screen(title, 'after-cut-title', sysboot.TITLE_LIMIT)
+        self.ready(t0)
+        if self.cut is None or took is None:
+            self.report('FAIL', 'power-cut', 'after the power cut the title with Continue did not show '
+                        f'(see {self.g.outdir})')
+        else:
+            self.g.send_keys(['enter'])
+            if self.wait_screen(self.cut, 'after-cut', 20) is None:
+                self.report('FAIL', 'power-cut', f'Continue after the power cut: {self.why_not(self.cut, "after-cut")}')
+            else:
+                self.report('PASS', 'power-cut', f'QEMU killed after {" ".join(self.UNSAVED)} (not saved): the next '
+                            f'boot offered Continue, which restored the game as saved (after {" ".join(self.SAVED)})')
+        self.shutdown()
+
+    def cuts(self):
+        """CUTS power cuts: the game saving over and over (each restart's
+        SIGTERM saves), QEMU killed at a random moment (seeded: the same
+        moments every run); each next boot must mount the state partition
+        read-write and load a save (the newest or the one before). The boot
+        that checks one cut is the one the next cut ends."""
+        rnd = random.Random(20)
+        delay = None
+        for i in range(CUTS + 1):
+            t0 = self.boot()
+            self.ready(t0)
+            if delay is not None:
+                mounted = self.out1('mountpoint -q /state && echo mounted; findmnt -n -o OPTIONS /state | cut -d, -f1')
+                ok, said = self.check_save()
+                if 'mounted' not in mounted or not mounted.endswith('rw') or not ok:
+                    self.report('FAIL', f'cut-{i}', f'QEMU killed {delay:.1f} s into a loop of saves: /state '
+                                f'{mounted!r}, the save: {said}')
+                else:
+                    self.report('PASS', f'cut-{i}', f'QEMU killed {delay:.1f} s into a loop of saves (SIGTERM '
+                                f'every 0.4 s): the state partition mounted read-write, the save loads ({said})')
+            if i == CUTS:
+                break
+            self.sh('(while :; do systemctl kill -s TERM pirogue.service; sleep 0.4; done) >/dev/null 2>&1 & true')
+            delay = rnd.uniform(1.0, 6.0)
+            time.sleep(delay)
+            self.shutdown(hard=True)
+        self.shutdown()
+
+    def root_unchanged(self):
+        after = digest(self.disk, *self.root_part)
+        if after != self.root_before:
+            return self.report('FAIL', 'root-unchanged', f'the root partition\'s bytes changed after {self.boots} '
+                               f'boots (sha256 {self.root_before[:16]} -> {after[:16]})')
+        self.report('PASS', 'root-unchanged', f'after {self.boots} boots, games saved and {CUTS + 1} power cuts the '
+                    f'root partition\'s {self.root_part[1] >> 20} MiB are byte for byte as written '
+                    f'(sha256 {after[:16]})')
+
+    def game_up_unsaved(self, check, what):
+        """The unit is active and the game says (on its title) that it
+        cannot save: the title differs from the plain one only by that."""
+        state = self.out1('systemctl is-active pirogue.service')
+        said = self.out1('journalctl -b --no-pager -o cat -u pirogue.service -u pirogue-image-state.service | '
+                         'grep -i -m 2 "sav" | tr "\\n" " "')
+        vcs = self.out1('cat /dev/vcs1 | tr -s " "')
+        plain = self.headless([], None, 'title')
+        why = self.why_not(plain, check)
+        if state != 'active' or why is None or 'login:' in vcs:
+            return self.report('FAIL', check, f'{what}: unit {state!r}; the screen '
+                               f'{"equals the plain title (no word of it)" if why is None else "differs: " + why}; '
+                               f'journal: {said!r}')
+        self.report('PASS', check, f'{what}: the game runs (unit active) and its title differs from the plain one '
+                    f'(it says it cannot save; see {self.g.outdir}/{check}.png); journal: {said[:160]!r}')
+
+    def full_state_boot(self):
+        t0 = self.boot()
+        self.ready(t0)
+        self.sh('dd if=/dev/zero of=/state/fill bs=1M 2>/dev/null; sync; rm -f /var/lib/pirogue/pirogue.sav; '
+                'systemctl restart pirogue.service', timeout=300)
+        time.sleep(8)
+        self.g.send_keys(['enter'])  # a new game: its first save is refused
+        time.sleep(4)
+        self.g.send_keys(['escape'])
+        time.sleep(4)
+        self.game_up_unsaved('state-full', 'a full state partition')
+        self.sh('rm -f /state/fill; sync')
+        self.shutdown()
+
+    def damaged_state_boot(self):
+        start, _ = partitions(self.disk)[2]
+        with open(self.disk, 'r+b') as f:  # the superblock and its first backups gone
+            f.seek(start)
+            f.write(b'\xde\xad' * (4 << 20))
+        t0 = self.boot()
+        self.ready(t0)
+        time.sleep(8)
+        self.game_up_unsaved('state-damaged', 'a state partition damaged beyond repair')
+        self.shutdown()
+
+
+def run(rig, cfg):
+    skip = os.environ.get('VMRIG_IMAGE_SKIP')
+    if skip:
+        return rig.report('SKIP', cfg, 'boot', skip)
+    ImageBoot(rig, cfg).run()
