@@ -1,7 +1,8 @@
 #!/bin/sh
 # The arm64 and armhf games, run here through qemu-user (binfmt_misc):
-# every recording in tests/recordings replays on each with the checksums it
-# holds and ends as on this machine; a cave game recorded on any of the
+# every recording in tests/recordings, and the daily game's of
+# tests/daily, replays on each with the checksums it holds and ends as on
+# this machine; a cave game recorded on any of the
 # architectures replays exactly on the others; every headless frame of
 # tests/frames.list is byte for byte this machine's.
 # Each game is its Debian package's: $B/deb/pirogue_VERSION_ARCH.deb taken
@@ -57,7 +58,7 @@ done
 [ "$games" != "$host=$P" ] || { [ $fail = 0 ] && exit 77; exit 1; }
 
 # every recording: the checksums it holds, and the same last line as here
-for r in tests/recordings/*.rec; do
+for r in tests/recordings/*.rec tests/daily/*.rec; do
 	want=$("$P" --replay "$r" 2>&1) || { say "$r does not replay on $host: $want"; continue; }
 	for g in $games; do
 		a=${g%%=*} game=${g#*=}
@@ -108,5 +109,5 @@ while IFS='|' read -r name args; do
 	n=$((n + 1))
 done <tests/frames.list
 [ "$n" -gt 0 ] || say "no frames in tests/frames.list"
-echo "arch replay: $(echo "$games" | wc -w) architectures ($(for g in $games; do printf '%s ' "${g%%=*}"; done | sed 's/ $//')): $(ls tests/recordings/*.rec | wc -l) recordings and a cave game recorded on each replay exactly on all, $n frames byte for byte equal"
+echo "arch replay: $(echo "$games" | wc -w) architectures ($(for g in $games; do printf '%s ' "${g%%=*}"; done | sed 's/ $//')): $(ls tests/recordings/*.rec tests/daily/*.rec | wc -l) recordings (the daily game's among them) and a cave game recorded on each replay exactly on all, $n frames byte for byte equal"
 exit $fail

@@ -493,6 +493,8 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 {
 	const unsigned char *p = data;
 	*out = NULL;
+	if (!p) /* no bytes at all (the analyzer follows a caller's NULL here) */
+		return why_set(why, whylen, -EINVAL, "the save is empty");
 	uint32_t nsec = 0;
 	int rc = check_header(p, len, len, &nsec, why, whylen);
 	if (rc)

@@ -333,7 +333,7 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 		return;
 	}
 	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
-		int hx, hy, r[4];
+		int hx = -1, hy = -1, r[4] = { 0, 0, 0, 0 }; /* hovered() sets hx, hy only over the map */
 		bool now = hovered(u, &l, g, cam_x, cam_y, &hx, &hy), desc = now || d->lab_w;
 		update_map(d, &l, g, shown);
 		update_panel(d, &l, g, shown, scratch, desc && l.compact);
