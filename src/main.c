@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,6 +173,7 @@ struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force, daily_seed;
 	const char *where;
+	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
 	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
@@ -502,6 +504,11 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
+	if (id == OPT_STATE_DIR && o->in_state) {
+		log_error("%s: state-dir cannot be set in the state directory's own settings file (set it in "
+			  "/etc/pirogue.conf, your settings file or with --state-dir)", where);
+		return EXIT_USAGE;
+	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK || id == OPT_WATCH) {
 		/* watch = yes/no: whether this game is published (--no-watch) */
 		bool yes, *flag = id == OPT_VERBOSE ? &o->cfg.verbose : id == OPT_KIOSK ? &o->cfg.kiosk : &o->cfg.no_watch;
@@ -534,7 +541,8 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 /* Reads the settings files (or --config FILE). Returns 0 or an exit status. */
 static int read_settings(struct opts *o, int argc, char **argv)
 {
-	const char *only = getenv("PIROGUE_CONFIG");
+	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL;
+	bool scripted = false; /* --keys or headless: a state directory only when named (session_open) */
 	if (only && !only[0])
 		only = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -544,6 +552,14 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			only = argv[i + 1];
 		else if (!strncmp(argv[i], "--config=", 9))
 			only = argv[i] + 9;
+		else if (!strcmp(argv[i], "--keys") || !strncmp(argv[i], "--keys=", 7) ||
+			 ((!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "headless")) ||
+			  !strcmp(argv[i], "--backend=headless")))
+			scripted = true;
+		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
+			state_opt = argv[i + 1];
+		else if (!strncmp(argv[i], "--state-dir=", 12))
+			state_opt = argv[i] + 12;
 	}
 	if (only) {
 		int rc = config_read(only, config_setting, o);
@@ -551,18 +567,42 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			log_error("settings file %s does not exist (give --config an existing file)", only);
 			return EXIT_USAGE;
 		}
-		return rc ? EXIT_USAGE : 0;
-	}
-	char user[512];
-	const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
-	for (int i = 0; i < 2; i++) {
-		if (!files[i])
-			continue;
-		int rc = config_read(files[i], config_setting, o);
-		if (rc && rc != -ENOENT)
+		if (rc)
 			return EXIT_USAGE;
+	} else {
+		char user[512];
+		const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
+		for (int i = 0; i < 2; i++) {
+			if (!files[i])
+				continue;
+			int rc = config_read(files[i], config_setting, o);
+			if (rc && rc != -ENOENT)
+				return EXIT_USAGE;
+		}
 	}
-	return 0;
+	/* the options screen's file, in the state directory (README "Settings
+	 * files"): after the others, before the command line. Without any
+	 * state directory the session says so later, once; a scripted run
+	 * reads one only when it is named, as the session uses one. */
+	if (!state_opt)
+		state_opt = o->cfg.state_dir;
+	if (o->cfg.backend && !strcmp(o->cfg.backend, "headless"))
+		scripted = true;
+	if (!state_opt && scripted)
+		return 0;
+	if (!state_opt && !getenv("STATE_DIRECTORY") && !getenv("XDG_STATE_HOME") && !getenv("HOME"))
+		return 0;
+	char dir[4096], path[4200];
+	if (save_state_dir(state_opt, dir, sizeof dir))
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
+	struct stat sb;
+	if (stat(path, &sb))
+		return 0; /* none yet, or a directory that is none (the session says so) */
+	o->in_state = true;
+	int rc = config_read(path, config_setting, o);
+	o->in_state = false;
+	return rc && rc != -ENOENT ? EXIT_USAGE : 0;
 }
 
 /* --reset-term: the controlling terminal, else stdin, made usable again. */

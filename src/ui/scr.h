@@ -39,7 +39,7 @@ struct scr {
 };
 
 extern const struct scr scr_title, scr_play, scr_look, scr_history, scr_character, scr_gameover, scr_help;
-extern const struct scr scr_inventory, scr_drop, scr_drop_count, scr_target, scr_levelup, scr_scores, scr_name;
+extern const struct scr scr_inventory, scr_drop, scr_drop_count, scr_target, scr_levelup, scr_scores, scr_name, scr_options;
 extern const struct scr scr_view;
 
 /* The palette of the screens, in one table (0xRRGGBB). */

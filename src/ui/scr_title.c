@@ -1,4 +1,4 @@
-/* The title screen: the pirogue, the name, the menu (Continue, New game, Quit). */
+/* The title screen: the pirogue, the name, the menu (Continue, New game, High scores, Options, Help, Quit). */
 #include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -33,6 +33,7 @@ static const char *menu_label(enum ui_menu_item it)
 	case MENU_NEW_GAME: return "New game";
 	case MENU_DAILY: return "Daily";
 	case MENU_SCORES: return "High scores";
+	case MENU_OPTIONS: return "Options";
 	case MENU_HELP: return "Help";
 	case MENU_QUIT: return "Quit";
 	default: return "?";
@@ -118,6 +119,11 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 			u->scores_daily = false;
 			u->score_rank = -1;
 			h->request(h->ctx, UI_REQ_SCORES);
+			break;
+		case MENU_OPTIONS:
+			u->opt_from = UI_TITLE;
+			u->opt_sel = 0;
+			u->screen = UI_OPTIONS;
 			break;
 		case MENU_HELP:
 			u->help_from = UI_TITLE;

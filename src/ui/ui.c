@@ -23,6 +23,7 @@ static const struct scr *const screens[UI_SCREEN_COUNT] = {
 	[UI_TARGET] = &scr_target,
 	[UI_LEVELUP] = &scr_levelup,
 	[UI_SCORES] = &scr_scores,
+	[UI_OPTIONS] = &scr_options,
 };
 
 static const struct scr *screen_of(const struct ui *u)
@@ -141,6 +142,7 @@ int ui_menu_items(const struct ui *u, enum ui_menu_item *items)
 	items[n++] = MENU_NEW_GAME;
 	items[n++] = MENU_DAILY;
 	items[n++] = MENU_SCORES;
+	items[n++] = MENU_OPTIONS;
 	items[n++] = MENU_HELP;
 	items[n++] = MENU_QUIT;
 	return n;
