@@ -449,7 +449,7 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 		return;
 	p->msg.len = 0;
 	p->st.checks++;
-	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_checksum(g)) == 0)
+	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
 		broadcast(p, &p->msg);
 	send_all(p, NULL, g);
 }

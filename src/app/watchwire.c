@@ -167,7 +167,7 @@ int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct ga
 	if (g) {
 		o_u32(&o, (uint32_t)hist_count(game_history(g)));
 		o_u32(&o, (uint32_t)game_turn(g));
-		o_u64(&o, game_checksum(g));
+		o_u64(&o, game_digest(g));
 	}
 	size_t start = b->len;
 	int rc = put(b, WATCH_SNAPSHOT, &o, 0);
