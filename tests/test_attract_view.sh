@@ -30,14 +30,15 @@ base=$(basename "$rec")
 tmux_session 80 24 "'$P' --backend term --state-dir '$d' --attract 1 --blank 0; echo EXITED; sleep 30"
 pane_wait "New game" 100 || no "no title screen"
 pane_wait "^ Watching $base  turn [0-9]*/169  4x" 150 || no "attract mode did not play $base of the score table"
-# frames of it: a capture equal to the next one is a whole frame
+# frames of it: a capture equal to the next one is a whole frame (up to 3,
+# for as long as the recording plays: a loaded machine catches fewer)
 n=0
 i=0
 last=
-while [ $n -lt 3 ] && [ $i -lt 400 ]; do
+while [ $n -lt 3 ] && [ $i -lt 2000 ]; do
 	i=$((i + 1))
 	pane
-	grep -q "^ Watching $base  turn [0-9]*/169  4x" "$tmp/pane" || continue
+	grep -q "^ Watching $base  turn [0-9]*/169  4x" "$tmp/pane" || break
 	if [ -n "$last" ] && cmp -s "$tmp/pane" "$last"; then
 		t=$(head -n 1 "$tmp/pane" | sed -n 's/.*turn \([0-9]*\)\/169.*/\1/p')
 		if [ -n "$t" ] && [ ! -e "$tmp/attract.$t" ]; then
