@@ -2,6 +2,7 @@
  * events become actions, actions become game commands or screen changes,
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
+#include "app/appstate.h"
 #include "app/backend.h"
 #include "app/config.h"
 #include "app/blank.h"
@@ -28,7 +29,6 @@
 #include "ui/ui.h"
 #include <errno.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,52 +40,6 @@
 #define MAX_FDS (64 + WATCH_MAX + 1) /* ours, the devices', the watch socket and its watchers */
 #define MAX_EVENTS 64 /* read from the display at a time */
 
-struct app {
-	const struct app_config *cfg;
-	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
-	bool live;                /* the interactive loop runs: the game may be published */
-	struct font *font;        /* --font, or NULL */
-	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
-	const struct display_ops *ops;
-	struct display *disp;
-	struct console *con;     /* what is on screen (damage = what changed) */
-	struct console *scratch; /* where a whole screen is composed (then copied into con) */
-	struct ui_drawn *drawn;  /* what con holds, so a frame redraws only what changed */
-	int sfd;                 /* signalfd, -1 when not used */
-	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
-	struct input input;      /* input devices, for drm and fbdev */
-	bool bare;               /* a console backend: VT + evdev */
-	bool suspended;          /* our VT is switched away */
-	bool stopped;            /* the terminal given back for a job-control stop */
-	struct ui ui;
-	struct bindings binds;   /* what each key and button means */
-	struct walk walk;        /* auto-explore or travel going on */
-	struct wake wake;        /* the timer armed for the next deadline (idle_deadline) */
-	int64_t step_at;         /* wake_now_ms of the next walk or demo step, -1: none */
-	struct idle_cfg idle;    /* attract and blank settings */
-	int64_t last_input;      /* wake_now_ms of the last key, button or pointer input */
-	struct blank blank;      /* the display is off (or shows a black frame) */
-	struct demo demo;        /* attract mode's game */
-	struct game *game;
-	enum mapgen_kind mapgen;
-	int map_w, map_h;        /* floor size of new games (0, 0: the default) */
-	uint64_t next_seed;
-	bool seeded;             /* next_seed came from --seed */
-	struct session session;  /* the save, the recording, morgue and scores */
-	struct view *view;       /* the recording watched (UI_VIEW), NULL when none */
-	enum ui_screen view_back; /* where stopping goes; UI_SCREEN_COUNT: the program ends (--view) */
-	int view_acc;
-	bool view_attract;       /* the view is attract mode's: a key ends it */
-	int attract_next;        /* the table's recorded game attract mode plays next */
-	uint32_t *script;        /* --keys, read whole before anything is played (read_script) */
-	size_t nscript;
-	struct watch_pub *pub;   /* the game published for watchers, NULL: not */
-	bool watching;           /* --watch: this program watches another's game */
-	struct watcher watcher;  /* ... through this */
-	int frames;
-	bool quit;
-	int status;
-};
 
 /* ------------------------------------------------------------------ */
 /* display */
@@ -218,103 +172,7 @@ static int new_game(struct app *a)
 }
 
 /* ------------------------------------------------------------------ */
-/* watching a recording (view.h): the app gives it the pace */
-
-/* The time between two ticks of play and the commands a tick plays, at
- * speed (VIEW_RATE commands a second at 1x). */
-static int view_tick_ms(int speed)
-{
-	return speed <= 8 ? 1000 / VIEW_RATE / speed : 1000 / VIEW_RATE / 8;
-}
-
-static int view_per_tick(int speed)
-{
-	return speed <= 8 ? 1 : speed / 8;
-}
-
-/* The line on top from where the view stands. */
-static void view_sync(struct app *a)
-{
-	struct ui_view *u = &a->ui.view;
-	u->turn = view_turn(a->view);
-	u->end_turn = view_end_turn(a->view);
-	u->at = view_at(a->view);
-	u->count = view_count(a->view);
-	if (u->at >= u->count)
-		u->paused = true; /* the end: it stays there */
-}
-
-/* Arms the next tick while it plays (the timer and a script's keys alike). */
-static void view_arm(struct app *a)
-{
-	if (!a->view || a->ui.screen != UI_VIEW)
-		return;
-	if (a->ui.view.paused)
-		a->step_at = -1;
-	else if (a->step_at < 0)
-		a->step_at = wake_now_ms() + view_tick_ms(a->ui.view.speed);
-}
-
-/* Plays n commands (fewer at the end). */
-static void view_play(struct app *a, int n)
-{
-	for (int i = 0; i < n && view_step(a->view); i++)
-		;
-	view_sync(a);
-	ui_drawn_forget(a->drawn);
-}
-
-/* Starts watching path; back: the screen stopping returns to
- * (UI_SCREEN_COUNT: stopping ends the program). Returns 0, or -errno with
- * the one line why logged (and on the screens' status line). */
-static int view_start(struct app *a, const char *path, enum ui_screen back)
-{
-	char err[512];
-	struct view *v;
-	int rc = view_open(&v, path, VIEW_EVERY, err, sizeof err);
-	if (rc) {
-		log_error("%s", err);
-		snprintf(a->ui.status, sizeof a->ui.status, "%.*s", (int)sizeof a->ui.status - 1, err);
-		return rc;
-	}
-	view_close(a->view);
-	a->view = v;
-	a->view_back = back;
-	a->view_acc = 0;
-	const char *base = strrchr(path, '/');
-	a->ui.view = (struct ui_view){ .speed = 1 };
-	snprintf(a->ui.view.name, sizeof a->ui.view.name, "%s", base ? base + 1 : path);
-	a->ui.screen = UI_VIEW;
-	a->ui.status[0] = 0;
-	a->ui.hover_x = a->ui.hover_y = -1;
-	view_sync(a);
-	ui_drawn_forget(a->drawn);
-	a->step_at = -1;
-	view_arm(a);
-	return 0;
-}
-
-static void stop_watching(struct app *a)
-{
-	view_close(a->view);
-	a->view = NULL;
-	a->step_at = -1;
-	ui_drawn_forget(a->drawn);
-	if (a->view_back == UI_SCREEN_COUNT) {
-		a->quit = true;
-		return;
-	}
-	a->ui.screen = a->view_back;
-}
-
-static void view_jump(struct app *a, int turns)
-{
-	int to = view_turn(a->view) + turns;
-	if (view_seek_turn(a->view, to < 0 ? 0 : to) < 0)
-		snprintf(a->ui.status, sizeof a->ui.status, "The jump failed: out of memory.");
-	view_sync(a);
-	ui_drawn_forget(a->drawn);
-}
+/* the daily game */
 
 /* Today's daily game (session_daily): shown, or the title says why not. */
 static int daily_game(struct app *a)
@@ -398,8 +256,6 @@ static struct idle_state idle_now(const struct app *a)
 				    .blanked = a->blank.on,
 				    .step_ms = a->step_at };
 }
-
-static void stop_watching(struct app *a);
 
 static void end_demo(struct app *a)
 {
@@ -494,8 +350,6 @@ static void on_timer(struct app *a)
 		break;
 	}
 }
-
-static void start_publishing(struct app *a);
 
 /* ------------------------------------------------------------------ */
 /* the options screen (scr_options.c's rows): their values from the
@@ -937,58 +791,6 @@ static bool input_event(void *ctx, const struct in_event *ev)
 
 /* ------------------------------------------------------------------ */
 /* watching and being watched (docs/watch.md) */
-
-/* The screen and game shown now (what watchers see). */
-static const struct ui *shown_ui(const struct app *a)
-{
-	return demo_running(&a->demo) ? &a->demo.ui : &a->ui;
-}
-
-static const struct game *shown_game(const struct app *a)
-{
-	return demo_running(&a->demo) ? a->demo.game : a->game;
-}
-
-/* Publishes the game on its socket (watch_pub_path) unless watch = no;
- * a game that cannot be published plays on (the reason is logged). */
-static void start_publishing(struct app *a)
-{
-	if (a->no_watch)
-		return;
-	char path[4096];
-	int rc = watch_pub_path(path, sizeof path);
-	if (rc) {
-		if (rc == -ENOENT)
-			log_info("not watchable: neither RUNTIME_DIRECTORY nor XDG_RUNTIME_DIR is set");
-		else
-			log_error("not watchable: the watch socket's path is too long for a Unix socket");
-		return;
-	}
-	char host[128] = "", who[256];
-	if (gethostname(host, sizeof host - 1) < 0)
-		snprintf(host, sizeof host, "%s", "?");
-	const struct passwd *pw = getpwuid(geteuid());
-	if (pw)
-		snprintf(who, sizeof who, "%.60s@%.60s%s", pw->pw_name, host, a->cfg->kiosk ? " (kiosk)" : "");
-	else
-		snprintf(who, sizeof who, "uid %u@%.60s%s", (unsigned)geteuid(), host, a->cfg->kiosk ? " (kiosk)" : "");
-	watch_pub_open(&a->pub, path, who);
-}
-
-/* The watched game's stream is readable. */
-static void on_watched(struct app *a)
-{
-	char why[512];
-	int rc = watcher_read(&a->watcher, why, sizeof why);
-	if (rc == 1) {
-		log_error("the game of %s has ended (stopped watching)", a->watcher.who[0] ? a->watcher.who : "?");
-		a->quit = true;
-	} else if (rc < 0) {
-		log_error("%s", why);
-		a->status = 1;
-		a->quit = true;
-	}
-}
 
 /* The interactive loop: sleeps in poll() until a signal or input arrives;
  * never wakes up on its own. */

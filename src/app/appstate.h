@@ -1,0 +1,110 @@
+/* appstate: the program's state, shared by its loop (app.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
+#ifndef PIROGUE_APP_APPSTATE_H
+#define PIROGUE_APP_APPSTATE_H
+#include "app/app.h"
+#include "app/blank.h"
+#include "app/demo.h"
+#include "app/idle.h"
+#include "app/input.h"
+#include "app/session.h"
+#include "app/view.h"
+#include "app/wake.h"
+#include "app/walk.h"
+#include "app/watch.h"
+#include "app/watcher.h"
+#include "game/game.h"
+#include "game/mapgen.h"
+#include "platform/display.h"
+#include "platform/vt.h"
+#include "render/console.h"
+#include "render/font.h"
+#include "ui/bind.h"
+#include "ui/ui.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct app {
+	const struct app_config *cfg;
+	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
+	bool live;                /* the interactive loop runs: the game may be published */
+	struct font *font;        /* --font, or NULL */
+	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
+	const struct display_ops *ops;
+	struct display *disp;
+	struct console *con;     /* what is on screen (damage = what changed) */
+	struct console *scratch; /* where a whole screen is composed (then copied into con) */
+	struct ui_drawn *drawn;  /* what con holds, so a frame redraws only what changed */
+	int sfd;                 /* signalfd, -1 when not used */
+	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
+	struct input input;      /* input devices, for drm and fbdev */
+	bool bare;               /* a console backend: VT + evdev */
+	bool suspended;          /* our VT is switched away */
+	bool stopped;            /* the terminal given back for a job-control stop */
+	struct ui ui;
+	struct bindings binds;   /* what each key and button means */
+	struct walk walk;        /* auto-explore or travel going on */
+	struct wake wake;        /* the timer armed for the next deadline (idle_deadline) */
+	int64_t step_at;         /* wake_now_ms of the next walk or demo step, -1: none */
+	struct idle_cfg idle;    /* attract and blank settings */
+	int64_t last_input;      /* wake_now_ms of the last key, button or pointer input */
+	struct blank blank;      /* the display is off (or shows a black frame) */
+	struct demo demo;        /* attract mode's game */
+	struct game *game;
+	enum mapgen_kind mapgen;
+	int map_w, map_h;        /* floor size of new games (0, 0: the default) */
+	uint64_t next_seed;
+	bool seeded;             /* next_seed came from --seed */
+	struct session session;  /* the save, the recording, morgue and scores */
+	struct view *view;       /* the recording watched (UI_VIEW), NULL when none */
+	enum ui_screen view_back; /* where stopping goes; UI_SCREEN_COUNT: the program ends (--view) */
+	int view_acc;
+	bool view_attract;       /* the view is attract mode's: a key ends it */
+	int attract_next;        /* the table's recorded game attract mode plays next */
+	uint32_t *script;        /* --keys, read whole before anything is played (read_script) */
+	size_t nscript;
+	struct watch_pub *pub;   /* the game published for watchers, NULL: not */
+	bool watching;           /* --watch: this program watches another's game */
+	struct watcher watcher;  /* ... through this */
+	int frames;
+	bool quit;
+	int status;
+};
+
+/* ---- appview.c: watching a recording (view.h), the app giving the pace ---- */
+
+/* The time between two ticks of play at speed (VIEW_RATE commands a second
+ * at 1x), in milliseconds. */
+int view_tick_ms(int speed);
+/* The commands one tick plays at speed. */
+int view_per_tick(int speed);
+/* Arms the next tick while the view plays (the timer and a script's keys
+ * alike); none while paused or not on the view screen. */
+void view_arm(struct app *a);
+/* Plays n commands of the view (fewer at the end); the top line follows. */
+void view_play(struct app *a, int n);
+/* Starts watching the recording path; back: the screen stopping returns to
+ * (UI_SCREEN_COUNT: stopping ends the program). Returns 0, or -errno with
+ * the one line why logged (and on the screens' status line). */
+int view_start(struct app *a, const char *path, enum ui_screen back);
+/* Stops watching the recording: back to where view_start was told, or the
+ * program ends. */
+void stop_watching(struct app *a);
+/* Jumps turns forward (negative: back; clipped at the start), replaying
+ * from the nearest snapshot; out of memory is said on the status line. */
+void view_jump(struct app *a, int turns);
+
+/* ---- appwatch.c: watching and being watched (docs/watch.md) ---- */
+
+/* The screen and game shown now (the demo's while it plays): what watchers
+ * see. */
+const struct ui *shown_ui(const struct app *a);
+const struct game *shown_game(const struct app *a);
+/* Publishes the game on its socket (watch_pub_path) unless watch = no;
+ * a game that cannot be published plays on (the reason is logged). */
+void start_publishing(struct app *a);
+/* The watched game's stream is readable: read it; its end or a bad stream
+ * ends the program (a bad one with status 1, after one line). */
+void on_watched(struct app *a);
+
+#endif
