@@ -223,32 +223,6 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 	return 0;
 }
 
-/* "potions,scrolls", "all", "none": GAME_PICKUP_* bits; 0 or -EINVAL. */
-static int parse_pickup(const char *s, unsigned *out)
-{
-	static const struct {
-		const char *name;
-		unsigned bits;
-	} words[] = {
-		{ "potions", GAME_PICKUP_POTIONS }, { "scrolls", GAME_PICKUP_SCROLLS }, { "weapons", GAME_PICKUP_WEAPONS },
-		{ "armour", GAME_PICKUP_ARMOUR },   { "armor", GAME_PICKUP_ARMOUR },     { "all", GAME_PICKUP_ALL },
-		{ "none", 0 },
-	};
-	unsigned bits = 0;
-	const char *p = s;
-	do {
-		size_t n = strcspn(p, ",");
-		size_t i = 0;
-		while (i < sizeof words / sizeof words[0] && (strlen(words[i].name) != n || strncmp(words[i].name, p, n)))
-			i++;
-		if (i == sizeof words / sizeof words[0])
-			return -EINVAL;
-		bits |= words[i].bits;
-		p += n;
-	} while (*p++ == ',');
-	*out = bits;
-	return 0;
-}
 
 /* Applies one option (from the command line or a settings file). Returns 0,
  * -1 when the program should stop with status 0 (--help, --version), or an
@@ -427,7 +401,7 @@ static int set_option(struct opts *o, int c, const char *val)
 		break;
 	}
 	case OPT_AUTO_PICKUP:
-		if (parse_pickup(val, &o->cfg.auto_pickup))
+		if (game_pickup_parse(val, &o->cfg.auto_pickup))
 			return bad_value(o, "auto-pickup", val,
 					 "a comma list of potions, scrolls, weapons, armour, or all or none");
 		o->cfg.has_auto_pickup = true;

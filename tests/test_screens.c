@@ -1541,6 +1541,19 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.opt_val[2], 1);
 	key(&r, ACT_DO, PAD_SOUTH);
 	assert_int_equal(r.u.opt_val[2], 0);
+	/* auto-pickup: potions and scrolls, one back is nothing, and on again */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Explore picks up"));
+	r.u.opt_val[3] = ui_option_value(3, "potions,scrolls");
+	assert_int_equal(r.u.opt_val[3], 0);
+	r.f.nreq = 0;
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[3], ui_option_value(3, "none"));
+	assert_true(conrow_find(r.c, "nothing"));
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_int_equal(r.u.opt_val[3], 0);
+	assert_true(conrow_find(r.c, "potions and scrolls"));
+	assert_int_equal(r.f.nreq, 2);
 	/* the keys row: the help screen, and back here with B */
 	key(&r, ACT_MOVE_S, PAD_DOWN);
 	r.f.nreq = 0;
@@ -1549,7 +1562,7 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.screen, UI_HELP);
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_OPTIONS);
-	assert_int_equal(r.u.opt_sel, 3);
+	assert_int_equal(r.u.opt_sel, 4);
 	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
 	assert_int_equal(r.u.opt_sel, 0);
 	key(&r, ACT_BACK, PAD_EAST);

@@ -14,6 +14,8 @@ static const char *const blank_shown[] = { "never", "1 minute", "5 minutes", "10
 					   "1 hour" };
 static const char *const watch_values[] = { "yes", "no" };
 static const char *const watch_shown[] = { "yes", "no" };
+static const char *const pickup_values[] = { "potions,scrolls", "all", "potions", "scrolls", "none" };
+static const char *const pickup_shown[] = { "potions and scrolls", "everything", "potions", "scrolls", "nothing" };
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
 const struct ui_option ui_options[] = {
@@ -23,6 +25,8 @@ const struct ui_option ui_options[] = {
 	  .shown = blank_shown },
 	{ .key = "watch", .label = "Others may watch", .n = N(watch_values), .values = watch_values,
 	  .shown = watch_shown },
+	{ .key = "auto-pickup", .label = "Explore picks up", .n = N(pickup_values), .values = pickup_values,
+	  .shown = pickup_shown },
 	{ .label = "Keys and buttons", .screen = UI_HELP },
 };
 const int ui_option_count = N(ui_options);

@@ -107,7 +107,7 @@ struct ui {
 	int opt_sel;           /* UI_OPTIONS: the selected row of ui_options */
 	enum ui_screen opt_from; /* the screen UI_OPTIONS goes back to */
 	int opt_val[UI_OPTIONS_MAX]; /* each row's value (an index into its values), -1: another (opt_other) */
-	char opt_other[UI_OPTIONS_MAX][16]; /* a row's value set in a file that is none of its values */
+	char opt_other[UI_OPTIONS_MAX][32]; /* a row's value set in a file that is none of its values */
 	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
 				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
 	bool scores_daily;     /* UI_SCORES shows the daily games' table */
