@@ -30,4 +30,25 @@ for dev in kb pad; do
 	run "$st" "$tmp/o.keys" --record "$tmp/$dev-again.rec"
 	[ "$(pickups "$tmp/$dev-again.rec")" -eq 0 ] || say "$dev: auto-pickup nothing forgotten after a restart"
 done
+
+# colours: high contrast (the picture after the change is the one a run
+# started with --palette high-contrast shows, at once and after a restart)
+printf 'O\ndown\ndown\ndown\ndown\n' >"$tmp/at.keys"
+printf 'pad_thumbl\npad_down\npad_down\npad_down\npad_down\n' >"$tmp/pad-at.keys"
+run "$tmp/given" "$tmp/at.keys" --palette high-contrast --screenshot "$tmp/kbc-given.png"
+run "$tmp/given" "$tmp/pad-at.keys" --palette high-contrast --screenshot "$tmp/padc-given.png"
+run "$tmp/plain" "$tmp/at.keys" --screenshot "$tmp/plain.png"
+cmp -s "$tmp/kbc-given.png" "$tmp/plain.png" && say "--palette high-contrast changes nothing on the screen"
+printf 'O\ndown\ndown\ndown\ndown\nright\n' >"$tmp/kbc.keys"
+printf 'pad_thumbl\npad_down\npad_down\npad_down\npad_down\npad_a\n' >"$tmp/padc.keys"
+for dev in kbc padc; do
+	st="$tmp/$dev"
+	run "$st" "$tmp/$dev.keys" --screenshot "$tmp/$dev.png"
+	cmp -s "$tmp/$dev.png" "$tmp/$dev-given.png" || say "$dev: the colours row did not change the palette at once"
+	[ "$(grep -v '^#' "$st/pirogue.conf")" = "palette = high-contrast" ] ||
+		say "$dev: the state file after the change: $(cat "$st/pirogue.conf")"
+	[ $dev = kbc ] && again="$tmp/at.keys" || again="$tmp/pad-at.keys"
+	run "$st" "$again" --screenshot "$tmp/$dev-again.png"
+	cmp -s "$tmp/$dev-again.png" "$tmp/$dev-given.png" || say "$dev: high contrast forgotten after a restart"
+done
 exit $fail

@@ -537,6 +537,8 @@ static void option_text(const struct app *a, const char *key, char *buf, size_t 
 		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
 	else if (!strcmp(key, "auto-pickup"))
 		pickup_text(a->pickup, buf, len);
+	else if (!strcmp(key, "palette"))
+		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
 }
 
 /* Each row's value in u from the settings in force. */
@@ -577,6 +579,9 @@ static void option_changed(struct app *a)
 		unsigned bits;
 		if (!game_pickup_parse(v, &bits)) /* the row's values all parse */
 			a->pickup = bits;
+	} else if (!strcmp(o->key, "palette")) {
+		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
+		ui_drawn_forget(a->drawn); /* every cell in the new colours */
 	}
 	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
 		int rc = wake_open(&a->wake);
@@ -1170,6 +1175,7 @@ int app_run(const struct app_config *cfg)
 	a.ui.hover_x = a.ui.hover_y = -1;
 	a.no_watch = cfg->no_watch;
 	a.pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a.ui.palette = cfg->palette;
 	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;
