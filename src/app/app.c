@@ -43,6 +43,7 @@
 struct app {
 	const struct app_config *cfg;
 	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
+	unsigned pickup;          /* GAME_PICKUP_* auto-explore gathers (cfg's, then the options screen's) */
 	bool live;                /* the interactive loop runs: the game may be published */
 	struct font *font;        /* --font, or NULL */
 	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
@@ -374,7 +375,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 {
 	const struct ui_host host = host_of(a);
 	a->step_at = -1;
-	a->walk.pickup = a->cfg->has_auto_pickup ? a->cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a->walk.pickup = a->pickup;
 	if (!walk_start(&a->walk, kind, a->cfg->keys || a->sfd < 0, a->game, &a->ui, &host))
 		return;
 	int rc = wake_open(&a->wake);
@@ -501,6 +502,26 @@ static void start_publishing(struct app *a);
 /* the options screen (scr_options.c's rows): their values from the
  * settings in force, a change applied at once and saved */
 
+/* Auto-pickup's classes as the setting spells them: "all", "none", or
+ * the comma list in the order potions, scrolls, weapons, armour. */
+static void pickup_text(unsigned bits, char *buf, size_t len)
+{
+	static const char *const names[] = { "potions", "scrolls", "weapons", "armour" };
+	if ((bits & GAME_PICKUP_ALL) == GAME_PICKUP_ALL) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	if (!(bits & GAME_PICKUP_ALL)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < 4; i++)
+		if (bits & 1u << i && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i]);
+}
+
 /* The value of setting key as a settings file writes it, into buf (""
  * for a setting the app does not hold). */
 static void option_text(const struct app *a, const char *key, char *buf, size_t len)
@@ -514,6 +535,10 @@ static void option_text(const struct app *a, const char *key, char *buf, size_t 
 		snprintf(buf, len, "%ds", a->idle.blank_s);
 	else if (!strcmp(key, "watch"))
 		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
+	else if (!strcmp(key, "auto-pickup"))
+		pickup_text(a->pickup, buf, len);
+	else if (!strcmp(key, "palette"))
+		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
 }
 
 /* Each row's value in u from the settings in force. */
@@ -522,7 +547,7 @@ static void options_init(struct app *a)
 	for (int i = 0; i < ui_option_count && i < UI_OPTIONS_MAX; i++) {
 		if (!ui_options[i].key)
 			continue;
-		char v[16];
+		char v[48];
 		option_text(a, ui_options[i].key, v, sizeof v);
 		a->ui.opt_val[i] = ui_option_value(i, v);
 		snprintf(a->ui.opt_other[i], sizeof a->ui.opt_other[i], "%s", v);
@@ -550,6 +575,13 @@ static void option_changed(struct app *a)
 			a->pub = NULL;
 		} else if (!a->no_watch && !a->pub && a->live)
 			start_publishing(a);
+	} else if (!strcmp(o->key, "auto-pickup")) {
+		unsigned bits;
+		if (!game_pickup_parse(v, &bits)) /* the row's values all parse */
+			a->pickup = bits;
+	} else if (!strcmp(o->key, "palette")) {
+		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
+		ui_drawn_forget(a->drawn); /* every cell in the new colours */
 	}
 	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
 		int rc = wake_open(&a->wake);
@@ -1147,6 +1179,8 @@ int app_run(const struct app_config *cfg)
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
 	a.no_watch = cfg->no_watch;
+	a.pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a.ui.palette = cfg->palette;
 	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;

@@ -107,7 +107,8 @@ struct ui {
 	int opt_sel;           /* UI_OPTIONS: the selected row of ui_options */
 	enum ui_screen opt_from; /* the screen UI_OPTIONS goes back to */
 	int opt_val[UI_OPTIONS_MAX]; /* each row's value (an index into its values), -1: another (opt_other) */
-	char opt_other[UI_OPTIONS_MAX][16]; /* a row's value set in a file that is none of its values */
+	char opt_other[UI_OPTIONS_MAX][32]; /* a row's value set in a file that is none of its values */
+	int palette;           /* enum ui_palette_kind: the colours the screens draw in */
 	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
 				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
 	bool scores_daily;     /* UI_SCORES shows the daily games' table */
@@ -166,7 +167,11 @@ struct ui_input {
 };
 
 /* Where things go on a console of a given size (GAME.md §6). */
+struct ui_palette;
+/* The palettes (ui_palette_of; the setting `palette`: default, high-contrast). */
+enum ui_palette_kind { UI_PALETTE_DEFAULT, UI_PALETTE_HIGH_CONTRAST, UI_PALETTE_COUNT };
 struct ui_layout {
+	const struct ui_palette *pal; /* the colours to draw in (ui_layout: the default; ui_draw: u's) */
 	int cols, rows;
 	int map_cw;            /* text cells per map cell across (1 or 2): the view shows view_w / map_cw map columns */
 	bool too_small;        /* below 40×24: only a message is drawn, no input taken but the way out (ui_input) */
