@@ -1,4 +1,4 @@
-/* bench_watch: the game's turn and frame (a command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random; the ratios, and the memory the queues hold. */
+/* bench_watch: the game's turn and frame (a command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random; the ratios, and the memory the queues hold; the watcher's own part per key (the stream read, the copy played and checked, its frame drawn) against the game's; the per-batch check itself, game_checksum (protocol 1) against game_digest (protocol 2). */
 #include "bench.h"
 
 #include <fcntl.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "app/watch.h"
+#include "app/watcher.h"
 #include "core/rng.h"
 #include "game/world.h"
 #include "platform/display.h"
@@ -193,6 +194,99 @@ static double measure(int watchers, bool ir, bool idle, const char *side, struct
 	return t / TURNS * 1e6;
 }
 
+/* The watcher's part of a key at a person's pace (the game's part not
+ * counted): what the game sent read and played on the copy, the check,
+ * the copy's frame drawn and presented on its own 80x24 terminal. */
+static double measure_watcher(bool ir)
+{
+	struct run r;
+	run_open(&r, 0);
+	if (watch_pub_new(&r.p, "bench@here"))
+		exit(1);
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) || watch_pub_adopt(r.p, sv[0]))
+		exit(1);
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	struct watcher w = { .fd = sv[1] };
+	struct ui_drawn *wd = calloc(1, sizeof *wd);
+	struct console *wc, *ws;
+	struct display *wdisp;
+	int wfd = memfd_create("bench_watcher", 0);
+	if (!wd || wfd < 0 || term_open_fds(&wdisp, -1, wfd, 80, 24) || con_create(&wc, 80, 24) ||
+	    con_create(&ws, 80, 24))
+		exit(1);
+	char why[256];
+	double t = 0;
+	for (int i = -1; i < TURNS; i++) {
+		if (i >= 0)
+			loop_turn(&r, i, true); /* the game's key, its check when idle */
+		else
+			watch_pub_flush(r.p, &r.u, r.g); /* the greeting and snapshot */
+		lseek(r.memfd, 0, SEEK_SET);
+		double t0 = ir ? 0 : bench_now();
+		if (ir && i == 0)
+			bench_ir_start();
+		else if (ir && i > 0)
+			CALLGRIND_TOGGLE_COLLECT;
+		if (watcher_read(&w, why, sizeof why) < 0 || watcher_draw(&w, wd, wc, ws))
+			exit(1);
+		if (wc->damaged && wdisp->ops->present(wdisp, wc))
+			exit(1);
+		con_clear_damage(wc);
+		if (ir && i >= 0 && i < TURNS - 1)
+			CALLGRIND_TOGGLE_COLLECT;
+		if (!ir && i >= 0)
+			t += bench_now() - t0;
+		lseek(wfd, 0, SEEK_SET);
+	}
+	if (ir)
+		bench_ir_stop("a key at a person's pace: the watcher's part (read, played, checked, drawn)",
+			      "the watcher", TURNS, 0);
+	if (w.checks != TURNS + 0L || w.mismatches) {
+		fprintf(stderr, "bench_watch: the watcher checked %ld times (%ld mismatches), not %d\n", w.checks,
+			w.mismatches, TURNS);
+		exit(1);
+	}
+	watcher_close(&w);
+	wdisp->ops->close(wdisp);
+	close(wfd);
+	free(wd);
+	con_destroy(wc);
+	con_destroy(ws);
+	run_close(&r);
+	return t / TURNS * 1e6;
+}
+
+/* The check itself on the states of the game's 2,000 turns: the
+ * recordings' checksum (what protocol 1 compared) or the digest. */
+static double measure_check(bool ir, bool digest)
+{
+	struct run r;
+	run_open(&r, 0);
+	double t = 0;
+	volatile uint64_t sink = 0;
+	for (int i = 0; i < TURNS; i++) {
+		loop_turn(&r, i, false);
+		lseek(r.memfd, 0, SEEK_SET);
+		double t0 = ir ? 0 : bench_now();
+		if (ir && i == 0)
+			bench_ir_start();
+		else if (ir)
+			CALLGRIND_TOGGLE_COLLECT;
+		sink ^= digest ? game_digest(r.g) : game_checksum(r.g);
+		if (ir && i < TURNS - 1)
+			CALLGRIND_TOGGLE_COLLECT;
+		if (!ir)
+			t += bench_now() - t0;
+	}
+	(void)sink;
+	if (ir)
+		bench_ir_stop("the check after a batch", digest ? "game_digest (protocol 2)" : "game_checksum (protocol 1)",
+			      TURNS, 0);
+	run_close(&r);
+	return t / TURNS * 1e6;
+}
+
 int main(int argc, char **argv)
 {
 	bool ir = bench_ir_mode(argc, argv);
@@ -206,6 +300,9 @@ int main(int argc, char **argv)
 		}
 		printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
 		       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
+		measure_check(true, false);
+		measure_check(true, true);
+		measure_watcher(true);
 		return 0;
 	}
 	for (int idle = 0; idle < 2; idle++) {
@@ -224,5 +321,20 @@ int main(int argc, char **argv)
 	}
 	printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
 	       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
+	double cs[REPS], dg[REPS], wt[REPS], gm[REPS];
+	for (int k = 0; k < REPS; k++) {
+		cs[k] = measure_check(false, false);
+		dg[k] = measure_check(false, true);
+		wt[k] = measure_watcher(false);
+		gm[k] = measure(0, false, true, NULL, NULL);
+	}
+	struct bench_stat c = bench_summarise(cs, REPS), d = bench_summarise(dg, REPS), w = bench_summarise(wt, REPS),
+			  g = bench_summarise(gm, REPS);
+	printf("the check after a batch, medians of %d: game_checksum (protocol 1) %.2f us, game_digest (protocol 2) "
+	       "%.2f us (ratio %.2f)\n",
+	       REPS, c.median, d.median, c.median / d.median);
+	printf("a key at a person's pace, medians of %d: the game's part with no watchers %.2f us, the watcher's part "
+	       "%.2f us (ratio %.2f)\n",
+	       REPS, g.median, w.median, w.median / g.median);
 	return 0;
 }

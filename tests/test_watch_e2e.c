@@ -107,6 +107,32 @@ static void same_screen(struct side *s, struct watcher *w, const struct ui *u, c
 	con_destroy(sa);
 }
 
+/* The watcher's frame on its own console, kept from frame to frame (each
+ * frame copies only what changed in the game's screen), is the game's
+ * frame at that size but for the last row; also after another changed
+ * the console behind the watcher's back. */
+static void same_screen_kept(struct side *s, struct watcher *w, const struct ui *u, const struct game *g)
+{
+	struct console *a, *sa;
+	assert_int_equal(con_create(&a, s->wc->w, s->wc->h), 0);
+	assert_int_equal(con_create(&sa, s->wc->w, s->wc->h), 0);
+	struct ui_drawn *d = calloc(1, sizeof *d);
+	ui_draw_frame(d, u, g, a, sa);
+	char ra[128], rb[128];
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(watcher_draw(w, s->wd, s->wc, s->ws), 0);
+		for (int y = 0; y < a->h - 1; y++)
+			assert_string_equal(conrow_text(a, y, ra, false), conrow_text(s->wc, y, rb, false));
+		con_clear_damage(s->wc); /* presented */
+		con_fill(s->wc, 0, 3, s->wc->w, 2, 'Z', 0xFFFFFFu, 0); /* another's change */
+	}
+	assert_int_equal(watcher_draw(w, s->wd, s->wc, s->ws), 0);
+	con_clear_damage(s->wc);
+	free(d);
+	con_destroy(a);
+	con_destroy(sa);
+}
+
 static void play(struct side *s, const struct command *c)
 {
 	game_do(s->g, c);
@@ -134,8 +160,10 @@ static void test_watch_a_game(void **state)
 				     .choice = -1 };
 		play(&s, &c);
 		game_turn_of_loop(&s, &s.u, s.g);
-		if (i % 10 == 0)
+		if (i % 10 == 0) {
 			until_caught_up(&s, &w, &s.u, s.g);
+			same_screen_kept(&s, &w, &s.u, s.g);
+		}
 	}
 	until_caught_up(&s, &w, &s.u, s.g);
 	same_screen(&s, &w, &s.u, s.g);

@@ -1234,6 +1234,10 @@ int app_run(const struct app_config *cfg)
 			a.status = 1;
 		else if (run_loop(&a))
 			a.status = 1; /* else what the stream's end left (on_watched) */
+		/* the copy as the stream left it (its end may have come with the
+		 * last commands, after the last frame): what --screenshot shows */
+		if (!a.status && cfg->screenshot && frame(&a))
+			a.status = 1;
 	} else if (cfg->replay) {
 		a.status = replay(&a);
 	} else if (cfg->view) {

@@ -285,10 +285,18 @@ int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, s
 		con_clear(w->inner, 0); /* before the first snapshot */
 		ui_drawn_forget(d);
 	}
-	/* the game's screen, but for its key hints (the game's keys, not ours) */
-	for (int y = 0; y + 1 < shown->h; y++)
-		for (int x = 0; x < shown->w; x++)
-			con_cell_set(shown, x, y, w->inner->cells[y * w->inner->w + x]);
+	/* the game's screen, but for its key hints (the game's keys, not ours):
+	 * only what changed in it since the last frame, unless shown was
+	 * changed by another since this copied into it (or is another) */
+	bool all = shown != w->shown || shown->changes != w->shown_changes;
+	const struct console *in = w->inner;
+	int y1 = all ? shown->h - 2 : in->damage_y1 < shown->h - 2 ? in->damage_y1 : shown->h - 2;
+	for (int y = all ? 0 : in->damage_y0; y <= y1; y++) {
+		struct con_span sp = all ? (struct con_span){ 0, (uint16_t)(shown->w - 1) } : in->row_damage[y];
+		for (int x = sp.lo; x <= sp.hi && x < shown->w; x++)
+			if (all || in->damage[y * in->w + x])
+				con_cell_set(shown, x, y, in->cells[y * in->w + x]);
+	}
 	con_clear_damage(w->inner);
 	/* where the hints were: whom it watches */
 	char top[512];
@@ -302,6 +310,8 @@ int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, s
 	int y = shown->h - 1;
 	int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
 	con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+	w->shown = shown;
+	w->shown_changes = shown->changes;
 	return 0;
 }
 
@@ -326,4 +336,5 @@ void watcher_close(struct watcher *w)
 	watchwire_reader_free(&w->rd);
 	con_destroy(w->inner);
 	w->inner = NULL;
+	w->shown = NULL;
 }

@@ -28,6 +28,8 @@ struct watcher {
 	int last_ncmd;         /* the copy's commands then */
 	char line[160];        /* what the top line says besides whom it watches ("" nothing) */
 	struct console *inner; /* the game's screens are drawn here, at the size shown */
+	const struct console *shown; /* where the last frame was copied (its changes then): */
+	uint64_t shown_changes;      /* the next copies only inner's damage */
 };
 
 /* The socket to watch: opt when given (--watch SOCKET), else the first that
