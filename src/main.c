@@ -677,6 +677,29 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	/* the things to do exclude each other: two given is a mistake, never
+	 * one silently winning (--view FILE --watch used to watch) */
+	const struct {
+		bool on;
+		const char *name;
+	} modes[] = {
+		{ o.cfg.replay != NULL, "--replay" }, { o.cfg.view != NULL, "--view" }, { o.cfg.watch, "--watch" },
+		{ o.cfg.daily, "--daily" }, { o.daily_seed, "--daily-seed" }, { o.check_save, "--check-save" },
+		{ o.reset_term, "--reset-term" }, { o.reset_vt, "--reset-vt" },
+		{ o.list_displays || o.list_inputs, o.list_displays ? "--list-displays" : "--list-inputs" },
+	};
+	const char *mode = NULL;
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		if (!modes[i].on)
+			continue;
+		if (mode) {
+			log_error("%s cannot be combined with %s: they are different things to do, give one", mode,
+				  modes[i].name);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		mode = modes[i].name;
+	}
 	if (o.cfg.replay && (o.cfg.record || o.cfg.keys || o.cfg.has_seed)) {
 		log_error("--replay cannot be combined with --record, --keys or --seed");
 		status = EXIT_USAGE;

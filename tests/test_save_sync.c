@@ -5,7 +5,7 @@
  * so write, pwrite, fsync, fdatasync and rename are interposed here (as
  * tests/allochook.h does for malloc) and the calls of each write checked
  * in their order. */
-#include "gamefix.h"
+#include "savefix.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -225,21 +225,19 @@ static void wrote_atomically(const char *name)
 	}
 }
 
+/* dir is a real path: the interposer names files by /proc/self/fd links
+ * and realpath(3) */
 static int setup(void **st)
 {
 	(void)st;
-	char made[64] = "/tmp/pirogue-sync-XXXXXX";
-	if (!mkdtemp(made) || !realpath(made, dir))
-		return -1;
-	return 0;
+	char made[64];
+	return savefix_mkdtemp(made, sizeof made, "sync") || !realpath(made, dir) ? -1 : 0;
 }
 
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return savefix_rmtree(dir);
 }
 
 /* The interposer sees the calls at all (else every check below would pass

@@ -1177,8 +1177,13 @@ out:
 static void app_close(struct app *a)
 {
 	session_save(&a->session, a->game, &a->ui); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
-	if (a->watching && a->watcher.checks)
+	uint64_t sum;
+	if (a->watching && a->watcher.checks && watcher_checksum(&a->watcher, &sum) == 0)
 		log_info("watched %s: %ld checksums compared, %ld mismatches; last checked turn %d checksum %016llx",
+			 a->watcher.who, a->watcher.checks, a->watcher.mismatches, a->watcher.last_turn,
+			 (unsigned long long)sum);
+	else if (a->watching && a->watcher.checks)
+		log_info("watched %s: %ld checksums compared, %ld mismatches; last checked turn %d digest %016llx",
 			 a->watcher.who, a->watcher.checks, a->watcher.mismatches, a->watcher.last_turn,
 			 (unsigned long long)a->watcher.last_sum);
 	session_close(&a->session);
