@@ -51,4 +51,34 @@ for dev in kbc padc; do
 	run "$st" "$again" --screenshot "$tmp/$dev-again.png"
 	cmp -s "$tmp/$dev-again.png" "$tmp/$dev-given.png" || say "$dev: high contrast forgotten after a restart"
 done
+# text size at 1920x1080: larger gives bigger text cells than the automatic
+# choice, smaller smaller ones; the --verbose layout line says so at once
+# and, from the state file, after a restart
+text() { # the text cell of the last layout line in FILE: WxH
+	sed -n 's/^pirogue: layout [0-9x]* text \([0-9]*x[0-9]*\) .*/\1/p' "$1" | tail -n 1
+}
+hd() { # STATE KEYS LOG
+	"$P" --backend headless --size 1920x1080 --seed 6 --verbose --state-dir "$1" --keys "$2" >"$3" 2>&1 ||
+		say "run of $2 in $1 failed: $(cat "$3")"
+}
+printf '' >"$tmp/none.keys"
+hd "$tmp/auto" "$tmp/none.keys" "$tmp/auto.log"
+auto=$(text "$tmp/auto.log")
+[ "$auto" = 12x24 ] || say "the automatic text cell at 1920x1080 is '$auto' (the layout test's 12x24)"
+printf 'O\ndown\ndown\ndown\ndown\ndown\nright\n' >"$tmp/kbt.keys"      # automatic -> larger
+printf 'pad_thumbl\npad_down\npad_down\npad_down\npad_down\npad_down\npad_left\n' >"$tmp/padt.keys" # -> smaller
+for dev in kbt padt; do
+	st="$tmp/$dev"
+	[ $dev = kbt ] && want=larger || want=smaller
+	hd "$st" "$tmp/$dev.keys" "$tmp/$dev.log"
+	now=$(text "$tmp/$dev.log")
+	th=${now#*x}
+	if [ $want = larger ]; then [ "${th:-0}" -gt 24 ]; else [ "${th:-99}" -lt 24 ]; fi ||
+		say "$dev: text size $want gave text cells '$now' at once (automatic: $auto)"
+	[ "$(grep -v '^#' "$st/pirogue.conf")" = "text-size = $want" ] ||
+		say "$dev: the state file after the change: $(cat "$st/pirogue.conf")"
+	hd "$st" "$tmp/none.keys" "$tmp/$dev-again.log"
+	[ "$(text "$tmp/$dev-again.log")" = "$now" ] ||
+		say "$dev: after a restart the text cells are '$(text "$tmp/$dev-again.log")', not $now"
+done
 exit $fail

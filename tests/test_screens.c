@@ -1572,6 +1572,17 @@ static void test_options_keys_and_pad(void **st)
 	r.u.palette = UI_PALETTE_DEFAULT;
 	key(&r, ACT_MOVE_W, KEY_LEFT);
 	assert_int_equal(r.u.opt_val[4], 0);
+	/* text size: automatic, larger, smaller (the display's part:
+	 * test_options_rows.sh at 1920x1080) */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Text size"));
+	r.u.opt_val[5] = ui_option_value(5, "auto");
+	assert_true(conrow_find(r.c, "automatic"));
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[5], ui_option_value(5, "smaller"));
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_int_equal(r.u.opt_val[5], ui_option_value(5, "larger"));
+	assert_true(conrow_find(r.c, "larger"));
 	/* the keys row: the help screen, and back here with B */
 	key(&r, ACT_MOVE_S, PAD_DOWN);
 	r.f.nreq = 0;
@@ -1580,7 +1591,7 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.screen, UI_HELP);
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_OPTIONS);
-	assert_int_equal(r.u.opt_sel, 5);
+	assert_int_equal(r.u.opt_sel, 6);
 	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
 	assert_int_equal(r.u.opt_sel, 0);
 	key(&r, ACT_BACK, PAD_EAST);

@@ -15,6 +15,8 @@ static const char *const blank_shown[] = { "never", "1 minute", "5 minutes", "10
 static const char *const watch_values[] = { "yes", "no" };
 static const char *const watch_shown[] = { "yes", "no" };
 static const char *const pickup_values[] = { "potions,scrolls", "all", "potions", "scrolls", "none" };
+static const char *const text_values[] = { "auto", "larger", "smaller" };
+static const char *const text_shown[] = { "automatic", "larger", "smaller" };
 static const char *const palette_values[] = { "default", "high-contrast" };
 static const char *const palette_shown[] = { "default", "high contrast" };
 static const char *const pickup_shown[] = { "potions and scrolls", "everything", "potions", "scrolls", "nothing" };
@@ -31,6 +33,8 @@ const struct ui_option ui_options[] = {
 	  .shown = pickup_shown },
 	{ .key = "palette", .label = "Colours", .n = N(palette_values), .values = palette_values,
 	  .shown = palette_shown },
+	{ .key = "text-size", .label = "Text size", .n = N(text_values), .values = text_values,
+	  .shown = text_shown },
 	{ .label = "Keys and buttons", .screen = UI_HELP },
 };
 const int ui_option_count = N(ui_options);
