@@ -7,6 +7,7 @@
 #include "platform/vt.h"
 #include "save/daily.h"
 #include "save/save.h"
+#include "ui/ui.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +47,8 @@ static const char usage_text[] =
 	"  --auto-pickup LIST   what auto-explore walks to and picks up: a comma list of\n"
 	"                       potions, scrolls, weapons, armour, or all or none\n"
 	"                       (default potions,scrolls)\n"
+	"  --palette NAME       the screens' colours: default, or high-contrast (white\n"
+	"                       text on black, saturated monsters and items)\n"
 	"  --keys FILE          read keys from FILE instead of a device, one key a line\n"
 	"                       ('#' starts a comment): a character or a name: up down\n"
 	"                       left right home end pgup pgdn insert delete enter escape\n"
@@ -94,7 +98,7 @@ static const char usage_text[] =
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
-	"                       blank auto-pickup watch (yes/no).\n"
+	"                       blank auto-pickup watch (yes/no) palette.\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -119,7 +123,7 @@ enum {
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
 	OPT_AUTO_PICKUP, OPT_DAILY_SEED, OPT_DAILY, OPT_VIEW,
-	OPT_WATCH, OPT_NO_WATCH,
+	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE,
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +167,7 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "watch", no_argument, NULL, OPT_WATCH },
 	{ "no-watch", no_argument, NULL, OPT_NO_WATCH },
+	{ "palette", required_argument, NULL, OPT_PALETTE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -172,6 +177,7 @@ struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force, daily_seed;
 	const char *where;
+	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
 	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
@@ -221,32 +227,6 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 	return 0;
 }
 
-/* "potions,scrolls", "all", "none": GAME_PICKUP_* bits; 0 or -EINVAL. */
-static int parse_pickup(const char *s, unsigned *out)
-{
-	static const struct {
-		const char *name;
-		unsigned bits;
-	} words[] = {
-		{ "potions", GAME_PICKUP_POTIONS }, { "scrolls", GAME_PICKUP_SCROLLS }, { "weapons", GAME_PICKUP_WEAPONS },
-		{ "armour", GAME_PICKUP_ARMOUR },   { "armor", GAME_PICKUP_ARMOUR },     { "all", GAME_PICKUP_ALL },
-		{ "none", 0 },
-	};
-	unsigned bits = 0;
-	const char *p = s;
-	do {
-		size_t n = strcspn(p, ",");
-		size_t i = 0;
-		while (i < sizeof words / sizeof words[0] && (strlen(words[i].name) != n || strncmp(words[i].name, p, n)))
-			i++;
-		if (i == sizeof words / sizeof words[0])
-			return -EINVAL;
-		bits |= words[i].bits;
-		p += n;
-	} while (*p++ == ',');
-	*out = bits;
-	return 0;
-}
 
 /* Applies one option (from the command line or a settings file). Returns 0,
  * -1 when the program should stop with status 0 (--help, --version), or an
@@ -425,7 +405,7 @@ static int set_option(struct opts *o, int c, const char *val)
 		break;
 	}
 	case OPT_AUTO_PICKUP:
-		if (parse_pickup(val, &o->cfg.auto_pickup))
+		if (game_pickup_parse(val, &o->cfg.auto_pickup))
 			return bad_value(o, "auto-pickup", val,
 					 "a comma list of potions, scrolls, weapons, armour, or all or none");
 		o->cfg.has_auto_pickup = true;
@@ -462,6 +442,14 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_NO_WATCH:
 		o->cfg.no_watch = true;
 		break;
+	case OPT_PALETTE:
+		if (!strcmp(val, "default"))
+			o->cfg.palette = UI_PALETTE_DEFAULT;
+		else if (!strcmp(val, "high-contrast"))
+			o->cfg.palette = UI_PALETTE_HIGH_CONTRAST;
+		else
+			return bad_value(o, "palette", val, "default or high-contrast");
+		break;
 	default:
 		return EXIT_USAGE;
 	}
@@ -472,7 +460,7 @@ static int set_option(struct opts *o, int c, const char *val)
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
-	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH,
+	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH, OPT_PALETTE,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -499,7 +487,12 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch palette, key.ACTION, pad.ACTION)", where, key);
+		return EXIT_USAGE;
+	}
+	if (id == OPT_STATE_DIR && o->in_state) {
+		log_error("%s: state-dir cannot be set in the state directory's own settings file (set it in "
+			  "/etc/pirogue.conf, your settings file or with --state-dir)", where);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_VERBOSE || id == OPT_KIOSK || id == OPT_WATCH) {
@@ -534,7 +527,8 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 /* Reads the settings files (or --config FILE). Returns 0 or an exit status. */
 static int read_settings(struct opts *o, int argc, char **argv)
 {
-	const char *only = getenv("PIROGUE_CONFIG");
+	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL;
+	bool scripted = false; /* --keys or headless: a state directory only when named (session_open) */
 	if (only && !only[0])
 		only = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -544,6 +538,14 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			only = argv[i + 1];
 		else if (!strncmp(argv[i], "--config=", 9))
 			only = argv[i] + 9;
+		else if (!strcmp(argv[i], "--keys") || !strncmp(argv[i], "--keys=", 7) ||
+			 ((!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "headless")) ||
+			  !strcmp(argv[i], "--backend=headless")))
+			scripted = true;
+		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
+			state_opt = argv[i + 1];
+		else if (!strncmp(argv[i], "--state-dir=", 12))
+			state_opt = argv[i] + 12;
 	}
 	if (only) {
 		int rc = config_read(only, config_setting, o);
@@ -551,18 +553,42 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			log_error("settings file %s does not exist (give --config an existing file)", only);
 			return EXIT_USAGE;
 		}
-		return rc ? EXIT_USAGE : 0;
-	}
-	char user[512];
-	const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
-	for (int i = 0; i < 2; i++) {
-		if (!files[i])
-			continue;
-		int rc = config_read(files[i], config_setting, o);
-		if (rc && rc != -ENOENT)
+		if (rc)
 			return EXIT_USAGE;
+	} else {
+		char user[512];
+		const char *files[2] = { CONFIG_SYSTEM_PATH, config_user_path(user, sizeof user) };
+		for (int i = 0; i < 2; i++) {
+			if (!files[i])
+				continue;
+			int rc = config_read(files[i], config_setting, o);
+			if (rc && rc != -ENOENT)
+				return EXIT_USAGE;
+		}
 	}
-	return 0;
+	/* the options screen's file, in the state directory (README "Settings
+	 * files"): after the others, before the command line. Without any
+	 * state directory the session says so later, once; a scripted run
+	 * reads one only when it is named, as the session uses one. */
+	if (!state_opt)
+		state_opt = o->cfg.state_dir;
+	if (o->cfg.backend && !strcmp(o->cfg.backend, "headless"))
+		scripted = true;
+	if (!state_opt && scripted)
+		return 0;
+	if (!state_opt && !getenv("STATE_DIRECTORY") && !getenv("XDG_STATE_HOME") && !getenv("HOME"))
+		return 0;
+	char dir[4096], path[4200];
+	if (save_state_dir(state_opt, dir, sizeof dir))
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
+	struct stat sb;
+	if (stat(path, &sb))
+		return 0; /* none yet, or a directory that is none (the session says so) */
+	o->in_state = true;
+	int rc = config_read(path, config_setting, o);
+	o->in_state = false;
+	return rc && rc != -ENOENT ? EXIT_USAGE : 0;
 }
 
 /* --reset-term: the controlling terminal, else stdin, made usable again. */
@@ -636,6 +662,29 @@ int main(int argc, char **argv)
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
 		status = EXIT_USAGE;
 		goto out;
+	}
+	/* the things to do exclude each other: two given is a mistake, never
+	 * one silently winning (--view FILE --watch used to watch) */
+	const struct {
+		bool on;
+		const char *name;
+	} modes[] = {
+		{ o.cfg.replay != NULL, "--replay" }, { o.cfg.view != NULL, "--view" }, { o.cfg.watch, "--watch" },
+		{ o.cfg.daily, "--daily" }, { o.daily_seed, "--daily-seed" }, { o.check_save, "--check-save" },
+		{ o.reset_term, "--reset-term" }, { o.reset_vt, "--reset-vt" },
+		{ o.list_displays || o.list_inputs, o.list_displays ? "--list-displays" : "--list-inputs" },
+	};
+	const char *mode = NULL;
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		if (!modes[i].on)
+			continue;
+		if (mode) {
+			log_error("%s cannot be combined with %s: they are different things to do, give one", mode,
+				  modes[i].name);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		mode = modes[i].name;
 	}
 	if (o.cfg.replay && (o.cfg.record || o.cfg.keys || o.cfg.has_seed)) {
 		log_error("--replay cannot be combined with --record, --keys or --seed");

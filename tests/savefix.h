@@ -3,6 +3,7 @@
 #define PIROGUE_SAVEFIX_H
 #include "gamefix.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,7 +21,7 @@ static inline int savefix_mkdtemp(char *dir, size_t len, const char *name)
 /* Removes dir and everything in it: 0 or -1, for a group teardown. */
 static inline int savefix_rmtree(const char *dir)
 {
-	char cmd[160];
+	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
 }

@@ -1,50 +1,17 @@
 /* Tests for platform/drmcard: the backend probe and --list-displays on
  * whatever cards this host has (none is fine), a card that is not there,
- * and cards that open(2) refuses (faked below): EACCES is the node's
+ * and cards that open(2) refuses (tests/openhook.h): EACCES is the node's
  * permissions (the video group), EPERM a cgroup's device policy (a systemd
  * unit's DeviceAllow=), which no group mends. */
 #include "testutil.h"
 #if WITH_DRM
 #include "logcap.h"
+#include "platform/devnode.h"
 #include "platform/drmcard.h"
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-/* open(2) as the code under test sees it: these two card paths are refused
- * with their errno, as the kernel refuses a node (EACCES: its mode; EPERM:
- * the device cgroup); every other path is opened for real. */
-static int fake_open(const char *path, int flags, va_list ap)
-{
-	mode_t mode = (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
-	if (!strcmp(path, "/dev/dri/card-eperm") || !strcmp(path, "/dev/dri/card-eacces")) {
-		errno = strstr(path, "eperm") ? EPERM : EACCES;
-		return -1;
-	}
-	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
-}
-
-int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	int fd = fake_open(path, flags, ap);
-	va_end(ap);
-	return fd;
-}
-
-int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	int fd = fake_open(path, flags, ap);
-	va_end(ap);
-	return fd;
-}
+#include "openhook.h"
 
 static void test_probe_and_list(void **st)
 {
@@ -86,6 +53,8 @@ static void test_refused_open(void **st)
 {
 	(void)st;
 	char path[DRMCARD_PATH_LEN];
+	openhook_refuse("/dev/dri/card-eperm", EPERM);
+	openhook_refuse("/dev/dri/card-eacces", EACCES);
 	logcap_begin();
 	int fd = drmcard_find("card-eperm", "", path, sizeof path);
 	logcap_end();
@@ -113,7 +82,8 @@ static void test_refused_open(void **st)
 	assert_int_equal(drmcard_probe(&o, why, sizeof why), -EACCES);
 	assert_non_null(strstr(why, "video group"));
 
-	assert_string_equal(drmcard_open_advice(ENOENT), "");
+	assert_string_equal(devnode_advice(DEVNODE_DRM, ENOENT), "");
+	openhook_clear();
 }
 #else
 static void test_not_built(void **st)

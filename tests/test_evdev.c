@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
+#include "openhook.h"
 
 static long long mono_ms(void)
 {
@@ -96,6 +97,62 @@ static void test_dev_missing_dir(void **st)
 	assert_int_equal(evdev_list(f, &o), -ENOENT);
 	fclose(f);
 	assert_non_null(strstr(buf, "/nonexistent/input: cannot read"));
+}
+
+/* Input nodes that open(2) refuses: EPERM is the device policy this runs
+ * under (a systemd unit's DeviceAllow=, a container's), said to be that
+ * with the line that admits input devices, never the input group; EACCES
+ * is the node's mode, which the input group mends. One line each, at start
+ * and in --list-inputs. */
+static void test_dev_refused(void **st)
+{
+	(void)st;
+	char eperm[128], eacces[128];
+	mk_tmpdir();
+	snprintf(eperm, sizeof eperm, "%s/event950", tmpdir);
+	snprintf(eacces, sizeof eacces, "%s/event951", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(i ? eacces : eperm, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	openhook_refuse(eperm, EPERM);
+	openhook_refuse(eacces, EACCES);
+	struct evdev *e;
+	struct evdev_opts o = {.dir = tmpdir};
+	logcap_begin();
+	assert_int_equal(evdev_open(&e, &o), 0);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 2);
+	char *l1 = strstr(logcap_buf, "event950"), *l2 = strstr(logcap_buf, "event951");
+	assert_non_null(l1);
+	assert_non_null(l2);
+	*strchr(l1, '\n') = 0;
+	*strchr(l2, '\n') = 0;
+	assert_non_null(strstr(l1, "event950: Operation not permitted; refused by the device policy"));
+	assert_non_null(strstr(l1, "DeviceAllow=char-13 rw"));
+	assert_null(strstr(l1, "input group"));
+	assert_non_null(strstr(l2, "event951: Permission denied; add the user to the input group"));
+	assert_null(strstr(l2, "device policy"));
+	evdev_close(e);
+
+	char buf[2048] = {0};
+	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+	assert_int_equal(evdev_list(f, &o), 0);
+	fclose(f);
+	l1 = strstr(buf, "event950: cannot open: ");
+	l2 = strstr(buf, "event951: cannot open: ");
+	assert_non_null(l1);
+	assert_non_null(l2);
+	*strchr(l1, '\n') = 0;
+	*strchr(l2, '\n') = 0;
+	assert_non_null(strstr(l1, "refused by the device policy"));
+	assert_non_null(strstr(l1, "DeviceAllow=char-13 rw"));
+	assert_null(strstr(l1, "input group"));
+	assert_non_null(strstr(l2, "input group"));
+	assert_null(strstr(l2, "device policy"));
+	openhook_clear();
+	rm_tmpdir();
 }
 
 /* Nodes that are not input devices, appearing and going while running. */
@@ -517,7 +574,7 @@ static void perm_child(struct libevdev_uinput *kb, const char *dir, const char *
 	CHILD_CHECK(evdev_open(&e, &o) == 0, 4);
 	fflush(lf);
 	CHILD_CHECK(logcap_lines(lbuf) == 1, 5);
-	CHILD_CHECK(strstr(lbuf, "event960") && strstr(lbuf, "permission denied") &&
+	CHILD_CHECK(strstr(lbuf, "event960") && strstr(lbuf, "Permission denied") &&
 		    strstr(lbuf, "sudo usermod -aG input $USER"), 6);
 	/* a node appears unreadable (udev has not set it up yet): not reported
 	 * at once; when its permissions change (IN_ATTRIB) it is opened */
@@ -542,7 +599,7 @@ static void perm_child(struct libevdev_uinput *kb, const char *dir, const char *
 	CHILD_CHECK(link(a, b) == 0, 14);
 	pump(e, ev, 64, EVDEV_RETRY_FOR_MS + 500);
 	fflush(lf);
-	CHILD_CHECK(logcap_lines(lbuf) == 2 && strstr(lbuf, "event962: permission denied"), 15);
+	CHILD_CHECK(logcap_lines(lbuf) == 2 && strstr(lbuf, "event962: Permission denied"), 15);
 	CHILD_CHECK(chmod(b, 0000) == 0, 16); /* IN_ATTRIB, still unreadable: no new line */
 	pump(e, ev, 64, 300);
 	fflush(lf);
@@ -606,6 +663,7 @@ int main(void)
 #if WITH_EVDEV
 		cmocka_unit_test(test_dev_missing_dir),
 		cmocka_unit_test(test_dev_hotplug_non_devices),
+		cmocka_unit_test(test_dev_refused),
 		cmocka_unit_test(test_dev_list_nomem),
 		cmocka_unit_test(test_dev_list_db),
 		cmocka_unit_test(test_dev_uinput),

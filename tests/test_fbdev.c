@@ -4,7 +4,9 @@
 #include "platform/fbdev.h"
 #include <errno.h>
 #include <linux/fb.h>
+#include <stdlib.h>
 #include <string.h>
+#include "openhook.h"
 
 static struct fb_var_screeninfo var(int bpp, int ro, int rl, int go, int gl, int bo, int bl)
 {
@@ -100,12 +102,64 @@ static void test_probe_and_list(void **st)
 	free(buf);
 }
 
+/* A framebuffer that open(2) refuses: EPERM is the device policy this runs
+ * under (a systemd unit's DeviceAllow=, a container's), said to be that
+ * with the line that admits framebuffers, never the video group; EACCES is
+ * the node's mode, which the video group mends. Both at open and in
+ * --list-displays, one line each. */
+static void test_refused_open(void **st)
+{
+	(void)st;
+	struct font *f = tf_make(0);
+	char line[512];
+	openhook_refuse("/dev/fb-eperm", EPERM);
+	openhook_refuse("/dev/fb-eacces", EACCES);
+	struct display_opts o = { .font = f, .scale = 1, .fb = "/dev/fb-eperm" };
+	assert_int_equal(open_logged(&o, line, sizeof line), -EPERM);
+	assert_non_null(strstr(line, "/dev/fb-eperm: Operation not permitted: refused by the device policy"));
+	assert_non_null(strstr(line, "DeviceAllow=char-29 rw"));
+	assert_null(strstr(line, "video group"));
+	assert_int_equal(strchr(line, '\n'), line + strlen(line) - 1);
+	o.fb = "/dev/fb-eacces";
+	assert_int_equal(open_logged(&o, line, sizeof line), -EACCES);
+	assert_non_null(strstr(line, "/dev/fb-eacces: Permission denied: add the user to the video group"));
+	assert_null(strstr(line, "device policy"));
+	assert_int_equal(strchr(line, '\n'), line + strlen(line) - 1);
+	tf_free(f);
+
+	/* --list-displays looks at /dev/fb0, fb1, ... whatever this host has */
+	static const int errs[] = { EPERM, EACCES };
+	for (int i = 0; i < 2; i++) {
+		openhook_clear();
+		openhook_refuse("/dev/fb0", errs[i]);
+		char *buf = NULL;
+		size_t blen = 0;
+		FILE *mem = open_memstream(&buf, &blen);
+		assert_true(fbdev_list_displays(mem) >= 1);
+		fclose(mem);
+		char *l = strstr(buf, "/dev/fb0: cannot open: ");
+		assert_non_null(l);
+		*strchr(l, '\n') = 0;
+		if (errs[i] == EPERM) {
+			assert_non_null(strstr(l, "refused by the device policy"));
+			assert_non_null(strstr(l, "DeviceAllow=char-29 rw"));
+			assert_null(strstr(l, "video group"));
+		} else {
+			assert_non_null(strstr(l, "video group"));
+			assert_null(strstr(l, "device policy"));
+		}
+		free(buf);
+	}
+	openhook_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_probe_and_list),
+		cmocka_unit_test(test_refused_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
  * so write, pwrite, fsync, fdatasync and rename are interposed here (as
  * tests/allochook.h does for malloc) and the calls of each write checked
  * in their order. */
-#include "gamefix.h"
+#include "savefix.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/config.h"
 #include "save/save.h"
 #include "save/scores.h"
 
@@ -224,21 +225,19 @@ static void wrote_atomically(const char *name)
 	}
 }
 
+/* dir is a real path: the interposer names files by /proc/self/fd links
+ * and realpath(3) */
 static int setup(void **st)
 {
 	(void)st;
-	char made[64] = "/tmp/pirogue-sync-XXXXXX";
-	if (!mkdtemp(made) || !realpath(made, dir))
-		return -1;
-	return 0;
+	char made[64];
+	return savefix_mkdtemp(made, sizeof made, "sync") || !realpath(made, dir) ? -1 : 0;
 }
 
 static int teardown(void **st)
 {
 	(void)st;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return savefix_rmtree(dir);
 }
 
 /* The interposer sees the calls at all (else every check below would pass
@@ -308,6 +307,34 @@ static void test_scores_and_files_synced(void **st)
 	wrote_atomically("morgue-test.txt");
 }
 
+/* The state directory's settings file (the options screen's): written the
+ * same way, its other lines (a user's comments, other settings) kept, the
+ * key's line replaced in place, a new key appended. */
+static void test_state_settings_synced(void **st)
+{
+	(void)st;
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/%s", dir, CONFIG_STATE_FILE);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("# my comment\nattract = 60   # a minute\nscale = 2\nattract = 5\n", f);
+	fclose(f);
+	start();
+	assert_int_equal(config_state_set(dir, "attract", "120"), 0);
+	wrote_atomically(CONFIG_STATE_FILE);
+	start();
+	assert_int_equal(config_state_set(dir, "blank", "10"), 0);
+	wrote_atomically(CONFIG_STATE_FILE);
+	char buf[256] = "";
+	f = fopen(p, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	assert_string_equal(buf, "# my comment\nattract = 120\nscale = 2\nblank = 10\n");
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_save_game_synced),
 		cmocka_unit_test(test_save_game_ended_synced),
 		cmocka_unit_test(test_scores_and_files_synced),
+		cmocka_unit_test(test_state_settings_synced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

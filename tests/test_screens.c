@@ -92,9 +92,9 @@ static void test_title(void **st)
 	(void)st;
 	struct rig r;
 	rig_init(&r, NULL, UI_TITLE);
-	/* without a game: New game, Daily, High scores, Help, Quit; the selection wraps */
+	/* without a game: New game, Daily, High scores, Options, Help, Quit; the selection wraps */
 	key(&r, ACT_MOVE_N, KEY_UP);
-	assert_int_equal(r.u.menu_sel, 4);
+	assert_int_equal(r.u.menu_sel, 5);
 	key(&r, ACT_MOVE_S, KEY_DOWN);
 	assert_int_equal(r.u.menu_sel, 0);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -199,7 +199,7 @@ static void test_title_kiosk_confirms_quit(void **st)
 	assert_int_equal(r.f.nreq, 1);
 	assert_int_equal(r.f.reqs[0], UI_REQ_QUIT);
 	/* the menu's Quit entry asks too */
-	r.u.menu_sel = 4;
+	r.u.menu_sel = 5;
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.nreq, 1);
 	key(&r, ACT_CONFIRM, KEY_ENTER);
@@ -582,8 +582,8 @@ static void test_hints_shorten(void **st)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
 		/* keys brighter than labels: the line reads apart from the log */
-		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_pal.hint_key);             /* "arrows/hjkl" */
-		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_pal.hint); /* "move" */
+		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_palette_of(NULL)->hint_key);             /* "arrows/hjkl" */
+		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_palette_of(NULL)->hint); /* "move" */
 	}
 	struct ui_hint items[24];
 	for (int dev = 0; dev < 2; dev++) {
@@ -1474,14 +1474,168 @@ static void test_hp_bar_alive(void **st)
 	ui_draw(&r.u, r.f.g, r.c);
 	int y = -1;
 	for (int i = 0; i < 50 && y < 0; i++)
-		if (con_at(r.c, 1, i)->bg == ui_hp_colour(1, 30) || con_at(r.c, 1, i)->bg == ui_pal.hp_empty)
+		if (con_at(r.c, 1, i)->bg == ui_hp_colour(ui_palette_of(NULL), 1, 30) || con_at(r.c, 1, i)->bg == ui_palette_of(NULL)->hp_empty)
 			y = i;
 	assert_true(y >= 0);
-	assert_int_equal(con_at(r.c, 1, y)->bg, ui_hp_colour(1, 30)); /* the bar's first cell */
-	assert_int_equal(con_at(r.c, 2, y)->bg, ui_pal.hp_empty);
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_hp_colour(ui_palette_of(NULL), 1, 30)); /* the bar's first cell */
+	assert_int_equal(con_at(r.c, 2, y)->bg, ui_palette_of(NULL)->hp_empty);
 	pa->hp = 0;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_int_equal(con_at(r.c, 1, y)->bg, ui_pal.hp_empty); /* dead: empty */
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_palette_of(NULL)->hp_empty); /* dead: empty */
+	rig_done(&r);
+}
+
+/* The options screen by keyboard and by pad actions alone: Options (after
+ * New game, Daily, High scores) on the
+ * title menu opens it, up/down choose a row, right/Enter/A step its value
+ * on (left back), each change one UI_REQ_OPTION; the keys row opens the
+ * help screen, which comes back here; B or Escape go back where it was
+ * opened (the title, or the play screen by O / L3). */
+static void test_options_keys_and_pad(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_TITLE);
+	r.u.opt_val[0] = 2; /* attract: 60 */
+	r.u.opt_val[1] = -1; /* blank: a value none of the rows' */
+	snprintf(r.u.opt_other[1], sizeof r.u.opt_other[1], "7");
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_MOVE_S, KEY_DOWN);
+	key(&r, ACT_CONFIRM, KEY_ENTER);
+	assert_int_equal(r.u.screen, UI_OPTIONS);
+	assert_true(conrow_find(r.c, "Demo after"));
+	assert_true(conrow_find(r.c, "1 minute"));
+	assert_true(conrow_find(r.c, "* 7 *"));
+	r.f.nreq = 0;
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_int_equal(r.u.opt_val[0], 3);
+	assert_true(conrow_find(r.c, "2 minutes"));
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_int_equal(r.u.opt_val[0], 1);
+	key(&r, ACT_DO, PAD_SOUTH); /* A */
+	assert_int_equal(r.u.opt_val[0], 2);
+	assert_int_equal(r.f.nreq, 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(r.f.reqs[i], UI_REQ_OPTION);
+	/* the first row wraps round to its last value, and back */
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[0], 5);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	assert_int_equal(r.u.opt_val[0], 0);
+	assert_true(conrow_find(r.c, "never"));
+	/* the next row, by the d-pad; a value none of its own goes to the first */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_int_equal(r.u.opt_sel, 1);
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	assert_int_equal(r.u.opt_val[1], 0);
+	assert_int_equal(r.u.opt_sel, 1);
+	/* watch: yes / no */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Others may watch"));
+	r.u.opt_val[2] = 0;
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[2], 1);
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[2], 0);
+	/* auto-pickup: potions and scrolls, one back is nothing, and on again */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Explore picks up"));
+	r.u.opt_val[3] = ui_option_value(3, "potions,scrolls");
+	assert_int_equal(r.u.opt_val[3], 0);
+	r.f.nreq = 0;
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[3], ui_option_value(3, "none"));
+	assert_true(conrow_find(r.c, "nothing"));
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_int_equal(r.u.opt_val[3], 0);
+	assert_true(conrow_find(r.c, "potions and scrolls"));
+	assert_int_equal(r.f.nreq, 2);
+	/* colours: default, high contrast; the screen in it as soon as the
+	 * app sets what the row says (the app's part: test_options_rows.sh) */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Colours"));
+	r.u.opt_val[4] = 0;
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[4], ui_option_value(4, "high-contrast"));
+	assert_true(conrow_find(r.c, "high contrast"));
+	r.u.palette = UI_PALETTE_HIGH_CONTRAST;
+	ui_draw(&r.u, r.f.g, r.c);
+	const struct ui_palette *hc = ui_palette_of(&r.u);
+	assert_int_not_equal(hc->text, ui_palette_of(NULL)->text);
+	int tx = 0, ty = 0;
+	assert_true(conrow_find_at(r.c, "Demo after", &tx, &ty));
+	assert_int_equal(con_at(r.c, tx, ty)->fg, hc->text);
+	r.u.palette = UI_PALETTE_DEFAULT;
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_int_equal(r.u.opt_val[4], 0);
+	/* the keys row: the help screen, and back here with B */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	r.f.nreq = 0;
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.f.nreq, 0);
+	assert_int_equal(r.u.screen, UI_HELP);
+	key(&r, ACT_BACK, PAD_EAST);
+	assert_int_equal(r.u.screen, UI_OPTIONS);
+	assert_int_equal(r.u.opt_sel, 5);
+	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
+	assert_int_equal(r.u.opt_sel, 0);
+	key(&r, ACT_BACK, PAD_EAST);
+	assert_int_equal(r.u.screen, UI_TITLE);
+	rig_done(&r);
+
+	/* from the play screen, by its key and by its pad button */
+	rig_room(&r, 1, UI_PLAY);
+	key(&r, ACT_OPTIONS, 'O');
+	assert_int_equal(r.u.screen, UI_OPTIONS);
+	assert_true(conrow_find(r.c, "Options"));
+	assert_true(conrow_find(r.c, "HP")); /* the map and its panel behind the box */
+	key(&r, ACT_CANCEL, KEY_ESCAPE);
+	assert_int_equal(r.u.screen, UI_PLAY);
+	assert_int_equal(r.f.nreq, 0); /* not a save & quit */
+	assert_int_equal(bind_action(ui_binds(&r.u), 'O'), ACT_OPTIONS);
+	assert_int_equal(bind_action(ui_binds(&r.u), PAD_THUMBL), ACT_OPTIONS);
+	key(&r, ACT_OPTIONS, PAD_THUMBL);
+	assert_int_equal(r.u.screen, UI_OPTIONS);
+	key(&r, ACT_OPTIONS, PAD_THUMBL); /* the same button closes it */
+	assert_int_equal(r.u.screen, UI_PLAY);
+	/* the play screen's hint line names it where it has room */
+	assert_int_equal(con_resize(r.c, 200, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(conrow_find(r.c, "L3: options"));
+	key(&r, ACT_WAIT, '.');
+	assert_true(conrow_find(r.c, "O: options"));
+	rig_done(&r);
+}
+
+/* By the mouse: a click on a row chooses it and steps its value on. */
+static void test_options_mouse(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_OPTIONS);
+	r.u.opt_val[1] = 3;
+	ui_draw(&r.u, NULL, r.c);
+	int y = -1;
+	char line[1024];
+	for (int i = 0; i < r.c->h && y < 0; i++) {
+		row(r.c, i, line);
+		if (strstr(line, "Screen off after"))
+			y = i;
+	}
+	assert_true(y >= 0);
+	struct ui_input in = { .kind = UI_IN_CLICK, .x = 40, .y = y, .button = 1, .cols = 80, .rows = 50 };
+	ui_input(&r.u, NULL, &r.h, &in);
+	assert_int_equal(r.u.opt_sel, 1);
+	assert_int_equal(r.u.opt_val[1], 4);
+	assert_int_equal(r.f.nreq, 1);
+	assert_int_equal(r.f.reqs[0], UI_REQ_OPTION);
+	in.y = 0; /* outside the box: nothing */
+	ui_input(&r.u, NULL, &r.h, &in);
+	assert_int_equal(r.f.nreq, 1);
 	rig_done(&r);
 }
 
@@ -1505,6 +1659,8 @@ int main(void)
 		cmocka_unit_test(test_hints_shorten),
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_help_reads_whole),
+		cmocka_unit_test(test_options_keys_and_pad),
+		cmocka_unit_test(test_options_mouse),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_drop_stack),
 		cmocka_unit_test(test_fireball_at_own_feet),

@@ -21,6 +21,7 @@ static struct game *round_trip(const struct game *g)
 		print_message("decode refused: %s\n", why);
 	assert_int_equal(rc, 0);
 	assert_true(game_checksum(h) == game_checksum(g));
+	assert_true(game_digest(h) == game_digest(g));
 	assert_int_equal(game_turn(h), game_turn(g));
 	assert_int_equal(game_depth(h), game_depth(g));
 	assert_int_equal(game_encode(h, &b), 0);
@@ -55,6 +56,7 @@ static void test_round_trip_continues(void **state)
 				enum cmd c = savefix_pick(&bot, a);
 				assert_int_equal(game_apply(a, c), game_apply(b, c));
 				assert_true(game_checksum(a) == game_checksum(b));
+				assert_true(game_digest(a) == game_digest(b));
 			}
 			if (game_depth(a) > deepest)
 				deepest = game_depth(a);
@@ -120,7 +122,8 @@ static struct serial_buf sample(struct game **out)
 
 /* game_checksum and the save read one list of component fields
  * (serial_fields): every value of every field of every component the
- * sample's entities hold changes the checksum when it changes. */
+ * sample's entities hold changes the checksum when it changes, and the
+ * digest (pirogue --watch's) too. */
 static void test_checksum_covers_every_field(void **state)
 {
 	(void)state;
@@ -128,7 +131,8 @@ static void test_checksum_covers_every_field(void **state)
 	struct serial_buf b = sample(&g);
 	free(b.data);
 	bool seen[COMP_COUNT] = {false};
-	uint64_t sum = game_checksum(g);
+	uint64_t sum = game_checksum(g), dig = game_digest(g);
+	assert_true(dig != sum); /* another function of the same state */
 	long changed = 0;
 	for (uint32_t i = 0; i < ecs_slots(g->w); i++) {
 		ecs_entity e = ecs_slot_entity(g->w, i);
@@ -148,6 +152,7 @@ static void test_checksum_covers_every_field(void **state)
 					unsigned char *p = s + f[k].off + (f[k].kind == SERIAL_CHARS ? 0 : (size_t)j * size);
 					*p ^= 1;
 					assert_true(game_checksum(g) != sum);
+					assert_true(game_digest(g) != dig);
 					*p ^= 1;
 					changed++;
 				}
@@ -155,9 +160,31 @@ static void test_checksum_covers_every_field(void **state)
 		}
 	}
 	assert_true(game_checksum(g) == sum);
+	assert_true(game_digest(g) == dig);
 	for (int c = 0; c < COMP_COUNT; c++)
 		assert_true(seen[c]); /* the sample holds every component */
 	assert_true(changed > 1000);
+	/* every byte of every floor's tiles and memory (the digest reads them
+	 * eight at a time: the last few of a floor too), the RNG, the turn */
+	for (int f = 0; f < g->nfloors; f++) {
+		struct map *m = g->floors[f];
+		size_t cells = (size_t)m->w * (size_t)m->h;
+		unsigned char *arr[] = { (unsigned char *)m->tile, m->visible, m->explored };
+		for (int a = 0; a < 3; a++)
+			for (size_t i = 0; i < cells; i += i + 9 < cells ? 7 : 1) {
+				arr[a][i] ^= 1;
+				assert_true(game_checksum(g) != sum);
+				assert_true(game_digest(g) != dig);
+				arr[a][i] ^= 1;
+			}
+	}
+	g->rng.state ^= 1ull << 40;
+	assert_true(game_digest(g) != dig);
+	g->rng.state ^= 1ull << 40;
+	g->turn++;
+	assert_true(game_digest(g) != dig);
+	g->turn--;
+	assert_true(game_digest(g) == dig);
 	assert_int_equal(serial_fields(COMP_COUNT, &(int){1}) == NULL, 1);
 	game_destroy(g);
 }

@@ -255,15 +255,16 @@ static void test_menu_items(void **st)
 	(void)st;
 	struct ui u = { 0 };
 	enum ui_menu_item it[MENU_COUNT];
-	assert_int_equal(ui_menu_items(&u, it), 5);
+	assert_int_equal(ui_menu_items(&u, it), 6);
 	assert_int_equal(it[0], MENU_NEW_GAME);
 	assert_int_equal(it[1], MENU_DAILY);
 	assert_int_equal(it[2], MENU_SCORES);
-	assert_int_equal(it[3], MENU_HELP);
-	assert_int_equal(it[4], MENU_QUIT);
+	assert_int_equal(it[3], MENU_OPTIONS);
+	assert_int_equal(it[4], MENU_HELP);
+	assert_int_equal(it[5], MENU_QUIT);
 	/* a game to continue comes first */
 	u.can_continue = true;
-	assert_int_equal(ui_menu_items(&u, it), 6);
+	assert_int_equal(ui_menu_items(&u, it), 7);
 	assert_int_equal(it[0], MENU_CONTINUE);
 	assert_int_equal(it[1], MENU_NEW_GAME);
 }

@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "openhook.h"
 
 /* Runs vt_open(vtnum) in a child with no terminal at all (new session,
  * stdio on /dev/null), optionally with the VT signals blocked; returns the
@@ -60,6 +61,20 @@ static void test_open_errors(void **st)
 	assert_int_equal(child_open(64, 1, line, sizeof line), EINVAL);
 	assert_non_null(strstr(line, "--vt 64"));
 	assert_int_equal(child_open(-1, 1, line, sizeof line), EINVAL);
+	/* a console the device policy refuses (EPERM: a systemd unit's
+	 * DeviceAllow=) is said to be that, not blamed on the tty group; one
+	 * whose mode refuses (EACCES) names the tty group */
+	openhook_refuse("/dev/tty63", EPERM);
+	openhook_refuse("/dev/tty62", EACCES);
+	assert_int_equal(child_open(63, 1, line, sizeof line), EPERM);
+	assert_non_null(strstr(line, "/dev/tty63: Operation not permitted: refused by the device policy"));
+	assert_non_null(strstr(line, "DeviceAllow=/dev/tty1 rw"));
+	assert_null(strstr(line, "tty group"));
+	assert_int_equal(child_open(62, 1, line, sizeof line), EACCES);
+	assert_non_null(strstr(line, "/dev/tty62: Permission denied: run as root"));
+	assert_non_null(strstr(line, "tty group"));
+	assert_null(strstr(line, "device policy"));
+	openhook_clear();
 }
 
 static void test_null_and_idle(void **st)

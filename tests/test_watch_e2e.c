@@ -78,7 +78,7 @@ static void until_caught_up(struct side *s, struct watcher *w, const struct ui *
 		if (poll(&q, 1, 0) == 1)
 			assert_int_equal(watchfix_read(w), 0);
 		if (w->synced && w->game && w->ncmd == hist_count(game_history(g)) && !watchfix_pending(w->fd) &&
-		    w->last_sum == game_checksum(g))
+		    w->last_sum == game_digest(g))
 			return;
 	}
 	fail_msg("the watcher never caught up with the game");

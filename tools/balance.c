@@ -19,6 +19,7 @@
  * GAME_PICKUP_ALL); travel to the down stairs and take them. Deterministic:
  * the same seeds print the same tables. Run it at low priority on a shared
  * machine: nice -n 19 build/tools/balance 1 1000. */
+#include "botcmd.h"
 #include "game/content.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -29,21 +30,6 @@
 
 #define MAX_DEPTH 64
 #define MAX_CAUSES 16
-
-static const int dirs[8][2] = {{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}};
-
-static struct command plain(enum cmd c)
-{
-	return (struct command){.c = c, .item = -1, .x = -1, .y = -1, .choice = -1};
-}
-
-static enum cmd dir_cmd(int dx, int dy)
-{
-	for (int i = 0; i < 8; i++)
-		if (dirs[i][0] == dx && dirs[i][1] == dy)
-			return (enum cmd)(CMD_MOVE_N + i);
-	return CMD_WAIT;
-}
 
 /* What one game did. */
 struct run {

@@ -22,6 +22,7 @@
  * not only what the player has seen): they generate test input, they are not
  * players. The play bot sees only what the player sees. Level-ups in descend
  * and die take +20 HP. */
+#include "botcmd.h"
 #include "game/content.h"
 #include "game/game.h"
 #include "game/map.h"
@@ -30,21 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const int dirs[8][2] = {{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}};
-
-static struct command plain(enum cmd c)
-{
-	return (struct command){.c = c, .item = -1, .x = -1, .y = -1, .choice = -1};
-}
-
-static enum cmd dir_cmd(int dx, int dy)
-{
-	for (int i = 0; i < 8; i++)
-		if (dirs[i][0] == dx && dirs[i][1] == dy)
-			return (enum cmd)(CMD_MOVE_N + i);
-	return CMD_WAIT;
-}
 
 /* The descend/die bot: attack an adjacent visible monster, else step towards
  * the down stairs, else take them. */

@@ -3,6 +3,7 @@
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
 #include "app/backend.h"
+#include "app/config.h"
 #include "app/blank.h"
 #include "app/data.h"
 #include "app/demo.h"
@@ -41,6 +42,9 @@
 
 struct app {
 	const struct app_config *cfg;
+	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
+	unsigned pickup;          /* GAME_PICKUP_* auto-explore gathers (cfg's, then the options screen's) */
+	bool live;                /* the interactive loop runs: the game may be published */
 	struct font *font;        /* --font, or NULL */
 	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
 	const struct display_ops *ops;
@@ -371,7 +375,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 {
 	const struct ui_host host = host_of(a);
 	a->step_at = -1;
-	a->walk.pickup = a->cfg->has_auto_pickup ? a->cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a->walk.pickup = a->pickup;
 	if (!walk_start(&a->walk, kind, a->cfg->keys || a->sfd < 0, a->game, &a->ui, &host))
 		return;
 	int rc = wake_open(&a->wake);
@@ -492,6 +496,108 @@ static void on_timer(struct app *a)
 	}
 }
 
+static void start_publishing(struct app *a);
+
+/* ------------------------------------------------------------------ */
+/* the options screen (scr_options.c's rows): their values from the
+ * settings in force, a change applied at once and saved */
+
+/* Auto-pickup's classes as the setting spells them: "all", "none", or
+ * the comma list in the order potions, scrolls, weapons, armour. */
+static void pickup_text(unsigned bits, char *buf, size_t len)
+{
+	static const char *const names[] = { "potions", "scrolls", "weapons", "armour" };
+	if ((bits & GAME_PICKUP_ALL) == GAME_PICKUP_ALL) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	if (!(bits & GAME_PICKUP_ALL)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < 4; i++)
+		if (bits & 1u << i && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i]);
+}
+
+/* The value of setting key as a settings file writes it, into buf (""
+ * for a setting the app does not hold). */
+static void option_text(const struct app *a, const char *key, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!strcmp(key, "attract"))
+		snprintf(buf, len, "%d", a->idle.attract_s);
+	else if (!strcmp(key, "blank") && a->idle.blank_s % 60 == 0)
+		snprintf(buf, len, "%d", a->idle.blank_s / 60);
+	else if (!strcmp(key, "blank"))
+		snprintf(buf, len, "%ds", a->idle.blank_s);
+	else if (!strcmp(key, "watch"))
+		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
+	else if (!strcmp(key, "auto-pickup"))
+		pickup_text(a->pickup, buf, len);
+	else if (!strcmp(key, "palette"))
+		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
+}
+
+/* Each row's value in u from the settings in force. */
+static void options_init(struct app *a)
+{
+	for (int i = 0; i < ui_option_count && i < UI_OPTIONS_MAX; i++) {
+		if (!ui_options[i].key)
+			continue;
+		char v[48];
+		option_text(a, ui_options[i].key, v, sizeof v);
+		a->ui.opt_val[i] = ui_option_value(i, v);
+		snprintf(a->ui.opt_other[i], sizeof a->ui.opt_other[i], "%s", v);
+	}
+}
+
+/* Row u->opt_sel's new value: in force at once, then written to the state
+ * directory's settings file (its failure, or no state directory, said on
+ * the screen's notice line). */
+static void option_changed(struct app *a)
+{
+	int row = a->ui.opt_sel;
+	if (row < 0 || row >= ui_option_count || !ui_options[row].key || a->ui.opt_val[row] < 0)
+		return;
+	const struct ui_option *o = &ui_options[row];
+	const char *v = o->values[a->ui.opt_val[row]];
+	if (!strcmp(o->key, "attract"))
+		a->idle.attract_s = atoi(v);
+	else if (!strcmp(o->key, "blank"))
+		a->idle.blank_s = atoi(v) * 60;
+	else if (!strcmp(o->key, "watch")) {
+		a->no_watch = !strcmp(v, "no");
+		if (a->no_watch && a->pub) {
+			watch_pub_close(a->pub); /* its watchers are told the game is gone */
+			a->pub = NULL;
+		} else if (!a->no_watch && !a->pub && a->live)
+			start_publishing(a);
+	} else if (!strcmp(o->key, "auto-pickup")) {
+		unsigned bits;
+		if (!game_pickup_parse(v, &bits)) /* the row's values all parse */
+			a->pickup = bits;
+	} else if (!strcmp(o->key, "palette")) {
+		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
+		ui_drawn_forget(a->drawn); /* every cell in the new colours */
+	}
+	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
+		int rc = wake_open(&a->wake);
+		if (rc)
+			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(-rc));
+	}
+	if (!a->session.saving) {
+		snprintf(a->ui.notice, sizeof a->ui.notice, "For this run only: no state directory to keep it in.");
+		return;
+	}
+	int rc = config_state_set(a->session.state_dir, o->key, v);
+	if (rc)
+		snprintf(a->ui.notice, sizeof a->ui.notice, "Not saved: %s (%.60s/%s).", strerror(-rc),
+			 a->session.state_dir, CONFIG_STATE_FILE);
+}
+
 /* What a screen asks of the program. */
 static int host_request(void *ctx, enum ui_request r)
 {
@@ -561,6 +667,9 @@ static int host_request(void *ctx, enum ui_request r)
 		break;
 	case UI_REQ_TRAVEL_DOWN:
 		start_walk(a, WALK_DOWN);
+		break;
+	case UI_REQ_OPTION:
+		option_changed(a);
 		break;
 	case UI_REQ_TRAVEL_UP:
 		start_walk(a, WALK_UP);
@@ -876,7 +985,7 @@ static const struct game *shown_game(const struct app *a)
  * a game that cannot be published plays on (the reason is logged). */
 static void start_publishing(struct app *a)
 {
-	if (a->cfg->no_watch)
+	if (a->no_watch)
 		return;
 	char path[4096];
 	int rc = watch_pub_path(path, sizeof path);
@@ -1032,8 +1141,13 @@ out:
 static void app_close(struct app *a)
 {
 	session_save(&a->session, a->game, &a->ui); /* quitting, SIGTERM, SIGHUP, SIGINT, a failure */
-	if (a->watching && a->watcher.checks)
+	uint64_t sum;
+	if (a->watching && a->watcher.checks && watcher_checksum(&a->watcher, &sum) == 0)
 		log_info("watched %s: %ld checksums compared, %ld mismatches; last checked turn %d checksum %016llx",
+			 a->watcher.who, a->watcher.checks, a->watcher.mismatches, a->watcher.last_turn,
+			 (unsigned long long)sum);
+	else if (a->watching && a->watcher.checks)
+		log_info("watched %s: %ld checksums compared, %ld mismatches; last checked turn %d digest %016llx",
 			 a->watcher.who, a->watcher.checks, a->watcher.mismatches, a->watcher.last_turn,
 			 (unsigned long long)a->watcher.last_sum);
 	session_close(&a->session);
@@ -1064,6 +1178,10 @@ int app_run(const struct app_config *cfg)
 	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
+	a.no_watch = cfg->no_watch;
+	a.pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a.ui.palette = cfg->palette;
+	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;
 	else
@@ -1182,6 +1300,7 @@ int app_run(const struct app_config *cfg)
 				a.status = 1;
 				goto out;
 			}
+			a.live = true;
 			start_publishing(&a);
 			a.status = run_loop(&a);
 		}

@@ -42,6 +42,7 @@ struct app_config {
 	int64_t now;              /* seconds since 1970, UTC */
 	bool has_auto_pickup;
 	unsigned auto_pickup;     /* GAME_PICKUP_* bits auto-explore gathers (default GAME_PICKUP_DEFAULT) */
+	int palette;              /* enum ui_palette_kind (default UI_PALETTE_DEFAULT) */
 	bool no_watch;            /* watch = no, --no-watch: the game is not published for watchers */
 	bool watch;               /* --watch [SOCKET]: watch a game instead of playing one */
 	const char *watch_socket; /* ... its socket, NULL = watcher_path's default */

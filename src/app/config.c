@@ -1,5 +1,6 @@
 #include "app/config.h"
 #include "core/log.h"
+#include "save/save.h"
 #include <errno.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -142,4 +143,93 @@ const char *config_user_path(char *buf, size_t len)
 		return buf;
 	}
 	return NULL;
+}
+
+/* The setting name a line of a settings file sets (into name), or false
+ * for a blank line, a comment, a section header or no "=". */
+static bool line_key(const char *line, size_t n, char *name, size_t len)
+{
+	while (n && (*line == ' ' || *line == '\t')) {
+		line++;
+		n--;
+	}
+	if (!n || *line == '#' || *line == ';' || *line == '[')
+		return false;
+	const char *eq = memchr(line, '=', n);
+	if (!eq)
+		return false;
+	size_t k = (size_t)(eq - line);
+	while (k && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+		k--;
+	if (!k || k >= len)
+		return false;
+	memcpy(name, line, k);
+	name[k] = 0;
+	return true;
+}
+
+int config_state_set(const char *dir, const char *key, const char *value)
+{
+	if (strchr(key, '\n') || strchr(value, '\n'))
+		return -EINVAL;
+	int rc = save_make_dir(dir);
+	if (rc)
+		return rc;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
+	char *old = NULL;
+	size_t oldn = 0;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		FILE *m = open_memstream(&old, &oldn);
+		char buf[4096];
+		size_t got;
+		while (m && (got = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, got, m);
+		int bad = ferror(f) || !m;
+		fclose(f);
+		if (m)
+			fclose(m);
+		if (bad) {
+			free(old);
+			log_error("cannot read settings file %s: %s", path, strerror(EIO));
+			return -EIO;
+		}
+	} else if (errno != ENOENT) {
+		int e = errno;
+		log_error("cannot read settings file %s: %s", path, strerror(e));
+		return -e;
+	}
+	char *out = NULL;
+	size_t outn = 0;
+	FILE *m = open_memstream(&out, &outn);
+	if (!m) {
+		free(old);
+		return -ENOMEM;
+	}
+	bool done = false;
+	for (size_t at = 0; at < oldn;) {
+		const char *nl = memchr(old + at, '\n', oldn - at);
+		size_t n = nl ? (size_t)(nl - (old + at)) : oldn - at;
+		char name[128];
+		if (line_key(old + at, n, name, sizeof name) && !strcmp(name, key)) {
+			if (!done)
+				fprintf(m, "%s = %s\n", key, value);
+			done = true;
+		} else {
+			fwrite(old + at, 1, n, m);
+			fputc('\n', m);
+		}
+		at += n + (nl ? 1 : 0);
+	}
+	if (!done)
+		fprintf(m, "%s = %s\n", key, value);
+	free(old);
+	if (fclose(m)) {
+		free(out);
+		return -ENOMEM;
+	}
+	rc = save_write_atomic(dir, CONFIG_STATE_FILE, out, outn);
+	free(out);
+	return rc;
 }

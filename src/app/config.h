@@ -32,6 +32,19 @@ const char *config_user_path(char *buf, size_t len);
  * -EINVAL with a one-line reason in why (unknown action or key, a button
  * where a key belongs...), b unchanged. */
 int config_binding(struct bindings *b, const char *setting, const char *value, char *why, size_t len);
+/* The settings file the game itself writes (the options screen), in the
+ * state directory: read after /etc/pirogue.conf and the user's file,
+ * before the command line. */
+#define CONFIG_STATE_FILE "pirogue.conf"
+
+/* Sets key to value in dir/CONFIG_STATE_FILE: its "key = value" line
+ * replaced (the first one; later ones for key dropped), else one
+ * appended; every other line (other settings, comments) kept as it was.
+ * The file is written atomically (save_write_atomic), dir made when
+ * missing. key and value hold no newline. Returns 0 or -errno after
+ * logging one line naming the file. */
+int config_state_set(const char *dir, const char *key, const char *value);
+
 /* The longest line accepted, without its newline. */
 #define CONFIG_LINE_MAX 1022
 

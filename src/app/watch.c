@@ -4,6 +4,7 @@
  * snapshot is built once per state of the game and shared. */
 #include "app/watch.h"
 #include "app/watchwire.h"
+#include "core/le.h"
 #include "core/log.h"
 #include "game/history.h"
 #include <errno.h>
@@ -247,18 +248,13 @@ void watch_pub_close(struct watch_pub *p)
 /* ------------------------------------------------------------------ */
 /* queues */
 
-static uint32_t len_at(const unsigned char *q)
-{
-	return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-}
-
 /* c fell behind (or asked for a snapshot): what it has begun is finished
  * (the greeting, a snapshot, the message under way), the rest forgotten,
  * and a fresh snapshot follows. */
 static void fall_behind(struct conn *c)
 {
 	if (c->q_len && c->q_bound < c->q_off) {
-		size_t end = c->q_bound + 4 + len_at(c->q + c->q_bound);
+		size_t end = c->q_bound + 4 + le_get32(c->q + c->q_bound);
 		c->q_len = end - c->q_off;
 	} else {
 		c->q_len = 0;
@@ -349,8 +345,8 @@ static int send_some(struct watch_pub *p, struct conn *c)
 		} else {
 			c->q_off += s;
 			c->q_len -= s;
-			while (c->q_bound < c->q_off && c->q_bound + 4 + len_at(c->q + c->q_bound) <= c->q_off)
-				c->q_bound += 4 + len_at(c->q + c->q_bound);
+			while (c->q_bound < c->q_off && c->q_bound + 4 + le_get32(c->q + c->q_bound) <= c->q_off)
+				c->q_bound += 4 + le_get32(c->q + c->q_bound);
 			if (!c->q_len)
 				c->q_off = c->q_bound = 0;
 		}
@@ -449,7 +445,7 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 		return;
 	p->msg.len = 0;
 	p->st.checks++;
-	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_checksum(g)) == 0)
+	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
 		broadcast(p, &p->msg);
 	send_all(p, NULL, g);
 }

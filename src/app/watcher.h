@@ -23,8 +23,9 @@ struct watcher {
 	int ncmd;              /* commands in the copy's history */
 	long checks;           /* checksums compared (all equal but the last mismatches) */
 	long mismatches;       /* checksums that differed (each followed by a new snapshot) */
-	uint64_t last_sum;     /* the last checksum the game sent that the copy matched */
+	uint64_t last_sum;     /* the last digest (game_digest) the game sent that the copy matched */
 	int last_turn;
+	int last_ncmd;         /* the copy's commands then */
 	char line[160];        /* what the top line says besides whom it watches ("" nothing) */
 	struct console *inner; /* the game's screens are drawn here, at the size shown */
 };
@@ -60,6 +61,12 @@ int watcher_read(struct watcher *w, char *why, int wlen);
  * or that it waits for the game). Only cells that change are damaged.
  * Returns 0 or -ENOMEM. */
 int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, struct console *scratch);
+
+/* The recordings' checksum (game_checksum, what --replay prints) of the
+ * copy as it was at the last digest that matched the game's, made now
+ * (once: it costs several digests). Returns 0 with it in sum, or -ENOENT
+ * when no digest matched yet or commands came after it. */
+int watcher_checksum(const struct watcher *w, uint64_t *sum);
 
 /* Closes the socket and frees the copy; w can be connected again. NULL ok. */
 void watcher_close(struct watcher *w);

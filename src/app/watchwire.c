@@ -1,6 +1,7 @@
 /* The watch protocol's bytes: little-endian integers, strings as a length
  * byte and their bytes, every value checked when parsed. */
 #include "app/watchwire.h"
+#include "core/le.h"
 #include "game/history.h"
 #include <errno.h>
 #include <stdio.h>
@@ -54,9 +55,7 @@ static void o_str(struct out *o, const char *s, size_t max)
 static int put(struct serial_buf *b, uint8_t type, const struct out *o, size_t extra)
 {
 	unsigned char h[WATCH_HEAD];
-	uint32_t len = (uint32_t)(1 + o->n + extra);
-	for (int i = 0; i < 4; i++)
-		h[i] = (unsigned char)(len >> (8 * i));
+	le_put32(h, (uint32_t)(1 + o->n + extra));
 	h[4] = type;
 	int rc = serial_buf_append(b, h, sizeof h);
 	return rc ? rc : serial_buf_append(b, o->b, o->n);
@@ -128,37 +127,6 @@ int watchwire_screen(struct serial_buf *b, const struct ui *u)
 	return put(b, WATCH_SCREEN, &o, 0);
 }
 
-/* The frame of a section of the game's encoding, written into the snapshot
- * as game_encode would append it. */
-struct snap_sink {
-	struct serial_buf *b;
-	size_t at; /* where the open section's length goes */
-};
-
-static int snap_begin(void *ctx, const char tag[4])
-{
-	struct snap_sink *s = ctx;
-	static const unsigned char zero[4];
-	int rc = serial_buf_append(s->b, tag, 4);
-	s->at = s->b->len;
-	return rc ? rc : serial_buf_append(s->b, zero, 4);
-}
-
-static int snap_write(void *ctx, const void *data, size_t len)
-{
-	struct snap_sink *s = ctx;
-	return serial_buf_append(s->b, data, len);
-}
-
-static int snap_end(void *ctx)
-{
-	struct snap_sink *s = ctx;
-	uint32_t n = (uint32_t)(s->b->len - s->at - 4);
-	for (int i = 0; i < 4; i++)
-		s->b->data[s->at + i] = (unsigned char)(n >> (8 * i));
-	return 0;
-}
-
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g)
 {
 	struct out o = { .n = 0 };
@@ -167,21 +135,18 @@ int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct ga
 	if (g) {
 		o_u32(&o, (uint32_t)hist_count(game_history(g)));
 		o_u32(&o, (uint32_t)game_turn(g));
-		o_u64(&o, game_checksum(g));
+		o_u64(&o, game_digest(g));
 	}
 	size_t start = b->len;
 	int rc = put(b, WATCH_SNAPSHOT, &o, 0);
 	if (rc || !g)
 		return rc;
-	struct snap_sink s = { .b = b };
-	const struct serial_sink sink = { .begin = snap_begin, .write = snap_write, .end = snap_end, .ctx = &s };
-	if ((rc = game_encode_to(g, &sink)))
+	if ((rc = game_encode(g, b)))
 		return rc;
 	size_t len = b->len - start - 4;
 	if (len > WATCH_MSG_MAX)
 		return -EMSGSIZE;
-	for (int i = 0; i < 4; i++)
-		b->data[start + i] = (unsigned char)(len >> (8 * i));
+	le_put32(b->data + start, (uint32_t)len);
 	return 0;
 }
 
@@ -206,8 +171,7 @@ int watchwire_read(struct watch_reader *r, const void *data, size_t n, size_t *u
 		r->head[r->have_head++] = p[i++];
 		*used = i;
 		if (r->have_head == WATCH_HEAD) {
-			r->len = (uint32_t)r->head[0] | (uint32_t)r->head[1] << 8 | (uint32_t)r->head[2] << 16 |
-				 (uint32_t)r->head[3] << 24;
+			r->len = le_get32(r->head);
 			r->type = r->head[4];
 			if (r->len == 0 || r->len > max)
 				return -EMSGSIZE;

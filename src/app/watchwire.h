@@ -9,8 +9,9 @@
 #include "ui/ui.h"
 
 /* The protocol's version, sent first (WATCH_HELLO); a watcher refuses any
- * other. Raised whenever a message's bytes change. */
-#define WATCH_VERSION 1
+ * other. Raised whenever a message's bytes change (2: the checksums are
+ * game_digest, not game_checksum). */
+#define WATCH_VERSION 2
 
 /* A message is "length (u32 LE) type (u8) payload", length counting the
  * type and the payload (1 .. WATCH_MSG_MAX); all integers little-endian. */
@@ -21,9 +22,9 @@ enum watch_type {
 	/* the game to a watcher */
 	WATCH_HELLO = 1,    /* u16 version, u8 n, n bytes: whose game it is ("ann@pi, kiosk") */
 	WATCH_SNAPSHOT = 2, /* the screen (ui block), u8 has_game; with a game: u32 commands so far,
-			     * u32 turn, u64 checksum, then the game's encoding (game_encode) */
+			     * u32 turn, u64 game_digest, then the game's encoding (game_encode) */
 	WATCH_COMMAND = 3,  /* i32 c, item, x, y, choice: one command as played */
-	WATCH_CHECK = 4,    /* u32 commands so far, u32 turn, u64 game_checksum after them */
+	WATCH_CHECK = 4,    /* u32 commands so far, u32 turn, u64 game_digest after them */
 	WATCH_SCREEN = 5,   /* the screen changed (ui block) */
 	/* a watcher to the game: nothing else is ever read from one */
 	WATCH_RESYNC = 0x81 /* no payload: send me a new snapshot */

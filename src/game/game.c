@@ -618,14 +618,29 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 	return used ? buf : NULL;
 }
 
-/* ---- checksum: FNV-1a over integers, fed byte by byte little-endian ---- */
+/* ---- checksum: FNV-1a over integers, fed byte by byte little-endian ----
+ * ---- digest: the same integers, a word at a time (game_digest) ---- */
 
 struct hash {
 	uint64_t h;
+	bool word; /* the digest: one mixing step per 64-bit word */
 };
+
+/* One word of the digest: (h ^ v) * odd, then h ^= h >> 29. Each step is a
+ * bijection of h for any v and of v for any h, so a game that differs from
+ * another in one word always has another digest. */
+static inline void h_word(struct hash *h, uint64_t v)
+{
+	h->h = (h->h ^ v) * 0x9E3779B97F4A7C15ULL;
+	h->h ^= h->h >> 29;
+}
 
 static void h_u64(struct hash *h, uint64_t v)
 {
+	if (h->word) {
+		h_word(h, v);
+		return;
+	}
 	for (int i = 0; i < 8; i++) {
 		h->h ^= (v >> (8 * i)) & 0xFF;
 		h->h *= 0x100000001B3ULL;
@@ -640,6 +655,21 @@ static void h_i(struct hash *h, int v)
 static void h_bytes(struct hash *h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
+	if (h->word) {
+		/* little-endian words whatever the CPU, the tail zero-padded */
+		size_t i = 0;
+		for (; i + 8 <= n; i += 8)
+			h_word(h, (uint64_t)b[i] | (uint64_t)b[i + 1] << 8 | (uint64_t)b[i + 2] << 16 |
+					  (uint64_t)b[i + 3] << 24 | (uint64_t)b[i + 4] << 32 | (uint64_t)b[i + 5] << 40 |
+					  (uint64_t)b[i + 6] << 48 | (uint64_t)b[i + 7] << 56);
+		if (i < n) {
+			uint64_t v = 0;
+			for (int k = 0; i + (size_t)k < n; k++)
+				v |= (uint64_t)b[i + (size_t)k] << (8 * k);
+			h_word(h, v);
+		}
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		h->h ^= b[i];
 		h->h *= 0x100000001B3ULL;
@@ -683,9 +713,9 @@ static void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
 	}
 }
 
-uint64_t game_checksum(const struct game *g)
+/* The checksum's walk over the game, with the hash h. */
+static inline uint64_t hash_game(const struct game *g, struct hash h)
 {
-	struct hash h = {0xCBF29CE484222325ULL};
 	h_u64(&h, g->seed);
 	h_i(&h, g->mapgen);
 	h_u64(&h, g->rng.state);
@@ -735,4 +765,14 @@ uint64_t game_checksum(const struct game *g)
 		h_i(&h, m->count);
 	}
 	return h.h;
+}
+
+uint64_t game_checksum(const struct game *g)
+{
+	return hash_game(g, (struct hash){ 0xCBF29CE484222325ULL, false });
+}
+
+uint64_t game_digest(const struct game *g)
+{
+	return hash_game(g, (struct hash){ 0xCBF29CE484222325ULL, true });
 }

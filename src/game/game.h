@@ -113,6 +113,12 @@ bool game_is_over(const struct game *g);
  * from integers only, so it is the same on every CPU and compiler. Two games
  * given the same seed and commands have the same checksum after every turn. */
 uint64_t game_checksum(const struct game *g);
+/* A 64-bit digest of the same state as game_checksum (every field it
+ * hashes, in the same order), mixed a 64-bit word at a time: several times
+ * cheaper, the same on every CPU, but a different value, so it is not the
+ * recordings' checksum. Two games that differ in one hashed value always
+ * have different digests. pirogue --watch compares it after every batch. */
+uint64_t game_digest(const struct game *g);
 /* Number of turns taken so far (0 at the start). */
 int game_turn(const struct game *g);
 /* The dungeon level the player is on, 1-based. */
@@ -198,6 +204,10 @@ enum {
 #define GAME_PICKUP_DEFAULT (GAME_PICKUP_POTIONS | GAME_PICKUP_SCROLLS)
 /* The class (GAME_PICKUP_*) of item kind (enum item_kind); 0 out of range. */
 unsigned game_pickup_class(int kind);
+/* Parses an auto-pickup setting: a comma list of potions, scrolls, weapons,
+ * armour (or armor), all, none, into *out (GAME_PICKUP_* bits). Returns 0,
+ * or -EINVAL (nothing set) for an empty list, an empty item or another word. */
+int game_pickup_parse(const char *s, unsigned *out);
 /* game_explore_step with auto-pickup of the classes in pickup (GAME_PICKUP_*
  * bits; 0 is game_explore_step): an item of those classes that the player
  * remembers lying on this floor, has room for and did not put down himself

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/le.h"
 #include "core/log.h"
 
 /* Commands a reader takes from the store at once (on the stack). */
@@ -17,7 +18,7 @@
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i + 4 <= n; i += 4) {
-		h ^= (uint64_t)p[i] | (uint64_t)p[i + 1] << 8 | (uint64_t)p[i + 2] << 16 | (uint64_t)p[i + 3] << 24;
+		h ^= le_get32(p + i);
 		h *= 0x100000001b3ull;
 	}
 	return h;
@@ -27,16 +28,12 @@ static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 
 static void put_i32(unsigned char *p, int v)
 {
-	uint32_t u = (uint32_t)v;
-	p[0] = (unsigned char)u;
-	p[1] = (unsigned char)(u >> 8);
-	p[2] = (unsigned char)(u >> 16);
-	p[3] = (unsigned char)(u >> 24);
+	le_put32(p, (uint32_t)v);
 }
 
 static int get_i32(const unsigned char *p)
 {
-	uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	uint32_t u = le_get32(p);
 	int v;
 	memcpy(&v, &u, sizeof v);
 	return v;

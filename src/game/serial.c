@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/le.h"
 #include "game/history.h"
 #include "game/items.h"
 #include "game/limits.h"
@@ -201,8 +202,8 @@ static inline void w_u32(struct wr *w, uint32_t v)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	w_bytes(w, &v, 4);
 #else
-	unsigned char c[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-			      (unsigned char)(v >> 24)};
+	unsigned char c[4];
+	le_put32(c, v);
 	w_bytes(w, c, 4);
 #endif
 }
@@ -316,12 +317,7 @@ static int buf_write(void *ctx, const void *p, size_t n)
 static int buf_end(void *ctx)
 {
 	const struct bufsink *bs = ctx;
-	uint32_t n = (uint32_t)(bs->b->len - bs->at - 4);
-	unsigned char *p = bs->b->data + bs->at;
-	p[0] = (unsigned char)n;
-	p[1] = (unsigned char)(n >> 8);
-	p[2] = (unsigned char)(n >> 16);
-	p[3] = (unsigned char)(n >> 24);
+	le_put32(bs->b->data + bs->at, (uint32_t)(bs->b->len - bs->at - 4));
 	return 0;
 }
 
@@ -483,7 +479,7 @@ static uint32_t r_u32(struct rd *r)
 {
 	unsigned char c[4];
 	r_bytes(r, c, 4);
-	return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+	return le_get32(c);
 }
 
 static int r_i32(struct rd *r)

@@ -47,7 +47,7 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 		o = &none;
 	char no_drm[480] = "drm not built in", no_fb[280] = "fbdev not built in";
 #ifdef HAVE_DRM_BACKEND
-	char r[400]; /* a reason with its advice (drmcard_open_advice) */
+	char r[400]; /* a reason with its advice (devnode_advice) */
 	if (drmcard_probe(o, r, sizeof r) == 0) {
 		snprintf(why, len, "drm: %s", r);
 		return &drm_display_ops;

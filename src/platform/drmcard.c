@@ -1,5 +1,6 @@
 /* drmcard: see drmcard.h. */
 #include "platform/drmcard.h"
+#include "platform/devnode.h"
 #include "platform/holders.h"
 #include "core/log.h"
 #include "platform/kmsutil.h"
@@ -84,16 +85,6 @@ void drmcard_log_master_failure(const char *path, int err)
 			  path, who[0] ? who : "who holds it cannot be seen", "");
 }
 
-const char *drmcard_open_advice(int err)
-{
-	if (err == EACCES)
-		return "add the user to the video group (sudo usermod -aG video $USER, then log in again) or run as root";
-	if (err == EPERM)
-		return "refused by the device policy this runs under (a cgroup's: systemd's DeviceAllow=, a container's), "
-		       "not by the file's permissions: allow DRM cards, major 226 (DeviceAllow=char-226 rw)";
-	return "";
-}
-
 /* Opens a card node; on failure logs one line (when quiet is false). */
 static int open_card(const char *path, bool quiet)
 {
@@ -105,7 +96,7 @@ static int open_card(const char *path, bool quiet)
 		if (err == ENOENT || err == ENODEV || err == ENXIO)
 			log_error("%s: no such DRM card (%s): --list-displays shows the cards there are", path, strerror(err));
 		else if (err == EACCES || err == EPERM)
-			log_error("%s: %s: %s", path, strerror(err), drmcard_open_advice(err));
+			log_error("%s: %s: %s", path, strerror(err), devnode_advice(DEVNODE_DRM, err));
 		else
 			log_error("%s: %s", path, strerror(err));
 	}
@@ -375,7 +366,7 @@ int drmcard_probe(const struct display_opts *o, char *why, size_t len)
 		struct drmcard_output ch;
 		if (fd < 0) {
 			err = fd;
-			const char *fix = drmcard_open_advice(-fd);
+			const char *fix = devnode_advice(DEVNODE_DRM, -fd);
 			snprintf(reason, sizeof reason, "%.63s cannot be opened (%s)%s%s", cards[i], strerror(-fd),
 				 fix[0] ? ": " : "", fix);
 		} else {
@@ -417,7 +408,7 @@ int drmcard_list(FILE *out)
 	for (int i = 0; i < n; i++) {
 		int fd = open_card(cards[i], true);
 		if (fd < 0) {
-			const char *fix = drmcard_open_advice(-fd);
+			const char *fix = devnode_advice(DEVNODE_DRM, -fd);
 			fprintf(out, "  %s: cannot open: %s%s%s%s\n", cards[i], strerror(-fd), fix[0] ? " (" : "", fix,
 				fix[0] ? ")" : "");
 			continue;

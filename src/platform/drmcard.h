@@ -26,13 +26,6 @@ struct drmcard_output {
  * after logging one line naming the card and what to do. */
 int drmcard_find(const char *card, const char *want_conn, char *path, size_t len);
 
-/* What to do about a card that open(2) refused with err (a positive
- * errno), for the end of a message: EACCES is the node's permissions (the
- * video group, or root); EPERM is the device policy of the cgroup this runs
- * in (a systemd unit's DevicePolicy=/DeviceAllow=, a container's rules),
- * which no group changes; "" for any other errno. */
-const char *drmcard_open_advice(int err);
-
 /* Writes the name of fd's driver ("vc4", "unknown driver") into buf. */
 void drmcard_driver(int fd, char *buf, size_t len);
 

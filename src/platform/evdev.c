@@ -2,6 +2,7 @@
 #include "platform/evmap.h" /* first: it orders input.h before the kernel's key names */
 #include "platform/evdev.h"
 #include "platform/evdb.h"
+#include "platform/devnode.h"
 #include "platform/photons.h"
 #include "core/log.h"
 #include <dirent.h>
@@ -20,7 +21,6 @@
 
 #define EVDEV_MAX_DEVS 32
 #define EVDEV_MAX_NOTES 64
-#define PERM_FIX "add yourself to the input group: sudo usermod -aG input $USER, then log in again"
 
 struct evdev_dev {
 	int fd;
@@ -37,6 +37,7 @@ struct note {
 	char node[32];
 	enum note_state state;
 	uint64_t until_ms; /* NOTE_PENDING: report after this */
+	int err;           /* NOTE_PENDING: the errno of the last refused open */
 };
 
 struct evdev {
@@ -139,12 +140,12 @@ static void sysfs_name(const char *node, char *buf, size_t len)
 	fclose(f);
 }
 
-static void report_denied(const struct evdev *e, const char *node)
+static void report_denied(const struct evdev *e, const char *node, int err)
 {
 	char name[128];
 	sysfs_name(node, name, sizeof name);
-	log_error("%s/%s%s%s%s: permission denied; %s", e->dir, node, name[0] ? " (" : "", name,
-		  name[0] ? ")" : "", PERM_FIX);
+	log_error("%s/%s%s%s%s: %s; %s", e->dir, node, name[0] ? " (" : "", name, name[0] ? ")" : "", strerror(err),
+		  devnode_advice(DEVNODE_INPUT, err));
 }
 
 /* ---------- devices ---------- */
@@ -296,9 +297,11 @@ static void try_open(struct evdev *e, const char *node, bool fresh)
 			if (fresh && (!n || n->state == NOTE_PENDING)) {
 				if (!n && (n = note_set(e, node, NOTE_PENDING)))
 					n->until_ms = now_ms() + EVDEV_RETRY_FOR_MS;
+				if (n)
+					n->err = err;
 			} else if (!n || n->state != NOTE_FAILED) {
 				note_set(e, node, NOTE_FAILED);
-				report_denied(e, node);
+				report_denied(e, node, err);
 			}
 		} else if (!n || n->state != NOTE_FAILED) {
 			note_set(e, node, NOTE_FAILED);
@@ -603,7 +606,7 @@ static void retry_pending(struct evdev *e)
 		struct note *n = note_find(e, pending[i]);
 		if (n && n->state == NOTE_PENDING && t >= n->until_ms) {
 			n->state = NOTE_FAILED;
-			report_denied(e, pending[i]);
+			report_denied(e, pending[i], n->err);
 		}
 	}
 	retry_timer_update(e);
@@ -748,10 +751,9 @@ int evdev_list(FILE *out, const struct evdev_opts *o)
 		if (fd < 0) {
 			int err = errno;
 			sysfs_name(nodes[i], name, sizeof name);
+			const char *fix = devnode_advice(DEVNODE_INPUT, err);
 			fprintf(out, "%s%s%s%s: cannot open: %s%s%s\n", path, name[0] ? " \"" : "", name,
-				name[0] ? "\"" : "", strerror(err),
-				err == EACCES || err == EPERM ? "; " : "",
-				err == EACCES || err == EPERM ? PERM_FIX : "");
+				name[0] ? "\"" : "", strerror(err), fix[0] ? "; " : "", fix);
 			continue;
 		}
 		int erc = libevdev_new_from_fd(fd, &ev);

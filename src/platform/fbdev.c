@@ -1,5 +1,6 @@
 #include "platform/fbdev.h"
 #include "core/log.h"
+#include "platform/devnode.h"
 #include "render/blit.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -75,9 +76,7 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	if (d->fd < 0) {
 		rc = -errno;
 		if (rc == -EACCES || rc == -EPERM)
-			log_error("%s: %s: add yourself to the video group (sudo usermod -aG video $USER, then log in "
-				  "again) or run as root",
-				  d->path, strerror(-rc));
+			log_error("%s: %s: %s", d->path, strerror(-rc), devnode_advice(DEVNODE_FB, -rc));
 		else
 			log_error("%s: %s: is there a framebuffer? (ls /dev/fb*; --list-displays; --fb PATH)", d->path,
 				  strerror(-rc));
@@ -340,8 +339,8 @@ int fbdev_list_displays(FILE *out)
 			break;
 		n++;
 		if (rc) {
-			fprintf(out, "  %s: cannot open: %s%s\n", p, strerror(-rc),
-				rc == -EACCES ? " (join the video group or run as root)" : "");
+			const char *fix = devnode_advice(DEVNODE_FB, -rc);
+			fprintf(out, "  %s: cannot open: %s%s%s\n", p, strerror(-rc), fix[0] ? "; " : "", fix);
 			continue;
 		}
 		char id[17], desc[96];

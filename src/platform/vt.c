@@ -1,4 +1,5 @@
 #include "platform/vt.h"
+#include "platform/devnode.h"
 #include "platform/holders.h"
 #include "core/log.h"
 #include <errno.h>
@@ -133,8 +134,7 @@ int vt_open(struct vt **out, int vtnum)
 	if (v->fd < 0) {
 		rc = -errno;
 		if (rc == -EACCES || rc == -EPERM)
-			log_error("%s: %s: run as root, or from a login on that console, or add yourself to the tty group",
-				  path, strerror(-rc));
+			log_error("%s: %s: %s", path, strerror(-rc), devnode_advice(DEVNODE_TTY, -rc));
 		else
 			log_error("%s: %s: pick another VT with --vt N", path, strerror(-rc));
 		goto fail;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/le.h"
 #include "core/log.h"
 #include "save/why.h"
 
@@ -242,19 +243,6 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 
 /* ---- the file format ---- */
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static uint32_t crc(const unsigned char *p, size_t n)
 {
 	uLong c = crc32(0L, Z_NULL, 0);
@@ -400,8 +388,8 @@ static int fr_end(void *ctx)
 {
 	struct framer *f = ctx;
 	unsigned char h[8];
-	put32(h, f->len);
-	put32(h + 4, (uint32_t)f->crc);
+	le_put32(h, f->len);
+	le_put32(h + 4, (uint32_t)f->crc);
 	f->nsec++;
 	return fr_patch(f, f->sec + 4, h, sizeof h);
 }
@@ -419,9 +407,9 @@ static int frame(struct framer *f, const struct game *g)
 	if (rc)
 		return rc;
 	memcpy(h, SAVE_MAGIC, 8);
-	put32(h + 8, SERIAL_VERSION);
-	put32(h + 12, f->nsec);
-	put32(h + 16, crc(h, 16));
+	le_put32(h + 8, SERIAL_VERSION);
+	le_put32(h + 12, f->nsec);
+	le_put32(h + 16, crc(h, 16));
 	return fr_patch(f, 0, h, sizeof h);
 }
 
@@ -454,10 +442,10 @@ static int check_header(const unsigned char *p, size_t have, size_t len, uint32_
 			       "\\x89PIRSAV\\n");
 	if (len < HEADER_LEN || have < HEADER_LEN)
 		return why_set(why, whylen, -EINVAL, "the save is cut short (%zu bytes, in its header)", len);
-	if (crc(p, 16) != get32(p + 16))
+	if (crc(p, 16) != le_get32(p + 16))
 		return why_set(why, whylen, -EINVAL, "the save's header is damaged (checksum mismatch)");
-	uint32_t version = get32(p + 8);
-	*nsec = get32(p + 12);
+	uint32_t version = le_get32(p + 8);
+	*nsec = le_get32(p + 12);
 	if (version > SERIAL_VERSION)
 		return why_set(why, whylen, -EINVAL,
 			       "the save was written by a newer pirogue (format %" PRIu32 "; this one reads %d)",
@@ -481,7 +469,7 @@ static int check_section(const unsigned char *h, size_t have, uint32_t i, uint32
 	if (len - at < 12 || have < 12)
 		return why_set(why, whylen, -EINVAL, "the save is cut short (in section %" PRIu32 " of %" PRIu32 ")", i + 1,
 			       nsec);
-	*n = get32(h + 4);
+	*n = le_get32(h + 4);
 	if (len - at - 12 < *n)
 		return why_set(why, whylen, -EINVAL,
 			       "the save is cut short (section %" PRIu32 " of %" PRIu32 ", '%s', lacks %zu bytes)", i + 1,
@@ -508,7 +496,7 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 		rc = check_section(p + at, len - at, i, nsec, at, len, &n, why, whylen);
 		if (rc)
 			return rc;
-		if (crc(p + at + 12, n) != get32(p + at + 8))
+		if (crc(p + at + 12, n) != le_get32(p + at + 8))
 			return why_set(why, whylen, -EINVAL, "the save is damaged (section '%s' fails its checksum)",
 				       tag_text(p + at, t));
 		body_len += 8 + n;
@@ -522,7 +510,7 @@ int save_decode(const void *data, size_t len, struct game **out, char *why, size
 	at = HEADER_LEN;
 	size_t o = 0;
 	for (uint32_t i = 0; i < nsec; i++) {
-		uint32_t n = get32(p + at + 4);
+		uint32_t n = le_get32(p + at + 4);
 		memcpy(body + o, p + at, 8);
 		memcpy(body + o + 8, p + at + 12, n);
 		o += 8 + n;

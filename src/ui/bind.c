@@ -24,13 +24,13 @@
 	{ '?', ACT_HELP }, { KEY_F1, ACT_HELP }, \
 	{ KEY_ENTER, ACT_CONFIRM }, { KEY_KPENTER, ACT_CONFIRM }, { '\n', ACT_CONFIRM }, \
 	{ KEY_ESCAPE, ACT_CANCEL }, \
-	{ 'Q', ACT_QUIT }, \
+	{ 'Q', ACT_QUIT }, { 'O', ACT_OPTIONS }, \
 	{ PAD_UP, ACT_MOVE_N }, { PAD_DOWN, ACT_MOVE_S }, { PAD_LEFT, ACT_MOVE_W }, { PAD_RIGHT, ACT_MOVE_E }, \
 	{ PAD_UPLEFT, ACT_MOVE_NW }, { PAD_UPRIGHT, ACT_MOVE_NE }, \
 	{ PAD_DOWNLEFT, ACT_MOVE_SW }, { PAD_DOWNRIGHT, ACT_MOVE_SE }, \
 	{ PAD_SOUTH, ACT_DO }, { PAD_EAST, ACT_BACK }, { PAD_WEST, ACT_INVENTORY }, \
 	{ PAD_NORTH, ACT_LOOK }, { PAD_START, ACT_MENU }, { PAD_SELECT, ACT_HISTORY }, \
-	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_EXPLORE }, { PAD_THUMBR, ACT_CHARACTER }, \
+	{ PAD_TR2, ACT_EXPLORE }, { PAD_THUMBL, ACT_OPTIONS }, { PAD_THUMBR, ACT_CHARACTER }, \
 	{ PAD_TL2, ACT_HELP },
 
 #define DEFAULT_COUNT (sizeof(struct bind_entry[]){ DEFAULT_BINDINGS } / sizeof(struct bind_entry))
@@ -157,7 +157,7 @@ static const char *const names[ACT_COUNT] = {
 	[ACT_CHARACTER] = "character", [ACT_LOOK] = "look", [ACT_HISTORY] = "history",
 	[ACT_EXPLORE] = "explore", [ACT_HELP] = "help",
 	[ACT_CONFIRM] = "confirm", [ACT_CANCEL] = "cancel", [ACT_QUIT] = "quit",
-	[ACT_DO] = "do", [ACT_BACK] = "back", [ACT_MENU] = "menu",
+	[ACT_DO] = "do", [ACT_BACK] = "back", [ACT_MENU] = "menu", [ACT_OPTIONS] = "options",
 };
 
 const char *bind_action_name(enum action a)

@@ -27,6 +27,7 @@ enum action {
 	ACT_DO,         /* gamepad A: confirm; on the map pick up or take the stairs */
 	ACT_BACK,       /* gamepad B: cancel; on the map wait a turn */
 	ACT_MENU,       /* gamepad Start: save and quit to the menu */
+	ACT_OPTIONS,    /* the options screen */
 	ACT_COUNT
 };
 

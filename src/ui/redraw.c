@@ -42,9 +42,10 @@ static bool hovered(const struct ui *u, const struct ui_layout *l, const struct 
 static int compose_desc(const struct ui_layout *l, const struct game *g, struct console *scratch, bool shown,
 			int cam_x, int hx, int hy, int r[4])
 {
+	const struct ui_palette *pal = l->pal;
 	if (l->compact) {
 		r[0] = l->log_x, r[1] = l->log_y, r[2] = l->log_w, r[3] = l->log_h;
-		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 		ui_draw_log(l, g, scratch);
 	} else {
 		r[0] = 0, r[1] = l->panel_y, r[2] = l->cols, r[3] = 1;
@@ -245,6 +246,7 @@ static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 		       int ox, int oy)
 {
+	const struct ui_palette *pal = l->pal;
 	const struct map *m = game_map(g);
 	if (++d->frame == 0) { /* marks wrapped: forget them all */
 		memset(d->mark, 0, sizeof d->mark);
@@ -291,17 +293,17 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	for (int k = 0; k < d->nmarked; k++) {
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
 		int vx = x - d->cam_x, vy = y - d->cam_y;
-		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg, 0, 0 };
-		if (!ui_tile_look(m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
+		struct con_cell v = { ' ', 0xFFFFFF, pal->bg, 0, 0 };
+		if (!ui_tile_look(l->pal, m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
 			/* unseen: as con_clear left it (text cells) */
 			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
-				con_put(c, cx, cy, ' ', 0xFFFFFF, ui_pal.bg);
+				con_put(c, cx, cy, ' ', 0xFFFFFF, pal->bg);
 			continue;
 		}
 		if (d->top[at]) {
 			const struct drawable *t = &now[d->top[at] - 1];
 			v.ch = t->glyph;
-			v.fg = ui_drawable_fg(t);
+			v.fg = ui_drawable_fg(l->pal, t);
 		}
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
@@ -316,6 +318,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 			 struct console *scratch, bool log_later)
 {
+	const struct ui_palette *pal = l->pal;
 	struct game_stats s;
 	game_stats(g, &s);
 	if (memcmp(&s, &d->stats, sizeof s)) {
@@ -334,7 +337,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	}
 	if (!same) {
 		if (!log_later) {
-			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 			ui_draw_log(l, g, scratch);
 			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
 		}
@@ -350,6 +353,7 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 {
 	/* (the camera may differ by less than a view: the view is moved) */
 	ui_layout(c->w, c->h, ui_map_cw(u), l);
+	l->pal = ui_palette_of(u);
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;

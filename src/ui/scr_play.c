@@ -25,6 +25,7 @@ static const struct scr_key keys[] = {
 	{ .act = ACT_MENU, .hint = "menu", .help = "save and quit to the menu" },
 	{ .act = ACT_CANCEL, .help = "save and quit to the menu" },
 	{ .act = ACT_CHARACTER, .hint = "character", .brief = "char", .help = "character" },
+	{ .act = ACT_OPTIONS, .hint = "options", .brief = "opt", .help = "options" },
 	{ 0 },
 };
 
@@ -111,6 +112,12 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		break;
 	case ACT_CHARACTER:
 		u->screen = UI_CHARACTER;
+		break;
+	case ACT_OPTIONS:
+		u->opt_from = UI_PLAY;
+		u->opt_sel = 0;
+		u->notice[0] = 0; /* the title's (not shown in play), not the options' own */
+		u->screen = UI_OPTIONS;
 		break;
 	case ACT_CANCEL:
 	case ACT_QUIT:

@@ -24,11 +24,32 @@ enum ui_screen {
 	UI_SCORES,    /* the high-score table */
 	UI_NAME,      /* a new high score: the player's name */
 	UI_VIEW,      /* watching a recording */
+	UI_OPTIONS,   /* the settings the player may change in the game (scr_options.c's table) */
 	UI_SCREEN_COUNT
 };
 
 /* Title menu entries, in the order shown (only the available ones are). */
-enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_DAILY, MENU_SCORES, MENU_HELP, MENU_QUIT, MENU_COUNT };
+enum ui_menu_item { MENU_CONTINUE, MENU_NEW_GAME, MENU_DAILY, MENU_SCORES, MENU_OPTIONS, MENU_HELP, MENU_QUIT, MENU_COUNT };
+
+/* One row of the options screen: a setting of the settings files and the
+ * values it offers, or (key NULL) a row that opens another screen. A later
+ * setting joins the screen by a row in scr_options.c's table. */
+struct ui_option {
+	const char *key;   /* the setting's name in a settings file ("attract"), NULL: opens screen */
+	const char *label; /* what the screen calls it */
+	int n;             /* how many values */
+	const char *const *values; /* each as a settings file writes it */
+	const char *const *shown;  /* each as the screen shows it */
+	enum ui_screen screen;     /* key NULL: the screen it opens */
+};
+#define UI_OPTIONS_MAX 12
+/* The rows, in the order shown, and their count. */
+extern const struct ui_option ui_options[];
+extern const int ui_option_count;
+/* The row whose setting is key, or -1. */
+int ui_option_find(const char *key);
+/* The index of value among row's values, or -1 (not one of them). */
+int ui_option_value(int row, const char *value);
 
 /* One line of the high-score table as the scores screen shows it (the app
  * fills these from the table in the state directory). */
@@ -83,6 +104,11 @@ struct ui {
 	int nscores;           /* lines in scores */
 	int score_rank;        /* the line of the game just ended, -1 when none */
 	bool scores_after_death; /* UI_SCORES follows a game over: Enter starts a new game */
+	int opt_sel;           /* UI_OPTIONS: the selected row of ui_options */
+	enum ui_screen opt_from; /* the screen UI_OPTIONS goes back to */
+	int opt_val[UI_OPTIONS_MAX]; /* each row's value (an index into its values), -1: another (opt_other) */
+	char opt_other[UI_OPTIONS_MAX][32]; /* a row's value set in a file that is none of its values */
+	int palette;           /* enum ui_palette_kind: the colours the screens draw in */
 	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
 				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
 	bool scores_daily;     /* UI_SCORES shows the daily games' table */
@@ -110,6 +136,8 @@ enum ui_request {
 	UI_REQ_VIEW_ON,     /* UI_VIEW: jump forward */
 	UI_REQ_VIEW_STOP,   /* UI_VIEW: stop watching (back where it began, or quit) */
 	UI_REQ_WATCH,       /* watch the recording of the scores' line ui->watch */
+	UI_REQ_OPTION,      /* the options screen's row u->opt_sel now has value u->opt_val[opt_sel]:
+			     * apply it at once and save it in the state directory's settings file */
 };
 
 struct ui_host {
@@ -139,7 +167,11 @@ struct ui_input {
 };
 
 /* Where things go on a console of a given size (GAME.md §6). */
+struct ui_palette;
+/* The palettes (ui_palette_of; the setting `palette`: default, high-contrast). */
+enum ui_palette_kind { UI_PALETTE_DEFAULT, UI_PALETTE_HIGH_CONTRAST, UI_PALETTE_COUNT };
 struct ui_layout {
+	const struct ui_palette *pal; /* the colours to draw in (ui_layout: the default; ui_draw: u's) */
 	int cols, rows;
 	int map_cw;            /* text cells per map cell across (1 or 2): the view shows view_w / map_cw map columns */
 	bool too_small;        /* below 40×24: only a message is drawn, no input taken but the way out (ui_input) */
