@@ -234,7 +234,7 @@ static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 				mark_cell(d, m, mx, my);
 			else
 				for (int h = 0, cx = ui_view_cx(l, vx); h < cw; h++)
-					con_put(c, cx + h, l->view_y + vy, ' ', 0xFFFFFF, ui_pal.bg);
+					con_put(c, cx + h, l->view_y + vy, ' ', 0xFFFFFF, l->pal->bg);
 		}
 	}
 }
