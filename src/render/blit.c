@@ -484,10 +484,13 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
  * into the slot (the band's cells gathered so far drawn first, one of
  * them may be copied from the slot). A glyph is always drawn by the same
  * path, so its colours in the key are always in the same form. */
-static const uint8_t *cached_cell(struct blitter *b, const struct fjob *f, const struct bjob *j, int g, bool map,
-				  struct surface *s)
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
+				uint32_t *key, struct surface *s);
+
+static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
+									 const struct bjob *j, int g, bool map,
+									 struct surface *s)
 {
-	const struct band *bd = &b->band;
 	struct cell_cache *cc = &b->cc;
 	uint32_t k0 = ((uint32_t)g + 1) | (map ? 0x80000000u : 0);
 	uint32_t k1 = (f ? f->fg : j->fg) & 0xFFFFFF, k2 = (f ? f->bg : j->bg) & 0xFFFFFF;
@@ -505,8 +508,17 @@ static const uint8_t *cached_cell(struct blitter *b, const struct fjob *f, const
 	}
 	if (key[0] & CC_DRAWN)
 		return px;
-	/* drawn into the slot as a surface of one cell */
-	struct band *one = cc->one;
+	return fill_slot(b, f, j, px, key, s);
+}
+
+/* Job f or j drawn into the slot px of the cell cache, whose key is key (a
+ * surface of one cell; the band's cells gathered so far drawn first); the
+ * slot marked drawn. Returns px. */
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
+				uint32_t *key, struct surface *s)
+{
+	const struct band *bd = &b->band;
+	struct band *one = b->cc.one;
 	one->o = bd->o;
 	one->sy0 = 0;
 	one->bw = bd->bw;
@@ -530,7 +542,7 @@ static const uint8_t *cached_cell(struct blitter *b, const struct fjob *f, const
 			      .format = s->format,
 			      .rotation = s->rotation };
 	b->draw_band(b, one, &cs);
-	key[0] = k0 | CC_DRAWN;
+	key[0] |= CC_DRAWN;
 	return px;
 }
 

@@ -255,14 +255,17 @@ struct ui_drawn {
 
 /* A frame: brings shown (the console the display shows) up to date for u
  * and g, ending exactly as ui_draw would leave it and damaged exactly where
- * it changed. On the play screen (no status line, the same size, camera,
- * device, bindings and demo flag as last time; a new field of struct ui
- * that the play screen draws from must join these in redraw.c) only what
- * changed is drawn, straight into shown, each cell once: the map cells
- * whose tile, view or memory changed, those where a drawable came, went or
- * changed, the HUD's numbers and the log when they changed (composed in
- * scratch and copied), the description of the map cell under the pointer
- * now (the map put back where the last one was). The map is compared only
+ * it changed. On the play screen (no status line, the same size,
+ * device, bindings and demo flag as last time, a camera less than a view
+ * away; a new field of struct ui that the play screen draws from must join
+ * these in redraw.c) only what changed is drawn, straight into shown, each
+ * cell once: the map cells whose tile, view or memory changed, those where
+ * a drawable came, went or changed, the HUD's numbers and the log when
+ * they changed (composed in scratch and copied), the description of the
+ * map cell under the pointer now (the map put back where the last one
+ * was); when the camera moved, the view is composed in scratch from the
+ * cells of shown that stay in view, moved, and those uncovered or changed,
+ * drawn, then copied where it differs. The map is compared only
  * where the game's view last changed it (struct map's views and seen), or
  * whole when the floor changed or more than one view was taken since.
  * Anything else is drawn whole into scratch and copied where it differs.
