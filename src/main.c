@@ -7,6 +7,7 @@
 #include "platform/vt.h"
 #include "save/daily.h"
 #include "save/save.h"
+#include "ui/ui.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -46,6 +47,10 @@ static const char usage_text[] =
 	"  --auto-pickup LIST   what auto-explore walks to and picks up: a comma list of\n"
 	"                       potions, scrolls, weapons, armour, or all or none\n"
 	"                       (default potions,scrolls)\n"
+	"  --text-size SIZE     auto (the automatic choice), larger or smaller (one step\n"
+	"                       of its fonts and scales; pixel displays)\n"
+	"  --palette NAME       the screens' colours: default, or high-contrast (white\n"
+	"                       text on black, saturated monsters and items)\n"
 	"  --keys FILE          read keys from FILE instead of a device, one key a line\n"
 	"                       ('#' starts a comment): a character or a name: up down\n"
 	"                       left right home end pgup pgdn insert delete enter escape\n"
@@ -95,7 +100,8 @@ static const char usage_text[] =
 	"                       Lines are 'setting = value' with the names of these options:\n"
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
-	"                       blank auto-pickup watch (yes/no).\n"
+	"                       blank auto-pickup watch (yes/no) palette\n"
+	"                       text-size.\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -120,7 +126,7 @@ enum {
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
 	OPT_AUTO_PICKUP, OPT_DAILY_SEED, OPT_DAILY, OPT_VIEW,
-	OPT_WATCH, OPT_NO_WATCH,
+	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE, OPT_TEXT_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -164,6 +170,8 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "watch", no_argument, NULL, OPT_WATCH },
 	{ "no-watch", no_argument, NULL, OPT_NO_WATCH },
+	{ "palette", required_argument, NULL, OPT_PALETTE },
+	{ "text-size", required_argument, NULL, OPT_TEXT_SIZE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -223,32 +231,6 @@ static int parse_size(const char *s, int *w, int *h, int *hz)
 	return 0;
 }
 
-/* "potions,scrolls", "all", "none": GAME_PICKUP_* bits; 0 or -EINVAL. */
-static int parse_pickup(const char *s, unsigned *out)
-{
-	static const struct {
-		const char *name;
-		unsigned bits;
-	} words[] = {
-		{ "potions", GAME_PICKUP_POTIONS }, { "scrolls", GAME_PICKUP_SCROLLS }, { "weapons", GAME_PICKUP_WEAPONS },
-		{ "armour", GAME_PICKUP_ARMOUR },   { "armor", GAME_PICKUP_ARMOUR },     { "all", GAME_PICKUP_ALL },
-		{ "none", 0 },
-	};
-	unsigned bits = 0;
-	const char *p = s;
-	do {
-		size_t n = strcspn(p, ",");
-		size_t i = 0;
-		while (i < sizeof words / sizeof words[0] && (strlen(words[i].name) != n || strncmp(words[i].name, p, n)))
-			i++;
-		if (i == sizeof words / sizeof words[0])
-			return -EINVAL;
-		bits |= words[i].bits;
-		p += n;
-	} while (*p++ == ',');
-	*out = bits;
-	return 0;
-}
 
 /* Applies one option (from the command line or a settings file). Returns 0,
  * -1 when the program should stop with status 0 (--help, --version), or an
@@ -427,7 +409,7 @@ static int set_option(struct opts *o, int c, const char *val)
 		break;
 	}
 	case OPT_AUTO_PICKUP:
-		if (parse_pickup(val, &o->cfg.auto_pickup))
+		if (game_pickup_parse(val, &o->cfg.auto_pickup))
 			return bad_value(o, "auto-pickup", val,
 					 "a comma list of potions, scrolls, weapons, armour, or all or none");
 		o->cfg.has_auto_pickup = true;
@@ -464,6 +446,24 @@ static int set_option(struct opts *o, int c, const char *val)
 	case OPT_NO_WATCH:
 		o->cfg.no_watch = true;
 		break;
+	case OPT_PALETTE:
+		if (!strcmp(val, "default"))
+			o->cfg.palette = UI_PALETTE_DEFAULT;
+		else if (!strcmp(val, "high-contrast"))
+			o->cfg.palette = UI_PALETTE_HIGH_CONTRAST;
+		else
+			return bad_value(o, "palette", val, "default or high-contrast");
+		break;
+	case OPT_TEXT_SIZE:
+		if (!strcmp(val, "auto"))
+			o->cfg.text_step = 0;
+		else if (!strcmp(val, "larger"))
+			o->cfg.text_step = 1;
+		else if (!strcmp(val, "smaller"))
+			o->cfg.text_step = -1;
+		else
+			return bad_value(o, "text-size", val, "auto, larger or smaller");
+		break;
 	default:
 		return EXIT_USAGE;
 	}
@@ -474,7 +474,7 @@ static int set_option(struct opts *o, int c, const char *val)
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
-	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH,
+	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH, OPT_PALETTE, OPT_TEXT_SIZE,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -501,7 +501,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch palette text-size, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_STATE_DIR && o->in_state) {

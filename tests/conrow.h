@@ -33,4 +33,19 @@ static inline bool conrow_find(const struct console *c, const char *text)
 	return false;
 }
 
+/* The same, setting (*x, *y) to where the first such text starts. */
+static inline bool conrow_find_at(const struct console *c, const char *text, int *x, int *y)
+{
+	char buf[256];
+	assert_true(c->w < (int)sizeof buf);
+	for (*y = 0; *y < c->h; (*y)++) {
+		const char *at = strstr(conrow_text(c, *y, buf, false), text);
+		if (at) {
+			*x = (int)(at - buf);
+			return true;
+		}
+	}
+	return false;
+}
+
 #endif

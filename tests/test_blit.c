@@ -471,6 +471,98 @@ static void test_wide_map_cells(void **st)
 	tf_free(f);
 }
 
+/* The cell cache (issue 22: a cell drawn again is copied, not blended):
+ * one blitter with it, kept across rotations, formats (each changed alone)
+ * and map sheets (set, swapped, removed), draws exactly what a blitter
+ * without it draws, byte for byte: glyphs and colours from small sets, so
+ * that cells come back often with one of glyph, fg or bg changed; text and
+ * wide map cells; surfaces that clip the console; the default cache and
+ * caches of 1 and 4 slots (cells of a band taking one another's slots). */
+static void cell_cache_case(int slots, int nch, int ncol)
+{
+	static const uint32_t pal[] = { 0x000000, 0xFFFFFF, 0x808040, 0x2050A0 };
+	for (int fno = 0; fno < N_TEST_FONTS; fno++) {
+		struct font *f = test_font(fno);
+		assert_non_null(f);
+		bool rnd = fno >= 2;
+		/* map sheets only fit the golden fonts' cells */
+		struct font *sheets[2] = { rnd ? NULL : wide_font(0), rnd ? NULL : wide_font(1) };
+		for (int scale = 1; scale <= 2; scale++) {
+			struct blitter *b, *ref;
+			assert_int_equal(blit_create(&b, f, scale), 0);
+			assert_int_equal(blit_create(&ref, f, scale), 0);
+			assert_int_equal(blit_set_cell_cache(b, slots), 0);
+			assert_int_equal(blit_set_cell_cache(ref, 0), 0);
+			struct rng r;
+			rng_seed(&r, (uint64_t)(fno * 10 + scale + slots * 100));
+			/* the sheet changes alone (each pass starts where the last
+			 * ended), then the rotation alone, the format alone */
+			static const int seq[][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 3 },
+						      { 1, 2 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+			for (int pass = 0; pass < 3; pass++) {
+				const struct font *m = pass < 2 ? sheets[pass] : NULL;
+				assert_int_equal(blit_set_map(b, m), 0);
+				assert_int_equal(blit_set_map(ref, m), 0);
+				for (int step = 0; step < 9; step++) {
+					int fi = seq[step][0], ri = seq[step][1];
+					struct console *c;
+					int cols = rnd ? 21 : 9, rows = rnd ? 5 : 6, cw = f->cell_w, ch = f->cell_h;
+					assert_int_equal(con_create(&c, cols, rows), 0);
+					int lw = cols * cw * scale - 5, lh = rows * ch * scale + 2;
+					struct tsurf a, want;
+					ts_init(&a, formats[fi], rotations[ri], lw, lh, 1);
+					for (int round = 0; round < 6; round++) {
+						for (int i = 0; i < 40; i++) {
+							int x = rng_range(&r, 0, cols - 1), y = rng_range(&r, 0, rows - 1);
+							uint32_t cp = rnd ? (uint32_t)rng_range(&r, 0, nch - 1)
+									  : random_chars[rng_range(&r, 0, nch - 1)];
+							uint32_t fg = pal[rng_range(&r, 0, ncol - 1)];
+							uint32_t bg = pal[rng_range(&r, 0, ncol - 1)];
+							if (m && rng_range(&r, 0, 1))
+								put_wide(c, x, y, cp, fg, bg);
+							else
+								con_put(c, x, y, cp, fg, bg);
+						}
+						blit_draw(b, c, &a.s, round ? c->damage : NULL);
+						con_clear_damage(c);
+						ts_init(&want, formats[fi], rotations[ri], lw, lh, 1);
+						blit_draw(ref, c, &want.s, NULL);
+						if (memcmp(a.s.pixels, want.s.pixels, a.size))
+							fail_msg("font %s %d slots sheet %d %s scale %d rotation %d round %d: "
+								 "drawn with the cell cache differs from without",
+								 f->name, slots, pass, format_names[fi], scale, rotations[ri],
+								 round);
+						ts_free(&want);
+					}
+					ts_free(&a);
+					con_destroy(c);
+				}
+			}
+			blit_destroy(b);
+			blit_destroy(ref);
+		}
+		tf_free(sheets[0]);
+		tf_free(sheets[1]);
+		tf_free(f);
+	}
+}
+
+static void test_cell_cache(void **st)
+{
+	(void)st;
+	cell_cache_case(-1, 9, 4);
+	cell_cache_case(1, 2, 2);
+	cell_cache_case(4, 3, 2);
+	/* counts that are not a power of two are refused */
+	struct font *f = tf_make(0);
+	struct blitter *b;
+	assert_int_equal(blit_create(&b, f, 1), 0);
+	assert_int_equal(blit_set_cell_cache(b, 3), -EINVAL);
+	assert_int_equal(blit_set_cell_cache(b, -2), -EINVAL);
+	blit_destroy(b);
+	tf_free(f);
+}
+
 /* blit_draw_on_black (issue 22: a first frame pays only for what it
  * shows) on a black surface gives the pixels of blit_draw(NULL) on the same
  * black surface, byte for byte: consoles with black and other backgrounds,
@@ -928,6 +1020,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_on_black_equals_full),
 		cmocka_unit_test(test_map_sheet_later),
 		cmocka_unit_test(test_wide_map_cells),
+		cmocka_unit_test(test_cell_cache),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),

@@ -582,8 +582,8 @@ static void test_hints_shorten(void **st)
 			line[x - 1] = 0;
 		assert_string_equal(line, want[i].line);
 		/* keys brighter than labels: the line reads apart from the log */
-		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_pal.hint_key);             /* "arrows/hjkl" */
-		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_pal.hint); /* "move" */
+		assert_int_equal(con_at(r.c, 1, 29)->fg, ui_palette_of(NULL)->hint_key);             /* "arrows/hjkl" */
+		assert_int_equal(con_at(r.c, (int)strlen(" arrows/hjkl: "), 29)->fg, ui_palette_of(NULL)->hint); /* "move" */
 	}
 	struct ui_hint items[24];
 	for (int dev = 0; dev < 2; dev++) {
@@ -1474,14 +1474,14 @@ static void test_hp_bar_alive(void **st)
 	ui_draw(&r.u, r.f.g, r.c);
 	int y = -1;
 	for (int i = 0; i < 50 && y < 0; i++)
-		if (con_at(r.c, 1, i)->bg == ui_hp_colour(1, 30) || con_at(r.c, 1, i)->bg == ui_pal.hp_empty)
+		if (con_at(r.c, 1, i)->bg == ui_hp_colour(ui_palette_of(NULL), 1, 30) || con_at(r.c, 1, i)->bg == ui_palette_of(NULL)->hp_empty)
 			y = i;
 	assert_true(y >= 0);
-	assert_int_equal(con_at(r.c, 1, y)->bg, ui_hp_colour(1, 30)); /* the bar's first cell */
-	assert_int_equal(con_at(r.c, 2, y)->bg, ui_pal.hp_empty);
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_hp_colour(ui_palette_of(NULL), 1, 30)); /* the bar's first cell */
+	assert_int_equal(con_at(r.c, 2, y)->bg, ui_palette_of(NULL)->hp_empty);
 	pa->hp = 0;
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_int_equal(con_at(r.c, 1, y)->bg, ui_pal.hp_empty); /* dead: empty */
+	assert_int_equal(con_at(r.c, 1, y)->bg, ui_palette_of(NULL)->hp_empty); /* dead: empty */
 	rig_done(&r);
 }
 
@@ -1541,6 +1541,48 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.opt_val[2], 1);
 	key(&r, ACT_DO, PAD_SOUTH);
 	assert_int_equal(r.u.opt_val[2], 0);
+	/* auto-pickup: potions and scrolls, one back is nothing, and on again */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Explore picks up"));
+	r.u.opt_val[3] = ui_option_value(3, "potions,scrolls");
+	assert_int_equal(r.u.opt_val[3], 0);
+	r.f.nreq = 0;
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[3], ui_option_value(3, "none"));
+	assert_true(conrow_find(r.c, "nothing"));
+	key(&r, ACT_MOVE_E, KEY_RIGHT);
+	assert_int_equal(r.u.opt_val[3], 0);
+	assert_true(conrow_find(r.c, "potions and scrolls"));
+	assert_int_equal(r.f.nreq, 2);
+	/* colours: default, high contrast; the screen in it as soon as the
+	 * app sets what the row says (the app's part: test_options_rows.sh) */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Colours"));
+	r.u.opt_val[4] = 0;
+	key(&r, ACT_DO, PAD_SOUTH);
+	assert_int_equal(r.u.opt_val[4], ui_option_value(4, "high-contrast"));
+	assert_true(conrow_find(r.c, "high contrast"));
+	r.u.palette = UI_PALETTE_HIGH_CONTRAST;
+	ui_draw(&r.u, r.f.g, r.c);
+	const struct ui_palette *hc = ui_palette_of(&r.u);
+	assert_int_not_equal(hc->text, ui_palette_of(NULL)->text);
+	int tx = 0, ty = 0;
+	assert_true(conrow_find_at(r.c, "Demo after", &tx, &ty));
+	assert_int_equal(con_at(r.c, tx, ty)->fg, hc->text);
+	r.u.palette = UI_PALETTE_DEFAULT;
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_int_equal(r.u.opt_val[4], 0);
+	/* text size: automatic, larger, smaller (the display's part:
+	 * test_options_rows.sh at 1920x1080) */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Text size"));
+	r.u.opt_val[5] = ui_option_value(5, "auto");
+	assert_true(conrow_find(r.c, "automatic"));
+	key(&r, ACT_MOVE_W, PAD_LEFT);
+	assert_int_equal(r.u.opt_val[5], ui_option_value(5, "smaller"));
+	key(&r, ACT_MOVE_W, KEY_LEFT);
+	assert_int_equal(r.u.opt_val[5], ui_option_value(5, "larger"));
+	assert_true(conrow_find(r.c, "larger"));
 	/* the keys row: the help screen, and back here with B */
 	key(&r, ACT_MOVE_S, PAD_DOWN);
 	r.f.nreq = 0;
@@ -1549,7 +1591,7 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.screen, UI_HELP);
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_OPTIONS);
-	assert_int_equal(r.u.opt_sel, 3);
+	assert_int_equal(r.u.opt_sel, 6);
 	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
 	assert_int_equal(r.u.opt_sel, 0);
 	key(&r, ACT_BACK, PAD_EAST);

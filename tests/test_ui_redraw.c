@@ -63,10 +63,12 @@ static void camera(const struct game *g, int cols, int rows, int *cam_x, int *ca
  * while the player walks and the camera scrolls under it, another screen,
  * the gamepad's hints, the demo's hint line); after every command the
  * console brought up to date by ui_draw_frame equals a whole ui_draw and
- * is damaged exactly where it changed. Returns how many frames were
- * redrawn in part; *scrolled counts the frames whose camera moved under a
- * pointer held over the map. */
-static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int *scrolled)
+ * is damaged exactly where it changed (scratch scribbled on between
+ * frames). Returns how many frames were redrawn in part; *scrolled counts
+ * the frames whose camera moved under a pointer held over the map, *moved
+ * those redrawn in part whose camera moved (the view moved in the console,
+ * the cells it uncovered drawn). */
+static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int *scrolled, int *moved)
 {
 	struct console *shown, *scratch, *ref;
 	assert_int_equal(con_create(&shown, cols, rows), 0);
@@ -86,7 +88,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	struct rng r;
 	rng_seed(&r, seed);
 	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
-	*scrolled = 0;
+	*scrolled = *moved = 0;
 	for (int t = 0; t < COMMANDS; t++) {
 		if (game_is_over(g)) {
 			game_destroy(g);
@@ -157,8 +159,12 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 		memcpy(before, shown->cells, (size_t)cols * (size_t)rows * sizeof *before);
 		con_clear_damage(shown);
 		bool was_valid = drawn.valid;
+		/* scratch holds nothing between calls: scribbled on now and then */
+		if (scratch->w == cols && scratch->h == rows && rng_range(&r, 0, 1))
+			con_fill(scratch, 0, 0, cols, rows, '#', rng_next(&r) & 0xFFFFFF, rng_next(&r) & 0xFFFFFF);
 		ui_draw_frame(&drawn, &u, g, shown, scratch);
 		partial += was_valid && drawn.valid;
+		*moved += was_valid && drawn.valid && (cam_x != was_x || cam_y != was_y);
 		ui_draw(&u, g, ref);
 		for (int i = 0; i < cols * rows; i++) {
 			if (memcmp(&shown->cells[i], &ref->cells[i], sizeof ref->cells[i]))
@@ -172,8 +178,8 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 		}
 	}
 	print_message("%dx%d generator %d: %d of %d frames redrawn in part, %d games, deepest floor %d, the camera "
-		      "moved under a still pointer %d times\n",
-		      cols, rows, (int)k, partial, COMMANDS, games, depth, *scrolled);
+		      "moved under a still pointer %d times, in a frame redrawn in part %d times\n",
+		      cols, rows, (int)k, partial, COMMANDS, games, depth, *scrolled, *moved);
 	game_destroy(g);
 	con_destroy(shown);
 	con_destroy(scratch);
@@ -185,11 +191,14 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 static void test_partial_equals_whole(void **st)
 {
 	(void)st;
-	static const int sizes[][2] = {{240, 67}, {80, 24}, {80, 30}, {100, 50}, {40, 24}, {63, 40}, {39, 24}};
+	/* (100×24: a view wider than the floor scrolled up and down, the
+	 * columns beside the floor blank) */
+	static const int sizes[][2] = {{240, 67}, {80, 24}, {80, 30}, {100, 50}, {40, 24}, {63, 40}, {39, 24}, {100, 24}};
 	for (int k = 0; k < MAPGEN_COUNT; k++)
 		for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-			int scrolled;
-			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i, &scrolled);
+			int scrolled, moved;
+			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i, &scrolled,
+						 &moved);
 			if (sizes[i][0] >= 40)
 				assert_true(partial > COMMANDS / 2); /* the path under test was taken */
 			else
@@ -198,8 +207,10 @@ static void test_partial_equals_whole(void **st)
 			 * scrolled under the pointer */
 			struct ui_layout l;
 			ui_layout(sizes[i][0], sizes[i][1], 1, &l);
-			if (!l.too_small && (l.view_w < MAP_W || l.view_h < MAP_H))
+			if (!l.too_small && (l.view_w < MAP_W || l.view_h < MAP_H)) {
 				assert_true(scrolled > 0);
+				assert_true(moved > 0);
+			}
 		}
 }
 
@@ -211,10 +222,11 @@ static void test_partial_equals_whole_wide(void **st)
 	static const int sizes[][2] = {{160, 45}, {80, 30}, {107, 32}, {41, 24}};
 	map_cw = 2;
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		int scrolled;
-		int partial = check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 70 + (uint64_t)i, &scrolled);
+		int scrolled, moved;
+		int partial = check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 70 + (uint64_t)i, &scrolled, &moved);
 		assert_true(partial > COMMANDS / 2);
 		assert_true(scrolled > 0); /* every one is narrower than the map's 80 map cells */
+		assert_true(moved > 0);
 	}
 	map_cw = 1;
 }

@@ -92,8 +92,8 @@ static struct command toward(const struct game *g, int tx, int ty)
 	int px, py, nx, ny;
 	game_player_pos(g, &px, &py);
 	if (path_step(dist, cost, m->w, m->h, px, py, &nx, &ny))
-		return plain(CMD_WAIT);
-	return plain(dir_cmd(nx - px, ny - py));
+		return bot_cmd(CMD_WAIT);
+	return bot_cmd(bot_step(nx - px, ny - py));
 }
 
 static struct command bot(const struct game *g, struct run *r)
@@ -101,7 +101,7 @@ static struct command bot(const struct game *g, struct run *r)
 	if (game_levelup_pending(g)) {
 		struct game_stats s;
 		game_stats(g, &s);
-		struct command c = plain(CMD_LEVEL_UP);
+		struct command c = bot_cmd(CMD_LEVEL_UP);
 		static const int order[3] = {LEVELUP_POWER, LEVELUP_DEFENSE, LEVELUP_HP};
 		c.choice = s.level <= 4 ? LEVELUP_HP : order[r->levelups % 3];
 		r->levelups++;
@@ -140,7 +140,7 @@ static struct command bot(const struct game *g, struct run *r)
 	for (int i = 0; i < nm; i++) {
 		int dx = mon[i].x - px, dy = mon[i].y - py;
 		if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
-			return plain(dir_cmd(dx, dy));
+			return bot_cmd(bot_step(dx, dy));
 	}
 	for (int i = 0; i < n; i++) {
 		const struct item_def *d = &content_items[v[i].kind];
@@ -169,8 +169,8 @@ static struct command bot(const struct game *g, struct run *r)
 	if (game_travel_step(g, true, &step, why, sizeof why))
 		return step;
 	if (!strcmp(why, "You are on the stairs."))
-		return plain(CMD_DESCEND);
-	return plain(CMD_WAIT);
+		return bot_cmd(CMD_DESCEND);
+	return bot_cmd(CMD_WAIT);
 }
 
 static void play(uint64_t seed, int max_turns, int max_depth, struct run *r)

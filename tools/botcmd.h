@@ -4,14 +4,14 @@
 #include "game/game.h"
 
 /* Command c with every argument unset (-1). */
-static inline struct command plain(enum cmd c)
+static inline struct command bot_cmd(enum cmd c)
 {
 	return (struct command){.c = c, .item = -1, .x = -1, .y = -1, .choice = -1};
 }
 
 /* The move by (dx, dy), each -1..1, in the order of CMD_MOVE_N..CMD_MOVE_NW;
  * CMD_WAIT for (0, 0) or anything farther. */
-static inline enum cmd dir_cmd(int dx, int dy)
+static inline enum cmd bot_step(int dx, int dy)
 {
 	static const int dirs[8][2] = {{0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}};
 	for (int i = 0; i < 8; i++)

@@ -37,7 +37,7 @@
 static struct command dive_cmd(const struct game *g)
 {
 	if (game_levelup_pending(g)) {
-		struct command c = plain(CMD_LEVEL_UP);
+		struct command c = bot_cmd(CMD_LEVEL_UP);
 		c.choice = LEVELUP_HP;
 		return c;
 	}
@@ -51,10 +51,10 @@ static struct command dive_cmd(const struct game *g)
 			continue;
 		int dx = d[i].x - px, dy = d[i].y - py;
 		if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
-			return plain(dir_cmd(dx, dy));
+			return bot_cmd(bot_step(dx, dy));
 	}
 	if (px == m->down_x && py == m->down_y)
-		return plain(CMD_DESCEND);
+		return bot_cmd(CMD_DESCEND);
 	static uint8_t cost[MAP_W * MAP_H];
 	static uint16_t dist[MAP_W * MAP_H];
 	for (int i = 0; i < m->w * m->h; i++)
@@ -62,8 +62,8 @@ static struct command dive_cmd(const struct game *g)
 	path_dijkstra(cost, m->w, m->h, m->down_x, m->down_y, dist);
 	int nx, ny;
 	if (path_step(dist, cost, m->w, m->h, px, py, &nx, &ny))
-		return plain(CMD_WAIT);
-	return plain(dir_cmd(nx - px, ny - py));
+		return bot_cmd(CMD_WAIT);
+	return bot_cmd(bot_step(nx - px, ny - py));
 }
 
 /* What the play bot has done so far. */
@@ -97,14 +97,14 @@ static struct command toward(const struct game *g, int tx, int ty)
 	const int tries[3][2] = {{sx, sy}, {sx, 0}, {0, sy}};
 	for (int i = 0; i < 3; i++)
 		if ((tries[i][0] || tries[i][1]) && map_walkable(game_map(g), px + tries[i][0], py + tries[i][1]))
-			return plain(dir_cmd(tries[i][0], tries[i][1]));
-	return plain(CMD_WAIT);
+			return bot_cmd(bot_step(tries[i][0], tries[i][1]));
+	return bot_cmd(CMD_WAIT);
 }
 
 static struct command play_cmd(const struct game *g, struct play *p)
 {
 	if (game_levelup_pending(g)) {
-		struct command c = plain(CMD_LEVEL_UP);
+		struct command c = bot_cmd(CMD_LEVEL_UP);
 		c.choice = p->next_choice++ % LEVELUP_COUNT;
 		p->levelups++;
 		return c;
@@ -126,19 +126,19 @@ static struct command play_cmd(const struct game *g, struct play *p)
 		}
 		if (step == 2) {
 			p->dropped++;
-			struct command c = plain(CMD_DROP);
+			struct command c = bot_cmd(CMD_DROP);
 			c.item = v[carried(v, n, ITEM_DAGGER)].slot;
 			return c;
 		}
 		if (step == 3)
-			return plain(CMD_PICKUP);
+			return bot_cmd(CMD_PICKUP);
 		return use(v[carried(v, n, ITEM_DAGGER)].slot, -1, -1);
 	}
 	struct drawable d[512];
 	int nd = game_drawables(g, d, 512);
 	for (int i = 0; i < nd && n < 26; i++)
 		if (d[i].order == GAME_ORDER_ITEM && d[i].x == px && d[i].y == py)
-			return plain(CMD_PICKUP);
+			return bot_cmd(CMD_PICKUP);
 	char buf[160];
 	int potion = carried(v, n, ITEM_HEALTH_POTION);
 	if (potion >= 0 && (s.hp * 2 < s.max_hp || (!p->used[ITEM_HEALTH_POTION] && s.hp < s.max_hp))) {
@@ -169,10 +169,10 @@ static struct command play_cmd(const struct game *g, struct play *p)
 			}
 		}
 		if (abs(mx - px) <= 1 && abs(my - py) <= 1)
-			return plain(dir_cmd(mx - px, my - py));
+			return bot_cmd(bot_step(mx - px, my - py));
 		/* Let it come: whoever steps next to the other gives the first blow. */
 		if (p->waited++ < 8)
-			return plain(CMD_WAIT);
+			return bot_cmd(CMD_WAIT);
 		return toward(g, mx, my);
 	}
 	p->waited = 0;
@@ -194,7 +194,7 @@ static struct command play_cmd(const struct game *g, struct play *p)
 		path_dijkstra(cost, MAP_W, MAP_H, d[best].x, d[best].y, dist);
 		int nx, ny;
 		if (path_step(dist, cost, MAP_W, MAP_H, px, py, &nx, &ny) == 0)
-			return plain(dir_cmd(nx - px, ny - py));
+			return bot_cmd(bot_step(nx - px, ny - py));
 	}
 	struct command step;
 	char why[80];
@@ -207,8 +207,8 @@ static struct command play_cmd(const struct game *g, struct play *p)
 	if (game_travel_step(g, true, &step, why, sizeof(why)))
 		return step;
 	if (px == mm->down_x && py == mm->down_y)
-		return plain(CMD_DESCEND);
-	return plain(CMD_WAIT);
+		return bot_cmd(CMD_DESCEND);
+	return bot_cmd(CMD_WAIT);
 }
 
 static bool play_done(const struct play *p)

@@ -40,7 +40,6 @@
 #define MAX_FDS (64 + WATCH_MAX + 1) /* ours, the devices', the watch socket and its watchers */
 #define MAX_EVENTS 64 /* read from the display at a time */
 
-
 /* ------------------------------------------------------------------ */
 /* display */
 
@@ -232,7 +231,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 {
 	const struct ui_host host = host_of(a);
 	a->step_at = -1;
-	a->walk.pickup = a->cfg->has_auto_pickup ? a->cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a->walk.pickup = a->pickup;
 	if (!walk_start(&a->walk, kind, a->cfg->keys || a->sfd < 0, a->game, &a->ui, &host))
 		return;
 	int rc = wake_open(&a->wake);
@@ -355,6 +354,26 @@ static void on_timer(struct app *a)
 /* the options screen (scr_options.c's rows): their values from the
  * settings in force, a change applied at once and saved */
 
+/* Auto-pickup's classes as the setting spells them: "all", "none", or
+ * the comma list in the order potions, scrolls, weapons, armour. */
+static void pickup_text(unsigned bits, char *buf, size_t len)
+{
+	static const char *const names[] = { "potions", "scrolls", "weapons", "armour" };
+	if ((bits & GAME_PICKUP_ALL) == GAME_PICKUP_ALL) {
+		snprintf(buf, len, "all");
+		return;
+	}
+	if (!(bits & GAME_PICKUP_ALL)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < 4; i++)
+		if (bits & 1u << i && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i]);
+}
+
 /* The value of setting key as a settings file writes it, into buf (""
  * for a setting the app does not hold). */
 static void option_text(const struct app *a, const char *key, char *buf, size_t len)
@@ -368,6 +387,12 @@ static void option_text(const struct app *a, const char *key, char *buf, size_t 
 		snprintf(buf, len, "%ds", a->idle.blank_s);
 	else if (!strcmp(key, "watch"))
 		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
+	else if (!strcmp(key, "auto-pickup"))
+		pickup_text(a->pickup, buf, len);
+	else if (!strcmp(key, "text-size"))
+		snprintf(buf, len, "%s", a->text_step > 0 ? "larger" : a->text_step < 0 ? "smaller" : "auto");
+	else if (!strcmp(key, "palette"))
+		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
 }
 
 /* Each row's value in u from the settings in force. */
@@ -376,11 +401,34 @@ static void options_init(struct app *a)
 	for (int i = 0; i < ui_option_count && i < UI_OPTIONS_MAX; i++) {
 		if (!ui_options[i].key)
 			continue;
-		char v[16];
+		char v[48];
 		option_text(a, ui_options[i].key, v, sizeof v);
 		a->ui.opt_val[i] = ui_option_value(i, v);
 		snprintf(a->ui.opt_other[i], sizeof a->ui.opt_other[i], "%s", v);
 	}
+}
+
+static void log_layout(const struct app *a);
+
+/* a->text_step in force on the display: the look chosen again, the consoles
+ * sized to it and drawn whole. Returns true, or false with the reason on
+ * the options screen's notice line (a display that makes no automatic
+ * choice: the terminal, a --font). */
+static bool set_text_step(struct app *a)
+{
+	int rc = a->ops->set_text_step ? a->ops->set_text_step(a->disp, a->text_step) : -ENOTSUP;
+	if (rc == -ENOTSUP) {
+		snprintf(a->ui.notice, sizeof a->ui.notice, "%s",
+			 a->disp->look.surf_w ? "The font given (--font) keeps its size." : "The terminal sets its own text size.");
+		return false;
+	}
+	if (rc || size_consoles(a)) {
+		snprintf(a->ui.notice, sizeof a->ui.notice, "That text size does not fit this screen.");
+		return false;
+	}
+	ui_drawn_forget(a->drawn);
+	log_layout(a);
+	return true;
 }
 
 /* Row u->opt_sel's new value: in force at once, then written to the state
@@ -404,6 +452,23 @@ static void option_changed(struct app *a)
 			a->pub = NULL;
 		} else if (!a->no_watch && !a->pub && a->live)
 			start_publishing(a);
+	} else if (!strcmp(o->key, "auto-pickup")) {
+		unsigned bits;
+		if (!game_pickup_parse(v, &bits)) /* the row's values all parse */
+			a->pickup = bits;
+	} else if (!strcmp(o->key, "palette")) {
+		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
+		ui_drawn_forget(a->drawn); /* every cell in the new colours */
+	} else if (!strcmp(o->key, "text-size")) {
+		int was = a->text_step;
+		a->text_step = !strcmp(v, "larger") ? 1 : !strcmp(v, "smaller") ? -1 : 0;
+		if (!set_text_step(a)) { /* said on the screen; neither in force nor kept */
+			a->text_step = was;
+			char t[16];
+			option_text(a, o->key, t, sizeof t);
+			a->ui.opt_val[row] = ui_option_value(row, t);
+			return;
+		}
 	}
 	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
 		int rc = wake_open(&a->wake);
@@ -941,6 +1006,17 @@ static void app_close(struct app *a)
 	wake_close(&a->wake);
 }
 
+/* With --verbose, what the automatic choice (or --font, --scale, the text
+ * size) made of a pixel display: the one "layout" line (README). */
+static void log_layout(const struct app *a)
+{
+	const struct blit_look *lk = &a->disp->look;
+	if (lk->surf_w)
+		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
+			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
+			 lk->bottom);
+}
+
 int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record,
@@ -949,6 +1025,9 @@ int app_run(const struct app_config *cfg)
 	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
 	a.no_watch = cfg->no_watch;
+	a.pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
+	a.ui.palette = cfg->palette;
+	a.text_step = cfg->text_step;
 	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;
@@ -991,11 +1070,7 @@ int app_run(const struct app_config *cfg)
 		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
-	const struct blit_look *lk = &a.disp->look;
-	if (lk->surf_w) /* what the automatic choice (or --font, --scale) made of a pixel display */
-		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
-			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
-			 lk->bottom);
+	log_layout(&a);
 	if (a.watching) {
 		/* until the game ends or q: no game of our own, nothing saved */
 		if (open_signals(&a) || (a.bare && open_input(&a)))

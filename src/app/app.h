@@ -14,6 +14,7 @@ struct app_config {
 	const char *font_from;    /* where font was set: "FILE:LINE" of a settings file, NULL = --font */
 	enum font_layout font_layout; /* how a PNG tileset is laid out (auto by default) */
 	int scale;                /* 1..8, 0 = largest that fits 80×50 cells */
+	int text_step;            /* text-size: 0 the automatic choice, 1 one step larger, -1 smaller */
 	int rotation;             /* 0, 90, 180, 270 */
 	int width, height;        /* headless surface size, 0 = default */
 	const char *screenshot;   /* PNG written from the frame after the last input */
@@ -42,6 +43,7 @@ struct app_config {
 	int64_t now;              /* seconds since 1970, UTC */
 	bool has_auto_pickup;
 	unsigned auto_pickup;     /* GAME_PICKUP_* bits auto-explore gathers (default GAME_PICKUP_DEFAULT) */
+	int palette;              /* enum ui_palette_kind (default UI_PALETTE_DEFAULT) */
 	bool no_watch;            /* watch = no, --no-watch: the game is not published for watchers */
 	bool watch;               /* --watch [SOCKET]: watch a game instead of playing one */
 	const char *watch_socket; /* ... its socket, NULL = watcher_path's default */

@@ -28,6 +28,8 @@ struct app {
 	const struct app_config *cfg;
 	bool no_watch;            /* watch = no (cfg's, then the options screen's) */
 	bool live;                /* the interactive loop runs: the game may be published */
+	int text_step;            /* text-size: -1, 0, 1 (cfg's, then the options screen's) */
+	unsigned pickup;          /* GAME_PICKUP_* auto-explore gathers (cfg's, then the options screen's) */
 	struct font *font;        /* --font, or NULL */
 	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
 	const struct display_ops *ops;

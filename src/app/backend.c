@@ -10,6 +10,7 @@ void backend_opts(const struct app_config *cfg, struct display_opts *o)
 {
 	*o = (struct display_opts){
 		.scale = cfg->scale,
+		.text_step = cfg->text_step,
 		.rotation = cfg->rotation,
 		.width = cfg->width,
 		.height = cfg->height,

@@ -1,6 +1,7 @@
 /* explore: auto-explore and travel, one proposed step at a time (GAME.md §7, docs/rules.md). */
 #include "game/explore.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,6 +136,32 @@ unsigned game_pickup_class(int kind)
 	if (d->effect == EFFECT_EQUIP)
 		return d->slot == EQUIP_WEAPON ? GAME_PICKUP_WEAPONS : GAME_PICKUP_ARMOUR;
 	return d->effect == EFFECT_HEAL ? GAME_PICKUP_POTIONS : GAME_PICKUP_SCROLLS;
+}
+
+int game_pickup_parse(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} words[] = {
+		{ "potions", GAME_PICKUP_POTIONS }, { "scrolls", GAME_PICKUP_SCROLLS }, { "weapons", GAME_PICKUP_WEAPONS },
+		{ "armour", GAME_PICKUP_ARMOUR },   { "armor", GAME_PICKUP_ARMOUR },     { "all", GAME_PICKUP_ALL },
+		{ "none", 0 },
+	};
+	unsigned bits = 0;
+	const char *p = s;
+	do {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		while (i < sizeof words / sizeof words[0] && (strlen(words[i].name) != n || strncmp(words[i].name, p, n)))
+			i++;
+		if (i == sizeof words / sizeof words[0])
+			return -EINVAL;
+		bits |= words[i].bits;
+		p += n;
+	} while (*p++ == ',');
+	*out = bits;
+	return 0;
 }
 
 /* An item auto-pickup goes for: lying on the current floor, where the

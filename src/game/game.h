@@ -204,6 +204,10 @@ enum {
 #define GAME_PICKUP_DEFAULT (GAME_PICKUP_POTIONS | GAME_PICKUP_SCROLLS)
 /* The class (GAME_PICKUP_*) of item kind (enum item_kind); 0 out of range. */
 unsigned game_pickup_class(int kind);
+/* Parses an auto-pickup setting: a comma list of potions, scrolls, weapons,
+ * armour (or armor), all, none, into *out (GAME_PICKUP_* bits). Returns 0,
+ * or -EINVAL (nothing set) for an empty list, an empty item or another word. */
+int game_pickup_parse(const char *s, unsigned *out);
 /* game_explore_step with auto-pickup of the classes in pickup (GAME_PICKUP_*
  * bits; 0 is game_explore_step): an item of those classes that the player
  * remembers lying on this floor, has room for and did not put down himself

@@ -19,6 +19,7 @@ struct display_opts {
 	 * decoded fonts live in it), and say which in struct display. */
 	struct font_cands *fonts;
 	int scale;               /* 1..8; 0: the largest that fits 80×50 cells */
+	int text_step;           /* with fonts: the automatic look's text one step larger (1), smaller (-1), or 0 */
 	int rotation;            /* 0, 90, 180, 270 */
 	int width, height;       /* headless surface size in pixels */
 	const char *card;        /* drm: device path or NULL for auto */
@@ -70,6 +71,14 @@ struct display_ops {
 	 * caller shows a black frame instead. May be NULL: the same as
 	 * -ENOTSUP (terminal, headless). */
 	int (*blank)(struct display *d, bool off);
+	/* Makes the automatic look again with its text one step larger (step
+	 * 1), smaller (-1) or as chosen (0) (blit_look_pick's step), for the
+	 * frames from the next present on, drawn whole; the console size may
+	 * change (ask console_size). Returns 0, or -ENOTSUP when this display
+	 * makes no automatic choice (a --font given, the terminal); another
+	 * negative errno (logged) leaves the look as it was. May be NULL: the
+	 * same as -ENOTSUP. */
+	int (*set_text_step)(struct display *d, int step);
 };
 
 /* Every backend built in, NULL-terminated, in auto-selection order. */

@@ -48,6 +48,7 @@ struct drm_display {
 	struct font_cands *fonts; /* candidates of the automatic choice (borrowed), or NULL */
 	int scale;       /* the blitter's scale */
 	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
+	int text_step;   /* the automatic look's text one step larger (1) or smaller (-1), or 0 */
 	/* the output in use */
 	bool active;    /* a mode is set on a connected display */
 	bool suspended; /* VT released: not master, draw nothing */
@@ -327,8 +328,8 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 		const struct font *font = d->font, *map = d->blit ? blit_map(d->blit) : NULL;
 		if (d->fonts) {
 			char err[512];
-			int rc = blit_choose_look(d->fonts, &d->buf[0].surf, d->auto_scale ? 0 : d->scale, &font, &map,
-						  &want, err, sizeof err);
+			int rc = blit_choose_look(d->fonts, &d->buf[0].surf, d->auto_scale ? 0 : d->scale, d->text_step,
+						  &font, &map, &want, err, sizeof err);
 			if (rc) {
 				log_error("%s", err);
 				return rc;
@@ -390,6 +391,25 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 	log_info("%s %s: %dx%d@%d, %s, console %dx%d cells", d->path, ch->name, w, h, drmcard_mode_hz(&mode),
 		 d->fmt == SURF_RGB565 ? "RGB565" : "XRGB8888", cols, rows);
 	return 0;
+}
+
+static int drm_set_text_step(struct display *dp, int step)
+{
+	struct drm_display *d = drm_of(dp);
+	if (!d->fonts)
+		return -ENOTSUP;
+	int was = d->text_step;
+	d->text_step = step;
+	if (!d->active || d->suspended)
+		return 0; /* chosen at the next mode set */
+	struct drmcard_output ch = d->out;
+	int rc = set_output(d, &ch); /* the same mode, the look chosen again, drawn whole */
+	if (rc) {
+		d->text_step = was;
+		ch = d->out;
+		set_output(d, &ch);
+	}
+	return rc;
 }
 
 /* Re-reads the connectors (after a uevent or a VT switch) and follows what
@@ -496,6 +516,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	d->fonts = o->fonts;
 	d->scale = o->scale ? o->scale : 1;
 	d->auto_scale = !o->scale;
+	d->text_step = o->text_step;
 	/* with candidates, the blitter comes with the choice at the mode set
 	 * (set_output), or with the first candidate while no display is there */
 	int rc = o->font ? blit_create(&d->blit, o->font, d->scale) : 0;
@@ -770,4 +791,5 @@ const struct display_ops drm_display_ops = {
 	.suspend = drm_suspend,
 	.resume = drm_resume,
 	.blank = drm_blank,
+	.set_text_step = drm_set_text_step,
 };

@@ -24,6 +24,8 @@ struct fbdev_display {
 	bool suspended;
 	bool full; /* the next frame draws every cell */
 	struct console *con;
+	struct font_cands *fonts; /* the automatic choice's candidates (borrowed), NULL: a --font */
+	int scale_opt;            /* --scale, 0: none */
 };
 
 int fbdev_format(const struct fb_var_screeninfo *v, enum surf_format *fmt)
@@ -129,8 +131,8 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 		const struct font *map = NULL;
 		if (!o->fonts)
 			scale = o->scale ? o->scale : blit_fit_scale(o->font, &d->surf, 80, 50);
-		else if ((rc = blit_choose_look(o->fonts, &d->surf, o->scale, &d->base.font, &map, &scale, err,
-						sizeof err))) {
+		else if ((rc = blit_choose_look(o->fonts, &d->surf, o->scale, o->text_step, &d->base.font, &map, &scale,
+						err, sizeof err))) {
 			log_error("%s", err);
 			goto fail;
 		}
@@ -143,6 +145,8 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 		if (map && (rc = blit_set_map(d->blit, map)))
 			goto fail; /* blit_set_map said why */
 	}
+	d->fonts = o->fonts;
+	d->scale_opt = o->scale;
 	blit_set_centred(d->blit, true);
 	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
 	blit_look(d->blit, &d->surf, &d->base.look);
@@ -163,6 +167,48 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 fail:
 	fbdev_close(&d->base);
 	return rc;
+}
+
+static int fbdev_set_text_step(struct display *dp, int step)
+{
+	struct fbdev_display *d = (struct fbdev_display *)dp;
+	if (!d->fonts)
+		return -ENOTSUP;
+	const struct font *font, *map;
+	int scale, rc, cols, rows;
+	char err[512];
+	struct blitter *b;
+	if ((rc = blit_choose_look(d->fonts, &d->surf, d->scale_opt, step, &font, &map, &scale, err, sizeof err))) {
+		log_error("%s", err);
+		return rc;
+	}
+	if ((rc = blit_create(&b, font, scale))) {
+		log_error("fbdev: cannot set up the glyph blitter: %s", strerror(-rc));
+		return rc;
+	}
+	if (map && (rc = blit_set_map(b, map))) {
+		blit_destroy(b);
+		return rc; /* blit_set_map said why */
+	}
+	blit_set_centred(b, true);
+	blit_console_size(b, &d->surf, &cols, &rows);
+	if (cols < 1 || rows < 1) {
+		log_error("%s (%s): %dx%d pixels is too small for that text size", d->path, d->id, d->surf.width,
+			  d->surf.height);
+		blit_destroy(b);
+		return -ERANGE;
+	}
+	blit_destroy(d->blit);
+	d->blit = b;
+	d->base.font = font;
+	d->base.map_cw = map ? 2 : 1;
+	blit_look(d->blit, &d->surf, &d->base.look);
+	d->cols = cols;
+	d->rows = rows;
+	if (!d->suspended)
+		blit_clear(&d->surf, 0); /* what the old cells covered outside the new ones */
+	d->full = true;
+	return 0;
 }
 
 static void fbdev_close(struct display *dp)
@@ -252,6 +298,7 @@ const struct display_ops fbdev_display_ops = {
 	.suspend = fbdev_suspend,
 	.resume = fbdev_resume,
 	.blank = fbdev_blank,
+	.set_text_step = fbdev_set_text_step,
 };
 
 /* Reads a framebuffer's description; 0 or a negative errno. */

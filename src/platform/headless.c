@@ -13,9 +13,46 @@ struct headless {
 	struct display base;
 	struct surface s;
 	struct blitter *blit;
+	struct font_cands *fonts; /* the automatic choice's candidates (borrowed), NULL: a --font */
+	int scale_opt, text_step; /* what it was asked (--scale, the text size) */
 	int last_w, last_h; /* console size last presented (0: none yet) */
 	bool black;         /* the surface is all black: nothing drawn on it yet */
 };
+
+/* The blitter for d's font (or the automatic choice among d->fonts, its
+ * text d->text_step larger or smaller), replacing the one it had; the
+ * look and map cells from it. Returns 0 or a negative errno (logged; the
+ * blitter it had kept). */
+static int make_look(struct headless *d)
+{
+	const struct font *font = d->base.font;
+	int scale = d->scale_opt, map = -1, rc;
+	if (d->fonts) {
+		char err[512];
+		/* the map sheet decoded when a frame first shows map cells */
+		if ((rc = blit_choose_look_later(d->fonts, &d->s, d->scale_opt, d->text_step, &font, &map, &scale, err,
+						 sizeof err))) {
+			log_error("%s", err);
+			return rc;
+		}
+	} else if (!scale) {
+		scale = blit_fit_scale(font, &d->s, 80, 50);
+	}
+	struct blitter *b;
+	if ((rc = blit_create(&b, font, scale)))
+		return rc; /* blit_create said why */
+	if (map >= 0 && (rc = blit_set_map_later(b, d->fonts, map))) {
+		blit_destroy(b);
+		return rc; /* blit_set_map_later said why */
+	}
+	blit_destroy(d->blit);
+	d->blit = b;
+	d->base.font = font;
+	d->base.map_cw = map >= 0 ? 2 : 1;
+	blit_set_centred(d->blit, true);
+	blit_look(d->blit, &d->s, &d->base.look);
+	return 0;
+}
 
 static int headless_open(struct display **out, const struct display_opts *o)
 {
@@ -48,31 +85,12 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->s.pixels = calloc((size_t)h, (size_t)d->s.stride); /* black: nothing to clear */
 	if (!d->s.pixels)
 		goto fail_d;
-	const struct font *font = o->font;
-	int scale = o->scale, map = -1;
-	if (o->fonts) {
-		char err[512];
-		/* the map sheet decoded when a frame first shows map cells */
-		if ((rc = blit_choose_look_later(o->fonts, &d->s, o->scale, &font, &map, &scale, err, sizeof err))) {
-			log_error("%s", err);
-			free(d->s.pixels);
-			free(d);
-			return rc;
-		}
-	} else if (!scale) {
-		scale = blit_fit_scale(font, &d->s, 80, 50);
-	}
-	d->base.font = font;
-	rc = blit_create(&d->blit, font, scale);
-	if (rc)
-		goto fail_px; /* blit_create said why */
-	if (map >= 0 && (rc = blit_set_map_later(d->blit, o->fonts, map))) {
-		blit_destroy(d->blit);
-		goto fail_px; /* blit_set_map_later said why */
-	}
-	d->base.map_cw = map >= 0 ? 2 : 1;
-	blit_set_centred(d->blit, true);
-	blit_look(d->blit, &d->s, &d->base.look);
+	d->fonts = o->fonts;
+	d->scale_opt = o->scale;
+	d->text_step = o->text_step;
+	d->base.font = o->font;
+	if ((rc = make_look(d)))
+		goto fail_px; /* make_look said why */
 	d->black = true;
 	*out = &d->base;
 	return 0;
@@ -182,6 +200,22 @@ out:
 	return rc;
 }
 
+static int headless_set_text_step(struct display *base, int step)
+{
+	struct headless *d = (struct headless *)base;
+	if (!d->fonts)
+		return -ENOTSUP;
+	int was = d->text_step;
+	d->text_step = step;
+	int rc = make_look(d);
+	if (rc) {
+		d->text_step = was;
+		return rc;
+	}
+	d->last_w = d->last_h = 0; /* the next present draws it whole */
+	return 0;
+}
+
 const struct surface *headless_surface(struct display *base)
 {
 	return &((struct headless *)base)->s;
@@ -196,6 +230,7 @@ const struct display_ops headless_display_ops = {
 	.poll_fds = headless_poll_fds,
 	.dispatch = headless_dispatch,
 	.screenshot = headless_screenshot,
+	.set_text_step = headless_set_text_step,
 	.suspend = NULL,
 	.resume = NULL,
 };

@@ -196,6 +196,8 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 #endif
 	b->f = f;
 	b->scale = scale;
+	b->cc.r = -1;
+	b->cc.want = -1;
 	b->kind = malloc((size_t)f->nglyphs);
 	b->empty = calloc((size_t)f->nglyphs, 1);
 	if (!b->kind || !b->empty)
@@ -263,6 +265,9 @@ void blit_destroy(struct blitter *b)
 			free(b->o[r].blend[k].done);
 		}
 	}
+	free(b->cc.key);
+	free(b->cc.px);
+	free(b->cc.one);
 	free(b->kind);
 	free(b->empty);
 	free(b);
@@ -319,6 +324,7 @@ int blit_set_map(struct blitter *b, const struct font *map)
 	b->map = map;
 	b->half = hb;
 	b->half_font = hf;
+	b->cc.r = -1; /* kept map cells were of the old sheet */
 	int32_t gmax = map ? font_glyph(map, 0xFFFFFFFFu) : 0;
 	for (int i = 0; i < BLIT_GCACHE; i++) {
 		b->mcache[i].cp = 0xFFFFFFFFu;
@@ -403,9 +409,141 @@ static bool any_set(const uint8_t *p, int n)
 static void flush_band(struct blitter *b, struct surface *s)
 {
 	struct band *bd = &b->band;
-	if (bd->nf || bd->ns || bd->nb)
+	if (bd->nf || bd->ns || bd->nb || bd->nc)
 		b->draw_band(b, bd, s);
-	bd->nf = bd->ns = bd->nb = 0;
+	bd->nf = bd->ns = bd->nb = bd->nc = 0;
+}
+
+int blit_set_cell_cache(struct blitter *b, int slots)
+{
+	if (slots < -1 || (slots > 0 && (slots & (slots - 1))) || slots > (1 << 20))
+		return -EINVAL;
+	struct cell_cache *cc = &b->cc;
+	free(cc->key);
+	free(cc->px);
+	free(cc->one);
+	cc->key = NULL;
+	cc->px = NULL;
+	cc->one = NULL;
+	cc->tried = false;
+	cc->want = slots;
+	return 0;
+}
+
+/* Whether the cell cache can serve a draw at rotation index r in format
+ * rgb565: allocated on first use (cells of at most 16 KB, up to 4096 slots
+ * in 4 MB), emptied when the rotation, the format or the map sheet changed. */
+static bool cache_ready(struct blitter *b, int r, bool rgb565)
+{
+	struct cell_cache *cc = &b->cc;
+	if (!cc->tried) {
+		cc->tried = true;
+		size_t cellb = (size_t)b->f->cell_w * (size_t)b->f->cell_h * (size_t)b->scale * (size_t)b->scale * 4;
+		size_t slots = (size_t)cc->want;
+		if (cc->want < 0) {
+			if (cellb > 16384)
+				return false;
+			for (slots = 4096; slots > 64 && slots * cellb > (4u << 20);)
+				slots /= 2;
+		}
+		if (!slots)
+			return false;
+		cc->key = calloc(slots, sizeof *cc->key);
+		cc->px = malloc(slots * cellb + 64); /* a row store may run past its last pixel: no */
+		cc->one = malloc(sizeof *cc->one);
+		if (!cc->key || !cc->px || !cc->one) {
+			free(cc->key);
+			free(cc->px);
+			free(cc->one);
+			cc->key = NULL;
+			cc->px = NULL;
+			cc->one = NULL;
+			return false;
+		}
+		cc->cellb = cellb;
+		cc->mask = (uint32_t)slots - 1;
+		cc->r = -1;
+	}
+	if (!cc->key)
+		return false;
+	if (cc->r != r || cc->fmt != (int)rgb565) {
+		memset(cc->key, 0, ((size_t)cc->mask + 1) * sizeof *cc->key);
+		cc->r = r;
+		cc->fmt = rgb565;
+	}
+	return true;
+}
+
+#define CC_DRAWN 0x40000000u /* key word 0: the slot holds the cell's pixels */
+
+/* The pixels of mask job f or else blend job j (glyph g, map: of the map
+ * sheet) of the band being gathered, as drawn on s, from the cell cache;
+ * NULL: draw it as usual. A cell is kept the second time it is seen (so
+ * that a frame of cells that do not come back costs only the look-ups):
+ * the first time its slot only notes it, the second time it is drawn
+ * into the slot (the band's cells gathered so far drawn first, one of
+ * them may be copied from the slot). A glyph is always drawn by the same
+ * path, so its colours in the key are always in the same form. */
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
+				uint32_t *key, struct surface *s);
+
+static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
+									 const struct bjob *j, int g, bool map,
+									 struct surface *s)
+{
+	struct cell_cache *cc = &b->cc;
+	uint32_t k0 = ((uint32_t)g + 1) | (map ? 0x80000000u : 0);
+	uint32_t k1 = (f ? f->fg : j->fg) & 0xFFFFFF, k2 = (f ? f->bg : j->bg) & 0xFFFFFF;
+	uint32_t h = k0 * 0x9E3779B1u ^ k1 * 0x85EBCA77u ^ k2 * 0xC2B2AE3Du;
+	h ^= h >> 15;
+	h = (h * 0x2C1B3C6Du) >> 16;
+	uint32_t i = h & cc->mask;
+	uint8_t *px = cc->px + (size_t)i * cc->cellb;
+	uint32_t *key = cc->key[i];
+	if ((key[0] & ~CC_DRAWN) != k0 || key[1] != k1 || key[2] != k2) {
+		key[0] = k0; /* noted, not drawn */
+		key[1] = k1;
+		key[2] = k2;
+		return NULL;
+	}
+	if (key[0] & CC_DRAWN)
+		return px;
+	return fill_slot(b, f, j, px, key, s);
+}
+
+/* Job f or j drawn into the slot px of the cell cache, whose key is key (a
+ * surface of one cell; the band's cells gathered so far drawn first); the
+ * slot marked drawn. Returns px. */
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
+				uint32_t *key, struct surface *s)
+{
+	const struct band *bd = &b->band;
+	struct band *one = b->cc.one;
+	one->o = bd->o;
+	one->sy0 = 0;
+	one->bw = bd->bw;
+	one->bh = bd->bh;
+	one->nf = one->ns = one->nb = one->nc = 0;
+	if (f) {
+		one->nf = 1;
+		one->fast[0] = *f;
+		one->fast[0].sx0 = 0;
+	} else {
+		one->nb = 1;
+		one->blend[0] = *j;
+		one->blend[0].sx0 = 0;
+	}
+	if (bd->nc)
+		flush_band(b, s);
+	struct surface cs = { .pixels = px,
+			      .width = bd->bw,
+			      .height = bd->bh,
+			      .stride = bd->bw * surf_bpp(s->format),
+			      .format = s->format,
+			      .rotation = s->rotation };
+	b->draw_band(b, one, &cs);
+	key[0] |= CC_DRAWN;
+	return px;
 }
 
 void blit_set_centred(struct blitter *b, bool on)
@@ -544,7 +682,8 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	bd->o = o;
 	bd->bw = bw;
 	bd->bh = bh;
-	bd->nf = bd->ns = bd->nb = 0;
+	bd->nf = bd->ns = bd->nb = bd->nc = 0;
+	bool cache = damage && cache_ready(b, r, rgb565); /* a whole draw: cells seldom come back */
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -564,6 +703,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
+		bool keep = cache && bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
 		/* visit the band's cells left to right on the surface (unturned,
 		 * unflipped: only within the row's span) */
 		int t0 = 0, t1 = ncells;
@@ -602,24 +742,42 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			const struct pxrows *px = &so->blend[rgb565];
 			if (src->kind[g] == GK_MASK && so->bits && sx0 >= 0 && sx0 + bw <= s->width) {
 				glyph_bits(src, r, g);
-				struct fjob *j = &bd->fast[bd->nf++];
+				struct fjob *j = &bd->fast[bd->nf];
 				j->sx0 = sx0;
 				j->bits = so->bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
-				if (bd->nf == BLIT_JOBS)
+				/* copied when kept (8-pixel cells: drawn as fast, in pairs) */
+				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, g, src != b, s)
+											 : NULL;
+				if (kept) {
+					struct cjob *k = &bd->copy[bd->nc++];
+					k->px = kept;
+					k->sx0 = sx0;
+					if (bd->nc == BLIT_JOBS)
+						flush_band(b, s);
+				} else if (++bd->nf == BLIT_JOBS) {
 					flush_band(b, s);
+				}
 			} else if (px->px && px->off[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
 				glyph_px(src, r, rgb565, g);
-				struct bjob *j = &bd->blend[bd->nb++];
+				struct bjob *j = &bd->blend[bd->nb];
 				j->sx0 = sx0;
 				j->rows = px->px + px->off[g];
 				j->rowb = px->rowb;
 				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
-				if (bd->nb == BLIT_JOBS)
+				const uint8_t *kept = keep ? cached_cell(b, NULL, j, g, src != b, s) : NULL;
+				if (kept) { /* copied from the cache */
+					struct cjob *k = &bd->copy[bd->nc++];
+					k->px = kept;
+					k->sx0 = sx0;
+					if (bd->nc == BLIT_JOBS)
+						flush_band(b, s);
+				} else if (++bd->nb == BLIT_JOBS) {
 					flush_band(b, s);
+				}
 			} else {
 				struct job *j = &bd->slow[bd->ns++];
 				j->f = src->f;

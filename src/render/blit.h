@@ -118,20 +118,26 @@ int blit_choose_cands(struct font_cands *c, const struct surface *s, int cols, i
  * surface 720 or more high the smallest cells at least 1/45 of its height,
  * else (or when there is none) the largest cells that still give 80×30,
  * else the largest cells; on a tie the smaller scale, then the earlier.
- * Returns 0 with the indexes of the text font and its map sheet and the
- * scale, or -1 when no pair qualifies. */
-int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int *text, int *map, int *scale);
+ * With step 1 (-1): one step larger (smaller) text than that, the options
+ * screen's text size: of the pairs at a scale whose console is at least
+ * 40×24 and leaves at most 3% unused (any tier), the next cell height above
+ * (below) the automatic choice's, on a tie the smaller scale, then the
+ * earlier; when there is none, the automatic choice. Returns 0 with the
+ * indexes of the text font and its map sheet and the scale, or -1 when no
+ * pair qualifies. */
+int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int step, int *text, int *map,
+		   int *scale);
 /* The automatic choice for pixel displays: blit_look_pick among the
  * candidates c (their text flags saying which are text fonts; decoding the
  * two chosen), else blit_choose_cands (80×50,
  * at least 40×24) with *map NULL (a square font: map cells one text cell
  * wide). Returns 0, or a negative errno with one line in err. */
-int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, int step, const struct font **font,
 		     const struct font **map, int *scale, char *err, size_t errlen);
 /* The same, the map sheet not decoded: *map_i its candidate (for
  * blit_set_map_later), -1 when the choice has none. */
-int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
-			   int *map_i, int *scale, char *err, size_t errlen);
+int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, int step,
+			   const struct font **font, int *map_i, int *scale, char *err, size_t errlen);
 
 /* What a blitter shows on a surface: the logical surface, the text cell and
  * map cell on it (pixels, scale included; the map cell is the text cell
@@ -146,6 +152,17 @@ void blit_look(const struct blitter *b, const struct surface *s, struct blit_loo
 /* Centres the console on the surface (on: the unused pixels split evenly,
  * the odd one right and below) instead of drawing it from the top-left. */
 void blit_set_centred(struct blitter *b, bool on);
+
+/* The cell cache: b keeps the pixels of cells it draws with damage (not
+ * whole draws), those of its costly paths (anti-aliased and colour
+ * glyphs, mask cells not 8 pixels wide) wholly on the surface, to copy
+ * them when a cell of the same glyph and colours is drawn again (kept the
+ * second time one is seen). slots: how many cells it keeps, a power of
+ * two (allocated on the next damaged draw); 0: none (every cell drawn
+ * afresh); -1: the default (up to 4096 in at most 4 MB, 2048 of 12×24 at
+ * 1080p). The pixels are the same either way. Returns 0, or -EINVAL for
+ * another count (the cache unchanged). */
+int blit_set_cell_cache(struct blitter *b, int slots);
 
 /* Fills the whole surface (width × height pixels; not the row padding) with
  * colour rgb (0xRRGGBB). */

@@ -543,10 +543,69 @@ static inline __attribute__((always_inline)) void blend_cells(const struct blitt
 					   bd->bw, false);
 }
 
+/* One row of n bytes (a multiple of 2) in pieces of constant size. */
+static inline __attribute__((always_inline)) void copy_row(uint8_t *d, const uint8_t *s, size_t n)
+{
+	size_t k = 0;
+	for (; k + 32 <= n; k += 32)
+		memcpy(d + k, s + k, 32);
+	if (n - k >= 16) {
+		memcpy(d + k, s + k, 16);
+		k += 16;
+	}
+	if (n - k >= 8) {
+		memcpy(d + k, s + k, 8);
+		k += 8;
+	}
+	if (n - k >= 4) {
+		memcpy(d + k, s + k, 4);
+		k += 4;
+	}
+	if (n - k >= 2)
+		memcpy(d + k, s + k, 2);
+}
+
+/* bh rows of n bytes, n a constant where the caller's is (inlined, each
+ * row is then a few vector moves with everything in registers: the
+ * surface may alias anything, so nothing is read from memory a row). */
+static inline __attribute__((always_inline)) void copy_rows(uint8_t *dst, const uint8_t *src, size_t stride,
+							    size_t n, int bh)
+{
+	int y = 0;
+	for (; y + 2 <= bh; y += 2, dst += 2 * stride, src += 2 * n) { /* two rows a step: fewer loop steps */
+		copy_row(dst, src, n);
+		copy_row(dst + stride, src + n, n);
+	}
+	if (y < bh)
+		copy_row(dst, src, n);
+}
+
+/* The band's cells kept in the cell cache, copied (the band lies wholly
+ * on the surface). */
+static inline __attribute__((always_inline)) void copy_cells(const struct band *bd, struct surface *s)
+{
+	size_t stride = (size_t)s->stride, bpp = (size_t)surf_bpp(s->format), n = (size_t)bd->bw * bpp;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)bd->sy0 * stride;
+	int bh = bd->bh, nc = bd->nc;
+	for (int i = 0; i < nc; i++) {
+		const uint8_t *src = bd->copy[i].px;
+		uint8_t *dst = top + (size_t)bd->copy[i].sx0 * bpp;
+		switch (n) { /* the usual cell widths with the row's size known */
+		case 24: copy_rows(dst, src, stride, 24, bh); break;
+		case 32: copy_rows(dst, src, stride, 32, bh); break;
+		case 48: copy_rows(dst, src, stride, 48, bh); break;
+		case 64: copy_rows(dst, src, stride, 64, bh); break;
+		case 96: copy_rows(dst, src, stride, 96, bh); break;
+		default: copy_rows(dst, src, stride, n, bh); break;
+		}
+	}
+}
+
 void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s)
 {
 	draw_band_body(b, bd, s, false);
 	blend_cells(b, bd, s);
+	copy_cells(bd, s);
 }
 
 #ifdef BLIT_HAVE_AVX2
@@ -554,5 +613,6 @@ __attribute__((target("avx2"))) void blit_band_avx2(const struct blitter *b, con
 {
 	draw_band_body(b, bd, s, true);
 	blend_cells(b, bd, s);
+	copy_cells(bd, s);
 }
 #endif

@@ -136,7 +136,30 @@ static bool text_shaped(int w, int h)
 	return (long)w * 100 >= 45L * h && (long)w * 100 <= 65L * h;
 }
 
-int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int *text, int *map, int *scale)
+/* Whether text cell i at scale sc (the pair's map sheet m) shows a console
+ * the screens take on lw×lh, leaving at most 3% of each side unused; its
+ * cell height in *ch. */
+static bool look_fits(const int (*cells)[3], int i, int sc, int lw, int lh, long *ch)
+{
+	long cw = (long)cells[i][0] * sc;
+	*ch = (long)cells[i][1] * sc;
+	long cols = lw / cw, rows = lh / *ch;
+	long mw = lw - cols * cw, mh = lh - rows * *ch;
+	return cols >= 40 && rows >= 24 && mw * 100 <= 3L * lw && mh * 100 <= 3L * lh;
+}
+
+/* The square map sheet among cells exactly twice as wide as text font i,
+ * or -1. */
+static int look_map(const int (*cells)[3], int n, int i)
+{
+	for (int j = 0; j < n; j++)
+		if (cells[j][0] == 2 * cells[i][0] && cells[j][1] == cells[i][1])
+			return j;
+	return -1;
+}
+
+int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale, int step, int *text, int *map,
+		   int *scale)
 {
 	int lo = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 1;
 	int hi = fixed_scale >= 1 && fixed_scale <= 8 ? fixed_scale : 8;
@@ -144,23 +167,18 @@ int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale
 	 * a height of 720 rows or more: the smallest such), then a full
 	 * 80×30 console (the largest cells), then the least console the
 	 * screens take (the largest cells) */
-	for (int tier = lh >= 720 ? 0 : 1; tier < 3; tier++) {
-		int best = -1, best_map = -1, best_scale = 0;
-		long best_h = 0;
+	int best = -1, best_map = -1, best_scale = 0;
+	long best_h = 0;
+	for (int tier = lh >= 720 ? 0 : 1; tier < 3 && best < 0; tier++) {
 		for (int i = 0; i < n; i++) {
 			if (!cells[i][2] || !text_shaped(cells[i][0], cells[i][1]))
 				continue;
-			int m = -1;
-			for (int j = 0; j < n && m < 0; j++)
-				if (cells[j][0] == 2 * cells[i][0] && cells[j][1] == cells[i][1])
-					m = j;
+			int m = look_map(cells, n, i);
 			if (m < 0)
 				continue; /* no square map sheet to go with it */
 			for (int sc = lo; sc <= hi; sc++) {
-				long cw = (long)cells[i][0] * sc, ch = (long)cells[i][1] * sc;
-				long cols = lw / cw, rows = lh / ch;
-				long mw = lw - cols * cw, mh = lh - rows * ch;
-				if (cols < 40 || rows < 24 || mw * 100 > 3L * lw || mh * 100 > 3L * lh)
+				long ch, cols = lw / ((long)cells[i][0] * sc), rows = lh / ((long)cells[i][1] * sc);
+				if (!look_fits(cells, i, sc, lw, lh, &ch))
 					continue;
 				if (tier == 0 && ch * 45 < lh)
 					continue;
@@ -176,29 +194,53 @@ int blit_look_pick(const int (*cells)[3], int n, int lw, int lh, int fixed_scale
 				}
 			}
 		}
-		if (best >= 0) {
-			*text = best;
-			*map = best_map;
-			*scale = best_scale;
-			return 0;
+	}
+	if (best < 0)
+		return -1;
+	/* one step larger (smaller): of every pair that fits, the next cell
+	 * height above (below) the automatic one; none: the automatic one */
+	if (step) {
+		int pick = -1, pick_map = -1, pick_scale = 0;
+		long pick_h = 0;
+		for (int i = 0; i < n; i++) {
+			int m = cells[i][2] && text_shaped(cells[i][0], cells[i][1]) ? look_map(cells, n, i) : -1;
+			for (int sc = lo; m >= 0 && sc <= hi; sc++) {
+				long ch;
+				if (!look_fits(cells, i, sc, lw, lh, &ch) || (step > 0 ? ch <= best_h : ch >= best_h))
+					continue;
+				if (pick < 0 || (step > 0 ? ch < pick_h : ch > pick_h) || (ch == pick_h && sc < pick_scale)) {
+					pick = i;
+					pick_map = m;
+					pick_scale = sc;
+					pick_h = ch;
+				}
+			}
+		}
+		if (pick >= 0) {
+			best = pick;
+			best_map = pick_map;
+			best_scale = pick_scale;
 		}
 	}
-	return -1;
+	*text = best;
+	*map = best_map;
+	*scale = best_scale;
+	return 0;
 }
 
-int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
+int blit_choose_look(struct font_cands *c, const struct surface *s, int fixed_scale, int step, const struct font **font,
 		     const struct font **map, int *scale, char *err, size_t errlen)
 {
 	int m;
-	int rc = blit_choose_look_later(c, s, fixed_scale, font, &m, scale, err, errlen);
+	int rc = blit_choose_look_later(c, s, fixed_scale, step, font, &m, scale, err, errlen);
 	*map = NULL;
 	if (!rc && m >= 0)
 		rc = font_cands_get(c, m, map, err, errlen);
 	return rc;
 }
 
-int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, const struct font **font,
-			   int *map_i, int *scale, char *err, size_t errlen)
+int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fixed_scale, int step,
+			   const struct font **font, int *map_i, int *scale, char *err, size_t errlen)
 {
 	bool turned = s->rotation == 90 || s->rotation == 270;
 	int lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
@@ -210,8 +252,8 @@ int blit_choose_look_later(struct font_cands *c, const struct surface *s, int fi
 	}
 	int t, m;
 	*map_i = -1;
-	if (blit_look_pick(cells, c->n < FONT_CANDS_MAX ? c->n : FONT_CANDS_MAX, lw, lh, fixed_scale, &t, &m, scale) ==
-	    0) {
+	if (blit_look_pick(cells, c->n < FONT_CANDS_MAX ? c->n : FONT_CANDS_MAX, lw, lh, fixed_scale, step, &t, &m,
+			   scale) == 0) {
 		int rc = font_cands_get(c, t, font, err, errlen);
 		if (!rc)
 			*map_i = m;

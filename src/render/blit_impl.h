@@ -95,15 +95,39 @@ struct job {
 	uint32_t fg, bg; /* 0xRRGGBB */
 };
 
+/* A damaged cell copied from the cell cache: its pixels as the blend path
+ * drew them before (bw × bh, rows bw pixels apart). */
+struct cjob {
+	const uint8_t *px;
+	int sx0;
+};
+
 /* What one pass over a band draws. */
 struct band {
 	const struct orient *o;
 	int sy0;      /* surface y of the band's top row (may be < 0) */
 	int bw, bh;   /* a cell's size on the surface */
-	int nf, ns, nb;
+	int nf, ns, nb, nc;
 	struct fjob fast[BLIT_JOBS];
 	struct job slow[BLIT_JOBS];
 	struct bjob blend[BLIT_JOBS];
+	struct cjob copy[BLIT_JOBS]; /* only in bands wholly on the surface */
+};
+
+/* The cell cache: blend-path cells (anti-aliased or colour glyphs, the
+ * costly ones) as they come out on the surface, by glyph, the font it is
+ * from (text font or map sheet halves), fg and bg, for one rotation and
+ * format at a time; a cell drawn again is bh row copies instead of a
+ * blend. Direct-mapped: a slot keeps the last cell hashed to it. */
+struct cell_cache {
+	uint32_t (*key)[3]; /* per slot: glyph + 1 (bit 31: from the map sheet; 0: empty), fg, bg */
+	uint8_t *px;        /* slots × cellb bytes */
+	size_t cellb;       /* bytes of one cell's pixels (bw × bh × bpp at the largest bpp) */
+	uint32_t mask;      /* slots - 1 */
+	int r, fmt;         /* the rotation index and format the slots hold (-1: none) */
+	bool tried;         /* allocated (or could not be) */
+	int want;           /* blit_set_cell_cache's slots (-1: the default) */
+	struct band *one;   /* scratch: one cell drawn into a slot */
 };
 
 struct blitter {
@@ -136,6 +160,7 @@ struct blitter {
 		uint32_t cp;
 		int32_t glyph;
 	} mcache[BLIT_GCACHE];
+	struct cell_cache cc;
 	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
 			       * (consoles are at most 4096 wide) */
 };

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct ui_palette ui_pal = {
+static const struct ui_palette palettes[UI_PALETTE_COUNT] = {
+[UI_PALETTE_DEFAULT] = {
 	.bg = 0x000000, .text = 0xE0E0E0, .dim_text = 0x808080, .title = 0xFFD060,
 	.accent = 0x60C0FF, .select_bg = 0x304870, .hint = 0x9090A0, .hint_key = 0xE8D8A8,
 	.floor_fg = 0xB4A878, .floor_bg = 0x201C14, .wall_fg = 0xDCC890, .wall_bg = 0x5A4A2C,
@@ -15,7 +16,39 @@ const struct ui_palette ui_pal = {
 	.stairs_fg = 0xFFFF60, .hp_full = 0x208020, .hp_half = 0x9A6A00, .hp_low = 0xB02020,
 	.hp_empty = 0x3A2020, .hp_text = 0xFFFFFF,
 	.xp_fg = 0xC0A0FF, .box = 0xA0A0B0,
+	/* the monsters in a colour-blind-safe palette (Okabe-Ito: bluish
+	 * green, orange, reddish purple — told apart with any colour vision,
+	 * and from the walls and floor) */
+	.actor = { [ACTOR_GOBLIN] = 0x20C090, [ACTOR_ORC] = 0xE69F00, [ACTOR_TROLL] = 0xE088C0 },
+	.player_corpse = 0xFF5050, .remembered_pct = 45,
+},
+/* High contrast: pure white text on black, the map's lit cells bright
+ * (walls solid white blocks, floor dots white), remembered ones blue (dark
+ * blue walls, blue dots: told from lit ones by hue as well as brightness),
+ * and every monster and item kind in a saturated colour of its own. */
+[UI_PALETTE_HIGH_CONTRAST] = {
+	.bg = 0x000000, .text = 0xFFFFFF, .dim_text = 0xD0D0D0, .title = 0xFFFF00,
+	.accent = 0x00FFFF, .select_bg = 0x0000C0, .hint = 0xFFFFFF, .hint_key = 0xFFFF00,
+	.floor_fg = 0xFFFFFF, .floor_bg = 0x282828, .wall_fg = 0x000000, .wall_bg = 0xF0F0F0,
+	.floor_mem_fg = 0x6060FF, .floor_mem_bg = 0x000000, .wall_mem_fg = 0x000000, .wall_mem_bg = 0x3030B0,
+	.stairs_fg = 0xFFFF00, .hp_full = 0x008000, .hp_half = 0x905000, .hp_low = 0xC00000,
+	.hp_empty = 0x404040, .hp_text = 0xFFFFFF,
+	.xp_fg = 0xFF80FF, .box = 0xFFFFFF,
+	.actor = { [ACTOR_PLAYER] = 0xFFFFFF, [ACTOR_GOBLIN] = 0x00FF00, [ACTOR_ORC] = 0xFF8000,
+		   [ACTOR_TROLL] = 0xFF00FF },
+	.item = { [ITEM_HEALTH_POTION] = 0x00FFFF, [ITEM_CONFUSION_SCROLL] = 0xC060FF,
+		  [ITEM_PARALYSIS_SCROLL] = 0x4080FF, [ITEM_LIGHTNING_SCROLL] = 0xFFFF00,
+		  [ITEM_FIREBALL_SCROLL] = 0xFF4000, [ITEM_DAGGER] = 0x00A0FF, [ITEM_SWORD] = 0x00A0FF,
+		  [ITEM_LEATHER_ARMOUR] = 0xFFB000, [ITEM_CHAIN_MAIL] = 0xFFB000 },
+	.player_corpse = 0xFF0000, .remembered_pct = 55,
+},
 };
+
+const struct ui_palette *ui_palette_of(const struct ui *u)
+{
+	int p = u ? u->palette : UI_PALETTE_DEFAULT;
+	return &palettes[p >= 0 && p < UI_PALETTE_COUNT ? p : UI_PALETTE_DEFAULT];
+}
 
 /* Log lines fade with age: newest first. Percent of the message's colour. */
 static const int log_fade[5] = { 100, 80, 65, 52, 42 };
@@ -33,34 +66,32 @@ bool ui_pad(const struct ui *u)
 	return u->last_dev == DEV_GAMEPAD;
 }
 
-void ui_center_text(struct console *c, int y, uint32_t fg, const char *s)
+void ui_center_text(struct console *c, int y, uint32_t fg, uint32_t bg, const char *s)
 {
 	int len = (int)utf8_len(s);
 	int x = (c->w - len) / 2;
-	con_print(c, x < 0 ? 0 : x, y, fg, ui_pal.bg, s, c->w);
+	con_print(c, x < 0 ? 0 : x, y, fg, bg, s, c->w);
 }
 
-/* How a drawable is shown: the game's colours, except the monsters, which
- * take the screen's colour-blind-safe palette (Okabe-Ito: bluish green,
- * orange, reddish purple — told apart with any colour vision, and from the
- * walls and floor), and the dead player, drawn bright. */
-static uint32_t shown_fg(const struct drawable *d)
+/* How a drawable is shown: the game's colours, except the monsters and
+ * items pal has its own colour for, and the dead player, drawn bright. */
+static uint32_t shown_fg(const struct ui_palette *pal, const struct drawable *d)
 {
-	static const uint32_t monster[ACTOR_COUNT] = {
-		[ACTOR_GOBLIN] = 0x20C090, [ACTOR_ORC] = 0xE69F00, [ACTOR_TROLL] = 0xE088C0,
-	};
 	for (int k = 0; k < ACTOR_COUNT; k++)
-		if (monster[k] && d->glyph == content_actors[k].glyph && d->fg == content_actors[k].fg)
-			return monster[k];
+		if (pal->actor[k] && d->glyph == content_actors[k].glyph && d->fg == content_actors[k].fg)
+			return pal->actor[k];
+	for (int k = 0; k < ITEM_COUNT; k++)
+		if (pal->item[k] && d->glyph == content_items[k].glyph && d->fg == content_items[k].fg)
+			return pal->item[k];
 	if (d->glyph == content_rules.corpse_glyph && d->fg == content_rules.player_corpse_fg)
-		return 0xFF5050;
+		return pal->player_corpse;
 	return d->fg;
 }
 
-uint32_t ui_drawable_fg(const struct drawable *d)
+uint32_t ui_drawable_fg(const struct ui_palette *pal, const struct drawable *d)
 {
-	uint32_t fg = shown_fg(d);
-	return d->remembered ? ui_scale_rgb(fg, 45) : fg;
+	uint32_t fg = shown_fg(pal, d);
+	return d->remembered ? ui_scale_rgb(fg, pal->remembered_pct) : fg;
 }
 
 const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy)
@@ -70,6 +101,7 @@ const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console
 
 /* A row of the map for ui_put_map_row: view column vx is map cell row + vx. */
 struct tile_row {
+	const struct ui_palette *pal;
 	const struct map *m;
 	int row;
 };
@@ -78,7 +110,7 @@ static inline bool tile_row_look(void *ctx, int vx, struct con_cell *v)
 {
 	const struct tile_row *t = ctx;
 	*v = (struct con_cell){ 0 };
-	return ui_tile_look(t->m, t->row + vx, &v->ch, &v->fg, &v->bg);
+	return ui_tile_look(t->pal, t->m, t->row + vx, &v->ch, &v->fg, &v->bg);
 }
 
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
@@ -91,7 +123,7 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 	int vx0 = cam_x < 0 ? -cam_x : 0, vx1 = mw - cam_x < vw ? mw - cam_x : vw;
 	int vy0 = cam_y < 0 ? -cam_y : 0, vy1 = mh - cam_y < l->view_h ? mh - cam_y : l->view_h;
 	for (int vy = vy0; vy < vy1; vy++) {
-		struct tile_row t = { m, (cam_y + vy) * mw + cam_x };
+		struct tile_row t = { l->pal, m, (cam_y + vy) * mw + cam_x };
 		ui_put_map_row(l, c, vy, vx0, vx1, tile_row_look, &t);
 	}
 	struct drawable d[UI_MAX_DRAWABLES];
@@ -101,22 +133,22 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 		const struct con_cell *at = ui_map_at(l, c, vx, vy);
 		if (vx < 0 || vy < 0 || vx >= vw || vy >= l->view_h || !at)
 			continue;
-		struct con_cell v = { d[i].glyph, ui_drawable_fg(&d[i]), at->bg, 0, 0 };
+		struct con_cell v = { d[i].glyph, ui_drawable_fg(l->pal, &d[i]), at->bg, 0, 0 };
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 }
 
-uint32_t ui_hp_colour(int hp, int max_hp)
+uint32_t ui_hp_colour(const struct ui_palette *pal, int hp, int max_hp)
 {
 	if (max_hp > 0 && hp * 10 >= max_hp * 6)
-		return ui_pal.hp_full;
+		return pal->hp_full;
 	if (max_hp > 0 && hp * 10 >= max_hp * 3)
-		return ui_pal.hp_half;
-	return ui_pal.hp_low;
+		return pal->hp_half;
+	return pal->hp_low;
 }
 
-static void draw_bar(struct console *c, int x, int y, int w, int value, int max, const char *label,
-		     uint32_t full, uint32_t empty)
+static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int y, int w, int value, int max,
+		     const char *label, uint32_t full, uint32_t empty)
 {
 	int filled = max > 0 ? value * w / max : 0;
 	if (filled < 0)
@@ -124,10 +156,10 @@ static void draw_bar(struct console *c, int x, int y, int w, int value, int max,
 	if (filled == 0 && value > 0)
 		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
 	for (int i = 0; i < w; i++)
-		con_put(c, x + i, y, ' ', ui_pal.hp_text, i < filled ? full : empty);
+		con_put(c, x + i, y, ' ', pal->hp_text, i < filled ? full : empty);
 	char text[48];
 	snprintf(text, sizeof text, "%s: %d/%d", label, value, max);
-	con_print_fg(c, x + 1, y, ui_pal.hp_text, text, w - 1);
+	con_print_fg(c, x + 1, y, pal->hp_text, text, w - 1);
 }
 
 /* The newest messages, wrapped, newest at the bottom, fading with age. */
@@ -164,7 +196,7 @@ static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
 	return k;
 }
 
-static void draw_log(const struct game *g, struct console *c, int x, int y, int w, int h)
+static void draw_log(const struct game *g, struct console *c, int x, int y, int w, int h, uint32_t bg)
 {
 	int line = h; /* fill from the bottom up */
 	int age = 0;
@@ -175,16 +207,16 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 		int need = k->n, top = line - need;
 		if (need > LOG_WRAP_LINES) { /* (not kept: drawn as before) */
 			if (top < 0) {
-				con_print_wrapped_from(c, x, y, w, line, -top, fg, ui_pal.bg, k->text);
+				con_print_wrapped_from(c, x, y, w, line, -top, fg, bg, k->text);
 				break;
 			}
-			con_print_wrapped(c, x, y + top, w, need, fg, ui_pal.bg, k->text);
+			con_print_wrapped(c, x, y + top, w, need, fg, bg, k->text);
 			line = top;
 			continue;
 		}
 		/* only the last lines of a long message may fit */
 		for (int j = top < 0 ? -top : 0; j < need; j++)
-			con_print_line(c, x, y + top + j, fg, ui_pal.bg, k->text, k->line[j]);
+			con_print_line(c, x, y + top + j, fg, bg, k->text, k->line[j]);
 		if (top < 0)
 			break;
 		line = top;
@@ -194,25 +226,27 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 /* Whether a part of the HUD must be drawn: always on a whole frame (was
  * NULL), else when a number it shows changed; then its row, from x to
  * before x_end, is cleared first (as con_clear leaves it). */
-static bool stats_part(struct console *c, const struct game_stats *was, bool changed, int x, int x_end, int y)
+static bool stats_part(struct console *c, const struct game_stats *was, bool changed, int x, int x_end, int y,
+		       uint32_t bg)
 {
 	if (was && !changed)
 		return false;
 	if (was)
-		con_fill(c, x, y, x_end - x, 1, ' ', 0xFFFFFF, ui_pal.bg);
+		con_fill(c, x, y, x_end - x, 1, ' ', 0xFFFFFF, bg);
 	return true;
 }
 
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
 		   struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	const struct game_stats s = *st, w = was ? *was : s;
 	char buf[64];
 	int y = l->panel_y, rows = 0;
 	bool hp = s.hp != w.hp || s.max_hp != w.max_hp;
 	bool xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
 	if (l->compact) {
-		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y))
+		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y, pal->bg))
 			return 0;
 		/* no separator: the stats line is the panel's first row */
 		int bw = l->cols / 2 - 1;
@@ -222,45 +256,46 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 		int len = snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
 		if (bw > l->cols - 3 - len)
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
-		draw_bar(c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
-		con_print(c, bw + 2, y, ui_pal.xp_fg, ui_pal.bg, buf, l->cols - bw - 3);
+		draw_bar(pal, c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(pal, s.hp, s.max_hp), pal->hp_empty);
+		con_print(c, bw + 2, y, pal->xp_fg, pal->bg, buf, l->cols - bw - 3);
 		return 1;
 	}
 	/* the rows left of the log, one part each */
-	if (stats_part(c, was, hp, 0, l->log_x, y + 1)) {
+	if (stats_part(c, was, hp, 0, l->log_x, y + 1, pal->bg)) {
 		rows |= 1 << 1;
-		draw_bar(c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(s.hp, s.max_hp), ui_pal.hp_empty);
+		draw_bar(pal, c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(pal, s.hp, s.max_hp), pal->hp_empty);
 	}
-	if (stats_part(c, was, s.depth != w.depth, 0, l->log_x, y + 3)) {
+	if (stats_part(c, was, s.depth != w.depth, 0, l->log_x, y + 3, pal->bg)) {
 		rows |= 1 << 3;
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
-		con_print(c, 1, y + 3, ui_pal.text, ui_pal.bg, buf, 21);
+		con_print(c, 1, y + 3, pal->text, pal->bg, buf, 21);
 	}
-	if (stats_part(c, was, xp, 0, l->log_x, y + 4)) {
+	if (stats_part(c, was, xp, 0, l->log_x, y + 4, pal->bg)) {
 		rows |= 1 << 4;
 		/* 21 columns: shorter forms for high levels, never a cut number */
 		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
 		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
 			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
-		con_print(c, 1, y + 4, ui_pal.xp_fg, ui_pal.bg, buf, 21);
+		con_print(c, 1, y + 4, pal->xp_fg, pal->bg, buf, 21);
 	}
-	if (stats_part(c, was, s.turn != w.turn, 0, l->log_x, y + 5)) {
+	if (stats_part(c, was, s.turn != w.turn, 0, l->log_x, y + 5, pal->bg)) {
 		rows |= 1 << 5;
 		snprintf(buf, sizeof buf, "Turn %d", s.turn);
-		con_print(c, 1, y + 5, ui_pal.dim_text, ui_pal.bg, buf, 21);
+		con_print(c, 1, y + 5, pal->dim_text, pal->bg, buf, 21);
 	}
 	return rows;
 }
 
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c)
 {
-	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h);
+	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h, l->pal->bg);
 }
 
 void ui_draw_rule(const struct ui_layout *l, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	if (!l->compact) /* the separator over the wide panel */
-		con_fill(c, 0, l->panel_y, l->cols, 1, 0x2500, 0x404050, ui_pal.bg);
+		con_fill(c, 0, l->panel_y, l->cols, 1, 0x2500, 0x404050, pal->bg);
 }
 
 static void draw_panel(const struct ui_layout *l, const struct game *g, struct console *c)
@@ -316,10 +351,11 @@ int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form)
 
 void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n)
 {
+	const struct ui_palette *pal = l->pal;
 	int form[32];
 	if (n > 32)
 		n = 32;
-	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', ui_pal.hint, ui_pal.bg);
+	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', pal->hint, pal->bg);
 	ui_hint_fit(items, n, l->cols - 2, form);
 	int x = 1;
 	for (int i = 0; i < n; i++) {
@@ -332,9 +368,9 @@ void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_
 		x += gap;
 		/* the key brighter than its label: the line reads as keys, apart
 		 * from the log above it */
-		con_print(c, x, l->hint_y, ui_pal.hint, ui_pal.bg, t, -1);
+		con_print(c, x, l->hint_y, pal->hint, pal->bg, t, -1);
 		if (items[i].keyed)
-			con_print(c, x, l->hint_y, ui_pal.hint_key, ui_pal.bg, items[i].key, -1);
+			con_print(c, x, l->hint_y, pal->hint_key, pal->bg, items[i].key, -1);
 		x += len;
 	}
 }
@@ -522,7 +558,7 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 }
 
 /* Key hint lines already fitted: the line depends only on the screen's
- * keys, the bindings, the device and the width, and fitting it (every
+ * keys, the bindings, the device, the width and the palette, and fitting it (every
  * key's label made, the widths tried form by form) costs about 180k
  * instructions, which a screen drawn whole paid each time. A few lines are
  * kept (the screens a game goes between), each with a copy of the
@@ -531,6 +567,7 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 #define HINT_MAX_COLS 512 /* wider lines are fitted each time */
 static struct hint_line {
 	const struct scr_key *keys; /* NULL: empty */
+	const struct ui_palette *pal;
 	struct bindings binds;
 	bool pad;
 	int cols;
@@ -545,7 +582,7 @@ void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct con
 	bool keep = l->cols <= HINT_MAX_COLS && l->cols <= c->w && l->hint_y >= 0 && l->hint_y < c->h;
 	for (int i = 0; keep && i < HINT_CACHED; i++) {
 		struct hint_line *h = &hint_cache[i];
-		if (h->keys == keys && keys && h->pad == pad && h->cols == l->cols && h->binds.n == b->n &&
+		if (h->keys == keys && keys && h->pal == l->pal && h->pad == pad && h->cols == l->cols && h->binds.n == b->n &&
 		    !memcmp(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0])) {
 			for (int x = 0; x < l->cols; x++)
 				con_cell_set(c, x, l->hint_y, h->cell[x]);
@@ -560,6 +597,7 @@ void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct con
 	struct hint_line *h = &hint_cache[hint_next];
 	hint_next = (hint_next + 1) % HINT_CACHED;
 	h->keys = keys;
+	h->pal = l->pal;
 	h->binds.n = b->n;
 	memcpy(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0]);
 	h->pad = pad;
@@ -588,6 +626,7 @@ void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, con
 void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
 		       uint32_t bg, int keep_y, int *x, int *y)
 {
+	const struct ui_palette *pal = l->pal;
 	if (w > l->cols)
 		w = l->cols;
 	if (h > l->rows - 1)
@@ -605,6 +644,6 @@ void ui_draw_box_clear(const struct ui_layout *l, struct console *c, int w, int 
 		*y = l->rows - 1 - h;
 	if (*y < 0)
 		*y = 0;
-	con_fill(c, *x, *y, w, h, ' ', ui_pal.text, bg);
+	con_fill(c, *x, *y, w, h, ' ', pal->text, bg);
 	con_box(c, *x, *y, w, h, frame, bg, title);
 }

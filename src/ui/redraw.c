@@ -7,6 +7,7 @@
  * differs), so that its damage is exactly what changed. */
 #include "game/map.h"
 #include "ui/scr.h"
+#include <stddef.h>
 #include <string.h>
 
 void ui_drawn_forget(struct ui_drawn *d)
@@ -41,9 +42,10 @@ static bool hovered(const struct ui *u, const struct ui_layout *l, const struct 
 static int compose_desc(const struct ui_layout *l, const struct game *g, struct console *scratch, bool shown,
 			int cam_x, int hx, int hy, int r[4])
 {
+	const struct ui_palette *pal = l->pal;
 	if (l->compact) {
 		r[0] = l->log_x, r[1] = l->log_y, r[2] = l->log_w, r[3] = l->log_h;
-		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+		con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 		ui_draw_log(l, g, scratch);
 	} else {
 		r[0] = 0, r[1] = l->panel_y, r[2] = l->cols, r[3] = 1;
@@ -196,11 +198,55 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 	}
 }
 
+/* The map view of shown as it looks with the camera d->cam_x, d->cam_y
+ * (from ox, oy; less than a view away) put in scratch's: each map cell
+ * still in view where it shows now (the cells uncovered are left to
+ * mark_uncovered). */
+static void move_view(const struct ui_drawn *d, const struct ui_layout *l, const struct console *shown,
+		      struct console *scratch, int ox, int oy)
+{
+	int cw = l->map_cw > 1 ? l->map_cw : 1, vw = ui_view_cols(l) * cw, vh = l->view_h;
+	int sx = (d->cam_x - ox) * cw, sy = d->cam_y - oy; /* the text cell shown at x came from x + sx */
+	int x0 = sx > 0 ? 0 : -sx, x1 = sx > 0 ? vw - sx : vw; /* view columns that get a moved cell */
+	int y0 = sy > 0 ? 0 : -sy, y1 = sy > 0 ? vh - sy : vh;
+	size_t w = (size_t)shown->w;
+	for (int y = y0; y < y1; y++) {
+		size_t at = (size_t)(l->view_y + y) * w + (size_t)(l->view_x + x0);
+		memcpy(&scratch->cells[at], &shown->cells[at + (size_t)((ptrdiff_t)sy * (ptrdiff_t)w + sx)],
+		       (size_t)(x1 - x0) * sizeof *shown->cells);
+	}
+}
+
+/* The map view's cells the move from camera ox, oy to d's uncovered: those
+ * on the floor marked, those off it blank (as con_clear leaves them). */
+static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
+			   int ox, int oy)
+{
+	int cw = l->map_cw > 1 ? l->map_cw : 1, vw = d->view_w, vh = d->view_h;
+	int sx = d->cam_x - ox, sy = d->cam_y - oy;
+	for (int vy = 0; vy < vh; vy++) {
+		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
+		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
+		int my = d->cam_y + vy;
+		for (int vx = a; vx < b; vx++) {
+			int mx = d->cam_x + vx;
+			if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
+				mark_cell(d, m, mx, my);
+			else
+				for (int h = 0, cx = ui_view_cx(l, vx); h < cw; h++)
+					con_put(c, cx + h, l->view_y + vy, ' ', 0xFFFFFF, l->pal->bg);
+		}
+	}
+}
+
 /* The map view: the cells whose tile, view or memory changed, those a
  * drawable left, reached or changed on, each written once as it now looks
- * (no description covers the map). */
-static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c)
+ * (no description covers the map); when the camera moved from ox, oy (the
+ * view moved in c: move_view) the cells it uncovered too. */
+static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
+		       int ox, int oy)
 {
+	const struct ui_palette *pal = l->pal;
 	const struct map *m = game_map(g);
 	if (++d->frame == 0) { /* marks wrapped: forget them all */
 		memset(d->mark, 0, sizeof d->mark);
@@ -210,6 +256,8 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
 	int cw = l->map_cw > 1 ? l->map_cw : 1;
+	if (ox != d->cam_x || oy != d->cam_y)
+		mark_uncovered(d, l, m, c, ox, oy);
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
 	} else if (m->views != d->views) {
@@ -245,17 +293,17 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	for (int k = 0; k < d->nmarked; k++) {
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
 		int vx = x - d->cam_x, vy = y - d->cam_y;
-		struct con_cell v = { ' ', 0xFFFFFF, ui_pal.bg, 0, 0 };
-		if (!ui_tile_look(m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
+		struct con_cell v = { ' ', 0xFFFFFF, pal->bg, 0, 0 };
+		if (!ui_tile_look(l->pal, m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
 			/* unseen: as con_clear left it (text cells) */
 			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
-				con_put(c, cx, cy, ' ', 0xFFFFFF, ui_pal.bg);
+				con_put(c, cx, cy, ' ', 0xFFFFFF, pal->bg);
 			continue;
 		}
 		if (d->top[at]) {
 			const struct drawable *t = &now[d->top[at] - 1];
 			v.ch = t->glyph;
-			v.fg = ui_drawable_fg(t);
+			v.fg = ui_drawable_fg(l->pal, t);
 		}
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
@@ -270,6 +318,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 			 struct console *scratch, bool log_later)
 {
+	const struct ui_palette *pal = l->pal;
 	struct game_stats s;
 	game_stats(g, &s);
 	if (memcmp(&s, &d->stats, sizeof s)) {
@@ -288,7 +337,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	}
 	if (!same) {
 		if (!log_later) {
-			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, ui_pal.bg);
+			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 			ui_draw_log(l, g, scratch);
 			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
 		}
@@ -302,7 +351,9 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 static bool can_update(const struct ui_drawn *d, const struct ui *u, const struct game *g, const struct console *c,
 		       struct ui_layout *l, int *cam_x, int *cam_y, bool *play)
 {
+	/* (the camera may differ by less than a view: the view is moved) */
 	ui_layout(c->w, c->h, ui_map_cw(u), l);
+	l->pal = ui_palette_of(u);
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;
@@ -315,9 +366,10 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 		mw = m->w;
 		mh = m->h;
 	}
+	int dx = d->cam_x - *cam_x, dy = d->cam_y - *cam_y;
 	return *play && d->valid && d->c == c && d->g == g && d->w == c->w && d->h == c->h && d->map_cw == l->map_cw && d->map_w == mw &&
-	       d->map_h == mh && d->cam_x == *cam_x && d->cam_y == *cam_y && d->last_dev == u->last_dev &&
-	       d->binds == u->binds && d->demo == u->demo;
+	       d->map_h == mh && dx < ui_view_cols(l) && -dx < ui_view_cols(l) && dy < l->view_h && -dy < l->view_h &&
+	       d->last_dev == u->last_dev && d->binds == u->binds && d->demo == u->demo;
 }
 
 void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g, struct console *shown,
@@ -335,7 +387,17 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
 		int hx = -1, hy = -1, r[4] = { 0, 0, 0, 0 }; /* hovered() sets hx, hy only over the map */
 		bool now = hovered(u, &l, g, cam_x, cam_y, &hx, &hy), desc = now || d->lab_w;
-		update_map(d, &l, g, shown);
+		int ox = d->cam_x, oy = d->cam_y;
+		d->cam_x = cam_x;
+		d->cam_y = cam_y;
+		if (ox == cam_x && oy == cam_y) {
+			update_map(d, &l, g, shown, ox, oy);
+		} else { /* the view moved: composed in scratch, copied where it differs */
+			move_view(d, &l, shown, scratch, ox, oy);
+			update_map(d, &l, g, scratch, ox, oy);
+			(void)con_copy_rect(shown, scratch, l.view_x, l.view_y, ui_view_cols(&l) * (l.map_cw > 1 ? l.map_cw : 1),
+					    l.view_h);
+		}
 		update_panel(d, &l, g, shown, scratch, desc && l.compact);
 		if (desc) { /* a description shows, or showed: its row composed again */
 			d->lab_w = compose_desc(&l, g, scratch, now, cam_x, hx, hy, r);

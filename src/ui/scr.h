@@ -1,6 +1,7 @@
 /* scr: what a screen is (its entry in ui.c's table) and the drawing pieces screens share; internal to ui/. */
 #ifndef PIROGUE_UI_SCR_H
 #define PIROGUE_UI_SCR_H
+#include "game/content.h"
 #include "ui/ui.h"
 #include <stddef.h>
 
@@ -42,24 +43,32 @@ extern const struct scr scr_title, scr_play, scr_look, scr_history, scr_characte
 extern const struct scr scr_inventory, scr_drop, scr_drop_count, scr_target, scr_levelup, scr_scores, scr_name, scr_options;
 extern const struct scr scr_view;
 
-/* The palette of the screens, in one table (0xRRGGBB). */
+/* A palette of the screens, in one table (0xRRGGBB): ui_palette_of(u)
+ * gives the one u->palette names; the layout a screen draws with carries it
+ * (l->pal). */
 struct ui_palette {
 	uint32_t bg, text, dim_text, title, accent, select_bg, hint, hint_key;
 	uint32_t floor_fg, floor_bg, wall_fg, wall_bg;
 	uint32_t floor_mem_fg, floor_mem_bg, wall_mem_fg, wall_mem_bg;
 	uint32_t stairs_fg, hp_full, hp_half, hp_low, hp_empty, hp_text, xp_fg, box;
+	uint32_t actor[ACTOR_COUNT]; /* each monster's colour on the map (0: the game's) */
+	uint32_t item[ITEM_COUNT];   /* each item kind's (0: the game's) */
+	uint32_t player_corpse;      /* the dead player, drawn bright */
+	int remembered_pct;          /* remembered things (not in view) at this share of their brightness */
 };
-extern const struct ui_palette ui_pal;
+/* The palette u->palette names (an unknown one: the default); u NULL: the
+ * default. */
+const struct ui_palette *ui_palette_of(const struct ui *u);
 
 /* c scaled to pct percent of its brightness. */
 uint32_t ui_scale_rgb(uint32_t c, int pct);
 /* The HP bar's colour for hp of max_hp: green from 60 %, amber from 30 %,
  * red below. */
-uint32_t ui_hp_colour(int hp, int max_hp);
+uint32_t ui_hp_colour(const struct ui_palette *pal, int hp, int max_hp);
 /* Whether hints should name gamepad buttons (the device used last). */
 bool ui_pad(const struct ui *u);
-/* s centred on row y. */
-void ui_center_text(struct console *c, int y, uint32_t fg, const char *s);
+/* s centred on row y, in fg on bg. */
+void ui_center_text(struct console *c, int y, uint32_t fg, uint32_t bg, const char *s);
 /* The play view: the map around the camera's focus, the HUD panel with the
  * log, and the description of the cell under the look cursor (when
  * cursor) or the mouse pointer, off the map (ui_draw_describe). The top
@@ -74,10 +83,10 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
  * covers on that row. */
 int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
 		     int *x, int *y);
-/* The look of cell i of m in the map view: false when the cell is neither
+/* The look of cell i of m in the map view, in palette pal: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
  * colours. (Inline: the partial redraw looks up every cell it redraws.) */
-static inline bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+static inline bool ui_tile_look(const struct ui_palette *pal, const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
 {
 	bool vis = m->visible[i];
 	if (!vis && !m->explored[i])
@@ -85,27 +94,27 @@ static inline bool ui_tile_look(const struct map *m, int i, uint32_t *ch, uint32
 	switch (m->tile[i]) {
 	case TILE_WALL:
 		*ch = '#';
-		*fg = vis ? ui_pal.wall_fg : ui_pal.wall_mem_fg;
-		*bg = vis ? ui_pal.wall_bg : ui_pal.wall_mem_bg;
+		*fg = vis ? pal->wall_fg : pal->wall_mem_fg;
+		*bg = vis ? pal->wall_bg : pal->wall_mem_bg;
 		break;
 	case TILE_STAIRS_DOWN:
 	case TILE_STAIRS_UP:
 		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
-		*fg = vis ? ui_pal.stairs_fg : ui_scale_rgb(ui_pal.stairs_fg, 45);
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		*fg = vis ? pal->stairs_fg : ui_scale_rgb(pal->stairs_fg, 45);
+		*bg = vis ? pal->floor_bg : pal->floor_mem_bg;
 		break;
 	default:
 		*ch = '.';
-		*fg = vis ? ui_pal.floor_fg : ui_pal.floor_mem_fg;
-		*bg = vis ? ui_pal.floor_bg : ui_pal.floor_mem_bg;
+		*fg = vis ? pal->floor_fg : pal->floor_mem_fg;
+		*bg = vis ? pal->floor_bg : pal->floor_mem_bg;
 		break;
 	}
 	return true;
 }
 
-/* The colour the map view draws d in (monsters in the screens' palette,
- * remembered things dimmed). */
-uint32_t ui_drawable_fg(const struct drawable *d);
+/* The colour the map view draws d in, in palette pal (monsters and items in
+ * its colours, remembered things dimmed). */
+uint32_t ui_drawable_fg(const struct ui_palette *pal, const struct drawable *d);
 /* The HUD's numbers s: on a wide panel the HP bar and the lines left of the
  * log (rows panel_y + 1 on, columns before log_x), on a compact one the
  * panel's first row. With was NULL, all of it over what is there (a

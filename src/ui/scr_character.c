@@ -21,19 +21,20 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
 	int x, y;
-	ui_draw_box(l, c, 36, 11, "Character", ui_pal.box, ui_pal.bg, &x, &y);
-	con_printf(c, x + 2, y + 2, ui_pal.text, ui_pal.bg, "Level: %d", s.level);
-	con_printf(c, x + 2, y + 3, ui_pal.text, ui_pal.bg, "XP: %d", s.xp);
-	con_printf(c, x + 2, y + 4, ui_pal.text, ui_pal.bg, "XP for next level: %d", s.xp_next);
-	con_printf(c, x + 2, y + 5, ui_pal.text, ui_pal.bg, "HP: %d/%d", s.hp, s.max_hp);
+	ui_draw_box(l, c, 36, 11, "Character", pal->box, pal->bg, &x, &y);
+	con_printf(c, x + 2, y + 2, pal->text, pal->bg, "Level: %d", s.level);
+	con_printf(c, x + 2, y + 3, pal->text, pal->bg, "XP: %d", s.xp);
+	con_printf(c, x + 2, y + 4, pal->text, pal->bg, "XP for next level: %d", s.xp_next);
+	con_printf(c, x + 2, y + 5, pal->text, pal->bg, "HP: %d/%d", s.hp, s.max_hp);
 	/* base + what the equipment adds */
-	con_printf(c, x + 2, y + 7, ui_pal.text, ui_pal.bg, "Power: %d (%d %+d equipment)", s.power, s.base_power,
+	con_printf(c, x + 2, y + 7, pal->text, pal->bg, "Power: %d (%d %+d equipment)", s.power, s.base_power,
 		   s.power - s.base_power);
-	con_printf(c, x + 2, y + 8, ui_pal.text, ui_pal.bg, "Defence: %d (%d %+d equipment)", s.defense,
+	con_printf(c, x + 2, y + 8, pal->text, pal->bg, "Defence: %d (%d %+d equipment)", s.defense,
 		   s.base_defense, s.defense - s.base_defense);
 	ui_draw_keys_hint(u, l, c, keys);
 }

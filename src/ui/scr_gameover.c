@@ -30,6 +30,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
@@ -52,12 +53,12 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	int m = snprintf(more, sizeof more, "at level %d with %d experience.", s.level, s.xp);
 	/* a column of padding on both sides: the text never touches the frame */
 	if (n <= w - 4 && m <= w - 4) {
-		con_print(c, x + 2, y + 4, ui_pal.text, bg, line, w - 4);
-		con_print(c, x + 2, y + 5, ui_pal.text, bg, more, w - 4);
+		con_print(c, x + 2, y + 4, pal->text, bg, line, w - 4);
+		con_print(c, x + 2, y + 5, pal->text, bg, more, w - 4);
 	} else {
 		/* long numbers: one sentence wrapped inside the box (3 rows) */
 		snprintf(line + n, sizeof line - (size_t)n, " %s", more);
-		con_print_wrapped(c, x + 2, y + 4, w - 4, 3, ui_pal.text, bg, line);
+		con_print_wrapped(c, x + 2, y + 4, w - 4, 3, pal->text, bg, line);
 	}
 	con_print(c, x + 2, y + 7, 0xFFFFFF, bg, ui_keys_line(u, keys, "   ", line, sizeof line), w - 4);
 	ui_draw_keys_hint(u, l, c, keys);

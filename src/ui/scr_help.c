@@ -198,33 +198,34 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 /* s at (x, y) in at most w cells, whole words only (a column's text is
  * never cut mid-word); its leading blanks (an indent) kept. */
-static void words(struct console *c, int x, int y, int w, uint32_t fg, const char *s)
+static void words(struct console *c, int x, int y, int w, uint32_t fg, uint32_t bg, const char *s)
 {
 	int lead = 0;
 	while (s[lead] == ' ')
 		lead++;
 	if (lead < w)
-		con_print_wrapped(c, x + lead, y, w - lead, 1, fg, ui_pal.bg, s + lead);
+		con_print_wrapped(c, x + lead, y, w - lead, 1, fg, bg, s + lead);
 }
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	(void)g;
 	struct row r[MAX_ROWS];
 	int n = listing(u, r, MAX_ROWS);
 	if (n > MAX_ROWS)
 		n = MAX_ROWS;
-	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, "Help: every key");
+	con_box(c, 0, 0, l->cols, l->rows - 1, pal->box, pal->bg, "Help: every key");
 	bool nar = narrow(l->cols);
 	int h = page(l->rows), line = 0, y = 2;
 	int pw = nar ? 0 : 16, px = l->cols - 2 - pw, kx = nar ? 5 : px - 27;
 	if (nar) {
-		con_print(c, 2, 1, ui_pal.accent, ui_pal.bg, "keys", -1);
-		con_print(c, 8, 1, PAD_FG, ui_pal.bg, "gamepad", -1);
+		con_print(c, 2, 1, pal->accent, pal->bg, "keys", -1);
+		con_print(c, 8, 1, PAD_FG, pal->bg, "gamepad", -1);
 	} else {
-		con_print(c, 2, 1, ui_pal.dim_text, ui_pal.bg, "action", -1);
-		con_print(c, kx, 1, ui_pal.dim_text, ui_pal.bg, "keyboard", -1);
-		con_print(c, px, 1, ui_pal.dim_text, ui_pal.bg, "gamepad", -1);
+		con_print(c, 2, 1, pal->dim_text, pal->bg, "action", -1);
+		con_print(c, kx, 1, pal->dim_text, pal->bg, "keyboard", -1);
+		con_print(c, px, 1, pal->dim_text, pal->bg, "gamepad", -1);
 	}
 	for (int i = 0; i < n && line < u->help_top + h; i++) {
 		int need = row_lines(&r[i], nar);
@@ -232,21 +233,21 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 			if (line < u->help_top || line >= u->help_top + h)
 				continue;
 			if (r[i].title) {
-				con_print(c, 2, y, ui_pal.title, ui_pal.bg, r[i].title, l->cols - 4);
+				con_print(c, 2, y, pal->title, pal->bg, r[i].title, l->cols - 4);
 			} else if (part == 0) {
-				words(c, 3, y, nar ? l->cols - 5 : kx - 4, ui_pal.text, r[i].label);
+				words(c, 3, y, nar ? l->cols - 5 : kx - 4, pal->text, pal->bg, r[i].label);
 			}
 			if (!r[i].title && (nar ? part == 1 : part == 0)) {
 				if (nar) {
 					/* the keys, then the pad buttons in their colour */
 					int kl = (int)utf8_len(r[i].keys);
-					words(c, kx, y, l->cols - kx - 2, ui_pal.accent, r[i].keys);
+					words(c, kx, y, l->cols - kx - 2, pal->accent, pal->bg, r[i].keys);
 					int bx = kx + kl + (kl ? 2 : 0);
 					if (bx < l->cols - 2)
-						words(c, bx, y, l->cols - bx - 2, PAD_FG, r[i].pad);
+						words(c, bx, y, l->cols - bx - 2, PAD_FG, pal->bg, r[i].pad);
 				} else {
-					words(c, kx, y, px - kx - 1, ui_pal.accent, r[i].keys);
-					words(c, px, y, pw, PAD_FG, r[i].pad);
+					words(c, kx, y, px - kx - 1, pal->accent, pal->bg, r[i].keys);
+					words(c, px, y, pw, PAD_FG, pal->bg, r[i].pad);
 				}
 			}
 			y++;

@@ -79,6 +79,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	char text[160];
 	/* the box, over the map, w×h inside, a column of margin each side */
@@ -87,7 +88,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	int top = u->history_top, most = max_top(g, w, h);
 	top = top > most ? most : top;
 	int bx, by;
-	ui_draw_box(l, c, w + 4, h + 2, TITLE, ui_pal.box, ui_pal.bg, &bx, &by);
+	ui_draw_box(l, c, w + 4, h + 2, TITLE, pal->box, pal->bg, &bx, &by);
 	/* the newest messages (less history_top) that fit, drawn oldest first
 	 * from the top of the box */
 	int last = game_msg_count(g) - 1 - top, first = last + 1, used = 0;
@@ -104,7 +105,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	for (int i = first; i <= last; i++) {
 		const struct game_msg *m = game_msg_get(g, i);
 		game_msg_format(m, text, sizeof text);
-		y += con_print_wrapped(c, bx + 2, by + 1 + y, w, h - y, m->fg, ui_pal.bg, text);
+		y += con_print_wrapped(c, bx + 2, by + 1 + y, w, h - y, m->fg, pal->bg, text);
 	}
 	ui_draw_keys_hint(u, l, c, keys);
 }

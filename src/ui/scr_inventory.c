@@ -172,31 +172,32 @@ static void input_list(struct ui *u, struct game *g, const struct ui_host *h, co
 static void draw_list(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c,
 		      bool drop)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_item_view it[SLOTS];
 	int n = game_inventory(g, it, SLOTS);
 	struct box b;
 	place(u, l->cols, l->rows, it, n, list_title(drop), &b);
-	con_fill(c, b.x, b.y, b.w, b.h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, b.x, b.y, b.w, b.h, ui_pal.box, ui_pal.bg, list_title(drop));
+	con_fill(c, b.x, b.y, b.w, b.h, ' ', pal->text, pal->bg);
+	con_box(c, b.x, b.y, b.w, b.h, pal->box, pal->bg, list_title(drop));
 	if (!n)
-		con_print(c, b.x + 2, b.y + 1, ui_pal.dim_text, ui_pal.bg, EMPTY_TEXT, b.w - 4);
+		con_print(c, b.x + 2, b.y + 1, pal->dim_text, pal->bg, EMPTY_TEXT, b.w - 4);
 	for (int k = 0; k < b.shown; k++) {
 		int i = b.first + k, y = b.y + 1 + k;
 		bool sel = i == u->inv_sel;
-		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
-		con_fill(c, b.x + 1, y, b.w - 2, 1, ' ', ui_pal.text, bg);
+		uint32_t bg = sel ? pal->select_bg : pal->bg;
+		con_fill(c, b.x + 1, y, b.w - 2, 1, ' ', pal->text, bg);
 		char line[64];
 		snprintf(line, sizeof line, "%c)", 'a' + it[i].slot);
-		con_print(c, b.x + 2, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, -1);
+		con_print(c, b.x + 2, y, sel ? 0xFFFFFF : pal->text, bg, line, -1);
 		con_put(c, b.x + 5, y, it[i].glyph, it[i].fg, bg);
 		snprintf(line, sizeof line, "%s%s", it[i].label, it[i].equipped ? " (E)" : "");
-		con_print(c, b.x + 7, y, sel ? 0xFFFFFF : ui_pal.text, bg, line, b.w - 8);
+		con_print(c, b.x + 7, y, sel ? 0xFFFFFF : pal->text, bg, line, b.w - 8);
 	}
 	if (b.first > 0)
-		con_put(c, b.x + b.w - 2, b.y, 0x2191, ui_pal.accent, ui_pal.bg);
+		con_put(c, b.x + b.w - 2, b.y, 0x2191, pal->accent, pal->bg);
 	if (b.first + b.shown < n)
-		con_put(c, b.x + b.w - 2, b.y + b.h - 1, 0x2193, ui_pal.accent, ui_pal.bg);
+		con_put(c, b.x + b.w - 2, b.y + b.h - 1, 0x2193, pal->accent, pal->bg);
 	ui_draw_keys_hint(u, l, c, drop ? drop_keys : use_keys);
 }
 
@@ -314,24 +315,25 @@ static void count_input(struct ui *u, struct game *g, const struct ui_host *h, c
 
 static void count_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_item_view it;
 	if (!count_item(u, g, &it))
 		return;
 	int w = COUNT_W, x, y;
 	count_box(u, l->cols, l->rows, &x, &y);
-	con_fill(c, x, y, w, 4, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, x, y, w, 4, ui_pal.box, ui_pal.bg, "Drop how many?");
+	con_fill(c, x, y, w, 4, ' ', pal->text, pal->bg);
+	con_box(c, x, y, w, 4, pal->box, pal->bg, "Drop how many?");
 	char line[64];
 	for (int k = 0; k < 2; k++) {
 		bool sel = k == u->drop_sel;
-		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
-		con_fill(c, x + 1, y + 1 + k, w - 2, 1, ' ', ui_pal.text, bg);
+		uint32_t bg = sel ? pal->select_bg : pal->bg;
+		con_fill(c, x + 1, y + 1 + k, w - 2, 1, ' ', pal->text, bg);
 		if (k == 0)
 			snprintf(line, sizeof line, "1) one %s", it.name);
 		else
 			snprintf(line, sizeof line, "a) all %s", it.label);
-		con_print(c, x + 2, y + 1 + k, sel ? 0xFFFFFF : ui_pal.text, bg, line, w - 4);
+		con_print(c, x + 2, y + 1 + k, sel ? 0xFFFFFF : pal->text, bg, line, w - 4);
 	}
 	ui_draw_keys_hint(u, l, c, count_keys);
 }

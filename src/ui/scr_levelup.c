@@ -75,26 +75,27 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
 	int x, y, w, h;
 	place(l->cols, l->rows, &x, &y, &w, &h);
-	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, x, y, w, h, ui_pal.title, ui_pal.bg, "Level up!");
-	con_printf(c, x + 2, y + 1, ui_pal.title, ui_pal.bg, "You reach level %d. Choose:", s.level + 1);
+	con_fill(c, x, y, w, h, ' ', pal->text, pal->bg);
+	con_box(c, x, y, w, h, pal->title, pal->bg, "Level up!");
+	con_printf(c, x + 2, y + 1, pal->title, pal->bg, "You reach level %d. Choose:", s.level + 1);
 	for (int i = 0; i < LEVELUP_COUNT; i++) {
 		bool sel = i == u->levelup_sel;
-		uint32_t bg = sel ? ui_pal.select_bg : ui_pal.bg;
+		uint32_t bg = sel ? pal->select_bg : pal->bg;
 		char letter[4];
 		int ly = y + 3 + ROWS_PER * i;
 		snprintf(letter, sizeof letter, "%c)", 'a' + i);
 		/* the label wraps under itself, not under its letter */
 		const char *label = content_levelups[i].label;
 		int lines = con_wrapped_lines(w - 7, label);
-		con_fill(c, x + 1, ly, w - 2, lines < 2 ? lines : 2, ' ', ui_pal.text, bg);
-		con_print(c, x + 2, ly, sel ? 0xFFFFFF : ui_pal.text, bg, letter, -1);
-		con_print_wrapped(c, x + 5, ly, w - 7, 2, sel ? 0xFFFFFF : ui_pal.text, bg, label);
+		con_fill(c, x + 1, ly, w - 2, lines < 2 ? lines : 2, ' ', pal->text, bg);
+		con_print(c, x + 2, ly, sel ? 0xFFFFFF : pal->text, bg, letter, -1);
+		con_print_wrapped(c, x + 5, ly, w - 7, 2, sel ? 0xFFFFFF : pal->text, bg, label);
 	}
 	ui_draw_keys_hint(u, l, c, keys);
 }

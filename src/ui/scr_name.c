@@ -117,16 +117,17 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	if (g)
 		ui_draw_world(u, l, g, c, false, NULL);
 	int x, y, w = 36;
 	const uint32_t bg = 0x102030;
-	ui_draw_box(l, c, w, 8, "A new high score!", ui_pal.accent, bg, &x, &y);
+	ui_draw_box(l, c, w, 8, "A new high score!", pal->accent, bg, &x, &y);
 	if (w > l->cols)
 		w = l->cols;
 	char line[64];
 	snprintf(line, sizeof line, "Rank %d. Your name:", u->score_rank + 1);
-	con_print(c, x + 2, y + 2, ui_pal.text, bg, line, w - 4);
+	con_print(c, x + 2, y + 2, pal->text, bg, line, w - 4);
 	/* the name in a field of UI_NAME_MAX cells, the wheel's letter lit */
 	int fx = x + 2, fy = y + 4;
 	size_t n = strlen(u->name);

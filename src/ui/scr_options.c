@@ -14,6 +14,12 @@ static const char *const blank_shown[] = { "never", "1 minute", "5 minutes", "10
 					   "1 hour" };
 static const char *const watch_values[] = { "yes", "no" };
 static const char *const watch_shown[] = { "yes", "no" };
+static const char *const pickup_values[] = { "potions,scrolls", "all", "potions", "scrolls", "none" };
+static const char *const text_values[] = { "auto", "larger", "smaller" };
+static const char *const text_shown[] = { "automatic", "larger", "smaller" };
+static const char *const palette_values[] = { "default", "high-contrast" };
+static const char *const palette_shown[] = { "default", "high contrast" };
+static const char *const pickup_shown[] = { "potions and scrolls", "everything", "potions", "scrolls", "nothing" };
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
 const struct ui_option ui_options[] = {
@@ -23,6 +29,12 @@ const struct ui_option ui_options[] = {
 	  .shown = blank_shown },
 	{ .key = "watch", .label = "Others may watch", .n = N(watch_values), .values = watch_values,
 	  .shown = watch_shown },
+	{ .key = "auto-pickup", .label = "Explore picks up", .n = N(pickup_values), .values = pickup_values,
+	  .shown = pickup_shown },
+	{ .key = "palette", .label = "Colours", .n = N(palette_values), .values = palette_values,
+	  .shown = palette_shown },
+	{ .key = "text-size", .label = "Text size", .n = N(text_values), .values = text_values,
+	  .shown = text_shown },
 	{ .label = "Keys and buttons", .screen = UI_HELP },
 };
 const int ui_option_count = N(ui_options);
@@ -145,16 +157,17 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	if (u->opt_from == UI_PLAY && g)
 		ui_draw_world(u, l, g, c, false, NULL);
 	int x, y, w, h;
 	place(l->cols, l->rows, &x, &y, &w, &h);
-	con_fill(c, x, y, w, h, ' ', ui_pal.text, ui_pal.bg);
-	con_box(c, x, y, w, h, ui_pal.title, ui_pal.bg, "Options");
+	con_fill(c, x, y, w, h, ' ', pal->text, pal->bg);
+	con_box(c, x, y, w, h, pal->title, pal->bg, "Options");
 	for (int i = 0; i < ui_option_count; i++) {
 		const struct ui_option *o = &ui_options[i];
 		bool sel = i == u->opt_sel;
-		uint32_t fg = sel ? 0xFFFFFF : ui_pal.text, bg = sel ? ui_pal.select_bg : ui_pal.bg;
+		uint32_t fg = sel ? 0xFFFFFF : pal->text, bg = sel ? pal->select_bg : pal->bg;
 		int ly = y + 2 + i;
 		con_fill(c, x + 1, ly, w - 2, 1, ' ', fg, bg);
 		con_print(c, x + 2, ly, fg, bg, o->label, LABEL_W);
@@ -165,12 +178,12 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 			snprintf(val, sizeof val, "\xe2\x97\x84 %s \xe2\x96\xba", o->shown[u->opt_val[i]]);
 		else
 			snprintf(val, sizeof val, "\xe2\x97\x84 %s \xe2\x96\xba", u->opt_other[i]);
-		con_print(c, x + 2 + LABEL_W + 1, ly, sel ? 0xFFFFFF : ui_pal.accent, bg, val, w - LABEL_W - 5);
+		con_print(c, x + 2 + LABEL_W + 1, ly, sel ? 0xFFFFFF : pal->accent, bg, val, w - LABEL_W - 5);
 	}
 	if (u->notice[0])
-		con_print_wrapped(c, x + 2, y + h - 2, w - 4, 1, 0xFF8060, ui_pal.bg, u->notice);
+		con_print_wrapped(c, x + 2, y + h - 2, w - 4, 1, 0xFF8060, pal->bg, u->notice);
 	else
-		con_print(c, x + 2, y + h - 2, ui_pal.dim_text, ui_pal.bg, "Changes are saved at once.", w - 4);
+		con_print(c, x + 2, y + h - 2, pal->dim_text, pal->bg, "Changes are saved at once.", w - 4);
 	ui_draw_keys_hint(u, l, c, keys);
 }
 

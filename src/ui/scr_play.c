@@ -116,6 +116,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	case ACT_OPTIONS:
 		u->opt_from = UI_PLAY;
 		u->opt_sel = 0;
+		u->notice[0] = 0; /* the title's (not shown in play), not the options' own */
 		u->screen = UI_OPTIONS;
 		break;
 	case ACT_CANCEL:

@@ -69,20 +69,21 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	(void)g;
-	con_box(c, 0, 0, l->cols, l->rows - 1, ui_pal.box, ui_pal.bg, u->scores_daily ? "High scores: daily games" : "High scores");
+	con_box(c, 0, 0, l->cols, l->rows - 1, pal->box, pal->bg, u->scores_daily ? "High scores: daily games" : "High scores");
 	bool wide = l->cols >= 60;
 	int y = 2;
 	if (!u->nscores)
-		con_print(c, 3, y, ui_pal.dim_text, ui_pal.bg, "No game has ended yet.", l->cols - 5);
+		con_print(c, 3, y, pal->dim_text, pal->bg, "No game has ended yet.", l->cols - 5);
 	else
-		con_print(c, 3, y++, ui_pal.dim_text, ui_pal.bg,
+		con_print(c, 3, y++, pal->dim_text, pal->bg,
 			  wide ? "    score  depth  level  turns  name          how it ended" : "    score  D   who / how",
 			  l->cols - 5);
 	for (int i = 0; i < u->nscores && y < l->rows - 3; i++, y += 2) {
 		const struct ui_score *s = &u->scores[i];
 		bool mine = i == u->score_rank;
-		uint32_t fg = mine ? 0xFFFFFF : ui_pal.text, bg = mine ? ui_pal.select_bg : ui_pal.bg;
+		uint32_t fg = mine ? 0xFFFFFF : pal->text, bg = mine ? pal->select_bg : pal->bg;
 		char line[160];
 		if (wide) {
 			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %-12s  %s", i + 1, s->score, s->depth, s->level,
@@ -106,7 +107,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		}
 		/* the line "watch" plays: marked */
 		if (i == u->watch && s->watchable)
-			con_put(c, 1, y, 0x25B6, ui_pal.accent, bg);
+			con_put(c, 1, y, 0x25B6, pal->accent, bg);
 	}
 	if (!u->scores_after_death) {
 		/* from the menu: both keys go back */

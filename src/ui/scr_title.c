@@ -147,6 +147,7 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = l->pal;
 	(void)l;
 	(void)g;
 	int art_h = (int)(sizeof title_art / sizeof title_art[0]);
@@ -157,22 +158,22 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	if (y < 1)
 		y = 1;
 	for (int i = 0; i < art_h; i++)
-		ui_center_text(c, y + i, title_art[i].fg, title_art[i].text);
+		ui_center_text(c, y + i, title_art[i].fg, pal->bg, title_art[i].text);
 	y += art_h + 1;
-	ui_center_text(c, y, ui_pal.title, "P I R O G U E");
-	ui_center_text(c, y + 1, ui_pal.dim_text, "a roguelike for the bare console");
+	ui_center_text(c, y, pal->title, pal->bg, "P I R O G U E");
+	ui_center_text(c, y + 1, pal->dim_text, pal->bg, "a roguelike for the bare console");
 	y += 3;
 	for (int i = 0; i < n; i++) {
 		bool sel = i == u->menu_sel;
 		char line[32];
 		snprintf(line, sizeof line, "%s %-11s", sel ? "\xe2\x96\xba" : " ", menu_label(items[i]));
 		int x = (c->w - 13) / 2;
-		con_print(c, x, y + i * 2, sel ? 0xFFFFFF : ui_pal.text, sel ? ui_pal.select_bg : ui_pal.bg, line, -1);
+		con_print(c, x, y + i * 2, sel ? 0xFFFFFF : pal->text, sel ? pal->select_bg : pal->bg, line, -1);
 	}
 	if (u->notice[0])
-		con_print_wrapped(c, 1, c->h - 4, c->w - 2, 2, 0xFF8060, ui_pal.bg, u->notice);
+		con_print_wrapped(c, 1, c->h - 4, c->w - 2, 2, 0xFF8060, pal->bg, u->notice);
 	char hint[160];
-	ui_center_text(c, c->h - 1, ui_pal.hint, ui_keys_line(u, keys, "   ", hint, sizeof hint));
+	ui_center_text(c, c->h - 1, pal->hint, pal->bg, ui_keys_line(u, keys, "   ", hint, sizeof hint));
 }
 
 const struct scr scr_title = { .name = "title", .title = "Title menu", .keys = keys, .input = input, .draw = draw };

@@ -54,6 +54,7 @@ int ui_map_cw(const struct ui *u)
 void ui_layout(int cols, int rows, int map_cw, struct ui_layout *l)
 {
 	memset(l, 0, sizeof *l);
+	l->pal = ui_palette_of(NULL);
 	l->cols = cols;
 	l->rows = rows;
 	l->map_cw = map_cw == 2 ? 2 : 1;
@@ -235,25 +236,28 @@ void ui_input(struct ui *u, struct game *g, const struct ui_host *h, const struc
 
 static void draw_too_small(const struct ui *u, struct console *c)
 {
+	const struct ui_palette *pal = ui_palette_of(u);
 	char line[64], k[48];
 	int y = c->h / 2 - 1;
-	con_print_wrapped(c, 1, y < 0 ? 0 : y, c->w - 2, 2, ui_pal.title, ui_pal.bg, "Screen too small.");
+	con_print_wrapped(c, 1, y < 0 ? 0 : y, c->w - 2, 2, pal->title, pal->bg, "Screen too small.");
 	snprintf(line, sizeof line, "Need %dx%d cells, have %dx%d.", UI_MIN_COLS, UI_MIN_ROWS, c->w, c->h);
-	int n = con_print_wrapped(c, 1, y + 1 < 0 ? 0 : y + 1, c->w - 2, 3, ui_pal.text, ui_pal.bg, line);
+	int n = con_print_wrapped(c, 1, y + 1 < 0 ? 0 : y + 1, c->w - 2, 3, pal->text, pal->bg, line);
 	if (n > 3)
 		n = 3;
 	static const struct scr_key out = { .act = ACT_QUIT, .act2 = ACT_MENU };
 	if (ui_key_text(u, &out, ui_pad(u), k, sizeof k)) {
 		snprintf(line, sizeof line, "%s: quit", k);
-		con_print_wrapped(c, 1, y + 1 + n + 1, c->w - 2, 1, ui_pal.hint_key, ui_pal.bg, line);
+		con_print_wrapped(c, 1, y + 1 + n + 1, c->w - 2, 1, pal->hint_key, pal->bg, line);
 	}
 }
 
 void ui_draw(const struct ui *u, const struct game *g, struct console *c)
 {
+	const struct ui_palette *pal = ui_palette_of(u);
 	struct ui_layout l;
 	ui_layout(c->w, c->h, ui_map_cw(u), &l);
-	con_clear(c, ui_pal.bg);
+	l.pal = pal;
+	con_clear(c, pal->bg);
 	if (l.too_small) {
 		draw_too_small(u, c);
 		return;

@@ -107,7 +107,8 @@ struct ui {
 	int opt_sel;           /* UI_OPTIONS: the selected row of ui_options */
 	enum ui_screen opt_from; /* the screen UI_OPTIONS goes back to */
 	int opt_val[UI_OPTIONS_MAX]; /* each row's value (an index into its values), -1: another (opt_other) */
-	char opt_other[UI_OPTIONS_MAX][16]; /* a row's value set in a file that is none of its values */
+	char opt_other[UI_OPTIONS_MAX][32]; /* a row's value set in a file that is none of its values */
+	int palette;           /* enum ui_palette_kind: the colours the screens draw in */
 	int map_cw;            /* text cells a map cell spans across as the display draws it (docs/cells.md):
 				* 2 on a pixel display with a square map sheet, else 1 (0 counts as 1) */
 	bool scores_daily;     /* UI_SCORES shows the daily games' table */
@@ -166,7 +167,11 @@ struct ui_input {
 };
 
 /* Where things go on a console of a given size (GAME.md §6). */
+struct ui_palette;
+/* The palettes (ui_palette_of; the setting `palette`: default, high-contrast). */
+enum ui_palette_kind { UI_PALETTE_DEFAULT, UI_PALETTE_HIGH_CONTRAST, UI_PALETTE_COUNT };
 struct ui_layout {
+	const struct ui_palette *pal; /* the colours to draw in (ui_layout: the default; ui_draw: u's) */
 	int cols, rows;
 	int map_cw;            /* text cells per map cell across (1 or 2): the view shows view_w / map_cw map columns */
 	bool too_small;        /* below 40×24: only a message is drawn, no input taken but the way out (ui_input) */
@@ -250,14 +255,17 @@ struct ui_drawn {
 
 /* A frame: brings shown (the console the display shows) up to date for u
  * and g, ending exactly as ui_draw would leave it and damaged exactly where
- * it changed. On the play screen (no status line, the same size, camera,
- * device, bindings and demo flag as last time; a new field of struct ui
- * that the play screen draws from must join these in redraw.c) only what
- * changed is drawn, straight into shown, each cell once: the map cells
- * whose tile, view or memory changed, those where a drawable came, went or
- * changed, the HUD's numbers and the log when they changed (composed in
- * scratch and copied), the description of the map cell under the pointer
- * now (the map put back where the last one was). The map is compared only
+ * it changed. On the play screen (no status line, the same size,
+ * device, bindings and demo flag as last time, a camera less than a view
+ * away; a new field of struct ui that the play screen draws from must join
+ * these in redraw.c) only what changed is drawn, straight into shown, each
+ * cell once: the map cells whose tile, view or memory changed, those where
+ * a drawable came, went or changed, the HUD's numbers and the log when
+ * they changed (composed in scratch and copied), the description of the
+ * map cell under the pointer now (the map put back where the last one
+ * was); when the camera moved, the view is composed in scratch from the
+ * cells of shown that stay in view, moved, and those uncovered or changed,
+ * drawn, then copied where it differs. The map is compared only
  * where the game's view last changed it (struct map's views and seen), or
  * whole when the floor changed or more than one view was taken since.
  * Anything else is drawn whole into scratch and copied where it differs.
