@@ -130,25 +130,35 @@ class SysBoot:
         self.rig.expected_cache[key] = img
         return img
 
+    def qemu_cmd(self, extra_append=''):
+        """QEMU's command line for one power on: the system image's kernel and
+        initrd, the disk (a qcow2 over the cached root.img), the kiosk's
+        quiet options of board/cmdline.txt plus extra_append."""
+        board = os.path.join(REPO, 'board', 'cmdline.txt')
+        with open(board) as f:
+            pi_opts = f.read().split()
+        append = ['root=/dev/vda', 'rw', 'console=tty1', f'console={self.serial},115200'] + pi_opts
+        return self.machine(os.path.join(self.sysdir, 'vmlinuz'), os.path.join(self.sysdir, 'initrd.img'),
+                            append + ([extra_append] if extra_append else []), 'qcow2,cache=unsafe')
+
+    def machine(self, kernel, initrd, append, drive):
+        """The machine every systemd configuration boots: MACHINES' QEMU, one
+        CPU, 512 MiB, the disk on virtio (drive: its format and cache), a USB
+        keyboard on xhci, the share on 9p, the serial console on stdio."""
+        return self.qemu + ['-m', '512', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
+                            '-kernel', kernel, '-initrd', initrd, '-append', ' '.join(append),
+                            '-drive', f'file={self.disk},if=virtio,format={drive}',
+                            '-device', 'qemu-xhci', '-device', 'usb-kbd',
+                            '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
+                            '-serial', 'stdio']
+
     def boot(self, extra_append=''):
         """Powers the machine on (the same disk every time); returns the
         QEMU start time (time.monotonic)."""
         self.boots += 1
-        board = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'board', 'cmdline.txt')
-        with open(board) as f:
-            pi_opts = f.read().split()
-        append = ' '.join(['root=/dev/vda', 'rw', 'console=tty1', f'console={self.serial},115200'] + pi_opts +
-                          ([extra_append] if extra_append else []))
-        cmd = self.qemu + ['-m', '512', '-smp', '1', '-nodefaults', '-no-reboot', '-display', 'none',
-               '-kernel', os.path.join(self.sysdir, 'vmlinuz'), '-initrd', os.path.join(self.sysdir, 'initrd.img'),
-               '-append', append,
-               '-drive', f'file={self.disk},if=virtio,format=qcow2,cache=unsafe',
-               '-device', 'qemu-xhci', '-device', 'usb-kbd',
-               '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
-               '-serial', 'stdio']
         outdir = os.path.join(self.out, f'boot{self.boots}')
         os.makedirs(outdir, exist_ok=True)
-        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=cmd)
+        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=self.qemu_cmd(extra_append))
         return self.g.t0
 
     def shutdown(self, hard=False):
