@@ -19,7 +19,8 @@ host_bin=$1
 shift
 panels="x86_64-panel-320x240 x86_64-panel-480x320 x86_64-panel-640x480 x86_64-panel-800x480 x86_64-panel-480x800-rot90"
 # aarch64-image (the card image) runs on demand only: make vm-test VM_CONFIGS=aarch64-image
-# (its saved-game power-cut check still fails; docs/vmrig.md)
+# (it passes all its checks, 20 power cuts among them, but takes 8-20 min of
+# TCG: CI's time; docs/vmrig.md)
 configs=${*:-x86_64-bochs x86_64-virtio x86_64-cirrus aarch64-virtio $panels x86_64-systemd aarch64-systemd}
 # VM_SKIP_ARCH (e.g. aarch64, set by .ci/run when a Debian mirror is out of
 # sync and the arm64 libraries cannot be installed) leaves that architecture's
