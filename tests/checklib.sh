@@ -8,5 +8,11 @@ B=${BUILD:-build}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# W: how many times its nominal budget (in tenths of a second) a wait for a
+# condition may take before the check fails. A wait returns as soon as its
+# condition holds, so the budget only ends a hang; on a loaded machine an
+# fsync or the scheduler can stall a game for many seconds (a 10 s wait for
+# a played key was seen to run out). PIROGUE_TEST_WAIT sets it.
+W=${PIROGUE_TEST_WAIT:-6}
 # Reports one failure ("FAIL: what") and marks the check failed.
 say() { echo "FAIL: $*"; fail=1; }

@@ -37,7 +37,7 @@ mkdir "$tmp/state"
 # Two games, so that every screen the test must catch lasts seconds, not a
 # moment (a loaded machine looks at the pane late): the first with attract
 # 5 s and no blanking (the title lasts 5 s between demos), the second with
-# blanking after 4 s and attract 60 s (after the wake-up key the title
+# blanking after 10 s and attract 60 s (after the wake-up key the title
 # stays a minute).
 tmux_session 80 24 "'$P' --backend term --state-dir '$tmp/state' --attract 5 --blank 0; echo EXITED; sleep 30"
 # the title, or already the demo that follows it
@@ -53,21 +53,21 @@ tail -n 1 "$tmp/pane" | grep -q "move" && no "the demo's hint line shows the pla
 # its moves go on: the pane changes while the demo shows (waited for, not
 # slept for: a loaded machine draws the next move later)
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt $((100 * W)) ]; do
 	pane
 	grep -q "Demo - press any key" "$tmp/pane" && ! cmp -s "$tmp/pane" "$tmp/demo1" && break
 	i=$((i + 1))
 	sleep 0.1
 done
-[ $i -lt 100 ] || no "the demo does not move"
+[ $i -lt $((100 * W)) ] || no "the demo does not move"
 tmux -S "$sock" send-keys -t t Enter
 pane_wait "New game" 50 || no "Enter in the demo did not bring the title back at once"
 pane_wait ! "HP" 1 || no "Enter in the demo started a game"
 stop_server
-tmux_session 80 24 "'$P' --backend term --state-dir '$tmp/state' --attract 60 --blank 4s; echo EXITED; sleep 30"
+tmux_session 80 24 "'$P' --backend term --state-dir '$tmp/state' --attract 60 --blank 10s; echo EXITED; sleep 30"
 pane_wait "New game" 50 || no "no title screen (second game)"
-# the blank screen, 4 s after the start with no key
-pane_wait ! "[A-Za-z]" 150 || no "the screen did not blank after 4 s"
+# the blank screen, 10 s after the start with no key
+pane_wait ! "[A-Za-z]" 250 || no "the screen did not blank after 10 s"
 pid=$(pgrep -f -- "pirogue --backend term --state-dir $tmp/state" | while read -r p; do
 	[ "$(cat /proc/$p/comm 2>/dev/null)" = pirogue ] && echo "$p"; done | head -1)
 if [ -n "$pid" ]; then
@@ -91,7 +91,7 @@ if [ -n "$pid" ]; then
 	# the frame after blanking drawn, back in poll: waited for (up to 10 s
 	# on a loaded machine), not slept for
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt $((100 * W)) ]; do
 		asleep
 		a=$?
 		{ [ -z "$tfd" ] || grep -q "^it_value: (0, 0)" /proc/$pid/fdinfo/$tfd; } && [ $a != 1 ] && break

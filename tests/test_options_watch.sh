@@ -14,7 +14,7 @@ pane_wait "HP:" 100 || { say "the game never showed its map:"; cat "$tmp/pane"; 
 # waits (tenths) until the socket is there (1) or gone (0)
 sock_wait() { # 1|0 tenths
 	i=0
-	while [ $i -lt "$2" ]; do
+	while [ $i -lt $(($2 * W)) ]; do
 		if [ -S "$wsock" ]; then [ "$1" = 1 ] && return 0; else [ "$1" = 0 ] && return 0; fi
 		i=$((i + 1))
 		sleep 0.1
@@ -28,7 +28,7 @@ $T send-keys -t t Down Down Right
 sock_wait 0 100 || say "watch = no on the options screen left the socket there"
 conf="$tmp/state/pirogue/pirogue.conf"
 i=0
-while ! grep -qx 'watch = no' "$conf" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while ! grep -qx 'watch = no' "$conf" 2>/dev/null && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 grep -qx 'watch = no' "$conf" 2>/dev/null || say "the state file does not say watch = no: $(cat "$conf" 2>&1)"
 $T send-keys -t t Right
 sock_wait 1 100 || say "watch = yes again did not publish the game again"

@@ -9,7 +9,7 @@ flags() { $T display-message -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any
 # waits up to 10 s until the pane's flags are $1
 wait_flags() {
 	i=0
-	while [ "$(flags)" != "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ "$(flags)" != "$1" ] && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 	[ "$(flags)" = "$1" ]
 }
 tmux_session 100 40 sh
@@ -22,7 +22,7 @@ pid=$(cat "$tmp/pid")
 kill -KILL "$pid"
 # dead (gone, or a zombie its shell has not reaped yet): waited for, not slept for
 i=0
-while [ -e /proc/$pid ] && [ "$(awk '{ print $3 }' /proc/$pid/stat 2>/dev/null)" != Z ] && [ $i -lt 100 ]; do
+while [ -e /proc/$pid ] && [ "$(awk '{ print $3 }' /proc/$pid/stat 2>/dev/null)" != Z ] && [ $i -lt $((100 * W)) ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -36,7 +36,7 @@ if ! wait_flags "0 1 0 0"; then
 fi
 $T send-keys -t t "stty -a > $tmp/after" Enter
 i=0
-while [ ! -s "$tmp/after" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -s "$tmp/after" ] && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$tmp/after" ] || { echo "FAIL: the shell runs no command after --reset-term"; exit 1; }
 for f in icanon echo icrnl isig opost onlcr; do
 	grep -q -- "\(^\|[ ;]\)$f\([ ;]\|$\)" "$tmp/after" ||

@@ -12,12 +12,12 @@ start() {
 	rm -f "$tmp/pid"
 	$T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s $1'" Enter
 	i=0
-	while [ ! -s "$tmp/pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s "$tmp/pid" ] && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 }
 # waits up to 10 s for the process to end
 wait_gone() {
 	i=0
-	while kill -0 "$(cat "$tmp/pid")" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while kill -0 "$(cat "$tmp/pid")" 2>/dev/null && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 	! kill -0 "$(cat "$tmp/pid")" 2>/dev/null
 }
 tmux_session 100 50 sh

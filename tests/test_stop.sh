@@ -11,7 +11,7 @@ s="$tmp/state"
 stty_to() { # stty_to FILE: the pane's terminal settings into FILE, waited for
 	$T send-keys -t t "stty -a > $1.t && mv $1.t $1" Enter
 	i=0
-	while [ ! -e "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -e "$1" ] && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 }
 tmux_session 100 50 "env PS1=prompt: bash --norc --noprofile -i"
 pane_wait "^prompt:" 50 || { echo "SKIP: no interactive shell in tmux here"; exit 77; }

@@ -16,7 +16,7 @@ tmux_need
 settle() { # pattern
 	prev=
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt $((100 * W)) ]; do
 		pane
 		cur=$(cat "$tmp/pane")
 		if [ "$cur" = "$prev" ] && grep -q -- "$1" "$tmp/pane" && ! cmp -s "$tmp/pane" "$tmp/before"; then

@@ -37,7 +37,7 @@ env_run="env XDG_RUNTIME_DIR=$tmp/run XDG_STATE_HOME=$tmp/state PIROGUE_CONFIG=/
 tmux_session 80 49 "$env_run '$P' --backend term --seed 5; sleep 30"
 pane_wait "HP:" 100 || { say "the game never showed its map:"; cat "$tmp/pane"; exit 1; }
 i=0
-while [ ! -S "$tmp/run/pirogue/watch.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -S "$tmp/run/pirogue/watch.sock" ] && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 [ -S "$tmp/run/pirogue/watch.sock" ] || { say "the game made no socket at $tmp/run/pirogue/watch.sock"; exit 1; }
 $T split-window -v -l 24 -t t "$env_run '$P' --backend term --watch; echo WATCHER-LEFT; sleep 30"
 
@@ -46,7 +46,7 @@ cap() { $T capture-pane -p -t "t.$1" | sed '$d' > "$tmp/p.$1"; }
 # waits (tenths) until the game's pane and the watcher's show the same map
 same() { # tenths
 	i=0
-	while [ $i -lt "$1" ]; do
+	while [ $i -lt $(($1 * W)) ]; do
 		cap 0
 		cap 1
 		cp "$tmp/p.0" "$tmp/a"
@@ -66,7 +66,7 @@ cap 0
 cp "$tmp/p.0" "$tmp/before"
 $T send-keys -t t.0 l l l j j
 i=0
-while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 cmp -s "$tmp/p.0" "$tmp/before" && say "the game did not move"
 same 100 || { say "moves in the game did not show in the watcher:"; diff "$tmp/a" "$tmp/b"; }
 
@@ -76,7 +76,7 @@ cp "$tmp/p.0" "$tmp/before"
 $T send-keys -t t.1 h h h k k i
 $T send-keys -t t.0 .
 i=0
-while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 same 100 || say "after keys typed in the watcher, it shows something else than the game"
 grep -q "Inventory" "$tmp/p.0" && say "a key typed in the watcher (i) opened the game's inventory"
 
@@ -99,7 +99,7 @@ done
 # shellcheck disable=SC2086
 $T send-keys -t t.0 $keys j
 i=0
-while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 cmp -s "$tmp/p.0" "$tmp/before" && say "the game stopped answering while its watcher was stopped"
 kill -CONT "$wpid"
 same 150 || { say "the continued watcher does not show the game:"; diff "$tmp/a" "$tmp/b"; }
@@ -122,7 +122,7 @@ $T new-window -n w2 -t t "env XDG_RUNTIME_DIR=$tmp/run2 XDG_STATE_HOME=$tmp/stat
 $T new-window -n w3 -t t "$env_run XDG_RUNTIME_DIR=$tmp/run3 '$P' --backend term --seed 5 --no-watch --state-dir $tmp/s3; sleep 30"
 for w in 2 3; do
 	i=0
-	while ! $T capture-pane -p -t "t:w$w" 2>/dev/null | grep -q "HP:" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! $T capture-pane -p -t "t:w$w" 2>/dev/null | grep -q "HP:" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 	$T capture-pane -p -t "t:w$w" | grep -q "HP:" || say "the game of window w$w never showed its map"
 done
 [ -e "$tmp/run2/pirogue/watch.sock" ] && say "watch = no: the game published itself anyway"

@@ -19,7 +19,7 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 waitfor() { # tenths command...: until the command succeeds
 	n=$1; shift
 	i=0
-	while [ $i -lt "$n" ]; do
+	while [ $i -lt $(($n * W)) ]; do
 		"$@" && return 0
 		i=$((i + 1))
 		sleep 0.1

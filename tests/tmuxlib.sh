@@ -33,7 +33,7 @@ pane_wait() { # [!] pattern tenths
 	neg=0
 	[ "$1" = "!" ] && { neg=1; shift; }
 	i=0
-	while [ $i -lt "$2" ]; do
+	while [ $i -lt $(($2 * W)) ]; do
 		pane
 		if grep -q -- "$1" "$tmp/pane"; then [ $neg = 0 ] && return 0; else [ $neg = 1 ] && return 0; fi
 		i=$((i + 1))
