@@ -118,8 +118,8 @@ grep -q "HP:" "$tmp/p.0" || say "the game ended with its watcher"
 # watch = no (and --no-watch): the game plays, unpublished
 mkdir -p "$tmp/run2" "$tmp/run3"
 printf 'watch = no\n' > "$tmp/nowatch.conf"
-$T new-window -n w2 -t t "env XDG_RUNTIME_DIR=$tmp/run2 XDG_STATE_HOME=$tmp/state2 PIROGUE_CONFIG=$tmp/nowatch.conf TERM=xterm-256color '$P' --backend term --seed 5 --state-dir $tmp/s2; sleep 30"
-$T new-window -n w3 -t t "$env_run XDG_RUNTIME_DIR=$tmp/run3 '$P' --backend term --seed 5 --no-watch --state-dir $tmp/s3; sleep 30"
+$T new-window -n w2 -t t: "env XDG_RUNTIME_DIR=$tmp/run2 XDG_STATE_HOME=$tmp/state2 PIROGUE_CONFIG=$tmp/nowatch.conf TERM=xterm-256color '$P' --backend term --seed 5 --state-dir $tmp/s2; sleep 30"
+$T new-window -n w3 -t t: "$env_run XDG_RUNTIME_DIR=$tmp/run3 '$P' --backend term --seed 5 --no-watch --state-dir $tmp/s3; sleep 30"
 for w in 2 3; do
 	i=0
 	while ! $T capture-pane -p -t "t:w$w" 2>/dev/null | grep -q "HP:" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
