@@ -404,7 +404,10 @@ static void options_init(struct app *a)
 		char v[48];
 		option_text(a, ui_options[i].key, v, sizeof v);
 		a->ui.opt_val[i] = ui_option_value(i, v);
-		snprintf(a->ui.opt_other[i], sizeof a->ui.opt_other[i], "%s", v);
+		/* shown whole when it fits, else cut with its end marked */
+		size_t room = sizeof a->ui.opt_other[i];
+		if (snprintf(a->ui.opt_other[i], room, "%s", v) >= (int)room)
+			memcpy(a->ui.opt_other[i] + room - 4, "...", 4);
 	}
 }
 
