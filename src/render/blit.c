@@ -476,7 +476,8 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 
 #define CC_DRAWN 0x40000000u /* key word 0: the slot holds the cell's pixels */
 
-/* The pixels of mask job f or else blend job j (glyph g, map: of the map
+/* The pixels of mask job f or else blend job j (glyph g, colours fg on bg
+ * as the job holds them, map: of the map
  * sheet) of the band being gathered, as drawn on s, from the cell cache;
  * NULL: draw it as usual. A cell is kept the second time it is seen (so
  * that a frame of cells that do not come back costs only the look-ups):
@@ -488,12 +489,12 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 				uint32_t *key, struct surface *s);
 
 static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
-									 const struct bjob *j, int g, bool map,
-									 struct surface *s)
+									 const struct bjob *j, uint32_t fg, uint32_t bg,
+									 int g, bool map, struct surface *s)
 {
 	struct cell_cache *cc = &b->cc;
 	uint32_t k0 = ((uint32_t)g + 1) | (map ? 0x80000000u : 0);
-	uint32_t k1 = (f ? f->fg : j->fg) & 0xFFFFFF, k2 = (f ? f->bg : j->bg) & 0xFFFFFF;
+	uint32_t k1 = fg & 0xFFFFFF, k2 = bg & 0xFFFFFF;
 	uint32_t h = k0 * 0x9E3779B1u ^ k1 * 0x85EBCA77u ^ k2 * 0xC2B2AE3Du;
 	h ^= h >> 15;
 	h = (h * 0x2C1B3C6Du) >> 16;
@@ -748,7 +749,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				/* copied when kept (8-pixel cells: drawn as fast, in pairs) */
-				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, g, src != b, s)
+				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, j->fg, j->bg, g, src != b, s)
 											 : NULL;
 				if (kept) {
 					struct cjob *k = &bd->copy[bd->nc++];
@@ -768,7 +769,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
-				const uint8_t *kept = keep ? cached_cell(b, NULL, j, g, src != b, s) : NULL;
+				const uint8_t *kept = keep ? cached_cell(b, NULL, j, j->fg, j->bg, g, src != b, s) : NULL;
 				if (kept) { /* copied from the cache */
 					struct cjob *k = &bd->copy[bd->nc++];
 					k->px = kept;
