@@ -250,6 +250,17 @@ fail:
 	return rc;
 }
 
+/* The cell cache's memory freed and its pointers cleared (its settings kept). */
+static void cache_free(struct cell_cache *cc)
+{
+	free(cc->key);
+	free(cc->px);
+	free(cc->one);
+	cc->key = NULL;
+	cc->px = NULL;
+	cc->one = NULL;
+}
+
 void blit_destroy(struct blitter *b)
 {
 	if (!b)
@@ -265,9 +276,7 @@ void blit_destroy(struct blitter *b)
 			free(b->o[r].blend[k].done);
 		}
 	}
-	free(b->cc.key);
-	free(b->cc.px);
-	free(b->cc.one);
+	cache_free(&b->cc);
 	free(b->kind);
 	free(b->empty);
 	free(b);
@@ -419,12 +428,7 @@ int blit_set_cell_cache(struct blitter *b, int slots)
 	if (slots < -1 || (slots > 0 && (slots & (slots - 1))) || slots > (1 << 20))
 		return -EINVAL;
 	struct cell_cache *cc = &b->cc;
-	free(cc->key);
-	free(cc->px);
-	free(cc->one);
-	cc->key = NULL;
-	cc->px = NULL;
-	cc->one = NULL;
+	cache_free(cc);
 	cc->tried = false;
 	cc->want = slots;
 	return 0;
@@ -452,12 +456,7 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 		cc->px = malloc(slots * cellb + 64); /* a row store may run past its last pixel: no */
 		cc->one = malloc(sizeof *cc->one);
 		if (!cc->key || !cc->px || !cc->one) {
-			free(cc->key);
-			free(cc->px);
-			free(cc->one);
-			cc->key = NULL;
-			cc->px = NULL;
-			cc->one = NULL;
+			cache_free(cc);
 			return false;
 		}
 		cc->cellb = cellb;
