@@ -490,12 +490,12 @@ static void test_hints_follow_bindings(void **st)
 	char why[128], line[256];
 	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_string_equal(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore ");
+	assert_string_equal(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  Q: quit    ");
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X: inv  B: wait  R2: explore   ");
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X: inv  B: wait  Start: menu   ");
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -503,8 +503,14 @@ static void test_hints_follow_bindings(void **st)
 	assert_int_equal(bind_set(&b, ACT_LOOK, true, "pad_x", why, sizeof why), 0);
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
-	/* X now looks (where look's item is): the inventory has no button */
-	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  B: wait  R2: explore  X: look  ");
+	/* X now looks (where look's item is): the inventory has no button;
+	 * at 80 columns look is left out (the way out, Start, is kept) */
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diagonal  A: act  B: wait  Start: menu       ");
+	assert_int_equal(con_resize(r.c, 120, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_non_null(strstr(row(r.c, 49, line), "  A: act  B: wait  R2: explore  X: look"));
+	assert_null(strstr(line, "X: inv"));
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inventory  z: wait  g: get  d: drop"));
@@ -570,9 +576,9 @@ static void test_hints_shorten(void **st)
 	char line[256];
 	rig_room(&r, 1, UI_PLAY);
 	static const struct { int cols; const char *line; } want[] = {
-		{ 80, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore" },
-		{ 60, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get" },
-		{ 40, " arrows/hjkl: move  ?: help  i: inv" },
+		{ 80, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  Q: quit" },
+		{ 60, " arrows/hjkl: move  ?: help  i: inventory  .: wait  Q: quit" },
+		{ 40, " arrows/hjkl: move  ?: help  Q: quit" },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		assert_int_equal(con_resize(r.c, want[i].cols, 30), 0);
@@ -1650,6 +1656,133 @@ static void test_options_mouse(void **st)
 	rig_done(&r);
 }
 
+/* The console sizes of the automatic layout at the screens of issue 17
+ * (text cells of the --verbose layout line, map cells two wide) and
+ * terminals (one column a map cell): 3840x2160 and 1920x1080 and 1280x720
+ * (160x45), 1366x768 (151x42), 1024x600 (102x30), 800x480 (100x30),
+ * 480x320 (80x26), 320x240 (40x26 with the 8x9 font, map cells one wide),
+ * the panels turned (2160x3840 and 768x1366 48x42, 1080x1920 and 720x1280
+ * 45x40, 600x1024 50x42, 480x800 53x44, 320x480 40x30, 240x320 40x26);
+ * an 80x24 terminal and narrower ones down to the 40 columns a screen needs. */
+static const struct { int cols, rows, map_cw; } every_size[] = {
+	{ 160, 45, 2 }, { 151, 42, 2 }, { 102, 30, 2 }, { 100, 30, 2 }, { 80, 26, 2 }, { 40, 26, 1 },
+	{ 48, 42, 2 },  { 45, 40, 2 },  { 50, 42, 2 },  { 53, 44, 2 },  { 40, 30, 2 }, { 40, 26, 2 },
+	{ 80, 24, 1 },  { 72, 24, 1 },  { 64, 24, 1 },  { 60, 24, 1 },  { 50, 24, 1 }, { 45, 24, 1 }, { 40, 24, 1 },
+};
+
+/* rig r (a game in it) showing screen s as the game would get there. */
+static void show_screen(struct rig *r, enum ui_screen s)
+{
+	static const int scrolls[2] = { ITEM_FIREBALL_SCROLL, ITEM_HEALTH_POTION };
+	r->u.screen = s;
+	switch (s) {
+	case UI_LOOK:
+	case UI_TARGET:
+		carry(r->f.g, scrolls, 2);
+		carry(r->f.g, scrolls + 1, 1);
+		r->u.look_x = 12;
+		r->u.look_y = 10;
+		r->u.target_slot = 2; /* the fireball (a, b: dagger, armour) */
+		break;
+	case UI_DROP_COUNT:
+		carry(r->f.g, scrolls + 1, 1);
+		carry(r->f.g, scrolls + 1, 1);
+		r->u.drop_slot = 2;
+		break;
+	case UI_SCORES:
+	case UI_NAME:
+	case UI_GAMEOVER:
+		r->u.nscores = 1;
+		r->u.scores[0] = (struct ui_score){ .score = 900, .depth = 3, .turns = 400, .level = 2, .cause = "killed by an orc" };
+		r->u.score_rank = 0;
+		r->u.name_pending = s == UI_NAME;
+		break;
+	case UI_VIEW:
+		r->u.view = (struct ui_view){ .speed = 1, .turn = 5, .end_turn = 100, .at = 5, .count = 101 };
+		snprintf(r->u.view.name, sizeof r->u.view.name, "x.rec");
+		break;
+	case UI_OPTIONS:
+		r->u.opt_from = UI_TITLE;
+		break;
+	case UI_HELP:
+		r->u.help_from = UI_PLAY;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The hint item of key list keys that the words "KEY: ..." of act make on
+ * the device (pad): the key's label into k; false when the list has none. */
+static bool hint_of(const struct ui *u, const struct scr_key *keys, enum action act, bool pad, char *k, size_t len)
+{
+	for (int i = 0; keys && (keys[i].hint || keys[i].help); i++)
+		if (keys[i].hint && !keys[i].moves && !keys[i].keys && (keys[i].act == act || keys[i].act2 == act) &&
+		    ui_key_text(u, &keys[i], pad, k, len))
+			return true;
+	return false;
+}
+
+/* Whether row y of c shows the item "k: words" whole (words after the key). */
+static bool line_has(const struct console *c, int y, const char *k)
+{
+	char line[256], want[64];
+	snprintf(want, sizeof want, "%s: ", k);
+	conrow_text(c, y, line, false);
+	for (const char *at = strstr(line, want); at; at = strstr(at + 1, want))
+		if ((at == line || at[-1] == ' ') && at[strlen(want)] != ' ' && at[strlen(want)] != 0)
+			return true;
+	return false;
+}
+
+/* Issue 17 item 5: on every screen of the table, at every size of the
+ * automatic layout and of a terminal, for the keyboard and the gamepad,
+ * the hint line keeps the way out (Escape / B; the play screen's save and
+ * quit: Q / Start; the name's "done") and help where the screen offers it,
+ * in words ("Esc: close", never a bare key or nothing). The level-up
+ * screen has no way out but a choice. */
+static void test_hint_keeps_way_out_everywhere(void **st)
+{
+	(void)st;
+	int bad = 0;
+	for (int s = 0; s < UI_SCREEN_COUNT; s++) {
+		if (s == UI_LEVELUP)
+			continue;
+		const struct scr *sc = ui_screen_at(s);
+		for (size_t z = 0; z < sizeof every_size / sizeof every_size[0]; z++)
+			for (int pad = 0; pad < 2; pad++) {
+				struct rig r;
+				rig_room(&r, 3, UI_PLAY);
+				show_screen(&r, (enum ui_screen)s);
+				r.u.last_dev = pad ? DEV_GAMEPAD : DEV_KEYBOARD;
+				r.u.map_cw = every_size[z].map_cw;
+				int cols = every_size[z].cols, rows = every_size[z].rows;
+				assert_int_equal(con_resize(r.c, cols, rows), 0);
+				ui_draw(&r.u, r.f.g, r.c);
+				assert_int_equal(r.u.screen, s);
+				char line[256], k[48];
+				conrow_text(r.c, rows - 1, line, true);
+				/* the screen's own keys, or the scores' from the menu */
+				const struct scr_key *keys = sc->keys;
+				static const enum action outs[][2] = {
+					[UI_PLAY] = { ACT_QUIT, ACT_MENU }, [UI_NAME] = { ACT_CONFIRM, ACT_DO },
+				};
+				enum action out = outs[s][pad] ? outs[s][pad] : pad ? ACT_BACK : ACT_CANCEL;
+				if (!hint_of(&r.u, keys, out, pad, k, sizeof k) && !(s == UI_SCORES && (snprintf(k, sizeof k, "%s", pad ? "B" : "Esc"), 1)))
+					fail_msg("%s (%s): no hint item for the way out", sc->name, pad ? "pad" : "keys");
+				if (!line_has(r.c, rows - 1, k))
+					bad++, print_message("%s at %dx%d (%s): the hint line drops the way out '%s:': '%s'\n", sc->name, cols,
+						 rows, pad ? "pad" : "keys", k, line);
+				if (hint_of(&r.u, keys, ACT_HELP, pad, k, sizeof k) && !line_has(r.c, rows - 1, k))
+					bad++, print_message("%s at %dx%d (%s): the hint line drops help '%s:': '%s'\n", sc->name, cols, rows,
+						 pad ? "pad" : "keys", k, line);
+				rig_done(&r);
+			}
+	}
+	if (bad)
+		fail_msg("%d screens and sizes drop the way out or help", bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1686,6 +1819,7 @@ int main(void)
 		cmocka_unit_test(test_character_and_scores),
 		cmocka_unit_test(test_hud_xp_fits),
 		cmocka_unit_test(test_hint_kept_follows_changes),
+		cmocka_unit_test(test_hint_keeps_way_out_everywhere),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
