@@ -1783,6 +1783,40 @@ static void test_hint_keeps_way_out_everywhere(void **st)
 		fail_msg("%d screens and sizes drop the way out or help", bad);
 }
 
+/* The title at a large console (issue 17 item 5): the boat and the name
+ * twice as large (block letters, several rows of full blocks) where there
+ * is room, the small picture and "P I R O G U E" where there is not; the
+ * menu always above the notice lines and the hint line. */
+static void test_title_scales_with_room(void **st)
+{
+	(void)st;
+	static const struct { int cols, rows; bool big; } sizes[] = {
+		{ 160, 45, true }, { 151, 42, true }, { 53, 44, true }, { 102, 30, true }, { 100, 30, true }, { 80, 26, false },
+		{ 80, 50, true }, { 80, 24, false }, { 50, 42, false }, { 40, 26, false },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct rig r;
+		rig_init(&r, NULL, UI_TITLE);
+		assert_int_equal(con_resize(r.c, sizes[i].cols, sizes[i].rows), 0);
+		ui_draw(&r.u, NULL, r.c);
+		int block_rows = 0, quit_y = -1, x, y;
+		for (y = 0; y < r.c->h; y++)
+			for (x = 0; x < r.c->w; x++)
+				if (con_at(r.c, x, y)->ch == 0x2588) {
+					block_rows++;
+					break;
+				}
+		if (conrow_find_at(r.c, "Quit", &x, &y))
+			quit_y = y;
+		if (sizes[i].big != (block_rows >= 6) || sizes[i].big == on_screen(r.c, "P I R O G U E"))
+			fail_msg("%dx%d: the title %s large (%d rows of blocks)", sizes[i].cols, sizes[i].rows,
+				 sizes[i].big ? "is not" : "is", block_rows);
+		if (!(quit_y > 0 && quit_y < r.c->h - 4))
+			fail_msg("%dx%d: Quit on row %d", sizes[i].cols, sizes[i].rows, quit_y);
+		con_destroy(r.c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1820,6 +1854,7 @@ int main(void)
 		cmocka_unit_test(test_hud_xp_fits),
 		cmocka_unit_test(test_hint_kept_follows_changes),
 		cmocka_unit_test(test_hint_keeps_way_out_everywhere),
+		cmocka_unit_test(test_title_scales_with_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
