@@ -987,6 +987,31 @@ static void test_boxes_fit_content(void **st)
 				fail_msg("%dx%d: row %d of the history box is blank (%d messages in a box %d tall)",
 					 sizes[s].cols, sizes[s].rows, y - by, n, bh);
 		}
+
+		/* the level-up box: as wide as its longest choice, a row
+		 * between choices that fit on one line (it was 44 wide with a
+		 * blank row more under each choice and at its foot) */
+		struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+		struct game_stats gs;
+		game_stats(r.f.g, &gs);
+		pl->xp = gs.xp_next;
+		r.u.screen = UI_PLAY;
+		key(&r, ACT_WAIT, '.');
+		assert_int_equal(r.u.screen, UI_LEVELUP);
+		assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+		end = 0;
+		for (int y = by + 1; y < by + bh - 1; y++) {
+			conrow_text(r.c, y, line, true);
+			for (int x = bx + bw - 2; x > bx; x--)
+				if (line[x] != ' ') {
+					end = x + 1 > end ? x + 1 : end;
+					break;
+				}
+		}
+		if (bx + bw - 1 - end > 2)
+			fail_msg("%dx%d: the level-up box ends %d columns after its longest line", sizes[s].cols,
+				 sizes[s].rows, bx + bw - 1 - end);
+		assert_int_equal(bh, 3 + LEVELUP_COUNT * 2 + 1);
 		rig_done(&r);
 	}
 }
