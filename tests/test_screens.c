@@ -1231,6 +1231,17 @@ static void test_fireball_at_own_feet(void **st)
 	assert_true(on_screen(r.c, "YOU ARE IN ITS AREA"));
 	assert_true(on_screen(r.c, "hits you"));
 	assert_int_equal(con_at(r.c, 10, 10)->bg, 0xC00000);
+	/* the warning whole on the top row however narrow the console (a
+	 * turned 1080p screen's 45 columns showed "... - YOU ARE IN") */
+	for (int cols = 40; cols <= 80; cols++) {
+		char line[256];
+		assert_int_equal(con_resize(r.c, cols, 50), 0);
+		ui_draw(&r.u, r.f.g, r.c);
+		if (!strstr(conrow_text(r.c, 0, line, false), "YOU ARE IN ITS AREA"))
+			fail_msg("%d columns: the warning is cut: '%s'", cols, line);
+	}
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
 	/* the first confirm warns and costs nothing */
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.ncmd, base);
