@@ -64,11 +64,11 @@ for f in "$tmp"/attract.*; do
 	t=${f##*.}
 	tmux_session 80 24 "'$P' --backend term --view '$rec'; sleep 30"
 	pane_wait "Watching $base  turn" 100 || no "--view $base did not start"
-	tmux -S "$sock" send-keys -t t Space Left Left
+	keys Space Left Left
 	pane_wait "^ Watching $base  turn 0/169  1x  paused" 50 || no "--view did not pause at turn 0"
 	k=0
 	while [ $k -lt "$t" ]; do
-		tmux -S "$sock" send-keys -t t .
+		keys .
 		k=$((k + 1))
 	done
 	pane_wait "^ Watching $base  turn $t/169  1x  paused" 100 || no "--view did not step to turn $t"

@@ -72,7 +72,7 @@ while [ $i -lt $((100 * W)) ]; do
 	sleep 0.1
 done
 [ $i -lt $((100 * W)) ] || no "the demo does not move"
-tmux -S "$sock" send-keys -t t Enter
+keys Enter
 pane_wait "New game" 50 || no "Enter in the demo did not bring the title back at once"
 pane_wait ! "HP" 1 || no "Enter in the demo started a game"
 stop_server
@@ -131,7 +131,7 @@ if [ -n "$pid" ]; then
 else
 	no "cannot find the pirogue process"
 fi
-tmux -S "$sock" send-keys -t t Escape
+keys Escape
 pane_wait "New game" 100 || no "Escape did not wake the blank screen"
 # (the demo would start again by itself only two hours on)
 grep -q EXITED "$tmp/pane" && no "the key that woke the screen quit the game"
