@@ -71,10 +71,24 @@ pane_wait() { # [!] pattern tenths
 # Ends the tmux server on $sock: its game first with SIGKILL (kill-server's
 # SIGHUP would make a sanitizer build run its leak check on a vanished
 # terminal, where LeakSanitizer was seen to spin for ever), then the server.
+# It returns once the server has exited: a new session started on $sock
+# while the old server is still exiting gets "server exited unexpectedly"
+# (1 start in 3 right after kill-server here), which tmux_session reports
+# as a skip, so a check's second session would silently not run.
 stop_server() {
 	command -v tmux >/dev/null 2>&1 || return 0
+	_tmux_server=$(tmux -S "$sock" display-message -p -t "$(at)" '#{pid}' 2>/dev/null)
 	for pp in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
 		pkill -KILL -P "$pp" 2>/dev/null
 	done
 	tmux -S "$sock" kill-server 2>/dev/null
+	[ -n "$_tmux_server" ] || return 0
+	# gone, or a zombie nobody reaps here (a container's init): either way
+	# no longer serving
+	_tmux_i=0
+	while [ -d "/proc/$_tmux_server" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$_tmux_server/status" 2>/dev/null &&
+		[ $_tmux_i -lt $((50 * W)) ]; do
+		sleep 0.05
+		_tmux_i=$((_tmux_i + 1))
+	done
 }
