@@ -25,6 +25,7 @@ struct dig_pool {
 
 struct game_dig {
 	const struct ecs_world *w; /* the world the pools were seen in */
+	size_t size[COMP_COUNT];   /* its components' sizes */
 	struct dig_pool pool[COMP_COUNT];
 	bool log_ok;
 	uint32_t log_seq; /* g->log_seq when log_part was last brought up to date */
@@ -59,9 +60,18 @@ static uint64_t chain_str(uint64_t h, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
 	h = digest_step(h, n);
-	for (size_t i = 0; i < n; i += 8) {
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+		memcpy(&v, s + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		h = digest_step(h, v);
+	}
+	if (i < n) {
 		uint64_t v = 0;
-		for (size_t k = 0; k < 8 && i + k < n; k++)
+		for (size_t k = 0; i + k < n; k++)
 			v |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
 		h = digest_step(h, v);
 	}
@@ -191,42 +201,51 @@ static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version
 	return true;
 }
 
-/* Entries compared a block at a time, and one at a time in a block that
- * differs. */
-#define BLOCK_BYTES 256
+/* Entry j of pool c made anew from data (its copy and its part). */
+static void entry_update(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
+			 uint32_t j)
+{
+	size_t o = (size_t)j * size;
+	memcpy(p->data + o, data + o, size);
+	uint64_t part = comp_part(c, ents[j], data + o);
+	p->sum += part - p->part[j];
+	p->part[j] = part;
+}
 
 /* Pool c brought up to date: rebuilt when an entity joined or left it,
- * else only the entries whose bytes changed made anew. False when out of
- * memory. */
-static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c)
+ * else only the entries whose bytes changed made anew (found eight bytes
+ * at a time). False when out of memory. */
+static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, size_t size)
 {
 	const ecs_entity *ents;
 	void *vdata;
 	uint32_t n = ecs_pool_view(w, c, &ents, &vdata);
 	const unsigned char *data = vdata;
-	size_t size = ecs_component_size(w, c);
 	uint32_t version = ecs_pool_version(w, c);
 	if (!p->ok || p->version != version || p->n != n)
 		return pool_rebuild(p, c, n, version, ents, data, size);
 	size_t bytes = (size_t)n * size;
 	if (!bytes || memcmp(data, p->data, bytes) == 0)
 		return true;
-	uint32_t per = size >= BLOCK_BYTES ? 1 : (uint32_t)(BLOCK_BYTES / size);
-	for (uint32_t i = 0; i < n; i += per) {
-		uint32_t k = n - i < per ? n - i : per;
-		size_t off = (size_t)i * size;
-		if (memcmp(data + off, p->data + off, (size_t)k * size) == 0)
+	size_t o = 0;
+	while (o + 8 <= bytes) {
+		uint64_t a, b;
+		memcpy(&a, data + o, 8);
+		memcpy(&b, p->data + o, 8);
+		if (a == b) {
+			o += 8;
 			continue;
-		for (uint32_t j = i; j < i + k; j++) {
-			size_t o = (size_t)j * size;
-			if (memcmp(data + o, p->data + o, size) == 0)
-				continue;
-			memcpy(p->data + o, data + o, size);
-			uint64_t part = comp_part(c, ents[j], data + o);
-			p->sum += part - p->part[j];
-			p->part[j] = part;
 		}
+		size_t k = 0;
+		while (data[o + k] == p->data[o + k])
+			k++;
+		uint32_t j = (uint32_t)((o + k) / size);
+		entry_update(p, c, ents, data, size, j);
+		o = (size_t)(j + 1) * size / 8 * 8; /* the word holding entry j's end (o again, at least) */
 	}
+	for (; o < bytes; o++)
+		if (data[o] != p->data[o])
+			entry_update(p, c, ents, data, size, (uint32_t)(o / size));
 	return true;
 }
 
@@ -265,10 +284,12 @@ uint64_t game_digest(const struct game *g)
 			d->pool[c].ok = false;
 		d->log_ok = false;
 		d->w = g->w;
+		for (int c = 0; c < COMP_COUNT; c++)
+			d->size[c] = ecs_component_size(g->w, c);
 	}
 	uint64_t pool_sum[COMP_COUNT];
 	for (int c = 0; c < COMP_COUNT; c++) {
-		if (!pool_update(&d->pool[c], g->w, c))
+		if (!pool_update(&d->pool[c], g->w, c, d->size[c]))
 			return game_digest_full(g);
 		pool_sum[c] = d->pool[c].sum;
 	}
