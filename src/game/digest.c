@@ -229,6 +229,11 @@ static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, si
 		return true;
 	size_t o = 0;
 	while (o + 8 <= bytes) {
+		/* 64 bytes alike at once */
+		if (o % 64 == 0 && o + 64 <= bytes && memcmp(data + o, p->data + o, 64) == 0) {
+			o += 64;
+			continue;
+		}
 		uint64_t a, b;
 		memcpy(&a, data + o, 8);
 		memcpy(&b, p->data + o, 8);

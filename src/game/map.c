@@ -125,10 +125,32 @@ static uint64_t static_part(const struct map *m)
 	return digest_mix(0, h);
 }
 
+/* One nonzero word v of visible[] (row y, word j) into the chain h. */
+static inline uint64_t vis_step(uint64_t h, int y, int j, uint64_t v)
+{
+	return digest_step(digest_step(h, (uint64_t)y << 16 | (uint64_t)j), v);
+}
+
+/* visible[]'s part: a chain over its nonzero words in order (rows y0..y1,
+ * words j0..j1: any box holding every nonzero word gives the same). */
+static uint64_t vis_part(const struct map *m, int y0, int y1, int j0, int j1)
+{
+	uint64_t h = 0;
+	for (int y = y0; y <= y1; y++) {
+		const uint8_t *row = m->visible + (size_t)y * (size_t)m->w;
+		for (int j = j0; j <= j1; j++) {
+			uint64_t v = row_word(row, m->w, j);
+			if (v)
+				h = vis_step(h, y, j, v);
+		}
+	}
+	return digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, h);
+}
+
 /* Array a's parts over rows y0..y1, words j0..j1. */
 static uint64_t array_sum(const struct map *m, int a, int y0, int y1, int j0, int j1)
 {
-	const uint8_t *arr = a == DIG_TILE ? m->tile : a == DIG_VISIBLE ? m->visible : m->explored;
+	const uint8_t *arr = a == DIG_TILE ? m->tile : m->explored;
 	uint64_t sum = 0;
 	for (int y = y0; y <= y1; y++) {
 		const uint8_t *row = arr + (size_t)y * (size_t)m->w;
@@ -145,7 +167,7 @@ uint64_t map_digest_full(const struct map *m)
 {
 	int j1 = (m->w + 7) / 8 - 1;
 	return static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
-	       array_sum(m, DIG_VISIBLE, 0, m->h - 1, 0, j1) + array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+	       vis_part(m, 0, m->h - 1, 0, j1) + array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
 }
 
 uint64_t map_digest(struct map *m)
@@ -158,10 +180,12 @@ uint64_t map_digest(struct map *m)
 		m->dvis_ok = false;
 	}
 	/* visible[] is 0 outside the box the last view set: only that box,
-	 * and only after a view */
+	 * and only when no view made it since (map_update_fov does, while the
+	 * floor has a digest) */
 	if (!m->dvis_ok || m->dvis_views != m->views) {
 		const struct fov_box *b = &m->seen;
-		m->dvis = b->x1 < b->x0 || b->y1 < b->y0 ? 0 : array_sum(m, DIG_VISIBLE, b->y0, b->y1, b->x0 / 8, b->x1 / 8);
+		m->dvis = b->x1 < b->x0 || b->y1 < b->y0 ? vis_part(m, 0, -1, 0, -1)
+							 : vis_part(m, b->y0, b->y1, b->x0 / 8, b->x1 / 8);
 		m->dvis_views = m->views;
 		m->dvis_ok = true;
 	}
@@ -277,6 +301,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 		}
 		return;
 	}
+	uint64_t vh = 0; /* visible[]'s chain (vis_part), made on the way */
 	for (int y = m->seen.y0; y <= m->seen.y1 && m->seen.x0 <= m->seen.x1; y++) {
 		uint8_t *e = m->explored + (size_t)y * (size_t)w;
 		const uint8_t *v = m->visible + (size_t)y * (size_t)w;
@@ -287,6 +312,8 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 				uint64_t a, b;
 				memcpy(&a, e + x, 8);
 				memcpy(&b, v + x, 8);
+				if (b)
+					vh = vis_step(vh, y, j, le64(b));
 				if ((a | b) == a)
 					continue;
 				now = a | b;
@@ -294,6 +321,9 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 				old = le64(a);
 				now = le64(now);
 			} else {
+				uint64_t b = row_word(v, w, j);
+				if (b)
+					vh = vis_step(vh, y, j, b);
 				old = row_word(e, w, j);
 				for (int k = x; k < w; k++)
 					e[k] |= v[k];
@@ -304,4 +334,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 			m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
 		}
 	}
+	m->dvis = digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, vh);
+	m->dvis_views = m->views;
+	m->dvis_ok = true;
 }
