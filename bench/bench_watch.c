@@ -165,7 +165,14 @@ static void loop_turn(struct run *r, int i, bool idle)
  * the end). */
 static const char *const key_of[2] = { "turns back to back: command, frame, watchers served",
 				       "a key at a person's pace: the same and the checksum when idle" };
+static double measure_as(int watchers, bool ir, bool idle, const char *key, const char *side, struct run *keep);
 static double measure(int watchers, bool ir, bool idle, const char *side, struct run *keep)
+{
+	return measure_as(watchers, ir, idle, key_of[idle], side, keep);
+}
+
+/* The same, dumped in --ir mode under key. */
+static double measure_as(int watchers, bool ir, bool idle, const char *key, const char *side, struct run *keep)
 {
 	struct run r;
 	run_open(&r, watchers);
@@ -185,7 +192,7 @@ static double measure(int watchers, bool ir, bool idle, const char *side, struct
 			CALLGRIND_TOGGLE_COLLECT;
 	}
 	if (ir)
-		bench_ir_stop(key_of[idle], side, TURNS, 0);
+		bench_ir_stop(key, side, TURNS, 0);
 	if (keep) {
 		keep->queued_max = r.queued_max;
 		keep->snap_max = r.snap_max;
@@ -293,10 +300,18 @@ int main(int argc, char **argv)
 	struct run fig;
 	if (ir) {
 		/* bench/ir.sh prints each side and its ratio to the others */
+		/* each with its own baseline of the same run first: the ratios
+		 * are "with watchers / without" */
+		static const char *const vs[2][2] = {
+			{ "turns back to back, 1 watcher against none", "turns back to back, 50 watchers at random against none" },
+			{ "a key at a person's pace (the check when idle), 1 watcher against none",
+			  "a key at a person's pace (the check when idle), 50 watchers at random against none" },
+		};
 		for (int idle = 0; idle < 2; idle++) {
-			measure(NW, true, idle, "50 watchers at random", &fig);
-			measure(0, true, idle, "no watchers", NULL);
-			measure(1, true, idle, "1 watcher", NULL);
+			measure_as(1, true, idle, vs[idle][0], "1 watcher", NULL);
+			measure_as(0, true, idle, vs[idle][0], "no watchers", NULL);
+			measure_as(NW, true, idle, vs[idle][1], "50 watchers at random", &fig);
+			measure_as(0, true, idle, vs[idle][1], "no watchers", NULL);
 		}
 		printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
 		       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
