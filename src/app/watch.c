@@ -421,7 +421,7 @@ void watch_pub_replaced(struct watch_pub *p)
 		fall_behind(p->c[i]);
 }
 
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g);
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all);
 
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
@@ -441,7 +441,11 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 		p->screen_valid = serial_buf_append(&p->screen, p->msg.data, p->msg.len) == 0;
 		broadcast(p, &p->msg);
 	}
-	send_all(p, u, g);
+	/* commands whose checksum is due go out with it, as soon as the loop
+	 * is idle (watch_pub_check): one send per watcher a key, not two;
+	 * while the loop is never idle, every WATCH_DEFER commands (a new
+	 * snapshot goes at once) */
+	send_all(p, u, g, !(p->since_check > 0 && p->since_check < WATCH_DEFER));
 }
 
 bool watch_pub_check_due(const struct watch_pub *p)
@@ -460,14 +464,15 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 	p->st.checks++;
 	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
 		broadcast(p, &p->msg);
-	send_all(p, NULL, g);
+	send_all(p, NULL, g, true);
 }
 
 /* Snapshots to those that need one and have taken all they had (u NULL:
  * none now), each followed by the messages since it; then as much of
  * every queue as each socket takes (one whose socket was full waits for
- * POLLOUT: watch_pub_dispatch). */
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g)
+ * POLLOUT: watch_pub_dispatch), or with all false only of those just
+ * given a snapshot. */
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all)
 {
 	size_t q = 0;
 	for (int i = p->n - 1; i >= 0; i--) {
@@ -477,6 +482,7 @@ static void send_all(struct watch_pub *p, const struct ui *u, const struct game 
 			continue;
 		}
 		/* all it had is through: a snapshot, and what followed it */
+		bool given = false;
 		if (u && c->need_snap && !c->snap && !c->q_len) {
 			struct snap *s = current_snap(p, u, g);
 			if (s) {
@@ -488,9 +494,10 @@ static void send_all(struct watch_pub *p, const struct ui *u, const struct game 
 				c->q_off = c->q_bound = 0;
 				c->q_len = p->since.len;
 				p->st.snapshots++;
+				given = true;
 			}
 		}
-		if (send_some(p, c)) {
+		if ((all || given) && send_some(p, c)) {
 			conn_close(p, i);
 			continue;
 		}

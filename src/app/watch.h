@@ -10,6 +10,7 @@
 #define WATCH_MAX 64            /* watchers at once; one more is closed at once */
 #define WATCH_QUEUE (32 * 1024) /* bytes queued for one watcher beyond its snapshot */
 #define WATCH_SINCE (WATCH_QUEUE / 2) /* the messages kept after the last snapshot, for the next watcher to need one */
+#define WATCH_DEFER 8 /* commands played without the loop idle before a flush sends them without their checksum */
 #define WATCH_GROUP "pirogue"   /* the group whose members may watch */
 
 struct watch_pub; /* opaque */
@@ -51,8 +52,10 @@ void watch_pub_replaced(struct watch_pub *p);
  * messages broadcast since, while they fit WATCH_SINCE; else one made
  * now: a snapshot is made at most once per WATCH_SINCE bytes of messages,
  * however many watchers come), then as much of every queue as each socket
- * takes without waiting (the commands go out with the frame that shows
- * them; their checksum follows when the game is idle: watch_pub_check). A watcher whose queue would pass WATCH_QUEUE has fallen
+ * takes without waiting. Commands whose checksum is due (watch_pub_check,
+ * which the loop calls as soon as it is idle, right after the frame that
+ * shows them) are left to go out with it, one send per watcher a key,
+ * unless WATCH_DEFER of them were played without the loop idle. A watcher whose queue would pass WATCH_QUEUE has fallen
  * behind: what it was sent is finished, the rest dropped, and once it has
  * taken all that it gets a fresh snapshot (one that falls behind again
  * before its snapshot is through is dropped). Nothing to do (no watcher):
