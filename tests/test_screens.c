@@ -629,6 +629,30 @@ static void test_hints_shorten(void **st)
 	rig_done(&r);
 }
 
+/* The box drawn on c: its top-left corner (the first ┌) and size; false
+ * when there is none. */
+static bool find_box(const struct console *c, int *bx, int *by, int *bw, int *bh)
+{
+	for (int y = 0; y < c->h; y++)
+		for (int x = 0; x < c->w; x++) {
+			if (con_at(c, x, y)->ch != 0x250C)
+				continue;
+			int x2 = x + 1, y2 = y + 1;
+			while (x2 < c->w && con_at(c, x2, y)->ch != 0x2510)
+				x2++;
+			while (y2 < c->h && con_at(c, x, y2)->ch != 0x2514)
+				y2++;
+			if (x2 == c->w || y2 == c->h)
+				return false;
+			*bx = x;
+			*by = y;
+			*bw = x2 - x + 1;
+			*bh = y2 - y + 1;
+			return true;
+		}
+	return false;
+}
+
 /* The help screen reads whole (issue 9, played at 80x24): every help line
  * of every screen appears uncut in its column at 80 columns; a pair of
  * actions ("choose": up and down) lists both actions' keys; the eight
@@ -675,6 +699,18 @@ static void test_help_reads_whole(void **st)
 	}
 	assert_int_equal(north_east, 1);
 	assert_true(choose_both);
+	/* on a wide console the box is as wide as its columns need, centred
+	 * (at 160x45 it took the whole width, the keys 80 columns from what
+	 * they do) */
+	assert_int_equal(con_resize(r.c, 160, 45), 0);
+	r.u.help_top = 0;
+	ui_draw(&r.u, r.f.g, r.c);
+	int bx, by, bw, bh, kx = -1, ky = -1;
+	assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+	assert_true(conrow_find_at(r.c, "keyboard", &kx, &ky));
+	if (bw > 90 || bx != (160 - bw) / 2)
+		fail_msg("160x45: the help box is %d wide at column %d", bw, bx);
+	assert_true(kx > bx && kx < bx + bw);
 	rig_done(&r);
 }
 
@@ -913,29 +949,6 @@ static void test_inventory(void **st)
 	rig_done(&r);
 }
 
-/* The box drawn on c: its top-left corner (the first ┌) and size; false
- * when there is none. */
-static bool find_box(const struct console *c, int *bx, int *by, int *bw, int *bh)
-{
-	for (int y = 0; y < c->h; y++)
-		for (int x = 0; x < c->w; x++) {
-			if (con_at(c, x, y)->ch != 0x250C)
-				continue;
-			int x2 = x + 1, y2 = y + 1;
-			while (x2 < c->w && con_at(c, x2, y)->ch != 0x2510)
-				x2++;
-			while (y2 < c->h && con_at(c, x, y2)->ch != 0x2514)
-				y2++;
-			if (x2 == c->w || y2 == c->h)
-				return false;
-			*bx = x;
-			*by = y;
-			*bw = x2 - x + 1;
-			*bh = y2 - y + 1;
-			return true;
-		}
-	return false;
-}
 
 /* The inventory box and the message history box are as large as what they
  * hold (the inventory's was 44 columns for 27 of items, the history's the
