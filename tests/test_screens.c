@@ -1485,8 +1485,29 @@ static void test_character_and_scores(void **st)
 	r.u.scores_after_death = false;
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_true(on_screen(r.c, " 1.    900      3      2    400  -             killed by an orc"));
-	assert_int_equal(con_at(r.c, 3, 5)->bg, 0x304870); /* the game just ended */
-	assert_int_equal(con_at(r.c, 3, 3)->bg, 0);
+	int sx = 0, sy = 0, hx = -1, hy = 0, bx, by, bw, bh;
+	assert_true(conrow_find_at(r.c, " 2.     50", &sx, &sy));
+	assert_int_equal(con_at(r.c, sx, sy)->bg, 0x304870); /* the game just ended */
+	assert_true(conrow_find_at(r.c, " 1.    900", &sx, &sy));
+	assert_int_equal(con_at(r.c, sx, sy)->bg, 0);
+	/* the box as wide as the table, centred; the heading over its
+	 * columns (it stood one column left of them) */
+	assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+	assert_true(bw <= 3 + 47 + (int)strlen("killed by a goblin") + 2 && bx == (80 - bw) / 2);
+	assert_true(conrow_find_at(r.c, "how it ended", &hx, &hy));
+	assert_true(conrow_find_at(r.c, "killed by an orc", &sx, &sy));
+	assert_int_equal(hx, sx);
+	/* "watch" on a game without its recording says so on the screen (the
+	 * line was set and never drawn), at 80 and 40 columns */
+	r.u.watch = 0;
+	key(&r, ACT_NONE, 'w');
+	assert_true(on_screen(r.c, "No recording of that game is kept."));
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	snprintf(r.u.status, sizeof r.u.status, "No recording of that game is kept.");
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "No recording of that game is"));
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	r.u.status[0] = 0;
 	/* at 40 columns a long cause goes on under itself, never cut */
 	snprintf(r.u.scores[1].cause, sizeof r.u.scores[1].cause, "killed by your own fireball");
 	assert_int_equal(con_resize(r.c, 40, 30), 0);
