@@ -1847,7 +1847,7 @@ static void test_hint_keeps_way_out_everywhere(void **st)
 				conrow_text(r.c, rows - 1, line, true);
 				/* the screen's own keys, or the scores' from the menu */
 				const struct scr_key *keys = sc->keys;
-				static const enum action outs[][2] = {
+				static const enum action outs[UI_SCREEN_COUNT][2] = {
 					[UI_PLAY] = { ACT_QUIT, ACT_MENU }, [UI_NAME] = { ACT_CONFIRM, ACT_DO },
 				};
 				enum action out = outs[s][pad] ? outs[s][pad] : pad ? ACT_BACK : ACT_CANCEL;
