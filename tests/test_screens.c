@@ -629,6 +629,30 @@ static void test_hints_shorten(void **st)
 	rig_done(&r);
 }
 
+/* The box drawn on c: its top-left corner (the first ┌) and size; false
+ * when there is none. */
+static bool find_box(const struct console *c, int *bx, int *by, int *bw, int *bh)
+{
+	for (int y = 0; y < c->h; y++)
+		for (int x = 0; x < c->w; x++) {
+			if (con_at(c, x, y)->ch != 0x250C)
+				continue;
+			int x2 = x + 1, y2 = y + 1;
+			while (x2 < c->w && con_at(c, x2, y)->ch != 0x2510)
+				x2++;
+			while (y2 < c->h && con_at(c, x, y2)->ch != 0x2514)
+				y2++;
+			if (x2 == c->w || y2 == c->h)
+				return false;
+			*bx = x;
+			*by = y;
+			*bw = x2 - x + 1;
+			*bh = y2 - y + 1;
+			return true;
+		}
+	return false;
+}
+
 /* The help screen reads whole (issue 9, played at 80x24): every help line
  * of every screen appears uncut in its column at 80 columns; a pair of
  * actions ("choose": up and down) lists both actions' keys; the eight
@@ -675,6 +699,18 @@ static void test_help_reads_whole(void **st)
 	}
 	assert_int_equal(north_east, 1);
 	assert_true(choose_both);
+	/* on a wide console the box is as wide as its columns need, centred
+	 * (at 160x45 it took the whole width, the keys 80 columns from what
+	 * they do) */
+	assert_int_equal(con_resize(r.c, 160, 45), 0);
+	r.u.help_top = 0;
+	ui_draw(&r.u, r.f.g, r.c);
+	int bx, by, bw, bh, kx = -1, ky = -1;
+	assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+	assert_true(conrow_find_at(r.c, "keyboard", &kx, &ky));
+	if (bw > 90 || bx != (160 - bw) / 2)
+		fail_msg("160x45: the help box is %d wide at column %d", bw, bx);
+	assert_true(kx > bx && kx < bx + bw);
 	rig_done(&r);
 }
 
@@ -913,29 +949,6 @@ static void test_inventory(void **st)
 	rig_done(&r);
 }
 
-/* The box drawn on c: its top-left corner (the first ┌) and size; false
- * when there is none. */
-static bool find_box(const struct console *c, int *bx, int *by, int *bw, int *bh)
-{
-	for (int y = 0; y < c->h; y++)
-		for (int x = 0; x < c->w; x++) {
-			if (con_at(c, x, y)->ch != 0x250C)
-				continue;
-			int x2 = x + 1, y2 = y + 1;
-			while (x2 < c->w && con_at(c, x2, y)->ch != 0x2510)
-				x2++;
-			while (y2 < c->h && con_at(c, x, y2)->ch != 0x2514)
-				y2++;
-			if (x2 == c->w || y2 == c->h)
-				return false;
-			*bx = x;
-			*by = y;
-			*bw = x2 - x + 1;
-			*bh = y2 - y + 1;
-			return true;
-		}
-	return false;
-}
 
 /* The inventory box and the message history box are as large as what they
  * hold (the inventory's was 44 columns for 27 of items, the history's the
@@ -1472,8 +1485,29 @@ static void test_character_and_scores(void **st)
 	r.u.scores_after_death = false;
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_true(on_screen(r.c, " 1.    900      3      2    400  -             killed by an orc"));
-	assert_int_equal(con_at(r.c, 3, 5)->bg, 0x304870); /* the game just ended */
-	assert_int_equal(con_at(r.c, 3, 3)->bg, 0);
+	int sx = 0, sy = 0, hx = -1, hy = 0, bx, by, bw, bh;
+	assert_true(conrow_find_at(r.c, " 2.     50", &sx, &sy));
+	assert_int_equal(con_at(r.c, sx, sy)->bg, 0x304870); /* the game just ended */
+	assert_true(conrow_find_at(r.c, " 1.    900", &sx, &sy));
+	assert_int_equal(con_at(r.c, sx, sy)->bg, 0);
+	/* the box as wide as the table, centred; the heading over its
+	 * columns (it stood one column left of them) */
+	assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+	assert_true(bw <= 3 + 47 + (int)strlen("killed by a goblin") + 2 && bx == (80 - bw) / 2);
+	assert_true(conrow_find_at(r.c, "how it ended", &hx, &hy));
+	assert_true(conrow_find_at(r.c, "killed by an orc", &sx, &sy));
+	assert_int_equal(hx, sx);
+	/* "watch" on a game without its recording says so on the screen (the
+	 * line was set and never drawn), at 80 and 40 columns */
+	r.u.watch = 0;
+	key(&r, ACT_NONE, 'w');
+	assert_true(on_screen(r.c, "No recording of that game is kept."));
+	assert_int_equal(con_resize(r.c, 40, 30), 0);
+	snprintf(r.u.status, sizeof r.u.status, "No recording of that game is kept.");
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_true(on_screen(r.c, "No recording of that game is"));
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	r.u.status[0] = 0;
 	/* at 40 columns a long cause goes on under itself, never cut */
 	snprintf(r.u.scores[1].cause, sizeof r.u.scores[1].cause, "killed by your own fireball");
 	assert_int_equal(con_resize(r.c, 40, 30), 0);
@@ -1813,7 +1847,7 @@ static void test_hint_keeps_way_out_everywhere(void **st)
 				conrow_text(r.c, rows - 1, line, true);
 				/* the screen's own keys, or the scores' from the menu */
 				const struct scr_key *keys = sc->keys;
-				static const enum action outs[][2] = {
+				static const enum action outs[UI_SCREEN_COUNT][2] = {
 					[UI_PLAY] = { ACT_QUIT, ACT_MENU }, [UI_NAME] = { ACT_CONFIRM, ACT_DO },
 				};
 				enum action out = outs[s][pad] ? outs[s][pad] : pad ? ACT_BACK : ACT_CANCEL;

@@ -215,15 +215,28 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	int n = listing(u, r, MAX_ROWS);
 	if (n > MAX_ROWS)
 		n = MAX_ROWS;
-	con_box(c, 0, 0, l->cols, l->rows - 1, pal->box, pal->bg, "Help: every key");
 	bool nar = narrow(l->cols);
+	/* wide: a box as wide as its three columns need (the longest label,
+	 * the keys, the buttons), centred, not the whole width with the keys
+	 * far from what they do; narrow: the whole console */
+	int bw = l->cols;
+	if (!nar) {
+		int need = 40;
+		for (int i = 0; i < n && i < MAX_ROWS; i++) {
+			int w = r[i].title ? (int)utf8_len(r[i].title) + 4 : (int)utf8_len(r[i].label) + 4 + 27 + 16 + 2;
+			need = w > need ? w : need;
+		}
+		bw = need < l->cols ? need : l->cols;
+	}
+	int bx = (l->cols - bw) / 2;
+	con_box(c, bx, 0, bw, l->rows - 1, pal->box, pal->bg, "Help: every key");
 	int h = page(l->rows), line = 0, y = 2;
-	int pw = nar ? 0 : 16, px = l->cols - 2 - pw, kx = nar ? 5 : px - 27;
+	int pw = nar ? 0 : 16, px = bx + bw - 2 - pw, kx = nar ? 5 : px - 27;
 	if (nar) {
 		con_print(c, 2, 1, pal->accent, pal->bg, "keys", -1);
 		con_print(c, 8, 1, PAD_FG, pal->bg, "gamepad", -1);
 	} else {
-		con_print(c, 2, 1, pal->dim_text, pal->bg, "action", -1);
+		con_print(c, bx + 2, 1, pal->dim_text, pal->bg, "action", -1);
 		con_print(c, kx, 1, pal->dim_text, pal->bg, "keyboard", -1);
 		con_print(c, px, 1, pal->dim_text, pal->bg, "gamepad", -1);
 	}
@@ -233,18 +246,18 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 			if (line < u->help_top || line >= u->help_top + h)
 				continue;
 			if (r[i].title) {
-				con_print(c, 2, y, pal->title, pal->bg, r[i].title, l->cols - 4);
+				con_print(c, bx + 2, y, pal->title, pal->bg, r[i].title, bw - 4);
 			} else if (part == 0) {
-				words(c, 3, y, nar ? l->cols - 5 : kx - 4, pal->text, pal->bg, r[i].label);
+				words(c, bx + 3, y, nar ? l->cols - 5 : kx - bx - 4, pal->text, pal->bg, r[i].label);
 			}
 			if (!r[i].title && (nar ? part == 1 : part == 0)) {
 				if (nar) {
 					/* the keys, then the pad buttons in their colour */
 					int kl = (int)utf8_len(r[i].keys);
 					words(c, kx, y, l->cols - kx - 2, pal->accent, pal->bg, r[i].keys);
-					int bx = kx + kl + (kl ? 2 : 0);
-					if (bx < l->cols - 2)
-						words(c, bx, y, l->cols - bx - 2, PAD_FG, pal->bg, r[i].pad);
+					int btn_x = kx + kl + (kl ? 2 : 0);
+					if (btn_x < l->cols - 2)
+						words(c, btn_x, y, l->cols - btn_x - 2, PAD_FG, pal->bg, r[i].pad);
 				} else {
 					words(c, kx, y, px - kx - 1, pal->accent, pal->bg, r[i].keys);
 					words(c, px, y, pw, PAD_FG, pal->bg, r[i].pad);

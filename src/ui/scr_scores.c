@@ -1,5 +1,6 @@
 /* The high-score table: from the title menu, and after a game over (the
  * game just ended highlighted; Enter then starts a new one). */
+#include "core/utf8.h"
 #include "ui/scr.h"
 #include <stdio.h>
 
@@ -67,20 +68,39 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 	}
 }
 
+/* The wide table's columns before the cause ("%2d. %6ld  %5d  %5d  %5d  %-12s  "). */
+#define TABLE_W 47
+
 static void draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	const struct ui_palette *pal = l->pal;
 	(void)g;
-	con_box(c, 0, 0, l->cols, l->rows - 1, pal->box, pal->bg, u->scores_daily ? "High scores: daily games" : "High scores");
+	const char *title = u->scores_daily ? "High scores: daily games" : "High scores";
 	bool wide = l->cols >= 60;
-	int y = 2;
+	/* wide: a box as wide as the table (its columns and the longest
+	 * cause), centred; narrow: the whole console */
+	int bw = l->cols;
+	if (wide) {
+		int need = (int)utf8_len(title) + 6, cause = (int)utf8_len("how it ended");
+		for (int i = 0; i < u->nscores; i++)
+			cause = (int)utf8_len(u->scores[i].cause) > cause ? (int)utf8_len(u->scores[i].cause) : cause;
+		need = 3 + TABLE_W + cause + 2 > need ? 3 + TABLE_W + cause + 2 : need;
+		bw = need < l->cols ? need : l->cols;
+	}
+	/* as tall as its lines where they all fit (wide), centred */
+	int bh = l->rows - 1, lines = u->nscores > 1 ? u->nscores : 1;
+	if (wide && 2 * lines + 4 < bh)
+		bh = 2 * lines + 4;
+	int bx = (l->cols - bw) / 2, by = (l->rows - 1 - bh) / 2, x = bx + 3, tw = bw - 5;
+	con_box(c, bx, by, bw, bh, pal->box, pal->bg, title);
+	int y = by + 2;
 	if (!u->nscores)
-		con_print(c, 3, y, pal->dim_text, pal->bg, "No game has ended yet.", l->cols - 5);
+		con_print(c, x, y, pal->dim_text, pal->bg, "No game has ended yet.", tw);
 	else
-		con_print(c, 3, y++, pal->dim_text, pal->bg,
-			  wide ? "    score  depth  level  turns  name          how it ended" : "    score  D   who / how",
-			  l->cols - 5);
-	for (int i = 0; i < u->nscores && y < l->rows - 3; i++, y += 2) {
+		con_print(c, x, y++, pal->dim_text, pal->bg,
+			  wide ? "     score  depth  level  turns  name          how it ended" : "    score  D   who / how",
+			  tw);
+	for (int i = 0; i < u->nscores && y < by + bh - 1; i++, y += 2) {
 		const struct ui_score *s = &u->scores[i];
 		bool mine = i == u->score_rank;
 		uint32_t fg = mine ? 0xFFFFFF : pal->text, bg = mine ? pal->select_bg : pal->bg;
@@ -88,8 +108,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		if (wide) {
 			snprintf(line, sizeof line, "%2d. %6ld  %5d  %5d  %5d  %-12s  %s", i + 1, s->score, s->depth, s->level,
 				 s->turns, s->name[0] ? s->name : "-", s->cause);
-			con_fill(c, 1, y, l->cols - 2, 1, ' ', fg, bg);
-			con_print(c, 3, y, fg, bg, line, l->cols - 5);
+			con_fill(c, bx + 1, y, bw - 2, 1, ' ', fg, bg);
+			con_print(c, x, y, fg, bg, line, tw);
 		} else {
 			/* narrow: the cause wraps onto the entry's second row */
 			int n = snprintf(line, sizeof line, "%2d. %6ld  %-2d  ", i + 1, s->score, s->depth);
@@ -107,7 +127,14 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		}
 		/* the line "watch" plays: marked */
 		if (i == u->watch && s->watchable)
-			con_put(c, 1, y, 0x25B6, pal->accent, bg);
+			con_put(c, bx + 1, y, 0x25B6, pal->accent, bg);
+	}
+	if (u->status[0]) {
+		/* why "watch" did nothing: under the box, or over its foot
+		 * when it fills the console (it was set and never shown) */
+		int sy = by + bh < l->rows - 1 ? by + bh : by + bh - 1;
+		con_fill(c, bx, sy, bw, 1, ' ', 0xFFE080, 0x302010);
+		con_print_wrapped(c, bx + 1, sy, bw - 2, 1, 0xFFE080, 0x302010, u->status);
 	}
 	if (!u->scores_after_death) {
 		/* from the menu: both keys go back */
