@@ -9,7 +9,8 @@
 
 #define CON_MAX 4096
 
-static void blank(struct console *c, uint32_t bg)
+/* Every cell a space in white on bg, all of them damaged. */
+static void fill_spaces(struct console *c, uint32_t bg)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;
 	for (size_t i = 0; i < n; i++)
@@ -70,7 +71,7 @@ int con_resize(struct console *c, int w, int h)
 	c->row_damage = rows;
 	c->w = w;
 	c->h = h;
-	blank(c, 0);
+	fill_spaces(c, 0);
 	return 0;
 }
 
