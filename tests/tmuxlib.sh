@@ -17,11 +17,18 @@ tmux_need() {
 
 # Starts a tmux server on $sock with one session "t" of cols x rows running
 # command under TERM=xterm-256color with no settings file; skips the check
-# (77) when tmux cannot start one here.
+# (77) when tmux cannot start one here. Only a check's first session may
+# skip: once tmux has started one here, a later one that does not start is a
+# failure (one started on a dying server's socket was reported as a skip).
+tmux_started=0
 tmux_session() { # cols rows command
-	tmux -S "$sock" -f /dev/null new-session -d -s t -x "$1" -y "$2" \
-		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color $3" ||
-		{ echo "SKIP: tmux cannot start a session here"; exit 77; }
+	if ! tmux -S "$sock" -f /dev/null new-session -d -s t -x "$1" -y "$2" \
+		"env PIROGUE_CONFIG=/dev/null TERM=xterm-256color $3"; then
+		[ $tmux_started = 0 ] && { echo "SKIP: tmux cannot start a session here"; exit 77; }
+		echo "FAIL: tmux started a session here before but not this one ($3)"
+		exit 1
+	fi
+	tmux_started=1
 }
 
 # The one way the checks name what they drive (every -t): always with the
