@@ -44,6 +44,11 @@ int font_alloc(struct font **out, int w, int h, int n, bool colour);
  * any failure frees f. Frees m's memory either way. */
 int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
 	      size_t errlen);
+/* Reads the whole file path (a regular file, or a pipe to its end; not a
+ * device or a directory, at most FONT_MAX_FILE bytes) into *data (the
+ * caller frees it), *len bytes. 0, or a negative errno with one line in
+ * err naming the file. */
+int font_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
 /* Doubles *buf (64 KiB at first) up to one byte more than FONT_MAX_FILE, so
  * that a larger file shows: -EFBIG when *cap is already past that, -ENOMEM. */
 int font_grow(uint8_t **buf, size_t *cap);
