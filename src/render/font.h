@@ -150,6 +150,7 @@ static inline const uint8_t *font_coverage(const struct font *f, int g)
 {
 	return f->coverage + (size_t)g * (size_t)f->cell_w * (size_t)f->cell_h;
 }
+#define FONT_TILES_COLS 16
 /* Tile sheets: pictures for map cells (tiles/README.md). A PNG of
  * FONT_TILES_COLS columns of square tiles (width / 16 pixels each, 4 to
  * FONT_MAX_CELL), as many rows as the height holds; cell i (column i % 16,
@@ -159,7 +160,6 @@ static inline const uint8_t *font_coverage(const struct font *f, int g)
  * a negative errno with one line in err naming the file and what is wrong
  * (-EDOM: an image whose size is not such a grid; -EINVAL: not a PNG, or
  * every tile transparent). */
-#define FONT_TILES_COLS 16
 int font_load_tiles(struct font **out, const char *path, char *err, size_t errlen);
 /* The same from memory; name is used in messages. */
 int font_load_tiles_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen);

@@ -65,6 +65,14 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
  * does not give one (not a sheet, damaged, no grid). (font_sheet.c) */
 bool font_sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int *ch);
 
+/* For the tile sheets (font_tiles.c), through stb_image here: the size of
+ * the image d[0..n) from its header (false: not an image stb_image reads),
+ * and its pixels as 8-bit RGBA (NULL with *why set: it cannot be decoded;
+ * freed by font_image_free). (font_sheet.c) */
+bool font_image_size(const uint8_t *d, size_t n, int *w, int *h);
+uint8_t *font_image_rgba(const uint8_t *d, size_t n, int *w, int *h, const char **why);
+void font_image_free(uint8_t *px);
+
 /* Load the PSF1 / PSF2 console font d[0..len), as font_load describes.
  * (font_psf.c) */
 int font_load_psf1(struct font **out, const uint8_t *d, size_t len, const char *name, char *err, size_t errlen);

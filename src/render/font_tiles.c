@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-/* Debian's libstb ships the implementation in libstb.so */
-#include <stb_image.h>
 
 int font_load_tiles_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen)
 {
@@ -14,10 +12,10 @@ int font_load_tiles_mem(struct font **out, const void *data, size_t len, const c
 	const uint8_t *d = data;
 	if (len < 8 || memcmp(d, font_png_sig, 8))
 		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (not a PNG image)");
-	int w, h, comp;
-	if (len > (size_t)FONT_MAX_FILE || !stbi_info_from_memory(d, (int)len, &w, &h, &comp))
-		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG: %s)",
-				 stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+	int w, h;
+	const char *why = "unknown error";
+	if (len > (size_t)FONT_MAX_FILE || !font_image_size(d, len, &w, &h))
+		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG)");
 	int t = w / FONT_TILES_COLS;
 	if (w % FONT_TILES_COLS || t < 4 || t > FONT_MAX_CELL || h < t || h % t)
 		return font_fail(err, errlen, name, -EDOM,
@@ -26,13 +24,12 @@ int font_load_tiles_mem(struct font **out, const void *data, size_t len, const c
 	int rows = h / t, n = rows * FONT_TILES_COLS;
 	if (n > FONT_MAX_GLYPHS || (size_t)w * (size_t)h > FONT_MAX_PIXELS)
 		return font_fail(err, errlen, name, -EFBIG, "a tile sheet of %d×%d pixels is too large", w, h);
-	stbi_uc *px = stbi_load_from_memory(d, (int)len, &w, &h, &comp, 4);
+	uint8_t *px = font_image_rgba(d, len, &w, &h, &why);
 	if (!px)
-		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG: %s)",
-				 stbi_failure_reason() ? stbi_failure_reason() : "unknown error");
+		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG: %s)", why);
 	struct font *f;
 	if (font_alloc(&f, t, t, n, true)) {
-		stbi_image_free(px);
+		font_image_free(px);
 		return font_fail(err, errlen, name, -ENOMEM, "out of memory for the tile sheet");
 	}
 	f->nfile = n;
@@ -42,14 +39,14 @@ int font_load_tiles_mem(struct font **out, const void *data, size_t len, const c
 	for (int g = 0; g < n; g++)
 		for (int y = 0; y < t; y++)
 			for (int x = 0; x < t; x++) {
-				const stbi_uc *p = px + 4 * ((size_t)((g / FONT_TILES_COLS) * t + y) * (size_t)w +
+				const uint8_t *p = px + 4 * ((size_t)((g / FONT_TILES_COLS) * t + y) * (size_t)w +
 							     (size_t)((g % FONT_TILES_COLS) * t + x));
 				size_t i = (size_t)g * (size_t)t * (size_t)t + (size_t)y * (size_t)t + (size_t)x;
 				f->colour[i] = (uint32_t)p[3] << 24 | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
 				f->coverage[i] = p[3];
 				any |= p[3] != 0;
 			}
-	stbi_image_free(px);
+	font_image_free(px);
 	if (!any) {
 		font_destroy(f);
 		return font_fail(err, errlen, name, -EINVAL, "every tile of the sheet is transparent");
@@ -162,11 +159,11 @@ int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, ch
 	} else {
 		uint8_t *buf;
 		size_t n;
-		int rc = font_read_file(path, &buf, &n, err, errlen), w, h, comp;
+		int rc = font_read_file(path, &buf, &n, err, errlen), w, h;
 		if (rc)
 			return rc;
 		bool ok = n >= 8 && !memcmp(buf, font_png_sig, 8) && n <= (size_t)FONT_MAX_FILE &&
-			  stbi_info_from_memory(buf, (int)n, &w, &h, &comp) && w % FONT_TILES_COLS == 0 &&
+			  font_image_size(buf, n, &w, &h) && w % FONT_TILES_COLS == 0 &&
 			  w / FONT_TILES_COLS >= 4 && h % (w / FONT_TILES_COLS) == 0;
 		free(buf);
 		if (!ok)
