@@ -479,7 +479,8 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 			const struct c_actor *ac = ecs_get(g->w, e, COMP_ACTOR);
 			const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
-			k[cnt].d.corpse = ecs_get(g->w, e, COMP_CORPSE) != NULL;
+			/* the dead player keeps his fighter but is drawn as a corpse */
+			k[cnt].d.corpse = ecs_get(g->w, e, COMP_CORPSE) != NULL || (ac && ac->hp <= 0);
 			if (ac && !k[cnt].d.corpse)
 				k[cnt].d.actor = (int8_t)ac->kind;
 			if (it)
