@@ -821,7 +821,10 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->nf = bd->ns = bd->nb = bd->nc = 0;
-	bool cache = damage && cache_ready(b, r, rgb565); /* a whole draw: cells seldom come back */
+	/* a whole draw: text cells seldom come back, but a map's pictures do
+	 * (a few floors and walls over and over): those are kept in whole
+	 * draws too */
+	bool cache_on = (damage || b->tb) && cache_ready(b, r, rgb565), cache = damage && cache_on;
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -841,7 +844,8 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		bool keep = cache && bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
+		bool whole = bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
+		bool keep = cache && whole, keep_pictures = cache_on && whole;
 		/* visit the band's cells left to right on the surface (unturned,
 		 * unflipped: only within the row's span) */
 		int t0 = 0, t1 = ncells;
@@ -913,7 +917,9 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
-				const uint8_t *kept = keep ? cached_cell(b, NULL, j, j->fg, j->bg, g, sheet, s) : NULL;
+				const uint8_t *kept = keep || (keep_pictures && sheet == CC_TILE)
+							      ? cached_cell(b, NULL, j, j->fg, j->bg, g, sheet, s)
+							      : NULL;
 				if (kept) { /* copied from the cache */
 					struct cjob *k = &bd->copy[bd->nc++];
 					k->px = kept;
