@@ -54,6 +54,18 @@ static void test_shipped(void **st)
 			if (!font_tile_has(f, t))
 				fail_msg("%s lacks tile %d (%s)", path, t, ui_tile_names[t]);
 		assert_false(font_tile_has(f, UI_TILE_COUNT));
+		/* kinds that share a glyph have pictures of their own */
+		size_t px = (size_t)f->cell_w * (size_t)f->cell_h * sizeof *f->colour;
+		static const int pairs[][2] = { { UI_TILE_DAGGER, UI_TILE_SWORD },
+						{ UI_TILE_LEATHER_ARMOUR, UI_TILE_CHAIN_MAIL },
+						{ UI_TILE_SCROLL_CONFUSION, UI_TILE_SCROLL_PARALYSIS },
+						{ UI_TILE_SCROLL_LIGHTNING, UI_TILE_SCROLL_FIREBALL },
+						{ UI_TILE_FLOOR, UI_TILE_FLOOR + 1 }, { UI_TILE_WALL, UI_TILE_WALL + 1 } };
+		for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+			if (!memcmp(f->colour + (size_t)pairs[k][0] * px / sizeof *f->colour,
+				    f->colour + (size_t)pairs[k][1] * px / sizeof *f->colour, px))
+				fail_msg("%s: %s and %s are the same picture", path, ui_tile_names[pairs[k][0]],
+					 ui_tile_names[pairs[k][1]]);
 		font_destroy(f);
 	}
 	FILE *in = fopen("tiles/index.txt", "r");
