@@ -2,9 +2,11 @@
 #include "render/font_int.h"
 #include "core/log.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int font_load_tiles_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen)
 {
@@ -157,15 +159,15 @@ int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, ch
 			return rc;
 		k->size = k->font->cell_w;
 	} else {
-		uint8_t *buf;
-		size_t n;
-		int rc = font_read_file(path, &buf, &n, err, errlen), w, h;
-		if (rc)
-			return rc;
-		bool ok = n >= 8 && !memcmp(buf, font_png_sig, 8) && n <= (size_t)FONT_MAX_FILE &&
-			  font_image_size(buf, n, &w, &h) && w % FONT_TILES_COLS == 0 &&
-			  w / FONT_TILES_COLS >= 4 && h % (w / FONT_TILES_COLS) == 0;
-		free(buf);
+		/* the header alone: a PNG's size is in its first 33 bytes */
+		uint8_t buf[64];
+		int w, h, fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return font_fail(err, errlen, path, -errno, "cannot open tile sheet: %s", strerror(errno));
+		ssize_t n = read(fd, buf, sizeof buf);
+		close(fd);
+		bool ok = n >= 33 && !memcmp(buf, font_png_sig, 8) && font_image_size(buf, (size_t)n, &w, &h) &&
+			  w % FONT_TILES_COLS == 0 && w / FONT_TILES_COLS >= 4 && h % (w / FONT_TILES_COLS) == 0;
 		if (!ok)
 			return font_fail(err, errlen, path, -EINVAL, "not a tile sheet (a PNG of 16 columns of square tiles)");
 		k->size = w / FONT_TILES_COLS;
