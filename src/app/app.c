@@ -224,7 +224,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 		stop_walk(a, "Cannot explore here (no timer).");
 		return;
 	}
-	a->step_at = wake_now_ms() + WALK_STEP_MS;
+	a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -262,7 +262,7 @@ static void demo_next(struct app *a, int rc)
 		a->step_at = -1;
 		return;
 	}
-	a->step_at = wake_now_ms() + WALK_STEP_MS;
+	a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 }
 
 static void go_blank(struct app *a)
@@ -287,7 +287,7 @@ static void on_timer(struct app *a)
 		return;
 	struct idle_state st = idle_now(a);
 	const struct ui_host host = host_of(a);
-	switch (idle_due(&a->idle, &st, wake_now_ms())) {
+	switch (idle_due(&a->idle, &st, wake_now_ms(&a->wake))) {
 	case IDLE_STEP:
 		if (demo_running(&a->demo)) {
 			uint64_t seed = a->demo.seed;
@@ -306,7 +306,7 @@ static void on_timer(struct app *a)
 				stop_watching(a);
 			}
 		} else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
-			a->step_at = wake_now_ms() + WALK_STEP_MS;
+			a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 		else
 			a->step_at = -1; /* nothing left to step */
 		break;
@@ -437,7 +437,7 @@ static void on_event(struct app *a, const struct in_event *ev)
 	if (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK) {
 		/* a key, button or the pointer: the machine is in use */
 		struct idle_state st = idle_now(a);
-		a->last_input = wake_now_ms();
+		a->last_input = wake_now_ms(&a->wake);
 		switch (idle_on_input(&st)) {
 		case IDLE_IN_WAKE:
 			blank_off(&a->blank, a->ops, a->disp, a->con);
@@ -656,7 +656,7 @@ static void on_vt_acquire(struct app *a)
 		a->ops->resume(a->disp);
 	if (a->blank.on)
 		blank_off(&a->blank, a->ops, a->disp, a->con); /* someone switched back: they are here */
-	a->last_input = wake_now_ms();
+	a->last_input = wake_now_ms(&a->wake);
 	input_grab(&a->input, true);
 	con_damage_all(a->con);
 	log_info("VT acquired");
@@ -710,7 +710,7 @@ static bool input_event(void *ctx, const struct in_event *ev)
  * never wakes up on its own. */
 static int run_loop(struct app *a)
 {
-	a->last_input = wake_now_ms();
+	a->last_input = wake_now_ms(&a->wake);
 	if (a->idle.attract_s > 0 || a->idle.blank_s > 0) {
 		int rc = wake_open(&a->wake);
 		if (rc)
@@ -734,6 +734,8 @@ static int run_loop(struct app *a)
 		/* the timer is armed only when something is due: idle stays idle */
 		if (a->wake.fd >= 0 && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->wake.fd, .events = POLLIN };
+		if (a->wake.clock_fd >= 0 && nfd < MAX_FDS) /* a test's clock (PIROGUE_IDLE_CLOCK) */
+			pfd[nfd++] = (struct pollfd){ .fd = a->wake.clock_fd, .events = POLLIN };
 		nfd += watch_pub_poll_fds(a->pub, pfd + nfd, MAX_FDS - nfd);
 		if (a->watching && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->watcher.fd, .events = POLLIN };
@@ -759,6 +761,10 @@ static int run_loop(struct app *a)
 			}
 			if (pfd[i].fd == a->wake.fd) {
 				on_timer(a);
+				continue;
+			}
+			if (pfd[i].fd == a->wake.clock_fd) {
+				wake_clock_moved(&a->wake); /* a deadline it passed comes at once */
 				continue;
 			}
 			if (a->watching && pfd[i].fd == a->watcher.fd) {
@@ -879,6 +885,13 @@ int app_run(const struct app_config *cfg)
 	a.next_seed = cfg->seed;
 	a.session.has_now = cfg->has_now;
 	a.session.now = cfg->now;
+	if (cfg->idle_clock) {
+		char why[PATH_MAX + 128];
+		if (wake_clock_open(&a.wake, cfg->idle_clock, why, sizeof why)) {
+			log_error("%s", why);
+			return 2;
+		}
+	}
 	/* a recording to watch is read first: a bad one is its one line, not a
 	 * display's */
 	if (cfg->view && view_start(&a, cfg->view, UI_SCREEN_COUNT)) {
