@@ -270,6 +270,8 @@ install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/pirogue
 	install -d $(DESTDIR)$(DATADIR)/fonts
 	install -m 0644 fonts/*.png fonts/LICENSE* fonts/README.md $(DESTDIR)$(DATADIR)/fonts/
+	install -d $(DESTDIR)$(DATADIR)/tiles
+	install -m 0644 tiles/*.png tiles/LICENSE* tiles/README.md tiles/index.txt $(DESTDIR)$(DATADIR)/tiles/
 	install -d $(DESTDIR)$(DATADIR)/gamepads
 	install -m 0644 gamepads/gamecontrollerdb.txt gamepads/LICENSE* gamepads/README.md $(DESTDIR)$(DATADIR)/gamepads/
 	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
@@ -309,7 +311,7 @@ IMAGE_DEB := $(BUILD)/deb/pirogue_$(VERSION)_arm64.deb
 .PHONY: image
 image:
 	@if [ ! -f $(IMAGE_DEB) ] || [ -n "$$(find src debian board/config.txt board/cmdline.txt board/pirogue-kiosk \
-	  fonts gamepads systemd Makefile VERSION -newer $(IMAGE_DEB) -print -quit)" ]; then \
+	  fonts tiles gamepads systemd Makefile VERSION -newer $(IMAGE_DEB) -print -quit)" ]; then \
 	  tools/make-deb $(BUILD)/deb arm64 || exit $$?; fi
 	@board/make-image $(BUILD)/image $(IMAGE_DEB)
 

@@ -18,7 +18,8 @@ static uint8_t *mc_src, *mc_dst; /* a frame's memcpy, timed beside each draw */
 /* One case: a full redraw of the 240x67-cell console at 1920x1080. */
 struct bcase {
 	const char *label;
-	int font;     /* 0: the 1-bit 8x16 font, 1: greyscale (anti-aliased), 2: colour tileset */
+	int font;     /* 0: the 1-bit 8x16 font, 1: greyscale (anti-aliased), 2: colour tileset, 3: the 1080p look
+		       * with tiles (12x24 text, 24x24 map cells in pictures: tiles/dcss-24.png) */
 	int scale, rot;
 	enum surf_format fmt;
 	double target; /* most median time per median memcpy of a frame of the same format; 0: none */
@@ -29,13 +30,57 @@ struct bcase {
  * run, same load): the verdict is on the median of the REPS ratios' parts
  * (median draw / median memcpy). ir_px: the case's instructions per pixel
  * of a full draw (callgrind, this run), or < 0. */
-static void run(const struct bcase *k, struct font *f, struct console *c, double ir_px)
+/* The 1080p look with tiles (case font 3): its fonts, sheet and console. */
+static struct font *hd_text, *hd_map, *hd_tiles;
+static struct console *hd_con;
+
+/* A blitter for case k with font f (the 1080p look's map and tiles for font 3). */
+static struct blitter *make_blitter(const struct bcase *k, struct font *f)
 {
 	struct blitter *b;
-	if (blit_create(&b, f, k->scale)) {
+	if (blit_create(&b, f, k->scale) ||
+	    (k->font == 3 && (blit_set_map(b, hd_map) || blit_set_tiles(b, hd_tiles)))) {
 		printf("%s: blit_create failed\n", k->label);
 		exit(1);
 	}
+	return b;
+}
+
+/* The 1080p look: 160x45 text cells of 12x24, the top 38 rows the map (80
+ * map cells a row: floor and wall variants, a thing on one cell in 7, the
+ * fireball's area over some), the rest text. */
+static void load_hd(void)
+{
+	char err[256];
+	if (font_load(&hd_text, "fonts/dejavu-text-12x24.png", err, sizeof err) ||
+	    font_load(&hd_map, "fonts/dejavu-24x24.png", err, sizeof err) ||
+	    font_load_tiles(&hd_tiles, "tiles/dcss-24.png", err, sizeof err) || con_create(&hd_con, 160, 45)) {
+		fprintf(stderr, "bench_blit: %s (run from the repository root)\n", err);
+		exit(1);
+	}
+	struct rng r;
+	rng_seed(&r, 17);
+	for (int y = 0; y < 45; y++)
+		for (int x = 0; x < 160; x += 2) {
+			if (y >= 38) {
+				con_put(hd_con, x, y, 'a' + (uint32_t)(x + y) % 26, 0xE0E0E0, 0);
+				con_put(hd_con, x + 1, y, 'A' + (uint32_t)(x * y) % 26, 0xE0E0E0, 0);
+				continue;
+			}
+			int v = rng_range(&r, 0, 3), wall = rng_range(&r, 0, 3) == 0, thing = rng_range(&r, 0, 6) == 0;
+			struct con_cell c = { wall ? '#' : '.', 0xB4A878, 0x201C14,
+					      CON_TILE((wall ? 25 : 21) + v, !wall && thing ? rng_range(&r, 5, 18) : 0),
+					      (uint16_t)(CON_MAP | CON_WIDE | (y > 30 ? CON_DIM : 0) |
+							 (y > 10 && y < 16 && x > 40 && x < 60 ? CON_OVER(1) : 0)) };
+			con_cell_set(hd_con, x, y, c);
+			c.flags = (uint16_t)((c.flags & ~CON_WIDE) | CON_TAIL);
+			con_cell_set(hd_con, x + 1, y, c);
+		}
+}
+
+static void run(const struct bcase *k, struct font *f, struct console *c, double ir_px)
+{
+	struct blitter *b = make_blitter(k, f);
 	struct surface s = { 0 };
 	s.width = FW;
 	s.height = FH;
@@ -105,6 +150,8 @@ static const struct bcase cases[] = {
 	{ "greyscale font rgb565   scale 1 rot 0", 1, 1, 0, SURF_RGB565, 1.5 },
 	{ "colour tileset rgb565   scale 1 rot 0", 2, 1, 0, SURF_RGB565, 2.0 },
 	{ "greyscale font xrgb8888 scale 2 rot 90", 1, 2, 90, SURF_XRGB8888, 0 },
+	/* issue 17: a full 1080p redraw with tiles <= 2 x memcpy */
+	{ "1080p look, map in tiles xrgb8888", 3, 1, 0, SURF_XRGB8888, 2.0 },
 };
 #define NCASES (int)(sizeof cases / sizeof cases[0])
 
@@ -116,8 +163,9 @@ static void draw_collected(const struct bcase *k, struct font *f, struct console
 	struct surface s = { .width = FW, .height = FH, .format = k->fmt, .rotation = k->rot };
 	s.stride = FW * surf_bpp(k->fmt);
 	s.pixels = calloc((size_t)FH, (size_t)s.stride);
-	if (!s.pixels || blit_create(&b, f, k->scale))
+	if (!s.pixels)
 		exit(1);
+	b = make_blitter(k, f);
 	blit_draw(b, c, &s, NULL); /* its tables built: what every later frame costs */
 	CALLGRIND_TOGGLE_COLLECT;
 	blit_draw(b, c, &s, NULL);
@@ -162,14 +210,16 @@ int main(int argc, char **argv)
 		colour.colour[i] = a << 24 | (uint32_t)(i * 2654435761u >> 8 & 0xFFFFFF);
 		grey.coverage[i] = (uint8_t)(f->coverage[i] ? 255 - (i % 5) * 40 : 0);
 	}
-	struct font *fonts[3] = { f, &grey, &colour };
+	load_hd();
+	struct font *fonts[4] = { f, &grey, &colour, hd_text };
+#define CASE_CON(i) (cases[i].font == 3 ? hd_con : c)
 	if (argc > 2 && !strcmp(argv[1], "--ir-case")) {
 		int i = atoi(argv[2]);
 		if (i < 0 || i >= NCASES)
 			return 2;
 		if (i == 1)
 			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
-		draw_collected(&cases[i], fonts[cases[i].font], c);
+		draw_collected(&cases[i], fonts[cases[i].font], CASE_CON(i));
 		return 0;
 	}
 	size_t frame = (size_t)FW * FH * 4;
@@ -190,11 +240,12 @@ int main(int argc, char **argv)
 			struct surface s = { .width = FW, .height = FH, .format = k->fmt, .rotation = k->rot };
 			s.stride = FW * surf_bpp(k->fmt);
 			s.pixels = calloc((size_t)FH, (size_t)s.stride);
-			if (!s.pixels || blit_create(&b, fonts[k->font], k->scale))
+			if (!s.pixels)
 				return 1;
-			blit_draw(b, c, &s, NULL);
+			b = make_blitter(k, fonts[k->font]);
+			blit_draw(b, CASE_CON(i), &s, NULL);
 			bench_ir_start();
-			blit_draw(b, c, &s, NULL);
+			blit_draw(b, CASE_CON(i), &s, NULL);
 			bench_ir_stop(k->label, "blit, a pixel", (long)FW * FH, 0);
 			bench_ir_start();
 			memcpy(mc_dst, mc_src, (size_t)s.stride * FH);
@@ -221,7 +272,10 @@ int main(int argc, char **argv)
 			       "1.6 x; RGB565: issue 9's 1.5 x and 2 x)\n");
 		if (i == 1)
 			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
-		run(&cases[i], fonts[cases[i].font], c, ir < 0 ? -1.0 : (double)ir / ((double)FW * FH));
+		if (cases[i].font == 3)
+			printf("the 1080p look with the map in pictures (issue 17: a full redraw <= 2 x memcpy; "
+			       "160x45 cells, 38 rows of map)\n");
+		run(&cases[i], fonts[cases[i].font], CASE_CON(i), ir < 0 ? -1.0 : (double)ir / ((double)FW * FH));
 		unsetenv("PIROGUE_BLIT_BASELINE");
 	}
 	free(mc_src);
@@ -230,5 +284,9 @@ int main(int argc, char **argv)
 	free(grey.coverage);
 	con_destroy(c);
 	font_destroy(f);
+	con_destroy(hd_con);
+	font_destroy(hd_text);
+	font_destroy(hd_map);
+	font_destroy(hd_tiles);
 	return 0;
 }

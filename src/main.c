@@ -51,6 +51,10 @@ static const char usage_text[] =
 	"                       of its fonts and scales; pixel displays)\n"
 	"  --palette NAME       the screens' colours: default, or high-contrast (white\n"
 	"                       text on black, saturated monsters and items)\n"
+	"  --tiles on|off|FILE  draw the map in pictures: on (the shipped tiles, from\n"
+	"                       Dungeon Crawl Stone Soup's CC0 art), off (glyphs, the\n"
+	"                       default) or FILE, your own sheet (tiles/README.md);\n"
+	"                       pixel displays with the automatic font choice\n"
 	"  --keys FILE          read keys from FILE instead of a device, one key a line\n"
 	"                       ('#' starts a comment): a character or a name: up down\n"
 	"                       left right home end pgup pgdn insert delete enter escape\n"
@@ -101,7 +105,7 @@ static const char usage_text[] =
 	"                       backend font font-layout scale rotate size card connector mode fb vt\n"
 	"                       gamepad-db mapgen map-size state-dir verbose kiosk (yes/no) attract\n"
 	"                       blank auto-pickup watch (yes/no) palette\n"
-	"                       text-size.\n"
+	"                       text-size tiles.\n"
 	"                       Options given here win.\n"
 	"                       Key bindings: key.ACTION = KEYS, pad.ACTION = BUTTONS\n"
 	"                       (README \"Key bindings\"; ? in the game lists them all)\n"
@@ -126,7 +130,7 @@ enum {
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
 	OPT_AUTO_PICKUP, OPT_DAILY_SEED, OPT_DAILY, OPT_VIEW,
-	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE, OPT_TEXT_SIZE,
+	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE, OPT_TEXT_SIZE, OPT_TILES,
 };
 
 static const struct option long_opts[] = {
@@ -172,6 +176,7 @@ static const struct option long_opts[] = {
 	{ "no-watch", no_argument, NULL, OPT_NO_WATCH },
 	{ "palette", required_argument, NULL, OPT_PALETTE },
 	{ "text-size", required_argument, NULL, OPT_TEXT_SIZE },
+	{ "tiles", required_argument, NULL, OPT_TILES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -183,6 +188,7 @@ struct opts {
 	const char *where;
 	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
+	char tiles_from[300]; /* where the tiles setting was read (cfg.tiles_from) */
 	struct bindings binds; /* the defaults, then key.ACTION / pad.ACTION settings */
 	char *owned[64]; /* values copied out of settings files */
 	int nowned;
@@ -464,6 +470,17 @@ static int set_option(struct opts *o, int c, const char *val)
 		else
 			return bad_value(o, "text-size", val, "auto, larger or smaller");
 		break;
+	case OPT_TILES:
+		/* on, off, or a tile sheet (checked when the display opens) */
+		if (!val[0])
+			return bad_value(o, "tiles", val, "on, off or a tile sheet's file name");
+		o->cfg.tiles = val;
+		o->cfg.tiles_from = NULL;
+		if (o->where) {
+			snprintf(o->tiles_from, sizeof o->tiles_from, "%s", o->where);
+			o->cfg.tiles_from = o->tiles_from;
+		}
+		break;
 	default:
 		return EXIT_USAGE;
 	}
@@ -474,7 +491,7 @@ static int set_option(struct opts *o, int c, const char *val)
 static const int config_settings[] = {
 	OPT_BACKEND, OPT_FONT, OPT_FONT_LAYOUT, OPT_SCALE, OPT_ROTATE, OPT_SIZE, OPT_CARD, OPT_CONNECTOR, OPT_MODE,
 	OPT_FB, OPT_VT, OPT_GAMEPAD_DB, OPT_MAPGEN, OPT_MAP_SIZE, OPT_VERBOSE, OPT_STATE_DIR, OPT_KIOSK, OPT_ATTRACT,
-	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH, OPT_PALETTE, OPT_TEXT_SIZE,
+	OPT_BLANK, OPT_AUTO_PICKUP, OPT_WATCH, OPT_PALETTE, OPT_TEXT_SIZE, OPT_TILES,
 };
 
 static int config_setting(void *ctx, const char *file, int line, const char *key, const char *value)
@@ -501,7 +518,7 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 		allowed |= config_settings[i] == id;
 	if (!allowed) {
 		log_error("%s: unknown setting '%s' (settings: backend font font-layout scale rotate size card connector mode fb "
-			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch palette text-size, key.ACTION, pad.ACTION)", where, key);
+			  "vt gamepad-db mapgen map-size state-dir verbose kiosk attract blank auto-pickup watch palette text-size tiles, key.ACTION, pad.ACTION)", where, key);
 		return EXIT_USAGE;
 	}
 	if (id == OPT_STATE_DIR && o->in_state) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/app.h"
+#include "app/data.h"
 #include "app/session.h"
 #include "save/save.h"
 
@@ -243,6 +244,7 @@ static void check_frames(struct display *d, int cols, int rows)
 	u.screen = UI_PLAY;
 	u.hover_x = u.hover_y = -1;
 	u.score_rank = -1;
+	u.map_cw = d->map_cw;
 	struct console *con, *scratch;
 	assert_int_equal(con_create(&con, cols, rows), 0);
 	assert_int_equal(con_create(&scratch, cols, rows), 0);
@@ -289,6 +291,22 @@ static void test_frames_allocate_nothing(void **state)
 	d->ops->close(d);
 	close(fd);
 	font_destroy(f);
+	/* issue 17: the automatic look at 1080p with the map in pictures (each
+	 * picture composed when first shown, into memory set aside when the
+	 * sheet was given) */
+	struct font_cands fonts = { 0 };
+	struct font_tilesets tiles = { 0 };
+	struct font *none = NULL;
+	assert_int_equal(data_load_fonts(NULL, NULL, FONT_LAYOUT_AUTO, &none, &fonts), 0);
+	assert_int_equal(data_load_tiles("on", NULL, &tiles), 0);
+	o = (struct display_opts){.fonts = &fonts, .tiles = &tiles, .width = 1920, .height = 1080};
+	assert_int_equal(headless_display_ops.open(&d, &o), 0);
+	assert_int_equal(d->map_cw, 2);
+	d->ops->console_size(d, &cols, &rows);
+	check_frames(d, cols, rows);
+	d->ops->close(d);
+	font_tilesets_clear(&tiles);
+	font_cands_clear(&fonts);
 }
 
 /* ---- the whole program idle: app_run on a pseudo-terminal, in a child;

@@ -563,6 +563,114 @@ static void test_cell_cache(void **st)
 	tf_free(f);
 }
 
+/* Tile pictures (issue 17): a blitter with a map sheet and a tile sheet
+ * (a colour sheet of the map cells' size) draws, with the cell cache of
+ * 1, 4 slots and the default, exactly what one without the cache draws;
+ * so many pictures that the composed slots are let go and made again
+ * (BLIT_TSLOTS); wide cells whose every layer the sheet has show the
+ * picture, blended over bg (not the glyph: it differs from a blitter
+ * without tiles), those with a layer it lacks their glyph (the same as
+ * without tiles); drawn on black equals a full draw. */
+static void put_picture(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg, uint16_t tile,
+			uint16_t pic)
+{
+	struct con_cell v = { ch, fg, bg, tile, (uint16_t)(CON_MAP | CON_WIDE | pic) };
+	con_cell_set(c, x, y, v);
+	v.flags = (uint16_t)(CON_MAP | CON_TAIL | pic);
+	if (x + 1 < c->w)
+		con_cell_set(c, x + 1, y, v);
+}
+
+static void test_tiles(void **st)
+{
+	(void)st;
+	static const uint32_t pal[] = { 0x000000, 0xFFFFFF, 0x808040 };
+	struct font *f = test_font(0), *map = wide_font(0), *tiles = wide_font(1);
+	assert_non_null(f);
+	/* tile 7 left out of the sheet: a cell with it shows its glyph */
+	memset(tiles->colour + 7 * 2 * TF_W * TF_H, 0, 2 * TF_W * TF_H * sizeof *tiles->colour);
+	memset(tiles->coverage + 7 * 2 * TF_W * TF_H, 0, 2 * TF_W * TF_H);
+	static const int slots[] = { -1, 1, 4 };
+	for (int si = 0; si < 3; si++)
+		for (int scale = 1; scale <= 2; scale++) {
+			struct blitter *b, *ref, *glyphs;
+			assert_int_equal(blit_create(&b, f, scale), 0);
+			assert_int_equal(blit_create(&ref, f, scale), 0);
+			assert_int_equal(blit_create(&glyphs, f, scale), 0);
+			assert_int_equal(blit_set_cell_cache(b, slots[si]), 0);
+			assert_int_equal(blit_set_cell_cache(ref, 0), 0);
+			for (int k = 0; k < 3; k++)
+				assert_int_equal(blit_set_map((struct blitter *[]){ b, ref, glyphs }[k], map), 0);
+			assert_int_equal(blit_set_tiles(b, tiles), 0);
+			assert_int_equal(blit_set_tiles(ref, tiles), 0);
+			assert_ptr_equal(blit_tiles(b), tiles);
+			struct rng r;
+			rng_seed(&r, (uint64_t)(si * 10 + scale));
+			for (int ri = 0; ri < 4; ri++) {
+				struct console *c;
+				int cols = 12, rows = 6;
+				assert_int_equal(con_create(&c, cols, rows), 0);
+				int lw = cols * TF_W * scale - 3, lh = rows * TF_H * scale + 2;
+				struct tsurf a, want, gl;
+				ts_init(&a, formats[0], rotations[ri], lw, lh, 1);
+				for (int round = 0; round < 40; round++) {
+					for (int i = 0; i < 30; i++) {
+						int x = rng_range(&r, 0, cols - 2), y = rng_range(&r, 0, rows - 1);
+						uint16_t tile = CON_TILE(rng_range(&r, 0, 6), rng_range(&r, 0, 7));
+						uint16_t pic = (uint16_t)(CON_MARK(rng_range(&r, 0, 3)) | CON_OVER(rng_range(&r, 0, 3)) |
+									  (rng_range(&r, 0, 1) ? CON_DIM : 0));
+						put_picture(c, x, y, random_chars[rng_range(&r, 0, 3)], pal[rng_range(&r, 0, 2)],
+							    pal[rng_range(&r, 0, 2)], tile, pic);
+					}
+					blit_draw(b, c, &a.s, round ? c->damage : NULL);
+					con_clear_damage(c);
+					ts_init(&want, formats[0], rotations[ri], lw, lh, 1);
+					blit_draw(ref, c, &want.s, NULL);
+					if (memcmp(a.s.pixels, want.s.pixels, a.size))
+						fail_msg("%d slots scale %d rotation %d round %d: tiles drawn with the cell "
+							 "cache differ from without", slots[si], scale, rotations[ri], round);
+					ts_free(&want);
+				}
+				/* one picture cell and one with a layer the sheet lacks */
+				con_clear(c, 0);
+				put_picture(c, 0, 0, 'A', 0xFFFFFF, 0, CON_TILE(1, 2), 0);
+				put_picture(c, 2, 0, 'A', 0xFFFFFF, 0, CON_TILE(1, 7), 0);
+				ts_init(&want, formats[0], rotations[ri], lw, lh, 1);
+				ts_init(&gl, formats[0], rotations[ri], lw, lh, 1);
+				blit_draw(ref, c, &want.s, NULL);
+				blit_draw(glyphs, c, &gl.s, NULL);
+				assert_int_not_equal(memcmp(want.s.pixels, gl.s.pixels, want.size), 0);
+				c->cells[0].tile = c->cells[1].tile = CON_TILE(1, 7);
+				blit_draw(ref, c, &want.s, NULL);
+				if (memcmp(want.s.pixels, gl.s.pixels, want.size))
+					fail_msg("rotation %d: a picture the sheet lacks a layer of is not its glyph",
+						 rotations[ri]);
+				/* on black: the same as a full draw */
+				blit_clear(&want.s, 0);
+				blit_clear(&gl.s, 0);
+				put_picture(c, 4, 1, 'A', 0xFFFFFF, 0, CON_TILE(3, 0), CON_OVER(2));
+				assert_int_equal(blit_draw_on_black(ref, c, &want.s), 0);
+				blit_draw(ref, c, &gl.s, NULL);
+				assert_memory_equal(want.s.pixels, gl.s.pixels, want.size);
+				ts_free(&want);
+				ts_free(&gl);
+				ts_free(&a);
+				con_destroy(c);
+			}
+			/* a sheet of other cells is refused; NULL takes it away */
+			assert_int_equal(blit_set_tiles(b, f), -EINVAL);
+			assert_ptr_equal(blit_tiles(b), tiles);
+			assert_int_equal(blit_set_tiles(b, NULL), 0);
+			assert_null(blit_tiles(b));
+			blit_destroy(b);
+			blit_destroy(ref);
+			blit_destroy(glyphs);
+		}
+	tf_free(map);
+	tf_free(tiles);
+	tf_free(f);
+}
+
 /* blit_draw_on_black (issue 22: a first frame pays only for what it
  * shows) on a black surface gives the pixels of blit_draw(NULL) on the same
  * black surface, byte for byte: consoles with black and other backgrounds,
@@ -1021,6 +1129,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_map_sheet_later),
 		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_cell_cache),
+		cmocka_unit_test(test_tiles),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_baseline_code),
 		cmocka_unit_test(test_never_reads_surface),

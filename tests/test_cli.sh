@@ -78,6 +78,23 @@ check_usage 2 "font.png" --backend headless --font "$tmp/font.png"
 check_usage 2 "none.png: cannot open font" --backend headless --font "$tmp/none.png"
 # the terminal backend loads no font, but a bad --font is refused there too
 check_usage 2 "font.png" --backend term --font "$tmp/font.png"
+# --tiles on|off|FILE (issue 17): a file that is not a tile sheet, from the
+# command line or a settings file, on any backend: one line, exit 2
+check_usage 2 "invalid value '' for --tiles: expected on, off or a tile sheet" --tiles ''
+check_usage 2 "font.png: not a tile sheet.*give --tiles on, off or a tile sheet" --backend headless --tiles "$tmp/font.png"
+check_usage 2 "none.png: cannot open font" --backend headless --tiles "$tmp/none.png"
+printf 'tiles = %s\n' "$tmp/font.png" > "$tmp/tiles.conf"
+check_usage 2 "font.png: not a tile sheet.*tiles = at .*tiles.conf:1" --config "$tmp/tiles.conf" --backend headless
+"$P" --help | grep -q -- '--tiles on|off|FILE' || { echo "FAIL: --help does not list --tiles"; fail=1; }
+for v in on off tiles/dcss-24.png; do
+	"$P" --backend headless --size 1920x1080 --tiles "$v" --screenshot "$tmp/t-$(basename "$v").png" ||
+		{ echo "FAIL: --tiles $v"; fail=1; }
+done
+# a sheet of other tiles than the map cells: glyphs, said in one line
+err=$("$P" --backend headless --seed 1 --size 1920x1080 --tiles tiles/dcss-16.png --screenshot "$tmp/t16.png" 2>&1) ||
+	{ echo "FAIL: --tiles of another size: $err"; fail=1; }
+printf '%s' "$err" | grep -q "dcss-16.png: its tiles are 16×16, this display's map cells 24×24: drawing glyphs" ||
+	{ echo "FAIL: --tiles of another size said: $err"; fail=1; }
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }

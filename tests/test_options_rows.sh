@@ -51,6 +51,37 @@ for dev in kbc padc; do
 	run "$st" "$again" --screenshot "$tmp/$dev-again.png"
 	cmp -s "$tmp/$dev-again.png" "$tmp/$dev-given.png" || say "$dev: high contrast forgotten after a restart"
 done
+# map look (issue 17): pictures; the screen after the change is the one a
+# run started with --tiles on shows, at once and after a restart; with
+# --font the row says the map keeps glyphs and nothing is written
+down6='down\ndown\ndown\ndown\ndown\ndown\n'
+pdown6='pad_down\npad_down\npad_down\npad_down\npad_down\npad_down\n'
+printf "O\n$down6" >"$tmp/atl.keys"
+printf "pad_thumbl\n$pdown6" >"$tmp/pad-atl.keys"
+run "$tmp/givenl" "$tmp/atl.keys" --tiles on --screenshot "$tmp/kbl-given.png"
+run "$tmp/givenl" "$tmp/pad-atl.keys" --tiles on --screenshot "$tmp/padl-given.png"
+run "$tmp/plainl" "$tmp/atl.keys" --screenshot "$tmp/plainl.png"
+cmp -s "$tmp/kbl-given.png" "$tmp/plainl.png" && say "--tiles on changes nothing on the screen"
+printf "O\n${down6}right\n" >"$tmp/kbl.keys"
+printf "pad_thumbl\n${pdown6}pad_a\n" >"$tmp/padl.keys"
+for dev in kbl padl; do
+	st="$tmp/$dev"
+	run "$st" "$tmp/$dev.keys" --screenshot "$tmp/$dev.png"
+	cmp -s "$tmp/$dev.png" "$tmp/$dev-given.png" || say "$dev: the map look row did not draw pictures at once"
+	[ "$(grep -v '^#' "$st/pirogue.conf")" = "tiles = on" ] ||
+		say "$dev: the state file after the change: $(cat "$st/pirogue.conf")"
+	[ $dev = kbl ] && again="$tmp/atl.keys" || again="$tmp/pad-atl.keys"
+	run "$st" "$again" --screenshot "$tmp/$dev-again.png"
+	cmp -s "$tmp/$dev-again.png" "$tmp/$dev-given.png" || say "$dev: pictures forgotten after a restart"
+	# and back to glyphs: the plain picture again
+	run "$st" "$tmp/$dev.keys" --screenshot "$tmp/$dev-off.png"
+	[ "$(grep -v '^#' "$st/pirogue.conf")" = "tiles = off" ] ||
+		say "$dev: the state file after turning pictures off: $(cat "$st/pirogue.conf")"
+done
+cmp -s "$tmp/kbl-off.png" "$tmp/plainl.png" || say "kbl: turning pictures off did not draw glyphs again"
+run "$tmp/fontl" "$tmp/kbl.keys" --font fonts/cp437-8x16.png --screenshot "$tmp/fontl.png"
+[ -f "$tmp/fontl/pirogue.conf" ] && grep -q '^tiles' "$tmp/fontl/pirogue.conf" &&
+	say "with --font the map look row wrote: $(cat "$tmp/fontl/pirogue.conf")"
 # text size at 1920x1080: larger gives bigger text cells than the automatic
 # choice, smaller smaller ones; the --verbose layout line says so at once
 # and, from the state file, after a restart

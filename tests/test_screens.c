@@ -1672,6 +1672,13 @@ static void test_options_keys_and_pad(void **st)
 	key(&r, ACT_MOVE_W, KEY_LEFT);
 	assert_int_equal(r.u.opt_val[5], ui_option_value(5, "larger"));
 	assert_true(conrow_find(r.c, "larger"));
+	/* map look: glyphs, pictures (the display's part: test_options_rows.sh) */
+	key(&r, ACT_MOVE_S, PAD_DOWN);
+	assert_true(conrow_find(r.c, "Map look"));
+	r.u.opt_val[6] = ui_option_value(6, "off");
+	key(&r, ACT_MOVE_E, PAD_RIGHT);
+	assert_int_equal(r.u.opt_val[6], ui_option_value(6, "on"));
+	assert_true(conrow_find(r.c, "pictures"));
 	/* the keys row: the help screen, and back here with B */
 	key(&r, ACT_MOVE_S, PAD_DOWN);
 	r.f.nreq = 0;
@@ -1680,7 +1687,7 @@ static void test_options_keys_and_pad(void **st)
 	assert_int_equal(r.u.screen, UI_HELP);
 	key(&r, ACT_BACK, PAD_EAST);
 	assert_int_equal(r.u.screen, UI_OPTIONS);
-	assert_int_equal(r.u.opt_sel, 6);
+	assert_int_equal(r.u.opt_sel, 7);
 	key(&r, ACT_MOVE_S, KEY_DOWN); /* wraps to the first */
 	assert_int_equal(r.u.opt_sel, 0);
 	key(&r, ACT_BACK, PAD_EAST);

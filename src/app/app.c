@@ -79,9 +79,16 @@ static int open_display(struct app *a)
 	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
 	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
 		return a->cfg->font ? 1 : -EINVAL; /* else the installed fonts are missing or damaged */
+	/* a tile sheet named is checked on every backend, as --font is */
+	const char *tv = a->cfg->tiles;
+	bool sheet = tv && strcmp(tv, "on") && strcmp(tv, "off");
+	if ((strcmp(a->ops->name, "term") || sheet) && data_load_tiles(tv, a->cfg->tiles_from, &a->tiles))
+		return 1; /* said: a wrong value, exit status 2 */
 	o.font = a->font;
-	if (a->fonts.n)
+	if (a->fonts.n) {
 		o.fonts = &a->fonts;
+		o.tiles = &a->tiles;
+	}
 	/* the terminal backend itself holds log lines back while it owns the
 	 * terminal, and writes them when it gives it back */
 	return a->ops->open(&a->disp, &o);
@@ -849,6 +856,7 @@ static void app_close(struct app *a)
 	free(a->script);
 	font_destroy(a->font);
 	font_cands_clear(&a->fonts);
+	font_tilesets_clear(&a->tiles);
 	if (a->sfd >= 0)
 		close(a->sfd);
 	wake_close(&a->wake);

@@ -15,6 +15,8 @@ struct app_config {
 	enum font_layout font_layout; /* how a PNG tileset is laid out (auto by default) */
 	int scale;                /* 1..8, 0 = largest that fits 80×50 cells */
 	int text_step;            /* text-size: 0 the automatic choice, 1 one step larger, -1 smaller */
+	const char *tiles;        /* tiles: "on", "off" (NULL: off) or a tile sheet file */
+	const char *tiles_from;   /* where tiles was set: "FILE:LINE" of a settings file, NULL = --tiles */
 	int rotation;             /* 0, 90, 180, 270 */
 	int width, height;        /* headless surface size, 0 = default */
 	const char *screenshot;   /* PNG written from the frame after the last input */

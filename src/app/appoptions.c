@@ -47,6 +47,8 @@ static void option_text(const struct app *a, const char *key, char *buf, size_t 
 		pickup_text(a->pickup, buf, len);
 	else if (!strcmp(key, "text-size"))
 		snprintf(buf, len, "%s", a->text_step > 0 ? "larger" : a->text_step < 0 ? "smaller" : "auto");
+	else if (!strcmp(key, "tiles"))
+		snprintf(buf, len, "%s", !a->tiles.on ? "off" : a->tiles.user ? a->cfg->tiles : "on");
 	else if (!strcmp(key, "palette"))
 		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
 }
@@ -62,6 +64,9 @@ void options_init(struct app *a)
 	a->pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
 	a->ui.palette = cfg->palette;
 	a->text_step = cfg->text_step;
+	/* as data_load_tiles will set them when the display opens */
+	a->tiles.on = cfg->tiles && strcmp(cfg->tiles, "off");
+	a->tiles.user = a->tiles.on && strcmp(cfg->tiles, "on");
 	for (int i = 0; i < ui_option_count && i < UI_OPTIONS_MAX; i++) {
 		if (!ui_options[i].key)
 			continue;
@@ -96,6 +101,26 @@ static bool set_text_step(struct app *a)
 	return true;
 }
 
+/* a->tiles.on (on) in force on the display: the map drawn whole in
+ * pictures or glyphs. Returns true, or false with the reason on the
+ * options screen's notice line (the terminal, a --font, no pictures at
+ * this size: the map keeps glyphs). */
+static bool set_tiles(struct app *a, bool on)
+{
+	int rc = a->ops->set_tiles ? a->ops->set_tiles(a->disp, on) : -ENOTSUP;
+	if (rc) {
+		snprintf(a->ui.notice, sizeof a->ui.notice, "%s",
+			 !a->disp->look.surf_w ? "The terminal keeps glyphs."
+			 : a->cfg->font	       ? "The font given (--font) keeps glyphs."
+						: "No pictures for this screen's map cells: glyphs kept.");
+		if (a->ops->set_tiles && on)
+			a->ops->set_tiles(a->disp, false);
+		return false;
+	}
+	ui_drawn_forget(a->drawn); /* every map cell drawn again */
+	return true;
+}
+
 /* Row u->opt_sel's new value: in force at once, then written to the state
  * directory's settings file (its failure, or no state directory, said on
  * the screen's notice line). */
@@ -124,6 +149,13 @@ void options_changed(struct app *a)
 	} else if (!strcmp(o->key, "palette")) {
 		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
 		ui_drawn_forget(a->drawn); /* every cell in the new colours */
+	} else if (!strcmp(o->key, "tiles")) {
+		if (!set_tiles(a, !strcmp(v, "on"))) { /* said on the screen; neither in force nor kept */
+			char t[48];
+			option_text(a, o->key, t, sizeof t);
+			a->ui.opt_val[row] = ui_option_value(row, t);
+			return;
+		}
 	} else if (!strcmp(o->key, "text-size")) {
 		int was = a->text_step;
 		a->text_step = !strcmp(v, "larger") ? 1 : !strcmp(v, "smaller") ? -1 : 0;

@@ -31,6 +31,7 @@ struct app {
 	int text_step;            /* text-size: -1, 0, 1 (cfg's, then the options screen's) */
 	unsigned pickup;          /* GAME_PICKUP_* auto-explore gathers (cfg's, then the options screen's) */
 	struct font *font;        /* --font, or NULL */
+	struct font_tilesets tiles; /* the map's pictures (data_load_tiles) */
 	struct font_cands fonts;  /* else the shipped fonts, decoded when chosen (data_load_fonts) */
 	const struct display_ops *ops;
 	struct display *disp;

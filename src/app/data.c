@@ -49,6 +49,39 @@ const char *data_gamepad_db(char *buf, size_t len)
 	return NULL;
 }
 
+int data_load_tiles(const char *value, const char *from, struct font_tilesets *t)
+{
+	char err[512], file[PATH_MAX + 32];
+	t->on = value && strcmp(value, "off");
+	if (value && strcmp(value, "on") && strcmp(value, "off")) {
+		t->user = true;
+		if (font_tilesets_add(t, value, true, err, sizeof err)) {
+			if (from)
+				log_error("%s (tiles = at %s: set it to on, off or a tile sheet, tiles/README.md)", err, from);
+			else
+				log_error("%s (give --tiles on, off or a tile sheet, tiles/README.md)", err);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	/* the shipped sheets, one a map cell size (tools/make-tiles), decoded
+	 * when a display needs that size; kept when off, for the options
+	 * screen to turn them on */
+	static const int sizes[] = { 8, 12, 14, 16, 18, 20, 21, 24, 48 };
+	t->advice = "reinstall pirogue; drawing glyphs";
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "tiles/dcss-%d.png", sizes[i]);
+		if (data_file(rel, file, sizeof file)) {
+			log_info("tile sheet %s is not installed", rel);
+			continue;
+		}
+		if (font_tilesets_add(t, file, false, err, sizeof err))
+			log_error("%s (reinstall pirogue; drawing glyphs at that size)", err);
+	}
+	return 0;
+}
+
 int data_load_fonts(const char *path, const char *from, enum font_layout layout, struct font **font,
 		    struct font_cands *cands)
 {

@@ -12,6 +12,14 @@
  * and what to do. */
 const char *data_gamepad_db(char *buf, size_t len);
 
+/* The tile sheets into t (zeroed by the caller; it clears them), for the
+ * tiles setting value (at from, "FILE:LINE" of a settings file; NULL: the
+ * command line): NULL or "off" the shipped ones with t->on false, "on" the
+ * shipped ones (their headers read; decoded when a display needs one;
+ * those missing skipped, said with --verbose), anything else a tile sheet
+ * file decoded now. Returns 0, or -EINVAL having logged one line naming
+ * the file, what is wrong and what to do. */
+int data_load_tiles(const char *value, const char *from, struct font_tilesets *t);
 /* The fonts: path (--font, or the font setting at from, "FILE:LINE" of a
  * settings file; read as layout) decoded into *font when given;
  * else the shipped ones added to cands (zeroed by the caller; it clears

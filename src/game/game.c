@@ -475,7 +475,19 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 		if (cnt < cap) {
 			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
 			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-						     .remembered = rem};
+						     .remembered = rem, .actor = -1, .item = -1};
+			const struct c_actor *ac = ecs_get(g->w, e, COMP_ACTOR);
+			const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+			/* the dead player keeps his fighter but is drawn as a corpse */
+			k[cnt].d.corpse = ecs_get(g->w, e, COMP_CORPSE) != NULL || (ac && ac->hp <= 0);
+			if (ac && !k[cnt].d.corpse)
+				k[cnt].d.actor = (int8_t)ac->kind;
+			if (it)
+				k[cnt].d.item = (int8_t)it->kind;
+			if (ai)
+				k[cnt].d.status = (uint8_t)((ai->confused > 0 ? GAME_STATUS_CONFUSED : 0) |
+							    (ai->paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
 		}
 		cnt++;
 	}

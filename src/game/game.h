@@ -249,7 +249,15 @@ struct drawable {
 	uint32_t fg;    /* 0xRRGGBB */
 	int order;      /* GAME_ORDER_* */
 	bool remembered;
+	/* what it is, for a picture of it: a living actor's enum actor_kind
+	 * (else -1), an item's enum item_kind (else -1), a corpse; a
+	 * monster's GAME_STATUS_* bits */
+	int8_t actor, item;
+	bool corpse;
+	uint8_t status;
 };
+#define GAME_STATUS_CONFUSED 1u
+#define GAME_STATUS_PARALYSED 2u
 /* Fills out with up to max drawables of the current floor: every actor the
  * player sees now and every corpse/item seen now or remembered, sorted by
  * order (ties in a fixed entity order), the player last of all. When there

@@ -20,6 +20,10 @@ struct display_opts {
 	struct font_cands *fonts;
 	int scale;               /* 1..8; 0: the largest that fits 80×50 cells */
 	int text_step;           /* with fonts: the automatic look's text one step larger (1), smaller (-1), or 0 */
+	/* With fonts: the tile sheets (borrowed; NULL: none); pixel backends
+	 * draw the map with the one of their map cells' size while tiles->on
+	 * (blit_use_tilesets). */
+	struct font_tilesets *tiles;
 	int rotation;            /* 0, 90, 180, 270 */
 	int width, height;       /* headless surface size in pixels */
 	const char *card;        /* drm: device path or NULL for auto */
@@ -79,6 +83,13 @@ struct display_ops {
 	 * negative errno (logged) leaves the look as it was. May be NULL: the
 	 * same as -ENOTSUP. */
 	int (*set_text_step)(struct display *d, int step);
+	/* Draws the map with pictures (on: the tile sheet of its map cells'
+	 * size, o->tiles) or with glyphs, from the next present on, drawn
+	 * whole; sets o->tiles->on. Returns 0, or -ENOTSUP when this display
+	 * keeps glyphs (the terminal, a --font, no tile sheets, or none of its
+	 * map cells' size: then the map stays in glyphs). May be NULL: the
+	 * same as -ENOTSUP. */
+	int (*set_tiles)(struct display *d, bool on);
 };
 
 /* Every backend built in, NULL-terminated, in auto-selection order. */

@@ -46,6 +46,7 @@ struct drm_display {
 	struct blitter *blit;
 	const struct font *font;
 	struct font_cands *fonts; /* candidates of the automatic choice (borrowed), or NULL */
+	struct font_tilesets *tiles; /* the tile sheets (borrowed; NULL: none) */
 	int scale;       /* the blitter's scale */
 	bool auto_scale; /* no --scale: fit 80×50 cells on every mode set */
 	int text_step;   /* the automatic look's text one step larger (1) or smaller (-1), or 0 */
@@ -353,6 +354,8 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 	}
 	if (!d->blit)
 		return -EINVAL; /* blit_create said why */
+	if (d->fonts)
+		blit_use_tilesets(d->blit, d->tiles); /* said why when it cannot: glyphs */
 	blit_set_centred(d->blit, true);
 	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
 	blit_look(d->blit, &d->buf[0].surf, &d->base.look);
@@ -410,6 +413,19 @@ static int drm_set_text_step(struct display *dp, int step)
 		set_output(d, &ch);
 	}
 	return rc;
+}
+
+static int drm_set_tiles(struct display *dp, bool on)
+{
+	struct drm_display *d = drm_of(dp);
+	if (!d->fonts || !d->tiles || !d->tiles->n)
+		return -ENOTSUP;
+	d->tiles->on = on;
+	if (!d->active || d->suspended || !d->blit)
+		return 0; /* used at the next mode set */
+	int rc = blit_use_tilesets(d->blit, d->tiles);
+	kms_stale_all(&d->stale, -1); /* every buffer drawn whole */
+	return on && rc ? -ENOTSUP : 0;
 }
 
 /* Re-reads the connectors (after a uevent or a VT switch) and follows what
@@ -514,6 +530,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	d->font = o->font;
 	d->base.font = o->font;
 	d->fonts = o->fonts;
+	d->tiles = o->tiles;
 	d->scale = o->scale ? o->scale : 1;
 	d->auto_scale = !o->scale;
 	d->text_step = o->text_step;
@@ -792,4 +809,5 @@ const struct display_ops drm_display_ops = {
 	.resume = drm_resume,
 	.blank = drm_blank,
 	.set_text_step = drm_set_text_step,
+	.set_tiles = drm_set_tiles,
 };

@@ -26,6 +26,7 @@ struct fbdev_display {
 	struct console *con;
 	struct font_cands *fonts; /* the automatic choice's candidates (borrowed), NULL: a --font */
 	int scale_opt;            /* --scale, 0: none */
+	struct font_tilesets *tiles; /* the tile sheets (borrowed; NULL: none) */
 };
 
 int fbdev_format(const struct fb_var_screeninfo *v, enum surf_format *fmt)
@@ -147,6 +148,9 @@ static int fbdev_open(struct display **out, const struct display_opts *o)
 	}
 	d->fonts = o->fonts;
 	d->scale_opt = o->scale;
+	d->tiles = o->tiles;
+	if (d->fonts)
+		blit_use_tilesets(d->blit, d->tiles); /* said why when it cannot: glyphs */
 	blit_set_centred(d->blit, true);
 	d->base.map_cw = blit_map(d->blit) ? 2 : 1;
 	blit_look(d->blit, &d->surf, &d->base.look);
@@ -198,6 +202,7 @@ static int fbdev_set_text_step(struct display *dp, int step)
 		blit_destroy(b);
 		return -ERANGE;
 	}
+	blit_use_tilesets(b, d->tiles);
 	blit_destroy(d->blit);
 	d->blit = b;
 	d->base.font = font;
@@ -209,6 +214,17 @@ static int fbdev_set_text_step(struct display *dp, int step)
 		blit_clear(&d->surf, 0); /* what the old cells covered outside the new ones */
 	d->full = true;
 	return 0;
+}
+
+static int fbdev_set_tiles(struct display *dp, bool on)
+{
+	struct fbdev_display *d = (struct fbdev_display *)dp;
+	if (!d->fonts || !d->tiles || !d->tiles->n)
+		return -ENOTSUP;
+	d->tiles->on = on;
+	int rc = blit_use_tilesets(d->blit, d->tiles);
+	d->full = true;
+	return on && rc ? -ENOTSUP : 0;
 }
 
 static void fbdev_close(struct display *dp)
@@ -299,6 +315,7 @@ const struct display_ops fbdev_display_ops = {
 	.resume = fbdev_resume,
 	.blank = fbdev_blank,
 	.set_text_step = fbdev_set_text_step,
+	.set_tiles = fbdev_set_tiles,
 };
 
 /* Reads a framebuffer's description; 0 or a negative errno. */

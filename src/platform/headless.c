@@ -14,6 +14,7 @@ struct headless {
 	struct surface s;
 	struct blitter *blit;
 	struct font_cands *fonts; /* the automatic choice's candidates (borrowed), NULL: a --font */
+	struct font_tilesets *tiles; /* the tile sheets (borrowed; NULL: none) */
 	int scale_opt, text_step; /* what it was asked (--scale, the text size) */
 	int last_w, last_h; /* console size last presented (0: none yet) */
 	bool black;         /* the surface is all black: nothing drawn on it yet */
@@ -45,6 +46,8 @@ static int make_look(struct headless *d)
 		blit_destroy(b);
 		return rc; /* blit_set_map_later said why */
 	}
+	if (d->fonts)
+		blit_use_tilesets(b, d->tiles); /* said why when it cannot: glyphs */
 	blit_destroy(d->blit);
 	d->blit = b;
 	d->base.font = font;
@@ -88,6 +91,7 @@ static int headless_open(struct display **out, const struct display_opts *o)
 	d->fonts = o->fonts;
 	d->scale_opt = o->scale;
 	d->text_step = o->text_step;
+	d->tiles = o->tiles;
 	d->base.font = o->font;
 	if ((rc = make_look(d)))
 		goto fail_px; /* make_look said why */
@@ -216,6 +220,17 @@ static int headless_set_text_step(struct display *base, int step)
 	return 0;
 }
 
+static int headless_set_tiles(struct display *base, bool on)
+{
+	struct headless *d = (struct headless *)base;
+	if (!d->fonts || !d->tiles || !d->tiles->n)
+		return -ENOTSUP;
+	d->tiles->on = on;
+	int rc = blit_use_tilesets(d->blit, d->tiles);
+	d->last_w = d->last_h = 0; /* the next present draws it whole */
+	return on && rc ? -ENOTSUP : 0;
+}
+
 const struct surface *headless_surface(struct display *base)
 {
 	return &((struct headless *)base)->s;
@@ -231,6 +246,7 @@ const struct display_ops headless_display_ops = {
 	.dispatch = headless_dispatch,
 	.screenshot = headless_screenshot,
 	.set_text_step = headless_set_text_step,
+	.set_tiles = headless_set_tiles,
 	.suspend = NULL,
 	.resume = NULL,
 };

@@ -267,6 +267,8 @@ void blit_destroy(struct blitter *b)
 		return;
 	blit_destroy(b->half);
 	font_destroy(b->half_font);
+	blit_destroy(b->tb);
+	font_destroy(b->tfont);
 	for (int r = 0; r < 4; r++) {
 		free(b->o[r].bits);
 		free(b->o[r].bits_done);
@@ -330,6 +332,11 @@ int blit_set_map(struct blitter *b, const struct font *map)
 	}
 	blit_destroy(b->half);
 	font_destroy(b->half_font);
+	if (b->tiles && (map ? b->tiles->cell_w != map->cell_w || b->tiles->cell_h != map->cell_h || !b->twide
+			     : b->twide)) {
+		log_error("blit: the tile sheet %s does not fit the new map cells; drawing glyphs", b->tiles->name);
+		blit_set_tiles(b, NULL);
+	}
 	b->map = map;
 	b->half = hb;
 	b->half_font = hf;
@@ -398,6 +405,128 @@ static inline int lookup_map(struct blitter *b, uint32_t cp)
 	b->mcache[slot].cp = cp;
 	b->mcache[slot].glyph = g;
 	return g;
+}
+
+/* Lets every composed tile picture go (the band gathered so far drawn
+ * first: its jobs may point at them; kept cells of them forgotten). */
+static void flush_band(struct blitter *b, struct surface *s);
+static void tiles_forget(struct blitter *b, struct surface *s)
+{
+	if (s)
+		flush_band(b, s);
+	memset(b->thash, 0, sizeof b->thash);
+	b->tused = 0;
+	if (b->cc.key)
+		memset(b->cc.key, 0, ((size_t)b->cc.mask + 1) * sizeof *b->cc.key);
+	if (!b->tb)
+		return;
+	for (int r = 0; r < 4; r++)
+		for (int k = 0; k < 2; k++)
+			if (b->tb->o[r].blend[k].done)
+				memset(b->tb->o[r].blend[k].done, 0, (size_t)b->tfont->nglyphs);
+}
+
+/* The slot of cell's picture (composed now when new), or -1: the cell
+ * has no picture, or the sheet lacks one of its layers (its glyph is
+ * drawn). s: the surface being drawn (its gathered band drawn before the
+ * slots are let go), or NULL. */
+static int tile_slot(struct blitter *b, const struct con_cell *cell, struct surface *s)
+{
+	uint32_t key = cell->tile | (uint32_t)(cell->flags & CON_PICTURE) << 16;
+	if (!(key & ~((uint32_t)CON_DIM << 16)))
+		return -1;
+	enum { N = 4 * BLIT_TSLOTS };
+	uint32_t h = (key * 0x9E3779B1u) >> 22; /* 10 bits: N = 1024 */
+	_Static_assert(4 * BLIT_TSLOTS == 1024, "the hash takes 10 bits");
+	int used = 0;
+	for (; used < N; h = (h + 1) & (N - 1), used++) {
+		if (b->thash[h].key == key)
+			return b->thash[h].slot;
+		if (!b->thash[h].key)
+			break;
+	}
+	int ids[4] = { (int)(key & 0xFF), (int)(key >> 8 & 0xFF), (int)(key >> 24 & 0xF), (int)(key >> 28 & 0xF) };
+	int slot = b->tused;
+	for (int k = 0; k < 4; k++)
+		if (ids[k] && !b->thave[ids[k]])
+			slot = -1;
+	if (used > N / 4 || (slot >= 0 && slot >= BLIT_TSLOTS)) { /* full: start again */
+		tiles_forget(b, s);
+		return tile_slot(b, cell, s);
+	}
+	if (slot >= 0) {
+		font_tiles_compose(b->tfont, slot, b->tiles, ids, 4, (key >> 16 & CON_DIM) != 0);
+		b->tused++;
+	}
+	b->thash[h].key = key;
+	b->thash[h].slot = slot;
+	return slot;
+}
+
+int blit_set_tiles(struct blitter *b, const struct font *tiles)
+{
+	if (tiles) {
+		bool wide = b->map || b->pend;
+		int mw = b->map ? b->map->cell_w : b->pend ? b->pend_w : b->f->cell_w;
+		int mh = b->map ? b->map->cell_h : b->pend ? b->pend_h : b->f->cell_h;
+		if (tiles->cell_w != mw || tiles->cell_h != mh) {
+			log_error("blit: tile sheet %s has %d×%d tiles, not the %d×%d of this display's map cells "
+				  "(--verbose's layout line, divided by the scale): drawing glyphs",
+				  tiles->name, tiles->cell_w, tiles->cell_h, mw, mh);
+			return -EINVAL;
+		}
+		struct font *tf;
+		struct blitter *tb = NULL;
+		int rc = font_tiles_slots(&tf, tiles, BLIT_TSLOTS, wide);
+		if (!rc && (rc = blit_create(&tb, tf, b->scale)))
+			font_destroy(tf);
+		if (rc) {
+			log_error("blit: %s for the tile sheet %s; drawing glyphs",
+				  rc == -ENOMEM ? "out of memory" : "cannot use", tiles->name);
+			return rc;
+		}
+		blit_destroy(b->tb);
+		font_destroy(b->tfont);
+		b->tb = tb;
+		b->tfont = tf;
+		b->twide = wide;
+		for (int i = 0; i < 256; i++)
+			b->thave[i] = font_tile_has(tiles, i);
+	} else {
+		blit_destroy(b->tb);
+		font_destroy(b->tfont);
+		b->tb = NULL;
+		b->tfont = NULL;
+	}
+	b->tiles = tiles;
+	b->cc.r = -1; /* kept cells may show the old pictures */
+	tiles_forget(b, NULL);
+	return 0;
+}
+
+int blit_use_tilesets(struct blitter *b, struct font_tilesets *t)
+{
+	if (!t || !t->on)
+		return blit_set_tiles(b, NULL);
+	int mw = b->map ? b->map->cell_w : b->pend ? b->pend_w : b->f->cell_w;
+	int mh = b->map ? b->map->cell_h : b->pend ? b->pend_h : b->f->cell_h;
+	const struct font *f = font_tilesets_get(t, mw, mh);
+	if (!f) {
+		if (t->user && t->n && !t->s[0].failed) /* the user's sheet, of another size */
+			log_error("%s: its tiles are %d×%d, this display's map cells %d×%d: drawing glyphs (give a sheet "
+				  "of %d×%d tiles; tools/make-tiles builds the shipped ones)", t->s[0].path, t->s[0].size,
+				  t->s[0].size, mw, mh, mw, mh);
+		else if (!t->user && mw == mh)
+			log_info("no tile sheet of %d×%d tiles: drawing glyphs", mw, mh);
+		blit_set_tiles(b, NULL);
+		return -ENOENT;
+	}
+	return blit_set_tiles(b, f);
+}
+
+const struct font *blit_tiles(const struct blitter *b)
+{
+	return b->tiles;
 }
 
 static bool any_set(const uint8_t *p, int n)
@@ -474,10 +603,12 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 }
 
 #define CC_DRAWN 0x40000000u /* key word 0: the slot holds the cell's pixels */
+#define CC_MAP 0x80000000u   /* key word 0: a glyph of the map sheet's halves */
+#define CC_TILE 0x20000000u  /* key word 0: a composed tile picture */
 
 /* The pixels of mask job f or else blend job j (glyph g, colours fg on bg
- * as the job holds them, map: of the map
- * sheet) of the band being gathered, as drawn on s, from the cell cache;
+ * as the job holds them, sheet: 0 the text font's, CC_MAP the map sheet's,
+ * CC_TILE a tile picture's) of the band being gathered, as drawn on s, from the cell cache;
  * NULL: draw it as usual. A cell is kept the second time it is seen (so
  * that a frame of cells that do not come back costs only the look-ups):
  * the first time its slot only notes it, the second time it is drawn
@@ -489,10 +620,10 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 
 static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
 									 const struct bjob *j, uint32_t fg, uint32_t bg,
-									 int g, bool map, struct surface *s)
+									 int g, uint32_t sheet, struct surface *s)
 {
 	struct cell_cache *cc = &b->cc;
-	uint32_t k0 = ((uint32_t)g + 1) | (map ? 0x80000000u : 0);
+	uint32_t k0 = ((uint32_t)g + 1) | sheet;
 	uint32_t k1 = fg & 0xFFFFFF, k2 = bg & 0xFFFFFF;
 	uint32_t h = k0 * 0x9E3779B1u ^ k1 * 0x85EBCA77u ^ k2 * 0xC2B2AE3Du;
 	h ^= h >> 15;
@@ -613,7 +744,10 @@ int blit_draw_on_black(struct blitter *b, const struct console *c, struct surfac
 			 * glyph and a blank tail) */
 			const struct blitter *src = b;
 			int g;
-			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+			if (b->tb && (cell->flags & CON_MAP) && tile_slot(b, cell, s) >= 0) {
+				src = NULL; /* a picture: drawn */
+				g = 0;
+			} else if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
 				g = lookup(b, cell->ch);
 			} else if (b->half) {
 				src = b->half;
@@ -621,7 +755,7 @@ int blit_draw_on_black(struct blitter *b, const struct console *c, struct surfac
 			} else {
 				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
 			}
-			shown[i] = (cell->bg & 0xFFFFFF) != 0 || !src->empty[g];
+			shown[i] = !src || (cell->bg & 0xFFFFFF) != 0 || !src->empty[g];
 			if (shown[i]) {
 				if (x < sp.lo)
 					sp.lo = (uint16_t)x;
@@ -665,6 +799,10 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		build_bits(b->half, r);
 		build_px(b->half, r, rgb565);
 	}
+	if (b->tb) {
+		build_bits(b->tb, r);
+		build_px(b->tb, r, rgb565);
+	}
 	const struct orient *o = &b->o[r];
 	bool turned = r == 1 || r == 3;
 	bool flip_x = r == 1 || r == 2; /* cells of a band run right to left */
@@ -683,7 +821,10 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->nf = bd->ns = bd->nb = bd->nc = 0;
-	bool cache = damage && cache_ready(b, r, rgb565); /* a whole draw: cells seldom come back */
+	/* a whole draw: text cells seldom come back, but a map's pictures do
+	 * (a few floors and walls over and over): those are kept in whole
+	 * draws too */
+	bool cache_on = (damage || b->tb) && cache_ready(b, r, rgb565), cache = damage && cache_on;
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -703,7 +844,8 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		if (colscan && !b->coldmg[a])
 			continue;
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
-		bool keep = cache && bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
+		bool whole = bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
+		bool keep = cache && whole, keep_pictures = cache_on && whole;
 		/* visit the band's cells left to right on the surface (unturned,
 		 * unflipped: only within the row's span) */
 		int t0 = 0, t1 = ncells;
@@ -727,13 +869,20 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			}
 			const struct con_cell *cell = &c->cells[ci];
 			/* a half of a wide map cell: from the map sheet's halves;
-			 * without a sheet, the head's glyph and a blank tail */
+			 * without a sheet, the head's glyph and a blank tail; a map
+			 * cell's picture from the tile pictures */
 			const struct blitter *src = b;
-			int g;
-			if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
+			uint32_t sheet = 0;
+			int g, tg = b->tb && (cell->flags & CON_MAP) ? tile_slot(b, cell, s) : -1;
+			if (tg >= 0) {
+				src = b->tb;
+				sheet = CC_TILE;
+				g = b->twide ? 2 * tg + ((cell->flags & CON_TAIL) != 0) : tg;
+			} else if (!(cell->flags & (CON_WIDE | CON_TAIL))) {
 				g = lookup(b, cell->ch);
 			} else if (b->half) {
 				src = b->half;
+				sheet = CC_MAP;
 				g = 2 * lookup_map(b, cell->ch) + ((cell->flags & CON_TAIL) != 0);
 			} else {
 				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
@@ -748,7 +897,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				/* copied when kept (8-pixel cells: drawn as fast, in pairs) */
-				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, j->fg, j->bg, g, src != b, s)
+				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, j->fg, j->bg, g, sheet, s)
 											 : NULL;
 				if (kept) {
 					struct cjob *k = &bd->copy[bd->nc++];
@@ -768,7 +917,9 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				j->colour = src->f->colour != NULL;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
-				const uint8_t *kept = keep ? cached_cell(b, NULL, j, j->fg, j->bg, g, src != b, s) : NULL;
+				const uint8_t *kept = keep || (keep_pictures && sheet == CC_TILE)
+							      ? cached_cell(b, NULL, j, j->fg, j->bg, g, sheet, s)
+							      : NULL;
 				if (kept) { /* copied from the cache */
 					struct cjob *k = &bd->copy[bd->nc++];
 					k->px = kept;

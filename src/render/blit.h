@@ -53,6 +53,25 @@ int blit_set_map(struct blitter *b, const struct font *map);
  * later is logged in one line and the map cells are drawn with the text
  * font (heads' glyphs, blank tails). c must outlive b. */
 int blit_set_map_later(struct blitter *b, struct font_cands *c, int i);
+/* Gives b the tile sheet tiles (font_load_tiles; borrowed, must outlive b;
+ * NULL: none), whose tiles are the map cells' size (the map sheet's cells,
+ * or pending one's, else the text font's): a map cell (CON_MAP) with a
+ * picture (console.h: CON_TILE, CON_MARK, CON_OVER, CON_DIM) whose every
+ * layer the sheet has is drawn as that picture (blended over the cell's
+ * bg where it is transparent), in halves for wide cells; any other as
+ * before, from its glyph. Each picture is composed once, when first
+ * drawn, into memory allocated here (no allocation while drawing). Give
+ * it after the map sheet; a later blit_set_map whose cells differ drops
+ * it (logged). Returns 0, -EINVAL (logged: the tiles are not the map
+ * cells' size) or -ENOMEM (logged); on failure b keeps the sheet it had. */
+int blit_set_tiles(struct blitter *b, const struct font *tiles);
+/* blit_set_tiles with the sheet of t whose tiles are b's map cells' size
+ * when t->on (NULL otherwise). Returns 0; -ENOENT when pictures are wanted
+ * and t has no sheet of that size (logged; glyphs drawn), or
+ * blit_set_tiles's error. */
+int blit_use_tilesets(struct blitter *b, struct font_tilesets *t);
+/* The tile sheet blit_set_tiles gave b, or NULL. */
+const struct font *blit_tiles(const struct blitter *b);
 /* The map sheet blit_set_map gave b, or NULL. */
 const struct font *blit_map(const struct blitter *b);
 

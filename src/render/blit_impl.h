@@ -31,6 +31,7 @@
 #define BLIT_MAX_CELL 256        /* font cell side limit (pixels) */
 #define BLIT_GCACHE 1024         /* code point -> glyph cache slots */
 #define BLIT_JOBS 256            /* cells gathered per pass over a band */
+#define BLIT_TSLOTS 256          /* composed tile pictures kept */
 
 enum { GK_MASK, GK_BLEND, GK_COLOUR };
 
@@ -120,7 +121,7 @@ struct band {
  * format at a time; a cell drawn again is bh row copies instead of a
  * blend. Direct-mapped: a slot keeps the last cell hashed to it. */
 struct cell_cache {
-	uint32_t (*key)[3]; /* per slot: glyph + 1 (bit 31: from the map sheet; 0: empty), fg, bg */
+	uint32_t (*key)[3]; /* per slot: glyph + 1 (bit 31: from the map sheet, bit 29: a tile picture; 0: empty), fg, bg */
 	uint8_t *px;        /* slots × cellb bytes */
 	size_t cellb;       /* bytes of one cell's pixels (bw × bh × bpp at the largest bpp) */
 	uint32_t mask;      /* slots - 1 */
@@ -161,6 +162,23 @@ struct blitter {
 		int32_t glyph;
 	} mcache[BLIT_GCACHE];
 	struct cell_cache cc;
+	/* Tile pictures (blit_set_tiles; tiles NULL: none): each picture a
+	 * cell shows (its layers, CON_PICTURE) is composed once into a slot
+	 * of tfont (halves when twide: map cells two text cells wide) and
+	 * drawn through tb, a blitter of tfont, like any colour glyph; thash
+	 * finds a picture's slot (key: tile | picture flags << 16; slot -1:
+	 * a picture the sheet lacks a layer of, drawn as its glyph). When
+	 * every slot is taken they are all let go and composed again. */
+	const struct font *tiles;
+	struct font *tfont;
+	struct blitter *tb;
+	bool twide;
+	int tused;
+	uint8_t thave[256]; /* tile id -> the sheet has it */
+	struct {
+		uint32_t key; /* 0: empty */
+		int32_t slot;
+	} thash[4 * BLIT_TSLOTS];
 	uint8_t coldmg[4096]; /* at 90/270: which console columns have damage
 			       * (consoles are at most 4096 wide) */
 };

@@ -24,6 +24,17 @@ struct con_cell {
 #define CON_MAP 1u  /* drawn from the map sheet, not the text font */
 #define CON_WIDE 2u /* the head (left half) of a map cell two text cells wide */
 #define CON_TAIL 4u /* the right half of one */
+/* A map cell's picture (drawn when the display has a tile sheet,
+ * blit_set_tiles; else its glyph): up to four tiles of the sheet laid
+ * over each other, from the bottom: tile & 0xFF (the ground), tile >> 8
+ * (what lies or stands on it), then the flags' mark (CON_MARK, bits 8-11:
+ * a status) and overlay (CON_OVER, bits 12-15: an area, a cursor); 0 is
+ * none. CON_DIM darkens the whole picture (what the player remembers). */
+#define CON_DIM 8u
+#define CON_TILE(ground, thing) ((uint16_t)((unsigned)(ground) | (unsigned)(thing) << 8))
+#define CON_MARK(id) ((uint16_t)((unsigned)(id) << 8))
+#define CON_OVER(id) ((uint16_t)((unsigned)(id) << 12))
+#define CON_PICTURE 0xFF08u /* the flags that are part of the picture */
 
 /* Whether two cells look the same (all five fields equal). */
 _Static_assert(sizeof(struct con_cell) == 16, "con_cell_eq compares the five fields as two words: no padding");

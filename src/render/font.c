@@ -446,9 +446,10 @@ int font_load(struct font **out, const char *path, char *err, size_t errlen)
 	return font_load_as(out, path, FONT_LAYOUT_AUTO, err, errlen);
 }
 
-int font_load_as(struct font **out, const char *path, enum font_layout layout, char *err, size_t errlen)
+int font_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
-	*out = NULL;
+	*data = NULL;
+	*len = 0;
 	/* O_NONBLOCK: opening a FIFO nobody writes to must not wait forever */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
@@ -507,11 +508,27 @@ int font_load_as(struct font **out, const char *path, enum font_layout layout, c
 	}
 	if (n == 0 && S_ISFIFO(st.st_mode))
 		rc = font_fail(err, errlen, path, -EINVAL, "is a pipe that nothing was written to");
-	else
-		rc = font_load_mem_as(out, buf, n, path, layout, err, errlen);
 out:
-	free(buf);
 	close(fd);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+int font_load_as(struct font **out, const char *path, enum font_layout layout, char *err, size_t errlen)
+{
+	*out = NULL;
+	uint8_t *buf;
+	size_t n;
+	int rc = font_read_file(path, &buf, &n, err, errlen);
+	if (rc)
+		return rc;
+	rc = font_load_mem_as(out, buf, n, path, layout, err, errlen);
+	free(buf);
 	return rc;
 }
 

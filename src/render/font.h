@@ -150,6 +150,56 @@ static inline const uint8_t *font_coverage(const struct font *f, int g)
 {
 	return f->coverage + (size_t)g * (size_t)f->cell_w * (size_t)f->cell_h;
 }
+#define FONT_TILES_COLS 16
+/* Tile sheets: pictures for map cells (tiles/README.md). A PNG of
+ * FONT_TILES_COLS columns of square tiles (width / 16 pixels each, 4 to
+ * FONT_MAX_CELL), as many rows as the height holds; cell i (column i % 16,
+ * row i / 16) is tile i of the index (tiles/index.txt; cell 0 is none), a
+ * fully transparent cell a tile the sheet does not have. Loaded as a font
+ * of full-colour glyphs (glyph i = cell i; no code points). Returns 0, or
+ * a negative errno with one line in err naming the file and what is wrong
+ * (-EDOM: an image whose size is not such a grid; -EINVAL: not a PNG, or
+ * every tile transparent). */
+int font_load_tiles(struct font **out, const char *path, char *err, size_t errlen);
+/* The same from memory; name is used in messages. */
+int font_load_tiles_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen);
+/* Whether tile sheet sheet has tile id (1.., a cell not wholly transparent). */
+bool font_tile_has(const struct font *sheet, int id);
+/* A font of n blank pictures of sheet's cell size for font_tiles_compose
+ * (halves: each picture two glyphs, its left and right halves, as
+ * font_halves cuts them). 0, -EINVAL (halves of an odd width, too many) or
+ * -ENOMEM. */
+int font_tiles_slots(struct font **out, const struct font *sheet, int n, bool halves);
+/* Picture slot of dst (made by font_tiles_slots from sheet) drawn as the
+ * tiles layers[0..n) of sheet laid over each other, the first at the
+ * bottom (ids outside the sheet or 0: skipped); dim: darkened (what the
+ * player remembers). Integer arithmetic: the same pixels everywhere. */
+void font_tiles_compose(struct font *dst, int slot, const struct font *sheet, const int *layers, int n, bool dim);
+/* The tile sheets a display picks from by its map cells' size: the shipped
+ * ones (one a size), or the user's one. Zero it before the first add. */
+#define FONT_TILESETS_MAX 12
+struct font_tilesets {
+	int n;
+	bool on;            /* pictures wanted (the tiles setting); the sheets may stay loaded when off */
+	const char *advice; /* added to a decoding error logged later (e.g. "reinstall pirogue"); may be NULL */
+	bool user;          /* the one sheet is the user's (--tiles FILE), not the shipped ones */
+	struct font_tileset {
+		char *path;
+		int size;           /* the tiles' side in pixels */
+		struct font *font;  /* NULL until decoded */
+		bool failed;        /* decoding failed (logged once) */
+	} s[FONT_TILESETS_MAX];
+};
+/* Adds the tile sheet at path: decoded now (decode: a user's sheet, whose
+ * every fault is said at start), else only its header read (decoded when a
+ * display first needs its size). Returns 0, or a negative errno with one
+ * line in err naming the file and what is wrong (-ENOSPC: t is full). */
+int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, char *err, size_t errlen);
+/* The sheet of w×h tiles in t (decoded on first use; a failure logged
+ * once, with t->advice), or NULL when t has none of that size. */
+const struct font *font_tilesets_get(struct font_tilesets *t, int w, int h);
+/* Frees every sheet and empties t (on and advice kept); accepts NULL. */
+void font_tilesets_clear(struct font_tilesets *t);
 /* The CP437 code point table: cp437_to_unicode[i] for byte i (the IBM PC
  * mapping: 0x01 is U+263A, 0x7F U+2302, 0xFF U+00A0; 0x00 maps to U+0000). */
 extern const uint16_t cp437_to_unicode[256];

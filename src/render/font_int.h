@@ -44,6 +44,11 @@ int font_alloc(struct font **out, int w, int h, int n, bool colour);
  * any failure frees f. Frees m's memory either way. */
 int font_done(struct font **out, struct font *f, struct maplist *m, int rc, const char *name, char *err,
 	      size_t errlen);
+/* Reads the whole file path (a regular file, or a pipe to its end; not a
+ * device or a directory, at most FONT_MAX_FILE bytes) into *data (the
+ * caller frees it), *len bytes. 0, or a negative errno with one line in
+ * err naming the file. */
+int font_read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
 /* Doubles *buf (64 KiB at first) up to one byte more than FONT_MAX_FILE, so
  * that a larger file shows: -EFBIG when *cap is already past that, -ENOMEM. */
 int font_grow(uint8_t **buf, size_t *cap);
@@ -59,6 +64,14 @@ int font_load_image(struct font **out, const uint8_t *d, size_t len, const char 
  * header alone, as font_load_image would find it; false when the header
  * does not give one (not a sheet, damaged, no grid). (font_sheet.c) */
 bool font_sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int *ch);
+
+/* For the tile sheets (font_tiles.c), through stb_image here: the size of
+ * the image d[0..n) from its header (false: not an image stb_image reads),
+ * and its pixels as 8-bit RGBA (NULL with *why set: it cannot be decoded;
+ * freed by font_image_free). (font_sheet.c) */
+bool font_image_size(const uint8_t *d, size_t n, int *w, int *h);
+uint8_t *font_image_rgba(const uint8_t *d, size_t n, int *w, int *h, const char **why);
+void font_image_free(uint8_t *px);
 
 /* Load the PSF1 / PSF2 console font d[0..len), as font_load describes.
  * (font_psf.c) */

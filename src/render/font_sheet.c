@@ -268,3 +268,23 @@ bool font_sheet_cell(const uint8_t *d, size_t n, const char *name, int *cw, int 
 	*ch = h / (256 / cols);
 	return *cw <= FONT_MAX_CELL && *ch <= FONT_MAX_CELL;
 }
+
+bool font_image_size(const uint8_t *d, size_t n, int *w, int *h)
+{
+	int comp;
+	return n <= (size_t)INT32_MAX && stbi_info_from_memory(d, (int)n, w, h, &comp);
+}
+
+uint8_t *font_image_rgba(const uint8_t *d, size_t n, int *w, int *h, const char **why)
+{
+	int comp;
+	stbi_uc *px = n <= (size_t)INT32_MAX ? stbi_load_from_memory(d, (int)n, w, h, &comp, 4) : NULL;
+	if (!px)
+		*why = stbi_failure_reason() ? stbi_failure_reason() : "unknown error";
+	return px;
+}
+
+void font_image_free(uint8_t *px)
+{
+	stbi_image_free(px);
+}

@@ -94,6 +94,45 @@ uint32_t ui_drawable_fg(const struct ui_palette *pal, const struct drawable *d)
 	return d->remembered ? ui_scale_rgb(fg, pal->remembered_pct) : fg;
 }
 
+const char *const ui_tile_names[UI_TILE_COUNT] = {
+	[UI_TILE_NONE] = "-", [UI_TILE_AREA] = "area", [UI_TILE_CURSOR] = "cursor", [UI_TILE_CONFUSED] = "confused",
+	[UI_TILE_PARALYSED] = "paralysed", [UI_TILE_PLAYER] = "player", [UI_TILE_GOBLIN] = "goblin",
+	[UI_TILE_ORC] = "orc", [UI_TILE_TROLL] = "troll", [UI_TILE_CORPSE] = "corpse",
+	[UI_TILE_HEALTH_POTION] = "health-potion", [UI_TILE_SCROLL_CONFUSION] = "scroll-confusion",
+	[UI_TILE_SCROLL_PARALYSIS] = "scroll-paralysis", [UI_TILE_SCROLL_LIGHTNING] = "scroll-lightning",
+	[UI_TILE_SCROLL_FIREBALL] = "scroll-fireball", [UI_TILE_DAGGER] = "dagger", [UI_TILE_SWORD] = "sword",
+	[UI_TILE_LEATHER_ARMOUR] = "leather-armour", [UI_TILE_CHAIN_MAIL] = "chain-mail",
+	[UI_TILE_STAIRS_DOWN] = "stairs-down", [UI_TILE_STAIRS_UP] = "stairs-up",
+	[UI_TILE_FLOOR] = "floor-0", [UI_TILE_FLOOR + 1] = "floor-1", [UI_TILE_FLOOR + 2] = "floor-2",
+	[UI_TILE_FLOOR + 3] = "floor-3", [UI_TILE_WALL] = "wall-0", [UI_TILE_WALL + 1] = "wall-1",
+	[UI_TILE_WALL + 2] = "wall-2", [UI_TILE_WALL + 3] = "wall-3",
+};
+
+/* The picture of each kind of actor and item. */
+static const uint8_t actor_tile[ACTOR_COUNT] = {
+	[ACTOR_PLAYER] = UI_TILE_PLAYER, [ACTOR_GOBLIN] = UI_TILE_GOBLIN, [ACTOR_ORC] = UI_TILE_ORC,
+	[ACTOR_TROLL] = UI_TILE_TROLL,
+};
+static const uint8_t item_tile[ITEM_COUNT] = {
+	[ITEM_HEALTH_POTION] = UI_TILE_HEALTH_POTION, [ITEM_CONFUSION_SCROLL] = UI_TILE_SCROLL_CONFUSION,
+	[ITEM_PARALYSIS_SCROLL] = UI_TILE_SCROLL_PARALYSIS, [ITEM_LIGHTNING_SCROLL] = UI_TILE_SCROLL_LIGHTNING,
+	[ITEM_FIREBALL_SCROLL] = UI_TILE_SCROLL_FIREBALL, [ITEM_DAGGER] = UI_TILE_DAGGER, [ITEM_SWORD] = UI_TILE_SWORD,
+	[ITEM_LEATHER_ARMOUR] = UI_TILE_LEATHER_ARMOUR, [ITEM_CHAIN_MAIL] = UI_TILE_CHAIN_MAIL,
+};
+
+void ui_put_drawable(const struct ui_palette *pal, const struct drawable *d, struct con_cell *v)
+{
+	v->ch = d->glyph;
+	v->fg = ui_drawable_fg(pal, d);
+	unsigned thing = d->corpse ? UI_TILE_CORPSE
+		       : d->actor >= 0 && d->actor < ACTOR_COUNT ? actor_tile[d->actor]
+		       : d->item >= 0 && d->item < ITEM_COUNT ? item_tile[d->item] : 0;
+	unsigned mark = d->status & GAME_STATUS_PARALYSED ? UI_TILE_PARALYSED
+		      : d->status & GAME_STATUS_CONFUSED ? UI_TILE_CONFUSED : 0;
+	v->tile = CON_TILE(v->tile & 0xFF, thing);
+	v->flags = (uint16_t)((v->flags & ~CON_MARK(15)) | CON_MARK(mark) | (d->remembered ? CON_DIM : 0));
+}
+
 const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console *c, int vx, int vy)
 {
 	return con_at(c, ui_view_cx(l, vx), l->view_y + vy);
@@ -110,7 +149,7 @@ static inline bool tile_row_look(void *ctx, int vx, struct con_cell *v)
 {
 	const struct tile_row *t = ctx;
 	*v = (struct con_cell){ 0 };
-	return ui_tile_look(t->pal, t->m, t->row + vx, &v->ch, &v->fg, &v->bg);
+	return ui_tile_look(t->pal, t->m, t->row + vx, v);
 }
 
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
@@ -133,7 +172,8 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 		const struct con_cell *at = ui_map_at(l, c, vx, vy);
 		if (vx < 0 || vy < 0 || vx >= vw || vy >= l->view_h || !at)
 			continue;
-		struct con_cell v = { d[i].glyph, ui_drawable_fg(l->pal, &d[i]), at->bg, 0, 0 };
+		struct con_cell v = *at;
+		ui_put_drawable(l->pal, &d[i], &v);
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 }
@@ -435,7 +475,11 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
 		int vx = hx - cam_x, vy = hy - cam_y;
 		const struct con_cell *cell = ui_map_at(l, c, vx, vy);
 		if (cell && vy < l->view_h) {
-			struct con_cell v = { cell->ch == ' ' ? 'X' : cell->ch, 0x000000, 0xFFFF80, 0, 0 };
+			struct con_cell v = *cell; /* its picture under the cursor's */
+			v.ch = cell->ch == ' ' ? 'X' : cell->ch;
+			v.fg = 0x000000;
+			v.bg = 0xFFFF80;
+			v.flags = (uint16_t)((v.flags & ~CON_OVER(15)) | CON_OVER(UI_TILE_CURSOR));
 			ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 		}
 	} else if (ui_hover_cell(u, l, g, cam_x, cam_y, &hx, &hy) < 0) {

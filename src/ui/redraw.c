@@ -91,7 +91,8 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 static bool same_drawable(const struct drawable *a, const struct drawable *b)
 {
 	return a->x == b->x && a->y == b->y && a->glyph == b->glyph && a->fg == b->fg &&
-	       a->remembered == b->remembered;
+	       a->remembered == b->remembered && a->actor == b->actor && a->item == b->item &&
+	       a->corpse == b->corpse && a->status == b->status;
 }
 
 /* Map cell (x, y) becomes part of this frame's redraw (listed when in
@@ -294,16 +295,14 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
 		int vx = x - d->cam_x, vy = y - d->cam_y;
 		struct con_cell v = { ' ', 0xFFFFFF, pal->bg, 0, 0 };
-		if (!ui_tile_look(l->pal, m, at, &v.ch, &v.fg, &v.bg) && !d->top[at]) {
+		if (!ui_tile_look(l->pal, m, at, &v) && !d->top[at]) {
 			/* unseen: as con_clear left it (text cells) */
 			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
 				con_put(c, cx, cy, ' ', 0xFFFFFF, pal->bg);
 			continue;
 		}
 		if (d->top[at]) {
-			const struct drawable *t = &now[d->top[at] - 1];
-			v.ch = t->glyph;
-			v.fg = ui_drawable_fg(l->pal, t);
+			ui_put_drawable(l->pal, &now[d->top[at] - 1], &v);
 		}
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}

@@ -83,34 +83,82 @@ void ui_draw_world(const struct ui *u, const struct ui_layout *l, const struct g
  * covers on that row. */
 int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
 		     int *x, int *y);
+/* The map's pictures: the tile sheet's index (tiles/index.txt, built by
+ * tools/make-tiles; a sheet's cell N is tile N). The floor and the walls
+ * have UI_TILE_VARIANTS each, chosen per cell (ui_tile_look). */
+enum ui_tile {
+	UI_TILE_NONE,
+	UI_TILE_AREA, /* overlays and marks first: CON_OVER and CON_MARK hold 1..15 */
+	UI_TILE_CURSOR,
+	UI_TILE_CONFUSED,
+	UI_TILE_PARALYSED,
+	UI_TILE_PLAYER,
+	UI_TILE_GOBLIN,
+	UI_TILE_ORC,
+	UI_TILE_TROLL,
+	UI_TILE_CORPSE,
+	UI_TILE_HEALTH_POTION,
+	UI_TILE_SCROLL_CONFUSION,
+	UI_TILE_SCROLL_PARALYSIS,
+	UI_TILE_SCROLL_LIGHTNING,
+	UI_TILE_SCROLL_FIREBALL,
+	UI_TILE_DAGGER,
+	UI_TILE_SWORD,
+	UI_TILE_LEATHER_ARMOUR,
+	UI_TILE_CHAIN_MAIL,
+	UI_TILE_STAIRS_DOWN,
+	UI_TILE_STAIRS_UP,
+	UI_TILE_FLOOR, /* + 0..UI_TILE_VARIANTS-1 */
+	UI_TILE_WALL = UI_TILE_FLOOR + 4,
+	UI_TILE_COUNT = UI_TILE_WALL + 4
+};
+#define UI_TILE_VARIANTS 4
+/* The names of the tiles, as tiles/index.txt has them ("-" for none). */
+extern const char *const ui_tile_names[UI_TILE_COUNT];
+
 /* The look of cell i of m in the map view, in palette pal: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
- * colours. (Inline: the partial redraw looks up every cell it redraws.) */
-static inline bool ui_tile_look(const struct ui_palette *pal, const struct map *m, int i, uint32_t *ch, uint32_t *fg, uint32_t *bg)
+ * colours into v, and its picture: the ground's tile (a variant of the
+ * floor or wall chosen by a hash of i, so the floor does not look
+ * tiled), CON_DIM when it is remembered, not seen; no thing on it.
+ * (Inline: the partial redraw looks up every cell it redraws.) */
+static inline bool ui_tile_look(const struct ui_palette *pal, const struct map *m, int i, struct con_cell *v)
 {
 	bool vis = m->visible[i];
 	if (!vis && !m->explored[i])
 		return false;
+	uint32_t *ch = &v->ch, *fg = &v->fg, *bg = &v->bg;
+	unsigned var = ((uint32_t)i * 2654435761u) >> 30; /* the hash's top 2 bits */
+	_Static_assert(UI_TILE_VARIANTS == 4, "two bits of variant");
+	v->flags = vis ? 0 : CON_DIM;
 	switch (m->tile[i]) {
 	case TILE_WALL:
 		*ch = '#';
 		*fg = vis ? pal->wall_fg : pal->wall_mem_fg;
 		*bg = vis ? pal->wall_bg : pal->wall_mem_bg;
+		v->tile = (uint16_t)(UI_TILE_WALL + var);
 		break;
 	case TILE_STAIRS_DOWN:
 	case TILE_STAIRS_UP:
 		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
 		*fg = vis ? pal->stairs_fg : ui_scale_rgb(pal->stairs_fg, 45);
 		*bg = vis ? pal->floor_bg : pal->floor_mem_bg;
+		v->tile = m->tile[i] == TILE_STAIRS_DOWN ? UI_TILE_STAIRS_DOWN : UI_TILE_STAIRS_UP;
 		break;
 	default:
 		*ch = '.';
 		*fg = vis ? pal->floor_fg : pal->floor_mem_fg;
 		*bg = vis ? pal->floor_bg : pal->floor_mem_bg;
+		v->tile = (uint16_t)(UI_TILE_FLOOR + var);
 		break;
 	}
 	return true;
 }
+
+/* Drawable d put on the map cell v (its ground from ui_tile_look): its
+ * glyph and colour (ui_drawable_fg), its picture over the ground's, a
+ * monster's status as a mark. */
+void ui_put_drawable(const struct ui_palette *pal, const struct drawable *d, struct con_cell *v);
 
 /* The colour the map view draws d in, in palette pal (monsters and items in
  * its colours, remembered things dimmed). */
@@ -216,8 +264,9 @@ static inline void ui_put_map(const struct ui_layout *l, struct console *c, int 
 	int x = ui_view_cx(l, vx), y = l->view_y + vy;
 	if (y < 0 || y >= c->h)
 		return;
+	const uint16_t pic = v.flags & CON_PICTURE;
 	for (int k = 0; k < cw; k++, x++) {
-		v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+		v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
 		if (x >= 0 && x < c->w && !(y == skip_y && x >= skip_x0 && x < skip_x1))
 			con_cell_set(c, x, y, v);
 	}
@@ -240,8 +289,9 @@ static inline void ui_put_map_row(const struct ui_layout *l, struct console *c, 
 		struct con_cell v;
 		if (!look(ctx, vx, &v))
 			continue;
+		const uint16_t pic = v.flags & CON_PICTURE;
 		for (int k = 0; k < cw; k++) {
-			v.flags = (uint16_t)(cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL);
+			v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
 			if (x + k >= 0 && x + k < w)
 				con_cell_set(c, x + k, y, v);
 		}

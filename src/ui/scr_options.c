@@ -19,6 +19,8 @@ static const char *const text_values[] = { "auto", "larger", "smaller" };
 static const char *const text_shown[] = { "automatic", "larger", "smaller" };
 static const char *const palette_values[] = { "default", "high-contrast" };
 static const char *const palette_shown[] = { "default", "high contrast" };
+static const char *const tiles_values[] = { "off", "on" };
+static const char *const tiles_shown[] = { "glyphs", "pictures" };
 static const char *const pickup_shown[] = { "potions and scrolls", "everything", "potions", "scrolls", "nothing" };
 
 #define N(a) ((int)(sizeof a / sizeof a[0]))
@@ -35,6 +37,7 @@ const struct ui_option ui_options[] = {
 	  .shown = palette_shown },
 	{ .key = "text-size", .label = "Text size", .n = N(text_values), .values = text_values,
 	  .shown = text_shown },
+	{ .key = "tiles", .label = "Map look", .n = N(tiles_values), .values = tiles_values, .shown = tiles_shown },
 	{ .label = "Keys and buttons", .screen = UI_HELP },
 };
 const int ui_option_count = N(ui_options);

@@ -158,6 +158,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 				game_player_pos(g, &px, &py);
 				/* the player's own cell in the area: red */
 				v.bg = mx == px && my == py ? 0xC00000 : 0x803000;
+				v.flags = (uint16_t)((v.flags & ~CON_OVER(15)) | CON_OVER(UI_TILE_AREA));
 				ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 			}
 		}

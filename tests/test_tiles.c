@@ -1,0 +1,170 @@
+/* test_tiles: the tile sheets (render/font_tiles.c): the shipped ones and their index, bad sheets refused in one line, pictures composed exactly. */
+#include "testutil.h"
+#include "render/font.h"
+#include "ui/scr.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stb_image_write.h>
+
+static void write_cb(void *ctx, void *data, int size)
+{
+	struct {
+		uint8_t *d;
+		size_t n;
+	} *b = ctx;
+	b->d = realloc(b->d, b->n + (size_t)size);
+	assert_non_null(b->d);
+	memcpy(b->d + b->n, data, (size_t)size);
+	b->n += (size_t)size;
+}
+
+/* A w×h RGBA PNG of the pixels px, loaded as a tile sheet: its rc, the
+ * sheet in *out, the message in err. */
+static int load_png(struct font **out, int w, int h, const uint8_t *px, char *err, size_t len)
+{
+	struct {
+		uint8_t *d;
+		size_t n;
+	} b = { 0 };
+	assert_true(stbi_write_png_to_func(write_cb, &b, w, h, 4, px, w * 4));
+	int rc = font_load_tiles_mem(out, b.d, b.n, "sheet.png", err, len);
+	free(b.d);
+	return rc;
+}
+
+/* Every shipped sheet loads, at its size, with every tile the game draws;
+ * the index names the tiles the game numbers, in its order. */
+static void test_shipped(void **st)
+{
+	(void)st;
+	static const int sizes[] = { 8, 12, 14, 16, 18, 20, 21, 24, 48 };
+	char err[256], path[64];
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct font *f;
+		snprintf(path, sizeof path, "tiles/dcss-%d.png", sizes[i]);
+		if (font_load_tiles(&f, path, err, sizeof err))
+			fail_msg("%s", err);
+		assert_int_equal(f->cell_w, sizes[i]);
+		assert_int_equal(f->cell_h, sizes[i]);
+		assert_true(f->nglyphs >= UI_TILE_COUNT);
+		assert_false(font_tile_has(f, UI_TILE_NONE));
+		for (int t = 1; t < UI_TILE_COUNT; t++)
+			if (!font_tile_has(f, t))
+				fail_msg("%s lacks tile %d (%s)", path, t, ui_tile_names[t]);
+		assert_false(font_tile_has(f, UI_TILE_COUNT));
+		/* kinds that share a glyph have pictures of their own */
+		size_t px = (size_t)f->cell_w * (size_t)f->cell_h * sizeof *f->colour;
+		static const int pairs[][2] = { { UI_TILE_DAGGER, UI_TILE_SWORD },
+						{ UI_TILE_LEATHER_ARMOUR, UI_TILE_CHAIN_MAIL },
+						{ UI_TILE_SCROLL_CONFUSION, UI_TILE_SCROLL_PARALYSIS },
+						{ UI_TILE_SCROLL_LIGHTNING, UI_TILE_SCROLL_FIREBALL },
+						{ UI_TILE_FLOOR, UI_TILE_FLOOR + 1 }, { UI_TILE_WALL, UI_TILE_WALL + 1 } };
+		for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+			if (!memcmp(f->colour + (size_t)pairs[k][0] * px / sizeof *f->colour,
+				    f->colour + (size_t)pairs[k][1] * px / sizeof *f->colour, px))
+				fail_msg("%s: %s and %s are the same picture", path, ui_tile_names[pairs[k][0]],
+					 ui_tile_names[pairs[k][1]]);
+		font_destroy(f);
+	}
+	FILE *in = fopen("tiles/index.txt", "r");
+	assert_non_null(in);
+	char line[128];
+	int n = 0;
+	while (fgets(line, sizeof line, in)) {
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		assert_true(n < UI_TILE_COUNT);
+		assert_string_equal(line, ui_tile_names[n]);
+		n++;
+	}
+	fclose(in);
+	assert_int_equal(n, UI_TILE_COUNT);
+}
+
+/* What is not a sheet is refused with one line naming the file. */
+static void test_bad(void **st)
+{
+	(void)st;
+	char err[256];
+	struct font *f;
+	assert_int_equal(font_load_tiles_mem(&f, "hello, world", 12, "x.png", err, sizeof err), -EINVAL);
+	assert_null(f);
+	assert_non_null(strstr(err, "x.png: not a tile sheet"));
+	uint8_t *px = calloc(100 * 64, 4);
+	assert_non_null(px);
+	assert_int_equal(load_png(&f, 100, 64, px, err, sizeof err), -EDOM);
+	assert_non_null(strstr(err, "not a tile sheet (16 columns"));
+	/* right size, nothing in it */
+	assert_int_equal(load_png(&f, 64, 8, px, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "transparent"));
+	free(px);
+	assert_true(font_load_tiles(&f, "tests/no-such-sheet.png", err, sizeof err) < 0);
+	assert_non_null(strstr(err, "no-such-sheet.png"));
+	/* the set: a user's sheet decoded at once, the same errors */
+	struct font_tilesets t = { 0 };
+	assert_int_equal(font_tilesets_add(&t, "README.md", true, err, sizeof err), -EINVAL);
+	assert_int_equal(font_tilesets_add(&t, "README.md", false, err, sizeof err), -EINVAL);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(font_tilesets_add(&t, "tiles/dcss-24.png", false, err, sizeof err), 0);
+	assert_int_equal(t.n, 1);
+	assert_null(t.s[0].font); /* only its header read */
+	assert_null(font_tilesets_get(&t, 16, 16));
+	const struct font *s24 = font_tilesets_get(&t, 24, 24);
+	assert_non_null(s24);
+	assert_int_equal(s24->cell_w, 24);
+	font_tilesets_clear(&t);
+	assert_int_equal(t.n, 0);
+}
+
+/* Layers are laid over each other by straight-alpha src-over in integers;
+ * dim darkens; halves are the picture's left and right halves. */
+static void test_compose(void **st)
+{
+	(void)st;
+	/* 16 tiles of 4×4: tile 1 opaque red, tile 2 half-transparent blue,
+	 * tile 3 transparent but one pixel */
+	uint8_t px[64 * 4 * 4] = { 0 };
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 4; x++) {
+			uint8_t *p1 = px + 4 * (y * 64 + 4 + x), *p2 = px + 4 * (y * 64 + 8 + x);
+			p1[0] = 255, p1[3] = 255;
+			p2[2] = 255, p2[3] = 128;
+		}
+	uint8_t *p3 = px + 4 * (0 * 64 + 12 + 3);
+	p3[1] = 200, p3[3] = 255;
+	char err[256];
+	struct font *sheet, *slots;
+	assert_int_equal(load_png(&sheet, 64, 4, px, err, sizeof err), 0);
+	assert_true(font_tile_has(sheet, 3));
+	assert_false(font_tile_has(sheet, 4));
+	assert_int_equal(font_tiles_slots(&slots, sheet, 4, true), 0);
+	assert_int_equal(slots->cell_w, 2);
+	assert_int_equal(slots->nglyphs, 8);
+	font_tiles_compose(slots, 1, sheet, (const int[]){ 1, 2, 3 }, 3, false);
+	/* (255 * 32385 + 32512) / 65025 = 127, (255 * 32640 + 32512) / 65025 = 128 */
+	assert_int_equal(slots->colour[2 * 2 * 4 + 0], 0xFF7F0080u); /* slot 1's left half, pixel (0, 0) */
+	assert_int_equal(slots->coverage[2 * 2 * 4 + 0], 255);
+	assert_int_equal(slots->colour[3 * 2 * 4 + 1], 0xFF00C800u); /* its right half: tile 3's pixel on top */
+	font_tiles_compose(slots, 2, sheet, (const int[]){ 0, 2, 0 }, 3, true);
+	assert_int_equal(slots->colour[4 * 2 * 4 + 0], 0x80000000u | 255 * 52 / 100); /* alone: its own colour, dimmed; alpha kept */
+	font_destroy(slots);
+	assert_int_equal(font_tiles_slots(&slots, sheet, 2, false), 0);
+	assert_int_equal(slots->cell_w, 4);
+	font_tiles_compose(slots, 0, sheet, (const int[]){ 1 }, 1, false);
+	assert_int_equal(slots->colour[0], 0xFFFF0000u);
+	font_destroy(slots);
+	font_destroy(sheet);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_compose),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
