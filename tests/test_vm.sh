@@ -13,7 +13,7 @@ if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	exit 77
 fi
 # said at once (fd 3: the terminal under tools/run-tests), before any download
-msg="vm rig: QEMU is installed, so make test now downloads two Debian kernels (once, into ${VM_DIR:-build/vm}) and boots VMs for a few minutes; PIROGUE_VM=0 make test skips this"
+msg="vm rig: QEMU is installed, so make test now downloads two Debian kernels and builds Debian systems and the card image (once, into ${VM_DIR:-build/vm}) and boots VMs for many minutes; PIROGUE_VM=0 make test skips this"
 { echo "$msg" >&3; } 2>/dev/null || echo "$msg"
 # shellcheck disable=SC2086
 exec tests/vm/run.sh "${PIROGUE:-./pirogue}" ${VM_CONFIGS:-}

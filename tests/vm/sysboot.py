@@ -8,8 +8,9 @@ restart bursts survived, a game that keeps failing at start handing tty1 to
 its login prompt, the sandbox's exposure, no login prompt on any console
 (with logind, and without it), a display whose driver (drm too) loads only
 after the game started, input to photons measured from the journal, more
-ordinary boots (VMRIG_SYSBOOT_BOOTS), and a
-purge that leaves /etc/systemd as it was before the install; and the game
+ordinary boots (VMRIG_SYSBOOT_BOOTS: the last one times the title against
+a getty's login prompt on tty2 asked for at that boot only, boot-time), and
+a purge that leaves /etc/systemd as it was before the install; and the game
 watched from the serial shell by a member of the group pirogue (a user
 outside it refused).
 
@@ -26,18 +27,34 @@ import time
 
 import vmtest
 
+W = vmtest.W
+
 # The tree: the headless twin finds the shipped fonts here and, like the
 # installed game, picks its default font for the size itself (no --font).
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 # The display's size: virtio-vga's preferred mode (xres/yres), so the game,
 # which takes the preferred mode, draws at a size the headless twin knows.
 SIZE = (1024, 768)
-# Power on to the title, on the 2-core CI machine under TCG (measured:
-# see docs/vmrig.md); a boot slower than this fails the title check.
-TITLE_LIMIT = 120
-# boot-time: the title against the login prompt of another boot; above this
-# ratio the check fails (docs/vmrig.md)
-BOOT_RATIO_FAIL = 1.25
+# Power on to the title under TCG (measured: see docs/vmrig.md; 25-45 s on
+# the loaded 2-core machine): the nominal seconds, which like every budget
+# of these boots (wait_screen, sh, ready) may take W times as long: they
+# end a hang, the real time is printed.
+TITLE_LIMIT = 40
+# boot-time (issue 20 item 5, docs/vmrig.md): one boot shows the title on
+# tty1 and, asked for by the kernel command line (that boot only), a getty's
+# login prompt on tty2, timed on tty2's screen by the rig's watcher
+# (tests/vm/vcs-prompt, vmrig-prompt.service, started before everything).
+TIMED_APPEND = 'systemd.wants=vmrig-prompt.service systemd.wants={getty}'
+# The check fails when the title certainly came this many times later than
+# the prompt; the ratio is reported met or NOT met against 1.0. Measured
+# under load: 0.96-1.00 on x86_64-systemd and the image (a tie: the game
+# started 3-5 s before the getty and taking 5-11 s to its title under TCG),
+# 1.10 on aarch64-systemd (NOT met: 27 s from the game's start to its
+# title). Above this the unit waits for more than it does now.
+BOOT_TIE = 1.25
+# The rig's files the guest gets for that (from the share, or in the image).
+PROMPT_FILES = ('vcs-prompt', 'vmrig-prompt.service')
+HERE = os.path.dirname(os.path.abspath(__file__))
 # The unit's drop-in for the checks that play: a fixed seed (the kiosk's game
 # otherwise starts on the title with a random one), and three seconds
 # between a stop and the restart, so that the repaired tty1 can be seen.
@@ -94,6 +111,11 @@ class SysBoot:
         self.g = None
         self.boots = 0
         self.state = os.path.join(self.out, 'empty-state')
+        self.kernel_at = None
+
+    # The getty the boot-time boot asks for on tty2 (the image masks
+    # getty@.service: it has a copy of its lines for tty2).
+    TIMED_GETTY = 'getty@tty2.service'
 
     def report(self, verdict, check, reason):
         self.rig.report(verdict, self.cfg, check, reason)
@@ -166,7 +188,7 @@ class SysBoot:
             return
         if not hard and self.g.proc.poll() is None:
             try:
-                self.sh('sync', timeout=30)
+                self.sh('sync', timeout=10)
             except Exception:
                 pass
         if hard:
@@ -178,12 +200,16 @@ class SysBoot:
             self.g.close()
         self.g = None
 
-    def sh(self, line, timeout=60):
+    def sh(self, line, timeout=30):
+        """Runs line in the guest's shell; (status, output lines). timeout:
+        the nominal seconds; the wait may take W times that (a command
+        returns when done: the budget only ends a hang; pirogue-kiosk
+        enable took 80 s at a load of 15)."""
         # an output without a final newline (/dev/vcs1, tr) must not swallow
         # the VMRIG_DONE marker: a newline after it, the status kept
-        return self.g.sh(f'{{ {line}; }}; vmrig_s=$?; echo; (exit $vmrig_s)', timeout=timeout)
+        return self.g.sh(f'{{ {line}; }}; vmrig_s=$?; echo; (exit $vmrig_s)', timeout=timeout * W)
 
-    def out1(self, line, timeout=60):
+    def out1(self, line, timeout=30):
         """The guest's output of line, as one string."""
         rc, out = self.sh(line, timeout)
         return '\n'.join(out).strip()
@@ -197,14 +223,21 @@ class SysBoot:
 
     def wait_screen(self, exp, name, timeout):
         """Takes screendumps until the screen equals exp; returns the
-        seconds it took, or None (the last look is saved, with exp)."""
+        seconds it took, or None (the last look is saved, with exp).
+        timeout: nominal seconds (W times that). self.seen: when, in
+        seconds from the power on, the last look without exp was asked for
+        (or None) and the look with it came back: exp appeared between."""
         t0 = time.monotonic()
         img = None
-        while time.monotonic() - t0 < timeout:
+        miss = None
+        while time.monotonic() - t0 < timeout * W:
+            asked = time.monotonic()
             img = self.dump(name)
             if img == exp:
+                self.seen = (miss, time.monotonic() - self.g.t0)
                 vmtest.write_png(os.path.join(self.g.outdir, f'{name}.png'), img)
                 return time.monotonic() - t0
+            miss = asked - self.g.t0
             time.sleep(0.3)
         if img:
             vmtest.write_png(os.path.join(self.g.outdir, f'{name}.png'), img)
@@ -227,6 +260,8 @@ class SysBoot:
         os.makedirs(self.share)
         shutil.copy(deb, self.share)
         shutil.copy(os.path.join(self.args.cache, f'bin-{self.arch}', 'vmhelper'), self.share)
+        for f in PROMPT_FILES:
+            shutil.copy(os.path.join(HERE, f), self.share)
         self.deb = os.path.basename(deb)
         self.disk = os.path.join(self.out, 'disk.qcow2')
         if os.path.exists(self.disk):
@@ -247,15 +282,19 @@ class SysBoot:
                 shutil.copy(self.disk, installed)
             self.play_boot()
             if 'play' in self.cfg:
-                self.purge()
-                return self.login_boot()
+                # the next boot as any day's: the plain unit, no save
+                self.sh('systemctl stop pirogue.service; rm -rf /etc/systemd/system/pirogue.service.d '
+                        '/var/lib/private/pirogue/* && systemctl daemon-reload && sync')
+                self.shutdown()
+                self.ordinary_boot(1, 1, timed=True, how='with logind')
+                return self.purge()
             self.shutdown(hard=True)
             self.late_display_boot()
-            for n in range(1, EXTRA_BOOTS + 1):
+            boots = max(EXTRA_BOOTS, 1)
+            for n in range(1, boots + 1):
                 self.shutdown()
-                self.ordinary_boot(n)
+                self.ordinary_boot(n, boots, timed=n == boots)
             self.purge()
-            self.login_boot()
         finally:
             self.shutdown()
 
@@ -269,12 +308,20 @@ class SysBoot:
             return None
         return os.path.join(d, debs[-1])
 
-    def ready(self, t0, timeout=180):
-        ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, timeout)
-        if 'panic' in ln:
-            raise RuntimeError(ln)
+    def ready(self, t0, timeout=60):
+        self.shell_up(t0, timeout)
         self.sh('mount -t 9p -o trans=virtio,version=9p2000.L host /mnt && cp /mnt/vmhelper /usr/local/bin/')
         return time.monotonic() - t0
+
+    def shell_up(self, t0, timeout):
+        """Waits for the serial shell's first line (VMRIG_READY, the guest's
+        uptime in it); notes when the kernel started (host time from t0, the
+        power on: the line's arrival less that uptime)."""
+        ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, timeout * W)
+        if 'panic' in ln:
+            raise RuntimeError(ln)
+        m = re.search(r'uptime=([0-9.]+)', ln)
+        self.kernel_at = self.g.arrived(ln) - t0 - float(m.group(1)) if m else None
 
     def install(self):
         """Boot 1: the plain Debian system; dpkg -i, then pirogue-kiosk enable."""
@@ -282,6 +329,9 @@ class SysBoot:
         up = self.ready(t0)
         self.etc_before = self.out1(SYSTEMD_ETC)
         rc, out = self.sh(f'dpkg -i /mnt/{self.deb} 2>&1 | tail -n 3', timeout=120)
+        # the boot-time boot's watcher (outside /etc/systemd: the purge check's)
+        self.sh('install -D -m 0755 /mnt/vcs-prompt /usr/local/lib/vmrig/vcs-prompt && install -D -m 0644 '
+                '/mnt/vmrig-prompt.service /usr/local/lib/systemd/system/vmrig-prompt.service')
         state = self.out1('systemctl is-enabled pirogue.service; systemctl is-active getty@tty1.service')
         if 'Setting up pirogue' not in '\n'.join(out) or state.split() != ['disabled', 'active']:
             self.report('FAIL', 'install', f'dpkg -i {self.deb}: {" | ".join(out)}; unit and getty@tty1: {state!r} '
@@ -301,9 +351,8 @@ class SysBoot:
         title = self.headless([], None, 'title')
         t0 = self.boot()
         took = self.wait_screen(title, 'title', TITLE_LIMIT)
-        self.title_s = took
         if took is None:
-            self.report('FAIL', 'title', f'the title was not on the display within {TITLE_LIMIT} s of power on '
+            self.report('FAIL', 'title', f'the title was not on the display within {TITLE_LIMIT * W:.0f} s of power on '
                         f'(see {self.g.outdir}/title.png and title-expected.png)')
         self.ready(t0)
         self.critical_chain()
@@ -313,25 +362,14 @@ class SysBoot:
                 self.report('FAIL', 'title', f'tty1 has a login prompt under the game: {vcs[-200:]!r}')
             else:
                 self.report('PASS', 'title', f'power on to the title, equal to the headless frame at {SIZE[0]}x{SIZE[1]}: '
-                            f'{took:.1f} s (limit {TITLE_LIMIT} s); nothing else on the display, '
+                            f'{took:.1f} s (limit {TITLE_LIMIT * W:.0f} s); nothing else on the display, '
                             'no login prompt on tty1')
         self.consoles('consoles', 'with logind')
-        for check in (getattr(self, name) for name in self.cfg.get('play', PLAY)):
-            c0 = time.monotonic()
-            try:
-                check()
-            except (vmtest.Timeout, RuntimeError) as e:
-                self.report('FAIL', check.__name__.replace('_', '-'), f'{type(e).__name__}: {e}')
-            # what each check costs the run (CI's time: docs/vmrig.md)
-            print(f'vmrig: {self.cfg["name"]} {check.__name__.replace("_", "-")} took {time.monotonic() - c0:.1f} s',
-                  flush=True)
+        self.play(self.cfg.get('play', PLAY))
         self.cut = None
         if 'play' in self.cfg:
             return
-        try:
-            self.before_cut()
-        except (vmtest.Timeout, RuntimeError) as e:
-            self.report('FAIL', 'power-cut', f'before the cut: {type(e).__name__}: {e}')
+        self.prepare_cut()
         # The next boots are without D-Bus, so without logind, as on a
         # system installed without dbus: logind's condition (dbus.service
         # exists) fails and Debian's getty-static.service (no dbus-daemon)
@@ -339,11 +377,36 @@ class SysBoot:
         self.sh('mkdir -p /root/vmrig-dbus && mv /usr/bin/dbus-daemon /lib/systemd/system/dbus.service '
                 '/lib/systemd/system/dbus.socket /root/vmrig-dbus/ && sync')
 
-    def consoles(self, check, how):
-        """No login prompt on any console, no getty or autovt on any VT."""
+    def play(self, names):
+        """The checks that play, by method name, in order: one that raises
+        fails alone; what each cost the run is printed (CI's time:
+        docs/vmrig.md)."""
+        for name in names:
+            c0 = time.monotonic()
+            try:
+                getattr(self, name)()
+            except (vmtest.Timeout, RuntimeError) as e:
+                self.report('FAIL', name.replace('_', '-'), f'{type(e).__name__}: {e}')
+            print(f'vmrig: {self.cfg["name"]} {name.replace("_", "-")} took {time.monotonic() - c0:.1f} s', flush=True)
+
+    def prepare_cut(self):
+        """before_cut, its failure reported as power-cut's; self.cut is the
+        frame the next boot must continue, or None."""
+        self.cut = None
+        try:
+            self.before_cut()
+        except (vmtest.Timeout, RuntimeError) as e:
+            self.report('FAIL', 'power-cut', f'before the cut: {type(e).__name__}: {e}')
+
+    def consoles(self, check, how, rig_getty=False):
+        """No login prompt on any console, no getty or autovt on any VT
+        (rig_getty: but the rig's own on tty2, of the boot-time boot)."""
         out = self.out1(CONSOLES, timeout=120).splitlines()
         vts = next((ln[5:].strip() for ln in out if ln.startswith('vts: ')), '')
-        bad = [ln for ln in out if not ln.startswith('vts: ')]
+        mine = ('login prompt on tty2', f'running: {self.TIMED_GETTY}', 'agetty on /dev/tty2') if rig_getty else ()
+        bad = [ln for ln in out if not ln.startswith('vts: ') and ln not in mine]
+        if rig_getty:
+            how += f' (tty2\'s getty is the rig\'s own, {self.TIMED_GETTY}: left out)'
         if bad or not vts:
             return self.report('FAIL', check, f'{how}: {"; ".join(bad) or "no /dev/vcsN at all"} (VTs: {vts}); '
                                f'journal: {self.journal()}')
@@ -406,7 +469,7 @@ class SysBoot:
                 'systemctl restart pirogue.service')
         start = self.headless([], 1, 'seed1')
         if self.wait_screen(start, 'seed1', 30) is None:
-            raise RuntimeError('with --seed 1 the game did not show the headless start frame within 30 s')
+            raise RuntimeError(f'with --seed 1 the game did not show the headless start frame within {30 * W:.0f} s')
 
     def keys(self):
         self.use_seed()
@@ -493,9 +556,17 @@ class SysBoot:
                 '(vmhelper uinput </tmp/vh &) && exec 3>/tmp/vh')
         mark = self.g.mark()
         self.sh('echo pad >&3')
-        if not self.g.wait_line('VH ok pad', mark, 10):
+        if not self.g.wait_line('VH ok pad', mark, 10 * W):
             raise RuntimeError('the uinput helper made no pad')
-        time.sleep(1.5)  # the game notices it (inotify on /dev/input)
+        with self.g.lock:
+            node = next(ln.split()[3] for ln in self.g.history[mark:] if ln.startswith('VH ok pad '))
+        # the game has noticed it (inotify on /dev/input) when it holds it open
+        pid = self.main_pid()
+        end = time.monotonic() + 10 * W
+        while self.out1(f'ls -l /proc/{pid}/fd 2>/dev/null | grep -c " {node}$"') in ('', '0'):
+            if time.monotonic() > end:
+                raise RuntimeError(f'the game (pid {pid}) did not open the pad {node} within {10 * W:.0f} s')
+            time.sleep(0.3)
         taps = [('BTN_DPAD_DOWN', 'pad_down'), ('BTN_DPAD_RIGHT', 'pad_right')]
         for code, _ in taps:
             self.sh(f'echo "tap pad {code}" >&3')
@@ -507,7 +578,7 @@ class SysBoot:
 
     def played(self, check, keys, ref, what, passed):
         """check passes (saying passed) when the screen shows the seed-1
-        headless frame for keys (expected-REF.png) within 15 s, and keys are
+        headless frame for keys (expected-REF.png) within 15 s (times W), and keys are
         then what the game has had; else it fails with what and the reason."""
         exp = self.headless(keys, 1, ref)
         if self.wait_screen(exp, check, 15) is None:
@@ -560,7 +631,7 @@ class SysBoot:
                 f'" >{d}/zz-vmrig-photons.conf && systemctl daemon-reload && systemctl restart pirogue.service')
         start = self.headless([], 1, 'seed1')
         if self.wait_screen(start, 'photons-start', 30) is None:
-            raise RuntimeError('with --verbose the game did not show the seed-1 start frame within 30 s')
+            raise RuntimeError(f'with --verbose the game did not show the seed-1 start frame within {30 * W:.0f} s')
         self.keys_done = []
         pid = self.main_pid()
         for k in self.PHOTONS_KEYS:
@@ -619,7 +690,7 @@ class SysBoot:
         if 'mode=text' not in vt or 'kbmode=off' in vt:
             problems.append(f'between the runs tty1 was not usable ({vt})')
         if took is None:
-            problems.append(f'the game did not come back within 30 s ({self.why_not(start, "sigkill")})')
+            problems.append(f'the game did not come back within {30 * W:.0f} s ({self.why_not(start, "sigkill")})')
         if new in ('0', pid):
             problems.append(f'no new game process (MainPID {new})')
         if problems:
@@ -727,20 +798,72 @@ class SysBoot:
         # the next boots start on the plain title: no save
         self.sh('systemctl stop pirogue.service; rm -rf /var/lib/private/pirogue/* && sync', timeout=60)
 
-    def ordinary_boot(self, n):
-        """Boot 3+n: power on as any day, without logind; the title and no
-        login prompt on any console."""
+    def ordinary_boot(self, n, boots, timed=False, how='without logind'):
+        """Boot 3+n: power on as any day; the title and no login prompt on
+        any console. timed: the boot-time boot (boot_time)."""
         title = self.headless([], None, 'title')
-        t0 = self.boot()
+        t0 = self.boot(TIMED_APPEND.format(getty=self.TIMED_GETTY) if timed else '')
         took = self.wait_screen(title, f'boot-{n}', TITLE_LIMIT)
         self.ready(t0)
         if took is None:
-            self.report('FAIL', f'boot-{n}', f'ordinary boot {n} of {EXTRA_BOOTS}: the title was not on the display '
-                        f'within {TITLE_LIMIT} s (see {self.g.outdir}/boot-{n}.png); journal: {self.journal()}')
+            self.report('FAIL', f'boot-{n}', f'ordinary boot {n} of {boots}: the title was not on the display '
+                        f'within {TITLE_LIMIT * W:.0f} s (see {self.g.outdir}/boot-{n}.png); journal: {self.journal()}')
         else:
-            self.report('PASS', f'boot-{n}', f'ordinary boot {n} of {EXTRA_BOOTS} (VMRIG_SYSBOOT_BOOTS), without '
-                        f'logind: the title on the display {took:.1f} s after power on')
-        self.consoles(f'boot-{n}-consoles', f'ordinary boot {n}, without logind')
+            self.report('PASS', f'boot-{n}', f'ordinary boot {n} of {boots} (VMRIG_SYSBOOT_BOOTS), {how}: '
+                        f'the title on the display {took:.1f} s after power on')
+        if timed:
+            self.boot_time(took)
+        self.consoles(f'boot-{n}-consoles', f'ordinary boot {n}, {how}', rig_getty=timed)
+
+    def boot_time(self, took):
+        """Issue 20 item 5, in one boot (TIMED_APPEND): power on to the title
+        (the screendump equal to the headless title, wait_screen's seen; took:
+        None when it never came) against power on to the login prompt of a
+        getty started on tty2 at the same boot (the watcher's guest uptime
+        when tty2's screen first showed 'login:', read every 0.1 s, plus when
+        the kernel started). The title must come no later (ratio at most
+        1.0, both figures printed, met or NOT met); the check fails when it
+        certainly came later by more than BOOT_TIE: its last look without
+        the title was after that."""
+        up = ''
+        end = time.monotonic() + 30 * W  # the getty is the boot's last unit (Type=idle)
+        while time.monotonic() < end:
+            up = self.out1('cat /run/vmrig-prompt 2>/dev/null')
+            if up:
+                break
+            time.sleep(0.5)
+        state = self.out1(f'systemctl is-active vmrig-prompt.service {self.TIMED_GETTY} | tr "\\n" " "')
+        # when each process was started (the guest's monotonic clock, µs)
+        started = self.out1(f'systemctl show -P ExecMainStartTimestampMonotonic pirogue.service {self.TIMED_GETTY} | '
+                            'tr "\\n" " "').split()
+        try:
+            prompt = self.kernel_at + float(up)
+        except (TypeError, ValueError):
+            return self.report('FAIL', 'boot-time', f'no login prompt seen on tty2 within {30 * W:.0f} s of the shell '
+                               f'({up!r}; vmrig-prompt, {self.TIMED_GETTY}: {state})')
+        if took is None:
+            return self.report('FAIL', 'boot-time', f'power on to the login prompt on tty2 {prompt:.1f} s; the title '
+                               'never showed (above)')
+        miss, title = self.seen
+        ratio = title / prompt
+        met = ratio <= 1.0
+        # FAIL: the title certainly later than the prompt by more than what
+        # is measured today (BOOT_TIE), so a unit that waits for more than it
+        # does now fails, and the spread does not make CI flaky
+        later = miss is not None and miss > BOOT_TIE * (prompt + 0.1)
+        try:
+            game_at, getty_at = (self.kernel_at + int(v) / 1e6 for v in started[:2])
+            when = f'; the game was started at {game_at:.1f} s, the getty at {getty_at:.1f} s'
+        except ValueError:
+            when = f'; start times: {started!r}'
+
+        self.report('FAIL' if later else 'PASS', 'boot-time',
+                    f'one boot: power on to the title {title:.1f} s (the display, by screendumps; not yet there at '
+                    f'{miss if miss is not None else 0:.1f} s), power on to the '
+                    f'login prompt of {self.TIMED_GETTY} on tty2 {prompt:.1f} s (tty2\'s screen, /dev/vcs2, read '
+                    f'every 0.1 s from the boot\'s start; the kernel started {self.kernel_at:.1f} s after power on{when}): '
+                    f'ratio {ratio:.2f}, {"at most 1.0: met" if met else "above 1.0: NOT met"}' +
+                    ('' if met or later else f' (the check fails only above {BOOT_TIE}: docs/vmrig.md)'))
 
     def purge(self):
         # the rig's own drop-in (seed 1) is not the package's
@@ -795,50 +918,6 @@ class SysBoot:
             return self.report('FAIL', 'critical-chain', f'pirogue.service waited for {", ".join(bad) or "?"}: {flat}')
         self.report('PASS', 'critical-chain', f'systemd-analyze critical-chain pirogue.service: {flat} '
                     f'(none of {", ".join(self.NOT_NEEDED)}; in {self.out}/critical-chain.txt)')
-
-    def login_boot(self):
-        """The same system with the kiosk gone (after the purge): power on to
-        getty@tty1's login prompt, against power on to the title measured at
-        the play boot. The prompt's moment: the host's time of the serial
-        shell's first line less the guest's uptime in it (the kernel's
-        start), plus getty@tty1's ActiveEnterTimestampMonotonic."""
-        self.shutdown()
-        t0 = self.boot()
-        ln = self.g.expect(lambda s: s.startswith('VMRIG_READY') or 'Kernel panic' in s, 240)
-        host = time.monotonic()
-        if 'panic' in ln:
-            raise RuntimeError(ln)
-        m = re.search(r'uptime=([0-9.]+)', ln)
-        kernel_at = host - t0 - float(m.group(1))
-        deadline = time.monotonic() + 60
-        out = ''
-        while time.monotonic() < deadline:
-            out = self.out1('systemctl show -P ActiveEnterTimestampMonotonic getty@tty1.service; '
-                            'grep -c "login:" /dev/vcs1 || true')
-            parts = out.split()
-            if len(parts) == 2 and parts[0] != '0' and parts[1] != '0':
-                break
-            time.sleep(1)
-        parts = out.split()
-        if len(parts) != 2 or parts[0] == '0' or parts[1] == '0':
-            return self.report('FAIL', 'boot-time', f'with the kiosk gone, no login prompt on tty1 ({out!r})')
-        prompt = kernel_at + int(parts[0]) / 1e6
-        title = getattr(self, 'title_s', None)
-        if title is None:
-            return self.report('FAIL', 'boot-time', f'power on to the login prompt {prompt:.1f} s; no title time to '
-                               'hold against it (the title check failed)')
-        ratio = title / prompt
-        # Two boots under TCG on a shared machine differ by some percent:
-        # the target (1.0) is reported as met or not; only a ratio no
-        # spread between two boots explains fails the check (an ordering
-        # that makes the game wait for what a getty waits for).
-        met = 'met' if ratio <= 1.0 else 'NOT met'
-        # reported, not decided: the title is the first boot into the kiosk
-        # and the prompt another boot's (see docs/vmrig.md)
-        verdict = 'PASS'
-        self.report(verdict, 'boot-time', f'power on to the title {title:.1f} s; the same system with the kiosk gone: '
-                    f'power on to the getty login prompt {prompt:.1f} s; ratio {ratio:.2f} (target at most 1.0: '
-                    f'{met}; the check fails above {BOOT_RATIO_FAIL}, beyond the spread of two TCG boots)')
 
 
 def run(rig, cfg):

@@ -218,6 +218,12 @@ class Timeout(Exception):
     pass
 
 
+# How many times its nominal budget a wait for a condition may take before
+# the check fails (tests/checklib.sh's W, PIROGUE_TEST_WAIT): the wait
+# returns as soon as its condition holds, so the budget only ends a hang.
+W = float(os.environ.get('PIROGUE_TEST_WAIT', '6'))
+
+
 class Guest:
     """One QEMU run: serial console (commands, markers), QMP (keys, screendumps)."""
 
@@ -233,6 +239,7 @@ class Guest:
         self.frames = 0
         self.last_frame_t = 0.0
         self.history = []
+        self.stamps = []  # each history line's arrival (time.monotonic())
         self.lock = threading.Lock()
         self.qmp_path = os.path.join(tempfile.mkdtemp(prefix='vmrig-'), 'qmp.sock')
         arch = cfg['arch']
@@ -289,6 +296,7 @@ class Guest:
             m = self.FRAME.search(s)
             with self.lock:
                 self.history.append(s)
+                self.stamps.append(time.monotonic())
                 if m:
                     self.frames = max(self.frames, int(m.group(1)))
                     self.last_frame_t = time.monotonic()
@@ -373,6 +381,15 @@ class Guest:
                     return True
             time.sleep(0.05)
         return False
+
+    def arrived(self, line):
+        """When (time.monotonic()) the serial line `line` came, its last
+        time; None if it never did."""
+        with self.lock:
+            for i in range(len(self.history) - 1, -1, -1):
+                if self.history[i] == line:
+                    return self.stamps[i]
+        return None
 
     def mark(self):
         with self.lock:
