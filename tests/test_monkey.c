@@ -420,6 +420,24 @@ static void check_world(struct checker *c, const struct game *g)
 		}
 	}
 
+	/* The list of the floor's entities, when at hand, is exactly those of
+	 * COMP_POS's pool on this floor, in pool order (world_here). */
+	uint32_t nhere = 0;
+	const uint32_t *here = world_here(g, &nhere);
+	if (here) {
+		const ecs_entity *pents;
+		void *pdata;
+		uint32_t np = ecs_pool_view(g->w, COMP_POS, &pents, &pdata), k = 0;
+		const struct c_pos *hp = pdata;
+		for (uint32_t i = 0; i < np; i++)
+			if (hp[i].floor == g->depth) {
+				assert_true(k < nhere);
+				assert_int_equal(here[k], i);
+				k++;
+			}
+		assert_int_equal(k, nhere);
+	}
+
 	/* What the UI gets is consistent. */
 	static struct drawable dr[2048];
 	int n = game_drawables(g, dr, 2048);

@@ -453,17 +453,20 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 
 /* Drawables of the current floor into k (room for cap); returns how many
  * are drawn, which may exceed cap (then k holds the first cap of them).
- * The positions are walked where they are stored (an entity of another
- * floor costs a comparison), so k is in the pool's order, which is mostly
+ * The positions are walked where they are stored (those of the floor
+ * alone when world_here lists them), so k is in the pool's order, which is mostly
  * the order the entities were made in (slot order). */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents;
 	void *data;
-	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0, nhere = 0;
 	const struct c_pos *pos = data;
-	for (uint32_t i = 0; i < n; i++) {
+	/* the floor's own entities when listed (world_here), else all */
+	const uint32_t *here = world_here(g, &nhere);
+	for (uint32_t j = 0, end = here ? nhere : n; j < end; j++) {
+		uint32_t i = here ? here[j] : j;
 		if (pos[i].floor != g->depth)
 			continue;
 		ecs_entity e = ents[i];

@@ -337,6 +337,42 @@ void world_rebuild_occ(struct game *g)
 	}
 }
 
+/* Lists the current floor's entities (struct world_here) unless the list
+ * made before still holds. */
+static void list_here(struct game *g)
+{
+	struct world_here *h = &g->here;
+	uint32_t v = ecs_pool_version(g->w, COMP_POS);
+	if (h->ok && h->depth == g->depth && h->v_pos == v)
+		return;
+	const ecs_entity *ents;
+	void *data;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
+	const struct c_pos *pos = data;
+	h->n = 0;
+	h->ok = true;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pos[i].floor != g->depth)
+			continue;
+		if (h->n == WORLD_HERE_MAX) {
+			h->ok = false;
+			return;
+		}
+		h->at[h->n++] = i;
+	}
+	h->depth = g->depth;
+	h->v_pos = v;
+}
+
+const uint32_t *world_here(const struct game *g, uint32_t *n)
+{
+	const struct world_here *h = &g->here;
+	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS))
+		return NULL;
+	*n = h->n;
+	return h->at;
+}
+
 void world_refresh_view(struct game *g)
 {
 	struct map *m = world_floor(g, g->depth);
@@ -345,6 +381,7 @@ void world_refresh_view(struct game *g)
 		return;
 	map_update_fov(m, pp->x, pp->y, content_rules.fov_radius);
 	world_update_memory(g);
+	list_here(g);
 }
 
 /* Whether a walk of world_update_memory may change anything: the memo is

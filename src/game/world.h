@@ -15,6 +15,8 @@
 #include "game/mapgen.h"
 
 #define WORLD_CELLS MAP_MAX_CELLS
+/* Entities with a position one floor can list (struct world_here). */
+#define WORLD_HERE_MAX 4096
 #define AI_GOAL_CACHE 4
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
@@ -109,6 +111,19 @@ struct game {
 		int walks;     /* walks made (for tests and benches) */
 		uint8_t cell[WORLD_CELLS];
 	} memo;
+	/* The entities with a position on the current floor, as their indices
+	 * in COMP_POS's pool (pool order), listed by world_refresh_view so that
+	 * what walks the floor's entities (game_drawables) need not pass over
+	 * every other floor's. Valid while the current floor is `depth` and no
+	 * entity has gained or lost COMP_POS (its version `v_pos`): only the
+	 * player changes floors, and the current floor with him. A floor with
+	 * more than WORLD_HERE_MAX is not listed (ok false: walked whole). */
+	struct world_here {
+		bool ok;
+		int depth;
+		uint32_t v_pos, n;
+		uint32_t at[WORLD_HERE_MAX];
+	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
 	struct {
@@ -172,6 +187,11 @@ void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
+/* The indices in COMP_POS's pool (ecs_pool_view) of every entity on the
+ * current floor, in pool order, *n of them; NULL when that list is not
+ * at hand (not made since the floor or the set of positioned entities
+ * last changed, or too long): then walk the pool. */
+const uint32_t *world_here(const struct game *g, uint32_t *n);
 /* Updates only what the player remembers of corpses and items from the
  * current visible[] (enough when the player has not moved): every one
  * lying in view is remembered there (an item is then seen, the first one
