@@ -50,6 +50,7 @@ bool map_init_size(struct map *m, int w, int h)
 	 * the first view clears all of it, later ones only what they set */
 	m->seen = fov_box_all(m->w, m->h);
 	m->views = 0;
+	m->view_ok = false;
 	return true;
 }
 
@@ -68,8 +69,10 @@ enum tile map_tile(const struct map *m, int x, int y)
 
 void map_set(struct map *m, int x, int y, enum tile t)
 {
-	if (map_in(m, x, y))
+	if (map_in(m, x, y)) {
 		m->tile[y * m->w + x] = (uint8_t)t;
+		m->view_ok = false;
+	}
 }
 
 bool map_walkable(const struct map *m, int x, int y)
@@ -139,6 +142,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	 * or written */
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
 	m->views++;
+	m->view_ok = false; /* map_view's memo is of its own views */
 	for (int y = m->seen.y0; y <= m->seen.y1; y++) {
 		uint8_t *e = m->explored + y * m->w;
 		const uint8_t *v = m->visible + y * m->w;
@@ -153,4 +157,15 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 		for (; x <= m->seen.x1; x++)
 			e[x] |= v[x];
 	}
+}
+
+void map_view(struct map *m, int ox, int oy, int radius)
+{
+	if (m->view_ok && m->view_x == ox && m->view_y == oy && m->view_r == radius)
+		return;
+	map_update_fov(m, ox, oy, radius);
+	m->view_x = ox;
+	m->view_y = oy;
+	m->view_r = radius;
+	m->view_ok = true;
 }

@@ -379,7 +379,7 @@ void world_refresh_view(struct game *g)
 	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
 	if (!m || !pp)
 		return;
-	map_update_fov(m, pp->x, pp->y, content_rules.fov_radius);
+	map_view(m, pp->x, pp->y, content_rules.fov_radius); /* the player stayed put: the view is the same */
 	world_update_memory(g);
 	list_here(g);
 }
