@@ -337,40 +337,53 @@ void world_rebuild_occ(struct game *g)
 	}
 }
 
+/* The index of e's component c in its pool (whose data starts at base),
+ * or WORLD_HERE_NONE. */
+static uint32_t pool_index(const struct game *g, ecs_entity e, int c, const void *base)
+{
+	const unsigned char *p = ecs_get(g->w, e, c);
+	return p ? (uint32_t)((size_t)(p - (const unsigned char *)base) / ecs_component_size(g->w, c)) : WORLD_HERE_NONE;
+}
+
 /* Lists the current floor's entities (struct world_here) unless the list
  * made before still holds. */
 static void list_here(struct game *g)
 {
 	struct world_here *h = &g->here;
-	uint32_t v = ecs_pool_version(g->w, COMP_POS);
-	if (h->ok && h->depth == g->depth && h->v_pos == v)
+	if (world_here(g))
 		return;
-	const ecs_entity *ents;
-	void *data;
+	const ecs_entity *ents, *unused;
+	void *data, *render, *memory;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
+	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &render);
+	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &memory);
 	const struct c_pos *pos = data;
 	h->n = 0;
-	h->ok = true;
+	h->ok = false;
 	for (uint32_t i = 0; i < n; i++) {
 		if (pos[i].floor != g->depth)
 			continue;
-		if (h->n == WORLD_HERE_MAX) {
-			h->ok = false;
+		if (h->n == WORLD_HERE_MAX)
 			return;
-		}
-		h->at[h->n++] = i;
+		h->pos[h->n] = i;
+		h->render[h->n] = pool_index(g, ents[i], COMP_RENDER, render);
+		h->memory[h->n] = pool_index(g, ents[i], COMP_MEMORY, memory);
+		h->n++;
 	}
+	h->ok = true;
 	h->depth = g->depth;
-	h->v_pos = v;
+	h->v_pos = ecs_pool_version(g->w, COMP_POS);
+	h->v_render = ecs_pool_version(g->w, COMP_RENDER);
+	h->v_memory = ecs_pool_version(g->w, COMP_MEMORY);
 }
 
-const uint32_t *world_here(const struct game *g, uint32_t *n)
+const struct world_here *world_here(const struct game *g)
 {
 	const struct world_here *h = &g->here;
-	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS))
+	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS) ||
+	    h->v_render != ecs_pool_version(g->w, COMP_RENDER) || h->v_memory != ecs_pool_version(g->w, COMP_MEMORY))
 		return NULL;
-	*n = h->n;
-	return h->at;
+	return h;
 }
 
 void world_refresh_view(struct game *g)
