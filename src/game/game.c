@@ -482,7 +482,7 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 		const struct c_memory *mem = h && h->memory[j] != WORLD_HERE_NONE ? &mems[h->memory[j]] : NULL;
 		int x, y;
 		bool rem;
-		if (!drawn_at_on(g, m, e, &pos[i], r, mem, h != NULL, &x, &y, &rem))
+		if (!r || !drawn_at_on(g, m, e, &pos[i], r, mem, h != NULL, &x, &y, &rem))
 			continue;
 		if (cnt < cap) {
 			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);

@@ -175,6 +175,7 @@ static int next_span(struct hist_reader *r, const unsigned char **p, unsigned ch
 			k = HIST_CHUNK;
 		int rc = h->store.read(h->store.ctx, (uint64_t)r->at * HIST_RECORD, buf, (size_t)k * HIST_RECORD);
 		if (rc) {
+			rc = rc < 0 ? rc : -EIO; /* (a store returns 0 or -errno) */
 			log_error("game: cannot read commands %d to %d back from %s (%s): the game cannot be saved or recorded whole",
 				  r->at + 1, r->at + k, h->store.name, strerror(-rc));
 			return rc;
