@@ -672,6 +672,9 @@ int main(int argc, char **argv)
 		o.cfg.has_now = true;
 		o.cfg.now = (int64_t)v;
 	}
+	/* and PIROGUE_IDLE_CLOCK (a file of milliseconds) moves the idle
+	 * timers' clock ahead when a test rewrites it (wake_clock_open) */
+	o.cfg.idle_clock = getenv("PIROGUE_IDLE_CLOCK");
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
 		status = EXIT_USAGE;

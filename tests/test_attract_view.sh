@@ -9,8 +9,10 @@
 # with --view of the same recording paused at the same turn, map, status and
 # log rows alike. When the recording ends the title comes back, then the
 # demo bot plays (the table holds no other recorded game). The idle timer
-# is the game's own (--attract 1, as test_idle.sh); everything is waited
-# for, never slept for. Skipped (77) without tmux.
+# is the game's own on a clock the test moves (PIROGUE_IDLE_CLOCK, as in
+# test_idle.sh): attract is an hour away, and the test moves the clock an
+# hour on once it has seen the title; everything is waited for, never
+# slept for. Skipped (77) without tmux.
 . tests/tmuxlib.sh
 tmux_need
 no() { echo "FAIL: $*"; cat "$tmp/pane"; fail=1; }
@@ -27,8 +29,11 @@ PIROGUE_CONFIG=/dev/null "$P" --backend headless --seed "$seed" --keys "$tmp/die
 rec=$(ls "$d"/morgue/morgue-*.rec 2>/dev/null | head -n 1)
 [ -n "$rec" ] && [ -s "$d/scores" ] || { echo "FAIL: no score entry with a recording in $d"; exit 1; }
 base=$(basename "$rec")
-tmux_session 80 24 "'$P' --backend term --state-dir '$d' --attract 1 --blank 0; echo EXITED; sleep 30"
+clock=$tmp/clock
+echo 0 >"$clock"
+tmux_session 80 24 "PIROGUE_IDLE_CLOCK='$clock' '$P' --backend term --state-dir '$d' --attract 3600 --blank 0; echo EXITED; sleep 30"
 pane_wait "New game" 100 || no "no title screen"
+echo 3600000 >"$clock"
 pane_wait "^ Watching $base  turn [0-9]*/169  4x" 150 || no "attract mode did not play $base of the score table"
 # frames of it: a capture equal to the next one is a whole frame (up to 3,
 # for as long as the recording plays: a loaded machine catches fewer)
@@ -59,11 +64,11 @@ for f in "$tmp"/attract.*; do
 	t=${f##*.}
 	tmux_session 80 24 "'$P' --backend term --view '$rec'; sleep 30"
 	pane_wait "Watching $base  turn" 100 || no "--view $base did not start"
-	tmux -S "$sock" send-keys -t t Space Left Left
+	keys Space Left Left
 	pane_wait "^ Watching $base  turn 0/169  1x  paused" 50 || no "--view did not pause at turn 0"
 	k=0
 	while [ $k -lt "$t" ]; do
-		tmux -S "$sock" send-keys -t t .
+		keys .
 		k=$((k + 1))
 	done
 	pane_wait "^ Watching $base  turn $t/169  1x  paused" 100 || no "--view did not step to turn $t"

@@ -1,6 +1,7 @@
 #include "testutil.h"
 #include "blitfont.h"
 #include "core/log.h"
+#include "platform/display.h"
 #include "platform/fbdev.h"
 #include <errno.h>
 #include <linux/fb.h>
@@ -153,6 +154,41 @@ static void test_refused_open(void **st)
 	openhook_clear();
 }
 
+/* The automatic choice's summary (display_auto: the program's "display:"
+ * or "nothing can show the game" line, --list-displays' "Automatic
+ * choice") gives a refused framebuffer the same advice as its open does,
+ * whole: the device policy for EPERM, the video group for EACCES. */
+static void test_auto_choice_refused(void **st)
+{
+	(void)st;
+	static const int errs[] = { EPERM, EACCES };
+	for (int i = 0; i < 2; i++) {
+		openhook_clear();
+		openhook_refuse("/dev/fb-refused", errs[i]);
+		struct display_opts o = { .card = "/nonexistent/card9", .fb = "/dev/fb-refused" };
+		char path[64] = "", why[1024];
+		assert_int_equal(fbdev_probe(&o, false, path, sizeof path, why, sizeof why), -errs[i]);
+		const char *want = errs[i] == EPERM
+					   ? "/dev/fb-refused cannot be opened (Operation not permitted): refused by the "
+					     "device policy this runs under (a cgroup's: systemd's DeviceAllow=, a "
+					     "container's), not by the file's permissions: allow framebuffers, major 29 "
+					     "(DeviceAllow=char-29 rw)"
+					   : "/dev/fb-refused cannot be opened (Permission denied): add the user to the "
+					     "video group (sudo usermod -aG video $USER, then log in again) or run as root";
+		assert_string_equal(why, want);
+		const struct display_ops *a = display_auto(&o, why, sizeof why);
+		assert_true(a == NULL || a == display_find("term"));
+		const char *at = strstr(why, "no usable framebuffer: ");
+		assert_non_null(at);
+		assert_non_null(strstr(at, want));
+		if (errs[i] == EPERM)
+			assert_null(strstr(why, "video group"));
+		else
+			assert_null(strstr(why, "device policy"));
+	}
+	openhook_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_probe_and_list),
 		cmocka_unit_test(test_refused_open),
+		cmocka_unit_test(test_auto_choice_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

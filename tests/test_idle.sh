@@ -1,19 +1,23 @@
 #!/bin/sh
-# Attract mode and screen blanking as a person sees them, with the timers
-# shortened through the settings: pirogue --backend term in an 80x24 tmux
-# window. On the title, after --attract seconds without input the demo
-# plays ("Demo - press any key" above, "Demo: the computer is playing" and
-# "press any key" on the hint line; its turns going on); a key ends it and
-# brings the title back, and does nothing else (the key is Enter: on the
-# title it would start a game). After --blank seconds the screen is black;
-# Escape wakes it, shows the title again and does not quit. While blanked
-# the process sleeps in poll() with no timeout and its timer disarmed, and
-# nothing wakes it (issue 8: "strace shows poll blocking while blanked",
-# read from /proc: the syscall it sleeps in, the timerfd's fdinfo, its
-# count of voluntary context switches). The
-# state directory is left as it was: the demo saves nothing. Bad values of
-# both settings are refused in one line. The terminal part is skipped (77)
-# without tmux.
+# Attract mode and screen blanking as a person sees them: pirogue --backend
+# term in an 80x24 tmux window, its idle timers on a clock the test moves
+# (PIROGUE_IDLE_CLOCK: a file of milliseconds the clock runs ahead of the
+# monotonic one). Attract and blank are set an hour and more away, which no
+# run reaches by itself, and the test moves the clock past them when it has
+# seen what must come before: every screen it must catch stays until then,
+# however loaded the machine. On the title, once the clock is --attract
+# seconds past the last input the demo plays ("Demo - press any key" above,
+# "Demo: the computer is playing" and "press any key" on the hint line; its
+# turns going on); a key ends it and brings the title back, and does
+# nothing else (the key is Enter: on the title it would start a game).
+# Once the clock is --blank past it the screen is black; Escape wakes it,
+# shows the title again and does not quit. While blanked the process
+# sleeps in poll() with no timeout and its timer disarmed, and nothing
+# wakes it (issue 8: "strace shows poll blocking while blanked", read from
+# /proc: the syscall it sleeps in, the timerfd's fdinfo, its count of
+# voluntary context switches). The state directory is left as it was: the
+# demo saves nothing. Bad values of both settings, and of the clock file,
+# are refused in one line. The terminal part is skipped (77) without tmux.
 . tests/tmuxlib.sh
 # Bad values: one line naming the setting and what it takes, exit 2.
 bad() { # expected-text args...
@@ -31,19 +35,27 @@ conf=$tmp/bad.conf
 printf 'blank = ten\n' >"$conf"
 bad "$conf:1: invalid value 'ten' for blank" --config "$conf"
 PIROGUE_CONFIG=/dev/null "$P" --backend headless --attract 0 --blank 30s >/dev/null 2>&1 || { echo "FAIL: --attract 0 --blank 30s refused"; exit 1; }
+clock=$tmp/clock
+printf 'soon\n' >"$clock"
+export PIROGUE_IDLE_CLOCK="$clock"
+bad "the clock file $clock (PIROGUE_IDLE_CLOCK) holds 'soon': expected milliseconds, 0 or more"
+PIROGUE_IDLE_CLOCK=$tmp/none
+bad "cannot read the clock file $tmp/none (PIROGUE_IDLE_CLOCK): No such file or directory"
+unset PIROGUE_IDLE_CLOCK
 tmux_need
 no() { echo "FAIL: $*"; cat "$tmp/pane"; fail=1; }
 mkdir "$tmp/state"
-# Two games, so that every screen the test must catch lasts seconds, not a
-# moment (a loaded machine looks at the pane late): the first with attract
-# 5 s and no blanking (the title lasts 5 s between demos), the second with
-# blanking after 10 s and attract 60 s (after the wake-up key the title
-# stays a minute).
-tmux_session 80 24 "'$P' --backend term --state-dir '$tmp/state' --attract 5 --blank 0; echo EXITED; sleep 30"
-# the title, or already the demo that follows it
-pane_wait "New game\|Demo - press any key" 50 || no "no title screen"
-# the demo: within 5 s (+ slack), moves going on
-pane_wait "Demo - press any key" 150 || no "no demo after 5 s on the title"
+# Two games: the first with attract an hour on and no blanking, the second
+# with blanking an hour on and attract two hours on (after the wake-up key
+# the title stays: the demo is two hours from it).
+echo 0 >"$clock"
+tmux_session 80 24 "PIROGUE_IDLE_CLOCK='$clock' '$P' --backend term --state-dir '$tmp/state' --attract 3600 --blank 0; echo EXITED; sleep 30"
+pane_wait "New game" 50 || no "no title screen"
+grep -q "Demo" "$tmp/pane" && no "the demo started before the clock reached its time"
+# an hour on, without a key: the demo's time
+echo 3600000 >"$clock"
+# the demo, its moves going on
+pane_wait "Demo - press any key" 50 || no "no demo an hour on the title"
 cp "$tmp/pane" "$tmp/demo1"
 # its hint line says what it is and how to leave, not the play keys
 tail -n 1 "$tmp/pane" | grep -q "Demo: the computer is playing  press any key to go back to the title" ||
@@ -60,14 +72,16 @@ while [ $i -lt $((100 * W)) ]; do
 	sleep 0.1
 done
 [ $i -lt $((100 * W)) ] || no "the demo does not move"
-tmux -S "$sock" send-keys -t t Enter
+keys Enter
 pane_wait "New game" 50 || no "Enter in the demo did not bring the title back at once"
 pane_wait ! "HP" 1 || no "Enter in the demo started a game"
 stop_server
-tmux_session 80 24 "'$P' --backend term --state-dir '$tmp/state' --attract 60 --blank 10s; echo EXITED; sleep 30"
+echo 0 >"$clock"
+tmux_session 80 24 "PIROGUE_IDLE_CLOCK='$clock' '$P' --backend term --state-dir '$tmp/state' --attract 7200 --blank 60; echo EXITED; sleep 30"
 pane_wait "New game" 50 || no "no title screen (second game)"
-# the blank screen, 10 s after the start with no key
-pane_wait ! "[A-Za-z]" 250 || no "the screen did not blank after 10 s"
+# an hour on with no key: the blank screen
+echo 3600000 >"$clock"
+pane_wait ! "[A-Za-z]" 50 || no "the screen did not blank an hour on"
 pid=$(pgrep -f -- "pirogue --backend term --state-dir $tmp/state" | while read -r p; do
 	[ "$(cat /proc/$p/comm 2>/dev/null)" = pirogue ] && echo "$p"; done | head -1)
 if [ -n "$pid" ]; then
@@ -117,9 +131,9 @@ if [ -n "$pid" ]; then
 else
 	no "cannot find the pirogue process"
 fi
-tmux -S "$sock" send-keys -t t Escape
+keys Escape
 pane_wait "New game" 100 || no "Escape did not wake the blank screen"
-# (the demo would start again by itself only a minute on)
+# (the demo would start again by itself only two hours on)
 grep -q EXITED "$tmp/pane" && no "the key that woke the screen quit the game"
 grep -q "Demo" "$tmp/pane" && no "the wake-up key started the demo"
 [ -z "$(ls -A "$tmp/state")" ] || no "the demo wrote to the state directory: $(ls "$tmp/state")"

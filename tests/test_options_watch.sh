@@ -22,15 +22,15 @@ sock_wait() { # 1|0 tenths
 	return 1
 }
 sock_wait 1 100 || { say "the game made no socket at $wsock"; exit 1; }
-$T send-keys -t t O
+keys O
 pane_wait "Others may watch" 100 || { say "O did not open the options:"; cat "$tmp/pane"; exit 1; }
-$T send-keys -t t Down Down Right
+keys Down Down Right
 sock_wait 0 100 || say "watch = no on the options screen left the socket there"
 conf="$tmp/state/pirogue/pirogue.conf"
 i=0
 while ! grep -qx 'watch = no' "$conf" 2>/dev/null && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 grep -qx 'watch = no' "$conf" 2>/dev/null || say "the state file does not say watch = no: $(cat "$conf" 2>&1)"
-$T send-keys -t t Right
+keys Right
 sock_wait 1 100 || say "watch = yes again did not publish the game again"
-$T send-keys -t t Escape Q
+keys Escape Q
 exit $fail

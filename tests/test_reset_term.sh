@@ -5,7 +5,7 @@
 # docs/term.md says, gives it back. Checked in a real pty under tmux.
 . tests/tmuxlib.sh
 tmux_need
-flags() { $T display-message -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{keypad_flag}'; }
+flags() { $T display-message -p -t "$(at)" '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{keypad_flag}'; }
 # waits up to 10 s until the pane's flags are $1
 wait_flags() {
 	i=0
@@ -13,7 +13,7 @@ wait_flags() {
 	[ "$(flags)" = "$1" ]
 }
 tmux_session 100 40 sh
-$T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --seed 1'" Enter
+keys "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --seed 1'" Enter
 if ! wait_flags "1 0 1 1"; then
 	echo "FAIL: the game did not take the terminal (flags: $(flags))"
 	exit 1
@@ -29,12 +29,12 @@ done
 # the damage is there (else this check proves nothing)
 [ "$(flags)" = "1 0 1 1" ] || { echo "FAIL: after SIGKILL the terminal is already fine ($(flags)): the check proves nothing"; exit 1; }
 # typed blind, ended with Ctrl+J (Enter sends CR, which the raw mode no longer reads as a newline)
-$T send-keys -t t "\"$P\" --reset-term" C-j
+keys "\"$P\" --reset-term" C-j
 if ! wait_flags "0 1 0 0"; then
 	echo "FAIL: after pirogue --reset-term: alternate screen/cursor/mouse/keypad flags are $(flags), want 0 1 0 0"
 	fail=1
 fi
-$T send-keys -t t "stty -a > $tmp/after" Enter
+keys "stty -a > $tmp/after" Enter
 i=0
 while [ ! -s "$tmp/after" ] && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$tmp/after" ] || { echo "FAIL: the shell runs no command after --reset-term"; exit 1; }
@@ -43,6 +43,6 @@ for f in icanon echo icrnl isig opost onlcr; do
 		{ echo "FAIL: after --reset-term the terminal still has -$f ($(tr '\n' ' ' < "$tmp/after" 2>/dev/null | cut -c1-200))"; fail=1; }
 done
 grep -q 'susp = ^Z' "$tmp/after" || { echo "FAIL: Ctrl+Z is not the suspend key again"; fail=1; }
-$T capture-pane -p -t t | grep -q "terminal reset" || { echo "FAIL: --reset-term did not say what it did"; fail=1; }
+$T capture-pane -p -t "$(at)" | grep -q "terminal reset" || { echo "FAIL: --reset-term did not say what it did"; fail=1; }
 [ $fail -eq 0 ] && echo "reset-term: after SIGKILL, --reset-term restored the screen, cursor, mouse, keypad and line settings"
 exit $fail

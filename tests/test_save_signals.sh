@@ -10,7 +10,7 @@ wait_text() { pane_wait "$1" 100; }
 # starts pirogue with $1 in the pane; its pid in $tmp/pid
 start() {
 	rm -f "$tmp/pid"
-	$T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s $1'" Enter
+	keys "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s $1'" Enter
 	i=0
 	while [ ! -s "$tmp/pid" ] && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 }
@@ -24,10 +24,10 @@ tmux_session 100 50 sh
 
 # 1. three turns, quit to the menu (saved), kill -9
 start "--seed 1"
-wait_text "Turn 0" || { say "the game did not start: $($T capture-pane -p -t t | tail -3)"; exit 1; }
-$T send-keys -t t . . .
+wait_text "Turn 0" || { say "the game did not start: $($T capture-pane -p -t "$(at)" | tail -3)"; exit 1; }
+keys . . .
 wait_text "Turn 3" || say "three waits did not make turn 3"
-$T send-keys -t t Q
+keys Q
 wait_text "Continue" || say "Q did not go back to the title"
 kill -KILL "$(cat "$tmp/pid")"
 wait_gone || say "kill -9 did not end it"
@@ -37,13 +37,13 @@ case "$line" in "ok turn 3 depth 1 "*) ;; *) say "after quitting to the menu and
 # 2. start again: Continue is first, Enter continues at turn 3; two more
 # turns, SIGTERM saves them
 # the pane's terminal as kill -9 left it: raw; --reset-term (docs/term.md)
-$T send-keys -t t "\"$P\" --reset-term" C-j
+keys "\"$P\" --reset-term" C-j
 wait_text "terminal reset" || say "--reset-term after kill -9"
 start ""
 wait_text "Continue" || say "no Continue on the title after a restart"
-$T send-keys -t t Enter
+keys Enter
 wait_text "Turn 3" || say "Continue did not bring back turn 3"
-$T send-keys -t t . .
+keys . .
 wait_text "Turn 5" || say "two more waits did not make turn 5"
 kill -TERM "$(cat "$tmp/pid")"
 wait_gone || say "SIGTERM did not end it"
@@ -57,9 +57,9 @@ want=$("$P" --check-save --state-dir "$tmp/straight")
 # 3. SIGHUP saves too
 start ""
 wait_text "Continue" || say "no Continue on the title (3)"
-$T send-keys -t t Enter
+keys Enter
 wait_text "Turn 5" || say "Continue did not bring back turn 5"
-$T send-keys -t t .
+keys .
 wait_text "Turn 6" || say "a wait did not make turn 6"
 kill -HUP "$(cat "$tmp/pid")"
 wait_gone || say "SIGHUP did not end it"

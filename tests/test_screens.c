@@ -490,12 +490,12 @@ static void test_hints_follow_bindings(void **st)
 	char why[128], line[256];
 	rig_room(&r, 1, UI_PLAY);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_string_equal(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore ");
+	assert_string_equal(row(r.c, 49, line), " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  Q: quit    ");
 	/* the gamepad's buttons once it was used last */
 	struct ui_input in = { .kind = UI_IN_KEY, .act = ACT_NONE, .key = PAD_TL, .from = DEV_GAMEPAD, .cols = 80, .rows = 50 };
 	ui_input(&r.u, r.f.g, &r.h, &in);
 	ui_draw(&r.u, r.f.g, r.c);
-	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X: inv  B: wait  R2: explore   ");
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  X: inv  B: wait  Start: menu   ");
 	/* rebound keys show where they are bound */
 	bind_defaults(&b);
 	assert_int_equal(bind_set(&b, ACT_WAIT, false, "z", why, sizeof why), 0);
@@ -503,8 +503,14 @@ static void test_hints_follow_bindings(void **st)
 	assert_int_equal(bind_set(&b, ACT_LOOK, true, "pad_x", why, sizeof why), 0);
 	r.u.binds = &b;
 	ui_draw(&r.u, r.f.g, r.c);
-	/* X now looks (where look's item is): the inventory has no button */
-	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diag  A: act  B: wait  R2: explore  X: look  ");
+	/* X now looks (where look's item is): the inventory has no button;
+	 * at 80 columns look is left out (the way out, Start, is kept) */
+	assert_string_equal(row(r.c, 49, line), " D-pad: move  L2: help  L/R+D-pad: diagonal  A: act  B: wait  Start: menu       ");
+	assert_int_equal(con_resize(r.c, 120, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
+	assert_non_null(strstr(row(r.c, 49, line), "  A: act  B: wait  R2: explore  X: look"));
+	assert_null(strstr(line, "X: inv"));
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
 	r.u.last_dev = DEV_KEYBOARD;
 	ui_draw(&r.u, r.f.g, r.c);
 	assert_non_null(strstr(row(r.c, 49, line), " arrows/ajkl: move  ?: help  i: inventory  z: wait  g: get  d: drop"));
@@ -570,9 +576,9 @@ static void test_hints_shorten(void **st)
 	char line[256];
 	rig_room(&r, 1, UI_PLAY);
 	static const struct { int cols; const char *line; } want[] = {
-		{ 80, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  o: explore" },
-		{ 60, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get" },
-		{ 40, " arrows/hjkl: move  ?: help  i: inv" },
+		{ 80, " arrows/hjkl: move  ?: help  i: inventory  .: wait  g: get  d: drop  Q: quit" },
+		{ 60, " arrows/hjkl: move  ?: help  i: inventory  .: wait  Q: quit" },
+		{ 40, " arrows/hjkl: move  ?: help  Q: quit" },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		assert_int_equal(con_resize(r.c, want[i].cols, 30), 0);
@@ -981,6 +987,31 @@ static void test_boxes_fit_content(void **st)
 				fail_msg("%dx%d: row %d of the history box is blank (%d messages in a box %d tall)",
 					 sizes[s].cols, sizes[s].rows, y - by, n, bh);
 		}
+
+		/* the level-up box: as wide as its longest choice, a row
+		 * between choices that fit on one line (it was 44 wide with a
+		 * blank row more under each choice and at its foot) */
+		struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+		struct game_stats gs;
+		game_stats(r.f.g, &gs);
+		pl->xp = gs.xp_next;
+		r.u.screen = UI_PLAY;
+		key(&r, ACT_WAIT, '.');
+		assert_int_equal(r.u.screen, UI_LEVELUP);
+		assert_true(find_box(r.c, &bx, &by, &bw, &bh));
+		end = 0;
+		for (int y = by + 1; y < by + bh - 1; y++) {
+			conrow_text(r.c, y, line, true);
+			for (int x = bx + bw - 2; x > bx; x--)
+				if (line[x] != ' ') {
+					end = x + 1 > end ? x + 1 : end;
+					break;
+				}
+		}
+		if (bx + bw - 1 - end > 2)
+			fail_msg("%dx%d: the level-up box ends %d columns after its longest line", sizes[s].cols,
+				 sizes[s].rows, bx + bw - 1 - end);
+		assert_int_equal(bh, 3 + LEVELUP_COUNT * 2 + 1);
 		rig_done(&r);
 	}
 }
@@ -1053,53 +1084,66 @@ static void test_status_line_clears_its_row(void **st)
 /* The look and aim cursors' description never covers the map: every map
  * cell of the view but the one under the cursor shows as on the play
  * screen (it hid a paralysed troll beside the cursor, and walls), on the
- * wide and the compact panel; the description is there, off the map. */
+ * wide and the compact panel, with map cells one and two text cells wide,
+ * on the look screen and on the aiming screen (a scroll without an area:
+ * its prompt has the top row); the description is there, off the map. */
 static void test_describe_off_the_map(void **st)
 {
 	(void)st;
-	static const struct { int cols, rows; } sizes[] = { { 80, 50 }, { 60, 30 }, { 40, 24 } };
-	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-		struct rig r;
-		char line[256];
-		rig_room(&r, 3, UI_PLAY);
-		assert_int_equal(con_resize(r.c, sizes[s].cols, sizes[s].rows), 0);
-		gamefix_spawn_seen(r.f.g, ACTOR_TROLL, 12, 11); /* beside the cell looked at */
-		struct console *play;
-		assert_int_equal(con_create(&play, sizes[s].cols, sizes[s].rows), 0);
-		r.u.screen = UI_LOOK;
-		r.u.look_x = 11;
-		r.u.look_y = 10;
-		struct ui_layout l;
-		ui_layout(sizes[s].cols, sizes[s].rows, 1, &l);
-		/* the same camera as the look screen's, on the play screen */
-		int px, py;
-		game_player_pos(r.f.g, &px, &py);
-		r.u.screen = UI_PLAY;
-		ui_draw(&r.u, r.f.g, play);
-		r.u.screen = UI_LOOK;
-		ui_draw(&r.u, r.f.g, r.c);
-		int cam_x, cam_y, pcx, pcy;
-		ui_camera(&l, 80, 43, r.u.look_x, r.u.look_y, &cam_x, &cam_y);
-		ui_camera(&l, 80, 43, px, py, &pcx, &pcy);
-		assert_int_equal(cam_x, pcx); /* the cursor next to the player: no scroll */
-		assert_int_equal(cam_y, pcy);
-		int cur_x = l.view_x + r.u.look_x - cam_x, cur_y = l.view_y + r.u.look_y - cam_y;
-		for (int y = l.view_y; y < l.view_y + l.view_h; y++)
-			for (int x = l.view_x; x < l.view_x + l.view_w; x++) {
-				if (x == cur_x && y == cur_y)
-					continue;
-				const struct con_cell *a = con_at(play, x, y), *b = con_at(r.c, x, y);
-				if (a->ch != b->ch || a->fg != b->fg || a->bg != b->bg)
-					fail_msg("%dx%d: the look screen covers map cell (%d, %d): '%c' became '%c'",
-						 sizes[s].cols, sizes[s].rows, x, y, (char)a->ch, (char)b->ch);
+	static const struct { int cols, rows; } sizes[] = { { 80, 50 }, { 60, 30 }, { 40, 24 }, { 160, 45 } };
+	static const enum ui_screen screens[2] = { UI_LOOK, UI_TARGET };
+	static const int confusion[1] = { ITEM_CONFUSION_SCROLL };
+	for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (int sc = 0; sc < 2; sc++)
+			for (int cw = 1; cw <= 2; cw++) {
+				struct rig r;
+				char line[256];
+				rig_room(&r, 3, UI_PLAY);
+				assert_int_equal(con_resize(r.c, sizes[s].cols, sizes[s].rows), 0);
+				gamefix_spawn_seen(r.f.g, ACTOR_TROLL, 11, 11); /* beside the cell looked at */
+				carry(r.f.g, confusion, 1);
+				struct console *play;
+				assert_int_equal(con_create(&play, sizes[s].cols, sizes[s].rows), 0);
+				r.u.map_cw = cw;
+				r.u.look_x = 10; /* the player's cell: the camera the play screen's, at any width */
+				r.u.look_y = 10;
+				r.u.target_slot = 2; /* c: the scroll (a, b: dagger, armour) */
+				struct ui_layout l;
+				ui_layout(sizes[s].cols, sizes[s].rows, cw, &l);
+				/* the same camera as the look screen's, on the play screen */
+				int px, py;
+				game_player_pos(r.f.g, &px, &py);
+				r.u.screen = UI_PLAY;
+				ui_draw(&r.u, r.f.g, play);
+				r.u.screen = screens[sc];
+				ui_draw(&r.u, r.f.g, r.c);
+				int cam_x, cam_y, pcx, pcy;
+				ui_camera(&l, 80, 43, r.u.look_x, r.u.look_y, &cam_x, &cam_y);
+				ui_camera(&l, 80, 43, px, py, &pcx, &pcy);
+				assert_int_equal(cam_x, pcx); /* the cursor next to the player: no scroll */
+				assert_int_equal(cam_y, pcy);
+				int cur_x = ui_view_cx(&l, r.u.look_x - cam_x), cur_y = l.view_y + r.u.look_y - cam_y;
+				/* the aiming screen's prompt bar: the top row */
+				for (int y = l.view_y + (screens[sc] == UI_TARGET); y < l.view_y + l.view_h; y++)
+					for (int x = l.view_x; x < l.view_x + l.view_w; x++) {
+						if (x >= cur_x && x < cur_x + cw && y == cur_y)
+							continue;
+						const struct con_cell *a = con_at(play, x, y), *b = con_at(r.c, x, y);
+						if (a->ch != b->ch || a->fg != b->fg || a->bg != b->bg)
+							fail_msg("%s %dx%d, map cells %d wide: the description covers map "
+								 "cell (%d, %d): '%c' became '%c'",
+								 ui_screen_name(screens[sc]), sizes[s].cols, sizes[s].rows, cw,
+								 x, y, (char)a->ch, (char)b->ch);
+					}
+				bool found = false;
+				for (int x = 0; x < r.c->w; x++)
+					found = found || con_at(r.c, x, l.desc_y)->bg == 0x202030;
+				if (!found)
+					fail_msg("%s %dx%d: no description on row %d: '%s'", ui_screen_name(screens[sc]),
+						 sizes[s].cols, sizes[s].rows, l.desc_y, conrow_text(r.c, l.desc_y, line, false));
+				con_destroy(play);
+				rig_done(&r);
 			}
-		bool found = false;
-		for (int y = 0; y < r.c->h; y++)
-			found = found || strstr(conrow_text(r.c, y, line, false), "floor");
-		assert_true(found);
-		con_destroy(play);
-		rig_done(&r);
-	}
 }
 
 static void test_targeting(void **st)
@@ -1187,6 +1231,17 @@ static void test_fireball_at_own_feet(void **st)
 	assert_true(on_screen(r.c, "YOU ARE IN ITS AREA"));
 	assert_true(on_screen(r.c, "hits you"));
 	assert_int_equal(con_at(r.c, 10, 10)->bg, 0xC00000);
+	/* the warning whole on the top row however narrow the console (a
+	 * turned 1080p screen's 45 columns showed "... - YOU ARE IN") */
+	for (int cols = 40; cols <= 80; cols++) {
+		char line[256];
+		assert_int_equal(con_resize(r.c, cols, 50), 0);
+		ui_draw(&r.u, r.f.g, r.c);
+		if (!strstr(conrow_text(r.c, 0, line, false), "YOU ARE IN ITS AREA"))
+			fail_msg("%d columns: the warning is cut: '%s'", cols, line);
+	}
+	assert_int_equal(con_resize(r.c, 80, 50), 0);
+	ui_draw(&r.u, r.f.g, r.c);
 	/* the first confirm warns and costs nothing */
 	key(&r, ACT_CONFIRM, KEY_ENTER);
 	assert_int_equal(r.f.ncmd, base);
@@ -1650,6 +1705,167 @@ static void test_options_mouse(void **st)
 	rig_done(&r);
 }
 
+/* The console sizes of the automatic layout at the screens of issue 17
+ * (text cells of the --verbose layout line, map cells two wide) and
+ * terminals (one column a map cell): 3840x2160 and 1920x1080 and 1280x720
+ * (160x45), 1366x768 (151x42), 1024x600 (102x30), 800x480 (100x30),
+ * 480x320 (80x26), 320x240 (40x26 with the 8x9 font, map cells one wide),
+ * the panels turned (2160x3840 and 768x1366 48x42, 1080x1920 and 720x1280
+ * 45x40, 600x1024 50x42, 480x800 53x44, 320x480 40x30, 240x320 40x26);
+ * an 80x24 terminal and narrower ones down to the 40 columns a screen needs. */
+static const struct { int cols, rows, map_cw; } every_size[] = {
+	{ 160, 45, 2 }, { 151, 42, 2 }, { 102, 30, 2 }, { 100, 30, 2 }, { 80, 26, 2 }, { 40, 26, 1 },
+	{ 48, 42, 2 },  { 45, 40, 2 },  { 50, 42, 2 },  { 53, 44, 2 },  { 40, 30, 2 }, { 40, 26, 2 },
+	{ 80, 24, 1 },  { 72, 24, 1 },  { 64, 24, 1 },  { 60, 24, 1 },  { 50, 24, 1 }, { 45, 24, 1 }, { 40, 24, 1 },
+};
+
+/* rig r (a game in it) showing screen s as the game would get there. */
+static void show_screen(struct rig *r, enum ui_screen s)
+{
+	static const int scrolls[2] = { ITEM_FIREBALL_SCROLL, ITEM_HEALTH_POTION };
+	r->u.screen = s;
+	switch (s) {
+	case UI_LOOK:
+	case UI_TARGET:
+		carry(r->f.g, scrolls, 2);
+		carry(r->f.g, scrolls + 1, 1);
+		r->u.look_x = 12;
+		r->u.look_y = 10;
+		r->u.target_slot = 2; /* the fireball (a, b: dagger, armour) */
+		break;
+	case UI_DROP_COUNT:
+		carry(r->f.g, scrolls + 1, 1);
+		carry(r->f.g, scrolls + 1, 1);
+		r->u.drop_slot = 2;
+		break;
+	case UI_SCORES:
+	case UI_NAME:
+	case UI_GAMEOVER:
+		r->u.nscores = 1;
+		r->u.scores[0] = (struct ui_score){ .score = 900, .depth = 3, .turns = 400, .level = 2, .cause = "killed by an orc" };
+		r->u.score_rank = 0;
+		r->u.name_pending = s == UI_NAME;
+		break;
+	case UI_VIEW:
+		r->u.view = (struct ui_view){ .speed = 1, .turn = 5, .end_turn = 100, .at = 5, .count = 101 };
+		snprintf(r->u.view.name, sizeof r->u.view.name, "x.rec");
+		break;
+	case UI_OPTIONS:
+		r->u.opt_from = UI_TITLE;
+		break;
+	case UI_HELP:
+		r->u.help_from = UI_PLAY;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The hint item of key list keys that the words "KEY: ..." of act make on
+ * the device (pad): the key's label into k; false when the list has none. */
+static bool hint_of(const struct ui *u, const struct scr_key *keys, enum action act, bool pad, char *k, size_t len)
+{
+	for (int i = 0; keys && (keys[i].hint || keys[i].help); i++)
+		if (keys[i].hint && !keys[i].moves && !keys[i].keys && (keys[i].act == act || keys[i].act2 == act) &&
+		    ui_key_text(u, &keys[i], pad, k, len))
+			return true;
+	return false;
+}
+
+/* Whether row y of c shows the item "k: words" whole (words after the key). */
+static bool line_has(const struct console *c, int y, const char *k)
+{
+	char line[256], want[64];
+	snprintf(want, sizeof want, "%s: ", k);
+	conrow_text(c, y, line, false);
+	for (const char *at = strstr(line, want); at; at = strstr(at + 1, want))
+		if ((at == line || at[-1] == ' ') && at[strlen(want)] != ' ' && at[strlen(want)] != 0)
+			return true;
+	return false;
+}
+
+/* Issue 17 item 5: on every screen of the table, at every size of the
+ * automatic layout and of a terminal, for the keyboard and the gamepad,
+ * the hint line keeps the way out (Escape / B; the play screen's save and
+ * quit: Q / Start; the name's "done") and help where the screen offers it,
+ * in words ("Esc: close", never a bare key or nothing). The level-up
+ * screen has no way out but a choice. */
+static void test_hint_keeps_way_out_everywhere(void **st)
+{
+	(void)st;
+	int bad = 0;
+	for (int s = 0; s < UI_SCREEN_COUNT; s++) {
+		if (s == UI_LEVELUP)
+			continue;
+		const struct scr *sc = ui_screen_at(s);
+		for (size_t z = 0; z < sizeof every_size / sizeof every_size[0]; z++)
+			for (int pad = 0; pad < 2; pad++) {
+				struct rig r;
+				rig_room(&r, 3, UI_PLAY);
+				show_screen(&r, (enum ui_screen)s);
+				r.u.last_dev = pad ? DEV_GAMEPAD : DEV_KEYBOARD;
+				r.u.map_cw = every_size[z].map_cw;
+				int cols = every_size[z].cols, rows = every_size[z].rows;
+				assert_int_equal(con_resize(r.c, cols, rows), 0);
+				ui_draw(&r.u, r.f.g, r.c);
+				assert_int_equal(r.u.screen, s);
+				char line[256], k[48];
+				conrow_text(r.c, rows - 1, line, true);
+				/* the screen's own keys, or the scores' from the menu */
+				const struct scr_key *keys = sc->keys;
+				static const enum action outs[][2] = {
+					[UI_PLAY] = { ACT_QUIT, ACT_MENU }, [UI_NAME] = { ACT_CONFIRM, ACT_DO },
+				};
+				enum action out = outs[s][pad] ? outs[s][pad] : pad ? ACT_BACK : ACT_CANCEL;
+				if (!hint_of(&r.u, keys, out, pad, k, sizeof k) && !(s == UI_SCORES && (snprintf(k, sizeof k, "%s", pad ? "B" : "Esc"), 1)))
+					fail_msg("%s (%s): no hint item for the way out", sc->name, pad ? "pad" : "keys");
+				if (!line_has(r.c, rows - 1, k))
+					bad++, print_message("%s at %dx%d (%s): the hint line drops the way out '%s:': '%s'\n", sc->name, cols,
+						 rows, pad ? "pad" : "keys", k, line);
+				if (hint_of(&r.u, keys, ACT_HELP, pad, k, sizeof k) && !line_has(r.c, rows - 1, k))
+					bad++, print_message("%s at %dx%d (%s): the hint line drops help '%s:': '%s'\n", sc->name, cols, rows,
+						 pad ? "pad" : "keys", k, line);
+				rig_done(&r);
+			}
+	}
+	if (bad)
+		fail_msg("%d screens and sizes drop the way out or help", bad);
+}
+
+/* The title at a large console (issue 17 item 5): the boat and the name
+ * twice as large (block letters, several rows of full blocks) where there
+ * is room, the small picture and "P I R O G U E" where there is not; the
+ * menu always above the notice lines and the hint line. */
+static void test_title_scales_with_room(void **st)
+{
+	(void)st;
+	static const struct { int cols, rows; bool big; } sizes[] = {
+		{ 160, 45, true }, { 151, 42, true }, { 53, 44, true }, { 102, 30, true }, { 100, 30, true }, { 80, 26, false },
+		{ 80, 50, true }, { 80, 24, false }, { 50, 42, false }, { 40, 26, false },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct rig r;
+		rig_init(&r, NULL, UI_TITLE);
+		assert_int_equal(con_resize(r.c, sizes[i].cols, sizes[i].rows), 0);
+		ui_draw(&r.u, NULL, r.c);
+		int block_rows = 0, quit_y = -1, x, y;
+		for (y = 0; y < r.c->h; y++)
+			for (x = 0; x < r.c->w; x++)
+				if (con_at(r.c, x, y)->ch == 0x2588) {
+					block_rows++;
+					break;
+				}
+		if (conrow_find_at(r.c, "Quit", &x, &y))
+			quit_y = y;
+		if (sizes[i].big != (block_rows >= 6) || sizes[i].big == on_screen(r.c, "P I R O G U E"))
+			fail_msg("%dx%d: the title %s large (%d rows of blocks)", sizes[i].cols, sizes[i].rows,
+				 sizes[i].big ? "is not" : "is", block_rows);
+		if (!(quit_y > 0 && quit_y < r.c->h - 4))
+			fail_msg("%dx%d: Quit on row %d", sizes[i].cols, sizes[i].rows, quit_y);
+		con_destroy(r.c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1686,6 +1902,8 @@ int main(void)
 		cmocka_unit_test(test_character_and_scores),
 		cmocka_unit_test(test_hud_xp_fits),
 		cmocka_unit_test(test_hint_kept_follows_changes),
+		cmocka_unit_test(test_hint_keeps_way_out_everywhere),
+		cmocka_unit_test(test_title_scales_with_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,16 +9,16 @@ tmux_need
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash is not installed"; exit 77; }
 s="$tmp/state"
 stty_to() { # stty_to FILE: the pane's terminal settings into FILE, waited for
-	$T send-keys -t t "stty -a > $1.t && mv $1.t $1" Enter
+	keys "stty -a > $1.t && mv $1.t $1" Enter
 	i=0
 	while [ ! -e "$1" ] && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 }
 tmux_session 100 50 "env PS1=prompt: bash --norc --noprofile -i"
 pane_wait "^prompt:" 50 || { echo "SKIP: no interactive shell in tmux here"; exit 77; }
 stty_to "$tmp/stty.before"
-$T send-keys -t t "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s --seed 1'" Enter
-pane_wait "Turn 0" 100 || { say "the game did not start: $($T capture-pane -p -t t | tail -3)"; exit 1; }
-$T send-keys -t t . .
+keys "sh -c 'echo \$\$ > $tmp/pid; exec \"$P\" --backend term --state-dir $s --seed 1'" Enter
+pane_wait "Turn 0" 100 || { say "the game did not start: $($T capture-pane -p -t "$(at)" | tail -3)"; exit 1; }
+keys . .
 pane_wait "Turn 2" 100 || say "two waits did not make turn 2"
 
 kill -TSTP "$(cat "$tmp/pid")"
@@ -27,24 +27,24 @@ case "$("$P" --check-save --state-dir "$s")" in "ok turn 2 depth 1 "*) ;; *) say
 stty_to "$tmp/stty.stopped"
 cmp -s "$tmp/stty.before" "$tmp/stty.stopped" || say "the stopped game left the terminal settings changed"
 
-$T send-keys -t t fg Enter
-pane_wait "HP:" 100 || say "after fg the game was not redrawn: $($T capture-pane -p -t t | tail -3)"
+keys fg Enter
+pane_wait "HP:" 100 || say "after fg the game was not redrawn: $($T capture-pane -p -t "$(at)" | tail -3)"
 pane_wait ! "Stopped" 50 || say "after fg the shell's lines stay on the game's screen"
-$T send-keys -t t .
-pane_wait "Turn 3" 100 || say "after fg a key did not play (the terminal is not the game's): $($T capture-pane -p -t t | tail -2)"
+keys .
+pane_wait "Turn 3" 100 || say "after fg a key did not play (the terminal is not the game's): $($T capture-pane -p -t "$(at)" | tail -2)"
 
 # Ctrl+Z, the way a player stops it (it was switched off while playing)
-$T send-keys -t t C-z
+keys C-z
 pane_wait "Stopped" 100 || say "Ctrl+Z did not stop the game (the shell says Stopped)"
 case "$("$P" --check-save --state-dir "$s")" in "ok turn 3 depth 1 "*) ;; *) say "Ctrl+Z did not save turn 3" ;; esac
-$T send-keys -t t fg Enter
+keys fg Enter
 pane_wait "HP:" 100 || say "after Ctrl+Z and fg the game was not redrawn"
 pane_wait ! "Stopped" 50 || say "after Ctrl+Z and fg the shell's lines stay on the game's screen"
-$T send-keys -t t .
+keys .
 pane_wait "Turn 4" 100 || say "after Ctrl+Z and fg a key did not play"
-$T send-keys -t t Q
+keys Q
 pane_wait "Continue" 100 || say "Q did not go back to the title after fg"
-$T send-keys -t t Escape
+keys Escape
 pane_wait "^prompt: *$" 100 || say "Escape on the title did not quit"
 stty_to "$tmp/stty.after"
 cmp -s "$tmp/stty.before" "$tmp/stty.after" || say "after quitting the terminal settings are not as before"

@@ -38,7 +38,7 @@ settle() { # pattern
 check() { # name pattern
 	settle "$2" || { fail=1; return; }
 	g=tests/golden/tmux-$1.txt
-	if ! tmux -S "$sock" capture-pane -p -e -N -t t | "$B/tools/termcells" > "$tmp/cells"; then
+	if ! tmux -S "$sock" capture-pane -p -e -N -t "$(at)" | "$B/tools/termcells" > "$tmp/cells"; then
 		echo "FAIL: $B/tools/termcells could not read the $1 screen's capture"
 		fail=1
 	elif [ "${PIROGUE_REGEN:-0}" = 1 ]; then
@@ -64,34 +64,34 @@ start "--state-dir $tmp/empty"  # an empty state: no Continue whatever the user 
 check title "New game"
 start "--seed 7 --state-dir $tmp/state"
 check play "HP:"
-tmux -S "$sock" send-keys -t t l l j
+keys l l j
 check walk "HP:"
-tmux -S "$sock" send-keys -t t x
+keys x
 check look "Look"
 back() { # Esc alone (then nothing for a moment: not an Alt- key), back to play
-	tmux -S "$sock" send-keys -t t Escape
+	keys Escape
 	settle "arrows/hjkl" || fail=1
 }
 back
-tmux -S "$sock" send-keys -t t i
+keys i
 check inventory "item"
 back
-tmux -S "$sock" send-keys -t t '?'
+keys '?'
 check help "elp"
 back
-tmux -S "$sock" send-keys -t t v
+keys v
 check history "Hello and welcome"
 back
-tmux -S "$sock" send-keys -t t c
+keys c
 check character "evel"
 # a fight and its end: a saved game with a troll beside the player at 1 HP
 # (tools/mkstate dying), continued; then a turn's wait dies
 if "$B/tools/mkstate" dying "$tmp/dying"; then
 	start "--state-dir $tmp/dying"
 	check title-continue "Continue"
-	tmux -S "$sock" send-keys -t t Enter
+	keys Enter
 	check fight "Troll attacks"
-	tmux -S "$sock" send-keys -t t .
+	keys .
 	check gameover "You died"
 else
 	echo "FAIL: $B/tools/mkstate dying failed"

@@ -11,15 +11,14 @@
 tmux_need
 r=$(pwd)/tests/recordings/die.rec # 169 commands, one turn each
 no() { echo "FAIL: $*"; cat "$tmp/pane"; fail=1; }
-key() { tmux -S "$sock" send-keys -t t "$@"; }
 top() { head -n 1 "$tmp/pane"; }
 tmux_session 80 24 "'$P' --backend term --view '$r'; echo EXITED \$?; sleep 30"
 pane_wait "Watching die.rec  turn [0-9]*/169  1x" 100 || no "no status line with the turn and 1x"
-key Space
+keys Space
 pane_wait "Watching die.rec  turn [0-9]*/169  1x  paused" 50 || no "Space did not pause"
 expect() { # what the top line must become after the keys, keys...
 	want=$1; shift
-	key "$@"
+	keys "$@"
 	pane_wait "^ Watching die.rec  $want\$" 50 || no "keys '$*': top line '$(top)', expected ' Watching die.rec  $want'"
 }
 # back to the start first (two jumps back reach it from any turn below 200)
@@ -36,6 +35,6 @@ expect "turn 3/169  32x  paused" Left
 grep -q "@" "$tmp/pane" || no "no player on the map while viewing"
 # on to the end at 32x: it stops there, "(the end)"
 expect "turn 169/169  32x  (the end)" Enter
-key q
+keys q
 pane_wait "EXITED 0" 50 || no "q did not quit with status 0"
 exit $fail

@@ -39,10 +39,10 @@ pane_wait "HP:" 100 || { say "the game never showed its map:"; cat "$tmp/pane"; 
 i=0
 while [ ! -S "$tmp/run/pirogue/watch.sock" ] && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 [ -S "$tmp/run/pirogue/watch.sock" ] || { say "the game made no socket at $tmp/run/pirogue/watch.sock"; exit 1; }
-$T split-window -v -l 24 -t t "$env_run '$P' --backend term --watch; echo WATCHER-LEFT; sleep 30"
+$T split-window -v -l 24 -t "$(at)" "$env_run '$P' --backend term --watch; echo WATCHER-LEFT; sleep 30"
 
 # pane N's text into $tmp/p.N, the last line (hints, or whom it watches) left out
-cap() { $T capture-pane -p -t "t.$1" | sed '$d' > "$tmp/p.$1"; }
+cap() { $T capture-pane -p -t "$(at ".$1")" | sed '$d' > "$tmp/p.$1"; }
 # waits (tenths) until the game's pane and the watcher's show the same map
 same() { # tenths
 	i=0
@@ -57,14 +57,14 @@ same() { # tenths
 	done
 	return 1
 }
-$T select-pane -t t.1
+$T select-pane -t "$(at .1)"
 pane_wait "Watching .* - q leaves" 100 || { say "the watcher never said whom it watches:"; cat "$tmp/pane"; }
 same 100 || { say "the watcher does not show the game's map:"; diff "$tmp/a" "$tmp/b"; }
 
 # moves in the game show in the watcher
 cap 0
 cp "$tmp/p.0" "$tmp/before"
-$T send-keys -t t.0 l l l j j
+keys_to 0 l l l j j
 i=0
 while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 cmp -s "$tmp/p.0" "$tmp/before" && say "the game did not move"
@@ -73,15 +73,15 @@ same 100 || { say "moves in the game did not show in the watcher:"; diff "$tmp/a
 # keys typed in the watcher reach nothing
 cap 0
 cp "$tmp/p.0" "$tmp/before"
-$T send-keys -t t.1 h h h k k i
-$T send-keys -t t.0 .
+keys_to 1 h h h k k i
+keys_to 0 .
 i=0
 while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((50 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 same 100 || say "after keys typed in the watcher, it shows something else than the game"
 grep -q "Inventory" "$tmp/p.0" && say "a key typed in the watcher (i) opened the game's inventory"
 
 # the watcher stopped: the game plays on and answers; continued, it follows again
-wpid=$(pgrep -P "$($T display -p -t t.1 '#{pane_pid}')" -x pirogue)
+wpid=$(pgrep -P "$($T display -p -t "$(at .1)" '#{pane_pid}')" -x pirogue)
 [ -n "$wpid" ] || say "no watcher process found"
 kill -STOP "$wpid"
 keys=
@@ -97,7 +97,7 @@ while [ $m -lt 10 ]; do
 	m=$((m + 1))
 done
 # shellcheck disable=SC2086
-$T send-keys -t t.0 $keys j
+keys_to 0 $keys j
 i=0
 while cap 0 && cmp -s "$tmp/p.0" "$tmp/before" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
 cmp -s "$tmp/p.0" "$tmp/before" && say "the game stopped answering while its watcher was stopped"
@@ -109,21 +109,21 @@ for p in $(cat "$tmp/more"); do
 done
 
 # q leaves (the game plays on)
-$T send-keys -t t.1 q
-$T select-pane -t t.1
+keys_to 1 q
+$T select-pane -t "$(at .1)"
 pane_wait "WATCHER-LEFT" 100 || say "q did not leave the watcher"
-$T send-keys -t t.0 l
+keys_to 0 l
 cap 0
 grep -q "HP:" "$tmp/p.0" || say "the game ended with its watcher"
 # watch = no (and --no-watch): the game plays, unpublished
 mkdir -p "$tmp/run2" "$tmp/run3"
 printf 'watch = no\n' > "$tmp/nowatch.conf"
-$T new-window -n w2 -t t: "env XDG_RUNTIME_DIR=$tmp/run2 XDG_STATE_HOME=$tmp/state2 PIROGUE_CONFIG=$tmp/nowatch.conf TERM=xterm-256color '$P' --backend term --seed 5 --state-dir $tmp/s2; sleep 30"
-$T new-window -n w3 -t t: "$env_run XDG_RUNTIME_DIR=$tmp/run3 '$P' --backend term --seed 5 --no-watch --state-dir $tmp/s3; sleep 30"
+$T new-window -n w2 -t "$(at)" "env XDG_RUNTIME_DIR=$tmp/run2 XDG_STATE_HOME=$tmp/state2 PIROGUE_CONFIG=$tmp/nowatch.conf TERM=xterm-256color '$P' --backend term --seed 5 --state-dir $tmp/s2; sleep 30"
+$T new-window -n w3 -t "$(at)" "$env_run XDG_RUNTIME_DIR=$tmp/run3 '$P' --backend term --seed 5 --no-watch --state-dir $tmp/s3; sleep 30"
 for w in 2 3; do
 	i=0
-	while ! $T capture-pane -p -t "t:w$w" 2>/dev/null | grep -q "HP:" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
-	$T capture-pane -p -t "t:w$w" | grep -q "HP:" || say "the game of window w$w never showed its map"
+	while ! $T capture-pane -p -t "$(at "w$w")" 2>/dev/null | grep -q "HP:" && [ $i -lt $((100 * W)) ]; do sleep 0.1; i=$((i + 1)); done
+	$T capture-pane -p -t "$(at "w$w")" | grep -q "HP:" || say "the game of window w$w never showed its map"
 done
 [ -e "$tmp/run2/pirogue/watch.sock" ] && say "watch = no: the game published itself anyway"
 [ -e "$tmp/run3/pirogue/watch.sock" ] && say "--no-watch: the game published itself anyway"

@@ -36,7 +36,7 @@ waitfor 100 grep -q "frame presented" "$tmp/w.log" || no "the watcher drew nothi
 keys="l l j l"
 nkeys=0
 for k in $keys; do
-	tmux -S "$sock" send-keys -t t "$k"
+	keys "$k"
 	nkeys=$((nkeys + 1))
 	waitfor 100 test "$(grep -c '^move_' "$tmp/g.rec" 2>/dev/null)" -ge $nkeys || no "the game did not play key $nkeys"
 done

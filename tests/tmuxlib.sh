@@ -1,8 +1,9 @@
 # Sourced by the shell checks that play in tmux (test_tmux.sh, test_idle.sh,
-# test_reset_term.sh, test_save_signals.sh) instead of tests/checklib.sh:
-# all of that, and P made absolute (the pane's shell runs elsewhere), sock
-# the tmux server's socket in $tmp and T the tmux command on it. On exit
-# the server is stopped (stop_server) before $tmp goes.
+# test_watch.sh, test_stop.sh, ...) instead of tests/checklib.sh: all of
+# that, and P made absolute (the pane's shell runs elsewhere), sock the tmux
+# server's socket in $tmp and T the tmux command on it; every target they
+# name goes through at, keys or keys_to (checked when sourced). On exit the
+# server is stopped (stop_server) before $tmp goes.
 . tests/checklib.sh
 case $P in /*) ;; *) P=$(pwd)/$P ;; esac
 sock=$tmp/sock
@@ -23,8 +24,33 @@ tmux_session() { # cols rows command
 		{ echo "SKIP: tmux cannot start a session here"; exit 77; }
 }
 
+# The one way the checks name what they drive (every -t): always with the
+# session's colon. tmux looks a bare "t" up as a window first, and a window
+# whose name starts with t wins over the session: test_watch's new-window
+# -t t once took index 0 under load ("create window failed: index 0 in
+# use"). at: the session's active pane (for new-window: the next free
+# index); at .N: pane N of its active window; at NAME: window NAME.
+at() { printf 't:%s' "${1:-}"; }
+
+# Sends keys (tmux key names, or text) to the active pane; keys_to N ... to
+# pane N of the active window.
+keys() { tmux -S "$sock" send-keys -t "$(at)" "$@"; }
+keys_to() { # pane keys...
+	_tmux_pane=$1
+	shift
+	tmux -S "$sock" send-keys -t "$(at ".$_tmux_pane")" "$@"
+}
+
+# A check that spells a target itself (a bare t, t.1, "t:...") instead of
+# through at, keys or keys_to fails at once, before it can slip under load.
+if grep -n -e "-t [\"']\?t\([ .:\"']\|\$\)" "$0" >"$tmp/targets"; then
+	echo "FAIL: $0 names a tmux target itself (use at, keys or keys_to from tests/tmuxlib.sh):"
+	cat "$tmp/targets"
+	exit 1
+fi
+
 # Writes what the pane shows to $tmp/pane.
-pane() { tmux -S "$sock" capture-pane -p -t t >"$tmp/pane" 2>/dev/null; }
+pane() { tmux -S "$sock" capture-pane -p -t "$(at)" >"$tmp/pane" 2>/dev/null; }
 
 # Waits up to tenths tenths of a second for the pane to show pattern (with
 # !, to stop showing it); returns 1 if it never does. $tmp/pane holds the
@@ -45,10 +71,24 @@ pane_wait() { # [!] pattern tenths
 # Ends the tmux server on $sock: its game first with SIGKILL (kill-server's
 # SIGHUP would make a sanitizer build run its leak check on a vanished
 # terminal, where LeakSanitizer was seen to spin for ever), then the server.
+# It returns once the server has exited: a new session started on $sock
+# while the old server is still exiting gets "server exited unexpectedly"
+# (1 start in 3 right after kill-server here), which tmux_session reports
+# as a skip, so a check's second session would silently not run.
 stop_server() {
 	command -v tmux >/dev/null 2>&1 || return 0
+	_tmux_server=$(tmux -S "$sock" display-message -p -t "$(at)" '#{pid}' 2>/dev/null)
 	for pp in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
 		pkill -KILL -P "$pp" 2>/dev/null
 	done
 	tmux -S "$sock" kill-server 2>/dev/null
+	[ -n "$_tmux_server" ] || return 0
+	# gone, or a zombie nobody reaps here (a container's init): either way
+	# no longer serving
+	_tmux_i=0
+	while [ -d "/proc/$_tmux_server" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$_tmux_server/status" 2>/dev/null &&
+		[ $_tmux_i -lt $((50 * W)) ]; do
+		sleep 0.05
+		_tmux_i=$((_tmux_i + 1))
+	done
 }

@@ -18,6 +18,13 @@
  *                                      used and one level-up made (fails if
  *                                      the bot dies first or takes too long)
  *
+ *   mkrec --stacks never ...           any of the above under the rules of
+ *                                      before stacks (items of a kind apart
+ *                                      in the pack, the recording says
+ *                                      "stacks never"): the rules that
+ *                                      tests/recordings/items.rec was made
+ *                                      under, which its replay keeps
+ *
  * The descend and die bots know the whole map (they read the floor's tiles,
  * not only what the player has seen): they generate test input, they are not
  * players. The play bot sees only what the player sees. Level-ups in descend
@@ -221,12 +228,22 @@ static bool play_done(const struct play *p)
 
 int main(int argc, char **argv)
 {
+	int stacks_from = 0; /* stacks from the first command: the rules of today */
+	if (argc > 2 && !strcmp(argv[1], "--stacks")) {
+		if (strcmp(argv[2], "never")) {
+			fprintf(stderr, "mkrec: --stacks takes 'never' (the rules before stacks), not '%s'\n", argv[2]);
+			return 2;
+		}
+		stacks_from = GAME_STACKS_NEVER;
+		argv += 2;
+		argc -= 2;
+	}
 	int descend = argc == 5 && !strcmp(argv[1], "descend");
 	int die = argc == 4 && !strcmp(argv[1], "die");
 	int playing = argc == 5 && !strcmp(argv[1], "play");
 	if (!descend && !die && !playing) {
-		fprintf(stderr, "usage: mkrec descend SEED DEPTH OUT.rec | mkrec die SEED OUT.rec | "
-				"mkrec play SEED hp|power|defense OUT.rec\n");
+		fprintf(stderr, "usage: mkrec [--stacks never] descend SEED DEPTH OUT.rec | die SEED OUT.rec | "
+				"play SEED hp|power|defense OUT.rec\n");
 		return 2;
 	}
 	uint64_t seed = strtoull(argv[2], NULL, 10);
@@ -245,11 +262,11 @@ int main(int argc, char **argv)
 	}
 	const char *out = argv[argc - 1];
 	struct game *g;
-	struct game_opts o = {.seed = seed, .mapgen = 0};
+	struct game_opts o = {.seed = seed, .mapgen = 0, .stacks_from = stacks_from};
 	if (game_create(&g, &o))
 		return 1;
 	struct rec_writer *w;
-	if (rec_writer_open(&w, out, seed, "classic"))
+	if (rec_writer_open_opts(&w, out, &o))
 		return 1;
 	int steps = 0;
 	while (!game_is_over(g) && game_depth(g) < depth && steps < 20000 && !(playing && play_done(&p))) {

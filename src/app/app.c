@@ -4,7 +4,6 @@
 #include "app/app.h"
 #include "app/appstate.h"
 #include "app/backend.h"
-#include "app/config.h"
 #include "app/blank.h"
 #include "app/data.h"
 #include "app/demo.h"
@@ -86,28 +85,6 @@ static int open_display(struct app *a)
 	/* the terminal backend itself holds log lines back while it owns the
 	 * terminal, and writes them when it gives it back */
 	return a->ops->open(&a->disp, &o);
-}
-
-static int size_consoles(struct app *a)
-{
-	int cols, rows;
-	a->ops->console_size(a->disp, &cols, &rows);
-	if (cols < 1)
-		cols = 1;
-	if (rows < 1)
-		rows = 1;
-	int rc;
-	a->ui.map_cw = a->disp->map_cw; /* the display's map cells (its choice may change with its mode) */
-	if (!a->con) {
-		if ((rc = con_create(&a->con, cols, rows)) || (rc = con_create(&a->scratch, cols, rows)))
-			return rc;
-		if (!(a->drawn = calloc(1, sizeof *a->drawn)))
-			return -ENOMEM;
-	} else if (a->con->w != cols || a->con->h != rows) {
-		if ((rc = con_resize(a->con, cols, rows)) || (rc = con_resize(a->scratch, cols, rows)))
-			return rc;
-	}
-	return 0;
 }
 
 /* Draws the current screen and presents it if any cell changed: what
@@ -240,7 +217,7 @@ static void start_walk(struct app *a, enum walk_kind kind)
 		stop_walk(a, "Cannot explore here (no timer).");
 		return;
 	}
-	a->step_at = wake_now_ms() + WALK_STEP_MS;
+	a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 }
 
 /* ------------------------------------------------------------------ */
@@ -278,7 +255,7 @@ static void demo_next(struct app *a, int rc)
 		a->step_at = -1;
 		return;
 	}
-	a->step_at = wake_now_ms() + WALK_STEP_MS;
+	a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 }
 
 static void go_blank(struct app *a)
@@ -303,7 +280,7 @@ static void on_timer(struct app *a)
 		return;
 	struct idle_state st = idle_now(a);
 	const struct ui_host host = host_of(a);
-	switch (idle_due(&a->idle, &st, wake_now_ms())) {
+	switch (idle_due(&a->idle, &st, wake_now_ms(&a->wake))) {
 	case IDLE_STEP:
 		if (demo_running(&a->demo)) {
 			uint64_t seed = a->demo.seed;
@@ -322,7 +299,7 @@ static void on_timer(struct app *a)
 				stop_watching(a);
 			}
 		} else if (a->walk.kind != WALK_NONE && walk_step(&a->walk, a->game, &a->ui, &host))
-			a->step_at = wake_now_ms() + WALK_STEP_MS;
+			a->step_at = wake_now_ms(&a->wake) + WALK_STEP_MS;
 		else
 			a->step_at = -1; /* nothing left to step */
 		break;
@@ -348,144 +325,6 @@ static void on_timer(struct app *a)
 	case IDLE_NOTHING:
 		break;
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* the options screen (scr_options.c's rows): their values from the
- * settings in force, a change applied at once and saved */
-
-/* Auto-pickup's classes as the setting spells them: "all", "none", or
- * the comma list in the order potions, scrolls, weapons, armour. */
-static void pickup_text(unsigned bits, char *buf, size_t len)
-{
-	static const char *const names[] = { "potions", "scrolls", "weapons", "armour" };
-	if ((bits & GAME_PICKUP_ALL) == GAME_PICKUP_ALL) {
-		snprintf(buf, len, "all");
-		return;
-	}
-	if (!(bits & GAME_PICKUP_ALL)) {
-		snprintf(buf, len, "none");
-		return;
-	}
-	size_t n = 0;
-	buf[0] = 0;
-	for (int i = 0; i < 4; i++)
-		if (bits & 1u << i && n < len)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", names[i]);
-}
-
-/* The value of setting key as a settings file writes it, into buf (""
- * for a setting the app does not hold). */
-static void option_text(const struct app *a, const char *key, char *buf, size_t len)
-{
-	buf[0] = 0;
-	if (!strcmp(key, "attract"))
-		snprintf(buf, len, "%d", a->idle.attract_s);
-	else if (!strcmp(key, "blank") && a->idle.blank_s % 60 == 0)
-		snprintf(buf, len, "%d", a->idle.blank_s / 60);
-	else if (!strcmp(key, "blank"))
-		snprintf(buf, len, "%ds", a->idle.blank_s);
-	else if (!strcmp(key, "watch"))
-		snprintf(buf, len, "%s", a->no_watch ? "no" : "yes");
-	else if (!strcmp(key, "auto-pickup"))
-		pickup_text(a->pickup, buf, len);
-	else if (!strcmp(key, "text-size"))
-		snprintf(buf, len, "%s", a->text_step > 0 ? "larger" : a->text_step < 0 ? "smaller" : "auto");
-	else if (!strcmp(key, "palette"))
-		snprintf(buf, len, "%s", a->ui.palette == UI_PALETTE_HIGH_CONTRAST ? "high-contrast" : "default");
-}
-
-/* Each row's value in u from the settings in force. */
-static void options_init(struct app *a)
-{
-	for (int i = 0; i < ui_option_count && i < UI_OPTIONS_MAX; i++) {
-		if (!ui_options[i].key)
-			continue;
-		char v[48];
-		option_text(a, ui_options[i].key, v, sizeof v);
-		a->ui.opt_val[i] = ui_option_value(i, v);
-		/* shown whole when it fits, else cut with its end marked */
-		size_t room = sizeof a->ui.opt_other[i];
-		if (snprintf(a->ui.opt_other[i], room, "%s", v) >= (int)room)
-			memcpy(a->ui.opt_other[i] + room - 4, "...", 4);
-	}
-}
-
-static void log_layout(const struct app *a);
-
-/* a->text_step in force on the display: the look chosen again, the consoles
- * sized to it and drawn whole. Returns true, or false with the reason on
- * the options screen's notice line (a display that makes no automatic
- * choice: the terminal, a --font). */
-static bool set_text_step(struct app *a)
-{
-	int rc = a->ops->set_text_step ? a->ops->set_text_step(a->disp, a->text_step) : -ENOTSUP;
-	if (rc == -ENOTSUP) {
-		snprintf(a->ui.notice, sizeof a->ui.notice, "%s",
-			 a->disp->look.surf_w ? "The font given (--font) keeps its size." : "The terminal sets its own text size.");
-		return false;
-	}
-	if (rc || size_consoles(a)) {
-		snprintf(a->ui.notice, sizeof a->ui.notice, "That text size does not fit this screen.");
-		return false;
-	}
-	ui_drawn_forget(a->drawn);
-	log_layout(a);
-	return true;
-}
-
-/* Row u->opt_sel's new value: in force at once, then written to the state
- * directory's settings file (its failure, or no state directory, said on
- * the screen's notice line). */
-static void option_changed(struct app *a)
-{
-	int row = a->ui.opt_sel;
-	if (row < 0 || row >= ui_option_count || !ui_options[row].key || a->ui.opt_val[row] < 0)
-		return;
-	const struct ui_option *o = &ui_options[row];
-	const char *v = o->values[a->ui.opt_val[row]];
-	if (!strcmp(o->key, "attract"))
-		a->idle.attract_s = atoi(v);
-	else if (!strcmp(o->key, "blank"))
-		a->idle.blank_s = atoi(v) * 60;
-	else if (!strcmp(o->key, "watch")) {
-		a->no_watch = !strcmp(v, "no");
-		if (a->no_watch && a->pub) {
-			watch_pub_close(a->pub); /* its watchers are told the game is gone */
-			a->pub = NULL;
-		} else if (!a->no_watch && !a->pub && a->live)
-			start_publishing(a);
-	} else if (!strcmp(o->key, "auto-pickup")) {
-		unsigned bits;
-		if (!game_pickup_parse(v, &bits)) /* the row's values all parse */
-			a->pickup = bits;
-	} else if (!strcmp(o->key, "palette")) {
-		a->ui.palette = !strcmp(v, "high-contrast") ? UI_PALETTE_HIGH_CONTRAST : UI_PALETTE_DEFAULT;
-		ui_drawn_forget(a->drawn); /* every cell in the new colours */
-	} else if (!strcmp(o->key, "text-size")) {
-		int was = a->text_step;
-		a->text_step = !strcmp(v, "larger") ? 1 : !strcmp(v, "smaller") ? -1 : 0;
-		if (!set_text_step(a)) { /* said on the screen; neither in force nor kept */
-			a->text_step = was;
-			char t[16];
-			option_text(a, o->key, t, sizeof t);
-			a->ui.opt_val[row] = ui_option_value(row, t);
-			return;
-		}
-	}
-	if ((a->idle.attract_s > 0 || a->idle.blank_s > 0) && a->wake.fd < 0 && !a->cfg->keys) {
-		int rc = wake_open(&a->wake);
-		if (rc)
-			log_error("cannot create a timer: %s (no attract mode or screen blanking)", strerror(-rc));
-	}
-	if (!a->session.saving) {
-		snprintf(a->ui.notice, sizeof a->ui.notice, "For this run only: no state directory to keep it in.");
-		return;
-	}
-	int rc = config_state_set(a->session.state_dir, o->key, v);
-	if (rc)
-		snprintf(a->ui.notice, sizeof a->ui.notice, "Not saved: %s (%.60s/%s).", strerror(-rc),
-			 a->session.state_dir, CONFIG_STATE_FILE);
 }
 
 /* What a screen asks of the program. */
@@ -559,7 +398,7 @@ static int host_request(void *ctx, enum ui_request r)
 		start_walk(a, WALK_DOWN);
 		break;
 	case UI_REQ_OPTION:
-		option_changed(a);
+		options_changed(a);
 		break;
 	case UI_REQ_TRAVEL_UP:
 		start_walk(a, WALK_UP);
@@ -591,7 +430,7 @@ static void on_event(struct app *a, const struct in_event *ev)
 	if (ev->type == EV_KEY_PRESS || ev->type == EV_MOUSE_MOVE || ev->type == EV_MOUSE_CLICK) {
 		/* a key, button or the pointer: the machine is in use */
 		struct idle_state st = idle_now(a);
-		a->last_input = wake_now_ms();
+		a->last_input = wake_now_ms(&a->wake);
 		switch (idle_on_input(&st)) {
 		case IDLE_IN_WAKE:
 			blank_off(&a->blank, a->ops, a->disp, a->con);
@@ -810,7 +649,7 @@ static void on_vt_acquire(struct app *a)
 		a->ops->resume(a->disp);
 	if (a->blank.on)
 		blank_off(&a->blank, a->ops, a->disp, a->con); /* someone switched back: they are here */
-	a->last_input = wake_now_ms();
+	a->last_input = wake_now_ms(&a->wake);
 	input_grab(&a->input, true);
 	con_damage_all(a->con);
 	log_info("VT acquired");
@@ -864,7 +703,7 @@ static bool input_event(void *ctx, const struct in_event *ev)
  * never wakes up on its own. */
 static int run_loop(struct app *a)
 {
-	a->last_input = wake_now_ms();
+	a->last_input = wake_now_ms(&a->wake);
 	if (a->idle.attract_s > 0 || a->idle.blank_s > 0) {
 		int rc = wake_open(&a->wake);
 		if (rc)
@@ -888,6 +727,8 @@ static int run_loop(struct app *a)
 		/* the timer is armed only when something is due: idle stays idle */
 		if (a->wake.fd >= 0 && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->wake.fd, .events = POLLIN };
+		if (a->wake.clock_fd >= 0 && nfd < MAX_FDS) /* a test's clock (PIROGUE_IDLE_CLOCK) */
+			pfd[nfd++] = (struct pollfd){ .fd = a->wake.clock_fd, .events = POLLIN };
 		nfd += watch_pub_poll_fds(a->pub, pfd + nfd, MAX_FDS - nfd);
 		if (a->watching && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->watcher.fd, .events = POLLIN };
@@ -913,6 +754,10 @@ static int run_loop(struct app *a)
 			}
 			if (pfd[i].fd == a->wake.fd) {
 				on_timer(a);
+				continue;
+			}
+			if (pfd[i].fd == a->wake.clock_fd) {
+				wake_clock_moved(&a->wake); /* a deadline it passed comes at once */
 				continue;
 			}
 			if (a->watching && pfd[i].fd == a->watcher.fd) {
@@ -1009,28 +854,11 @@ static void app_close(struct app *a)
 	wake_close(&a->wake);
 }
 
-/* With --verbose, what the automatic choice (or --font, --scale, the text
- * size) made of a pixel display: the one "layout" line (README). */
-static void log_layout(const struct app *a)
-{
-	const struct blit_look *lk = &a->disp->look;
-	if (lk->surf_w)
-		log_info("layout %dx%d text %dx%d map %dx%d cells %dx%d margin %d %d %d %d", lk->surf_w, lk->surf_h,
-			 lk->text_w, lk->text_h, lk->map_w, lk->map_h, lk->cols, lk->rows, lk->left, lk->top, lk->right,
-			 lk->bottom);
-}
-
 int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record,
 			 .watcher.fd = -1 };
-	a.idle.attract_s = cfg->has_attract ? cfg->attract : 60;
-	a.idle.blank_s = cfg->has_blank ? cfg->blank : cfg->kiosk ? 600 : 0;
 	a.ui.hover_x = a.ui.hover_y = -1;
-	a.no_watch = cfg->no_watch;
-	a.pickup = cfg->has_auto_pickup ? cfg->auto_pickup : GAME_PICKUP_DEFAULT;
-	a.ui.palette = cfg->palette;
-	a.text_step = cfg->text_step;
 	options_init(&a);
 	if (cfg->bindings)
 		a.binds = *cfg->bindings;
@@ -1049,6 +877,13 @@ int app_run(const struct app_config *cfg)
 	a.next_seed = cfg->seed;
 	a.session.has_now = cfg->has_now;
 	a.session.now = cfg->now;
+	if (cfg->idle_clock) {
+		char why[PATH_MAX + 128];
+		if (wake_clock_open(&a.wake, cfg->idle_clock, why, sizeof why)) {
+			log_error("%s", why);
+			return 2;
+		}
+	}
 	/* a recording to watch is read first: a bad one is its one line, not a
 	 * display's */
 	if (cfg->view && view_start(&a, cfg->view, UI_SCREEN_COUNT)) {

@@ -41,6 +41,7 @@ struct app_config {
 	bool daily;               /* --daily: today's daily game at once */
 	bool has_now;             /* the clock's time instead of the system's (PIROGUE_NOW: tests) */
 	int64_t now;              /* seconds since 1970, UTC */
+	const char *idle_clock;   /* PIROGUE_IDLE_CLOCK (tests): the file of the idle timers' clock (wake_clock_open) */
 	bool has_auto_pickup;
 	unsigned auto_pickup;     /* GAME_PICKUP_* bits auto-explore gathers (default GAME_PICKUP_DEFAULT) */
 	int palette;              /* enum ui_palette_kind (default UI_PALETTE_DEFAULT) */

@@ -1,4 +1,4 @@
-/* appstate: the program's state, shared by its loop (app.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
+/* appstate: the program's state, shared by its loop (app.c), the consoles sized to the display (appdisplay.c), the options screen's values (appoptions.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
 #ifndef PIROGUE_APP_APPSTATE_H
 #define PIROGUE_APP_APPSTATE_H
 #include "app/app.h"
@@ -72,6 +72,31 @@ struct app {
 	bool quit;
 	int status;
 };
+
+/* ---- appdisplay.c: the consoles sized to the display, its layout line ---- */
+
+/* Sizes the consoles to the display's grid of text cells (made the first
+ * time, resized when the grid changed; at least 1x1) and takes the
+ * display's map cell width. Returns 0 or -errno (no memory). */
+int size_consoles(struct app *a);
+/* With --verbose, the display's layout line (README); nothing for a
+ * display that has no pixels (the terminal). */
+void log_layout(const struct app *a);
+
+/* ---- appoptions.c: the options screen's values (scr_options.c's rows) ---- */
+
+/* The settings the options screen holds (attract, blank, watch,
+ * auto-pickup, palette, text size) from a->cfg, their defaults where it
+ * gives none, and each row's value (ui.opt_val, ui.opt_other) from them.
+ * Called once, before anything is opened. */
+void options_init(struct app *a);
+/* The options screen's row ui.opt_sel has a new value (UI_REQ_OPTION): in
+ * force at once, then written to the state directory's settings file. A
+ * value that cannot be put in force (a text size the display cannot take)
+ * is neither kept nor written, its row back to the value in force; that,
+ * a failed write or no state directory is said on the screen's notice
+ * line. */
+void options_changed(struct app *a);
 
 /* ---- appview.c: watching a recording (view.h), the app giving the pace ---- */
 

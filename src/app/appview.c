@@ -38,7 +38,7 @@ void view_arm(struct app *a)
 	if (a->ui.view.paused)
 		a->step_at = -1;
 	else if (a->step_at < 0)
-		a->step_at = wake_now_ms() + view_tick_ms(a->ui.view.speed);
+		a->step_at = wake_now_ms(&a->wake) + view_tick_ms(a->ui.view.speed);
 }
 
 /* Plays n commands (fewer at the end). */

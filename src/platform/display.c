@@ -45,7 +45,7 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	static const struct display_opts none = { 0 };
 	if (!o)
 		o = &none;
-	char no_drm[480] = "drm not built in", no_fb[280] = "fbdev not built in";
+	char no_drm[480] = "drm not built in", no_fb[480] = "fbdev not built in";
 #ifdef HAVE_DRM_BACKEND
 	char r[400]; /* a reason with its advice (devnode_advice) */
 	if (drmcard_probe(o, r, sizeof r) == 0) {
@@ -54,7 +54,7 @@ const struct display_ops *display_auto(const struct display_opts *o, char *why, 
 	}
 	snprintf(no_drm, sizeof no_drm, "no DRM card could be mastered with a display: %s", r);
 #endif
-	char path[64], rf[200];
+	char path[64], rf[400]; /* the same, for a framebuffer */
 	/* A DRM driver's fbdev emulation ("...drmfb") shows nothing the drm
 	 * backend could not: when drm is unusable (held by X, nothing
 	 * connected) so is it. Without the drm backend it is the way to draw. */

@@ -328,7 +328,7 @@ int fbdev_probe(const struct display_opts *o, bool skip_drm_emulation, char *pat
 {
 	int first = 0, last = 31;
 	char p[64];
-	char reason[160] = "";
+	char reason[400] = ""; /* a path's reason with its advice (devnode_advice) */
 	int err = -ENODEV;
 	for (int i = first; i <= last; i++) {
 		if (o && o->fb)
@@ -347,8 +347,10 @@ int fbdev_probe(const struct display_opts *o, bool skip_drm_emulation, char *pat
 		if (rc == -ENOENT && !(o && o->fb))
 			break;
 		if (rc) {
+			const char *fix = devnode_advice(DEVNODE_FB, -rc);
 			if (!reason[0])
-				snprintf(reason, sizeof reason, "%s cannot be opened (%s)", p, strerror(-rc));
+				snprintf(reason, sizeof reason, "%s cannot be opened (%s)%s%s", p, strerror(-rc),
+					 fix[0] ? ": " : "", fix);
 			err = rc;
 		} else if (fbdev_format(&v, &fmt)) {
 			if (!reason[0])

@@ -31,8 +31,9 @@ int fbdev_list_displays(FILE *out);
  * first /dev/fbN) opens and has a usable format. skip_drm_emulation: pass
  * over framebuffers that are a DRM driver's emulation ("...drmfb"), used
  * when DRM itself is usable. Writes the device path chosen into path
- * (pathlen bytes) and why into why. Returns 0 or a negative errno. Logs
- * nothing. */
+ * (pathlen bytes) and why into why (a node open(2) refused: with
+ * devnode_advice's words, the same as the backend's open says; 400 bytes
+ * hold any). Returns 0 or a negative errno. Logs nothing. */
 int fbdev_probe(const struct display_opts *o, bool skip_drm_emulation, char *path, size_t pathlen, char *why,
 		size_t len);
 

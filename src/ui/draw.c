@@ -307,10 +307,17 @@ static void draw_panel(const struct ui_layout *l, const struct game *g, struct c
 	ui_draw_log(l, g, c);
 }
 
-/* The width of item i in form f (3: left out). */
+/* Item h's text in form f (ui_hint_fit's forms; 3, left out: NULL). */
+static const char *hint_text(const struct ui_hint *h, int f)
+{
+	return f == 0 ? h->full : f == 1 ? h->brief : f == 2 ? h->key : NULL;
+}
+
+/* The width of item h in form f (3: left out, 0). */
 static int hint_len(const struct ui_hint *h, int f)
 {
-	return f == 0 ? (int)utf8_len(h->full) : f == 1 ? (int)utf8_len(h->brief) : f == 2 ? (int)utf8_len(h->key) : 0;
+	const char *t = hint_text(h, f);
+	return t ? (int)utf8_len(t) : 0;
 }
 
 static int hint_width(const struct ui_hint *items, int n, const int *form)
@@ -349,30 +356,34 @@ int ui_hint_fit(const struct ui_hint *items, int n, int width, int *form)
 	return hint_width(items, n, form);
 }
 
-void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n)
+/* The hint line: the items fitted (ui_hint_fit, the one place that
+ * decides what fits) from column 1, or centred. */
+static void draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n, bool centred)
 {
 	const struct ui_palette *pal = l->pal;
 	int form[32];
 	if (n > 32)
 		n = 32;
 	con_fill(c, 0, l->hint_y, l->cols, 1, ' ', pal->hint, pal->bg);
-	ui_hint_fit(items, n, l->cols - 2, form);
-	int x = 1;
+	int w = ui_hint_fit(items, n, l->cols - 2, form);
+	int x = centred ? 1 + (l->cols - 2 - w) / 2 : 1, first = x;
 	for (int i = 0; i < n; i++) {
-		if (form[i] == 3)
+		const char *t = hint_text(&items[i], form[i]);
+		if (!t)
 			continue;
-		const char *t = form[i] == 0 ? items[i].full : form[i] == 1 ? items[i].brief : items[i].key;
-		int len = (int)utf8_len(t), gap = x > 1 ? 2 : 0;
-		if (x + gap + len > l->cols - 1)
-			break; /* only when even the keys alone do not fit */
-		x += gap;
+		x += x > first ? 2 : 0;
 		/* the key brighter than its label: the line reads as keys, apart
 		 * from the log above it */
 		con_print(c, x, l->hint_y, pal->hint, pal->bg, t, -1);
 		if (items[i].keyed)
 			con_print(c, x, l->hint_y, pal->hint_key, pal->bg, items[i].key, -1);
-		x += len;
+		x += (int)utf8_len(t);
 	}
+}
+
+void ui_draw_hint(const struct ui_layout *l, struct console *c, const struct ui_hint *items, int n)
+{
+	draw_hint(l, c, items, n, false);
 }
 
 int ui_draw_describe(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int hx, int hy,
@@ -569,7 +580,7 @@ static struct hint_line {
 	const struct scr_key *keys; /* NULL: empty */
 	const struct ui_palette *pal;
 	struct bindings binds;
-	bool pad;
+	bool pad, centred;
 	int cols;
 	struct con_cell cell[HINT_MAX_COLS];
 } hint_cache[HINT_CACHED];
@@ -577,12 +588,18 @@ static int hint_next; /* the entry replaced next */
 
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys)
 {
+	ui_draw_keys_hint_at(u, l, c, keys, false);
+}
+
+void ui_draw_keys_hint_at(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys,
+			  bool centred)
+{
 	const struct bindings *b = u->binds ? u->binds : bind_default();
 	bool pad = ui_pad(u);
 	bool keep = l->cols <= HINT_MAX_COLS && l->cols <= c->w && l->hint_y >= 0 && l->hint_y < c->h;
 	for (int i = 0; keep && i < HINT_CACHED; i++) {
 		struct hint_line *h = &hint_cache[i];
-		if (h->keys == keys && keys && h->pal == l->pal && h->pad == pad && h->cols == l->cols && h->binds.n == b->n &&
+		if (h->keys == keys && keys && h->pal == l->pal && h->pad == pad && h->centred == centred && h->cols == l->cols && h->binds.n == b->n &&
 		    !memcmp(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0])) {
 			for (int x = 0; x < l->cols; x++)
 				con_cell_set(c, x, l->hint_y, h->cell[x]);
@@ -591,7 +608,7 @@ void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct con
 	}
 	struct ui_hint items[24];
 	int n = ui_key_items(u, keys, items, 24);
-	ui_draw_hint(l, c, items, n);
+	draw_hint(l, c, items, n, centred);
 	if (!keep || !keys)
 		return;
 	struct hint_line *h = &hint_cache[hint_next];
@@ -601,6 +618,7 @@ void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct con
 	h->binds.n = b->n;
 	memcpy(h->binds.e, b->e, (size_t)b->n * sizeof b->e[0]);
 	h->pad = pad;
+	h->centred = centred;
 	h->cols = l->cols;
 	for (int x = 0; x < l->cols; x++)
 		h->cell[x] = *con_at(c, x, l->hint_y);

@@ -165,6 +165,9 @@ int ui_key_items(const struct ui *u, const struct scr_key *keys, struct ui_hint 
 const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const char *sep, char *buf, size_t len);
 /* The hint line from a key list, for the device used last. */
 void ui_draw_keys_hint(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys);
+/* The same, centred on the row when centred (the title's). */
+void ui_draw_keys_hint_at(const struct ui *u, const struct ui_layout *l, struct console *c, const struct scr_key *keys,
+			  bool centred);
 /* Every screen of the table, for the help screen: count, and the one at i. */
 int ui_screen_count(void);
 const struct scr *ui_screen_at(int i);

@@ -1,5 +1,6 @@
 /* The level-up screen: the player chooses what the new level brings; it
  * cannot be left without choosing. */
+#include "core/utf8.h"
 #include "game/content.h"
 #include "ui/scr.h"
 #include <stdio.h>
@@ -12,15 +13,26 @@ static const struct scr_key keys[] = {
 	{ 0 },
 };
 
-#define BOX_W 44
-#define ROWS_PER 3 /* a choice: up to two lines, then a gap */
+#define BOX_MIN_W 32 /* the line over the choices ("You reach level 10. Choose:") and a margin */
 
-static void place(int cols, int rows, int *x, int *y, int *w, int *h)
+/* The box, sized to its text: as wide as the longest choice needs (its
+ * letter and margins round the label), at most the console; each choice
+ * *per rows: its label's lines (two where one does not fit) and a gap. */
+static void place(int cols, int rows, int *x, int *y, int *w, int *h, int *per)
 {
 	struct ui_layout l;
 	ui_layout(cols, rows, 1, &l);
-	*w = cols < BOX_W ? cols : BOX_W;
-	*h = LEVELUP_COUNT * ROWS_PER + 4;
+	*w = BOX_MIN_W;
+	for (int i = 0; i < LEVELUP_COUNT; i++) {
+		int need = (int)utf8_len(content_levelups[i].label) + 7;
+		*w = need > *w ? need : *w;
+	}
+	*w = cols < *w ? cols : *w;
+	*per = 2;
+	for (int i = 0; i < LEVELUP_COUNT; i++)
+		if (con_wrapped_lines(*w - 7, content_levelups[i].label) > 1)
+			*per = 3;
+	*h = 3 + LEVELUP_COUNT * *per + 1;
 	*x = (cols - *w) / 2;
 	*y = (l.view_h - *h) / 2;
 	if (*y < 0)
@@ -42,11 +54,11 @@ static void input(struct ui *u, struct game *g, const struct ui_host *h, const s
 		return;
 	}
 	if (in->kind == UI_IN_CLICK) {
-		int x, y, w, hh;
-		place(in->cols, in->rows, &x, &y, &w, &hh);
+		int x, y, w, hh, per;
+		place(in->cols, in->rows, &x, &y, &w, &hh, &per);
 		int i = in->y - (y + 3);
-		if (in->x > x && in->x < x + w - 1 && i >= 0 && i % ROWS_PER < 2 && i / ROWS_PER < LEVELUP_COUNT)
-			choose(u, g, h, i / ROWS_PER);
+		if (in->x > x && in->x < x + w - 1 && i >= 0 && i % per < per - 1 && i / per < LEVELUP_COUNT)
+			choose(u, g, h, i / per);
 		return;
 	}
 	if (in->kind != UI_IN_KEY)
@@ -79,8 +91,8 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	ui_draw_world(u, l, g, c, false, NULL);
 	struct game_stats s;
 	game_stats(g, &s);
-	int x, y, w, h;
-	place(l->cols, l->rows, &x, &y, &w, &h);
+	int x, y, w, h, per;
+	place(l->cols, l->rows, &x, &y, &w, &h, &per);
 	con_fill(c, x, y, w, h, ' ', pal->text, pal->bg);
 	con_box(c, x, y, w, h, pal->title, pal->bg, "Level up!");
 	con_printf(c, x + 2, y + 1, pal->title, pal->bg, "You reach level %d. Choose:", s.level + 1);
@@ -88,7 +100,7 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		bool sel = i == u->levelup_sel;
 		uint32_t bg = sel ? pal->select_bg : pal->bg;
 		char letter[4];
-		int ly = y + 3 + ROWS_PER * i;
+		int ly = y + 3 + per * i;
 		snprintf(letter, sizeof letter, "%c)", 'a' + i);
 		/* the label wraps under itself, not under its letter */
 		const char *label = content_levelups[i].label;

@@ -126,8 +126,14 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 		return;
 	}
 	bool self = hits_player(u, g, &it);
-	snprintf(prompt, sizeof prompt, "%s: choose a %s%s", it.name, it.target == TARGET_MONSTER ? "monster" : "cell",
-		 self ? " - YOU ARE IN ITS AREA" : "");
+	/* the warning is never cut: on a narrow view the item's name and
+	 * then the rest give way to it ("YOU ARE IN" was left at 45 columns) */
+	const char *what = it.target == TARGET_MONSTER ? "monster" : "cell";
+	int fit = l->view_w - 2;
+	if (snprintf(prompt, sizeof prompt, "%s: choose a %s%s", it.name, what, self ? " - YOU ARE IN ITS AREA" : "") >
+		    fit &&
+	    self && snprintf(prompt, sizeof prompt, "%s - YOU ARE IN ITS AREA", it.name) > fit)
+		snprintf(prompt, sizeof prompt, "YOU ARE IN ITS AREA");
 	if (prompt[0] >= 'a' && prompt[0] <= 'z')
 		prompt[0] = (char)(prompt[0] - 'a' + 'A');
 	ui_draw_world(u, l, g, c, true, prompt);

@@ -7,8 +7,8 @@
 static const struct scr_key keys[] = {
 	{ .act = ACT_CONFIRM, .hint = "pause", .keep = true, .help = "pause or go on (also Space)" },
 	{ .act = ACT_DO, .hint = "pause", .keep = true, .help = "pause or go on" },
-	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "speed", .keep = true, .help = "faster, slower (also + -)" },
-	{ .act = ACT_MOVE_W, .act2 = ACT_MOVE_E, .hint = "jump", .keep = true,
+	{ .act = ACT_MOVE_N, .act2 = ACT_MOVE_S, .hint = "speed", .help = "faster, slower (also + -)" },
+	{ .act = ACT_MOVE_W, .act2 = ACT_MOVE_E, .hint = "jump",
 	  .help = "jump back, forward (also [ ])" },
 	{ .act = ACT_WAIT, .dev = SCR_KEYBOARD, .hint = "step", .help = "one command on (paused)" },
 	{ .act = ACT_INVENTORY, .dev = SCR_PAD, .hint = "step", .help = "one command on (paused)" },
