@@ -1,4 +1,4 @@
-/* bench_watch: the game's turn and frame (a command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random; the ratios, and the memory the queues hold; the watcher's own part per key (the stream read, the copy played and checked, its frame drawn) against the game's; the per-batch check itself, game_checksum (protocol 1) against game_digest (protocol 2). */
+/* bench_watch: the game's turn and frame (a command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random; the ratios, and the memory the queues hold; the watcher's own part per key (the stream read, the copy played and checked, its frame drawn) against the game's; the per-batch check itself, game_checksum (protocol 1) against game_digest (protocol 3). */
 #include "bench.h"
 
 #include <fcntl.h>
@@ -165,7 +165,14 @@ static void loop_turn(struct run *r, int i, bool idle)
  * the end). */
 static const char *const key_of[2] = { "turns back to back: command, frame, watchers served",
 				       "a key at a person's pace: the same and the checksum when idle" };
+static double measure_as(int watchers, bool ir, bool idle, const char *key, const char *side, struct run *keep);
 static double measure(int watchers, bool ir, bool idle, const char *side, struct run *keep)
+{
+	return measure_as(watchers, ir, idle, key_of[idle], side, keep);
+}
+
+/* The same, dumped in --ir mode under key. */
+static double measure_as(int watchers, bool ir, bool idle, const char *key, const char *side, struct run *keep)
 {
 	struct run r;
 	run_open(&r, watchers);
@@ -185,7 +192,7 @@ static double measure(int watchers, bool ir, bool idle, const char *side, struct
 			CALLGRIND_TOGGLE_COLLECT;
 	}
 	if (ir)
-		bench_ir_stop(key_of[idle], side, TURNS, 0);
+		bench_ir_stop(key, side, TURNS, 0);
 	if (keep) {
 		keep->queued_max = r.queued_max;
 		keep->snap_max = r.snap_max;
@@ -281,7 +288,7 @@ static double measure_check(bool ir, bool digest)
 	}
 	(void)sink;
 	if (ir)
-		bench_ir_stop("the check after a batch", digest ? "game_digest (protocol 2)" : "game_checksum (protocol 1)",
+		bench_ir_stop("the check after a batch", digest ? "game_digest (protocol 3)" : "game_checksum (protocol 1)",
 			      TURNS, 0);
 	run_close(&r);
 	return t / TURNS * 1e6;
@@ -293,10 +300,18 @@ int main(int argc, char **argv)
 	struct run fig;
 	if (ir) {
 		/* bench/ir.sh prints each side and its ratio to the others */
+		/* each with its own baseline of the same run first: the ratios
+		 * are "with watchers / without" */
+		static const char *const vs[2][2] = {
+			{ "turns back to back, 1 watcher against none", "turns back to back, 50 watchers at random against none" },
+			{ "a key at a person's pace (the check when idle), 1 watcher against none",
+			  "a key at a person's pace (the check when idle), 50 watchers at random against none" },
+		};
 		for (int idle = 0; idle < 2; idle++) {
-			measure(NW, true, idle, "50 watchers at random", &fig);
-			measure(0, true, idle, "no watchers", NULL);
-			measure(1, true, idle, "1 watcher", NULL);
+			measure_as(1, true, idle, vs[idle][0], "1 watcher", NULL);
+			measure_as(0, true, idle, vs[idle][0], "no watchers", NULL);
+			measure_as(NW, true, idle, vs[idle][1], "50 watchers at random", &fig);
+			measure_as(0, true, idle, vs[idle][1], "no watchers", NULL);
 		}
 		printf("50 watchers: queues held at most %zu bytes in all (bound %d x %d), snapshots of %zu bytes\n",
 		       fig.queued_max, WATCH_MAX, WATCH_QUEUE, fig.snap_max);
@@ -330,7 +345,7 @@ int main(int argc, char **argv)
 	}
 	struct bench_stat c = bench_summarise(cs, REPS), d = bench_summarise(dg, REPS), w = bench_summarise(wt, REPS),
 			  g = bench_summarise(gm, REPS);
-	printf("the check after a batch, medians of %d: game_checksum (protocol 1) %.2f us, game_digest (protocol 2) "
+	printf("the check after a batch, medians of %d: game_checksum (protocol 1) %.2f us, game_digest (protocol 3) "
 	       "%.2f us (ratio %.2f)\n",
 	       REPS, c.median, d.median, c.median / d.median);
 	printf("a key at a person's pace, medians of %d: the game's part with no watchers %.2f us, the watcher's part "

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "game/items.h"
 #include "game/serial.h"
+#include "save/record.h"
 #include "savecraft.h"
 
 /* decode(encode(g)): a new game with g's checksum, encoding to the same bytes. */
@@ -57,6 +60,9 @@ static void test_round_trip_continues(void **state)
 				assert_int_equal(game_apply(a, c), game_apply(b, c));
 				assert_true(game_checksum(a) == game_checksum(b));
 				assert_true(game_digest(a) == game_digest(b));
+				/* kept up to date on a, made from scratch on b now and then
+				 * (a loaded game) */
+				assert_true(game_digest(a) == game_digest_full(a));
 			}
 			if (game_depth(a) > deepest)
 				deepest = game_depth(a);
@@ -152,7 +158,8 @@ static void test_checksum_covers_every_field(void **state)
 					unsigned char *p = s + f[k].off + (f[k].kind == SERIAL_CHARS ? 0 : (size_t)j * size);
 					*p ^= 1;
 					assert_true(game_checksum(g) != sum);
-					assert_true(game_digest(g) != dig);
+					assert_true(game_digest(g) != dig); /* seen through any pointer */
+					assert_true(game_digest(g) == game_digest_full(g));
 					*p ^= 1;
 					changed++;
 				}
@@ -172,12 +179,46 @@ static void test_checksum_covers_every_field(void **state)
 		unsigned char *arr[] = { (unsigned char *)m->tile, m->visible, m->explored };
 		for (int a = 0; a < 3; a++)
 			for (size_t i = 0; i < cells; i += i + 9 < cells ? 7 : 1) {
+				/* a writer other than map_set and map_update_fov says so
+				 * (map_changed); the digest made from scratch needs not */
 				arr[a][i] ^= 1;
 				assert_true(game_checksum(g) != sum);
+				assert_true(game_digest_full(g) != dig);
+				map_changed(m);
 				assert_true(game_digest(g) != dig);
 				arr[a][i] ^= 1;
+				map_changed(m);
 			}
+		/* map_set keeps the floor's part itself */
+		for (size_t i = 0; i < cells; i += 13) {
+			int x = (int)(i % (size_t)m->w), y = (int)(i / (size_t)m->w);
+			enum tile t = map_tile(m, x, y);
+			map_set(m, x, y, t == TILE_WALL ? TILE_FLOOR : TILE_WALL);
+			assert_true(game_digest(g) != dig);
+			assert_true(game_digest(g) == game_digest_full(g));
+			map_set(m, x, y, t);
+			assert_true(game_digest(g) == dig);
+		}
 	}
+	assert_true(game_digest(g) == dig);
+	/* every message's text, colour and count (the log is written only by
+	 * world_msg: the digest made from scratch sees a byte changed in
+	 * place) */
+	for (int i = 0; i < g->log_count; i++) {
+		struct game_msg *msg = &g->log[(g->log_start + i) % GAME_LOG_MAX];
+		msg->text[0] ^= 1;
+		assert_true(game_checksum(g) != sum);
+		assert_true(game_digest_full(g) != dig);
+		msg->text[0] ^= 1;
+		msg->fg ^= 1;
+		assert_true(game_digest_full(g) != dig);
+		msg->fg ^= 1;
+		msg->count++;
+		assert_true(game_digest_full(g) != dig);
+		msg->count--;
+	}
+	assert_true(game_digest_full(g) == dig);
+
 	g->rng.state ^= 1ull << 40;
 	assert_true(game_digest(g) != dig);
 	g->rng.state ^= 1ull << 40;
@@ -185,8 +226,97 @@ static void test_checksum_covers_every_field(void **state)
 	assert_true(game_digest(g) != dig);
 	g->turn--;
 	assert_true(game_digest(g) == dig);
+	/* a message, then the same again (its count raised) */
+	world_msg(g, 0xFFFFFF, "one more");
+	assert_true(game_digest(g) != dig && game_digest(g) == game_digest_full(g));
+	uint64_t once = game_digest(g);
+	world_msg(g, 0xFFFFFF, "one more");
+	assert_true(game_digest(g) != once && game_digest(g) == game_digest_full(g));
 	assert_int_equal(serial_fields(COMP_COUNT, &(int){1}) == NULL, 1);
 	game_destroy(g);
+}
+
+/* game_digest's bookkeeping against the digest made from scratch: a game
+ * g checked after every command, a copy h after batches of 1 to 9 (what a
+ * watcher checks after), the digest equal to game_digest_full each time. */
+static void digest_follows(struct game *g, struct game *h, const struct command *cmd, size_t i)
+{
+	game_do(g, cmd);
+	game_do(h, cmd);
+	assert_true(game_digest(g) == game_digest_full(g));
+	if (i % (1 + i % 9) == 0) {
+		assert_true(game_digest(h) == game_digest_full(h));
+		assert_true(game_digest(h) == game_digest(g));
+	}
+}
+
+/* Every recording in tests/recordings/, and the bot's long games over
+ * every generator and two floor sizes, deep floors and a log that has
+ * wrapped (more than GAME_LOG_MAX messages). */
+static void test_digest_follows_games(void **state)
+{
+	(void)state;
+	DIR *d = opendir(TEST_DIR "/recordings");
+	assert_non_null(d);
+	int recs = 0;
+	long steps = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".rec") != 0)
+			continue;
+		char path[512], err[256];
+		snprintf(path, sizeof path, TEST_DIR "/recordings/%s", e->d_name);
+		struct recording r = {0};
+		assert_int_equal(rec_load(path, &r, err, sizeof err), 0);
+		struct game_opts o = { .seed = r.seed, .map_w = r.map_w, .map_h = r.map_h, .stacks_from = r.stacks_from };
+		assert_int_equal(mapgen_parse(r.mapgen, &o.mapgen), 0);
+		struct game *g, *h;
+		assert_int_equal(game_create(&g, &o), 0);
+		assert_int_equal(game_create(&h, &o), 0);
+		for (size_t i = 0; i < r.nsteps; i++)
+			digest_follows(g, h, &r.steps[i].cmd, i);
+		steps += (long)r.nsteps;
+		assert_true(game_checksum(g) == r.end_sum || !r.end_has_sum);
+		game_destroy(g);
+		game_destroy(h);
+		rec_free(&r);
+		recs++;
+	}
+	closedir(d);
+	assert_true(recs >= 3);
+	int deepest = 0, wrapped = 0;
+	for (int k = 0; k < MAPGEN_COUNT; k++) {
+		for (int size = 0; size < 2; size++) {
+			struct game_opts o = { .seed = 40 + (uint64_t)k, .mapgen = (enum mapgen_kind)k,
+					       .map_w = size ? 120 : 0, .map_h = size ? 60 : 0 };
+			struct game *g, *h;
+			assert_int_equal(game_create(&g, &o), 0);
+			assert_int_equal(game_create(&h, &o), 0);
+			((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+			((struct c_actor *)ecs_get(h->w, h->player, COMP_ACTOR))->defense = 1000;
+			struct savefix_bot bot;
+			savefix_bot_init(&bot, 40 + (uint64_t)k);
+			for (size_t i = 0; i < 4000 && !game_is_over(g); i++) {
+				struct command c = { .c = savefix_pick(&bot, g), .item = -1, .x = -1, .y = -1, .choice = -1 };
+				/* on the larger floors, messages enough to wrap the log */
+				if (size && i % 4 == 0) {
+					world_msg(g, 0xFFFFFF, "a note %zu", i);
+					world_msg(h, 0xFFFFFF, "a note %zu", i);
+				}
+				digest_follows(g, h, &c, i);
+			}
+			steps += 4000;
+			if (game_depth(g) > deepest)
+				deepest = game_depth(g);
+			wrapped += g->log_start > 0;
+			game_destroy(g);
+			game_destroy(h);
+		}
+	}
+	print_message("digest: %d recordings, %ld commands, deepest floor %d, %d logs wrapped\n", recs, steps, deepest,
+		      wrapped);
+	assert_true(deepest >= 3);
+	assert_true(wrapped > 0);
 }
 
 /* Refused with a reason, or (a change the checks cannot tell from a real
@@ -473,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_continues),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_checksum_covers_every_field),
+		cmocka_unit_test(test_digest_follows_games),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped),
 		cmocka_unit_test(test_reasons),

@@ -361,6 +361,76 @@ static void test_fall_behind_fresh_snapshot(void **state)
 	rig_close(&r);
 }
 
+/* A watcher that comes later gets the snapshot made for an earlier one and
+ * the messages since, and follows the game as well; once those pass
+ * WATCH_SINCE the next one gets a snapshot made then. However many come,
+ * a snapshot is made at most once per WATCH_SINCE bytes of messages. */
+static void test_snapshot_shared_with_what_followed(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 9);
+	rig_catch_up(&r);
+	struct watch_pub_stats st;
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots_made, 1);
+	struct watcher late[8];
+	memset(late, 0, sizeof late);
+	for (int k = 0; k < 8; k++) {
+		for (int i = 0; i < 5; i++)
+			rig_play(&r, (enum cmd)(CMD_MOVE_N + (k * 3 + i) % 8));
+		late[k].fd = watchfix_pair(r.p);
+		rig_catch_up(&r);
+		for (int round = 0; round < 1000 && !(late[k].synced && late[k].ncmd == hist_count(game_history(r.g)) &&
+						    !watchfix_pending(late[k].fd));
+		     round++) {
+			watchfix_serve(r.p);
+			watch_pub_flush(r.p, &r.u, r.g);
+			watchfix_read(&late[k]);
+		}
+		assert_true(late[k].synced);
+		assert_true(game_checksum(late[k].game) == game_checksum(r.g));
+		assert_int_equal(late[k].mismatches, 0);
+		watch_pub_stats(r.p, &st);
+		assert_true(st.since_bytes > 0 && st.since_bytes <= WATCH_SINCE);
+	}
+	/* every one of them checks on with the game */
+	rig_play(&r, CMD_WAIT);
+	rig_catch_up(&r);
+	for (int k = 0; k < 8; k++) {
+		watchfix_read(&late[k]);
+		assert_true(late[k].last_sum == game_digest(r.g));
+		assert_int_equal(late[k].mismatches, 0);
+	}
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, 9);
+	assert_int_equal(st.snapshots_made, 1);
+	for (int k = 0; k < 8; k++)
+		watcher_close(&late[k]);
+	/* the messages since pass WATCH_SINCE: the snapshot is let go, and the
+	 * next watcher's is made then */
+	long made = st.snapshots_made;
+	for (int i = 0; i < 2000 && !game_is_over(r.g); i++) {
+		rig_play(&r, (enum cmd)(CMD_MOVE_N + (i * 5 + i / 7) % 8));
+		rig_catch_up(&r);
+		watch_pub_stats(r.p, &st);
+		assert_true(st.since_bytes <= WATCH_SINCE);
+	}
+	struct watcher next = { .fd = watchfix_pair(r.p) };
+	rig_catch_up(&r);
+	for (int round = 0; round < 1000 && !next.synced; round++) {
+		watchfix_serve(r.p);
+		watch_pub_flush(r.p, &r.u, r.g);
+		watchfix_read(&next);
+	}
+	assert_true(next.synced);
+	assert_true(game_checksum(next.game) == game_checksum(r.g));
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots_made, made + 1);
+	watcher_close(&next);
+	rig_close(&r);
+}
+
 /* A checksum that differs is said in one line and a new snapshot is asked
  * for; the game sends one and the watcher is right again. */
 static void test_mismatch_asks_for_snapshot(void **state)
@@ -602,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_reader_pieces_and_bounds),
 		cmocka_unit_test(test_hostile_values_refused),
 		cmocka_unit_test(test_fall_behind_fresh_snapshot),
+		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_screens_and_new_game),
 		cmocka_unit_test(test_junk_from_watcher_dropped),

@@ -33,12 +33,15 @@ PIROGUE_CONFIG=/dev/null "$P" --watch --backend headless --size 640x400 --screen
 	2>"$tmp/w.log" &
 wpid=$!
 waitfor 100 grep -q "frame presented" "$tmp/w.log" || no "the watcher drew nothing"
+# the game has recorded n commands (counted anew at each try: an argument
+# to waitfor would be counted once, when waitfor is called)
+played() { test "$(grep -c '^move_' "$tmp/g.rec" 2>/dev/null)" -ge "$1"; }
 keys="l l j l"
 nkeys=0
 for k in $keys; do
 	keys "$k"
 	nkeys=$((nkeys + 1))
-	waitfor 100 test "$(grep -c '^move_' "$tmp/g.rec" 2>/dev/null)" -ge $nkeys || no "the game did not play key $nkeys"
+	waitfor 100 played $nkeys || no "the game did not play key $nkeys"
 done
 # the game ends: the watcher has every command (sent before the end) and leaves
 for pp in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}'); do pkill -TERM -P "$pp"; done

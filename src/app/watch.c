@@ -48,7 +48,8 @@ struct watch_pub {
 	struct serial_buf msg;    /* one message being built */
 	struct serial_buf screen; /* the screen as last sent */
 	bool screen_valid;
-	struct snap *snap; /* the snapshot of the game as it is now, NULL: none made */
+	struct snap *snap; /* the last snapshot made, NULL: none (or dropped) */
+	struct serial_buf since; /* every message broadcast since snap was made (WATCH_SINCE at most) */
 	int since_check;   /* commands played since the last checksum */
 	struct watch_pub_stats st;
 };
@@ -239,6 +240,7 @@ void watch_pub_close(struct watch_pub *p)
 			unlink(p->path);
 	}
 	snap_put(p->snap);
+	free(p->since.data);
 	free(p->hello.data);
 	free(p->msg.data);
 	free(p->screen.data);
@@ -294,12 +296,23 @@ static void enqueue(struct watch_pub *p, int i, const struct serial_buf *m)
 	c->q_len += m->len;
 }
 
+/* The snapshot and the messages since it forgotten: the next watcher
+ * that needs one gets one made then. */
+static void snap_drop(struct watch_pub *p)
+{
+	snap_put(p->snap);
+	p->snap = NULL;
+	p->since.len = 0;
+}
+
 /* Queues m for every watcher following the game (the last first: one may
- * be dropped). */
+ * be dropped), and after the snapshot's messages while they fit. */
 static void broadcast(struct watch_pub *p, const struct serial_buf *m)
 {
 	for (int i = p->n - 1; i >= 0; i--)
 		enqueue(p, i, m);
+	if (p->snap && (p->since.len + m->len > WATCH_SINCE || serial_buf_append(&p->since, m->data, m->len)))
+		snap_drop(p);
 }
 
 /* Sends what c has as far as its socket takes it. Returns 0, or -1 when it
@@ -353,11 +366,13 @@ static int send_some(struct watch_pub *p, struct conn *c)
 	}
 }
 
-/* The snapshot of (u, g) as they are now, made once per state. */
+/* The last snapshot made while the messages since it fit WATCH_SINCE
+ * (p->since), else one of (u, g) as they are now (none since). */
 static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
 	if (p->snap)
 		return p->snap;
+	p->since.len = 0;
 	p->msg.len = 0;
 	int rc = watchwire_snapshot(&p->msg, u, g);
 	if (rc) {
@@ -372,6 +387,7 @@ static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const 
 	memcpy(s->data, p->msg.data, p->msg.len);
 	p->snap = s;
 	p->st.snapshot_bytes = s->len;
+	p->st.snapshots_made++;
 	return s;
 }
 
@@ -379,13 +395,14 @@ void watch_pub_command(struct watch_pub *p, const struct command *cmd)
 {
 	if (!p)
 		return;
-	snap_put(p->snap);
-	p->snap = NULL;
-	if (!p->n)
+	if (!p->n) {
+		snap_drop(p);
 		return;
+	}
 	p->msg.len = 0;
 	if (watchwire_command(&p->msg, cmd)) {
 		/* out of memory: nobody can follow without it */
+		snap_drop(p);
 		for (int i = 0; i < p->n; i++)
 			fall_behind(p->c[i]);
 		return;
@@ -398,14 +415,13 @@ void watch_pub_replaced(struct watch_pub *p)
 {
 	if (!p)
 		return;
-	snap_put(p->snap);
-	p->snap = NULL;
+	snap_drop(p);
 	p->since_check = 0;
 	for (int i = 0; i < p->n; i++)
 		fall_behind(p->c[i]);
 }
 
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g);
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all);
 
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
@@ -414,21 +430,22 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 	if (!p->n) {
 		p->since_check = 0;
 		p->screen_valid = false;
-		snap_put(p->snap);
-		p->snap = NULL;
+		snap_drop(p);
 		return;
 	}
 	/* the screen, when it changed */
 	p->msg.len = 0;
 	if (watchwire_screen(&p->msg, u) == 0 &&
 	    (!p->screen_valid || p->msg.len != p->screen.len || memcmp(p->msg.data, p->screen.data, p->msg.len))) {
-		snap_put(p->snap);
-		p->snap = NULL;
 		p->screen.len = 0;
 		p->screen_valid = serial_buf_append(&p->screen, p->msg.data, p->msg.len) == 0;
 		broadcast(p, &p->msg);
 	}
-	send_all(p, u, g);
+	/* commands whose checksum is due go out with it, as soon as the loop
+	 * is idle (watch_pub_check): one send per watcher a key, not two;
+	 * while the loop is never idle, every WATCH_DEFER commands (a new
+	 * snapshot goes at once) */
+	send_all(p, u, g, !(p->since_check > 0 && p->since_check < WATCH_DEFER));
 }
 
 bool watch_pub_check_due(const struct watch_pub *p)
@@ -447,34 +464,45 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 	p->st.checks++;
 	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
 		broadcast(p, &p->msg);
-	send_all(p, NULL, g);
+	send_all(p, NULL, g, true);
 }
 
 /* Snapshots to those that need one and have taken all they had (u NULL:
- * none now), then as much of every queue as each socket takes. */
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g)
+ * none now), each followed by the messages since it; then as much of
+ * every queue as each socket takes (one whose socket was full waits for
+ * POLLOUT: watch_pub_dispatch), or with all false only of those just
+ * given a snapshot. */
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all)
 {
+	size_t q = 0;
 	for (int i = p->n - 1; i >= 0; i--) {
 		struct conn *c = p->c[i];
-		/* all it had is through: a fresh snapshot */
-		if (u && c->need_snap && !c->snap && !c->q_len && !c->wait_out) {
+		if (c->wait_out) {
+			q += c->q_len;
+			continue;
+		}
+		/* all it had is through: a snapshot, and what followed it */
+		bool given = false;
+		if (u && c->need_snap && !c->snap && !c->q_len) {
 			struct snap *s = current_snap(p, u, g);
 			if (s) {
 				s->refs++;
 				c->snap = s;
 				c->snap_off = 0;
 				c->need_snap = false;
+				memcpy(c->q, p->since.data, p->since.len);
+				c->q_off = c->q_bound = 0;
+				c->q_len = p->since.len;
 				p->st.snapshots++;
+				given = true;
 			}
 		}
-		if (send_some(p, c)) {
+		if ((all || given) && send_some(p, c)) {
 			conn_close(p, i);
 			continue;
 		}
+		q += c->q_len;
 	}
-	size_t q = 0;
-	for (int i = 0; i < p->n; i++)
-		q += p->c[i]->q_len;
 	p->st.queued = q;
 }
 
@@ -574,4 +602,5 @@ void watch_pub_dispatch(struct watch_pub *p, int fd, short revents)
 void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s)
 {
 	*s = p->st;
+	s->since_bytes = p->since.len;
 }

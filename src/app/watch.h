@@ -9,6 +9,8 @@
 
 #define WATCH_MAX 64            /* watchers at once; one more is closed at once */
 #define WATCH_QUEUE (32 * 1024) /* bytes queued for one watcher beyond its snapshot */
+#define WATCH_SINCE (WATCH_QUEUE / 2) /* the messages kept after the last snapshot, for the next watcher to need one */
+#define WATCH_DEFER 8 /* commands played without the loop idle before a flush sends them without their checksum */
 #define WATCH_GROUP "pirogue"   /* the group whose members may watch */
 
 struct watch_pub; /* opaque */
@@ -46,9 +48,14 @@ void watch_pub_command(struct watch_pub *p, const struct command *cmd);
 void watch_pub_replaced(struct watch_pub *p);
 /* After a frame, with the screen u and the game g shown now (g may be
  * NULL): a screen message when u changed, snapshots to the watchers that
- * need one and can take it, then as much of every queue as each socket
- * takes without waiting (the commands go out with the frame that shows
- * them; their checksum follows when the game is idle: watch_pub_check). A watcher whose queue would pass WATCH_QUEUE has fallen
+ * need one and can take it (the last snapshot made, followed by the
+ * messages broadcast since, while they fit WATCH_SINCE; else one made
+ * now: a snapshot is made at most once per WATCH_SINCE bytes of messages,
+ * however many watchers come), then as much of every queue as each socket
+ * takes without waiting. Commands whose checksum is due (watch_pub_check,
+ * which the loop calls as soon as it is idle, right after the frame that
+ * shows them) are left to go out with it, one send per watcher a key,
+ * unless WATCH_DEFER of them were played without the loop idle. A watcher whose queue would pass WATCH_QUEUE has fallen
  * behind: what it was sent is finished, the rest dropped, and once it has
  * taken all that it gets a fresh snapshot (one that falls behind again
  * before its snapshot is through is dropped). Nothing to do (no watcher):
@@ -79,11 +86,13 @@ void watch_pub_dispatch(struct watch_pub *p, int fd, short revents);
 struct watch_pub_stats {
 	int watchers;          /* attached now */
 	long snapshots;        /* snapshots sent (begun) */
+	long snapshots_made;   /* snapshots made (game_encode): one serves many */
 	long behind;           /* times a watcher fell behind */
 	long dropped;          /* watchers closed for falling behind or a bad message */
 	long checks;           /* checksums computed */
 	size_t queued;         /* bytes in every queue now (not counting snapshots) */
 	size_t snapshot_bytes; /* the last snapshot's size */
+	size_t since_bytes;    /* the messages kept after it (WATCH_SINCE at most) */
 };
 /* Fills *s with p's figures so far. */
 void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s);

@@ -13,8 +13,11 @@ const unsigned char watch_resync_msg[WATCH_RESYNC_LEN] = { 1, 0, 0, 0, WATCH_RES
 /* ------------------------------------------------------------------ */
 /* building */
 
+/* A message being built: its head's room (WATCH_HEAD bytes) then the
+ * payload. Only b[0 .. n) is ever read, so a builder sets n = WATCH_HEAD
+ * and leaves b as it is (not 1 KiB cleared a message). */
 struct out {
-	unsigned char b[1024];
+	unsigned char b[WATCH_HEAD + 1024];
 	size_t n;
 };
 
@@ -32,14 +35,18 @@ static void o_u16(struct out *o, unsigned v)
 
 static void o_u32(struct out *o, uint32_t v)
 {
-	for (int i = 0; i < 4; i++)
-		o_u8(o, (v >> (8 * i)) & 0xFF);
+	if (o->n + 4 > sizeof o->b) {
+		o->n = sizeof o->b;
+		return;
+	}
+	le_put32(o->b + o->n, v);
+	o->n += 4;
 }
 
 static void o_u64(struct out *o, uint64_t v)
 {
-	for (int i = 0; i < 8; i++)
-		o_u8(o, (unsigned)(v >> (8 * i)) & 0xFF);
+	o_u32(o, (uint32_t)v);
+	o_u32(o, (uint32_t)(v >> 32));
 }
 
 /* A string of at most max bytes (the field it goes back into). */
@@ -51,42 +58,43 @@ static void o_str(struct out *o, const char *s, size_t max)
 		o_u8(o, (unsigned char)s[i]);
 }
 
-/* Appends the message type with payload o to b. */
-static int put(struct serial_buf *b, uint8_t type, const struct out *o, size_t extra)
+/* Appends the message of this type with the payload in o to b. */
+static int put(struct serial_buf *b, uint8_t type, struct out *o)
 {
-	unsigned char h[WATCH_HEAD];
-	le_put32(h, (uint32_t)(1 + o->n + extra));
-	h[4] = type;
-	int rc = serial_buf_append(b, h, sizeof h);
-	return rc ? rc : serial_buf_append(b, o->b, o->n);
+	le_put32(o->b, (uint32_t)(o->n - WATCH_HEAD + 1));
+	o->b[4] = type;
+	return serial_buf_append(b, o->b, o->n);
 }
 
 int watchwire_hello(struct serial_buf *b, const char *who)
 {
-	struct out o = { .n = 0 };
+	struct out o;
+	o.n = WATCH_HEAD;
 	o_u16(&o, WATCH_VERSION);
 	o_str(&o, who, 255);
-	return put(b, WATCH_HELLO, &o, 0);
+	return put(b, WATCH_HELLO, &o);
 }
 
 int watchwire_command(struct serial_buf *b, const struct command *c)
 {
-	struct out o = { .n = 0 };
+	struct out o;
+	o.n = WATCH_HEAD;
 	o_u32(&o, (uint32_t)c->c);
 	o_u32(&o, (uint32_t)c->item);
 	o_u32(&o, (uint32_t)c->x);
 	o_u32(&o, (uint32_t)c->y);
 	o_u32(&o, (uint32_t)c->choice);
-	return put(b, WATCH_COMMAND, &o, 0);
+	return put(b, WATCH_COMMAND, &o);
 }
 
 int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum)
 {
-	struct out o = { .n = 0 };
+	struct out o;
+	o.n = WATCH_HEAD;
 	o_u32(&o, (uint32_t)ncmd);
 	o_u32(&o, (uint32_t)turn);
 	o_u64(&o, sum);
-	return put(b, WATCH_CHECK, &o, 0);
+	return put(b, WATCH_CHECK, &o);
 }
 
 static void o_ui(struct out *o, const struct ui *u)
@@ -122,14 +130,16 @@ static void o_ui(struct out *o, const struct ui *u)
 
 int watchwire_screen(struct serial_buf *b, const struct ui *u)
 {
-	struct out o = { .n = 0 };
+	struct out o;
+	o.n = WATCH_HEAD;
 	o_ui(&o, u);
-	return put(b, WATCH_SCREEN, &o, 0);
+	return put(b, WATCH_SCREEN, &o);
 }
 
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g)
 {
-	struct out o = { .n = 0 };
+	struct out o;
+	o.n = WATCH_HEAD;
 	o_ui(&o, u);
 	o_u8(&o, g != NULL);
 	if (g) {
@@ -138,7 +148,7 @@ int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct ga
 		o_u64(&o, game_digest(g));
 	}
 	size_t start = b->len;
-	int rc = put(b, WATCH_SNAPSHOT, &o, 0);
+	int rc = put(b, WATCH_SNAPSHOT, &o);
 	if (rc || !g)
 		return rc;
 	if ((rc = game_encode(g, b)))

@@ -10,8 +10,9 @@
 
 /* The protocol's version, sent first (WATCH_HELLO); a watcher refuses any
  * other. Raised whenever a message's bytes change (2: the checksums are
- * game_digest, not game_checksum). */
-#define WATCH_VERSION 2
+ * game_digest, not game_checksum; 3: game_digest is a sum of parts kept up
+ * to date, another value for the same state). */
+#define WATCH_VERSION 3
 
 /* A message is "length (u32 LE) type (u8) payload", length counting the
  * type and the payload (1 .. WATCH_MSG_MAX); all integers little-endian. */

@@ -630,79 +630,35 @@ const char *game_describe(const struct game *g, int x, int y, char *buf, int len
 	return used ? buf : NULL;
 }
 
-/* ---- checksum: FNV-1a over integers, fed byte by byte little-endian ----
- * ---- digest: the same integers, a word at a time (game_digest) ---- */
-
-/* Every step inlined into each of the two walks, so each has its own
- * hash fixed at compile time (the digest's word steps, the checksum's
- * bytes) rather than a test per value. */
-#if defined(__GNUC__)
-#define HASH_INLINE inline __attribute__((always_inline))
-#else
-#define HASH_INLINE inline
-#endif
+/* ---- checksum: FNV-1a over integers, fed byte by byte little-endian ---- */
 
 struct hash {
 	uint64_t h;
-	bool word; /* the digest: one mixing step per 64-bit word */
 };
 
-/* One word of the digest: (h ^ v) * odd, then h ^= h >> 29. Each step is a
- * bijection of h for any v and of v for any h, so a game that differs from
- * another in one word always has another digest. */
-static inline void h_word(struct hash *h, uint64_t v)
+static inline void h_u64(struct hash *h, uint64_t v)
 {
-	h->h = (h->h ^ v) * 0x9E3779B97F4A7C15ULL;
-	h->h ^= h->h >> 29;
-}
-
-static HASH_INLINE void h_u64(struct hash *h, uint64_t v)
-{
-	if (h->word) {
-		h_word(h, v);
-		return;
-	}
 	for (int i = 0; i < 8; i++) {
 		h->h ^= (v >> (8 * i)) & 0xFF;
 		h->h *= 0x100000001B3ULL;
 	}
 }
 
-static HASH_INLINE void h_i(struct hash *h, int v)
+static inline void h_i(struct hash *h, int v)
 {
 	h_u64(h, (uint64_t)(int64_t)v);
 }
 
-static HASH_INLINE void h_bytes(struct hash *h, const void *p, size_t n)
+static inline void h_bytes(struct hash *h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
-	if (h->word) {
-		/* little-endian words whatever the CPU (one load each), the
-		 * tail zero-padded */
-		size_t i = 0;
-		for (; i + 8 <= n; i += 8) {
-			uint64_t v;
-			memcpy(&v, b + i, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			v = __builtin_bswap64(v);
-#endif
-			h_word(h, v);
-		}
-		if (i < n) {
-			uint64_t v = 0;
-			for (int k = 0; i + (size_t)k < n; k++)
-				v |= (uint64_t)b[i + (size_t)k] << (8 * k);
-			h_word(h, v);
-		}
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		h->h ^= b[i];
 		h->h *= 0x100000001B3ULL;
 	}
 }
 
-static HASH_INLINE void h_str(struct hash *h, const char *s)
+static inline void h_str(struct hash *h, const char *s)
 {
 	size_t n = strlen(s);
 	h_u64(h, n);
@@ -711,7 +667,7 @@ static HASH_INLINE void h_str(struct hash *h, const char *s)
 
 /* One field of a component: each value widened as serial_value does, a
  * string as its length and bytes. */
-static HASH_INLINE void hash_field(struct hash *h, const struct serial_field *f, const unsigned char *p)
+static inline void hash_field(struct hash *h, const struct serial_field *f, const unsigned char *p)
 {
 	if (f->kind == SERIAL_CHARS) {
 		h_str(h, (const char *)p);
@@ -723,7 +679,7 @@ static HASH_INLINE void hash_field(struct hash *h, const struct serial_field *f,
 
 /* The entity's id, its component set, and every field the save holds of
  * each of its components (serial_fields: one list of them for both). */
-static HASH_INLINE void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
+static inline void hash_entity(struct hash *h, const struct game *g, ecs_entity e)
 {
 	uint32_t mask = ecs_mask(g->w, e);
 	h_u64(h, e);
@@ -739,9 +695,9 @@ static HASH_INLINE void hash_entity(struct hash *h, const struct game *g, ecs_en
 	}
 }
 
-/* The checksum's walk over the game, with the hash h. */
-static HASH_INLINE uint64_t hash_game(const struct game *g, struct hash h)
+uint64_t game_checksum(const struct game *g)
 {
+	struct hash h = { 0xCBF29CE484222325ULL };
 	h_u64(&h, g->seed);
 	h_i(&h, g->mapgen);
 	h_u64(&h, g->rng.state);
@@ -793,12 +749,3 @@ static HASH_INLINE uint64_t hash_game(const struct game *g, struct hash h)
 	return h.h;
 }
 
-uint64_t game_checksum(const struct game *g)
-{
-	return hash_game(g, (struct hash){ 0xCBF29CE484222325ULL, false });
-}
-
-uint64_t game_digest(const struct game *g)
-{
-	return hash_game(g, (struct hash){ 0xCBF29CE484222325ULL, true });
-}

@@ -113,12 +113,21 @@ bool game_is_over(const struct game *g);
  * from integers only, so it is the same on every CPU and compiler. Two games
  * given the same seed and commands have the same checksum after every turn. */
 uint64_t game_checksum(const struct game *g);
-/* A 64-bit digest of the same state as game_checksum (every field it
- * hashes, in the same order), mixed a 64-bit word at a time: several times
- * cheaper, the same on every CPU, but a different value, so it is not the
- * recordings' checksum. Two games that differ in one hashed value always
- * have different digests. pirogue --watch compares it after every batch. */
+/* A 64-bit digest of the same state as game_checksum (every value it
+ * hashes), the same on every CPU but another value (not the recordings'
+ * checksum): two games that differ in one hashed value always have
+ * different digests. It is kept up to date as the game goes (game/digest.h:
+ * a sum per floor, per component pool and for the log, of parts of which a
+ * turn changes few), so after the first one a digest costs about what the
+ * turn changed; before the first, nothing is kept. pirogue --watch compares
+ * it after every batch. Writes to a floor's cells must go through map_set
+ * and map_update_fov (or be followed by map_changed), to the log through
+ * world_msg; components may be written through any pointer. Equals
+ * game_digest_full. */
 uint64_t game_digest(const struct game *g);
+/* The same value made from scratch, reading the whole state (the check of
+ * game_digest's bookkeeping). */
+uint64_t game_digest_full(const struct game *g);
 /* Number of turns taken so far (0 at the start). */
 int game_turn(const struct game *g);
 /* The dungeon level the player is on, 1-based. */

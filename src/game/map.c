@@ -1,5 +1,6 @@
 /* map: one floor's terrain and the player's view of it. */
 #include "game/map.h"
+#include "game/digest.h"
 #include "game/fov.h"
 #include <ctype.h>
 #include <errno.h>
@@ -51,6 +52,7 @@ bool map_init_size(struct map *m, int w, int h)
 	m->seen = fov_box_all(m->w, m->h);
 	m->views = 0;
 	m->view_ok = false;
+	m->dsum_ok = false;
 	return true;
 }
 
@@ -67,12 +69,150 @@ enum tile map_tile(const struct map *m, int x, int y)
 	return (enum tile)m->tile[y * m->w + x];
 }
 
+/* ---- the digest: one part per eight cells of a row of an array ---- */
+
+enum { DIG_TILE, DIG_VISIBLE, DIG_EXPLORED };
+
+/* v, loaded from memory, as a little-endian word. */
+static inline uint64_t le64(uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(v);
+#else
+	return v;
+#endif
+}
+
+/* Cells 8j .. 8j+7 of the row at p (w cells) as a little-endian word, the
+ * cells past the row's end 0. */
+static inline uint64_t row_word(const uint8_t *p, int w, int j)
+{
+	p += (size_t)j * 8;
+	int n = w - j * 8;
+	uint64_t v = 0;
+	if (n >= 8) {
+		memcpy(&v, p, 8);
+		return le64(v);
+	}
+	for (int k = 0; k < n; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+	return v;
+}
+
+/* The part of word j of row y of array a: digest_part, so a word of
+ * zeros gives 0 (visible[] is summed over the box the last view set). */
+static inline uint64_t word_part(int a, int y, int j, uint64_t v)
+{
+	return digest_part((uint64_t)(a + 1) << 40 | (uint64_t)y << 16 | (uint64_t)j, v);
+}
+
+/* The size, rooms and stairs. */
+static uint64_t static_part(const struct map *m)
+{
+	uint64_t h = 0xCBF29CE484222325ULL;
+	h = digest_step(h, (uint64_t)(int64_t)m->w);
+	h = digest_step(h, (uint64_t)(int64_t)m->h);
+	h = digest_step(h, (uint64_t)(int64_t)m->nrooms);
+	for (int r = 0; r < m->nrooms && r < MAP_MAX_ROOMS; r++) {
+		h = digest_step(h, (uint64_t)(int64_t)m->rooms[r].x);
+		h = digest_step(h, (uint64_t)(int64_t)m->rooms[r].y);
+		h = digest_step(h, (uint64_t)(int64_t)m->rooms[r].w);
+		h = digest_step(h, (uint64_t)(int64_t)m->rooms[r].h);
+	}
+	h = digest_step(h, (uint64_t)(int64_t)m->up_x);
+	h = digest_step(h, (uint64_t)(int64_t)m->up_y);
+	h = digest_step(h, (uint64_t)(int64_t)m->down_x);
+	h = digest_step(h, (uint64_t)(int64_t)m->down_y);
+	return digest_mix(0, h);
+}
+
+/* One nonzero word v of visible[] (row y, word j) into the chain h. */
+static inline uint64_t vis_step(uint64_t h, int y, int j, uint64_t v)
+{
+	return digest_step(digest_step(h, (uint64_t)y << 16 | (uint64_t)j), v);
+}
+
+/* visible[]'s part: a chain over its nonzero words in order (rows y0..y1,
+ * words j0..j1: any box holding every nonzero word gives the same). */
+static uint64_t vis_part(const struct map *m, int y0, int y1, int j0, int j1)
+{
+	uint64_t h = 0;
+	for (int y = y0; y <= y1; y++) {
+		const uint8_t *row = m->visible + (size_t)y * (size_t)m->w;
+		for (int j = j0; j <= j1; j++) {
+			uint64_t v = row_word(row, m->w, j);
+			if (v)
+				h = vis_step(h, y, j, v);
+		}
+	}
+	return digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, h);
+}
+
+/* Array a's parts over rows y0..y1, words j0..j1. */
+static uint64_t array_sum(const struct map *m, int a, int y0, int y1, int j0, int j1)
+{
+	const uint8_t *arr = a == DIG_TILE ? m->tile : m->explored;
+	uint64_t sum = 0;
+	for (int y = y0; y <= y1; y++) {
+		const uint8_t *row = arr + (size_t)y * (size_t)m->w;
+		for (int j = j0; j <= j1; j++) {
+			uint64_t v = row_word(row, m->w, j);
+			if (v)
+				sum += word_part(a, y, j, v);
+		}
+	}
+	return sum;
+}
+
+uint64_t map_digest_full(const struct map *m)
+{
+	int j1 = (m->w + 7) / 8 - 1;
+	return static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
+	       vis_part(m, 0, m->h - 1, 0, j1) + array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+}
+
+uint64_t map_digest(struct map *m)
+{
+	if (!m->dsum_ok) {
+		int j1 = (m->w + 7) / 8 - 1;
+		m->dsum = static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
+			  array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+		m->dsum_ok = true;
+		m->dvis_ok = false;
+	}
+	/* visible[] is 0 outside the box the last view set: only that box,
+	 * and only when no view made it since (map_update_fov does, while the
+	 * floor has a digest) */
+	if (!m->dvis_ok || m->dvis_views != m->views) {
+		const struct fov_box *b = &m->seen;
+		m->dvis = b->x1 < b->x0 || b->y1 < b->y0 ? vis_part(m, 0, -1, 0, -1)
+							 : vis_part(m, b->y0, b->y1, b->x0 / 8, b->x1 / 8);
+		m->dvis_views = m->views;
+		m->dvis_ok = true;
+	}
+	return m->dsum + m->dvis;
+}
+
+void map_changed(struct map *m)
+{
+	m->dsum_ok = false;
+	m->view_ok = false;
+	m->seen = fov_box_all(m->w, m->h); /* visible[] may be set anywhere now */
+}
+
 void map_set(struct map *m, int x, int y, enum tile t)
 {
-	if (map_in(m, x, y)) {
+	if (!map_in(m, x, y))
+		return;
+	m->view_ok = false; /* map_view's memo: the walls changed */
+	if (!m->dsum_ok) {
 		m->tile[y * m->w + x] = (uint8_t)t;
-		m->view_ok = false;
+		return;
 	}
+	const uint8_t *row = m->tile + (size_t)y * (size_t)m->w;
+	uint64_t old = row_word(row, m->w, x / 8);
+	m->tile[y * m->w + x] = (uint8_t)t;
+	m->dsum += word_part(DIG_TILE, y, x / 8, row_word(row, m->w, x / 8)) - word_part(DIG_TILE, y, x / 8, old);
 }
 
 bool map_walkable(const struct map *m, int x, int y)
@@ -143,20 +283,64 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
 	m->views++;
 	m->view_ok = false; /* map_view's memo is of its own views */
-	for (int y = m->seen.y0; y <= m->seen.y1; y++) {
-		uint8_t *e = m->explored + y * m->w;
-		const uint8_t *v = m->visible + y * m->w;
-		int x = m->seen.x0;
-		for (; x + 8 <= m->seen.x1 + 1; x += 8) { /* eight cells at a time */
-			uint64_t a, b;
-			memcpy(&a, e + x, 8);
-			memcpy(&b, v + x, 8);
-			a |= b;
-			memcpy(e + x, &a, 8);
+	/* explored |= visible over the box, eight cells of a row at a time
+	 * (visible[] is 0 outside the box: the rest of a word is unchanged),
+	 * the digest's parts of the words that changed replaced */
+	int w = m->w, j0 = m->seen.x0 / 8, j1 = m->seen.x1 / 8;
+	if (!m->dsum_ok) {
+		/* no digest kept: eight cells at a time from the box's edge */
+		for (int y = m->seen.y0; y <= m->seen.y1; y++) {
+			uint8_t *e = m->explored + (size_t)y * (size_t)w;
+			const uint8_t *v = m->visible + (size_t)y * (size_t)w;
+			int x = m->seen.x0;
+			for (; x + 8 <= m->seen.x1 + 1; x += 8) {
+				uint64_t a, b;
+				memcpy(&a, e + x, 8);
+				memcpy(&b, v + x, 8);
+				a |= b;
+				memcpy(e + x, &a, 8);
+			}
+			for (; x <= m->seen.x1; x++)
+				e[x] |= v[x];
 		}
-		for (; x <= m->seen.x1; x++)
-			e[x] |= v[x];
+		return;
 	}
+	uint64_t vh = 0; /* visible[]'s chain (vis_part), made on the way */
+	for (int y = m->seen.y0; y <= m->seen.y1 && m->seen.x0 <= m->seen.x1; y++) {
+		uint8_t *e = m->explored + (size_t)y * (size_t)w;
+		const uint8_t *v = m->visible + (size_t)y * (size_t)w;
+		for (int j = j0; j <= j1; j++) {
+			int x = j * 8;
+			uint64_t old, now;
+			if (x + 8 <= w) {
+				uint64_t a, b;
+				memcpy(&a, e + x, 8);
+				memcpy(&b, v + x, 8);
+				if (b)
+					vh = vis_step(vh, y, j, le64(b));
+				if ((a | b) == a)
+					continue;
+				now = a | b;
+				memcpy(e + x, &now, 8);
+				old = le64(a);
+				now = le64(now);
+			} else {
+				uint64_t b = row_word(v, w, j);
+				if (b)
+					vh = vis_step(vh, y, j, b);
+				old = row_word(e, w, j);
+				for (int k = x; k < w; k++)
+					e[k] |= v[k];
+				now = row_word(e, w, j);
+				if (now == old)
+					continue;
+			}
+			m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
+		}
+	}
+	m->dvis = digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, vh);
+	m->dvis_views = m->views;
+	m->dvis_ok = true;
 }
 
 void map_view(struct map *m, int ox, int oy, int radius)

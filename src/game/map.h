@@ -48,6 +48,13 @@ struct map {
 	 * while view_ok (no tile set since: map_set, map_init_size). */
 	int view_x, view_y, view_r;
 	bool view_ok;
+	/* map_digest's parts: dsum (size, rooms, stairs, tile[], explored[])
+	 * while dsum_ok, kept up to date by map_set and map_update_fov (once
+	 * the floor has a digest, only they write it; any other writer calls
+	 * map_changed); dvis (visible[]) as of view dvis_views */
+	uint64_t dsum, dvis;
+	uint32_t dvis_views;
+	bool dsum_ok, dvis_ok;
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
@@ -84,6 +91,21 @@ void map_start(const struct map *m, int *x, int *y);
 int map_flood(const struct map *m, int sx, int sy, uint8_t *out);
 /* Writes w*h bytes into out: 1 for every opaque cell (the input fov_compute expects). */
 void map_opacity(const struct map *m, uint8_t *out);
+/* The floor's part of game_digest: its size, rooms and stairs, and a sum
+ * with one part (digest_part) per eight cells of a row of tile[], visible[]
+ * and explored[] (a word of zeros gives 0). Made from scratch the first
+ * time (and after map_init_size or map_changed); then tile[] and explored[]
+ * are kept up to date by map_set and map_update_fov (a few instructions a
+ * changed word), and visible[] is summed over the box the last view set
+ * once after each view. Equals map_digest_full. */
+uint64_t map_digest(struct map *m);
+/* The same value, made from scratch (for tests: map_digest's check). */
+uint64_t map_digest_full(const struct map *m);
+/* From map_init_size to its first map_digest a floor may be written at
+ * will (generated, loaded); after that, whoever writes its cells, size,
+ * rooms or stairs otherwise than through map_set or map_update_fov calls
+ * this before the next map_digest (which is then made from scratch). */
+void map_changed(struct map *m);
 /* Recomputes m->visible from (ox,oy) with the given radius (what
  * fov_compute then fov_light_walls give) and marks every visible cell
  * explored. Touches only the cells in range (fov_update; m->seen says which
@@ -92,7 +114,7 @@ void map_opacity(const struct map *m, uint8_t *out);
 void map_update_fov(struct map *m, int ox, int oy, int radius);
 /* map_update_fov, unless the last view of m (through this function) was
  * taken from the same cell with the same radius and no tile has been set
- * since (map_set, map_init_size): then visible[] and explored[] are what
+ * since (map_set, map_init_size, map_changed): then visible[] and explored[] are what
  * it would leave already (the view depends on the walls alone), and
  * neither they, seen nor views change. Writing tile[] directly, as map
  * generation does before the first view, needs map_init_size first. */

@@ -1,5 +1,6 @@
 /* world: game state storage, floors, spawning, occupancy, view memory and the log. */
 #include "game/world.h"
+#include "game/digest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,7 +35,7 @@ int world_create(struct game **out, uint64_t seed, enum mapgen_kind k)
 	if (!g)
 		return -ENOMEM;
 	int rc = ecs_world_create(&g->w);
-	if (rc)
+	if (rc || (rc = digest_cache_create(&g->dig)))
 		goto fail;
 	for (int c = 0; c < COMP_COUNT; c++) {
 		rc = ecs_register(g->w, comp_sizes[c]);
@@ -66,6 +67,7 @@ void world_destroy(struct game *g)
 	free(g->floors);
 	hist_free(&g->hist);
 	ecs_world_destroy(g->w);
+	digest_cache_destroy(g->dig);
 	free(g);
 }
 
@@ -528,6 +530,7 @@ void world_msg(struct game *g, uint32_t fg, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	g->log_seq++;
 	if (g->log_count > 0) {
 		struct game_msg *last = &g->log[(g->log_start + g->log_count - 1) % GAME_LOG_MAX];
 		if (last->fg == fg && strcmp(last->text, text) == 0) {

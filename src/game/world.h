@@ -92,10 +92,12 @@ struct game {
 	ecs_entity player;
 	struct game_msg log[GAME_LOG_MAX]; /* ring: oldest at log_start */
 	int log_start, log_count;
+	uint32_t log_seq; /* writes to log[] (world_msg's; wraps): game_digest's cue */
 	struct history hist; /* every command given since the seed (game_history) */
 	int stacks_from; /* struct game_opts; GAME_STACKS_NEVER or >= 0 */
 	bool stacking;   /* stacks apply now: the history has reached stacks_from (derived) */
 	/* Derived, rebuilt from the state (never hashed or saved): */
+	struct game_dig *dig; /* what the last game_digest saw (game/digest.h) */
 	ecs_entity occ[WORLD_CELLS]; /* blocker on each cell of the current floor (y * map_w + x) */
 	struct ai_scratch ai;
 	/* Where what the player remembers of corpses and items can change

@@ -1,0 +1,303 @@
+/* game_digest: a chain over the game's few scalar fields and a handful of
+ * sums (one per floor, one per component pool, one for the log), each sum
+ * of parts (digest_mix) of which a turn changes only a few. The floors keep
+ * their own sums up to date (map_digest); the pools are compared with a
+ * copy of themselves as the last digest saw them, so any write to a
+ * component, through whatever pointer, is found; the log is only ever
+ * appended to (world_msg counts its writes in log_seq). game_digest_full
+ * makes the same value from scratch. */
+#include "game/digest.h"
+#include "game/serial.h"
+#include "game/world.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dig_pool {
+	bool ok;           /* data, ents, part and sum hold the pool as last seen */
+	uint32_t version;  /* ecs_pool_version then */
+	uint32_t n, cap;   /* entries then, room for */
+	unsigned char *data;
+	ecs_entity *ents;
+	uint64_t *part;    /* each entry's part of sum */
+	uint64_t sum;
+};
+
+struct game_dig {
+	const struct ecs_world *w; /* the world the pools were seen in */
+	size_t size[COMP_COUNT];   /* its components' sizes */
+	struct dig_pool pool[COMP_COUNT];
+	bool log_ok;
+	uint32_t log_seq; /* g->log_seq when log_part was last brought up to date */
+	uint64_t log_sum;
+	uint64_t log_part[GAME_LOG_MAX]; /* each ring slot's part of log_sum (0: not in use) */
+};
+
+int digest_cache_create(struct game_dig **out)
+{
+	struct game_dig *d = calloc(1, sizeof *d);
+	if (!d)
+		return -ENOMEM;
+	*out = d;
+	return 0;
+}
+
+void digest_cache_destroy(struct game_dig *d)
+{
+	if (!d)
+		return;
+	for (int c = 0; c < COMP_COUNT; c++) {
+		free(d->pool[c].data);
+		free(d->pool[c].ents);
+		free(d->pool[c].part);
+	}
+	free(d);
+}
+
+/* A string: its length, then its bytes as little-endian words (the tail
+ * zero-padded). */
+static uint64_t chain_str(uint64_t h, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	h = digest_step(h, n);
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+		memcpy(&v, s + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		h = digest_step(h, v);
+	}
+	if (i < n) {
+		uint64_t v = 0;
+		for (size_t k = 0; i + k < n; k++)
+			v |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+		h = digest_step(h, v);
+	}
+	return h;
+}
+
+/* Entity e's component c (its bytes at s) as a part: every field the save
+ * holds of it (serial_fields), each value widened as serial_value does, a
+ * string as its length and bytes. */
+static uint64_t comp_part(int c, ecs_entity e, const unsigned char *s)
+{
+	int nf;
+	const struct serial_field *f = serial_fields(c, &nf);
+	uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)c;
+	for (int i = 0; i < nf; i++) {
+		if (f[i].kind == SERIAL_CHARS) {
+			h = chain_str(h, (const char *)s + f[i].off, (size_t)f[i].n);
+			continue;
+		}
+		for (int k = 0; k < f[i].n; k++)
+			h = digest_step(h, serial_value(&f[i], s + f[i].off, k));
+	}
+	return digest_mix(digest_mix(e, (uint64_t)c + 1), h);
+}
+
+/* A message in ring slot s as a part. */
+static uint64_t msg_part(int s, const struct game_msg *m)
+{
+	uint64_t h = chain_str(0xCBF29CE484222325ULL, m->text, sizeof m->text);
+	h = digest_step(h, m->fg);
+	h = digest_step(h, (uint64_t)(int64_t)m->count);
+	return digest_mix((uint64_t)s + 0x100, h);
+}
+
+/* The chain over the game's scalars and its sums, the same for both. */
+static uint64_t chain(const struct game *g, const uint64_t *floor_sum, const uint64_t *pool_sum, uint64_t log_sum)
+{
+	uint64_t h = 0xCBF29CE484222325ULL;
+	h = digest_step(h, g->seed);
+	h = digest_step(h, (uint64_t)(int64_t)g->mapgen);
+	h = digest_step(h, g->rng.state);
+	h = digest_step(h, g->rng.inc);
+	h = digest_step(h, (uint64_t)(int64_t)g->turn);
+	h = digest_step(h, (uint64_t)(int64_t)g->depth);
+	h = digest_step(h, (uint64_t)g->over);
+	h = digest_step(h, g->player);
+	h = digest_step(h, (uint64_t)(int64_t)g->stacks_from);
+	h = digest_step(h, (uint64_t)(int64_t)g->nfloors);
+	for (int f = 0; f < g->nfloors; f++)
+		h = digest_step(h, floor_sum[f]);
+	h = digest_step(h, ecs_slots(g->w));
+	h = digest_step(h, ecs_count(g->w));
+	for (int c = 0; c < COMP_COUNT; c++)
+		h = digest_step(h, pool_sum[c]);
+	h = digest_step(h, (uint64_t)(int64_t)g->log_start);
+	h = digest_step(h, (uint64_t)(int64_t)g->log_count);
+	return digest_step(h, log_sum);
+}
+
+#define FLOORS_ON_STACK 64
+
+/* Calls chain with the floors' sums from map_digest (full: from scratch). */
+static uint64_t with_floors(const struct game *g, bool full, const uint64_t *pool_sum, uint64_t log_sum)
+{
+	uint64_t few[FLOORS_ON_STACK], *fs = few;
+	if (g->nfloors > FLOORS_ON_STACK && !(fs = malloc(sizeof *fs * (size_t)g->nfloors)))
+		return 0; /* out of memory: no digest a game could match */
+	for (int f = 0; f < g->nfloors; f++)
+		fs[f] = full ? map_digest_full(g->floors[f]) : map_digest(g->floors[f]);
+	uint64_t h = chain(g, fs, pool_sum, log_sum);
+	if (fs != few)
+		free(fs);
+	return h;
+}
+
+uint64_t game_digest_full(const struct game *g)
+{
+	uint64_t pool_sum[COMP_COUNT];
+	for (int c = 0; c < COMP_COUNT; c++) {
+		const ecs_entity *ents;
+		void *data;
+		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
+		size_t size = ecs_component_size(g->w, c);
+		pool_sum[c] = 0;
+		for (uint32_t i = 0; i < n; i++)
+			pool_sum[c] += comp_part(c, ents[i], (const unsigned char *)data + i * size);
+	}
+	uint64_t log_sum = 0;
+	for (int i = 0; i < g->log_count; i++) {
+		int s = (g->log_start + i) % GAME_LOG_MAX;
+		log_sum += msg_part(s, &g->log[s]);
+	}
+	return with_floors(g, true, pool_sum, log_sum);
+}
+
+/* The pool made anew: copied, every entry's part made. False when out of
+ * memory (then the pool is not ok). */
+static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version, const ecs_entity *ents,
+			 const unsigned char *data, size_t size)
+{
+	p->ok = false;
+	if (n > p->cap) {
+		uint32_t cap = n + n / 2 + 16;
+		unsigned char *d = realloc(p->data, (size_t)cap * size);
+		if (d)
+			p->data = d;
+		ecs_entity *e = realloc(p->ents, sizeof *e * cap);
+		if (e)
+			p->ents = e;
+		uint64_t *pt = realloc(p->part, sizeof *pt * cap);
+		if (pt)
+			p->part = pt;
+		if (!d || !e || !pt)
+			return false;
+		p->cap = cap;
+	}
+	if (n) {
+		memcpy(p->data, data, (size_t)n * size);
+		memcpy(p->ents, ents, sizeof *ents * n);
+	}
+	p->sum = 0;
+	for (uint32_t i = 0; i < n; i++)
+		p->sum += p->part[i] = comp_part(c, ents[i], data + i * size);
+	p->n = n;
+	p->version = version;
+	p->ok = true;
+	return true;
+}
+
+/* Entry j of pool c made anew from data (its copy and its part). */
+static void entry_update(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
+			 uint32_t j)
+{
+	size_t o = (size_t)j * size;
+	memcpy(p->data + o, data + o, size);
+	uint64_t part = comp_part(c, ents[j], data + o);
+	p->sum += part - p->part[j];
+	p->part[j] = part;
+}
+
+/* Pool c brought up to date: rebuilt when an entity joined or left it,
+ * else only the entries whose bytes changed made anew (found eight bytes
+ * at a time). False when out of memory. */
+static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, size_t size)
+{
+	const ecs_entity *ents;
+	void *vdata;
+	uint32_t n = ecs_pool_view(w, c, &ents, &vdata);
+	const unsigned char *data = vdata;
+	uint32_t version = ecs_pool_version(w, c);
+	if (!p->ok || p->version != version || p->n != n)
+		return pool_rebuild(p, c, n, version, ents, data, size);
+	size_t bytes = (size_t)n * size;
+	if (!bytes || memcmp(data, p->data, bytes) == 0)
+		return true;
+	size_t o = 0;
+	while (o + 8 <= bytes) {
+		/* 64 bytes alike at once */
+		if (o % 64 == 0 && o + 64 <= bytes && memcmp(data + o, p->data + o, 64) == 0) {
+			o += 64;
+			continue;
+		}
+		uint64_t a, b;
+		memcpy(&a, data + o, 8);
+		memcpy(&b, p->data + o, 8);
+		if (a == b) {
+			o += 8;
+			continue;
+		}
+		size_t k = 0;
+		while (data[o + k] == p->data[o + k])
+			k++;
+		uint32_t j = (uint32_t)((o + k) / size);
+		entry_update(p, c, ents, data, size, j);
+		o = (size_t)(j + 1) * size / 8 * 8; /* the word holding entry j's end (o again, at least) */
+	}
+	for (; o < bytes; o++)
+		if (data[o] != p->data[o])
+			entry_update(p, c, ents, data, size, (uint32_t)(o / size));
+	return true;
+}
+
+/* The log brought up to date: the slots world_msg wrote since (at most
+ * one per write: a new message, or the newest one's count raised). */
+static void log_update(struct game_dig *d, const struct game *g)
+{
+	uint32_t writes = g->log_seq - d->log_seq;
+	if (d->log_ok && writes == 0)
+		return;
+	int from; /* messages from the newest back */
+	if (!d->log_ok || writes >= GAME_LOG_MAX) {
+		memset(d->log_part, 0, sizeof d->log_part);
+		d->log_sum = 0;
+		from = g->log_count;
+	} else {
+		from = (int)writes + 1 < g->log_count ? (int)writes + 1 : g->log_count;
+	}
+	for (int i = g->log_count - from; i < g->log_count; i++) {
+		int s = (g->log_start + i) % GAME_LOG_MAX;
+		uint64_t part = msg_part(s, &g->log[s]);
+		d->log_sum += part - d->log_part[s];
+		d->log_part[s] = part;
+	}
+	d->log_seq = g->log_seq;
+	d->log_ok = true;
+}
+
+uint64_t game_digest(const struct game *g)
+{
+	struct game_dig *d = g->dig;
+	if (!d)
+		return game_digest_full(g);
+	if (d->w != g->w) {
+		for (int c = 0; c < COMP_COUNT; c++)
+			d->pool[c].ok = false;
+		d->log_ok = false;
+		d->w = g->w;
+		for (int c = 0; c < COMP_COUNT; c++)
+			d->size[c] = ecs_component_size(g->w, c);
+	}
+	uint64_t pool_sum[COMP_COUNT];
+	for (int c = 0; c < COMP_COUNT; c++) {
+		if (!pool_update(&d->pool[c], g->w, c, d->size[c]))
+			return game_digest_full(g);
+		pool_sum[c] = d->pool[c].sum;
+	}
+	log_update(d, g);
+	return with_floors(g, false, pool_sum, d->log_sum);
+}
