@@ -1,4 +1,4 @@
-/* bench_ai: one whole game turn (the player waits, every monster acts, the view is updated) with 10, 100 and 1,000 monsters hunting on 80x43 and 200x200 floors: how the cost grows. */
+/* bench_ai: one whole game turn (the player waits, every monster acts, the view brought up to date, which for a player who waits is kept as it was: map_view) with 10, 100 and 1,000 monsters hunting on 80x43 and 200x200 floors: how the cost grows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench-ir: runs each benchmark given with --ir under callgrind and prints
 # instructions per call from its dumps (a key and side dumped more than
-# once: calls and instructions summed) (see bench_ir_stop in bench/bench.h):
+# once: calls and instructions summed) (see bench_ir_stop in bench/bench.h;
+# a figure under 100, such as instructions a pixel, with two decimals):
 # one line per case, the first side's figure, every other side's figure and
 # the ratio first/other, and the verdict when the case names a target.
 # Instruction counts are deterministic: use them on a noisy machine.
@@ -37,7 +38,7 @@ for b in "$@"; do
 		printf '%s|%s\n' "$d" "${t:-0}"
 		n=$((n + 1))
 	done | awk -F'|' '
-	function fmt(x,   s, r) { s = sprintf("%.0f", x); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } return s r }
+	function fmt(x,   s, r) { if (x < 100) return sprintf("%.2f", x); s = sprintf("%.0f", x); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } return s r }
 	{
 		key = $1; side = $2
 		if (!(key in seen)) { seen[key] = 1; order[nk++] = key }

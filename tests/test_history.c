@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/le.h"
 #include "core/rng.h"
 #include "game/history.h"
 #include "game/serial.h"
@@ -198,6 +199,21 @@ static void test_read_in_chunks(void **state)
 		assert_int_equal(at, 9000);
 		assert_memory_equal(got, want, 9000 * sizeof(*got));
 		free(got);
+		/* as bytes: the same commands, HIST_RECORD bytes each, little-endian */
+		unsigned char buf[HIST_CHUNK * HIST_RECORD];
+		const unsigned char *p;
+		hist_begin(&r, game_history(g));
+		at = 0;
+		for (int k; (k = hist_next_bytes(&r, &p, buf, sizes[s])) != 0; at += k) {
+			assert_true(k > 0 && k <= sizes[s] && at + k <= 9000);
+			for (int i = 0; i < k; i++) {
+				const struct command *c = &want[at + i];
+				const int32_t v[5] = {(int32_t)c->c, c->item, c->x, c->y, c->choice};
+				for (int f = 0; f < 5; f++)
+					assert_int_equal(le_get32(p + i * HIST_RECORD + 4 * f), (uint32_t)v[f]);
+			}
+		}
+		assert_int_equal(at, 9000);
 	}
 	free(want);
 	game_destroy(g);

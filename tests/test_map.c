@@ -137,6 +137,47 @@ static void test_update_fov_remembers(void **st)
 		assert_true(!m.visible[i] || m.explored[i]);
 }
 
+/* map_view takes a view only when it would differ: from the same cell and
+ * radius with no tile set since it leaves everything as it is; after a
+ * tile is set, or from elsewhere, it is map_update_fov's view. */
+static void test_view_only_when_it_differs(void **st)
+{
+	(void)st;
+	static struct map m, want;
+	map_init(&m);
+	for (int y = 2; y <= 4; y++)
+		for (int x = 2; x <= 12; x++)
+			map_set(&m, x, y, TILE_FLOOR);
+	want = m;
+	map_view(&m, 4, 3, 8);
+	map_update_fov(&want, 4, 3, 8);
+	assert_int_equal(m.views, 1);
+	assert_memory_equal(m.visible, want.visible, sizeof m.visible);
+	map_view(&m, 4, 3, 8); /* the same: nothing to do */
+	assert_int_equal(m.views, 1);
+	map_view(&m, 4, 3, 6); /* another radius */
+	map_update_fov(&want, 4, 3, 6);
+	assert_int_equal(m.views, 2);
+	assert_memory_equal(m.visible, want.visible, sizeof m.visible);
+	/* a wall put between: the same cell sees less */
+	for (int y = 2; y <= 4; y++) {
+		map_set(&m, 7, y, TILE_WALL);
+		map_set(&want, 7, y, TILE_WALL);
+	}
+	map_view(&m, 4, 3, 6);
+	map_update_fov(&want, 4, 3, 6);
+	assert_int_equal(m.views, 3);
+	assert_int_equal(m.visible[3 * MAP_W + 9], 0);
+	assert_memory_equal(m.visible, want.visible, sizeof m.visible);
+	assert_memory_equal(m.explored, want.explored, sizeof m.explored);
+	/* a view taken by map_update_fov from elsewhere: the next map_view takes its own */
+	map_update_fov(&m, 10, 3, 6);
+	map_view(&m, 4, 3, 6);
+	assert_int_equal(m.views, 5);
+	assert_int_equal(m.visible[3 * MAP_W + 4], 1);
+	assert_int_equal(m.visible[3 * MAP_W + 10], 0);
+}
+
 /* Floor sizes: "WxH" within MAP_MIN_* .. MAP_MAX_*, nothing else; a map
  * made at a size reads walls inside it and outside it. */
 static void test_sizes(void **st)
@@ -176,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_room_center_and_start),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_update_fov_remembers),
+		cmocka_unit_test(test_view_only_when_it_differs),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

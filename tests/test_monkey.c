@@ -420,6 +420,32 @@ static void check_world(struct checker *c, const struct game *g)
 		}
 	}
 
+	/* The list of the floor's entities, when at hand, is exactly those of
+	 * COMP_POS's pool on this floor, in pool order, with their looks' and
+	 * memories' places in those pools (world_here). */
+	const struct world_here *here = world_here(g);
+	if (here) {
+		const ecs_entity *pents, *unused;
+		void *pdata, *rdata, *mdata;
+		uint32_t np = ecs_pool_view(g->w, COMP_POS, &pents, &pdata), k = 0;
+		(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
+		(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
+		const struct c_pos *hp = pdata;
+		for (uint32_t i = 0; i < np; i++)
+			if (hp[i].floor == g->depth) {
+				assert_true(k < here->n);
+				assert_int_equal(here->pos[k], i);
+				const struct c_render *r = ecs_get(g->w, pents[i], COMP_RENDER);
+				const struct c_memory *mem = ecs_get(g->w, pents[i], COMP_MEMORY);
+				assert_true(r ? here->render[k] != WORLD_HERE_NONE && (const struct c_render *)rdata + here->render[k] == r
+					      : here->render[k] == WORLD_HERE_NONE);
+				assert_true(mem ? here->memory[k] != WORLD_HERE_NONE && (const struct c_memory *)mdata + here->memory[k] == mem
+						: here->memory[k] == WORLD_HERE_NONE);
+				k++;
+			}
+		assert_int_equal(k, here->n);
+	}
+
 	/* What the UI gets is consistent. */
 	static struct drawable dr[2048];
 	int n = game_drawables(g, dr, 2048);

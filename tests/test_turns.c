@@ -240,6 +240,37 @@ static void test_welcome_and_create_errors(void **state)
 	game_destroy(NULL);
 }
 
+/* Several items first seen on the same turn: the turn's new item (what
+ * auto-explore stops for) is the first of them in the order a query of
+ * positions and memories visits them, however the floor's entities are
+ * walked to find them. */
+static void test_first_new_item_in_query_order(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	ecs_entity e[6];
+	for (int i = 0; i < 6; i++)
+		e[i] = gamefix_item(g, ITEM_HEALTH_POTION, 30 + i % 3, 4 + i / 3); /* out of view */
+	assert_int_equal(ecs_destroy(g->w, e[1]), 0); /* the pools' order is no longer the order made */
+	world_refresh_view(g);
+	assert_true(g->events.new_item == ECS_NULL);
+	ecs_entity want = ECS_NULL;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
+	for (ecs_entity it; want == ECS_NULL && ecs_query_next(&q, &it);)
+		for (int i = 0; i < 6; i++)
+			if (i != 1 && it == e[i])
+				want = it;
+	assert_true(want != ECS_NULL && want != e[0]); /* not simply the first made */
+	world_put_player(g, 1, 28, 5);
+	world_refresh_view(g);
+	for (int i = 0; i < 6; i++)
+		if (i != 1)
+			assert_true(((const struct c_item *)ecs_get(g->w, e[i], COMP_ITEM))->seen);
+	assert_true(g->events.new_item == want);
+	game_destroy(g);
+}
+
 /* What the player remembers is updated by walking the floor's corpses and
  * items only when something is to be remembered anew: an item first coming
  * into view, a corpse, a pick-up; not on a turn where nothing new is seen
@@ -364,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_welcome_and_create_errors),
 		cmocka_unit_test(test_drawables_and_memory),
 		cmocka_unit_test(test_memory_walks_on_change),
+		cmocka_unit_test(test_first_new_item_in_query_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

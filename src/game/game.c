@@ -420,10 +420,12 @@ static int cmp_keyed(const void *a, const void *b)
 }
 
 /* Where e (at p, drawn as r) is drawn now, if at all: in view, or
- * remembered (items/corpses); m is the current floor. (Inline: a frame
- * asks it for every entity of the floor.) */
+ * remembered (items/corpses); m is the current floor; mem is e's memory
+ * when mem_known (else looked up when needed). (Inline: a frame asks it
+ * for every entity of the floor.) */
 static inline bool drawn_at_on(const struct game *g, const struct map *m, ecs_entity e, const struct c_pos *p,
-			       const struct c_render *r, int *x, int *y, bool *remembered)
+			       const struct c_render *r, const struct c_memory *mem, bool mem_known, int *x, int *y,
+			       bool *remembered)
 {
 	if (!p || !r || p->floor != g->depth)
 		return false;
@@ -435,7 +437,8 @@ static inline bool drawn_at_on(const struct game *g, const struct map *m, ecs_en
 	}
 	if (r->order == GAME_ORDER_ACTOR)
 		return false;
-	const struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
+	if (!mem_known)
+		mem = ecs_get(g->w, e, COMP_MEMORY);
 	if (!mem || !mem->known)
 		return false;
 	*x = mem->x;
@@ -448,29 +451,38 @@ static inline bool drawn_at_on(const struct game *g, const struct map *m, ecs_en
 static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *remembered)
 {
 	return drawn_at_on(g, world_floor(g, g->depth), e, ecs_get(g->w, e, COMP_POS), ecs_get(g->w, e, COMP_RENDER),
-			   x, y, remembered);
+			   NULL, false, x, y, remembered);
 }
 
 /* Drawables of the current floor into k (room for cap); returns how many
  * are drawn, which may exceed cap (then k holds the first cap of them).
- * The positions are walked where they are stored (an entity of another
- * floor costs a comparison), so k is in the pool's order, which is mostly
- * the order the entities were made in (slot order). */
+ * The positions are walked where they are stored (those of the floor
+ * alone, their looks and memories at hand, when world_here lists them),
+ * so k is in the pool's order, which is mostly the order the entities
+ * were made in (slot order). */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
 {
 	const struct map *m = world_floor(g, g->depth);
-	const ecs_entity *ents;
-	void *data;
+	const ecs_entity *ents, *unused;
+	void *data, *rdata, *mdata;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
+	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
+	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
 	const struct c_pos *pos = data;
-	for (uint32_t i = 0; i < n; i++) {
+	const struct c_render *looks = rdata;
+	const struct c_memory *mems = mdata;
+	const struct world_here *h = world_here(g);
+	for (uint32_t j = 0, end = h ? h->n : n; j < end; j++) {
+		uint32_t i = h ? h->pos[j] : j;
 		if (pos[i].floor != g->depth)
 			continue;
 		ecs_entity e = ents[i];
-		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+		const struct c_render *r = !h ? ecs_get(g->w, e, COMP_RENDER)
+					   : h->render[j] == WORLD_HERE_NONE ? NULL : &looks[h->render[j]];
+		const struct c_memory *mem = h && h->memory[j] != WORLD_HERE_NONE ? &mems[h->memory[j]] : NULL;
 		int x, y;
 		bool rem;
-		if (!drawn_at_on(g, m, e, &pos[i], r, &x, &y, &rem))
+		if (!r || !drawn_at_on(g, m, e, &pos[i], r, mem, h != NULL, &x, &y, &rem))
 			continue;
 		if (cnt < cap) {
 			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);

@@ -10,7 +10,6 @@
 #include "core/log.h"
 
 /* Commands a reader takes from the store at once (on the stack). */
-#define HIST_CHUNK 256
 
 /* FNV-1a over the records' 32-bit words rather than their bytes (n is a
  * multiple of 4): a quarter of the multiplications, as good at noticing
@@ -158,42 +157,64 @@ void hist_begin(struct hist_reader *r, const struct history *h)
 	*r = (struct hist_reader){.h = h, .at = 0, .sum = FNV_START};
 }
 
-int hist_next(struct hist_reader *r, struct command *out, int max)
+/* The next span of r's commands, at most max: their bytes at *p (in the
+ * memory, or read from the store into buf, room for HIST_CHUNK of them),
+ * r moved past them. Returns how many (0 at the end) or hist_next's
+ * failures. */
+static int next_span(struct hist_reader *r, const unsigned char **p, unsigned char *buf, int max)
 {
 	const struct history *h = r->h;
-	int got = 0;
-	while (got < max && r->at < h->n) {
-		int k;
-		if (r->at < h->stored) {
-			unsigned char buf[HIST_CHUNK * HIST_RECORD];
-			k = h->stored - r->at;
-			if (k > max - got)
-				k = max - got;
-			if (k > HIST_CHUNK)
-				k = HIST_CHUNK;
-			int rc = h->store.read(h->store.ctx, (uint64_t)r->at * HIST_RECORD, buf, (size_t)k * HIST_RECORD);
-			if (rc) {
-				log_error("game: cannot read commands %d to %d back from %s (%s): the game cannot be saved or recorded whole",
-					  r->at + 1, r->at + k, h->store.name, strerror(-rc));
-				return rc;
-			}
-			r->sum = fnv1a(r->sum, buf, (size_t)k * HIST_RECORD);
-			decode(buf, out + got, k);
-			r->at += k;
-			if (r->at == h->stored && r->sum != h->sum) {
-				log_error("game: %s is damaged (its %d commands are not those written to it): the game "
-					  "cannot be saved or recorded whole",
-					  h->store.name, h->stored);
-				return -EIO;
-			}
-		} else {
-			k = h->n - r->at;
-			if (k > max - got)
-				k = max - got;
-			decode(h->mem + (size_t)(r->at - h->stored) * HIST_RECORD, out + got, k);
-			r->at += k;
+	int k;
+	if (r->at >= h->n || max <= 0)
+		return 0;
+	if (r->at < h->stored) {
+		k = h->stored - r->at;
+		if (k > max)
+			k = max;
+		if (k > HIST_CHUNK)
+			k = HIST_CHUNK;
+		int rc = h->store.read(h->store.ctx, (uint64_t)r->at * HIST_RECORD, buf, (size_t)k * HIST_RECORD);
+		if (rc) {
+			rc = rc < 0 ? rc : -EIO; /* (a store returns 0 or -errno) */
+			log_error("game: cannot read commands %d to %d back from %s (%s): the game cannot be saved or recorded whole",
+				  r->at + 1, r->at + k, h->store.name, strerror(-rc));
+			return rc;
 		}
+		r->sum = fnv1a(r->sum, buf, (size_t)k * HIST_RECORD);
+		*p = buf;
+		r->at += k;
+		if (r->at == h->stored && r->sum != h->sum) {
+			log_error("game: %s is damaged (its %d commands are not those written to it): the game "
+				  "cannot be saved or recorded whole",
+				  h->store.name, h->stored);
+			return -EIO;
+		}
+		return k;
+	}
+	k = h->n - r->at;
+	if (k > max)
+		k = max;
+	*p = h->mem + (size_t)(r->at - h->stored) * HIST_RECORD;
+	r->at += k;
+	return k;
+}
+
+int hist_next(struct hist_reader *r, struct command *out, int max)
+{
+	unsigned char buf[HIST_CHUNK * HIST_RECORD];
+	int got = 0;
+	while (got < max) {
+		const unsigned char *p;
+		int k = next_span(r, &p, buf, max - got);
+		if (k <= 0)
+			return k < 0 ? k : got;
+		decode(p, out + got, k);
 		got += k;
 	}
 	return got;
+}
+
+int hist_next_bytes(struct hist_reader *r, const unsigned char **p, unsigned char *buf, int max)
+{
+	return next_span(r, p, buf, max);
 }

@@ -18,6 +18,8 @@
  * many more commands in memory (hist_reserve): only a floor played for more
  * than this grows the history in play. */
 #define HIST_RESERVE 8192
+/* Commands read back from a store at a time (hist_next_bytes' buf). */
+#define HIST_CHUNK 256
 
 /* Where the older commands go: bytes at byte offsets (a command i at
  * i * HIST_RECORD), written once each in increasing order. Both functions
@@ -90,5 +92,12 @@ void hist_begin(struct hist_reader *r, const struct history *h);
  * are not those written (damaged): one line logged naming the store; the
  * game is untouched, but its whole history cannot be read. */
 int hist_next(struct hist_reader *r, struct command *out, int max);
+/* Reads the next commands as their bytes (HIST_RECORD each, as the save's
+ * HIST section holds them): at most max (> 0) of them, at most
+ * HIST_CHUNK when they come from the store, at *p (in the history's
+ * memory, or in buf, which has room for HIST_CHUNK commands), valid until
+ * the next call or a change of the history. Returns how many (0 at the
+ * end), or hist_next's failures (logged the same way). */
+int hist_next_bytes(struct hist_reader *r, const unsigned char **p, unsigned char *buf, int max);
 
 #endif

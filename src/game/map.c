@@ -51,6 +51,7 @@ bool map_init_size(struct map *m, int w, int h)
 	 * the first view clears all of it, later ones only what they set */
 	m->seen = fov_box_all(m->w, m->h);
 	m->views = 0;
+	m->view_ok = false;
 	m->dsum_ok = false;
 	return true;
 }
@@ -195,6 +196,7 @@ uint64_t map_digest(struct map *m)
 void map_changed(struct map *m)
 {
 	m->dsum_ok = false;
+	m->view_ok = false;
 	m->seen = fov_box_all(m->w, m->h); /* visible[] may be set anywhere now */
 }
 
@@ -202,6 +204,7 @@ void map_set(struct map *m, int x, int y, enum tile t)
 {
 	if (!map_in(m, x, y))
 		return;
+	m->view_ok = false; /* map_view's memo: the walls changed */
 	if (!m->dsum_ok) {
 		m->tile[y * m->w + x] = (uint8_t)t;
 		return;
@@ -279,6 +282,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	 * or written */
 	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
 	m->views++;
+	m->view_ok = false; /* map_view's memo is of its own views */
 	/* explored |= visible over the box, eight cells of a row at a time
 	 * (visible[] is 0 outside the box: the rest of a word is unchanged),
 	 * the digest's parts of the words that changed replaced */
@@ -337,4 +341,15 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	m->dvis = digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, vh);
 	m->dvis_views = m->views;
 	m->dvis_ok = true;
+}
+
+void map_view(struct map *m, int ox, int oy, int radius)
+{
+	if (m->view_ok && m->view_x == ox && m->view_y == oy && m->view_r == radius)
+		return;
+	map_update_fov(m, ox, oy, radius);
+	m->view_x = ox;
+	m->view_y = oy;
+	m->view_r = radius;
+	m->view_ok = true;
 }

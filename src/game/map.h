@@ -44,6 +44,10 @@ struct map {
 					  * a floor is made or loaded, only map_update_fov changes
 					  * visible[] and explored[], and only inside the box seen
 					  * was before the call and the one it is after */
+	/* The last view (map_view): taken from (view_x, view_y) with view_r,
+	 * while view_ok (no tile set since: map_set, map_init_size). */
+	int view_x, view_y, view_r;
+	bool view_ok;
 	/* map_digest's parts: dsum (size, rooms, stairs, tile[], explored[])
 	 * while dsum_ok, kept up to date by map_set and map_update_fov (once
 	 * the floor has a digest, only they write it; any other writer calls
@@ -108,5 +112,12 @@ void map_changed(struct map *m);
  * cells the last view set, so whoever writes visible[] otherwise must set
  * m->seen to cover them). */
 void map_update_fov(struct map *m, int ox, int oy, int radius);
+/* map_update_fov, unless the last view of m (through this function) was
+ * taken from the same cell with the same radius and no tile has been set
+ * since (map_set, map_init_size, map_changed): then visible[] and explored[] are what
+ * it would leave already (the view depends on the walls alone), and
+ * neither they, seen nor views change. Writing tile[] directly, as map
+ * generation does before the first view, needs map_init_size first. */
+void map_view(struct map *m, int ox, int oy, int radius);
 
 #endif

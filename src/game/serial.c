@@ -2,6 +2,7 @@
 #include "game/serial.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -425,23 +426,14 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	w_i32(&w, hist_count(&g->hist));
 	struct hist_reader hr;
 	hist_begin(&hr, &g->hist);
-	struct command chunk[256];
+	/* the history holds its commands as the section does: copied as they are */
+	unsigned char chunk[HIST_CHUNK * HIST_RECORD];
+	const unsigned char *bytes;
 	int k;
-	while (!w.err && (k = hist_next(&hr, chunk, 256)) != 0) {
+	while (!w.err && (k = hist_next_bytes(&hr, &bytes, chunk, INT_MAX)) != 0) {
 		if (k < 0)
 			return k; /* the store failed (logged) */
-		for (const struct command *c = chunk; c < chunk + k; c++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			const int32_t v[5] = {(int32_t)c->c, c->item, c->x, c->y, c->choice};
-			w_bytes(&w, v, sizeof v); /* the five, little-endian, in one piece */
-#else
-			w_i32(&w, (int)c->c);
-			w_i32(&w, c->item);
-			w_i32(&w, c->x);
-			w_i32(&w, c->y);
-			w_i32(&w, c->choice);
-#endif
-		}
+		w_bytes(&w, bytes, (size_t)k * HIST_RECORD);
 	}
 	sec_end(&w);
 	return w.err;

@@ -339,14 +339,64 @@ void world_rebuild_occ(struct game *g)
 	}
 }
 
+/* The index of e's component c in its pool (whose data starts at base),
+ * or WORLD_HERE_NONE. */
+static uint32_t pool_index(const struct game *g, ecs_entity e, int c, const void *base)
+{
+	const unsigned char *p = ecs_get(g->w, e, c);
+	return p ? (uint32_t)((size_t)(p - (const unsigned char *)base) / ecs_component_size(g->w, c)) : WORLD_HERE_NONE;
+}
+
+/* Lists the current floor's entities (struct world_here) unless the list
+ * made before still holds. */
+static void list_here(struct game *g)
+{
+	struct world_here *h = &g->here;
+	if (world_here(g))
+		return;
+	const ecs_entity *ents, *unused;
+	void *data, *render, *memory;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
+	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &render);
+	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &memory);
+	const struct c_pos *pos = data;
+	h->n = 0;
+	h->ok = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pos[i].floor != g->depth)
+			continue;
+		if (h->n == WORLD_HERE_MAX)
+			return;
+		h->pos[h->n] = i;
+		h->render[h->n] = pool_index(g, ents[i], COMP_RENDER, render);
+		h->memory[h->n] = pool_index(g, ents[i], COMP_MEMORY, memory);
+		h->n++;
+	}
+	h->ok = true;
+	h->depth = g->depth;
+	h->v_pos = ecs_pool_version(g->w, COMP_POS);
+	h->v_render = ecs_pool_version(g->w, COMP_RENDER);
+	h->v_memory = ecs_pool_version(g->w, COMP_MEMORY);
+}
+
+const struct world_here *world_here(const struct game *g)
+{
+	const struct world_here *h = &g->here;
+	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS) ||
+	    h->v_render != ecs_pool_version(g->w, COMP_RENDER) || h->v_memory != ecs_pool_version(g->w, COMP_MEMORY))
+		return NULL;
+	return h;
+}
+
 void world_refresh_view(struct game *g)
 {
 	struct map *m = world_floor(g, g->depth);
 	const struct c_pos *pp = ecs_get(g->w, g->player, COMP_POS);
 	if (!m || !pp)
 		return;
-	map_update_fov(m, pp->x, pp->y, content_rules.fov_radius);
+	map_view(m, pp->x, pp->y, content_rules.fov_radius); /* the player stayed put: the view is the same */
 	world_update_memory(g);
+	list_here(g);
 }
 
 /* Whether a walk of world_update_memory may change anything: the memo is
@@ -387,6 +437,34 @@ static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
 		mo->cell[y * m->w + x] = 1;
 }
 
+/* What the player remembers of e (at p on the current floor m, its memory
+ * mem) brought up to date, and marked in mo when it is not settled.
+ * Returns true when e is an item seen now for the first time. */
+static bool remember(struct game *g, struct world_memo *mo, const struct map *m, ecs_entity e, const struct c_pos *p,
+		     struct c_memory *mem)
+{
+	struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	bool first = false;
+	if (world_visible(g, p->x, p->y)) {
+		if (it && !it->seen) {
+			it->seen = 1;
+			first = true;
+		}
+		mem->x = p->x;
+		mem->y = p->y;
+		mem->known = 1;
+	} else if (mem->known && world_visible(g, mem->x, mem->y)) {
+		mem->known = 0; /* seen that it is gone from there */
+	}
+	if (!mem->known || mem->x != p->x || mem->y != p->y || (it && !it->seen)) {
+		memo_mark(mo, m, p->x, p->y);
+		if (mem->known)
+			memo_mark(mo, m, mem->x, mem->y);
+		mo->unsettled++;
+	}
+	return first;
+}
+
 void world_update_memory(struct game *g)
 {
 	const struct map *m = world_floor(g, g->depth);
@@ -398,29 +476,38 @@ void world_update_memory(struct game *g)
 	mo->walks++;
 	struct ecs_query q;
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY));
-	for (ecs_entity e; ecs_query_next(&q, &e);) {
-		const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
-		struct c_memory *mem = ecs_get(g->w, e, COMP_MEMORY);
-		if (p->floor != g->depth)
-			continue;
-		struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
-		if (world_visible(g, p->x, p->y)) {
-			if (it && !it->seen) {
-				it->seen = 1;
-				if (g->events.new_item == ECS_NULL)
-					g->events.new_item = e;
+	list_here(g);
+	const struct world_here *h = world_here(g);
+	if (h && (q.pool == COMP_POS || q.pool == COMP_MEMORY)) {
+		/* the floor's own entities from its list; the item first seen is
+		 * the one the query would have met first: it walks q.pool's
+		 * entries from the last down */
+		const ecs_entity *ents, *unused;
+		void *pdata, *mdata;
+		(void)ecs_pool_view(g->w, COMP_POS, &ents, &pdata);
+		(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
+		const struct c_pos *pos = pdata;
+		struct c_memory *mems = mdata;
+		ecs_entity first = ECS_NULL;
+		uint32_t first_at = 0;
+		for (uint32_t j = 0; j < h->n; j++) {
+			if (h->memory[j] == WORLD_HERE_NONE)
+				continue;
+			uint32_t at = q.pool == COMP_POS ? h->pos[j] : h->memory[j];
+			ecs_entity e = ents[h->pos[j]];
+			if (remember(g, mo, m, e, &pos[h->pos[j]], &mems[h->memory[j]]) && (first == ECS_NULL || at > first_at)) {
+				first = e;
+				first_at = at;
 			}
-			mem->x = p->x;
-			mem->y = p->y;
-			mem->known = 1;
-		} else if (mem->known && world_visible(g, mem->x, mem->y)) {
-			mem->known = 0; /* seen that it is gone from there */
 		}
-		if (!mem->known || mem->x != p->x || mem->y != p->y || (it && !it->seen)) {
-			memo_mark(mo, m, p->x, p->y);
-			if (mem->known)
-				memo_mark(mo, m, mem->x, mem->y);
-			mo->unsettled++;
+		if (g->events.new_item == ECS_NULL)
+			g->events.new_item = first;
+	} else {
+		for (ecs_entity e; ecs_query_next(&q, &e);) {
+			const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+			if (p->floor == g->depth && remember(g, mo, m, e, p, ecs_get(g->w, e, COMP_MEMORY)) &&
+			    g->events.new_item == ECS_NULL)
+				g->events.new_item = e;
 		}
 	}
 	mo->ok = true;

@@ -15,6 +15,9 @@
 #include "game/mapgen.h"
 
 #define WORLD_CELLS MAP_MAX_CELLS
+/* Entities with a position one floor can list (struct world_here). */
+#define WORLD_HERE_MAX 4096
+#define WORLD_HERE_NONE UINT32_MAX
 #define AI_GOAL_CACHE 4
 
 /* Scratch of the monster phase: not game state (never hashed or saved). */
@@ -111,6 +114,21 @@ struct game {
 		int walks;     /* walks made (for tests and benches) */
 		uint8_t cell[WORLD_CELLS];
 	} memo;
+	/* The entities with a position on the current floor, as their indices
+	 * in COMP_POS's pool (pool order) and in COMP_RENDER's and COMP_MEMORY's
+	 * (WORLD_HERE_NONE: without one), listed by world_refresh_view so that
+	 * what walks the floor's entities (game_drawables) need not pass over
+	 * every other floor's nor look each one up. Valid while the current
+	 * floor is `depth` and no entity has gained or lost any of the three
+	 * (their versions): only the player changes floors, and the current
+	 * floor with him. A floor with more than WORLD_HERE_MAX is not listed
+	 * (ok false: walked whole). */
+	struct world_here {
+		bool ok;
+		int depth;
+		uint32_t v_pos, v_render, v_memory, n;
+		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
+	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
 	struct {
@@ -174,6 +192,12 @@ void world_rebuild_occ(struct game *g);
 /* Recomputes the player's FOV on the current floor and updates what the
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
+/* The list of the current floor's entities (struct world_here: their
+ * indices in the pools of COMP_POS, COMP_RENDER and COMP_MEMORY, as
+ * ecs_pool_view gives them, in COMP_POS's order), or NULL when it is not
+ * at hand (not made since the floor or the entities having any of the
+ * three last changed, or too long): then walk the pools. */
+const struct world_here *world_here(const struct game *g);
 /* Updates only what the player remembers of corpses and items from the
  * current visible[] (enough when the player has not moved): every one
  * lying in view is remembered there (an item is then seen, the first one

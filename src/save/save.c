@@ -15,6 +15,7 @@
 
 #include "core/le.h"
 #include "core/log.h"
+#include "save/crc.h"
 #include "save/why.h"
 
 #define HEADER_LEN 20 /* magic 8, version 4, sections 4, header CRC 4 */
@@ -245,14 +246,7 @@ int save_write_atomic(const char *dir, const char *name, const void *data, size_
 
 static uint32_t crc(const unsigned char *p, size_t n)
 {
-	uLong c = crc32(0L, Z_NULL, 0);
-	while (n > 0) { /* crc32 takes a uInt length */
-		uInt chunk = n > 1u << 30 ? 1u << 30 : (uInt)n;
-		c = crc32(c, p, chunk);
-		p += chunk;
-		n -= chunk;
-	}
-	return (uint32_t)c;
+	return crc_sum(0, p, n);
 }
 
 /* The save file's framing around game_encode_to's sections, written as
@@ -349,13 +343,13 @@ static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t
 		return;
 	}
 	f->same = false;
-	uint32_t own = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)n);
+	uint32_t own = crc_sum(0, p, n);
 	if (n == CRC_CHUNK) {
 		if (!crc_op_chunk)
 			crc_op_chunk = crc32_combine_gen(CRC_CHUNK);
 		f->crc = crc32_combine_op(f->crc, own, crc_op_chunk);
 	} else {
-		f->crc = crc32(f->crc, p, (uInt)n); /* a section's last: cheaper than combining */
+		f->crc = crc_sum((uint32_t)f->crc, p, n); /* a section's last: cheaper than combining */
 	}
 	if (c && !c->copy && crc_copies_used < CRC_COPIES)
 		c->copy = (uint16_t)++crc_copies_used; /* none left: not kept */
@@ -378,7 +372,7 @@ static int fr_write(void *ctx, const void *p, size_t n)
 			chunk_sum(f, (f->len + done) / CRC_CHUNK, b + done, n - done < CRC_CHUNK ? n - done : CRC_CHUNK);
 	} else {
 		f->same = false;
-		f->crc = crc32(f->crc, b, (uInt)n);
+		f->crc = crc_sum((uint32_t)f->crc, b, n);
 	}
 	f->len += (uint32_t)n;
 	return fr_put(f, p, n);
