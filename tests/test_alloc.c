@@ -234,8 +234,8 @@ static void frame(struct display *d, const struct ui *u, const struct game *g, s
 
 /* Turns with their frames, after the first frame, on the terminal backend
  * (into a memfd) and on the headless one (the blitter into a 1920x1080
- * surface, as drm's frames): no allocation. */
-static void check_frames(struct display *d, int cols, int rows)
+ * surface, as drm's frames; pictures: the map in pictures): no allocation. */
+static void check_frames(struct display *d, int cols, int rows, bool pictures)
 {
 	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
 	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
@@ -245,6 +245,7 @@ static void check_frames(struct display *d, int cols, int rows)
 	u.hover_x = u.hover_y = -1;
 	u.score_rank = -1;
 	u.map_cw = d->map_cw;
+	u.pictures = pictures; /* as the app asks while tiles are on */
 	struct console *con, *scratch;
 	assert_int_equal(con_create(&con, cols, rows), 0);
 	assert_int_equal(con_create(&scratch, cols, rows), 0);
@@ -282,12 +283,12 @@ static void test_frames_allocate_nothing(void **state)
 	assert_int_equal(headless_display_ops.open(&d, &o), 0);
 	int cols, rows;
 	d->ops->console_size(d, &cols, &rows);
-	check_frames(d, cols, rows);
+	check_frames(d, cols, rows, false);
 	d->ops->close(d);
 	int fd = memfd_create("test_alloc", 0);
 	assert_true(fd >= 0);
 	assert_int_equal(term_open_fds(&d, -1, fd, 80, 24), 0);
-	check_frames(d, 80, 24);
+	check_frames(d, 80, 24, false);
 	d->ops->close(d);
 	close(fd);
 	font_destroy(f);
@@ -303,7 +304,8 @@ static void test_frames_allocate_nothing(void **state)
 	assert_int_equal(headless_display_ops.open(&d, &o), 0);
 	assert_int_equal(d->map_cw, 2);
 	d->ops->console_size(d, &cols, &rows);
-	check_frames(d, cols, rows);
+	assert_true(tiles.on);
+	check_frames(d, cols, rows, true);
 	d->ops->close(d);
 	font_tilesets_clear(&tiles);
 	font_cands_clear(&fonts);

@@ -13,6 +13,7 @@
 
 static struct ui_drawn drawn; /* large: not on the stack */
 static int map_cw = 1;        /* text cells per map cell of the consoles under test */
+static bool pictures;         /* the map drawn in pictures (u.pictures) */
 
 static void new_game(struct game **g, uint64_t seed, enum mapgen_kind k)
 {
@@ -85,6 +86,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	u.hover_x = u.hover_y = -1;
 	u.score_rank = -1;
 	u.map_cw = map_cw;
+	u.pictures = pictures;
 	struct rng r;
 	rng_seed(&r, seed);
 	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
@@ -228,7 +230,54 @@ static void test_partial_equals_whole_wide(void **st)
 		assert_true(scrolled > 0); /* every one is narrower than the map's 80 map cells */
 		assert_true(moved > 0);
 	}
+	/* and in pictures (--tiles on): the cells carry them */
+	pictures = true;
+	int scrolled, moved;
+	assert_true(check_size(160, 45, MAPGEN_CLASSIC, 75, &scrolled, &moved) > COMMANDS / 2);
+	assert_true(moved > 0);
+	pictures = false;
 	map_cw = 1;
+}
+
+/* In glyphs the map's cells carry no picture: two floor cells that look
+ * alike are equal cells, so a camera scroll (the view moved, each cell
+ * compared with what the display shows there) redraws only cells whose
+ * glyph or colours change. With the floors' and walls' picture variants
+ * in every cell, a 1080p turn cost 1.25x (a scroll redrew most floor
+ * cells). In pictures they carry them. */
+static void test_glyphs_carry_no_picture(void **st)
+{
+	(void)st;
+	struct console *c;
+	assert_int_equal(con_create(&c, 160, 45), 0);
+	struct game *g;
+	new_game(&g, 3, MAPGEN_CLASSIC);
+	struct ui u = {.screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .map_cw = 2};
+	for (int on = 0; on < 2; on++) {
+		u.pictures = on;
+		ui_draw(&u, g, c);
+		int floors = 0, carried = 0, variants = 0;
+		uint16_t first = 0;
+		for (int i = 0; i < c->w * c->h; i++) {
+			const struct con_cell *v = &c->cells[i];
+			if (!(v->flags & CON_MAP) || v->ch != '.')
+				continue;
+			floors++;
+			carried += v->tile != 0 || (v->flags & CON_PICTURE) != 0;
+			if (v->tile && !first)
+				first = v->tile;
+			variants += v->tile && v->tile != first;
+		}
+		assert_true(floors > 50);
+		if (on) {
+			assert_int_equal(carried, floors);
+			assert_true(variants > 0);
+		} else {
+			assert_int_equal(carried, 0);
+		}
+	}
+	game_destroy(g);
+	con_destroy(c);
 }
 
 /* A console written behind the update's back is drawn whole again once
@@ -265,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_partial_equals_whole),
 		cmocka_unit_test(test_partial_equals_whole_wide),
+		cmocka_unit_test(test_glyphs_carry_no_picture),
 		cmocka_unit_test(test_forget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

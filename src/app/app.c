@@ -101,6 +101,8 @@ static int frame(struct app *a)
 {
 	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
+	/* map cells carry pictures only while the display is asked for them */
+	a->ui.pictures = a->demo.ui.pictures = a->watcher.ui.pictures = a->tiles.on;
 	if (a->blank.on) {
 		con_clear(a->con, 0); /* a black frame (unseen when the display is off) */
 		ui_drawn_forget(a->drawn);

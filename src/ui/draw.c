@@ -120,10 +120,12 @@ static const uint8_t item_tile[ITEM_COUNT] = {
 	[ITEM_LEATHER_ARMOUR] = UI_TILE_LEATHER_ARMOUR, [ITEM_CHAIN_MAIL] = UI_TILE_CHAIN_MAIL,
 };
 
-void ui_put_drawable(const struct ui_palette *pal, const struct drawable *d, struct con_cell *v)
+void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v)
 {
 	v->ch = d->glyph;
-	v->fg = ui_drawable_fg(pal, d);
+	v->fg = ui_drawable_fg(l->pal, d);
+	if (!l->pictures)
+		return;
 	unsigned thing = d->corpse ? UI_TILE_CORPSE
 		       : d->actor >= 0 && d->actor < ACTOR_COUNT ? actor_tile[d->actor]
 		       : d->item >= 0 && d->item < ITEM_COUNT ? item_tile[d->item] : 0;
@@ -140,7 +142,7 @@ const struct con_cell *ui_map_at(const struct ui_layout *l, const struct console
 
 /* A row of the map for ui_put_map_row: view column vx is map cell row + vx. */
 struct tile_row {
-	const struct ui_palette *pal;
+	const struct ui_layout *l;
 	const struct map *m;
 	int row;
 };
@@ -149,7 +151,7 @@ static inline bool tile_row_look(void *ctx, int vx, struct con_cell *v)
 {
 	const struct tile_row *t = ctx;
 	*v = (struct con_cell){ 0 };
-	return ui_tile_look(t->pal, t->m, t->row + vx, v);
+	return ui_tile_look(t->l, t->m, t->row + vx, v);
 }
 
 static void draw_map(const struct ui_layout *l, const struct game *g, struct console *c, int cam_x, int cam_y)
@@ -162,7 +164,7 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 	int vx0 = cam_x < 0 ? -cam_x : 0, vx1 = mw - cam_x < vw ? mw - cam_x : vw;
 	int vy0 = cam_y < 0 ? -cam_y : 0, vy1 = mh - cam_y < l->view_h ? mh - cam_y : l->view_h;
 	for (int vy = vy0; vy < vy1; vy++) {
-		struct tile_row t = { l->pal, m, (cam_y + vy) * mw + cam_x };
+		struct tile_row t = { l, m, (cam_y + vy) * mw + cam_x };
 		ui_put_map_row(l, c, vy, vx0, vx1, tile_row_look, &t);
 	}
 	struct drawable d[UI_MAX_DRAWABLES];
@@ -173,7 +175,7 @@ static void draw_map(const struct ui_layout *l, const struct game *g, struct con
 		if (vx < 0 || vy < 0 || vx >= vw || vy >= l->view_h || !at)
 			continue;
 		struct con_cell v = *at;
-		ui_put_drawable(l->pal, &d[i], &v);
+		ui_put_drawable(l, &d[i], &v);
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
 }

@@ -295,14 +295,14 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		int at = d->marked[k], x = at % m->w, y = at / m->w;
 		int vx = x - d->cam_x, vy = y - d->cam_y;
 		struct con_cell v = { ' ', 0xFFFFFF, pal->bg, 0, 0 };
-		if (!ui_tile_look(l->pal, m, at, &v) && !d->top[at]) {
+		if (!ui_tile_look(l, m, at, &v) && !d->top[at]) {
 			/* unseen: as con_clear left it (text cells) */
 			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
 				con_put(c, cx, cy, ' ', 0xFFFFFF, pal->bg);
 			continue;
 		}
 		if (d->top[at]) {
-			ui_put_drawable(l->pal, &now[d->top[at] - 1], &v);
+			ui_put_drawable(l, &now[d->top[at] - 1], &v);
 		}
 		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
 	}
@@ -353,6 +353,7 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 	/* (the camera may differ by less than a view: the view is moved) */
 	ui_layout(c->w, c->h, ui_map_cw(u), l);
 	l->pal = ui_palette_of(u);
+	l->pictures = u && u->pictures;
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;

@@ -116,14 +116,16 @@ enum ui_tile {
 /* The names of the tiles, as tiles/index.txt has them ("-" for none). */
 extern const char *const ui_tile_names[UI_TILE_COUNT];
 
-/* The look of cell i of m in the map view, in palette pal: false when the cell is neither
+/* The look of cell i of m in the map view, in l's palette: false when the cell is neither
  * in view nor explored (the view leaves it blank), else its glyph and
- * colours into v, and its picture: the ground's tile (a variant of the
+ * colours into v, and, when l->pictures (else tile and flags 0), its
+ * picture: the ground's tile (a variant of the
  * floor or wall chosen by a hash of i, so the floor does not look
  * tiled), CON_DIM when it is remembered, not seen; no thing on it.
  * (Inline: the partial redraw looks up every cell it redraws.) */
-static inline bool ui_tile_look(const struct ui_palette *pal, const struct map *m, int i, struct con_cell *v)
+static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, int i, struct con_cell *v)
 {
+	const struct ui_palette *pal = l->pal;
 	bool vis = m->visible[i];
 	if (!vis && !m->explored[i])
 		return false;
@@ -152,13 +154,17 @@ static inline bool ui_tile_look(const struct ui_palette *pal, const struct map *
 		v->tile = (uint16_t)(UI_TILE_FLOOR + var);
 		break;
 	}
+	if (!l->pictures) { /* glyphs alone: a floor's variants must not make it differ */
+		v->tile = 0;
+		v->flags = 0;
+	}
 	return true;
 }
 
 /* Drawable d put on the map cell v (its ground from ui_tile_look): its
- * glyph and colour (ui_drawable_fg), its picture over the ground's, a
- * monster's status as a mark. */
-void ui_put_drawable(const struct ui_palette *pal, const struct drawable *d, struct con_cell *v);
+ * glyph and colour (ui_drawable_fg in l's palette) and, when l->pictures,
+ * its picture over the ground's and a monster's status as a mark. */
+void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v);
 
 /* The colour the map view draws d in, in palette pal (monsters and items in
  * its colours, remembered things dimmed). */

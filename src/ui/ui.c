@@ -257,6 +257,7 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c)
 	struct ui_layout l;
 	ui_layout(c->w, c->h, ui_map_cw(u), &l);
 	l.pal = pal;
+	l.pictures = u && u->pictures;
 	con_clear(c, pal->bg);
 	if (l.too_small) {
 		draw_too_small(u, c);

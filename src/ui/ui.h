@@ -88,6 +88,8 @@ struct ui {
 	char notice[128];      /* one line shown on the title screen (errors), may be "" */
 	const struct bindings *binds; /* for hints and help; NULL = the defaults */
 	bool kiosk;            /* the machine's console: Quit on the title asks first */
+	bool pictures;         /* the display draws the map in pictures (tiles): map cells carry them; else
+				* glyphs only, so that cells that look alike compare equal (a scroll redraws less) */
 	bool demo;             /* attract mode's demo game: the hint line says so and "press any key" */
 	bool confirm_quit;     /* the title asks "quit and restart?" */
 	bool confirm_new;      /* the title asks "a new game, the game in progress lost?" */
@@ -182,6 +184,7 @@ struct ui_layout {
 	int hint_y;            /* key hint line */
 	int desc_y;            /* the row the cell under the look cursor or the pointer is described on, off the
 				* map: the wide panel's separator, the compact panel's first log line */
+	bool pictures;         /* map cells carry their pictures (ui_tile_look; ui_draw: u->pictures) */
 };
 
 #define UI_MIN_COLS 40
