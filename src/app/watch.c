@@ -292,7 +292,8 @@ static void enqueue(struct watch_pub *p, int i, const struct serial_buf *m)
 		c->q_off -= c->q_bound;
 		c->q_bound = 0;
 	}
-	memcpy(c->q + c->q_off + c->q_len, m->data, m->len);
+	if (m->len)
+		memcpy(c->q + c->q_off + c->q_len, m->data, m->len);
 	c->q_len += m->len;
 }
 
@@ -384,7 +385,8 @@ static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const 
 		return NULL;
 	s->refs = 1;
 	s->len = p->msg.len;
-	memcpy(s->data, p->msg.data, p->msg.len);
+	if (p->msg.len)
+		memcpy(s->data, p->msg.data, p->msg.len);
 	p->snap = s;
 	p->st.snapshot_bytes = s->len;
 	p->st.snapshots_made++;
@@ -490,7 +492,8 @@ static void send_all(struct watch_pub *p, const struct ui *u, const struct game 
 				c->snap = s;
 				c->snap_off = 0;
 				c->need_snap = false;
-				memcpy(c->q, p->since.data, p->since.len);
+				if (p->since.len) /* none yet: its data may be NULL */
+					memcpy(c->q, p->since.data, p->since.len);
 				c->q_off = c->q_bound = 0;
 				c->q_len = p->since.len;
 				p->st.snapshots++;
