@@ -34,14 +34,14 @@ static int read_clock(const char *path, int64_t *ms, char *why, size_t len)
 	if (fd < 0) {
 		int err = errno;
 		snprintf(why, len, "cannot read the clock file %s (PIROGUE_IDLE_CLOCK): %s", path, strerror(err));
-		return -err;
+		return err ? -err : -EIO; /* never 0 */
 	}
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n < 0) {
 		int err = errno;
 		snprintf(why, len, "cannot read the clock file %s (PIROGUE_IDLE_CLOCK): %s", path, strerror(err));
-		return -err;
+		return err ? -err : -EIO; /* never 0 */
 	}
 	buf[n] = 0;
 	if (n > 0 && buf[n - 1] == '\n')
@@ -60,7 +60,7 @@ static int read_clock(const char *path, int64_t *ms, char *why, size_t len)
 
 int wake_clock_open(struct wake *w, const char *path, char *why, size_t len)
 {
-	int64_t ms;
+	int64_t ms = 0; /* (set when read_clock returns 0) */
 	int rc = read_clock(path, &ms, why, len);
 	if (rc)
 		return rc;
@@ -85,7 +85,7 @@ bool wake_clock_moved(struct wake *w)
 	char ev[4096];
 	while (read(w->clock_fd, ev, sizeof ev) > 0)
 		; /* every rewrite since: the file says where the clock is now */
-	int64_t ms;
+	int64_t ms = 0; /* (set when read_clock returns 0) */
 	char why[320];
 	if (read_clock(w->clock_path, &ms, why, sizeof why)) {
 		log_error("%s; the clock stays where it was", why);

@@ -353,7 +353,7 @@ static bool can_update(const struct ui_drawn *d, const struct ui *u, const struc
 	/* (the camera may differ by less than a view: the view is moved) */
 	ui_layout(c->w, c->h, ui_map_cw(u), l);
 	l->pal = ui_palette_of(u);
-	l->pictures = u && u->pictures;
+	l->pictures = u->pictures;
 	/* the play screen without a status line over the map */
 	*play = g && u->screen == UI_PLAY && !l->too_small && !u->status[0];
 	int mw = 0, mh = 0;
