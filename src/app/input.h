@@ -3,7 +3,7 @@
 #define PIROGUE_APP_INPUT_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "platform/input.h"
+#include "platform/keys.h"
 
 /* Zero is no devices open. */
 struct input {
