@@ -31,7 +31,7 @@ static struct game *setup(uint64_t seed, int n, struct start *st, int near, int 
 		exit(1);
 	}
 	world_clear_monsters(g, 1);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	const struct map *m = game_map(g);
 	struct rng r;
 	rng_seed(&r, seed);
@@ -69,7 +69,7 @@ static void reset(struct game *g, const struct start *st, int n)
 	game_player_pos(g, &px, &py);
 	for (int i = 0; i < n; i++) {
 		world_move(g, st[i].e, st[i].x, st[i].y);
-		struct c_ai *ai = ecs_get(g->w, st[i].e, COMP_AI);
+		struct c_ai *ai = ecs_get_mut(g->w, st[i].e, COMP_AI);
 		ai->state = AI_HUNTING;
 		ai->last_x = px;
 		ai->last_y = py;
@@ -134,8 +134,9 @@ int main(int argc, char **argv)
 			/* issue 10: 1,000 monsters on 200x200 in under 1 ms per turn */
 			bool big = mw * mh >= 200 * 200 && n == 1000 && !cases[c].near;
 			if (!ir)
-				printf("  %s (%.0f placed): best %8.1f us/turn%s%s\n", key, (double)placed / SEEDS,
-				       best * 1e6, big ? "; target < 1000 us: " : "", big ? bench_met(best < 1e-3) : "");
+				printf("  %s (%.0f placed): best %8.1f us/turn%s%s%s\n", key, (double)placed / SEEDS,
+				       best * 1e6, big ? "; target < 1000 us: " : "", big ? bench_met(best < 1e-3) : "",
+				       big ? " (that best turn, this run)" : "");
 		}
 	}
 	return 0;

@@ -20,7 +20,7 @@ for b in "$@"; do
 		continue
 	fi
 	if [ $timed = 1 ]; then
-		echo "== $b: no instruction-count mode; not run here (its figures are times: make bench)"
+		echo "== $b: no instruction-count mode; not run here (make bench prints its figures)"
 		continue
 	fi
 	echo "== $b (instructions per call, callgrind)"

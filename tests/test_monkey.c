@@ -427,7 +427,7 @@ static void check_world(struct checker *c, const struct game *g)
 	const struct world_here *here = world_here(g);
 	if (here) {
 		const ecs_entity *pents, *unused;
-		void *pdata, *rdata, *mdata;
+		const void *pdata, *rdata, *mdata;
 		uint32_t np = ecs_pool_view(g->w, COMP_POS, &pents, &pdata), k = 0;
 		(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
 		(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
@@ -446,7 +446,7 @@ static void check_world(struct checker *c, const struct game *g)
 				static const int comps[] = { COMP_ACTOR, COMP_ITEM, COMP_AI, COMP_CORPSE };
 				const uint32_t *at[] = { here->actor, here->item, here->ai, here->corpse };
 				for (int ci = 0; ci < 4; ci++) {
-					void *cdata;
+					const void *cdata;
 					(void)ecs_pool_view(g->w, comps[ci], &unused, &cdata);
 					const unsigned char *got = ecs_get(g->w, pents[i], comps[ci]);
 					size_t sz = ecs_component_size(g->w, comps[ci]);
