@@ -453,6 +453,8 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 		if (fresh && dy) {
 			/* no damage here (the usual frame): another row's cells
 			 * compared with these, then copied */
+			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
+				continue; /* the same row (a blank one): nothing changes, no damage */
 			int moved = 0;
 			for (int j = 0; j < n; j++) {
 				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
