@@ -900,6 +900,12 @@ class SysBoot:
     # clock, no remote file system, no login.
     NOT_NEEDED = ('network-online.target', 'systemd-networkd-wait-online', 'NetworkManager-wait-online',
                   'time-sync.target', 'systemd-time-wait-sync', 'remote-fs.target', 'getty', 'cloud-')
+    # Nor, among everything it is ordered after (systemctl show -P After),
+    # what a login waits for and the game does not (issue 20 item 5): the
+    # default dependencies' sysinit.target and basic.target (the whole
+    # boot's set-up: a getty waits for them too), the user sessions, logind.
+    # Its own getty@tty1 (After=, so that the getty has left tty1) is not one.
+    NOT_AFTER = ('sysinit.target', 'basic.target', 'systemd-user-sessions', 'systemd-logind')
 
     def critical_chain(self):
         """systemd-analyze critical-chain pirogue.service: what the unit
@@ -916,8 +922,16 @@ class SysBoot:
         flat = ' <- '.join(ln.strip().lstrip('└─│├ ') for ln in chain.splitlines() if ln.strip())
         if bad or 'pirogue.service' not in chain:
             return self.report('FAIL', 'critical-chain', f'pirogue.service waited for {", ".join(bad) or "?"}: {flat}')
+        after = self.out1('systemctl show -P After pirogue.service').split()
+        waits = sorted(u for u in after if u != 'getty@tty1.service' and
+                       any(n in u for n in self.NOT_NEEDED + self.NOT_AFTER))
+        if waits:
+            return self.report('FAIL', 'critical-chain', f'pirogue.service is ordered after {", ".join(waits)}, '
+                               f'which the game does not need (a login does; systemctl show -P After: '
+                               f'{" ".join(sorted(after))}); the chain: {flat}')
         self.report('PASS', 'critical-chain', f'systemd-analyze critical-chain pirogue.service: {flat} '
-                    f'(none of {", ".join(self.NOT_NEEDED)}; in {self.out}/critical-chain.txt)')
+                    f'(none of {", ".join(self.NOT_NEEDED)}; in {self.out}/critical-chain.txt); ordered after '
+                    f'none of them nor of {", ".join(self.NOT_AFTER)} ({len(after)} units)')
 
 
 def run(rig, cfg):
