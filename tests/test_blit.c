@@ -793,14 +793,14 @@ static void test_damaged_equals_full(void **st)
 /* Every cell anti-aliased (or a colour tile), side by side: the blend
  * paths of both formats, including RGB565's two rows at a step of 8-pixel
  * cells (an odd last row), cells wider than 16 pixels and tails under 8,
- * with and without AVX2, match the reference model. */
+ * with and without AVX2 and AVX-512, match the reference model. */
 static void test_blend_every_cell(void **st)
 {
 	(void)st;
 	static const int widths[] = { 8, 6, 12, 16, 21 };
-	for (int base = 0; base < 2; base++) {
+	for (int base = 0; base < 3; base++) { /* the best code, the baseline, AVX2 without AVX-512 */
 		if (base)
-			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+			setenv("PIROGUE_BLIT_BASELINE", base == 1 ? "1" : "2", 1);
 		for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++)
 			for (int colour = 0; colour < 2; colour++) {
 				int cw = widths[wi], ch = 7;
@@ -848,14 +848,17 @@ static void test_blend_every_cell(void **st)
 	unsetenv("PIROGUE_BLIT_BASELINE");
 }
 
-/* The code used without AVX2 (and on other CPUs) draws the same pixels. */
+/* The code used without AVX2 (and on other CPUs) draws the same pixels;
+ * so does AVX2 without AVX-512. */
 static void test_baseline_code(void **st)
 {
 	(void)st;
-	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
-	golden_for_font(0);
-	golden_for_font(1);
-	damaged_equals_full(0, 1);
+	for (int k = 0; k < 2; k++) {
+		setenv("PIROGUE_BLIT_BASELINE", k ? "2" : "1", 1);
+		golden_for_font(0);
+		golden_for_font(1);
+		damaged_equals_full(0, 1);
+	}
 	unsetenv("PIROGUE_BLIT_BASELINE");
 }
 

@@ -148,12 +148,21 @@ static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
 			size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
 			uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
 			uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
-			if (lane == 4) {
+			if (lane == 4 && colour) {
+				/* XRGB8888 colour: 255 - a, then each channel t*a + 127
+				 * (the blend is y = t*a + 127 + bg*(255 - a), y / 255) */
+				uint32_t t = f->colour[i];
+				p[0] = p[1] = p[2] = p[3] = (uint16_t)(255 - a);
+				c[0] = (uint16_t)((t & 255) * a + 127);
+				c[1] = (uint16_t)(((t >> 8) & 255) * a + 127);
+				c[2] = (uint16_t)(((t >> 16) & 255) * a + 127);
+				c[3] = 127;
+			} else if (lane == 4) {
 				p[0] = p[1] = p[2] = p[3] = a;
 			} else {
 				p[0] = a;
 			}
-			if (colour) {
+			if (colour && lane == 1) {
 				uint32_t t = f->colour[i];
 				c[0] = t & 255;
 				c[plane] = (t >> 8) & 255;
@@ -189,10 +198,15 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 		}
 	b->draw_band = blit_band_base;
 #ifdef BLIT_HAVE_AVX2
-	/* PIROGUE_BLIT_BASELINE=1 keeps the baseline code (tests, comparisons) */
+	/* PIROGUE_BLIT_BASELINE=1 keeps the baseline code, =2 AVX2 without
+	 * AVX-512 (tests, comparisons) */
 	const char *base = getenv("PIROGUE_BLIT_BASELINE");
-	if (__builtin_cpu_supports("avx2") && !(base && *base == '1'))
+	int want = base && *base == '1' ? 0 : base && *base == '2' ? 1 : 2;
+	if (__builtin_cpu_supports("avx2") && want >= 1)
 		b->draw_band = blit_band_avx2;
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") && want == 2)
+		b->draw_band = blit_band_avx512;
 #endif
 	b->f = f;
 	b->scale = scale;
