@@ -88,7 +88,7 @@ static void run(const struct bcase *k, struct font *f, struct console *c, double
 	s.rotation = k->rot;
 	s.stride = FW * surf_bpp(k->fmt);
 	size_t bytes = (size_t)s.stride * FH;
-	s.pixels = malloc(bytes);
+	s.pixels = aligned_alloc(64, bytes); /* as a display's buffer is (DRM's are page-aligned) */
 	uint8_t *damage = calloc((size_t)c->w * (size_t)c->h, 1);
 	if (!s.pixels || !damage)
 		exit(1);

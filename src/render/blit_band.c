@@ -646,20 +646,35 @@ struct run_avx2 {
 	__m256i c, d;        /* coverage: C and D; colour: BK and unused */
 	const uint16_t *row; /* the cell's first row to draw */
 };
-AVX2_FN void run_row_avx2(const struct run_avx2 *k, int n, size_t y, size_t rowl, size_t cofs, uint8_t *dst, int bw,
-			  bool colour)
+/* One cell's row (row: its lanes) to dst. */
+AVX2_FN void cell_row_avx2(const struct run_avx2 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
+			   bool colour, bool nt)
 {
-	for (int m = 0; m < n; m++, dst += 4 * bw) {
-		const uint16_t *row = k[m].row + y * rowl;
-		__m256i lo = blend4_avx2(row, 0, cofs, colour, k[m].c, k[m].d, k[m].c);
-		__m256i hi = blend4_avx2(row, 16, cofs, colour, k[m].c, k[m].d, k[m].c);
+	__m256i lo = blend4_avx2(row, 0, cofs, colour, k->c, k->d, k->c);
+	__m256i hi = blend4_avx2(row, 16, cofs, colour, k->c, k->d, k->c);
+	if (nt) /* bw 8, dst 32-byte aligned */
+		_mm256_stream_si256((__m256i *)(void *)dst, pack8_avx2(lo, hi));
+	else
 		_mm256_storeu_si256((__m256i *)(void *)dst, pack8_avx2(lo, hi));
-		if (bw == 12) {
-			__m256i q = blend4_avx2(row, 32, cofs, colour, k[m].c, k[m].d, k[m].c);
-			_mm_storeu_si128((__m128i *)(void *)(dst + 32),
-					 _mm_packus_epi16(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1)));
-		}
+	if (bw == 12) {
+		__m256i q = blend4_avx2(row, 32, cofs, colour, k->c, k->d, k->c);
+		_mm_storeu_si128((__m128i *)(void *)(dst + 32),
+				 _mm_packus_epi16(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1)));
 	}
+}
+
+/* Row yo (in lanes from each cell's first) of a run of n neighbouring
+ * cells, two a step. */
+AVX2_FN void run_row_avx2(const struct run_avx2 *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw, bool colour,
+			  bool nt)
+{
+	int m = 0;
+	for (; m + 2 <= n; m += 2, dst += 8 * bw) {
+		cell_row_avx2(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
+		cell_row_avx2(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);
+	}
+	if (m < n)
+		cell_row_avx2(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
 }
 
 #define RUN_AVX2 16 /* cells of a run drawn row by row together */
@@ -679,7 +694,8 @@ AVX2_FN bool blend_cells_avx2(const struct blitter *b, const struct band *bd, st
 	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh, nrows = y1 - y0;
 	size_t stride = (size_t)s->stride;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
-	size_t cofs = 4 * (size_t)bd->o->blend[0].bwp, rowl = bd->blend[0].rowb / 2;
+	size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;
+	bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);
 	struct run_avx2 k[RUN_AVX2];
 	for (int i = 0, n; i < nb; i += n) {
 		const struct bjob *j = &bd->blend[i];
@@ -697,20 +713,20 @@ AVX2_FN bool blend_cells_avx2(const struct blitter *b, const struct band *bd, st
 			k[n].d = _mm256_sub_epi16(FK, BK);
 			k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb);
 		}
-		rowl = j->rowb / 2;
+		size_t rowl = j->rowb / 2, yo = 0;
 		uint8_t *dst = top + (size_t)j->sx0 * 4;
 		if (bw == 8 && colour)
-			for (int y = 0; y < nrows; y++, dst += stride)
-				run_row_avx2(k, n, (size_t)y, rowl, cofs, dst, 8, true);
+			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
+				run_row_avx2(k, n, yo, cofs, dst, 8, true, nt);
 		else if (bw == 8)
-			for (int y = 0; y < nrows; y++, dst += stride)
-				run_row_avx2(k, n, (size_t)y, rowl, cofs, dst, 8, false);
+			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
+				run_row_avx2(k, n, yo, cofs, dst, 8, false, nt);
 		else if (colour)
-			for (int y = 0; y < nrows; y++, dst += stride)
-				run_row_avx2(k, n, (size_t)y, rowl, cofs, dst, 12, true);
+			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
+				run_row_avx2(k, n, yo, cofs, dst, 12, true, false);
 		else
-			for (int y = 0; y < nrows; y++, dst += stride)
-				run_row_avx2(k, n, (size_t)y, rowl, cofs, dst, 12, false);
+			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
+				run_row_avx2(k, n, yo, cofs, dst, 12, false, false);
 	}
 	return true;
 }
@@ -720,6 +736,8 @@ __attribute__((target("avx2"))) void blit_band_avx2(const struct blitter *b, con
 	if (!blend_cells_avx2(b, bd, s))
 		blend_cells(b, bd, s);
 	copy_cells(bd, s);
+	if (bd->stream)
+		_mm_sfence(); /* the streamed stores ordered before what follows */
 }
 
 /* The same runs with AVX-512 (BW, VL): a row of eight pixels is one
@@ -735,23 +753,37 @@ AVX512_FN __m512i div255_512(__m512i y)
 	return _mm512_srli_epi16(_mm512_mulhi_epu16(y, _mm512_set1_epi16((short)0x8081)), 7);
 }
 
-AVX512_FN void run_row_avx512(const struct run_avx512 *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw,
-			      bool colour)
+/* One cell's row (row: its lanes) to dst. */
+AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
+			       bool colour, bool nt)
 {
-	for (int m = 0; m < n; m++, dst += 4 * bw) {
-		const uint16_t *row = k[m].row + yo;
-		__m512i a = _mm512_loadu_si512((const void *)row), y;
-		if (colour)
-			y = _mm512_add_epi16(_mm512_loadu_si512((const void *)(row + cofs)), _mm512_mullo_epi16(k[m].c, a));
-		else
-			y = _mm512_add_epi16(k[m].c, _mm512_mullo_epi16(k[m].d, a));
+	__m512i a = _mm512_loadu_si512((const void *)row), y;
+	if (colour)
+		y = _mm512_add_epi16(_mm512_loadu_si512((const void *)(row + cofs)), _mm512_mullo_epi16(k->c, a));
+	else
+		y = _mm512_add_epi16(k->c, _mm512_mullo_epi16(k->d, a));
+	if (nt) /* bw 8, dst 32-byte aligned */
+		_mm256_stream_si256((__m256i *)(void *)dst, _mm512_cvtepi16_epi8(div255_512(y)));
+	else
 		_mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtepi16_epi8(div255_512(y)));
-		if (bw == 12) {
-			__m256i q = blend4_avx2(row, 32, cofs, colour, _mm512_castsi512_si256(k[m].c),
-						_mm512_castsi512_si256(k[m].d), _mm512_castsi512_si256(k[m].c));
-			_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm256_cvtepi16_epi8(q));
-		}
+	if (bw == 12) {
+		__m256i q = blend4_avx2(row, 32, cofs, colour, _mm512_castsi512_si256(k->c), _mm512_castsi512_si256(k->d),
+					_mm512_castsi512_si256(k->c));
+		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm256_cvtepi16_epi8(q));
 	}
+}
+
+/* run_row_avx2 with AVX-512. */
+AVX512_FN void run_row_avx512(const struct run_avx512 *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw,
+			      bool colour, bool nt)
+{
+	int m = 0;
+	for (; m + 2 <= n; m += 2, dst += 8 * bw) {
+		cell_row_avx512(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
+		cell_row_avx512(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);
+	}
+	if (m < n)
+		cell_row_avx512(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
 }
 
 /* blend_cells_avx2 with AVX-512. */
@@ -765,6 +797,7 @@ AVX512_FN bool blend_cells_avx512(const struct blitter *b, const struct band *bd
 	size_t stride = (size_t)s->stride;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
 	size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;
+	bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);
 	struct run_avx512 k[RUN_AVX2];
 	for (int i = 0, n; i < nb; i += n) {
 		const struct bjob *j = &bd->blend[i];
@@ -786,16 +819,16 @@ AVX512_FN bool blend_cells_avx512(const struct blitter *b, const struct band *bd
 		uint8_t *dst = top + (size_t)j->sx0 * 4;
 		if (bw == 8 && colour)
 			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 8, true);
+				run_row_avx512(k, n, yo, cofs, dst, 8, true, nt);
 		else if (bw == 8)
 			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 8, false);
+				run_row_avx512(k, n, yo, cofs, dst, 8, false, nt);
 		else if (colour)
 			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 12, true);
+				run_row_avx512(k, n, yo, cofs, dst, 12, true, false);
 		else
 			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 12, false);
+				run_row_avx512(k, n, yo, cofs, dst, 12, false, false);
 	}
 	return true;
 }
@@ -808,6 +841,8 @@ __attribute__((target("avx2,avx512f,avx512bw,avx512vl"))) void blit_band_avx512(
 	if (!blend_cells_avx512(b, bd, s))
 		blend_cells(b, bd, s);
 	copy_cells(bd, s);
+	if (bd->stream)
+		_mm_sfence(); /* the streamed stores ordered before what follows */
 }
 #undef AVX512_FN
 #undef AVX2_FN

@@ -110,6 +110,8 @@ struct band {
 	int sy0;      /* surface y of the band's top row (may be < 0) */
 	int bw, bh;   /* a cell's size on the surface */
 	int nf, ns, nb, nc;
+	bool stream;  /* a whole draw onto the surface: the blend path's 8-pixel
+		       * runs may bypass the cache (AVX2, AVX-512; aligned rows) */
 	struct fjob fast[BLIT_JOBS];
 	struct job slow[BLIT_JOBS];
 	struct bjob blend[BLIT_JOBS];
