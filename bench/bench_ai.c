@@ -31,7 +31,7 @@ static struct game *setup(uint64_t seed, int n, struct start *st, int near, int 
 		exit(1);
 	}
 	world_clear_monsters(g, 1);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	const struct map *m = game_map(g);
 	struct rng r;
 	rng_seed(&r, seed);
@@ -69,7 +69,7 @@ static void reset(struct game *g, const struct start *st, int n)
 	game_player_pos(g, &px, &py);
 	for (int i = 0; i < n; i++) {
 		world_move(g, st[i].e, st[i].x, st[i].y);
-		struct c_ai *ai = ecs_get(g->w, st[i].e, COMP_AI);
+		struct c_ai *ai = ecs_get_mut(g->w, st[i].e, COMP_AI);
 		ai->state = AI_HUNTING;
 		ai->last_x = px;
 		ai->last_y = py;

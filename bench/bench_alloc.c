@@ -20,7 +20,7 @@ static struct game *new_game(uint64_t seed, const struct hist_store *st)
 	struct game_opts o = {.seed = seed, .mapgen = MAPGEN_CLASSIC};
 	if (game_create(&g, &o) || (st && game_set_history_store(g, st)))
 		exit(1);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	return g;
 }
 

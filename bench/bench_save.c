@@ -140,7 +140,7 @@ static struct game *long_floor(const struct hist_store *st, int n, double *ms)
 	struct game_opts o = {.seed = 5, .mapgen = MAPGEN_CLASSIC};
 	if (game_create(&g, &o) || (st && game_set_history_store(g, st)))
 		exit(1);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT};
 	double t0 = bench_now();
 	for (int i = 0; i < n; i++)

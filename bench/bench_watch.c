@@ -52,7 +52,7 @@ static void run_open(struct run *r, int watchers)
 	struct game_opts o = { .seed = 5, .mapgen = MAPGEN_CLASSIC };
 	if (game_create(&r->g, &o))
 		exit(1);
-	((struct c_actor *)ecs_get(r->g->w, r->g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(r->g->w, r->g->player, COMP_ACTOR))->defense = 1000;
 	r->u = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
 	r->d = calloc(1, sizeof *r->d);
 	r->memfd = memfd_create("bench_watch", 0);

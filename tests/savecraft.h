@@ -28,7 +28,7 @@ struct savecraft {
 
 static inline struct c_inventory *savecraft_inv(struct game *g)
 {
-	return ecs_get(g->w, g->player, COMP_INVENTORY);
+	return ecs_get_mut(g->w, g->player, COMP_INVENTORY);
 }
 
 /* issue 21.1: 'g' picked the player himself up */
@@ -55,7 +55,7 @@ static inline void savecraft_item_two_slots(struct game *g)
 /* issue 21.3: quaffed, it left the weapon slot naming a dead entity */
 static inline void savecraft_potion_weapon(struct game *g)
 {
-	struct c_equipment *eq = ecs_get(g->w, g->player, COMP_EQUIPMENT);
+	struct c_equipment *eq = ecs_get_mut(g->w, g->player, COMP_EQUIPMENT);
 	eq->slot[EQUIP_WEAPON] = savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT];
 }
 
@@ -83,7 +83,7 @@ static inline void savecraft_stack_of_forty(struct game *g)
  * 150 * level overflowed in combat_xp_next */
 static inline void savecraft_level_xp_huge(struct game *g)
 {
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 	pl->level = (1 << 24) - 1;
 	pl->xp = (1 << 24) - 1;
 }
@@ -92,7 +92,7 @@ static inline void savecraft_level_xp_huge(struct game *g)
  * there (no level-up past GAME_LEVEL_MAX, XP saturates). */
 static inline void savecraft_level_xp_at_limit(struct game *g)
 {
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 	pl->level = GAME_LEVEL_MAX;
 	pl->xp = GAME_XP_MAX;
 }
@@ -113,7 +113,7 @@ static inline void savecraft_log_repeat_max(struct game *g)
 /* A name that would send the terminal an escape sequence. */
 static inline void savecraft_name_escape(struct game *g)
 {
-	struct c_name *n = ecs_get(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_NAME);
+	struct c_name *n = ecs_get_mut(g->w, savecraft_inv(g)->slot[SAVECRAFT_POTION_SLOT], COMP_NAME);
 	snprintf(n->s, sizeof n->s, "\x1b]0;owned\x07potion");
 }
 
@@ -135,7 +135,7 @@ static inline void savecraft_monster_hunts_nowhere(struct game *g)
 	ecs_query_init(&q, g->w, ECS_BIT(COMP_AI));
 	ecs_entity e;
 	if (ecs_query_next(&q, &e)) {
-		struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+		struct c_ai *ai = ecs_get_mut(g->w, e, COMP_AI);
 		*ai = (struct c_ai){.state = AI_HUNTING, .last_x = -1, .last_y = -1};
 	}
 }
@@ -151,7 +151,7 @@ static inline void savecraft_item_in_no_slot(struct game *g)
 /* Hit points above the maximum. */
 static inline void savecraft_hp_over_max(struct game *g)
 {
-	struct c_actor *a = ecs_get(g->w, g->player, COMP_ACTOR);
+	struct c_actor *a = ecs_get_mut(g->w, g->player, COMP_ACTOR);
 	a->hp = a->max_hp + 1;
 }
 

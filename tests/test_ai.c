@@ -157,7 +157,7 @@ static void test_lost_sight_map_kept(void **state)
 	struct game *g = arena(true);
 	ecs_entity e[2] = {gamefix_spawn(g, ACTOR_ORC, 30, 5), gamefix_spawn(g, ACTOR_ORC, 32, 6)};
 	for (int i = 0; i < 2; i++) {
-		struct c_ai *ai = ecs_get(g->w, e[i], COMP_AI);
+		struct c_ai *ai = ecs_get_mut(g->w, e[i], COMP_AI);
 		ai->state = AI_HUNTING;
 		ai->last_x = 12;
 		ai->last_y = 19;
@@ -212,7 +212,7 @@ static void test_routes_around_a_blocker(void **state)
 	map_set(m, 3, 6, TILE_FLOOR);
 	world_put_player(g, 1, 2, 5);
 	ecs_entity plug = gamefix_spawn(g, ACTOR_ORC, 5, 5);
-	((struct c_ai *)ecs_get(g->w, plug, COMP_AI))->paralysed = 100;
+	((struct c_ai *)ecs_get_mut(g->w, plug, COMP_AI))->paralysed = 100;
 	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 7, 5);
 	world_refresh_view(g);
 	assert_true(world_visible(g, 7, 5));
@@ -235,7 +235,7 @@ static void test_paralysed(void **state)
 	(void)state;
 	struct game *g = arena(false);
 	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 6, 5);
-	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->paralysed = 2;
+	((struct c_ai *)ecs_get_mut(g->w, orc, COMP_AI))->paralysed = 2;
 	world_refresh_view(g);
 	game_apply(g, CMD_WAIT);
 	game_apply(g, CMD_WAIT);
@@ -263,7 +263,7 @@ static void test_confused(void **state)
 		for (int dx = -1; dx <= 1; dx++)
 			if (dx || dy)
 				ring[k++] = gamefix_spawn(g, ACTOR_GOBLIN, 30 + dx, 10 + dy);
-	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 2;
+	((struct c_ai *)ecs_get_mut(g->w, orc, COMP_AI))->confused = 2;
 	world_refresh_view(g);
 	assert_false(world_visible(g, 30, 10));
 	game_apply(g, CMD_WAIT);
@@ -294,7 +294,7 @@ static void test_confused_wanders(void **state)
 	struct game *g = arena(false);
 	gamefix_enter(g, 20, 10); /* in the middle, so the orc stays in view */
 	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 24, 10);
-	((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->confused = 10;
+	((struct c_ai *)ecs_get_mut(g->w, orc, COMP_AI))->confused = 10;
 	world_refresh_view(g);
 	int moved = 0, px = 24, py = 10;
 	for (int t = 0; t < 10; t++) {
@@ -356,7 +356,7 @@ static void test_more_monsters_than_the_list(void **state)
 		bool on_floor = i % 9 != 4 || k >= AWAY;
 		ecs_entity e;
 		assert_int_equal(world_spawn_actor(g, ACTOR_ORC, on_floor ? 1 : 2, 1 + i % 40, 1 + (i / 40) % 20, &e), 0);
-		((struct c_ai *)ecs_get(g->w, e, COMP_AI))->paralysed = 10;
+		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->paralysed = 10;
 		if (on_floor)
 			here[i - k] = e;
 		else
@@ -366,9 +366,9 @@ static void test_more_monsters_than_the_list(void **state)
 	for (int t = 1; t <= 3; t++) {
 		assert_int_equal(game_apply(g, CMD_WAIT), 1);
 		for (int i = 0; i < HERE; i++)
-			assert_int_equal(((struct c_ai *)ecs_get(g->w, here[i], COMP_AI))->paralysed, 10 - t);
+			assert_int_equal(((struct c_ai *)ecs_get_mut(g->w, here[i], COMP_AI))->paralysed, 10 - t);
 		for (int i = 0; i < AWAY; i++)
-			assert_int_equal(((struct c_ai *)ecs_get(g->w, away[i], COMP_AI))->paralysed, 10);
+			assert_int_equal(((struct c_ai *)ecs_get_mut(g->w, away[i], COMP_AI))->paralysed, 10);
 	}
 	game_destroy(g);
 }
@@ -386,7 +386,7 @@ static void test_occupancy_kept(void **state)
 	long checked = 0;
 	for (int k = 0; k < MAPGEN_COUNT; k++) {
 		struct game *g = gamefix_new(31 + (uint64_t)k, (enum mapgen_kind)k);
-		((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+		((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
 		struct rng r;
 		rng_seed(&r, 5 + (uint64_t)k);
 		for (int t = 0; t < 3000 && !game_is_over(g); t++) {

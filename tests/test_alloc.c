@@ -61,7 +61,7 @@ static void test_turns_allocate_nothing(void **state)
 					 CMD_MOVE_SW, CMD_MOVE_W, CMD_MOVE_NW, CMD_WAIT};
 	for (int k = 0; k < MAPGEN_COUNT; k++) {
 		struct game *g = gamefix_new(7 + (uint64_t)k, (enum mapgen_kind)k);
-		((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+		((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
 		struct rng r;
 		rng_seed(&r, 3);
 		game_apply(g, CMD_WAIT); /* the first turn of the floor */
@@ -84,7 +84,7 @@ static void test_turns_allocate_nothing(void **state)
 static void long_game(struct game *g, const char *what, int commands)
 {
 	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_WAIT};
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
 	struct rng r;
 	rng_seed(&r, 11);
 	game_apply(g, CMD_WAIT); /* the first turn of the floor */
@@ -162,7 +162,7 @@ static void test_autosaves_allocate_nothing(void **state)
 	struct game *g = NULL;
 	session_open(&s, d, false, &g, &u);
 	assert_int_equal(session_new_game(&s, &g, 21, MAPGEN_CLASSIC, 0, 0), 0);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000; /* lives on */
 	static const enum cmd moves[] = {CMD_MOVE_N, CMD_MOVE_E, CMD_MOVE_S, CMD_MOVE_W, CMD_WAIT, CMD_WAIT};
 	struct rng r;
 	rng_seed(&r, 11);
@@ -238,7 +238,7 @@ static void frame(struct display *d, const struct ui *u, const struct game *g, s
 static void check_frames(struct display *d, int cols, int rows, bool pictures)
 {
 	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	struct ui u;
 	memset(&u, 0, sizeof(u));
 	u.screen = UI_PLAY;

@@ -73,7 +73,7 @@ static void test_player_hits(void **state)
 	assert_int_equal(combat_attack(g, g->player, troll), 3);
 	assert_string_equal(gamefix_last_msg(g), "You attack the troll for 3 hit points.");
 	/* No damage. */
-	((struct c_actor *)ecs_get(g->w, troll, COMP_ACTOR))->defense = 9;
+	((struct c_actor *)ecs_get_mut(g->w, troll, COMP_ACTOR))->defense = 9;
 	assert_int_equal(combat_attack(g, g->player, troll), 0);
 	assert_string_equal(gamefix_last_msg(g), "You attack the troll but do no damage.");
 	assert_int_equal(((const struct c_actor *)ecs_get(g->w, troll, COMP_ACTOR))->hp, 13);
@@ -167,7 +167,7 @@ static void test_player_death(void **state)
 	(void)state;
 	struct game *g = arena();
 	ecs_entity troll = gamefix_spawn_seen(g, ACTOR_TROLL, 6, 5);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->hp = 2;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->hp = 2;
 	assert_false(game_is_over(g));
 	assert_int_equal(combat_attack(g, troll, g->player), 2);
 	assert_true(game_is_over(g));

@@ -102,7 +102,7 @@ static void test_components(void **state)
 	assert_int_equal(ecs_pool_count(w, cp), 500);
 	assert_int_equal(ecs_pool_count(w, ch), 167);
 	for (int i = 0; i < 500; i++) {
-		struct pos *p = ecs_get(w, e[i], cp);
+		struct pos *p = ecs_get_mut(w, e[i], cp);
 		assert_non_null(p);
 		assert_int_equal(p->x, i);
 		assert_int_equal(p->y, -i);
@@ -114,7 +114,7 @@ static void test_components(void **state)
 		assert_int_equal(ecs_remove(w, e[i], cp), 0);
 	assert_int_equal(ecs_remove(w, e[0], cp), -ENOENT);
 	for (int i = 0; i < 500; i++) {
-		struct pos *p = ecs_get(w, e[i], cp);
+		struct pos *p = ecs_get_mut(w, e[i], cp);
 		if (i % 2 == 0) {
 			assert_null(p);
 		} else {
@@ -202,7 +202,7 @@ static void test_pool_view(void **state)
 	for (int i = 1; i < 40; i += 7)
 		ecs_remove(w, e[i], cp);
 	const ecs_entity *ents;
-	void *data;
+	const void *data;
 	uint32_t n = ecs_pool_view(w, cp, &ents, &data);
 	assert_int_equal(n, ecs_pool_count(w, cp));
 	int seen[40] = {0};
@@ -358,6 +358,79 @@ static void test_restore(void **state)
 	ecs_world_destroy(c);
 }
 
+/* Whether dense index d of pool c is marked written (ecs_written). */
+static bool written_at(const struct ecs_world *w, int c, uint32_t d)
+{
+	const uint64_t *bits;
+	uint32_t nw;
+	if (ecs_written(w, c, &bits, &nw))
+		return true;
+	return d / 64 < nw && (bits[d / 64] >> (d % 64)) & 1;
+}
+
+/* Tracking writes (the digest's way of knowing what changed): ecs_get_mut,
+ * ecs_add and ecs_pool_view_mut mark, ecs_get does not, the clear forgets;
+ * adds and removes mark their pools touched. */
+static void test_written_marks(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[200];
+	for (int i = 0; i < 200; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		ecs_add(w, e[i], cp, &(struct pos){ i, i });
+	}
+	ecs_add(w, e[0], ch, &(struct hp){ 5 });
+	/* not tracked: any entry may have been written */
+	assert_false(ecs_tracks_writes(w));
+	assert_true(written_at(w, cp, 3));
+	assert_int_equal(ecs_touched(w), 0);
+	ecs_track_writes(w);
+	assert_true(ecs_tracks_writes(w));
+	assert_false(written_at(w, cp, 3));
+	/* reading marks nothing */
+	assert_int_equal(((const struct pos *)ecs_get(w, e[3], cp))->x, 3);
+	assert_false(written_at(w, cp, 3));
+	assert_int_equal(ecs_touched(w), 0);
+	/* writing marks the entry (past the first 64 too) and its pool */
+	((struct pos *)ecs_get_mut(w, e[3], cp))->x = 30;
+	((struct pos *)ecs_get_mut(w, e[150], cp))->y = 1;
+	assert_true(written_at(w, cp, 3));
+	assert_true(written_at(w, cp, 150));
+	assert_false(written_at(w, cp, 4));
+	assert_false(written_at(w, cp, 149));
+	assert_int_equal(ecs_touched(w), ECS_BIT(cp));
+	assert_null(ecs_get_mut(w, e[3], ct)); /* lacks it: nothing marked */
+	assert_int_equal(ecs_touched(w), ECS_BIT(cp));
+	ecs_written_clear(w);
+	assert_false(written_at(w, cp, 3));
+	assert_false(written_at(w, cp, 150));
+	assert_int_equal(ecs_touched(w), 0);
+	/* an add overwriting marks its entry; a new member touches the pool */
+	ecs_add(w, e[0], ch, &(struct hp){ 6 });
+	assert_true(written_at(w, ch, 0));
+	ecs_add(w, e[1], ct, NULL);
+	assert_int_equal(ecs_touched(w), ECS_BIT(ch) | ECS_BIT(ct));
+	ecs_written_clear(w);
+	/* a remove and a destroy touch the pools they take from */
+	assert_int_equal(ecs_remove(w, e[1], ct), 0);
+	assert_int_equal(ecs_touched(w), ECS_BIT(ct));
+	assert_int_equal(ecs_destroy(w, e[0]), 0);
+	assert_int_equal(ecs_touched(w), ECS_BIT(ct) | ECS_BIT(cp) | ECS_BIT(ch));
+	ecs_written_clear(w);
+	/* a mutable view: the whole pool, until the clear */
+	const ecs_entity *ents;
+	void *data;
+	assert_int_equal(ecs_pool_view_mut(w, cp, &ents, &data), 199);
+	assert_true(written_at(w, cp, 77));
+	assert_false(written_at(w, ch, 0));
+	assert_int_equal(ecs_touched(w), ECS_BIT(cp));
+	ecs_written_clear(w);
+	assert_false(written_at(w, cp, 77));
+	ecs_world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_modify_while_iterating),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_restore),
+		cmocka_unit_test(test_written_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -207,7 +207,7 @@ static void test_hp_stop_at_exactly_half(void **state)
 {
 	(void)state;
 	struct game *g = arena();
-	struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
+	struct c_actor *pa = ecs_get_mut(g->w, g->player, COMP_ACTOR);
 	assert_int_equal(pa->max_hp, 30);
 	struct command wait = {.c = CMD_WAIT, .item = -1, .x = -1, .y = -1, .choice = -1};
 	struct command step;
@@ -224,7 +224,7 @@ static void test_hp_stop_at_exactly_half(void **state)
 	/* from 30 straight to 14 stops too */
 	game_destroy(g);
 	g = arena();
-	pa = ecs_get(g->w, g->player, COMP_ACTOR);
+	pa = ecs_get_mut(g->w, g->player, COMP_ACTOR);
 	assert_int_equal(game_do(g, &wait), 1);
 	pa->hp = 14;
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
@@ -281,7 +281,7 @@ static void test_dead_and_levelup(void **state)
 	struct game *g = arena();
 	struct command step;
 	char why[80];
-	((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = 400;
+	((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->xp = 400;
 	assert_int_equal(game_explore_step(g, &step, why, sizeof(why)), 0);
 	assert_string_equal(why, "Choose how to level up first.");
 	g->over = true;

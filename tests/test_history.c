@@ -86,7 +86,7 @@ static void play(struct game *g, struct rng *r, int from, int to)
 static struct game *long_game(const struct hist_store *st, int commands)
 {
 	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->defense = 1000;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	if (st)
 		assert_int_equal(game_set_history_store(g, st), 0);
 	struct rng r;

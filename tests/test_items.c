@@ -57,7 +57,7 @@ static int hp_of(struct game *g, ecs_entity e)
 
 static void set_player_hp(struct game *g, int hp)
 {
-	((struct c_actor *)ecs_get(g->w, g->player, COMP_ACTOR))->hp = hp;
+	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->hp = hp;
 }
 
 /* Each carried item in exactly one slot and on no floor; equipped ones carried. */
@@ -520,7 +520,7 @@ static void check_monster_targeting(int kind, const char *self_msg)
 		assert_string_equal(gamefix_last_msg(g), refused[i].msg);
 	}
 	assert_int_equal(game_turn(g), 0);
-	assert_int_equal(((struct c_ai *)ecs_get(g->w, hidden, COMP_AI))->confused, 0);
+	assert_int_equal(((struct c_ai *)ecs_get_mut(g->w, hidden, COMP_AI))->confused, 0);
 	/* A corpse is not an enemy. */
 	ecs_entity dead = gamefix_spawn_seen(g, ACTOR_GOBLIN, 12, 12);
 	combat_kill(g, dead, ECS_NULL);
@@ -571,7 +571,7 @@ static void test_paralysis(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(game_apply(g, CMD_WAIT), 1);
 	assert_int_equal(hp_of(g, g->player), 30);
-	assert_int_equal(((struct c_ai *)ecs_get(g->w, orc, COMP_AI))->paralysed, 0);
+	assert_int_equal(((struct c_ai *)ecs_get_mut(g->w, orc, COMP_AI))->paralysed, 0);
 	assert_string_equal(game_describe(g, 11, 10, buf, sizeof(buf)), "orc");
 	game_apply(g, CMD_WAIT);
 	assert_int_equal(hp_of(g, g->player), 29); /* 3 - 2 */
@@ -680,10 +680,10 @@ static void test_level_up(void **state)
 		struct game_stats s0, s;
 		game_stats(g, &s0);
 		/* Kill for XP past 350: 340 plus a goblin's 20 (exactly 350: test_level_up_at_exact_threshold). */
-		((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = 340;
+		((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->xp = 340;
 		set_player_hp(g, 5);
 		ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 11, 10);
-		((struct c_actor *)ecs_get(g->w, gob, COMP_ACTOR))->hp = 1;
+		((struct c_actor *)ecs_get_mut(g->w, gob, COMP_ACTOR))->hp = 1;
 		assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
 		assert_true(game_levelup_pending(g));
 		assert_string_equal(gamefix_last_msg(g), "Your battle skills grow stronger! You reach level 2!");
@@ -721,7 +721,7 @@ static void test_level_up(void **state)
 	}
 	/* Enough XP for two levels: two choices in a row; the heal is capped. */
 	struct game *g = arena();
-	((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = 900;
+	((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->xp = 900;
 	assert_true(game_levelup_pending(g));
 	struct command c = level_up(LEVELUP_HP);
 	game_do(g, &c);
@@ -746,9 +746,9 @@ static void test_level_up_at_exact_threshold(void **state)
 	(void)state;
 	for (int before = 329; before <= 330; before++) {
 		struct game *g = arena();
-		((struct c_player *)ecs_get(g->w, g->player, COMP_PLAYER))->xp = before;
+		((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->xp = before;
 		ecs_entity gob = gamefix_spawn_seen(g, ACTOR_GOBLIN, 11, 10);
-		((struct c_actor *)ecs_get(g->w, gob, COMP_ACTOR))->hp = 1;
+		((struct c_actor *)ecs_get_mut(g->w, gob, COMP_ACTOR))->hp = 1;
 		assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
 		assert_true(gamefix_has_msg(g, "You gain 20 experience points."));
 		struct game_stats s;
@@ -760,7 +760,7 @@ static void test_level_up_at_exact_threshold(void **state)
 		game_destroy(g);
 	}
 	struct game *g = arena();
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 	pl->xp = 349;
 	assert_false(game_levelup_pending(g));
 	pl->xp = 350;

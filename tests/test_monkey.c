@@ -426,7 +426,7 @@ static void check_world(struct checker *c, const struct game *g)
 	const struct world_here *here = world_here(g);
 	if (here) {
 		const ecs_entity *pents, *unused;
-		void *pdata, *rdata, *mdata;
+		const void *pdata, *rdata, *mdata;
 		uint32_t np = ecs_pool_view(g->w, COMP_POS, &pents, &pdata), k = 0;
 		(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
 		(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);

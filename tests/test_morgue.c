@@ -326,7 +326,7 @@ static void test_score_counts_levels(void **st)
 	(void)st;
 	struct game *g = gamefix_room(5);
 	gamefix_enter(g, 5, 5);
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 	pl->xp = 900;
 	struct score s;
 	scores_of(g, 100, &s);

@@ -439,7 +439,7 @@ static void test_gameover_text_fits(void **st)
 	struct rig r;
 	char buf[256];
 	rig_room(&r, 1, UI_GAMEOVER);
-	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 14;
 	pl->xp = 945;
 	r.f.g->turn = 10522;
@@ -1004,7 +1004,7 @@ static void test_boxes_fit_content(void **st)
 		/* the level-up box: as wide as its longest choice, a row
 		 * between choices that fit on one line (it was 44 wide with a
 		 * blank row more under each choice and at its foot) */
-		struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+		struct c_player *pl = ecs_get_mut(r.f.g->w, r.f.g->player, COMP_PLAYER);
 		struct game_stats gs;
 		game_stats(r.f.g, &gs);
 		pl->xp = gs.xp_next;
@@ -1408,7 +1408,7 @@ static void test_levelup(void **st)
 	(void)st;
 	struct rig r;
 	rig_room(&r, 3, UI_PLAY);
-	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	struct game_stats s;
 	game_stats(r.f.g, &s);
 	pl->xp = s.xp_next;
@@ -1529,7 +1529,7 @@ static void test_hud_xp_fits(void **st)
 	(void)st;
 	struct rig r;
 	rig_room(&r, 3, UI_PLAY);
-	struct c_player *pl = ecs_get(r.f.g->w, r.f.g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(r.f.g->w, r.f.g->player, COMP_PLAYER);
 	pl->level = 8;
 	pl->xp = 1005;
 	ui_draw(&r.u, r.f.g, r.c);
@@ -1558,7 +1558,7 @@ static void test_hp_bar_alive(void **st)
 	(void)st;
 	struct rig r;
 	rig_room(&r, 3, UI_PLAY);
-	struct c_actor *pa = ecs_get(r.f.g->w, r.f.g->player, COMP_ACTOR);
+	struct c_actor *pa = ecs_get_mut(r.f.g->w, r.f.g->player, COMP_ACTOR);
 	pa->hp = 1;
 	ui_draw(&r.u, r.f.g, r.c);
 	int y = -1;

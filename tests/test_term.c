@@ -17,6 +17,8 @@
 #include "testutil.h"
 #include "platform/term.h"
 #include "render/console.h"
+#include "core/rng.h"
+#include "core/utf8.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -766,6 +768,174 @@ static void test_restored_on_sigint(void **st) { (void)st; run_child_way_out(BY_
 static void test_restored_on_sigterm(void **st) { (void)st; run_child_way_out(BY_SIGTERM); }
 static void test_restored_on_exit(void **st) { (void)st; run_child_way_out(BY_EXIT); }
 
+/* ---- a scrolled view (con_move) --------------------------------------- */
+
+/* A terminal as the backend drives it: cursor moves (CUP, CUF, CHA, CR,
+ * LF), colours (SGR 0, 38;2, 48;2), clearing (ED 2), a scroll region
+ * (DECSTBM) and lines inserted or deleted in it (IL, DL). Lines a scroll
+ * brings in hold UNSET until written (a real terminal blanks them in some
+ * colour; the backend must write them). */
+#define VT_W 40
+#define VT_H 12
+#define UNSET 0xFFFFFFFEu
+#define DEF_COLOUR 0x1000000u
+struct vt {
+	struct con_cell cell[VT_H][VT_W];
+	int x, y, top, bot;
+	uint32_t fg, bg;
+};
+
+static void vt_lines(struct vt *v, int from, int to, int n, bool insert)
+{
+	/* rows from..to (the region from the cursor) moved by n, the rest UNSET */
+	for (int k = 0; k <= to - from; k++) {
+		int r = insert ? to - k : from + k, src = insert ? r - n : r + n;
+		for (int x = 0; x < VT_W; x++)
+			v->cell[r][x] = src >= from && src <= to ? v->cell[src][x]
+								  : (struct con_cell){ UNSET, 0, 0, 0, 0 };
+	}
+}
+
+static void vt_feed(struct vt *v, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '\r') {
+			v->x = 0, i++;
+		} else if (s[i] == '\n') {
+			v->y++, i++;
+		} else if (s[i] == '\033' && i + 1 < n && s[i + 1] != '[') {
+			i += 2; /* ESC = , ESC > */
+		} else if (s[i] == '\033') {
+			int p[16] = { 0 }, np = 0;
+			bool priv = false;
+			i += 2;
+			if (i < n && s[i] == '?')
+				priv = true, i++;
+			while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';')) {
+				if (s[i] == ';')
+					np++;
+				else
+					p[np] = p[np] * 10 + (s[i] - '0');
+				i++;
+			}
+			np++;
+			char f = s[i++];
+			int a = p[0] ? p[0] : 1;
+			if (priv)
+				continue; /* modes: nothing drawn */
+			switch (f) {
+			case 'H': v->y = a - 1, v->x = (np > 1 && p[1] ? p[1] : 1) - 1; break;
+			case 'C': v->x += a; break;
+			case 'G': v->x = a - 1; break;
+			case 'J':
+				for (int y = 0; y < VT_H; y++)
+					for (int x = 0; x < VT_W; x++)
+						v->cell[y][x] = (struct con_cell){ ' ', DEF_COLOUR, v->bg, 0, 0 };
+				break;
+			case 'r':
+				v->top = p[0] ? p[0] - 1 : 0;
+				v->bot = np > 1 && p[1] ? p[1] - 1 : VT_H - 1;
+				v->x = v->y = 0;
+				break;
+			case 'L':
+			case 'M':
+				assert_true(v->y >= v->top && v->y <= v->bot);
+				vt_lines(v, v->y, v->bot, a, f == 'L');
+				break;
+			case 'm':
+				for (int k = 0; k < np; k++) {
+					if (p[k] == 0)
+						v->fg = v->bg = DEF_COLOUR;
+					else if ((p[k] == 38 || p[k] == 48) && k + 4 < np) {
+						uint32_t c = CON_RGB(p[k + 2], p[k + 3], p[k + 4]);
+						*(p[k] == 38 ? &v->fg : &v->bg) = c;
+						k += 4;
+					}
+				}
+				break;
+			default: fail_msg("an escape the model does not know: %c", f);
+			}
+		} else {
+			uint32_t cp;
+			i += utf8_decode(s + i, n - i, &cp);
+			assert_true(v->x < VT_W && v->y < VT_H);
+			v->cell[v->y][v->x] = (struct con_cell){ cp, v->fg, v->bg, 0, 0 };
+			if (v->x < VT_W - 1)
+				v->x++;
+		}
+	}
+}
+
+/* A cell of a few looks (so that many are alike, as on a map). */
+static void put_some(struct console *c, struct rng *r, int x, int y)
+{
+	static const uint32_t chs[] = { ' ', '@', '#', '.', 0x2588 };
+	static const uint32_t cols[] = { 0xFFFFFF, 0x3C3C50, 0xC0A080 };
+	con_put(c, x, y, chs[rng_range(r, 0, 4)], cols[rng_range(r, 0, 2)], rng_range(r, 0, 3) ? 0 : 0x141420);
+}
+
+/* Frames of a console whose rows move (a scrolled view, as ui_draw_frame
+ * moves it: con_move), changed before and after the move, sometimes moved
+ * twice, sideways or in part of its width (which no scroll region can
+ * move): the terminal the backend drives then shows what another one shows
+ * that is sent the same console's cells without any move, cell for cell;
+ * and vertical moves of whole rows are scrolled (fewer bytes). */
+static void test_moved_rows_scrolled(void **st)
+{
+	(void)st;
+	struct outrig a, b;
+	outrig_open(&a, VT_W, VT_H, VT_W, VT_H);
+	outrig_open(&b, VT_W, VT_H, VT_W, VT_H);
+	static struct vt va, vb;
+	memset(&va, 0, sizeof va);
+	memset(&vb, 0, sizeof vb);
+	va.bot = vb.bot = VT_H - 1;
+	struct rng r;
+	rng_seed(&r, 22);
+	size_t bytes_a = 0, bytes_b = 0;
+	int scrolled = 0;
+	for (int t = 0; t < 400; t++) {
+		for (int i = rng_range(&r, 0, 2) ? 0 : rng_range(&r, 1, 5); i > 0; i--)
+			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, VT_H - 1));
+		int kind = rng_range(&r, 0, 9), top = rng_range(&r, 0, 3), h = rng_range(&r, 2, VT_H - top);
+		int dy = rng_range(&r, 0, 1) ? 1 : -1, dx = kind == 0 ? 1 : 0, x0 = kind == 1 ? 1 : 0;
+		if (t > 0) /* (the first frame is whole) */
+			assert_int_equal(con_move(a.c, x0, top, VT_W - x0, h, dx, dy), 0);
+		if (kind == 2)
+			assert_int_equal(con_move(a.c, 0, top, VT_W, h, 0, -dy), 0);
+		for (int i = rng_range(&r, 0, 6); i > 0; i--)
+			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, VT_H - 1));
+		/* (the copy has every changed cell damaged, no move) */
+		assert_int_equal(con_copy(b.c, a.c), 0);
+		assert_int_equal(a.d->ops->present(a.d, a.c), 0);
+		assert_int_equal(b.d->ops->present(b.d, b.c), 0);
+		drain(a.p[0], &a.out);
+		drain(b.p[0], &b.out);
+		scrolled += strstr(a.out.p, "r\033[") != NULL;
+		bytes_a += a.out.len;
+		bytes_b += b.out.len;
+		vt_feed(&va, a.out.p, a.out.len);
+		vt_feed(&vb, b.out.p, b.out.len);
+		for (int y = 0; y < VT_H; y++)
+			for (int x = 0; x < VT_W; x++) {
+				struct con_cell p = va.cell[y][x], q = vb.cell[y][x];
+				if (p.ch != q.ch || p.bg != q.bg || (p.ch != ' ' && p.fg != q.fg))
+					fail_msg("frame %d (move %d: %d+%d by %d, %d): cell (%d, %d) shows U+%04X %06X/%06X, "
+						 "the unmoved one U+%04X %06X/%06X; sent: %s", t, kind, top, h, dx, dy, x, y,
+						 p.ch, p.fg, p.bg, q.ch, q.fg, q.bg, encode(a.out.p, a.out.len));
+			}
+		con_clear_damage(a.c);
+		con_clear_damage(b.c);
+	}
+	print_message("%d of 400 frames scrolled; %zu bytes against %zu unmoved\n", scrolled, bytes_a, bytes_b);
+	assert_true(scrolled > 100);
+	assert_true(bytes_a < bytes_b);
+	a.d->ops->close(a.d);
+	b.d->ops->close(b.d);
+	outrig_close(&a);
+	outrig_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_unprintable_glyphs_replaced),
 		cmocka_unit_test(test_wide_map_cell_tail_is_a_space),
 		cmocka_unit_test(test_open_bad_size),
+		cmocka_unit_test(test_moved_rows_scrolled),
 		cmocka_unit_test(test_input_through_dispatch),
 		cmocka_unit_test(test_small_room_and_eof),
 		cmocka_unit_test(test_burst_of_arrows),

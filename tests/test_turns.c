@@ -97,7 +97,7 @@ static void test_dead_never_act(void **state)
 	(void)state;
 	struct game *g = arena();
 	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 6, 5);
-	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 4;
+	((struct c_actor *)ecs_get_mut(g->w, orc, COMP_ACTOR))->hp = 4;
 	world_refresh_view(g);
 	int n0 = game_msg_count(g);
 	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
@@ -308,7 +308,7 @@ static void test_memory_walks_on_change(void **state)
 	int px, py;
 	game_player_pos(g, &px, &py);
 	ecs_entity orc = gamefix_spawn_seen(g, ACTOR_ORC, px + 1, py);
-	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 1;
+	((struct c_actor *)ecs_get_mut(g->w, orc, COMP_ACTOR))->hp = 1;
 	assert_int_equal(game_apply(g, CMD_MOVE_E), 1);
 	assert_true(ecs_has(g->w, orc, COMP_CORPSE));
 	assert_true(g->memo.walks > walks);
@@ -327,7 +327,7 @@ static void test_drawables_and_memory(void **state)
 		map_set(m, 10, y, TILE_WALL);
 	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 7, 5);
 	gamefix_spawn(g, ACTOR_TROLL, 15, 5); /* unseen */
-	((struct c_actor *)ecs_get(g->w, orc, COMP_ACTOR))->hp = 1;
+	((struct c_actor *)ecs_get_mut(g->w, orc, COMP_ACTOR))->hp = 1;
 	world_refresh_view(g);
 	struct drawable d[16];
 	int n = game_drawables(g, d, 16);

@@ -65,11 +65,14 @@ static void camera(const struct game *g, int cols, int rows, int *cam_x, int *ca
  * the gamepad's hints, the demo's hint line); after every command the
  * console brought up to date by ui_draw_frame equals a whole ui_draw and
  * is damaged exactly where it changed (scratch scribbled on between
- * frames). Returns how many frames were redrawn in part; *scrolled counts
- * the frames whose camera moved under a pointer held over the map, *moved
- * those redrawn in part whose camera moved (the view moved in the console,
- * the cells it uncovered drawn). */
-static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int *scrolled, int *moved)
+ * frames), but in a moved view, where a cell may be moved and then drawn
+ * back as it was (*spurious counts those); a cell damaged CON_MOVED shows
+ * what its source showed. Returns how many frames were redrawn in part;
+ * *scrolled counts the frames whose camera moved under a pointer held over
+ * the map, *moved those redrawn in part whose camera moved (the view moved
+ * in the console, the cells it uncovered drawn). */
+static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int *scrolled, int *moved,
+		      int *spurious)
 {
 	struct console *shown, *scratch, *ref;
 	assert_int_equal(con_create(&shown, cols, rows), 0);
@@ -90,7 +93,7 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 	struct rng r;
 	rng_seed(&r, seed);
 	int partial = 0, games = 1, depth = 1, hovering = 0, cam_x = 0, cam_y = 0, last_x = -1, last_y = -1;
-	*scrolled = *moved = 0;
+	*scrolled = *moved = *spurious = 0;
 	for (int t = 0; t < COMMANDS; t++) {
 		if (game_is_over(g)) {
 			game_destroy(g);
@@ -167,6 +170,13 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 		ui_draw_frame(&drawn, &u, g, shown, scratch);
 		partial += was_valid && drawn.valid;
 		*moved += was_valid && drawn.valid && (cam_x != was_x || cam_y != was_y);
+		bool moved_now = shown->move.w != 0;
+		struct ui_layout l;
+		ui_layout(cols, rows, map_cw, &l);
+		int mdx = (was_x - cam_x) * map_cw, mdy = was_y - cam_y;
+		if (moved_now && (shown->move.dx != mdx || shown->move.dy != mdy))
+			fail_msg("%dx%d, command %d: the view moved by %d, %d, the console says %d, %d", cols, rows, t, mdx,
+				 mdy, shown->move.dx, shown->move.dy);
 		ui_draw(&u, g, ref);
 		for (int i = 0; i < cols * rows; i++) {
 			if (memcmp(&shown->cells[i], &ref->cells[i], sizeof ref->cells[i]))
@@ -174,14 +184,28 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 					 "%06X/%06X",
 					 cols, rows, t, i % cols, i / cols, shown->cells[i].ch, shown->cells[i].fg,
 					 shown->cells[i].bg, shown->cells[i].flags, ref->cells[i].ch, ref->cells[i].flags, ref->cells[i].fg, ref->cells[i].bg);
-			if (!shown->damage[i] != !memcmp(&before[i], &shown->cells[i], sizeof before[i]))
+			bool same = !memcmp(&before[i], &shown->cells[i], sizeof before[i]);
+			/* a moved view's cells may be set back to what they were
+			 * before the move (damaged, unchanged): then only in the view */
+			bool in_view = moved_now && i / cols >= l.view_y && i / cols < l.view_y + l.view_h &&
+				       i % cols >= l.view_x && i % cols < l.view_x + l.view_w;
+			if (!shown->damage[i] != same && (!same || !in_view))
 				fail_msg("%dx%d, command %d: cell (%d, %d) %s", cols, rows, t, i % cols, i / cols,
 					 shown->damage[i] ? "damaged but unchanged" : "changed but not damaged");
+			*spurious += shown->damage[i] && same;
+			/* a moved cell shows what the cell it came from showed */
+			int from = i - mdy * cols - mdx;
+			if (shown->damage[i] == CON_MOVED &&
+			    (!moved_now || from < 0 || from >= cols * rows ||
+			     memcmp(&before[from], &shown->cells[i], sizeof before[i])))
+				fail_msg("%dx%d, command %d: cell (%d, %d) damaged as moved, but it does not show what (%d, %d) "
+					 "did", cols, rows, t, i % cols, i / cols, (from % cols + cols) % cols, from / cols);
 		}
 	}
 	print_message("%dx%d generator %d: %d of %d frames redrawn in part, %d games, deepest floor %d, the camera "
-		      "moved under a still pointer %d times, in a frame redrawn in part %d times\n",
-		      cols, rows, (int)k, partial, COMMANDS, games, depth, *scrolled, *moved);
+		      "moved under a still pointer %d times, in a frame redrawn in part %d times (%d cells drawn back "
+		      "as they were)\n",
+		      cols, rows, (int)k, partial, COMMANDS, games, depth, *scrolled, *moved, *spurious);
 	game_destroy(g);
 	con_destroy(shown);
 	con_destroy(scratch);
@@ -198,9 +222,9 @@ static void test_partial_equals_whole(void **st)
 	static const int sizes[][2] = {{240, 67}, {80, 24}, {80, 30}, {100, 50}, {40, 24}, {63, 40}, {39, 24}, {100, 24}};
 	for (int k = 0; k < MAPGEN_COUNT; k++)
 		for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-			int scrolled, moved;
+			int scrolled, moved, spurious;
 			int partial = check_size(sizes[i][0], sizes[i][1], (enum mapgen_kind)k, 40 + (uint64_t)i, &scrolled,
-						 &moved);
+						 &moved, &spurious);
 			if (sizes[i][0] >= 40)
 				assert_true(partial > COMMANDS / 2); /* the path under test was taken */
 			else
@@ -224,16 +248,17 @@ static void test_partial_equals_whole_wide(void **st)
 	static const int sizes[][2] = {{160, 45}, {80, 30}, {107, 32}, {41, 24}};
 	map_cw = 2;
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		int scrolled, moved;
-		int partial = check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 70 + (uint64_t)i, &scrolled, &moved);
+		int scrolled, moved, spurious;
+		int partial = check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 70 + (uint64_t)i, &scrolled, &moved,
+					 &spurious);
 		assert_true(partial > COMMANDS / 2);
 		assert_true(scrolled > 0); /* every one is narrower than the map's 80 map cells */
 		assert_true(moved > 0);
 	}
 	/* and in pictures (--tiles on): the cells carry them */
 	pictures = true;
-	int scrolled, moved;
-	assert_true(check_size(160, 45, MAPGEN_CLASSIC, 75, &scrolled, &moved) > COMMANDS / 2);
+	int scrolled, moved, spurious;
+	assert_true(check_size(160, 45, MAPGEN_CLASSIC, 75, &scrolled, &moved, &spurious) > COMMANDS / 2);
 	assert_true(moved > 0);
 	pictures = false;
 	map_cw = 1;

@@ -233,7 +233,7 @@ static void test_fifty_watchers_at_random(void **state)
 	(void)state;
 	struct side s;
 	side_open(&s, 9);
-	((struct c_actor *)ecs_get(s.g->w, s.g->player, COMP_ACTOR))->defense = 1000; /* plays all the turns */
+	((struct c_actor *)ecs_get_mut(s.g->w, s.g->player, COMP_ACTOR))->defense = 1000; /* plays all the turns */
 	enum { N = 50 };
 	struct watcher w[N];
 	bool stalled[N];

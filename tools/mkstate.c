@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	if (!strcmp(kind, "items")) {
 		rc = give_items(g);
 	} else if (!strcmp(kind, "levelup")) {
-		struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+		struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 		struct game_stats s;
 		game_stats(g, &s);
 		pl->xp = s.xp_next;

@@ -16,6 +16,9 @@ struct pool {
 	unsigned char *data;
 	uint32_t count, cap;
 	uint32_t version; /* bumped whenever an entity joins or leaves */
+	uint64_t *wbits;  /* while tracking: bit d set when entry d was written */
+	uint32_t wwords;  /* words in wbits */
+	bool wall;        /* while tracking: any entry may have been written */
 };
 
 struct ecs_world {
@@ -32,6 +35,8 @@ struct ecs_world {
 	uint32_t nlater, caplater;
 	struct pool pools[ECS_MAX_COMPONENTS];
 	int npools;
+	bool track;       /* writes are recorded (ecs_track_writes) */
+	uint32_t touched; /* while tracking: bit c set when pool c was written or changed members */
 };
 
 int ecs_world_create(struct ecs_world **out)
@@ -51,6 +56,7 @@ void ecs_world_destroy(struct ecs_world *w)
 		free(w->pools[i].sparse);
 		free(w->pools[i].dense);
 		free(w->pools[i].data);
+		free(w->pools[i].wbits);
 	}
 	free(w->gen);
 	free(w->alive);
@@ -178,14 +184,41 @@ static void pool_remove(struct pool *p, uint32_t idx)
 	p->version++;
 }
 
+/* Entry d of pool c written: marked while writes are tracked (when the
+ * bit set cannot grow, the whole pool counts as written). */
+static void mark(struct ecs_world *w, int c, uint32_t d)
+{
+	if (!w->track)
+		return;
+	struct pool *p = &w->pools[c];
+	w->touched |= ECS_BIT(c);
+	if (d / 64 >= p->wwords) {
+		uint32_t n = p->cap / 64 + 1;
+		if (n <= d / 64)
+			n = d / 64 + 1;
+		uint64_t *b = realloc(p->wbits, sizeof *b * n);
+		if (!b) {
+			p->wall = true;
+			return;
+		}
+		memset(b + p->wwords, 0, sizeof *b * (n - p->wwords));
+		p->wbits = b;
+		p->wwords = n;
+	}
+	p->wbits[d / 64] |= 1ULL << (d % 64);
+}
+
 int ecs_destroy(struct ecs_world *w, ecs_entity e)
 {
 	if (!ecs_alive(w, e))
 		return -ENOENT;
 	uint32_t idx = ECS_INDEX(e);
 	for (int c = 0; c < w->npools; c++)
-		if (w->mask[idx] & ECS_BIT(c))
+		if (w->mask[idx] & ECS_BIT(c)) {
 			pool_remove(&w->pools[c], idx);
+			if (w->track)
+				w->touched |= ECS_BIT(c);
+		}
 	w->mask[idx] = 0;
 	w->alive[idx] = 0;
 	w->queued[idx] = 0;
@@ -281,6 +314,7 @@ void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
 		p->version++;
 		w->mask[idx] |= ECS_BIT(c);
 	}
+	mark(w, c, d);
 	void *dst = p->data + (size_t)d * p->size;
 	if (init)
 		memmove(dst, init, p->size);
@@ -295,16 +329,28 @@ int ecs_remove(struct ecs_world *w, ecs_entity e, int c)
 		return -ENOENT;
 	uint32_t idx = ECS_INDEX(e);
 	pool_remove(&w->pools[c], idx);
+	if (w->track)
+		w->touched |= ECS_BIT(c);
 	w->mask[idx] &= ~ECS_BIT(c);
 	return 0;
 }
 
-void *ecs_get(const struct ecs_world *w, ecs_entity e, int c)
+const void *ecs_get(const struct ecs_world *w, ecs_entity e, int c)
 {
 	if (!ecs_has(w, e, c))
 		return NULL;
 	const struct pool *p = &w->pools[c];
 	return p->data + (size_t)p->sparse[ECS_INDEX(e)] * p->size;
+}
+
+void *ecs_get_mut(struct ecs_world *w, ecs_entity e, int c)
+{
+	if (!ecs_has(w, e, c))
+		return NULL;
+	struct pool *p = &w->pools[c];
+	uint32_t d = p->sparse[ECS_INDEX(e)];
+	mark(w, c, d);
+	return p->data + (size_t)d * p->size;
 }
 
 bool ecs_has(const struct ecs_world *w, ecs_entity e, int c)
@@ -329,7 +375,7 @@ uint32_t ecs_pool_version(const struct ecs_world *w, int c)
 	return c >= 0 && c < w->npools ? w->pools[c].version : 0;
 }
 
-uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, void **data)
+uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, const void **data)
 {
 	if (c < 0 || c >= w->npools) {
 		*ents = NULL;
@@ -339,6 +385,64 @@ uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents
 	*ents = w->pools[c].dense;
 	*data = w->pools[c].data;
 	return w->pools[c].count;
+}
+
+uint32_t ecs_pool_view_mut(struct ecs_world *w, int c, const ecs_entity **ents, void **data)
+{
+	if (c < 0 || c >= w->npools) {
+		*ents = NULL;
+		*data = NULL;
+		return 0;
+	}
+	if (w->track) {
+		w->pools[c].wall = true;
+		w->touched |= ECS_BIT(c);
+	}
+	*ents = w->pools[c].dense;
+	*data = w->pools[c].data;
+	return w->pools[c].count;
+}
+
+void ecs_track_writes(struct ecs_world *w)
+{
+	w->track = true;
+}
+
+bool ecs_tracks_writes(const struct ecs_world *w)
+{
+	return w->track;
+}
+
+uint32_t ecs_touched(const struct ecs_world *w)
+{
+	return w->touched;
+}
+
+bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32_t *nwords)
+{
+	*bits = NULL;
+	*nwords = 0;
+	if (c < 0 || c >= w->npools)
+		return false;
+	const struct pool *p = &w->pools[c];
+	if (!w->track || p->wall)
+		return true;
+	*bits = p->wbits;
+	*nwords = p->wwords;
+	return false;
+}
+
+void ecs_written_clear(struct ecs_world *w)
+{
+	for (int c = 0; c < w->npools; c++) {
+		if (!(w->touched & ECS_BIT(c)))
+			continue;
+		struct pool *p = &w->pools[c];
+		if (p->wwords)
+			memset(p->wbits, 0, sizeof *p->wbits * p->wwords);
+		p->wall = false;
+	}
+	w->touched = 0;
 }
 
 uint32_t ecs_slots(const struct ecs_world *w)

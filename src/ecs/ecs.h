@@ -64,8 +64,14 @@ int ecs_reserve(struct ecs_world *w, int c, uint32_t n);
  * does not have c. Inside a query loop only the entity just returned may
  * lose components. */
 int ecs_remove(struct ecs_world *w, ecs_entity e, int c);
-/* Component c of e, or NULL when e is not alive or lacks c. */
-void *ecs_get(const struct ecs_world *w, ecs_entity e, int c);
+/* Component c of e for reading, or NULL when e is not alive or lacks c. */
+const void *ecs_get(const struct ecs_world *w, ecs_entity e, int c);
+/* Component c of e for writing (the same entry ecs_get reads), or NULL when
+ * e is not alive or lacks c; while writes are tracked (ecs_track_writes),
+ * the entry is marked written. Write a component only through a pointer
+ * from here, ecs_add or ecs_pool_view_mut, and only until the next
+ * ecs_written_clear. */
+void *ecs_get_mut(struct ecs_world *w, ecs_entity e, int c);
 /* True when e is alive and has component c. */
 bool ecs_has(const struct ecs_world *w, ecs_entity e, int c);
 /* Bit mask (1u << c) of the component types e has; 0 when not alive. */
@@ -82,7 +88,31 @@ uint32_t ecs_pool_version(const struct ecs_world *w, int c);
  * how many there are (0, both NULL, for an unknown c). For walking a whole
  * pool without a look-up per entity; valid until an entity gains or loses c
  * or ecs_reserve(w, c, ...) makes room. */
-uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, void **data);
+uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, const void **data);
+/* The same for writing: while writes are tracked, the whole pool counts as
+ * written (see ecs_written). */
+uint32_t ecs_pool_view_mut(struct ecs_world *w, int c, const ecs_entity **ents, void **data);
+
+/* Tracking writes, for one reader that keeps a copy of the pools up to date
+ * (the game's digest) without comparing them whole: from this call on,
+ * ecs_get_mut, ecs_add and ecs_pool_view_mut mark what they hand out for
+ * writing, and adds and removes mark their pools; ecs_written_clear forgets
+ * the marks. A world not tracked pays one test per write. */
+void ecs_track_writes(struct ecs_world *w);
+/* Whether ecs_track_writes was called on w. */
+bool ecs_tracks_writes(const struct ecs_world *w);
+/* Bit mask (ECS_BIT(c)) of the pools written or having gained or lost an
+ * entity since tracking began or the last ecs_written_clear. */
+uint32_t ecs_touched(const struct ecs_world *w);
+/* The entries of pool c written since then: returns true when any entry may
+ * have been (not tracked, a mutable view taken, or the marks could not be
+ * kept); else false with *bits set to a bit set over the dense indices of
+ * ecs_pool_view (bit i % 64 of word i / 64) of *nwords words (entries past
+ * them were not written). Valid until the next write or clear. Gains and
+ * losses are seen with ecs_pool_version, not here. */
+bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32_t *nwords);
+/* Forgets every mark: the pools count as unwritten from here. */
+void ecs_written_clear(struct ecs_world *w);
 
 /* Enumeration of every slot for saving and hashing: slots 0..ecs_slots()-1;
  * ecs_slot_entity returns the living entity in slot i, or ECS_NULL. */

@@ -202,7 +202,7 @@ static const uint16_t *goal_dist(struct game *g, int gx, int gy, int until)
 /* Moves e one step down a distance map (the player's when dist is NULL),
  * onto a free cell only (the map is from its start in this phase; monsters
  * that moved since are checked live). Returns true when it moved. */
-static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint16_t *dist)
+static bool step_down(struct game *g, ecs_entity e, const struct c_pos *p, const uint16_t *dist)
 {
 	const struct map *m = g->ai.map;
 	int at = p->y * m->w + p->x;
@@ -227,11 +227,11 @@ static bool step_down(struct game *g, ecs_entity e, struct c_pos *p, const uint1
 	}
 	if (best < 0)
 		return false;
-	world_move_pos(g, e, p, p->x + dir_dx[best], p->y + dir_dy[best]);
+	world_move_pos(g, e, ecs_get_mut(g->w, e, COMP_POS), p->x + dir_dx[best], p->y + dir_dy[best]);
 	return true;
 }
 
-static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
+static void stumble(struct game *g, ecs_entity e, const struct c_pos *p)
 {
 	const struct map *m = g->ai.map;
 	int d = rng_range(&g->rng, 0, 7);
@@ -247,22 +247,24 @@ static void stumble(struct game *g, ecs_entity e, struct c_pos *p)
 			g->ai.ghost[g->ai.nghost++] = i; /* killed it */
 		return;
 	}
-	world_move_pos(g, e, p, nx, ny);
+	world_move_pos(g, e, ecs_get_mut(g->w, e, COMP_POS), nx, ny);
 }
 
 void ai_act(struct game *g, ecs_entity e)
 {
-	struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
-	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	/* read here, written only where it changes (ecs_get_mut marks what it
+	 * hands out: most monsters, asleep or on other floors, write nothing) */
+	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
 	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
 	if (!ai || !p || !a || a->hp <= 0 || p->floor != g->depth || g->over)
 		return;
 	if (ai->paralysed > 0) {
-		ai->paralysed--;
+		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->paralysed--;
 		return;
 	}
 	if (ai->confused > 0) {
-		ai->confused--;
+		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->confused--;
 		stumble(g, e, p);
 		/* e may have died attacking (never: attacks do not rebound), but
 		 * its components may have moved in memory: fetch again. */
@@ -274,9 +276,12 @@ void ai_act(struct game *g, ecs_entity e)
 	}
 	const int px = g->ai.px, py = g->ai.py;
 	if (world_visible(g, p->x, p->y)) {
-		ai->state = AI_HUNTING;
-		ai->last_x = px;
-		ai->last_y = py;
+		if (ai->state != AI_HUNTING || ai->last_x != px || ai->last_y != py) {
+			struct c_ai *w = ecs_get_mut(g->w, e, COMP_AI);
+			w->state = AI_HUNTING;
+			w->last_x = px;
+			w->last_y = py;
+		}
 		int dx = abs(px - p->x), dy = abs(py - p->y);
 		if ((dx > dy ? dx : dy) <= 1) {
 			combat_attack(g, e, g->player);
@@ -288,14 +293,12 @@ void ai_act(struct game *g, ecs_entity e)
 	if (ai->state != AI_HUNTING)
 		return;
 	if (p->x == ai->last_x && p->y == ai->last_y) {
-		ai->state = AI_IDLE; /* nobody here any more */
+		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->state = AI_IDLE; /* nobody here any more */
 		return;
 	}
 	/* out of sight: to where it saw him last, around the walls */
-	if (!step_down(g, e, p, goal_dist(g, ai->last_x, ai->last_y, p->y * g->map_w + p->x))) {
-		ai = ecs_get(g->w, e, COMP_AI);
-		ai->state = AI_IDLE; /* cannot get there: give up */
-	}
+	if (!step_down(g, e, p, goal_dist(g, ai->last_x, ai->last_y, p->y * g->map_w + p->x)))
+		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->state = AI_IDLE; /* cannot get there: give up */
 }
 
 /* Slots handled per pass of the phase's list (a bit each, on the stack). */

@@ -47,7 +47,7 @@ static const char *capitalised(const char *name, char *buf, size_t len)
 
 int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 {
-	struct c_actor *t = ecs_get(g->w, target, COMP_ACTOR);
+	struct c_actor *t = ecs_get_mut(g->w, target, COMP_ACTOR);
 	if (!t || !ecs_has(g->w, attacker, COMP_ACTOR))
 		return 0;
 	int dmg = combat_power(g, attacker) - combat_defense(g, target);
@@ -78,7 +78,7 @@ int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 		}
 	}
 	if (on_player && dmg >= t->hp) {
-		struct c_player *pl = ecs_get(g->w, target, COMP_PLAYER);
+		struct c_player *pl = ecs_get_mut(g->w, target, COMP_PLAYER);
 		if (pl && !pl->cause[0])
 			snprintf(pl->cause, sizeof(pl->cause), "killed by %s %s", article(world_name(g, attacker)),
 				 world_name(g, attacker));
@@ -93,10 +93,10 @@ int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 
 void combat_damage(struct game *g, ecs_entity target, int dmg, ecs_entity source, const char *cause)
 {
-	struct c_actor *t = ecs_get(g->w, target, COMP_ACTOR);
+	struct c_actor *t = ecs_get_mut(g->w, target, COMP_ACTOR);
 	if (!t || dmg <= 0)
 		return;
-	struct c_player *pl = ecs_get(g->w, target, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, target, COMP_PLAYER);
 	if (pl && dmg >= t->hp && !pl->cause[0])
 		snprintf(pl->cause, sizeof(pl->cause), "%s", cause);
 	t->hp -= dmg;
@@ -122,8 +122,8 @@ int combat_level_up(struct game *g, int choice)
 {
 	if (!combat_levelup_pending(g) || choice < 0 || choice >= LEVELUP_COUNT)
 		return -EINVAL;
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
-	struct c_actor *a = ecs_get(g->w, g->player, COMP_ACTOR);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
+	struct c_actor *a = ecs_get_mut(g->w, g->player, COMP_ACTOR);
 	const struct levelup_def *l = &content_levelups[choice];
 	pl->xp -= combat_xp_next(g);
 	pl->level++;
@@ -139,10 +139,10 @@ int combat_level_up(struct game *g, int choice)
 
 void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
 {
-	struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
-	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	struct c_render *r = ecs_get_mut(g->w, e, COMP_RENDER);
+	struct c_pos *p = ecs_get_mut(g->w, e, COMP_POS);
 	if (e == g->player) {
-		struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+		struct c_actor *a = ecs_get_mut(g->w, e, COMP_ACTOR);
 		if (a)
 			a->hp = 0;
 		if (r) {
@@ -162,7 +162,7 @@ void combat_kill(struct game *g, ecs_entity e, ecs_entity killer)
 	if (seen || killer == g->player)
 		world_msg(g, GAME_MSG_ENEMY_DIE, "%s is dead!", capitalised(world_name(g, e), who, sizeof(who)));
 	const struct c_xp *xp = ecs_get(g->w, e, COMP_XP);
-	struct c_player *pl = ecs_get(g->w, g->player, COMP_PLAYER);
+	struct c_player *pl = ecs_get_mut(g->w, g->player, COMP_PLAYER);
 	if (killer == g->player && pl) {
 		pl->kills[a->kind] = limits_add(pl->kills[a->kind], 1, GAME_KILLS_MAX);
 		if (xp && xp->value > 0) {

@@ -1,9 +1,10 @@
 /* game_digest: a chain over the game's few scalar fields and a handful of
  * sums (one per floor, one per component pool, one for the log), each sum
  * of parts (digest_mix) of which a turn changes only a few. The floors keep
- * their own sums up to date (map_digest); the pools are compared with a
- * copy of themselves as the last digest saw them, so any write to a
- * component, through whatever pointer, is found; the log is only ever
+ * their own sums up to date (map_digest); the pools keep a copy of
+ * themselves as the last digest saw them, and the entries the world marked
+ * written since (ecs_track_writes: every write goes through ecs_get_mut,
+ * ecs_add or ecs_pool_view_mut) are compared with it; the log is only ever
  * appended to (world_msg counts its writes in log_seq). game_digest_full
  * makes the same value from scratch. */
 #include "game/digest.h"
@@ -152,7 +153,7 @@ uint64_t game_digest_full(const struct game *g)
 	uint64_t pool_sum[COMP_COUNT];
 	for (int c = 0; c < COMP_COUNT; c++) {
 		const ecs_entity *ents;
-		void *data;
+		const void *data;
 		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		size_t size = ecs_component_size(g->w, c);
 		pool_sum[c] = 0;
@@ -212,18 +213,39 @@ static void entry_update(struct dig_pool *p, int c, const ecs_entity *ents, cons
 	p->part[j] = part;
 }
 
+/* Entry j made anew when its bytes differ from the copy's. */
+static void entry_check(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
+			uint32_t j)
+{
+	size_t o = (size_t)j * size;
+	if (memcmp(data + o, p->data + o, size))
+		entry_update(p, c, ents, data, size, j);
+}
+
 /* Pool c brought up to date: rebuilt when an entity joined or left it,
- * else only the entries whose bytes changed made anew (found eight bytes
- * at a time). False when out of memory. */
+ * else only the entries marked written compared with the copy (every
+ * entry, found eight bytes at a time, when the world could not say which
+ * were). False when out of memory. */
 static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, size_t size)
 {
 	const ecs_entity *ents;
-	void *vdata;
+	const void *vdata;
 	uint32_t n = ecs_pool_view(w, c, &ents, &vdata);
 	const unsigned char *data = vdata;
 	uint32_t version = ecs_pool_version(w, c);
 	if (!p->ok || p->version != version || p->n != n)
 		return pool_rebuild(p, c, n, version, ents, data, size);
+	const uint64_t *bits;
+	uint32_t nwords;
+	if (!ecs_written(w, c, &bits, &nwords)) {
+		for (uint32_t k = 0; k < nwords; k++)
+			for (uint64_t b = bits[k]; b; b &= b - 1) {
+				uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(b);
+				if (j < n)
+					entry_check(p, c, ents, data, size, j);
+			}
+		return true;
+	}
 	size_t bytes = (size_t)n * size;
 	if (!bytes || memcmp(data, p->data, bytes) == 0)
 		return true;
@@ -284,20 +306,29 @@ uint64_t game_digest(const struct game *g)
 	struct game_dig *d = g->dig;
 	if (!d)
 		return game_digest_full(g);
-	if (d->w != g->w) {
+	uint32_t touched = ecs_touched(g->w);
+	if (d->w != g->w || !ecs_tracks_writes(g->w)) {
 		for (int c = 0; c < COMP_COUNT; c++)
 			d->pool[c].ok = false;
 		d->log_ok = false;
 		d->w = g->w;
 		for (int c = 0; c < COMP_COUNT; c++)
 			d->size[c] = ecs_component_size(g->w, c);
+		ecs_track_writes(g->w); /* from here every write is marked */
+		touched = (1u << COMP_COUNT) - 1;
 	}
 	uint64_t pool_sum[COMP_COUNT];
 	for (int c = 0; c < COMP_COUNT; c++) {
-		if (!pool_update(&d->pool[c], g->w, c, d->size[c]))
+		/* a pool neither written nor changed in members since is as it was */
+		if (((touched >> c) & 1 || !d->pool[c].ok) && !pool_update(&d->pool[c], g->w, c, d->size[c])) {
+			for (int k = 0; k < COMP_COUNT; k++)
+				d->pool[k].ok = false; /* the marks are gone: all made anew next time */
+			ecs_written_clear(g->w);
 			return game_digest_full(g);
+		}
 		pool_sum[c] = d->pool[c].sum;
 	}
+	ecs_written_clear(g->w);
 	log_update(d, g);
 	return with_floors(g, false, pool_sum, d->log_sum);
 }

@@ -464,7 +464,7 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents, *unused;
-	void *data, *rdata, *mdata;
+	const void *data, *rdata, *mdata;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
 	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);

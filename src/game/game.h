@@ -122,8 +122,9 @@ uint64_t game_checksum(const struct game *g);
  * turn changed; before the first, nothing is kept. pirogue --watch compares
  * it after every batch. Writes to a floor's cells must go through map_set
  * and map_update_fov (or be followed by map_changed), to the log through
- * world_msg; components may be written through any pointer. Equals
- * game_digest_full. */
+ * world_msg; components only through ecs_get_mut, ecs_add or
+ * ecs_pool_view_mut (which mark what they hand out: ecs_track_writes).
+ * Equals game_digest_full. */
 uint64_t game_digest(const struct game *g);
 /* The same value made from scratch, reading the whole state (the check of
  * game_digest's bookkeeping). */

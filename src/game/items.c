@@ -46,7 +46,7 @@ static int set_count(struct game *g, ecs_entity e, int n)
 		ecs_remove(g->w, e, COMP_STACK);
 		return 0;
 	}
-	struct c_stack *st = ecs_get(g->w, e, COMP_STACK);
+	struct c_stack *st = ecs_get_mut(g->w, e, COMP_STACK);
 	if (st) {
 		st->n = n;
 		return 0;
@@ -94,7 +94,7 @@ bool items_room_for(const struct game *g, ecs_entity e)
  * -ENOSPC when neither. */
 static int inventory_add(struct game *g, ecs_entity e)
 {
-	struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	struct c_inventory *inv = ecs_get_mut(g->w, g->player, COMP_INVENTORY);
 	if (!inv)
 		return -EINVAL;
 	int k = stack_slot(g, e);
@@ -117,7 +117,7 @@ static int inventory_add(struct game *g, ecs_entity e)
 
 void items_merge_all(struct game *g)
 {
-	struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	struct c_inventory *inv = ecs_get_mut(g->w, g->player, COMP_INVENTORY);
 	for (int s = 0; inv && s < INVENTORY_SLOTS; s++) {
 		ecs_entity e = inv->slot[s];
 		if (e == ECS_NULL || !stackable(g, e))
@@ -139,7 +139,7 @@ void items_merge_all(struct game *g)
 
 static void inventory_remove(struct game *g, int slot)
 {
-	struct c_inventory *inv = ecs_get(g->w, g->player, COMP_INVENTORY);
+	struct c_inventory *inv = ecs_get_mut(g->w, g->player, COMP_INVENTORY);
 	if (inv && inv->slot[slot] != ECS_NULL) {
 		inv->slot[slot] = ECS_NULL;
 		inv->count--;
@@ -148,7 +148,7 @@ static void inventory_remove(struct game *g, int slot)
 
 static void equip(struct game *g, ecs_entity e)
 {
-	struct c_equipment *eq = ecs_get(g->w, g->player, COMP_EQUIPMENT);
+	struct c_equipment *eq = ecs_get_mut(g->w, g->player, COMP_EQUIPMENT);
 	const struct c_equippable *it = ecs_get(g->w, e, COMP_EQUIPPABLE);
 	if (!eq || !it)
 		return;
@@ -161,7 +161,7 @@ static void equip(struct game *g, ecs_entity e)
 
 static void unequip(struct game *g, ecs_entity e)
 {
-	struct c_equipment *eq = ecs_get(g->w, g->player, COMP_EQUIPMENT);
+	struct c_equipment *eq = ecs_get_mut(g->w, g->player, COMP_EQUIPMENT);
 	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
 		if (eq->slot[s] == e) {
 			eq->slot[s] = ECS_NULL;
@@ -177,7 +177,7 @@ int items_give(struct game *g, int kind, bool equip_it)
 	if (rc)
 		return rc;
 	ecs_remove(g->w, e, COMP_POS);
-	struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	struct c_item *it = ecs_get_mut(g->w, e, COMP_ITEM);
 	it->seen = 1;
 	rc = inventory_add(g, e);
 	if (rc) {
@@ -185,7 +185,7 @@ int items_give(struct game *g, int kind, bool equip_it)
 		return rc;
 	}
 	const struct c_equippable *eqp = ecs_get(g->w, e, COMP_EQUIPPABLE);
-	struct c_equipment *eq = ecs_get(g->w, g->player, COMP_EQUIPMENT);
+	struct c_equipment *eq = ecs_get_mut(g->w, g->player, COMP_EQUIPMENT);
 	if (equip_it && eqp && eq)
 		eq->slot[eqp->slot] = e;
 	return 0;
@@ -229,7 +229,7 @@ int items_pickup(struct game *g)
 		snprintf(name, sizeof name, "%s", count > 1 ? content_items[it->kind].plural : world_name(g, here[i]));
 		ecs_remove(g->w, here[i], COMP_POS);
 		ecs_remove(g->w, here[i], COMP_DROPPED);
-		struct c_memory *m = ecs_get(g->w, here[i], COMP_MEMORY);
+		struct c_memory *m = ecs_get_mut(g->w, here[i], COMP_MEMORY);
 		if (m)
 			m->known = 0;
 		if (inventory_add(g, here[i]) != 0) { /* out of memory for a stack: back where it lay */
@@ -275,10 +275,10 @@ int items_drop(struct game *g, int slot, bool all)
 			world_msg(g, GAME_MSG_IMPOSSIBLE, "You cannot drop it: out of memory.");
 			return 0;
 		}
-		struct c_item *oi = ecs_get(g->w, one, COMP_ITEM);
+		struct c_item *oi = ecs_get_mut(g->w, one, COMP_ITEM);
 		oi->seen = 1;
 		mark_dropped(g, one);
-		struct c_memory *m = ecs_get(g->w, one, COMP_MEMORY);
+		struct c_memory *m = ecs_get_mut(g->w, one, COMP_MEMORY);
 		if (m)
 			*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};
 		world_msg(g, GAME_MSG_ITEM, "You drop a %s.", world_name(g, one));
@@ -288,7 +288,7 @@ int items_drop(struct game *g, int slot, bool all)
 	inventory_remove(g, slot);
 	ecs_add(g->w, e, COMP_POS, &pos);
 	mark_dropped(g, e);
-	struct c_memory *m = ecs_get(g->w, e, COMP_MEMORY);
+	struct c_memory *m = ecs_get_mut(g->w, e, COMP_MEMORY);
 	if (m)
 		*m = (struct c_memory){.x = pos.x, .y = pos.y, .known = 1};
 	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
@@ -421,7 +421,7 @@ int items_use(struct game *g, int slot, int x, int y)
 	const struct item_def *d = &content_items[it->kind];
 	switch (d->effect) {
 	case EFFECT_HEAL: {
-		struct c_actor *pa = ecs_get(g->w, g->player, COMP_ACTOR);
+		struct c_actor *pa = ecs_get_mut(g->w, g->player, COMP_ACTOR);
 		int heal = pa->max_hp - pa->hp < d->amount ? pa->max_hp - pa->hp : d->amount;
 		pa->hp += heal;
 		world_msg(g, GAME_MSG_HEAL, "You drink the %s and recover %d HP.", d->name, heal);
@@ -439,7 +439,7 @@ int items_use(struct game *g, int slot, int x, int y)
 	case EFFECT_CONFUSE:
 	case EFFECT_PARALYSE: {
 		ecs_entity t = monster_at(g, x, y);
-		struct c_ai *ai = ecs_get(g->w, t, COMP_AI);
+		struct c_ai *ai = ecs_get_mut(g->w, t, COMP_AI);
 		if (d->effect == EFFECT_CONFUSE) {
 			ai->confused = d->amount;
 			world_msg(g, GAME_MSG_MAGIC, "The eyes of the %s look vacant, as it starts to stumble around!",

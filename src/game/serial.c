@@ -397,7 +397,7 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 			w_u32(&w, d->f[i].n);
 		}
 		const ecs_entity *ents;
-		void *data;
+		const void *data;
 		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		w_u32(&w, n);
 		size_t size = ecs_component_size(g->w, c), packed = packed_size(d, size);

@@ -286,7 +286,7 @@ bool world_on_floor(const struct game *g, int x, int y)
 
 void world_move(struct game *g, ecs_entity e, int x, int y)
 {
-	struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	struct c_pos *p = ecs_get_mut(g->w, e, COMP_POS);
 	if (!p)
 		return;
 	if (ecs_has(g->w, e, COMP_BLOCKS)) {
@@ -318,7 +318,7 @@ void world_unblock(struct game *g, ecs_entity e)
 
 void world_put_player(struct game *g, int depth, int x, int y)
 {
-	struct c_pos *p = ecs_get(g->w, g->player, COMP_POS);
+	struct c_pos *p = ecs_get_mut(g->w, g->player, COMP_POS);
 	p->floor = depth;
 	p->x = x;
 	p->y = y;
@@ -355,7 +355,7 @@ static void list_here(struct game *g)
 	if (world_here(g))
 		return;
 	const ecs_entity *ents, *unused;
-	void *data, *render, *memory;
+	const void *data, *render, *memory;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &render);
 	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &memory);
@@ -441,20 +441,24 @@ static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
  * mem) brought up to date, and marked in mo when it is not settled.
  * Returns true when e is an item seen now for the first time. */
 static bool remember(struct game *g, struct world_memo *mo, const struct map *m, ecs_entity e, const struct c_pos *p,
-		     struct c_memory *mem)
+		     const struct c_memory *mem)
 {
-	struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+	const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
 	bool first = false;
+	/* written only where it changes (ecs_get_mut marks what it hands out) */
 	if (world_visible(g, p->x, p->y)) {
 		if (it && !it->seen) {
-			it->seen = 1;
+			((struct c_item *)ecs_get_mut(g->w, e, COMP_ITEM))->seen = 1;
 			first = true;
 		}
-		mem->x = p->x;
-		mem->y = p->y;
-		mem->known = 1;
+		if (mem->x != p->x || mem->y != p->y || !mem->known) {
+			struct c_memory *w = ecs_get_mut(g->w, e, COMP_MEMORY);
+			w->x = p->x;
+			w->y = p->y;
+			w->known = 1;
+		}
 	} else if (mem->known && world_visible(g, mem->x, mem->y)) {
-		mem->known = 0; /* seen that it is gone from there */
+		((struct c_memory *)ecs_get_mut(g->w, e, COMP_MEMORY))->known = 0; /* seen that it is gone from there */
 	}
 	if (!mem->known || mem->x != p->x || mem->y != p->y || (it && !it->seen)) {
 		memo_mark(mo, m, p->x, p->y);
@@ -483,11 +487,11 @@ void world_update_memory(struct game *g)
 		 * the one the query would have met first: it walks q.pool's
 		 * entries from the last down */
 		const ecs_entity *ents, *unused;
-		void *pdata, *mdata;
+		const void *pdata, *mdata;
 		(void)ecs_pool_view(g->w, COMP_POS, &ents, &pdata);
 		(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
 		const struct c_pos *pos = pdata;
-		struct c_memory *mems = mdata;
+		const struct c_memory *mems = mdata;
 		ecs_entity first = ECS_NULL;
 		uint32_t first_at = 0;
 		for (uint32_t j = 0; j < h->n; j++) {

@@ -137,6 +137,9 @@ static int headless_present(struct display *base, struct console *c)
 		d->last_w = c->w;
 		d->last_h = c->h;
 	} else {
+		/* a moved view's pixels moved, then what changed drawn */
+		if (c->move.w && blit_move_cells(d->blit, c, &d->s) == 0)
+			con_moved_done(c);
 		blit_draw(d->blit, c, &d->s, c->damage);
 	}
 	return 0;

@@ -619,6 +619,54 @@ static inline int next_cell(bool trust, const uint8_t *dmg, int x, int end)
 	return trust ? con_next_damaged(dmg, x, end) : x;
 }
 
+/* Makes c's move (console.h) with what the terminal shows when it can: a
+ * fresh vertical move (every cell it left as it was shows what its source
+ * showed, as the scroll makes it) of rows the console's full width, all on
+ * the terminal, by
+ * a scroll region (DECSTBM) and deleting or inserting lines at its top
+ * (DL, IL: VT102, which the Linux console, xterm and tmux all do; ncurses
+ * scrolls so), the shadow moved with it. Returns whether it did; *e0, *e1
+ * get the rows the scroll blanked (shadow unknown there: each is looked
+ * at). */
+static bool term_scroll(struct term *t, const struct console *c, int rows, int *e0, int *e1)
+{
+	const struct con_move *m = &c->move;
+	if (!m->w || !m->fresh || m->dx || m->x || m->w != c->w || m->y + m->h > rows)
+		return false;
+	int n = m->dy < 0 ? -m->dy : m->dy, top = m->y, bot = m->y + m->h - 1;
+	char *p = ob_room(t, 48);
+	if (!p)
+		return false;
+	char *q = p;
+	*q++ = '\033';
+	*q++ = '[';
+	q = put_num(q, (unsigned)top + 1);
+	*q++ = ';';
+	q = put_num(q, (unsigned)bot + 1);
+	*q++ = 'r';
+	*q++ = '\033';
+	*q++ = '[';
+	q = put_num(q, (unsigned)top + 1);
+	*q++ = 'H';
+	*q++ = '\033';
+	*q++ = '[';
+	q = put_num(q, (unsigned)n);
+	*q++ = m->dy < 0 ? 'M' : 'L';
+	memcpy(q, "\033[r", 3);
+	t->out_len += (size_t)(q + 3 - p);
+	t->cur_x = t->cur_y = -1; /* (DECSTBM homes the cursor) */
+	size_t w = (size_t)t->sw;
+	for (int k = 0; k < m->h - n; k++) {
+		int r = m->dy > 0 ? bot - k : top + k;
+		memcpy(t->shadow + (size_t)r * w, t->shadow + (size_t)(r - m->dy) * w, w * sizeof *t->shadow);
+	}
+	*e0 = m->dy > 0 ? top : bot - n + 1;
+	*e1 = *e0 + n;
+	for (size_t i = (size_t)*e0 * w; i < (size_t)*e1 * w; i++)
+		t->shadow[i].ch = NO_GLYPH;
+	return true;
+}
+
 static int term_present(struct display *d, struct console *c)
 {
 	struct term *t = term_of(d);
@@ -663,19 +711,28 @@ static int term_present(struct display *d, struct console *c)
 	int dh = c->h < t->rows ? c->h : t->rows;
 	bool trust = !full && t->seen == c && c->changes >= t->seen_changes && c->cleared_at <= t->seen_changes;
 	int y0 = trust ? c->damage_y0 : 0, y1 = trust && c->damage_y1 < dh ? c->damage_y1 + 1 : dh;
+	/* a scrolled view scrolled on the terminal too: its moved cells are
+	 * then shown, the rows it blanked looked at whole */
+	int e0 = 0, e1 = 0;
+	if (!full && term_scroll(t, c, dh, &e0, &e1)) {
+		con_moved_done(c);
+		y0 = y0 < e0 ? y0 : e0;
+		y1 = y1 > e1 ? y1 : e1;
+	}
 	for (int y = y0; y < y1; y++) {
-		if (trust && !con_span_any(c->row_damage[y]))
+		bool trust_row = trust && (y < e0 || y >= e1);
+		if (trust_row && !con_span_any(c->row_damage[y]))
 			continue;
 		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
 		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
 		int x = 0, end = dw;
-		if (trust) {
+		if (trust_row) {
 			struct con_span sp = c->row_damage[y];
 			x = sp.lo;
 			end = sp.hi < dw ? sp.hi + 1 : dw;
 		}
-		for (x = next_cell(trust, dmg, x, end); x < end; x = next_cell(trust, dmg, x + 1, end))
+		for (x = next_cell(trust_row, dmg, x, end); x < end; x = next_cell(trust_row, dmg, x + 1, end))
 			send_cell(t, &row[x], &srow[x], x, y);
 	}
 	t->seen = c;

@@ -715,18 +715,26 @@ void blit_look(const struct blitter *b, const struct surface *s, struct blit_loo
 	l->bottom = mh - l->top;
 }
 
+void blit_surface_rect(const struct surface *s, int ox, int oy, int w, int h, int r[4])
+{
+	switch (s->rotation) {
+	case 90: r[0] = s->width - oy - h; r[1] = ox; r[2] = h; r[3] = w; break;
+	case 180: r[0] = s->width - ox - w; r[1] = s->height - oy - h; r[2] = w; r[3] = h; break;
+	case 270: r[0] = oy; r[1] = s->height - ox - w; r[2] = h; r[3] = w; break;
+	default: r[0] = ox; r[1] = oy; r[2] = w; r[3] = h; break;
+	}
+}
+
 /* The part of s that a w×h logical rectangle at logical (ox, oy) covers,
  * as a surface of its own (the same rotation). */
 static struct surface sub_surface(const struct surface *s, int ox, int oy, int w, int h)
 {
 	struct surface t = *s;
-	int X0, Y0;
-	switch (s->rotation) {
-	case 90: X0 = s->width - oy - h; Y0 = ox; t.width = h; t.height = w; break;
-	case 180: X0 = s->width - ox - w; Y0 = s->height - oy - h; t.width = w; t.height = h; break;
-	case 270: X0 = oy; Y0 = s->height - ox - w; t.width = h; t.height = w; break;
-	default: X0 = ox; Y0 = oy; t.width = w; t.height = h; break;
-	}
+	int r[4];
+	blit_surface_rect(s, ox, oy, w, h, r);
+	int X0 = r[0], Y0 = r[1];
+	t.width = r[2];
+	t.height = r[3];
 	t.pixels = (uint8_t *)s->pixels + (size_t)Y0 * (size_t)s->stride + (size_t)X0 * (size_t)surf_bpp(s->format);
 	return t;
 }

@@ -101,6 +101,14 @@ int blit_draw_on_black(struct blitter *b, const struct console *c, struct surfac
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
 		    const struct con_span *rows);
 
+/* Moves on s the pixels of c's cells damaged CON_MOVED (console.h:
+ * c->move, made since the last present) from where their source cells
+ * were drawn, instead of drawing them; reads the surface. Then
+ * con_moved_done(c) and a damaged draw (blit_draw with c->damage) give
+ * what a whole draw gives. Returns 0 (also when c has no move), or
+ * -ERANGE when the console does not fit on s (nothing moved: draw them). */
+int blit_move_cells(const struct blitter *b, const struct console *c, struct surface *s);
+
 /* The largest scale (1..8) at which font f shows at least cols × rows cells
  * on surface s (rotation included); 1 when even scale 1 shows fewer. For
  * backends given scale 0 ("auto": the largest that fits 80×50 cells). */

@@ -209,4 +209,8 @@ void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surfa
 void blit_band_avx512(const struct blitter *b, const struct band *bd, struct surface *s);
 #endif
 
+/* The surface rectangle (r: x, y, width, height) that the w×h logical
+ * rectangle at logical (ox, oy) covers on s (its rotation, blit.h). */
+void blit_surface_rect(const struct surface *s, int ox, int oy, int w, int h, int r[4]);
+
 #endif

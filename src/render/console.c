@@ -264,8 +264,11 @@ static void set_row(struct console *c, int y, int x0, int x1, const struct con_c
 			continue;
 		row[x] = *src;
 		changed++;
-		if (!dmg[x]) {
-			dmg[x] = 1;
+		if (dmg[x] != CON_DRAW) {
+			bool was = dmg[x];
+			dmg[x] = CON_DRAW;
+			if (was)
+				continue;
 			damaged++;
 			if (lo < 0)
 				lo = x;
@@ -355,8 +358,118 @@ int con_copy_rect(struct console *dst, const struct console *src, int x, int y, 
 	return 0;
 }
 
+/* Damage of columns lo..hi of row y noted in the row's span and the rows'
+ * range (the damage bytes set by the caller). */
+static void note_damage(struct console *c, int y, int lo, int hi)
+{
+	struct con_span *sp = &c->row_damage[y];
+	if (lo < sp->lo)
+		sp->lo = (uint16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (uint16_t)hi;
+	if (y < c->damage_y0)
+		c->damage_y0 = y;
+	if (y > c->damage_y1)
+		c->damage_y1 = y;
+}
+
+/* The CON_MOVED damage of c->move's rectangle made to (CON_DRAW, or 0
+ * when forget), c->damaged kept. */
+static void moved_to(struct console *c, uint8_t to)
+{
+	const struct con_move *m = &c->move;
+	for (int y = m->y; y < m->y + m->h; y++) {
+		struct con_span sp = c->row_damage[y];
+		if (!con_span_any(sp))
+			continue;
+		uint8_t *d = c->damage + (size_t)y * (size_t)c->w;
+		int lo = sp.lo > m->x ? sp.lo : m->x, hi = sp.hi < m->x + m->w - 1 ? sp.hi : m->x + m->w - 1;
+		for (int x = lo; x <= hi; x++)
+			if (d[x] == CON_MOVED) {
+				d[x] = to;
+				c->damaged -= !to;
+			}
+	}
+}
+
+void con_moved_done(struct console *c)
+{
+	if (c->move.w)
+		moved_to(c, 0);
+	c->move.w = 0;
+}
+
+int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
+{
+	if (x < 0 || y < 0 || w < 1 || h < 1 || x > c->w - w || y > c->h - h || dx <= -w || dx >= w || dy <= -h ||
+	    dy >= h)
+		return -EINVAL;
+	if (!dx && !dy)
+		return 0;
+	if (c->move.w) /* a move not yet made: its cells drawn instead */
+		moved_to(c, CON_DRAW);
+	/* the columns that take a moved cell, x0..x0+n-1, from x0-dx on; the
+	 * rows r0..r1-1 likewise; rows and columns visited so that no cell is
+	 * read after it was written (as memmove does) */
+	int n = w - (dx < 0 ? -dx : dx), x0 = dx > 0 ? x + dx : x, sx = x0 - dx;
+	int r0 = dy > 0 ? y + dy : y, r1 = dy > 0 ? y + h : y + h + dy;
+	bool back = dy == 0 && dx > 0; /* a row moved right within itself: right to left */
+	size_t cw = (size_t)c->w;
+	bool fresh = true;
+	for (int r = y; r < y + h && fresh; r++) {
+		struct con_span sp = c->row_damage[r];
+		fresh = !(sp.lo <= sp.hi && sp.lo < x + w && sp.hi >= x);
+	}
+	for (int k = 0; k < r1 - r0; k++) {
+		int r = dy > 0 ? r1 - 1 - k : r0 + k, sr = r - dy;
+		struct con_cell *dc = c->cells + (size_t)r * cw + (size_t)x0;
+		const struct con_cell *sc = c->cells + (size_t)sr * cw + (size_t)sx;
+		uint8_t *dd = c->damage + (size_t)r * cw + (size_t)x0;
+		const uint8_t *sd = c->damage + (size_t)sr * cw + (size_t)sx;
+		if (fresh && dy) {
+			/* no damage here (the usual frame): another row's cells
+			 * compared with these, then copied */
+			int moved = 0;
+			for (int j = 0; j < n; j++) {
+				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
+				dd[j] = now;
+				moved += now;
+			}
+			memcpy(dc, sc, (size_t)n * sizeof *dc);
+			if (moved) {
+				c->damaged += moved / CON_MOVED;
+				int lo = con_next_damaged(dd, 0, n), hi = n - 1;
+				while (!dd[hi])
+					hi--;
+				note_damage(c, r, x0 + lo, x0 + hi);
+			}
+			continue;
+		}
+		int lo = n, hi = -1, damaged = 0;
+		for (int i = 0; i < n; i++) {
+			int j = back ? n - 1 - i : i;
+			struct con_cell v = sc[j];
+			uint8_t was = dd[j], now = con_cell_eq(v, dc[j]) ? was : sd[j] ? CON_DRAW : CON_MOVED;
+			dc[j] = v;
+			dd[j] = now;
+			damaged += (now != 0) - (was != 0);
+			if (now) {
+				lo = j < lo ? j : lo;
+				hi = j > hi ? j : hi;
+			}
+		}
+		c->damaged += damaged;
+		if (hi >= 0)
+			note_damage(c, r, x0 + lo, x0 + hi);
+	}
+	c->changes += (uint64_t)n * (uint64_t)(r1 - r0);
+	c->move = (struct con_move){ x, y, w, h, dx, dy, fresh };
+	return 0;
+}
+
 void con_damage_all(struct console *c)
 {
+	c->move.w = 0; /* every cell drawn: nothing to move */
 	size_t n = (size_t)c->w * (size_t)c->h;
 	memset(c->damage, 1, n);
 	for (int y = 0; y < c->h; y++)
@@ -369,6 +482,7 @@ void con_damage_all(struct console *c)
 void con_clear_damage(struct console *c)
 {
 	c->cleared_at = c->changes;
+	c->move.w = 0;
 	if (!c->damaged)
 		return;
 	for (int y = c->damage_y0; y <= c->damage_y1; y++) {

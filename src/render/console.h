@@ -62,6 +62,22 @@ static inline bool con_span_any(struct con_span s)
 	return s.lo <= s.hi;
 }
 
+/* A rectangle of cells moved by whole cells (con_move): the cell at (cx, cy)
+ * of the rectangle x, y, w×h took the one at (cx - dx, cy - dy) where that
+ * lies in the rectangle; the others kept theirs. w 0: none. */
+struct con_move {
+	int x, y, w, h, dx, dy;
+	/* No cell of the rectangle was damaged when it moved: every cell the
+	 * move left as it was (damage 0) shows what its source showed too. */
+	bool fresh;
+};
+/* A damage byte: CON_DRAW, the cell is to be drawn; CON_MOVED, it may
+ * instead be moved: it shows what the cell at (-move.dx, -move.dy) from
+ * it showed when the frame before was presented (that cell was not
+ * damaged then). A display that does not move draws both. */
+#define CON_DRAW 1
+#define CON_MOVED 2
+
 /* The grid. cells[y * w + x]; damage[y * w + x] is nonzero when the cell
  * changed since the last con_clear_damage(); row_damage[y] spans the
  * damaged cells of row y (at most: it may be wider). Read-only outside
@@ -78,6 +94,9 @@ struct console {
 	 * noted `changes` after reading all the damage knows that every change
 	 * since is still damaged while cleared_at is at most what it noted. */
 	uint64_t changes, cleared_at;
+	/* The move made since the damage was last forgotten (w 0: none): its
+	 * cells damaged CON_MOVED show what its source cells showed. */
+	struct con_move move;
 };
 
 /* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
@@ -101,8 +120,11 @@ static inline void con_cell_set(struct console *c, int x, int y, struct con_cell
 		return;
 	*cell = v;
 	c->changes++;
-	if (!c->damage[i]) {
-		c->damage[i] = 1;
+	if (c->damage[i] != CON_DRAW) {
+		bool was = c->damage[i];
+		c->damage[i] = CON_DRAW; /* (a moved cell, changed again, is drawn) */
+		if (was)
+			return;
 		struct con_span *sp = &c->row_damage[y];
 		if (x < sp->lo)
 			sp->lo = (uint16_t)x;
@@ -203,9 +225,23 @@ static inline int con_next_damaged(const uint8_t *damage, int from, int n)
 	return i;
 }
 
+/* Moves the cells of the rectangle x, y, w×h (inside the console) by dx,
+ * dy whole cells, as struct con_move says (a scrolled map view), their
+ * damage with them, and notes the move in c->move. The cells the move
+ * changes are damaged: CON_MOVED where the cell they now show was not
+ * damaged (a display may move its pixels), CON_DRAW where it was. The
+ * cells the move uncovers keep what they held. A second move before the
+ * damage is forgotten makes the first one's moved cells CON_DRAW. Returns
+ * 0, or -EINVAL (nothing changed) for a rectangle not in the console or a
+ * move as far as its size. */
+int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy);
+/* The damage of c->move's CON_MOVED cells forgotten (0): a display that
+ * made the move with what it shows calls it before drawing the rest. */
+void con_moved_done(struct console *c);
+
 /* Marks every cell damaged (e.g. after a VT switch or a new surface). */
 void con_damage_all(struct console *c);
-/* Forgets all damage (after the frame has been presented). */
+/* Forgets all damage and the move (after the frame has been presented). */
 void con_clear_damage(struct console *c);
 
 #endif

@@ -199,25 +199,6 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 	}
 }
 
-/* The map view of shown as it looks with the camera d->cam_x, d->cam_y
- * (from ox, oy; less than a view away) put in scratch's: each map cell
- * still in view where it shows now (the cells uncovered are left to
- * mark_uncovered). */
-static void move_view(const struct ui_drawn *d, const struct ui_layout *l, const struct console *shown,
-		      struct console *scratch, int ox, int oy)
-{
-	int cw = l->map_cw > 1 ? l->map_cw : 1, vw = ui_view_cols(l) * cw, vh = l->view_h;
-	int sx = (d->cam_x - ox) * cw, sy = d->cam_y - oy; /* the text cell shown at x came from x + sx */
-	int x0 = sx > 0 ? 0 : -sx, x1 = sx > 0 ? vw - sx : vw; /* view columns that get a moved cell */
-	int y0 = sy > 0 ? 0 : -sy, y1 = sy > 0 ? vh - sy : vh;
-	size_t w = (size_t)shown->w;
-	for (int y = y0; y < y1; y++) {
-		size_t at = (size_t)(l->view_y + y) * w + (size_t)(l->view_x + x0);
-		memcpy(&scratch->cells[at], &shown->cells[at + (size_t)((ptrdiff_t)sy * (ptrdiff_t)w + sx)],
-		       (size_t)(x1 - x0) * sizeof *shown->cells);
-	}
-}
-
 /* The map view's cells the move from camera ox, oy to d's uncovered: those
  * on the floor marked, those off it blank (as con_clear leaves them). */
 static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
@@ -243,7 +224,7 @@ static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 /* The map view: the cells whose tile, view or memory changed, those a
  * drawable left, reached or changed on, each written once as it now looks
  * (no description covers the map); when the camera moved from ox, oy (the
- * view moved in c: move_view) the cells it uncovered too. */
+ * view moved in c: con_move) the cells it uncovered too. */
 static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 		       int ox, int oy)
 {
@@ -387,17 +368,15 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	if (can_update(d, u, g, shown, &l, &cam_x, &cam_y, &play)) {
 		int hx = -1, hy = -1, r[4] = { 0, 0, 0, 0 }; /* hovered() sets hx, hy only over the map */
 		bool now = hovered(u, &l, g, cam_x, cam_y, &hx, &hy), desc = now || d->lab_w;
-		int ox = d->cam_x, oy = d->cam_y;
+		int ox = d->cam_x, oy = d->cam_y, cw = l.map_cw > 1 ? l.map_cw : 1;
+		/* the view moved: its cells moved with it (the display may move
+		 * its pixels), then those it uncovered or that changed drawn */
+		if ((ox != cam_x || oy != cam_y) && con_move(shown, l.view_x, l.view_y, ui_view_cols(&l) * cw, l.view_h,
+							     (ox - cam_x) * cw, oy - cam_y))
+			goto whole; /* (can_update keeps the move inside the view) */
 		d->cam_x = cam_x;
 		d->cam_y = cam_y;
-		if (ox == cam_x && oy == cam_y) {
-			update_map(d, &l, g, shown, ox, oy);
-		} else { /* the view moved: composed in scratch, copied where it differs */
-			move_view(d, &l, shown, scratch, ox, oy);
-			update_map(d, &l, g, scratch, ox, oy);
-			(void)con_copy_rect(shown, scratch, l.view_x, l.view_y, ui_view_cols(&l) * (l.map_cw > 1 ? l.map_cw : 1),
-					    l.view_h);
-		}
+		update_map(d, &l, g, shown, ox, oy);
 		update_panel(d, &l, g, shown, scratch, desc && l.compact);
 		if (desc) { /* a description shows, or showed: its row composed again */
 			d->lab_w = compose_desc(&l, g, scratch, now, cam_x, hx, hy, r);
@@ -405,6 +384,7 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 		}
 		return;
 	}
+whole:
 	/* whole: composed apart (a cleared console drawn again damages every
 	 * cell it draws on), then only the cells that differ copied */
 	ui_draw(u, g, scratch);

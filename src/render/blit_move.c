@@ -1,0 +1,85 @@
+/* blit_move: a console's moved cells (con_move) moved on the surface instead of drawn. See blit.h. */
+#include "render/blit_impl.h"
+#include <errno.h>
+#include <string.h>
+
+/* The pixels of s's w×h rectangle at (x, y) moved by (dx, dy), which may
+ * overlap it (rows visited as memmove would); all of it on s. */
+static void move_px(struct surface *s, int x, int y, int w, int h, int dx, int dy)
+{
+	size_t bpp = (size_t)surf_bpp(s->format), rowb = (size_t)w * bpp, stride = (size_t)s->stride;
+	uint8_t *px = s->pixels;
+	for (int k = 0; k < h; k++) {
+		int r = dy > 0 ? y + h - 1 - k : y + k;
+		memmove(px + (size_t)(r + dy) * stride + (size_t)(x + dx) * bpp, px + (size_t)r * stride + (size_t)x * bpp,
+			rowb);
+	}
+}
+
+int blit_move_cells(const struct blitter *b, const struct console *c, struct surface *s)
+{
+	const struct con_move *m = &c->move;
+	if (!m->w)
+		return 0;
+	int rot = s->rotation;
+	if ((rot != 0 && rot != 90 && rot != 180 && rot != 270) || (s->format != SURF_XRGB8888 && s->format != SURF_RGB565))
+		return -ERANGE;
+	bool turned = rot == 90 || rot == 270;
+	long lw = turned ? s->height : s->width, lh = turned ? s->width : s->height;
+	int cw = b->f->cell_w * b->scale, ch = b->f->cell_h * b->scale;
+	if ((long)c->w * cw > lw || (long)c->h * ch > lh)
+		return -ERANGE; /* clipped: some sources are not on the surface */
+	/* the console's top-left on the logical surface (blit_draw_rows) */
+	int ox = b->centred ? (int)(lw - (long)c->w * cw) / 2 : 0, oy = b->centred ? (int)(lh - (long)c->h * ch) / 2 : 0;
+	/* the move in logical pixels, then on the surface */
+	int lx = m->dx * cw, ly = m->dy * ch;
+	int sx = rot == 90 ? -ly : rot == 180 ? -lx : rot == 270 ? ly : lx;
+	int sy = rot == 90 ? lx : rot == 180 ? -ly : rot == 270 ? -lx : ly;
+	/* the cells visited as con_move visited them, so that no source is
+	 * read after it was written: rows, then runs of moved cells. After a
+	 * fresh move a run may take in the cells between two (left as they
+	 * were, their sources show the same; or drawn after): a few cells'
+	 * bytes cost less than the rows' memmove calls. */
+	int n = m->w - (m->dx < 0 ? -m->dx : m->dx), x0 = m->dx > 0 ? m->x + m->dx : m->x;
+	int r0 = m->dy > 0 ? m->y + m->dy : m->y, r1 = m->dy > 0 ? m->y + m->h : m->y + m->h + m->dy;
+	bool back = m->dy == 0 && m->dx > 0;
+	int gap = m->fresh ? 256 / (cw * surf_bpp(s->format)) : 0;
+	for (int k = 0; k < r1 - r0; k++) {
+		int y = m->dy > 0 ? r1 - 1 - k : r0 + k;
+		struct con_span sp = c->row_damage[y];
+		int lo = sp.lo > x0 ? sp.lo : x0, hi = sp.hi < x0 + n - 1 ? sp.hi : x0 + n - 1;
+		const uint8_t *d = c->damage + (size_t)y * (size_t)c->w;
+		int a = -1, z = -1; /* the run being gathered: cells a..z (z..a when back) */
+		for (int i = 0; i <= hi - lo + 1; i++) {
+			int x = back ? hi - i : lo + i;
+			if (i <= hi - lo) {
+				if (!back && i + 8 <= hi - lo + 1) {
+					uint64_t w;
+					memcpy(&w, d + x, 8);
+					if (!(w & 0x0202020202020202u)) { /* no CON_MOVED among eight */
+						i += 7;
+						continue;
+					}
+				}
+				if (d[x] != CON_MOVED)
+					continue;
+				if (a < 0) {
+					a = z = x;
+					continue;
+				}
+				if ((back ? z - x : x - z) - 1 <= gap) {
+					z = x;
+					continue;
+				}
+			}
+			if (a < 0)
+				continue;
+			/* the run's source cells, on the surface */
+			int left = back ? z : a, len = (back ? a - z : z - a) + 1, r[4];
+			blit_surface_rect(s, ox + (left - m->dx) * cw, oy + (y - m->dy) * ch, len * cw, ch, r);
+			move_px(s, r[0], r[1], r[2], r[3], sx, sy);
+			a = z = x;
+		}
+	}
+	return 0;
+}
