@@ -681,6 +681,16 @@ const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const c
 	return buf;
 }
 
+int ui_box_width(const char *const *lines, int n, const char *title, int cols)
+{
+	int w = title ? (int)utf8_len(title) + 4 : 4;
+	for (int i = 0; i < n; i++) {
+		int need = lines[i] ? (int)utf8_len(lines[i]) + 4 : 0;
+		w = need > w ? need : w;
+	}
+	return w < cols ? w : cols;
+}
+
 void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,
 		 uint32_t bg, int *x, int *y)
 {

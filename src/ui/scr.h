@@ -231,6 +231,11 @@ struct command ui_cmd(enum cmd c);
 /* Gives cmd to the game through h (nothing once the game is over), then
  * shows what must follow (ui_after_command). Returns what h returned. */
 int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const struct command *cmd);
+/* The width of a box sized to its text: its n lines (NULL ones left out)
+ * each with a frame and a blank column on both sides (4 columns more than
+ * the longest), and its title (NULL: none) on the top edge with as much
+ * room; at most cols. */
+int ui_box_width(const char *const *lines, int n, const char *title, int cols);
 /* Draws a framed box of w×h centred over the map view (clamped to the
  * console), title on its top edge, its inside cleared to bg; sets *x, *y
  * to its top-left corner. */
