@@ -704,7 +704,9 @@ class SysBoot:
             self.sh(f'rm -f {d}/zz-vmrig-looks.conf {KIOSK_SETTINGS} && systemctl daemon-reload')
 
     def looks_run(self, d):
-        tiles = ['--tiles', 'on']
+        # the kiosk's own default of --blank (10 minutes with --kiosk) shows
+        # on the options screen: the twin has it too
+        tiles = ['--tiles', 'on', '--blank', '10']
         self.sh(f'mkdir -p {d} && printf "' + LOOKS_DROPIN.replace('\n', '\\n') +
                 f'" >{d}/zz-vmrig-looks.conf && systemctl daemon-reload && systemctl restart pirogue.service')
         start = self.headless([], 1, 'tiles-start', tiles)
