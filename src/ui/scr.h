@@ -110,7 +110,8 @@ enum ui_tile {
 	UI_TILE_STAIRS_UP,
 	UI_TILE_FLOOR, /* + 0..UI_TILE_VARIANTS-1 */
 	UI_TILE_WALL = UI_TILE_FLOOR + 4,
-	UI_TILE_COUNT = UI_TILE_WALL + 4
+	UI_TILE_PLAYER_CORPSE = UI_TILE_WALL + 4, /* the dead player (after the walls: older sheets keep their cells) */
+	UI_TILE_COUNT
 };
 #define UI_TILE_VARIANTS 4
 /* The names of the tiles, as tiles/index.txt has them ("-" for none). */
