@@ -7,7 +7,9 @@ time, keys and a gamepad playing, no way to a login prompt, SIGKILL and
 restart bursts survived, a game that keeps failing at start handing tty1 to
 its login prompt, the sandbox's exposure, no login prompt on any console
 (with logind, and without it), a display whose driver (drm too) loads only
-after the game started, input to photons measured from the journal, more
+after the game started, input to photons measured from the journal, the
+map in pictures (--tiles on) and the options screen's text size on drm
+equal to headless (looks: tiles, text-size), more
 ordinary boots (VMRIG_SYSBOOT_BOOTS: the last one times the title against
 a getty's login prompt on tty2 asked for at that boot only, boot-time), and
 a purge that leaves /etc/systemd as it was before the install; and the game
