@@ -1,6 +1,6 @@
 #include "testutil.h"
 #include "ui/bind.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <errno.h>
 #include <string.h>
 

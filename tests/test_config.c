@@ -1,6 +1,6 @@
 #include "testutil.h"
 #include "app/config.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include "core/log.h"
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "testutil.h"
 #include "app/keyfile.h"
 #include "core/log.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "app/keyfile.h"
 #include "core/log.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include "render/console.h"
 #include "render/blit.h"
 #include "render/font.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 
 /* What the user asked for; backends ignore what does not apply to them. */
 struct display_opts {

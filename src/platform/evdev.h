@@ -1,7 +1,7 @@
 /* evdev: keyboards, gamepads and mice from /dev/input/event* (libevdev): classification, hotplug, exclusive grab, SYN_DROPPED recovery, key repeat. */
 #ifndef PIROGUE_PLATFORM_EVDEV_H
 #define PIROGUE_PLATFORM_EVDEV_H
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <stdbool.h>
 #include <stdio.h>
 

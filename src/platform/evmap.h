@@ -2,14 +2,14 @@
 #ifndef PIROGUE_PLATFORM_EVMAP_H
 #define PIROGUE_PLATFORM_EVMAP_H
 
-/* platform/input.h names pirogue's keys KEY_UP, KEY_ENTER, KEY_F1...; the
+/* platform/keys.h names pirogue's keys KEY_UP, KEY_ENTER, KEY_F1...; the
  * kernel's <linux/input-event-codes.h> defines macros with the same names.
  * input.h must therefore be seen first; after this header the KEY_* names
  * are the kernel's and pirogue's keys are spelled PK_* below. */
-#if defined(KEY_ESC) && !defined(PIROGUE_PLATFORM_INPUT_H)
-#error "include platform/evmap.h (or platform/input.h) before <linux/input.h> or libevdev"
+#if defined(KEY_ESC) && !defined(PIROGUE_PLATFORM_KEYS_H)
+#error "include platform/evmap.h (or platform/keys.h) before <linux/input.h> or libevdev"
 #endif
-#include "platform/input.h"
+#include "platform/keys.h"
 
 enum evm_pkey {
 	PK_NONE = KEY_NONE, PK_ENTER = KEY_ENTER, PK_ESCAPE = KEY_ESCAPE,

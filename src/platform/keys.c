@@ -1,5 +1,5 @@
 /* Key names shared by --keys files, bindings and messages. */
-#include "platform/input.h"
+#include "platform/keys.h"
 #include "core/utf8.h"
 #include <errno.h>
 #include <stdio.h>

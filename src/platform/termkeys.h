@@ -1,7 +1,7 @@
 /* termkeys: the bytes a terminal sends (UTF-8 text, xterm/VT220/rxvt/Linux console key sequences, SGR and X10 mouse reports) decoded into in_events; no I/O. */
 #ifndef PIROGUE_PLATFORM_TERMKEYS_H
 #define PIROGUE_PLATFORM_TERMKEYS_H
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* The key table: defaults, lookups, and rebinding from settings. */
 #include "ui/bind.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include "game/game.h"
 #include "game/map.h"
-#include "platform/input.h"
+#include "platform/keys.h"
 #include "render/console.h"
 #include "ui/bind.h"
 

@@ -1,6 +1,6 @@
-/* input: the input event every input backend produces, and the key codes they share. */
-#ifndef PIROGUE_PLATFORM_INPUT_H
-#define PIROGUE_PLATFORM_INPUT_H
+/* keys: the input event every input backend produces, and the key codes they share. */
+#ifndef PIROGUE_PLATFORM_KEYS_H
+#define PIROGUE_PLATFORM_KEYS_H
 #include <stdint.h>
 
 /* Keys: a printable key is its Unicode code point after Shift ('a', 'A',
