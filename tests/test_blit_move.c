@@ -118,7 +118,8 @@ static void test_moved_equals_whole(void **st)
  * damaged; one that shows another cell's look is CON_MOVED when that cell
  * was not damaged, CON_DRAW when it was; the cells it uncovers keep theirs;
  * a cell set after the move is CON_DRAW; and the count of damaged cells
- * stays that of the damage bytes. */
+ * stays that of the damage bytes. With the console's scrolls, a fresh move
+ * of whole rows damages nothing. */
 static void test_move_damage(void **st)
 {
 	(void)st;
@@ -161,6 +162,26 @@ static void test_move_damage(void **st)
 	assert_int_equal(c->damaged, 0);
 	con_moved_done(c);
 	assert_int_equal(c->move.w, 0);
+	/* a console whose display scrolls: a fresh move of whole rows is whole
+	 * (the cells moved, none damaged); one of part of the width is not; a
+	 * second move before the present damages the whole one's rectangle */
+	c->scrolls = true;
+	con_clear_damage(c);
+	con_put(c, 3, 0, 'w', 0xFFFFFF, 0);
+	con_clear_damage(c);
+	assert_int_equal(con_move(c, 0, 0, 6, 3, 0, 1), 0);
+	assert_true(c->move.whole);
+	assert_int_equal(c->damaged, 0);
+	assert_int_equal(con_at(c, 3, 1)->ch, 'w');
+	assert_int_equal(con_move(c, 1, 0, 5, 4, 0, -1), 0);
+	assert_false(c->move.whole);
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 6; x++)
+			assert_int_not_equal(c->damage[y * 6 + x], 0);
+	con_clear_damage(c);
+	assert_int_equal(con_move(c, 1, 0, 5, 4, 0, 1), 0);
+	assert_false(c->move.whole); /* not the full width */
+	c->scrolls = false;
 	/* bad moves change nothing */
 	assert_int_equal(con_move(c, 0, 0, 7, 1, 0, 0), -EINVAL);
 	assert_int_equal(con_move(c, 0, 0, 6, 4, 0, 4), -EINVAL);

@@ -421,8 +421,9 @@ static void check_world(struct checker *c, const struct game *g)
 	}
 
 	/* The list of the floor's entities, when at hand, is exactly those of
-	 * COMP_POS's pool on this floor, in pool order, with their looks' and
-	 * memories' places in those pools (world_here). */
+	 * COMP_POS's pool on this floor, in pool order, with their looks',
+	 * memories', fighters', items', minds' and corpses' places in those
+	 * pools (world_here). */
 	const struct world_here *here = world_here(g);
 	if (here) {
 		const ecs_entity *pents, *unused;
@@ -441,6 +442,18 @@ static void check_world(struct checker *c, const struct game *g)
 					      : here->render[k] == WORLD_HERE_NONE);
 				assert_true(mem ? here->memory[k] != WORLD_HERE_NONE && (const struct c_memory *)mdata + here->memory[k] == mem
 						: here->memory[k] == WORLD_HERE_NONE);
+				/* the other parts: each at its place in its pool, or none */
+				static const int comps[] = { COMP_ACTOR, COMP_ITEM, COMP_AI, COMP_CORPSE };
+				const uint32_t *at[] = { here->actor, here->item, here->ai, here->corpse };
+				for (int ci = 0; ci < 4; ci++) {
+					const void *cdata;
+					(void)ecs_pool_view(g->w, comps[ci], &unused, &cdata);
+					const unsigned char *got = ecs_get(g->w, pents[i], comps[ci]);
+					size_t sz = ecs_component_size(g->w, comps[ci]);
+					assert_true(got ? at[ci][k] != WORLD_HERE_NONE &&
+							      (const unsigned char *)cdata + (size_t)at[ci][k] * sz == got
+							: at[ci][k] == WORLD_HERE_NONE);
+				}
 				k++;
 			}
 		assert_int_equal(k, here->n);
@@ -665,6 +678,33 @@ static void run_recorded(uint64_t seed, enum mapgen_kind k, uint64_t *sums, int 
 	game_destroy(g);
 }
 
+/* The floor's list (world_here) is dropped when an entity gains or loses
+ * any of the parts it holds the places of, each alone, and made again by
+ * the next view: the places game_drawables reads never go stale. */
+static void test_here_follows_each_part(void **state)
+{
+	(void)state;
+	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
+	world_refresh_view(g);
+	assert_non_null(world_here(g));
+	static const int comps[] = { COMP_POS, COMP_RENDER, COMP_MEMORY, COMP_ACTOR, COMP_ITEM, COMP_AI, COMP_CORPSE };
+	for (int twice = 0; twice < 2; twice++)
+		for (size_t ci = 0; ci < sizeof comps / sizeof comps[0]; ci++) {
+			int c = comps[ci];
+			if (c == COMP_POS)
+				continue; /* (the player keeps his place) */
+			ecs_entity p = g->player;
+			if (ecs_get(g->w, p, c))
+				assert_int_equal(ecs_remove(g->w, p, c), 0);
+			else
+				assert_non_null(ecs_add(g->w, p, c, NULL));
+			assert_null(world_here(g));
+			world_refresh_view(g);
+			assert_non_null(world_here(g));
+		}
+	game_destroy(g);
+}
+
 static void test_determinism(void **state)
 {
 	(void)state;
@@ -693,6 +733,7 @@ int main(void)
 	mem_after = calloc((size_t)monkey_seeds, sizeof *mem_after);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_here_follows_each_part),
 		cmocka_unit_test(test_monkey),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

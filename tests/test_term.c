@@ -879,32 +879,35 @@ static void put_some(struct console *c, struct rng *r, int x, int y)
  * twice, sideways or in part of its width (which no scroll region can
  * move): the terminal the backend drives then shows what another one shows
  * that is sent the same console's cells without any move, cell for cell;
- * and vertical moves of whole rows are scrolled (fewer bytes). */
-static void test_moved_rows_scrolled(void **st)
+ * and vertical moves of whole rows are scrolled (fewer bytes). With the
+ * console's scrolls set (as the app sets it from the display's) those
+ * moves are whole (nothing damaged): the same. */
+static void moved_rows_scrolled(bool scrolls, int extra)
 {
-	(void)st;
 	struct outrig a, b;
-	outrig_open(&a, VT_W, VT_H, VT_W, VT_H);
-	outrig_open(&b, VT_W, VT_H, VT_W, VT_H);
+	int rows = VT_H + extra; /* the console's (the terminal shows VT_H) */
+	outrig_open(&a, VT_W, VT_H, VT_W, rows);
+	outrig_open(&b, VT_W, VT_H, VT_W, rows);
 	static struct vt va, vb;
 	memset(&va, 0, sizeof va);
 	memset(&vb, 0, sizeof vb);
 	va.bot = vb.bot = VT_H - 1;
+	a.c->scrolls = scrolls;
 	struct rng r;
 	rng_seed(&r, 22);
 	size_t bytes_a = 0, bytes_b = 0;
 	int scrolled = 0;
 	for (int t = 0; t < 400; t++) {
 		for (int i = rng_range(&r, 0, 2) ? 0 : rng_range(&r, 1, 5); i > 0; i--)
-			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, VT_H - 1));
-		int kind = rng_range(&r, 0, 9), top = rng_range(&r, 0, 3), h = rng_range(&r, 2, VT_H - top);
+			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, rows - 1));
+		int kind = rng_range(&r, 0, 9), top = rng_range(&r, 0, 3), h = rng_range(&r, 2, rows - top);
 		int dy = rng_range(&r, 0, 1) ? 1 : -1, dx = kind == 0 ? 1 : 0, x0 = kind == 1 ? 1 : 0;
 		if (t > 0) /* (the first frame is whole) */
 			assert_int_equal(con_move(a.c, x0, top, VT_W - x0, h, dx, dy), 0);
 		if (kind == 2)
 			assert_int_equal(con_move(a.c, 0, top, VT_W, h, 0, -dy), 0);
 		for (int i = rng_range(&r, 0, 6); i > 0; i--)
-			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, VT_H - 1));
+			put_some(a.c, &r, rng_range(&r, 0, VT_W - 1), rng_range(&r, 0, rows - 1));
 		/* (the copy has every changed cell damaged, no move) */
 		assert_int_equal(con_copy(b.c, a.c), 0);
 		assert_int_equal(a.d->ops->present(a.d, a.c), 0);
@@ -927,13 +930,22 @@ static void test_moved_rows_scrolled(void **st)
 		con_clear_damage(a.c);
 		con_clear_damage(b.c);
 	}
-	print_message("%d of 400 frames scrolled; %zu bytes against %zu unmoved\n", scrolled, bytes_a, bytes_b);
-	assert_true(scrolled > 100);
+	print_message("%s: %d of 400 frames scrolled; %zu bytes against %zu unmoved\n",
+		      scrolls ? "whole moves" : "moves", scrolled, bytes_a, bytes_b);
+	assert_true(scrolled > (extra ? 20 : 100));
 	assert_true(bytes_a < bytes_b);
 	a.d->ops->close(a.d);
 	b.d->ops->close(b.d);
 	outrig_close(&a);
 	outrig_close(&b);
+}
+
+static void test_moved_rows_scrolled(void **st)
+{
+	(void)st;
+	moved_rows_scrolled(false, 0);
+	moved_rows_scrolled(true, 0);
+	moved_rows_scrolled(true, 3); /* moves of rows the terminal does not show: not scrolled */
 }
 
 int main(void)

@@ -101,6 +101,7 @@ static int frame(struct app *a)
 {
 	if (a->blank.dark)
 		return 0; /* a flip on a switched-off CRTC may fail; nothing would show */
+	a->con->scrolls = a->disp->scrolls; /* (the display may have changed) */
 	/* map cells carry pictures only while the display is asked for them */
 	a->ui.pictures = a->demo.ui.pictures = a->watcher.ui.pictures = a->tiles.on;
 	if (a->blank.on) {
@@ -119,8 +120,8 @@ static int frame(struct app *a)
 	} else {
 		ui_draw_frame(a->drawn, &a->ui, a->game, a->con, a->scratch);
 	}
-	if (!a->con->damaged)
-		return 0;
+	if (!a->con->damaged && !a->con->move.w)
+		return 0; /* (a whole move damages nothing: presented) */
 	int rc = a->ops->present(a->disp, a->con);
 	if (rc) {
 		log_error("cannot present a frame on the %s display (%s)", a->ops->name, strerror(-rc));

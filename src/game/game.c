@@ -457,20 +457,26 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 /* Drawables of the current floor into k (room for cap); returns how many
  * are drawn, which may exceed cap (then k holds the first cap of them).
  * The positions are walked where they are stored (those of the floor
- * alone, their looks and memories at hand, when world_here lists them),
+ * alone, their other components at hand, when world_here lists them),
  * so k is in the pool's order, which is mostly the order the entities
  * were made in (slot order). */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents, *unused;
-	const void *data, *rdata, *mdata;
+	const void *data, *rdata, *mdata, *adata, *idata, *aidata;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
 	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
+	(void)ecs_pool_view(g->w, COMP_ACTOR, &unused, &adata);
+	(void)ecs_pool_view(g->w, COMP_ITEM, &unused, &idata);
+	(void)ecs_pool_view(g->w, COMP_AI, &unused, &aidata);
 	const struct c_pos *pos = data;
 	const struct c_render *looks = rdata;
 	const struct c_memory *mems = mdata;
+	const struct c_actor *actors = adata;
+	const struct c_item *items = idata;
+	const struct c_ai *ais = aidata;
 	const struct world_here *h = world_here(g);
 	for (uint32_t j = 0, end = h ? h->n : n; j < end; j++) {
 		uint32_t i = h ? h->pos[j] : j;
@@ -488,11 +494,16 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
 			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
 						     .remembered = rem, .actor = -1, .item = -1};
-			const struct c_actor *ac = ecs_get(g->w, e, COMP_ACTOR);
-			const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
-			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+			/* (from the list when at hand: no look-up) */
+			const struct c_actor *ac = !h ? ecs_get(g->w, e, COMP_ACTOR)
+						  : h->actor[j] == WORLD_HERE_NONE ? NULL : &actors[h->actor[j]];
+			const struct c_item *it = !h ? ecs_get(g->w, e, COMP_ITEM)
+						 : h->item[j] == WORLD_HERE_NONE ? NULL : &items[h->item[j]];
+			const struct c_ai *ai = !h ? ecs_get(g->w, e, COMP_AI)
+					       : h->ai[j] == WORLD_HERE_NONE ? NULL : &ais[h->ai[j]];
+			bool corpse = h ? h->corpse[j] != WORLD_HERE_NONE : ecs_get(g->w, e, COMP_CORPSE) != NULL;
 			/* the dead player keeps his fighter but is drawn as a corpse */
-			k[cnt].d.corpse = ecs_get(g->w, e, COMP_CORPSE) != NULL || (ac && ac->hp <= 0);
+			k[cnt].d.corpse = corpse || (ac && ac->hp <= 0);
 			if (ac && !k[cnt].d.corpse)
 				k[cnt].d.actor = (int8_t)ac->kind;
 			if (it)

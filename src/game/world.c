@@ -355,10 +355,14 @@ static void list_here(struct game *g)
 	if (world_here(g))
 		return;
 	const ecs_entity *ents, *unused;
-	const void *data, *render, *memory;
+	const void *data, *render, *memory, *actor, *item, *ai, *corpse;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &render);
 	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &memory);
+	(void)ecs_pool_view(g->w, COMP_ACTOR, &unused, &actor);
+	(void)ecs_pool_view(g->w, COMP_ITEM, &unused, &item);
+	(void)ecs_pool_view(g->w, COMP_AI, &unused, &ai);
+	(void)ecs_pool_view(g->w, COMP_CORPSE, &unused, &corpse);
 	const struct c_pos *pos = data;
 	h->n = 0;
 	h->ok = false;
@@ -370,6 +374,10 @@ static void list_here(struct game *g)
 		h->pos[h->n] = i;
 		h->render[h->n] = pool_index(g, ents[i], COMP_RENDER, render);
 		h->memory[h->n] = pool_index(g, ents[i], COMP_MEMORY, memory);
+		h->actor[h->n] = pool_index(g, ents[i], COMP_ACTOR, actor);
+		h->item[h->n] = pool_index(g, ents[i], COMP_ITEM, item);
+		h->ai[h->n] = pool_index(g, ents[i], COMP_AI, ai);
+		h->corpse[h->n] = pool_index(g, ents[i], COMP_CORPSE, corpse);
 		h->n++;
 	}
 	h->ok = true;
@@ -377,13 +385,19 @@ static void list_here(struct game *g)
 	h->v_pos = ecs_pool_version(g->w, COMP_POS);
 	h->v_render = ecs_pool_version(g->w, COMP_RENDER);
 	h->v_memory = ecs_pool_version(g->w, COMP_MEMORY);
+	h->v_actor = ecs_pool_version(g->w, COMP_ACTOR);
+	h->v_item = ecs_pool_version(g->w, COMP_ITEM);
+	h->v_ai = ecs_pool_version(g->w, COMP_AI);
+	h->v_corpse = ecs_pool_version(g->w, COMP_CORPSE);
 }
 
 const struct world_here *world_here(const struct game *g)
 {
 	const struct world_here *h = &g->here;
 	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS) ||
-	    h->v_render != ecs_pool_version(g->w, COMP_RENDER) || h->v_memory != ecs_pool_version(g->w, COMP_MEMORY))
+	    h->v_render != ecs_pool_version(g->w, COMP_RENDER) || h->v_memory != ecs_pool_version(g->w, COMP_MEMORY) ||
+	    h->v_actor != ecs_pool_version(g->w, COMP_ACTOR) || h->v_item != ecs_pool_version(g->w, COMP_ITEM) ||
+	    h->v_ai != ecs_pool_version(g->w, COMP_AI) || h->v_corpse != ecs_pool_version(g->w, COMP_CORPSE))
 		return NULL;
 	return h;
 }

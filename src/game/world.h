@@ -115,19 +115,21 @@ struct game {
 		uint8_t cell[WORLD_CELLS];
 	} memo;
 	/* The entities with a position on the current floor, as their indices
-	 * in COMP_POS's pool (pool order) and in COMP_RENDER's and COMP_MEMORY's
+	 * in COMP_POS's pool (pool order) and in COMP_RENDER's, COMP_MEMORY's,
+	 * COMP_ACTOR's, COMP_ITEM's, COMP_AI's and COMP_CORPSE's
 	 * (WORLD_HERE_NONE: without one), listed by world_refresh_view so that
 	 * what walks the floor's entities (game_drawables) need not pass over
 	 * every other floor's nor look each one up. Valid while the current
-	 * floor is `depth` and no entity has gained or lost any of the three
+	 * floor is `depth` and no entity has gained or lost any of the seven
 	 * (their versions): only the player changes floors, and the current
 	 * floor with him. A floor with more than WORLD_HERE_MAX is not listed
 	 * (ok false: walked whole). */
 	struct world_here {
 		bool ok;
 		int depth;
-		uint32_t v_pos, v_render, v_memory, n;
+		uint32_t v_pos, v_render, v_memory, v_actor, v_item, v_ai, v_corpse, n;
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
+		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
 	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
@@ -193,10 +195,11 @@ void world_rebuild_occ(struct game *g);
  * player remembers of corpses and items. */
 void world_refresh_view(struct game *g);
 /* The list of the current floor's entities (struct world_here: their
- * indices in the pools of COMP_POS, COMP_RENDER and COMP_MEMORY, as
- * ecs_pool_view gives them, in COMP_POS's order), or NULL when it is not
- * at hand (not made since the floor or the entities having any of the
- * three last changed, or too long): then walk the pools. */
+ * indices in the pools of COMP_POS, COMP_RENDER, COMP_MEMORY, COMP_ACTOR,
+ * COMP_ITEM, COMP_AI and COMP_CORPSE, as ecs_pool_view gives them, in
+ * COMP_POS's order), or NULL when it is not at hand (not made since the
+ * floor or the entities having any of the seven last changed, or too
+ * long): then walk the pools. */
 const struct world_here *world_here(const struct game *g);
 /* Updates only what the player remembers of corpses and items from the
  * current visible[] (enough when the player has not moved): every one

@@ -40,6 +40,7 @@ struct display {
 	const struct display_ops *ops;
 	const struct font *font; /* the font a pixel backend draws with (NULL: o->font or none) */
 	int map_cw;              /* text cells a map cell spans (docs/cells.md): 2 with a map sheet, else 1 (0: 1) */
+	bool scrolls;            /* its present makes a console's whole vertical moves (console.h: scrolls) */
 	struct blit_look look;   /* a pixel backend's surface, cells and margins (surf_w 0: none, the terminal) */
 };
 

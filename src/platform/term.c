@@ -716,6 +716,12 @@ static int term_present(struct display *d, struct console *c)
 	int e0 = 0, e1 = 0;
 	if (!full && term_scroll(t, c, dh, &e0, &e1)) {
 		con_moved_done(c);
+	} else if (c->move.w && c->move.whole) {
+		/* a whole move not scrolled: its cells were not damaged */
+		e0 = c->move.y < dh ? c->move.y : dh;
+		e1 = c->move.y + c->move.h < dh ? c->move.y + c->move.h : dh;
+	}
+	if (e0 < e1) {
 		y0 = y0 < e0 ? y0 : e0;
 		y1 = y1 > e1 ? y1 : e1;
 	}
@@ -948,6 +954,7 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
 		return -ENOMEM;
 	}
 	t->base.ops = &term_display_ops;
+	t->base.scrolls = true; /* term_scroll, or the rows looked at whole */
 	termkeys_init(&t->keys);
 	t->in_fd = in_fd;
 	t->out_fd = out_fd;

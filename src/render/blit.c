@@ -148,12 +148,21 @@ static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
 			size_t i = (size_t)g * gsize + (size_t)(o->base + (u / s) * o->du + v * o->dv);
 			uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
 			uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
-			if (lane == 4) {
+			if (lane == 4 && colour) {
+				/* XRGB8888 colour: 255 - a, then each channel t*a + 127
+				 * (the blend is y = t*a + 127 + bg*(255 - a), y / 255) */
+				uint32_t t = f->colour[i];
+				p[0] = p[1] = p[2] = p[3] = (uint16_t)(255 - a);
+				c[0] = (uint16_t)((t & 255) * a + 127);
+				c[1] = (uint16_t)(((t >> 8) & 255) * a + 127);
+				c[2] = (uint16_t)(((t >> 16) & 255) * a + 127);
+				c[3] = 127;
+			} else if (lane == 4) {
 				p[0] = p[1] = p[2] = p[3] = a;
 			} else {
 				p[0] = a;
 			}
-			if (colour) {
+			if (colour && lane == 1) {
 				uint32_t t = f->colour[i];
 				c[0] = t & 255;
 				c[plane] = (t >> 8) & 255;
@@ -189,10 +198,15 @@ int blit_create(struct blitter **out, const struct font *f, int scale)
 		}
 	b->draw_band = blit_band_base;
 #ifdef BLIT_HAVE_AVX2
-	/* PIROGUE_BLIT_BASELINE=1 keeps the baseline code (tests, comparisons) */
+	/* PIROGUE_BLIT_BASELINE=1 keeps the baseline code, =2 AVX2 without
+	 * AVX-512 (tests, comparisons) */
 	const char *base = getenv("PIROGUE_BLIT_BASELINE");
-	if (__builtin_cpu_supports("avx2") && !(base && *base == '1'))
+	int want = base && *base == '1' ? 0 : base && *base == '2' ? 1 : 2;
+	if (__builtin_cpu_supports("avx2") && want >= 1)
 		b->draw_band = blit_band_avx2;
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") && want == 2)
+		b->draw_band = blit_band_avx512;
 #endif
 	b->f = f;
 	b->scale = scale;
@@ -655,6 +669,7 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 	one->bw = bd->bw;
 	one->bh = bd->bh;
 	one->nf = one->ns = one->nb = one->nc = 0;
+	one->stream = false; /* the slot is read back: keep it cached */
 	if (f) {
 		one->nf = 1;
 		one->fast[0] = *f;
@@ -778,6 +793,22 @@ int blit_draw_on_black(struct blitter *b, const struct console *c, struct surfac
 	return 0;
 }
 
+/* A blitter's glyph tables for rotation index r and a format, as locals
+ * (pointers read once a draw, not again after every job stored). */
+struct srcview {
+	const uint8_t *kind, *bits, *bits_done, *px, *px_done;
+	const size_t *off;
+	size_t rowb;
+	bool colour;
+};
+
+static inline struct srcview src_view(const struct blitter *b, int r, bool rgb565)
+{
+	const struct orient *o = &b->o[r];
+	const struct pxrows *x = &o->blend[rgb565];
+	return (struct srcview){ b->kind, o->bits, o->bits_done, x->px, x->done, x->off, x->rowb, b->f->colour != NULL };
+}
+
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
 		    const struct con_span *rows)
 {
@@ -824,10 +855,13 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	if (ncells > maxc)
 		ncells = maxc;
 	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
+	const struct srcview vb = src_view(b, r, rgb565);
+	int sw = s->width;
 	struct band *bd = &b->band;
 	bd->o = o;
 	bd->bw = bw;
 	bd->bh = bh;
+	bd->stream = !damage;
 	bd->nf = bd->ns = bd->nb = bd->nc = 0;
 	/* a whole draw: text cells seldom come back, but a map's pictures do
 	 * (a few floors and walls over and over): those are kept in whole
@@ -895,13 +929,16 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			} else {
 				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
 			}
-			const struct orient *so = &src->o[r];
-			const struct pxrows *px = &so->blend[rgb565];
-			if (src->kind[g] == GK_MASK && so->bits && sx0 >= 0 && sx0 + bw <= s->width) {
-				glyph_bits(src, r, g);
+			/* what the cell's font holds, from locals for the text font
+			 * (the band's job stores could alias its fields) */
+			struct srcview v = src == b ? vb : src_view(src, r, rgb565);
+			bool inside = sx0 >= 0 && sx0 + bw <= sw;
+			if (v.kind[g] == GK_MASK && v.bits && inside) {
+				if (!v.bits_done[g])
+					glyph_bits(src, r, g);
 				struct fjob *j = &bd->fast[bd->nf];
 				j->sx0 = sx0;
-				j->bits = so->bits + (size_t)g * gstride;
+				j->bits = v.bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				/* copied when kept (8-pixel cells: drawn as fast, in pairs) */
@@ -916,13 +953,14 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				} else if (++bd->nf == BLIT_JOBS) {
 					flush_band(b, s);
 				}
-			} else if (px->px && px->off[g] != SIZE_MAX && sx0 >= 0 && sx0 + bw <= s->width) {
-				glyph_px(src, r, rgb565, g);
+			} else if (v.px && v.off[g] != SIZE_MAX && inside) {
+				if (!v.px_done[g])
+					glyph_px(src, r, rgb565, g);
 				struct bjob *j = &bd->blend[bd->nb];
 				j->sx0 = sx0;
-				j->rows = px->px + px->off[g];
-				j->rowb = px->rowb;
-				j->colour = src->f->colour != NULL;
+				j->rows = v.px + v.off[g];
+				j->rowb = v.rowb;
+				j->colour = v.colour;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
 				const uint8_t *kept = keep || (keep_pictures && sheet == CC_TILE)

@@ -56,9 +56,10 @@ struct orient {
 		/* per glyph gh rows of rowb bytes, at off[glyph] (SIZE_MAX:
 		 * none); NULL: the per-pixel path. bwp: the scaled width
 		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
-		 * 16-bit lanes a,a,a,a (the coverage, or the tile's alpha),
-		 * then for colour tilesets bwp pixels of the tile's B,G,R,0
-		 * in 16-bit lanes. RGB565: planes of gh rows of bwp 16-bit
+		 * 16-bit lanes a,a,a,a (the coverage; for colour tilesets
+		 * 255 - the tile's alpha), then for colour tilesets bwp
+		 * pixels of the tile's B*a+127, G*a+127, R*a+127, 127 in
+		 * 16-bit lanes (so a blend is one multiply and one add). RGB565: planes of gh rows of bwp 16-bit
 		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
 		 * R; the buffer has 32 bytes to spare, so a 16-lane read
 		 * from any row stays inside it. */
@@ -109,6 +110,8 @@ struct band {
 	int sy0;      /* surface y of the band's top row (may be < 0) */
 	int bw, bh;   /* a cell's size on the surface */
 	int nf, ns, nb, nc;
+	bool stream;  /* a whole draw onto the surface: the blend path's 8-pixel
+		       * runs may bypass the cache (AVX2, AVX-512; aligned rows) */
 	struct fjob fast[BLIT_JOBS];
 	struct job slow[BLIT_JOBS];
 	struct bjob blend[BLIT_JOBS];
@@ -132,7 +135,10 @@ struct cell_cache {
 };
 
 struct blitter {
-	v8u32 lut32[256]; /* byte of mask bits -> 8 lanes of 0 / ~0 */
+	/* byte of mask bits -> 8 lanes of 0 / ~0 (aligned by hand: built
+	 * without -mavx a 32-byte vector type is aligned to 16 only, but the
+	 * AVX2 and AVX-512 code may load these with aligned moves) */
+	v8u32 lut32[256] __attribute__((aligned(64)));
 	v4u32 lut4[16];   /* nibble -> 4 lanes */
 	v8u16 lut16[256];
 	const struct font *f;
@@ -198,6 +204,9 @@ void blit_band_base(const struct blitter *b, const struct band *bd, struct surfa
 /* The same as blit_band_base, built for AVX2 (same pixels); only on CPUs
  * that have it (blit_create asks). */
 void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s);
+/* The same again with AVX-512 (F, BW, VL) for the blend path's usual
+ * cells (same pixels); only on CPUs that have it. */
+void blit_band_avx512(const struct blitter *b, const struct band *bd, struct surface *s);
 #endif
 
 /* The surface rectangle (r: x, y, width, height) that the w×h logical

@@ -373,6 +373,19 @@ static void note_damage(struct console *c, int y, int lo, int hi)
 		c->damage_y1 = y;
 }
 
+/* Every cell of the rectangle (inside the console) damaged CON_DRAW. */
+static void damage_rect(struct console *c, int x, int y, int w, int h)
+{
+	for (int yy = y; yy < y + h; yy++) {
+		uint8_t *d = c->damage + (size_t)yy * (size_t)c->w;
+		for (int xx = x; xx < x + w; xx++) {
+			c->damaged += !d[xx];
+			d[xx] = CON_DRAW;
+		}
+		note_damage(c, yy, x, x + w - 1);
+	}
+}
+
 /* The CON_MOVED damage of c->move's rectangle made to (CON_DRAW, or 0
  * when forget), c->damaged kept. */
 static void moved_to(struct console *c, uint8_t to)
@@ -394,7 +407,7 @@ static void moved_to(struct console *c, uint8_t to)
 
 void con_moved_done(struct console *c)
 {
-	if (c->move.w)
+	if (c->move.w && !c->move.whole)
 		moved_to(c, 0);
 	c->move.w = 0;
 }
@@ -406,7 +419,9 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 		return -EINVAL;
 	if (!dx && !dy)
 		return 0;
-	if (c->move.w) /* a move not yet made: its cells drawn instead */
+	if (c->move.w && c->move.whole) /* a move not yet made: its cells drawn instead */
+		damage_rect(c, c->move.x, c->move.y, c->move.w, c->move.h);
+	else if (c->move.w)
 		moved_to(c, CON_DRAW);
 	/* the columns that take a moved cell, x0..x0+n-1, from x0-dx on; the
 	 * rows r0..r1-1 likewise; rows and columns visited so that no cell is
@@ -420,6 +435,15 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 		struct con_span sp = c->row_damage[r];
 		fresh = !(sp.lo <= sp.hi && sp.lo < x + w && sp.hi >= x);
 	}
+	if (fresh && c->scrolls && dx == 0 && x == 0 && w == c->w) {
+		/* the display scrolls these rows itself: the cells moved, no
+		 * damage (none to move with them) */
+		memmove(c->cells + (size_t)r0 * cw, c->cells + (size_t)(r0 - dy) * cw,
+			(size_t)(r1 - r0) * cw * sizeof *c->cells);
+		c->changes += (uint64_t)cw * (uint64_t)(r1 - r0);
+		c->move = (struct con_move){ x, y, w, h, dx, dy, true, true };
+		return 0;
+	}
 	for (int k = 0; k < r1 - r0; k++) {
 		int r = dy > 0 ? r1 - 1 - k : r0 + k, sr = r - dy;
 		struct con_cell *dc = c->cells + (size_t)r * cw + (size_t)x0;
@@ -429,6 +453,8 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 		if (fresh && dy) {
 			/* no damage here (the usual frame): another row's cells
 			 * compared with these, then copied */
+			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
+				continue; /* the same row (a blank one): nothing changes, no damage */
 			int moved = 0;
 			for (int j = 0; j < n; j++) {
 				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
@@ -463,7 +489,7 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 			note_damage(c, r, x0 + lo, x0 + hi);
 	}
 	c->changes += (uint64_t)n * (uint64_t)(r1 - r0);
-	c->move = (struct con_move){ x, y, w, h, dx, dy, fresh };
+	c->move = (struct con_move){ x, y, w, h, dx, dy, fresh, false };
 	return 0;
 }
 

@@ -70,6 +70,9 @@ struct con_move {
 	/* No cell of the rectangle was damaged when it moved: every cell the
 	 * move left as it was (damage 0) shows what its source showed too. */
 	bool fresh;
+	/* A whole move (the console's scrolls): none of its moved cells is
+	 * damaged; the present makes the move, or draws every cell of it. */
+	bool whole;
 };
 /* A damage byte: CON_DRAW, the cell is to be drawn; CON_MOVED, it may
  * instead be moved: it shows what the cell at (-move.dx, -move.dy) from
@@ -97,6 +100,11 @@ struct console {
 	/* The move made since the damage was last forgotten (w 0: none): its
 	 * cells damaged CON_MOVED show what its source cells showed. */
 	struct con_move move;
+	/* Set by whoever presents the console (false as created): its display
+	 * makes a fresh vertical move of rows the console's full width itself
+	 * (a terminal's scroll region), so con_move makes such a move whole,
+	 * without comparing or damaging its cells. */
+	bool scrolls;
 };
 
 /* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
@@ -231,7 +239,9 @@ static inline int con_next_damaged(const uint8_t *damage, int from, int n)
  * changes are damaged: CON_MOVED where the cell they now show was not
  * damaged (a display may move its pixels), CON_DRAW where it was. The
  * cells the move uncovers keep what they held. A second move before the
- * damage is forgotten makes the first one's moved cells CON_DRAW. Returns
+ * damage is forgotten makes the first one's moved cells CON_DRAW (all of a
+ * whole one's rectangle). When c->scrolls, a fresh vertical move of rows
+ * the full width is whole (c->move.whole): no cell damaged. Returns
  * 0, or -EINVAL (nothing changed) for a rectangle not in the console or a
  * move as far as its size. */
 int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy);
