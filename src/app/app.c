@@ -72,7 +72,12 @@ static int open_display(struct app *a)
 	if (a->bare) {
 		/* the console: crash handlers first, so that nothing below can
 		 * leave it in graphics mode; VT signals blocked before vt_open */
-		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
+		if ((rc = crash_install_handlers()) || (rc = open_signals(a)))
+			return rc;
+		/* a watcher's screen is a second one of the machine whose game
+		 * holds the VT and the keyboard (the socket is local): it takes
+		 * neither (docs/watch.md) */
+		if (!a->watching && (rc = vt_open(&a->vt, a->cfg->vt)))
 			return rc;
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
@@ -921,7 +926,7 @@ int app_run(const struct app_config *cfg)
 	log_layout(&a);
 	if (a.watching) {
 		/* until the game ends or q: no game of our own, nothing saved */
-		if (open_signals(&a) || (a.bare && open_input(&a)))
+		if (open_signals(&a))
 			a.status = 1;
 		else if (run_loop(&a))
 			a.status = 1; /* else what the stream's end left (on_watched) */
