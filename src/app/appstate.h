@@ -40,7 +40,7 @@ struct app {
 	struct ui_drawn *drawn;  /* what con holds, so a frame redraws only what changed */
 	int sfd;                 /* signalfd, -1 when not used */
 	struct vt *vt;           /* the virtual terminal, for drm and fbdev */
-	struct input input;      /* input devices, for drm and fbdev */
+	struct input_devs input;      /* input devices, for drm and fbdev */
 	bool bare;               /* a console backend: VT + evdev */
 	bool suspended;          /* our VT is switched away */
 	bool stopped;            /* the terminal given back for a job-control stop */

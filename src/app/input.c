@@ -9,7 +9,7 @@
 
 #define MAX_EVENTS 64
 
-int input_open(struct input *in, const char *gamepad_db, const char *backend)
+int input_open(struct input_devs *in, const char *gamepad_db, const char *backend)
 {
 #if WITH_EVDEV
 	char db[PATH_MAX + 32];
@@ -30,7 +30,7 @@ int input_open(struct input *in, const char *gamepad_db, const char *backend)
 #endif
 }
 
-void input_pointer_space(struct input *in, int px_w, int px_h, int cell_w, int cell_h)
+void input_pointer_space(struct input_devs *in, int px_w, int px_h, int cell_w, int cell_h)
 {
 #if WITH_EVDEV
 	if (in->ev)
@@ -44,7 +44,7 @@ void input_pointer_space(struct input *in, int px_w, int px_h, int cell_w, int c
 #endif
 }
 
-void input_grab(struct input *in, bool on)
+void input_grab(struct input_devs *in, bool on)
 {
 #if WITH_EVDEV
 	if (in->ev)
@@ -55,7 +55,7 @@ void input_grab(struct input *in, bool on)
 #endif
 }
 
-int input_poll_fds(struct input *in, int *fds, int max)
+int input_poll_fds(struct input_devs *in, int *fds, int max)
 {
 #if WITH_EVDEV
 	if (in->ev) {
@@ -69,7 +69,7 @@ int input_poll_fds(struct input *in, int *fds, int max)
 	return 0;
 }
 
-void input_dispatch(struct input *in, int fd, bool (*on_event)(void *ctx, const struct in_event *ev), void *ctx)
+void input_dispatch(struct input_devs *in, int fd, bool (*on_event)(void *ctx, const struct in_event *ev), void *ctx)
 {
 #if WITH_EVDEV
 	struct in_event ev[MAX_EVENTS];
@@ -101,7 +101,7 @@ int input_list(FILE *out, const char *gamepad_db)
 #endif
 }
 
-void input_close(struct input *in)
+void input_close(struct input_devs *in)
 {
 #if WITH_EVDEV
 	if (!in)

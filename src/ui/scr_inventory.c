@@ -105,7 +105,7 @@ static void choose(struct ui *u, struct game *g, const struct ui_host *h, const 
 	ui_command(u, g, h, &cmd);
 }
 
-static void input_list(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in, bool drop)
+static void list_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in, bool drop)
 {
 	struct game_item_view it[SLOTS];
 	int n = game_inventory(g, it, SLOTS);
@@ -203,7 +203,7 @@ static void draw_list(const struct ui *u, const struct ui_layout *l, const struc
 
 static void use_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
-	input_list(u, g, h, in, false);
+	list_input(u, g, h, in, false);
 }
 
 static void use_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
@@ -213,7 +213,7 @@ static void use_draw(const struct ui *u, const struct ui_layout *l, const struct
 
 static void drop_input(struct ui *u, struct game *g, const struct ui_host *h, const struct ui_input *in)
 {
-	input_list(u, g, h, in, true);
+	list_input(u, g, h, in, true);
 }
 
 static void drop_draw(const struct ui *u, const struct ui_layout *l, const struct game *g, struct console *c)
