@@ -954,6 +954,25 @@ static void test_inventory(void **st)
  * hold (the inventory's was 44 columns for 27 of items, the history's the
  * whole screen for a few lines): at 80×50 and at 1920×1080's 91×51, at
  * most one blank column each side of the longest line, no blank row. */
+/* Columns between the end of the longest line inside the box on screen
+ * and its right edge (the box's frame found by find_box; -1: no box). */
+static int box_slack(const struct console *c)
+{
+	char line[512];
+	int bx, by, bw, bh, end = 0;
+	if (!find_box(c, &bx, &by, &bw, &bh))
+		return -1;
+	for (int y = by + 1; y < by + bh - 1; y++) {
+		conrow_text(c, y, line, true);
+		for (int x = bx + bw - 2; x > bx; x--)
+			if (line[x] != ' ') {
+				end = x + 1 > end ? x + 1 : end;
+				break;
+			}
+	}
+	return bx + bw - 1 - end;
+}
+
 static void test_boxes_fit_content(void **st)
 {
 	(void)st;
@@ -1012,19 +1031,30 @@ static void test_boxes_fit_content(void **st)
 		key(&r, ACT_WAIT, '.');
 		assert_int_equal(r.u.screen, UI_LEVELUP);
 		assert_true(find_box(r.c, &bx, &by, &bw, &bh));
-		end = 0;
-		for (int y = by + 1; y < by + bh - 1; y++) {
-			conrow_text(r.c, y, line, true);
-			for (int x = bx + bw - 2; x > bx; x--)
-				if (line[x] != ' ') {
-					end = x + 1 > end ? x + 1 : end;
-					break;
-				}
-		}
-		if (bx + bw - 1 - end > 2)
+		if (box_slack(r.c) > 2)
 			fail_msg("%dx%d: the level-up box ends %d columns after its longest line", sizes[s].cols,
-				 sizes[s].rows, bx + bw - 1 - end);
+				 sizes[s].rows, box_slack(r.c));
 		assert_int_equal(bh, 3 + LEVELUP_COUNT * 2 + 1);
+
+		/* the character box (a fixed 36 for 29 columns of text) and
+		 * the game-over box (a fixed 40), short and long numbers:
+		 * as wide as their longest line, a blank column inside */
+		for (int big = 0; big < 2; big++) {
+			pl->xp = big ? 123456 : 0;
+			r.f.g->turn = big ? 104522 : 5;
+			r.u.screen = UI_CHARACTER;
+			ui_draw(&r.u, r.f.g, r.c);
+			assert_true(on_screen(r.c, big ? "XP: 123456" : "XP: 0"));
+			if (box_slack(r.c) != 1)
+				fail_msg("%dx%d: the character box ends %d columns after its longest line", sizes[s].cols,
+					 sizes[s].rows, box_slack(r.c));
+			r.u.screen = UI_GAMEOVER;
+			ui_draw(&r.u, r.f.g, r.c);
+			assert_true(on_screen(r.c, big ? "after 104522 turns," : "after 5 turns,"));
+			if (box_slack(r.c) != 1)
+				fail_msg("%dx%d: the game-over box ends %d columns after its longest line (numbers %s)",
+					 sizes[s].cols, sizes[s].rows, box_slack(r.c), big ? "long" : "short");
+		}
 		rig_done(&r);
 	}
 }

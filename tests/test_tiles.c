@@ -1,6 +1,7 @@
 /* test_tiles: the tile sheets (render/font_tiles.c): the shipped ones and their index, bad sheets refused in one line, pictures composed exactly. */
 #include "testutil.h"
 #include "render/font.h"
+#include "game/content.h"
 #include "ui/scr.h"
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +35,24 @@ static int load_png(struct font **out, int w, int h, const uint8_t *px, char *er
 	return rc;
 }
 
+/* The mean colour (0xRRGGBB) of tile t's pixels in f, weighted by their
+ * alpha. */
+static uint32_t mean_rgb(const struct font *f, int t)
+{
+	size_t n = (size_t)f->cell_w * (size_t)f->cell_h;
+	const uint32_t *p = f->colour + (size_t)t * n;
+	unsigned long long sum[3] = { 0 }, wt = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = p[i] >> 24;
+		for (int c = 0; c < 3; c++)
+			sum[c] += (unsigned long long)(p[i] >> (16 - 8 * c) & 0xFF) * a;
+		wt += a;
+	}
+	if (!wt)
+		return 0;
+	return (uint32_t)(sum[0] / wt << 16 | sum[1] / wt << 8 | sum[2] / wt);
+}
+
 /* Every shipped sheet loads, at its size, with every tile the game draws;
  * the index names the tiles the game numbers, in its order. */
 static void test_shipped(void **st)
@@ -60,12 +79,27 @@ static void test_shipped(void **st)
 						{ UI_TILE_LEATHER_ARMOUR, UI_TILE_CHAIN_MAIL },
 						{ UI_TILE_SCROLL_CONFUSION, UI_TILE_SCROLL_PARALYSIS },
 						{ UI_TILE_SCROLL_LIGHTNING, UI_TILE_SCROLL_FIREBALL },
-						{ UI_TILE_FLOOR, UI_TILE_FLOOR + 1 }, { UI_TILE_WALL, UI_TILE_WALL + 1 } };
+						{ UI_TILE_FLOOR, UI_TILE_FLOOR + 1 }, { UI_TILE_WALL, UI_TILE_WALL + 1 },
+						{ UI_TILE_STAIRS_DOWN, UI_TILE_STAIRS_UP },
+						{ UI_TILE_CORPSE, UI_TILE_PLAYER_CORPSE } };
 		for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
 			if (!memcmp(f->colour + (size_t)pairs[k][0] * px / sizeof *f->colour,
 				    f->colour + (size_t)pairs[k][1] * px / sizeof *f->colour, px))
 				fail_msg("%s: %s and %s are the same picture", path, ui_tile_names[pairs[k][0]],
 					 ui_tile_names[pairs[k][1]]);
+		/* the stairs read apart at a glance (they were the same green
+		 * box, a few steps differing, means 16410D and 1A4913 at 8x8):
+		 * their mean colours differ by a quarter of the range in a
+		 * channel */
+		uint32_t down = mean_rgb(f, UI_TILE_STAIRS_DOWN), up = mean_rgb(f, UI_TILE_STAIRS_UP);
+		int most = 0;
+		for (int sh = 0; sh <= 16; sh += 8) {
+			int d = abs((int)(down >> sh & 0xFF) - (int)(up >> sh & 0xFF));
+			most = d > most ? d : most;
+		}
+		if (most < 64)
+			fail_msg("%s: the stairs down (mean %06X) and up (%06X) differ by %d at most in a channel", path,
+				 down, up, most);
 		font_destroy(f);
 	}
 	FILE *in = fopen("tiles/index.txt", "r");
@@ -82,6 +116,24 @@ static void test_shipped(void **st)
 	}
 	fclose(in);
 	assert_int_equal(n, UI_TILE_COUNT);
+}
+
+/* The dead player has a picture of its own; a monster's corpse is the
+ * corpse (the two were the same picture). */
+static void test_player_corpse(void **st)
+{
+	(void)st;
+	struct ui_layout l;
+	ui_layout(80, 50, 1, &l);
+	l.pictures = true;
+	struct drawable d = { .glyph = content_rules.corpse_glyph, .fg = content_rules.player_corpse_fg,
+			      .corpse = true, .actor = -1, .item = -1 };
+	struct con_cell v = { 0 };
+	ui_put_drawable(&l, &d, &v);
+	assert_int_equal(v.tile >> 8, UI_TILE_PLAYER_CORPSE);
+	d.fg = content_rules.corpse_fg;
+	ui_put_drawable(&l, &d, &v);
+	assert_int_equal(v.tile >> 8, UI_TILE_CORPSE);
 }
 
 /* What is not a sheet is refused with one line naming the file. */
@@ -163,6 +215,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_player_corpse),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_compose),
 	};

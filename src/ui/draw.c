@@ -73,6 +73,13 @@ void ui_center_text(struct console *c, int y, uint32_t fg, uint32_t bg, const ch
 	con_print(c, x < 0 ? 0 : x, y, fg, bg, s, c->w);
 }
 
+/* Whether d is the dead player's remains (the corpse glyph in the colour
+ * the rules give the player's own). */
+static bool player_corpse(const struct drawable *d)
+{
+	return d->glyph == content_rules.corpse_glyph && d->fg == content_rules.player_corpse_fg;
+}
+
 /* How a drawable is shown: the game's colours, except the monsters and
  * items pal has its own colour for, and the dead player, drawn bright. */
 static uint32_t shown_fg(const struct ui_palette *pal, const struct drawable *d)
@@ -83,7 +90,7 @@ static uint32_t shown_fg(const struct ui_palette *pal, const struct drawable *d)
 	for (int k = 0; k < ITEM_COUNT; k++)
 		if (pal->item[k] && d->glyph == content_items[k].glyph && d->fg == content_items[k].fg)
 			return pal->item[k];
-	if (d->glyph == content_rules.corpse_glyph && d->fg == content_rules.player_corpse_fg)
+	if (player_corpse(d))
 		return pal->player_corpse;
 	return d->fg;
 }
@@ -105,7 +112,7 @@ const char *const ui_tile_names[UI_TILE_COUNT] = {
 	[UI_TILE_STAIRS_DOWN] = "stairs-down", [UI_TILE_STAIRS_UP] = "stairs-up",
 	[UI_TILE_FLOOR] = "floor-0", [UI_TILE_FLOOR + 1] = "floor-1", [UI_TILE_FLOOR + 2] = "floor-2",
 	[UI_TILE_FLOOR + 3] = "floor-3", [UI_TILE_WALL] = "wall-0", [UI_TILE_WALL + 1] = "wall-1",
-	[UI_TILE_WALL + 2] = "wall-2", [UI_TILE_WALL + 3] = "wall-3",
+	[UI_TILE_WALL + 2] = "wall-2", [UI_TILE_WALL + 3] = "wall-3", [UI_TILE_PLAYER_CORPSE] = "player-corpse",
 };
 
 /* The picture of each kind of actor and item. */
@@ -126,7 +133,7 @@ void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct
 	v->fg = ui_drawable_fg(l->pal, d);
 	if (!l->pictures)
 		return;
-	unsigned thing = d->corpse ? UI_TILE_CORPSE
+	unsigned thing = d->corpse ? (player_corpse(d) ? UI_TILE_PLAYER_CORPSE : UI_TILE_CORPSE)
 		       : d->actor >= 0 && d->actor < ACTOR_COUNT ? actor_tile[d->actor]
 		       : d->item >= 0 && d->item < ITEM_COUNT ? item_tile[d->item] : 0;
 	unsigned mark = d->status & GAME_STATUS_PARALYSED ? UI_TILE_PARALYSED
@@ -679,6 +686,16 @@ const char *ui_keys_line(const struct ui *u, const struct scr_key *keys, const c
 	for (int i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", items[i].full);
 	return buf;
+}
+
+int ui_box_width(const char *const *lines, int n, const char *title, int cols)
+{
+	int w = title ? (int)utf8_len(title) + 4 : 4;
+	for (int i = 0; i < n; i++) {
+		int need = lines[i] ? (int)utf8_len(lines[i]) + 4 : 0;
+		w = need > w ? need : w;
+	}
+	return w < cols ? w : cols;
 }
 
 void ui_draw_box(const struct ui_layout *l, struct console *c, int w, int h, const char *title, uint32_t frame,

@@ -110,7 +110,8 @@ enum ui_tile {
 	UI_TILE_STAIRS_UP,
 	UI_TILE_FLOOR, /* + 0..UI_TILE_VARIANTS-1 */
 	UI_TILE_WALL = UI_TILE_FLOOR + 4,
-	UI_TILE_COUNT = UI_TILE_WALL + 4
+	UI_TILE_PLAYER_CORPSE = UI_TILE_WALL + 4, /* the dead player (after the walls: older sheets keep their cells) */
+	UI_TILE_COUNT
 };
 #define UI_TILE_VARIANTS 4
 /* The names of the tiles, as tiles/index.txt has them ("-" for none). */
@@ -231,6 +232,11 @@ struct command ui_cmd(enum cmd c);
 /* Gives cmd to the game through h (nothing once the game is over), then
  * shows what must follow (ui_after_command). Returns what h returned. */
 int ui_command(struct ui *u, struct game *g, const struct ui_host *h, const struct command *cmd);
+/* The width of a box sized to its text: its n lines (NULL ones left out)
+ * each with a frame and a blank column on both sides (4 columns more than
+ * the longest), and its title (NULL: none) on the top edge with as much
+ * room; at most cols. */
+int ui_box_width(const char *const *lines, int n, const char *title, int cols);
 /* Draws a framed box of w×h centred over the map view (clamped to the
  * console), title on its top edge, its inside cleared to bg; sets *x, *y
  * to its top-left corner. */

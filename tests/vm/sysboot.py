@@ -7,7 +7,9 @@ time, keys and a gamepad playing, no way to a login prompt, SIGKILL and
 restart bursts survived, a game that keeps failing at start handing tty1 to
 its login prompt, the sandbox's exposure, no login prompt on any console
 (with logind, and without it), a display whose driver (drm too) loads only
-after the game started, input to photons measured from the journal, more
+after the game started, input to photons measured from the journal, the
+map in pictures (--tiles on) and the options screen's text size on drm
+equal to headless (looks: tiles, text-size), more
 ordinary boots (VMRIG_SYSBOOT_BOOTS: the last one times the title against
 a getty's login prompt on tty2 asked for at that boot only, boot-time), and
 a purge that leaves /etc/systemd as it was before the install; and the game
@@ -63,6 +65,12 @@ DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1\
 # game with --verbose, so the drm backend logs its input-to-photons lines.
 # Removed at the end of that check (the restart of sigkill, next, is plain).
 PHOTONS_DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1 --verbose\n')
+# The looks check's drop-in (issue 17, after the photons one, removed at the
+# end of the check): the seed-1 game with the map in pictures (tiles = on).
+LOOKS_DROPIN = ('[Service]\nExecStart=\nExecStart=/usr/games/pirogue --kiosk --seed 1 --tiles on\n')
+# The kiosk's settings file in its state directory (StateDirectory=pirogue),
+# which the options screen writes.
+KIOSK_SETTINGS = '/var/lib/pirogue/pirogue.conf'
 # The game's share of input to photons (the evdev event read to the page flip
 # queued, src/platform/photons.c), issue 22's target at 1080p on a Pi, in ms.
 # Here the CPU is emulated (TCG) and the display 1024x768 virtio-vga: a
@@ -89,7 +97,8 @@ CONSOLES = ('timeout 90 systemctl is-system-running --wait >/dev/null 2>&1; '
             'echo "vts: $(ls /dev/vcs[0-9]* | sed "s|/dev/vcs||" | tr "\\n" " ")"')
 # The checks of the boot into the kiosk, in order (a configuration's 'play'
 # names fewer: then that boot ends with the purge, with no power cut).
-PLAY = ('security', 'keys', 'watch', 'watch_screen', 'gamepad', 'ctrl_alt_fn', 'photons', 'sigkill', 'burst', 'fails_at_start')
+PLAY = ('security', 'keys', 'watch', 'watch_screen', 'gamepad', 'ctrl_alt_fn', 'photons', 'looks', 'sigkill',
+        'burst', 'fails_at_start')
 # Each machine: the Debian architecture of its system and package, QEMU, the
 # serial console.
 MACHINES = {
@@ -132,9 +141,10 @@ class SysBoot:
 
     # ------------------------------------------------------------ host side
 
-    def run_headless(self, keys, seed, name, state):
-        """Runs the headless game at SIZE on keys (with seed, unless None) and
-        state; returns the path of its last frame (expected-NAME.png)."""
+    def run_headless(self, keys, seed, name, state, args=()):
+        """Runs the headless game at SIZE on keys (with seed, unless None),
+        state and the options args; returns the path of its last frame
+        (expected-NAME.png)."""
         kf = os.path.join(self.out, f'keys-{name}.txt')
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
@@ -143,22 +153,24 @@ class SysBoot:
                '--size', f'{SIZE[0]}x{SIZE[1]}', '--keys', kf, '--screenshot', png, '--state-dir', state]
         if seed is not None:
             cmd += ['--seed', str(seed)]
+        cmd += list(args)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, PIROGUE_CONFIG='/dev/null', PIROGUE_DATA_DIR=REPO))
         if r.returncode != 0:
             raise RuntimeError(f'headless run failed ({" ".join(cmd)}): {(r.stderr or r.stdout).strip()}')
         return png
 
-    def headless(self, keys, seed=None, name='ref'):
-        """The headless frame at SIZE for keys (and seed, or the title)."""
-        key = ('sys', seed, tuple(keys))
+    def headless(self, keys, seed=None, name='ref', args=()):
+        """The headless frame at SIZE for keys (and seed, or the title), with
+        the options args (e.g. --tiles on)."""
+        key = ('sys', seed, tuple(keys), tuple(args))
         if key in self.rig.expected_cache:
             return self.rig.expected_cache[key]
         # empty for every reference frame: a headless run saves when it ends,
         # and the rig's output directory outlives a run (CI keeps it)
         shutil.rmtree(self.state, ignore_errors=True)
         os.makedirs(self.state)
-        img = vmtest.read_png(self.run_headless(keys, seed, name, self.state))
+        img = vmtest.read_png(self.run_headless(keys, seed, name, self.state, args))
         self.rig.expected_cache[key] = img
         return img
 
@@ -760,6 +772,79 @@ class SysBoot:
                     f'drmModePageFlip: virtio-gpu has no vblank, so the share holds its commit), input to photons '
                     f'{total:.3f} ms, at {SIZE[0]}x{SIZE[1]} on virtio-vga under TCG; '
                     f'{verdict} (lines in {self.out}/photons.txt)')
+
+    # Issue 17 on the drm backend: moves with the map in pictures, then the
+    # options screen's text-size row one step larger (O, five rows down,
+    # right), then back to play.
+    LOOKS_MOVES = ['l', 'l', 'j']
+    LOOKS_LARGER = ['O', 'down', 'down', 'down', 'down', 'down', 'right']
+
+    def looks(self):
+        """Issue 17's pictures and text size on a real kernel's KMS: the kiosk
+        restarted with tiles on (LOOKS_DROPIN), its start frame and a few
+        moves equal to headless --tiles on (the drm backend's pictures:
+        tiles: check); then the options screen's text size made larger with
+        keys on the USB keyboard, its screen and then the play screen equal
+        to headless at that size (the drm backend's new fonts and the map
+        sheet of the new map cell, 20x20 at 1024x768), and the setting
+        written to the kiosk's settings file (text-size: check). The drop-in
+        and the settings file are removed after it (sigkill's restart, next,
+        is the plain seed-1 game)."""
+        d = '/etc/systemd/system/pirogue.service.d'
+        try:
+            self.looks_run(d)
+        finally:
+            self.sh(f'rm -f {d}/zz-vmrig-looks.conf {KIOSK_SETTINGS} && systemctl daemon-reload')
+
+    def looks_run(self, d):
+        # the kiosk's own default of --blank (10 minutes with --kiosk) shows
+        # on the options screen: the twin has it too
+        tiles = ['--tiles', 'on', '--blank', '10']
+        self.sh(f'mkdir -p {d} && printf "' + LOOKS_DROPIN.replace('\n', '\\n') +
+                f'" >{d}/zz-vmrig-looks.conf && systemctl daemon-reload && systemctl restart pirogue.service')
+        start = self.headless([], 1, 'tiles-start', tiles)
+        if start == self.headless([], 1, 'seed1'):
+            raise RuntimeError('headless --tiles on draws the same start frame as glyphs: the check would prove nothing')
+        self.keys_done = []
+        if self.wait_screen(start, 'tiles-start', 30) is None:
+            self.report('FAIL', 'tiles', f'with --tiles on the kiosk did not show the headless --tiles on start frame '
+                        f'within {30 * W:.0f} s: {self.why_not(start, "tiles-start")} '
+                        f'(see {self.g.outdir}/tiles-start.png and tiles-start-expected.png)')
+            self.report('SKIP', 'text-size', 'the kiosk with tiles on did not start as headless does (tiles: FAIL)')
+            return
+        moves = self.LOOKS_MOVES
+        self.g.send_keys(moves)
+        exp = self.headless(moves, 1, 'tiles', tiles)
+        if self.wait_screen(exp, 'tiles', 15) is None:
+            self.report('FAIL', 'tiles', f'with --tiles on, after {" ".join(moves)}: {self.why_not(exp, "tiles")} '
+                        f'(see {self.g.outdir}/tiles.png and tiles-expected.png)')
+            self.report('SKIP', 'text-size', 'the moves in pictures did not play as headless (tiles: FAIL)')
+            return
+        self.report('PASS', 'tiles', f'the kiosk with --tiles on (a drop-in) on drm (virtio-vga, {SIZE[0]}x{SIZE[1]}): '
+                    f'its start frame and the frame after {" ".join(moves)} on the USB keyboard equal headless '
+                    '--tiles on (map cells 18x18 in pictures)')
+        keys = moves + self.LOOKS_LARGER
+        self.g.send_keys(self.LOOKS_LARGER)
+        exp = self.headless(keys, 1, 'text-size-options', tiles)
+        if self.wait_screen(exp, 'text-size-options', 15) is None:
+            return self.report('FAIL', 'text-size', f'after {" ".join(self.LOOKS_LARGER)} (the options screen\'s text '
+                               f'size one step larger): {self.why_not(exp, "text-size-options")} '
+                               f'(see {self.g.outdir}/text-size-options.png and text-size-options-expected.png)')
+        keys = keys + ['escape']
+        self.g.send_keys(['escape'])
+        exp = self.headless(keys, 1, 'text-size', tiles)
+        if self.wait_screen(exp, 'text-size', 15) is None:
+            return self.report('FAIL', 'text-size', f'back in play after the text size was made larger: '
+                               f'{self.why_not(exp, "text-size")} (see {self.g.outdir}/text-size.png and '
+                               'text-size-expected.png)')
+        saved = self.out1(f'grep -v "^#" {KIOSK_SETTINGS} 2>&1')
+        if saved != 'text-size = larger':
+            return self.report('FAIL', 'text-size', f'the text size changed on the display but the kiosk\'s settings '
+                               f'file {KIOSK_SETTINGS} holds {saved!r} (want text-size = larger)')
+        self.report('PASS', 'text-size', f'the options screen\'s text size one step larger, keys on the USB keyboard '
+                    f'({" ".join(self.LOOKS_LARGER)}), with pictures on: the options screen and then the play screen '
+                    f'equal headless at that size (text 10x20, map cells 20x20 in pictures); {KIOSK_SETTINGS} says '
+                    'text-size = larger')
 
     def journal(self, n=6):
         """The unit's last journal lines of this boot, for failure messages."""

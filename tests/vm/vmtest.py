@@ -422,7 +422,7 @@ FONT = 'cp437-8x8.png'
 
 # QMP qcodes for the --keys tokens the checks use.
 QCODES = {'ctrl-alt-f2': ['ctrl', 'alt', 'f2'], '>': ['shift', 'dot'], '<': ['shift', 'comma'], '.': ['dot'], ',': ['comma'],
-          'enter': ['ret'], 'escape': ['esc'], 'space': ['spc'], '/': ['slash']}
+          'enter': ['ret'], 'escape': ['esc'], 'space': ['spc'], '/': ['slash'], 'O': ['shift', 'o']}
 
 # ---------------------------------------------------------------- checks
 
