@@ -1,15 +1,20 @@
 /* test_watch: the watch protocol (watchwire: every message built and parsed
  * back, the reader in pieces, hostile values refused), the publisher's
- * bounded queues (a watcher that falls behind gets a fresh snapshot, one
- * that sends junk is dropped, WATCH_MAX at most), the watcher's checksum
+ * ring (a watcher that falls behind gets a fresh snapshot, one that sends
+ * junk is dropped, WATCH_MAX at most), the watcher's reading of a ring
+ * (one written over while it copied, or lapped, or holding what only a
+ * socket carries), the watcher's checksum
  * mismatch, the socket's mode and its refusal of a user outside the group, no chown
  * when the socket has the group already (the kiosk unit kills chown). */
 #include "watchfix.h"
 #include "child.h"
 #include "gamefix.h"
+#include "core/le.h"
 #include <grp.h>
 #include <pwd.h>
 #include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -323,9 +328,10 @@ static void rig_catch_up(struct rig *r)
 	fail_msg("the watcher never caught up");
 }
 
-/* A watcher that reads nothing falls behind without the game waiting;
- * its queue stays within WATCH_QUEUE; once it reads again, it gets a fresh
- * snapshot and ends on the game's checksum. */
+/* A watcher that reads nothing falls behind without the game waiting or
+ * sending it anything (its messages are in the ring, which goes round many
+ * times meanwhile); once it reads again, it finds it fell behind, asks for
+ * a fresh snapshot and ends on the game's checksum. */
 static void test_fall_behind_fresh_snapshot(void **state)
 {
 	(void)state;
@@ -339,14 +345,16 @@ static void test_fall_behind_fresh_snapshot(void **state)
 	for (int i = 0; i < 20000 && !game_is_over(r.g); i++) {
 		rig_play(&r, (enum cmd)(CMD_MOVE_N + (i * 5 + i / 7) % 8));
 		watch_pub_stats(r.p, &st);
-		assert_true(st.queued <= WATCH_QUEUE);
+		assert_int_equal(st.queued, 0); /* nothing for it on its socket */
+		assert_false(watchfix_pending(r.w.fd));
 	}
 	watch_pub_stats(r.p, &st);
-	assert_true(st.behind >= 1);
+	assert_int_equal(st.behind, 0); /* the game does not know */
 	assert_int_equal(st.watchers, 1);
 	rig_catch_up(&r);
 	watch_pub_stats(r.p, &st);
-	assert_true(st.snapshots >= 2);
+	assert_int_equal(st.behind, 1);
+	assert_int_equal(st.snapshots, 2);
 	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
 	assert_int_equal(r.w.mismatches, 0);
 	/* it follows on */
@@ -664,6 +672,143 @@ static void test_no_game_one_line(void **state)
 	rmdir(dir);
 }
 
+/* A ring made by hand, as a game makes one (docs/watch.md), for the
+ * watcher's reading of it. */
+#define HR_SIZE 4096u
+struct hand_ring {
+	int fd, wake;
+	unsigned char *m;
+	uint64_t head;
+};
+
+static void hr_open(struct hand_ring *h)
+{
+	h->fd = memfd_create("test_watch", MFD_CLOEXEC);
+	assert_true(h->fd >= 0);
+	assert_int_equal(ftruncate(h->fd, WATCH_RING_HEAD + HR_SIZE), 0);
+	h->m = mmap(NULL, WATCH_RING_HEAD + HR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, h->fd, 0);
+	assert_true(h->m != MAP_FAILED);
+	le_put32(h->m, WATCH_RING_MAGIC);
+	le_put32(h->m + 4, WATCH_VERSION);
+	le_put32(h->m + 8, HR_SIZE);
+	h->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	assert_true(h->wake >= 0);
+	h->head = 0;
+}
+
+static void hr_counts(struct hand_ring *h, uint64_t head, uint64_t limit)
+{
+	le_put32(h->m + WATCH_RING_AT_HEAD, (uint32_t)head);
+	le_put32(h->m + WATCH_RING_AT_HEAD + 4, (uint32_t)(head >> 32));
+	le_put32(h->m + WATCH_RING_AT_LIMIT, (uint32_t)limit);
+	le_put32(h->m + WATCH_RING_AT_LIMIT + 4, (uint32_t)(limit >> 32));
+}
+
+/* m written at the ring's head, both counts past it. */
+static void hr_put(struct hand_ring *h, const struct serial_buf *b)
+{
+	for (size_t i = 0; i < b->len; i++)
+		h->m[WATCH_RING_HEAD + (h->head + i) % HR_SIZE] = b->data[i];
+	h->head += b->len;
+	hr_counts(h, h->head, h->head);
+}
+
+/* The watcher reads what a ring holds only past where it follows it, plays
+ * it, and asks for a snapshot (playing nothing) when the game wrote over
+ * what it copied (the second count past it by more than the ring) or it
+ * fell more than the ring behind; a greeting or snapshot in the ring (what
+ * only the socket carries) stops it in one line. */
+static void test_watcher_reads_the_ring(void **state)
+{
+	(void)state;
+	struct game *g = new_game(4);
+	struct ui u = play_ui();
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
+	struct hand_ring h;
+	hr_open(&h);
+	struct watcher w = { .fd = sv[1], .has_fds = true, .ring_fd = h.fd, .wake_fd = h.wake };
+	struct serial_buf b = { 0 };
+	char why[512] = "";
+	/* on the socket: the greeting, a snapshot, where the ring goes on */
+	assert_int_equal(watchwire_hello(&b, "hand@ring"), 0);
+	assert_int_equal(watchwire_snapshot(&b, &u, g), 0);
+	assert_int_equal(watchwire_ring(&b, HR_SIZE, 0), 0);
+	assert_int_equal(watcher_feed(&w, b.data, b.len, why, sizeof why), 0);
+	assert_true(w.synced && w.following);
+	assert_true(watcher_poll_fd(&w) >= 0);
+	/* commands and their checksum in the ring: played */
+	struct command c = { .c = CMD_MOVE_E, .item = -1, .x = -1, .y = -1, .choice = -1 };
+	for (int i = 0; i < 3; i++) {
+		game_do(g, &c);
+		b.len = 0;
+		assert_int_equal(watchwire_command(&b, &c), 0);
+		hr_put(&h, &b);
+	}
+	b.len = 0;
+	assert_int_equal(watchwire_check(&b, hist_count(game_history(g)), game_turn(g), game_digest(g)), 0);
+	hr_put(&h, &b);
+	assert_int_equal(watcher_read(&w, why, sizeof why), 0);
+	assert_int_equal(w.ncmd, 3);
+	assert_int_equal(w.checks, 1);
+	assert_int_equal(w.mismatches, 0);
+	assert_false(watchfix_pending(sv[0])); /* nothing asked */
+	/* a command whose bytes the game was writing over meanwhile (the
+	 * second count more than the ring past where the watcher read):
+	 * dropped, a snapshot asked for */
+	game_do(g, &c);
+	b.len = 0;
+	assert_int_equal(watchwire_command(&b, &c), 0);
+	hr_put(&h, &b);
+	hr_counts(&h, h.head, h.head - b.len + HR_SIZE + 1);
+	assert_int_equal(watcher_read(&w, why, sizeof why), 0);
+	assert_int_equal(w.ncmd, 3); /* not played */
+	assert_false(w.synced || w.following);
+	unsigned char got[16];
+	assert_int_equal(read(sv[0], got, sizeof got), WATCH_RESYNC_LEN);
+	assert_memory_equal(got, watch_resync_msg, WATCH_RESYNC_LEN);
+	/* the snapshot comes; then the ring more than its size ahead: behind */
+	b.len = 0;
+	assert_int_equal(watchwire_snapshot(&b, &u, g), 0);
+	assert_int_equal(watchwire_ring(&b, HR_SIZE, h.head), 0);
+	assert_int_equal(watcher_feed(&w, b.data, b.len, why, sizeof why), 0);
+	assert_true(w.synced && w.following);
+	assert_int_equal(w.ncmd, 4);
+	hr_counts(&h, h.head + HR_SIZE + 1, h.head + HR_SIZE + 1);
+	assert_int_equal(watcher_read(&w, why, sizeof why), 0);
+	assert_false(w.synced || w.following);
+	assert_int_equal(read(sv[0], got, sizeof got), WATCH_RESYNC_LEN);
+	/* a greeting in the ring: one line, stop */
+	hr_counts(&h, h.head, h.head);
+	b.len = 0;
+	assert_int_equal(watchwire_ring(&b, HR_SIZE, h.head), 0);
+	assert_int_equal(watcher_feed(&w, b.data, b.len, why, sizeof why), 0);
+	b.len = 0;
+	assert_int_equal(watchwire_hello(&b, "again"), 0);
+	hr_put(&h, &b);
+	assert_int_equal(watcher_read(&w, why, sizeof why), -EPROTO);
+	assert_non_null(strstr(why, "in its ring what only its socket sends"));
+	assert_null(strchr(why, '\n'));
+	/* a ring message of another size, or none without its memory */
+	b.len = 0;
+	assert_int_equal(watchwire_ring(&b, HR_SIZE * 2, 0), 0);
+	assert_int_equal(watcher_feed(&w, b.data, b.len, why, sizeof why), -EPROTO);
+	assert_non_null(strstr(why, "a ring of another size"));
+	struct watcher bare = { .fd = -1 };
+	b.len = 0;
+	assert_int_equal(watchwire_hello(&b, "x"), 0);
+	assert_int_equal(watchwire_ring(&b, HR_SIZE, 0), 0);
+	assert_int_equal(watcher_feed(&bare, b.data, b.len, why, sizeof why), -EPROTO);
+	assert_non_null(strstr(why, "a ring without its memory"));
+	watcher_close(&bare);
+	free(b.data);
+	watcher_close(&w); /* closes the ring's fds it was given */
+	munmap(h.m, WATCH_RING_HEAD + HR_SIZE);
+	close(sv[0]);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_reader_pieces_and_bounds),
 		cmocka_unit_test(test_hostile_values_refused),
 		cmocka_unit_test(test_fall_behind_fresh_snapshot),
+		cmocka_unit_test(test_watcher_reads_the_ring),
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_screens_and_new_game),

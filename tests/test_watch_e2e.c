@@ -72,10 +72,11 @@ static void until_caught_up(struct side *s, struct watcher *w, const struct ui *
 {
 	for (int round = 0; round < 2000; round++) {
 		game_turn_of_loop(s, u, g);
-		/* the watcher's loop: poll its socket (no wait: a Unix socket's
-		 * bytes are there as soon as the game's side above sent them) */
-		struct pollfd q = { .fd = w->fd, .events = POLLIN };
-		if (poll(&q, 1, 0) == 1)
+		/* the watcher's loop: poll its socket and the ring's wake-ups (no
+		 * wait: a Unix socket's bytes are there as soon as the game's side
+		 * above sent them, the eventfd written as soon as it was) */
+		struct pollfd q[2] = { { .fd = w->fd, .events = POLLIN }, { .fd = watcher_poll_fd(w), .events = POLLIN } };
+		if (poll(q, q[1].fd >= 0 ? 2 : 1, 0) > 0)
 			assert_int_equal(watchfix_read(w), 0);
 		if (w->synced && w->game && w->ncmd == hist_count(game_history(g)) && !watchfix_pending(w->fd) &&
 		    w->last_sum == game_digest(g))
@@ -225,9 +226,9 @@ static void test_watch_the_demo(void **state)
 }
 
 /* 50 watchers attached, detached and stalled at random while the game
- * plays: it never waits (every flush returns, nothing blocks), every queue
- * stays within WATCH_QUEUE, and the watchers that read end on the game's
- * checksum. */
+ * plays: it never waits (every flush returns, nothing blocks), nothing but
+ * a WATCH_RING waits on a socket besides the snapshots, and the watchers
+ * that read end on the game's checksum. */
 static void test_fifty_watchers_at_random(void **state)
 {
 	(void)state;
@@ -276,7 +277,7 @@ static void test_fifty_watchers_at_random(void **state)
 		game_turn_of_loop(&s, &s.u, s.g);
 		struct watch_pub_stats st;
 		watch_pub_stats(s.p, &st);
-		assert_true(st.queued <= (size_t)st.watchers * WATCH_QUEUE);
+		assert_true(st.queued <= (size_t)st.watchers * (WATCH_HEAD + 12));
 		assert_true(st.watchers <= N);
 		for (int i = 0; i < N; i++)
 			if (w[i].fd >= 0 && !stalled[i])

@@ -72,7 +72,12 @@ static int open_display(struct app *a)
 	if (a->bare) {
 		/* the console: crash handlers first, so that nothing below can
 		 * leave it in graphics mode; VT signals blocked before vt_open */
-		if ((rc = crash_install_handlers()) || (rc = open_signals(a)) || (rc = vt_open(&a->vt, a->cfg->vt)))
+		if ((rc = crash_install_handlers()) || (rc = open_signals(a)))
+			return rc;
+		/* a watcher's screen is a second one of the machine whose game
+		 * holds the VT and the keyboard (the socket is local): it takes
+		 * neither (docs/watch.md) */
+		if (!a->watching && (rc = vt_open(&a->vt, a->cfg->vt)))
 			return rc;
 	}
 	/* the terminal draws text, but a bad --font is never silently ignored */
@@ -742,6 +747,8 @@ static int run_loop(struct app *a)
 		nfd += watch_pub_poll_fds(a->pub, pfd + nfd, MAX_FDS - nfd);
 		if (a->watching && nfd < MAX_FDS)
 			pfd[nfd++] = (struct pollfd){ .fd = a->watcher.fd, .events = POLLIN };
+		if (a->watching && watcher_poll_fd(&a->watcher) >= 0 && nfd < MAX_FDS) /* the ring's wake-ups */
+			pfd[nfd++] = (struct pollfd){ .fd = watcher_poll_fd(&a->watcher), .events = POLLIN };
 		/* the watchers' checksum when nothing else is to be done: its
 		 * cost never delays a turn or a frame */
 		int rc = poll(pfd, (nfds_t)nfd, watch_pub_check_due(a->pub) ? 0 : -1);
@@ -770,7 +777,7 @@ static int run_loop(struct app *a)
 				wake_clock_moved(&a->wake); /* a deadline it passed comes at once */
 				continue;
 			}
-			if (a->watching && pfd[i].fd == a->watcher.fd) {
+			if (a->watching && (pfd[i].fd == a->watcher.fd || pfd[i].fd == watcher_poll_fd(&a->watcher))) {
 				on_watched(a);
 				continue;
 			}
@@ -920,9 +927,10 @@ int app_run(const struct app_config *cfg)
 		goto out;
 	}
 	log_layout(&a);
+	a.watcher.no_keys = a.bare; /* no VT, no devices of its own: open_display */
 	if (a.watching) {
 		/* until the game ends or q: no game of our own, nothing saved */
-		if (open_signals(&a) || (a.bare && open_input(&a)))
+		if (open_signals(&a))
 			a.status = 1;
 		else if (run_loop(&a))
 			a.status = 1; /* else what the stream's end left (on_watched) */

@@ -1,7 +1,9 @@
-/* The publisher: one listening socket, up to WATCH_MAX watchers, each with
- * a fixed queue. Every socket is non-blocking and served from the game's own
- * poll() loop; a message is built once and copied into each queue; a
- * snapshot is built once per state of the game and shared. */
+/* The publisher: one listening socket, up to WATCH_MAX watchers, one ring
+ * they all read. Every socket is non-blocking and served from the game's
+ * own poll() loop; a message is written once, into the ring (a memfd each
+ * watcher maps read-only), and one eventfd write wakes every watcher; a
+ * watcher's socket carries only the greeting, its snapshots (built once
+ * per state of the game and shared) and where in the ring each continues. */
 #include "app/watch.h"
 #include "app/watchwire.h"
 #include "core/le.h"
@@ -13,10 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010 /* Linux 5.1 */
+#endif
 
 /* A snapshot, shared by the watchers sending it. */
 struct snap {
@@ -28,15 +37,15 @@ struct snap {
 struct conn {
 	int fd;
 	size_t hello_off;    /* of p->hello sent */
-	struct snap *snap;   /* being sent (whole, before q), or NULL */
+	struct snap *snap;   /* being sent, or NULL */
 	size_t snap_off;
+	unsigned char ring_msg[WATCH_HEAD + 12]; /* the WATCH_RING after the snapshot */
+	size_t ring_off, ring_len; /* ring_msg[ring_off .. ring_len) unsent */
+	bool fds_sent;       /* the ring's memfd and eventfd went with its first WATCH_RING */
 	bool need_snap;      /* gets one once all it has been sent is through */
-	bool in_snap_behind; /* fell behind while its snapshot was being sent */
 	bool wait_out;       /* the socket was full: POLLOUT */
 	unsigned char in[WATCH_RESYNC_LEN]; /* what it sent, one message at most */
 	size_t in_n;
-	size_t q_off, q_len, q_bound; /* q[q_off .. q_off + q_len) unsent; q_bound: start of the first message not all sent */
-	unsigned char q[WATCH_QUEUE];
 };
 
 struct watch_pub {
@@ -49,8 +58,14 @@ struct watch_pub {
 	struct serial_buf screen; /* the screen as last sent */
 	bool screen_valid;
 	struct snap *snap; /* the last snapshot made, NULL: none (or dropped) */
-	struct serial_buf since; /* every message broadcast since snap was made (WATCH_SINCE at most) */
+	uint64_t snap_pos; /* the ring's head when it was made: what follows it starts there */
 	int since_check;   /* commands played since the last checksum */
+	int ring_fd, wake_fd;  /* the ring's memfd and the watchers' eventfd, -1: not made yet */
+	unsigned char *ring;   /* its mapping (WATCH_RING_HEAD + WATCH_RING_SIZE bytes), NULL: none */
+	uint64_t head;         /* bytes ever written into it */
+	uint64_t woken;        /* head at the last wake-up */
+	int ep;                /* an epoll of the watchers' sockets (one descriptor to poll), -1: not yet */
+	bool settled;          /* no watcher needs anything sent on its socket (send_all has nothing to do) */
 	struct watch_pub_stats st;
 };
 
@@ -81,6 +96,8 @@ static void snap_put(struct snap *s)
 static void conn_close(struct watch_pub *p, int i)
 {
 	struct conn *c = p->c[i];
+	if (p->ep >= 0)
+		epoll_ctl(p->ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	snap_put(c->snap);
 	free(c);
@@ -94,6 +111,7 @@ static int pub_alloc(struct watch_pub **out, const char *who)
 	if (!p)
 		return -ENOMEM;
 	p->lfd = -1;
+	p->ring_fd = p->wake_fd = p->ep = -1;
 	if (watchwire_hello(&p->hello, who)) {
 		free(p->hello.data);
 		free(p);
@@ -207,11 +225,59 @@ fail:
 	return rc;
 }
 
+/* The ring made (once, for the first watcher): the memfd mapped for
+ * writing here, sealed so that no one else can map it for writing or
+ * change its size, its header written; the eventfd that wakes the
+ * watchers. Returns 0 or -errno. */
+static int ring_open(struct watch_pub *p)
+{
+	if (p->ring)
+		return 0;
+	size_t len = WATCH_RING_HEAD + WATCH_RING_SIZE;
+	int fd = memfd_create("pirogue-watch", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	void *m = MAP_FAILED;
+	int wake = -1, ep = -1;
+	if (ftruncate(fd, (off_t)len) < 0 || (m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED ||
+	    (wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0 || (ep = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+		int e = errno;
+		if (m != MAP_FAILED)
+			munmap(m, len);
+		if (wake >= 0)
+			close(wake);
+		close(fd);
+		log_error("cannot make the watchers' ring: %s", strerror(e));
+		return -e;
+	}
+	/* the watchers only read it (a kernel before 5.1 cannot say so: then
+	 * only its size is fixed; a watcher writing into it would spoil only
+	 * what the watchers read, never the game) */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0)
+		(void)fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	unsigned char *r = m;
+	memset(r, 0, WATCH_RING_HEAD);
+	le_put32(r, WATCH_RING_MAGIC);
+	le_put32(r + 4, WATCH_VERSION);
+	le_put32(r + 8, WATCH_RING_SIZE);
+	p->ring = r;
+	p->ring_fd = fd;
+	p->wake_fd = wake;
+	p->ep = ep;
+	p->head = p->woken = 0;
+	return 0;
+}
+
 int watch_pub_adopt(struct watch_pub *p, int fd)
 {
 	if (p->n == WATCH_MAX) {
 		close(fd);
 		return -EMFILE;
+	}
+	int rc = ring_open(p);
+	if (rc) {
+		close(fd);
+		return rc;
 	}
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -221,8 +287,16 @@ int watch_pub_adopt(struct watch_pub *p, int fd)
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+	if (epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int e = errno;
+		free(c);
+		close(fd);
+		return -e;
+	}
 	c->fd = fd;
 	c->need_snap = true;
+	p->settled = false;
 	p->c[p->n++] = c;
 	p->st.watchers = p->n;
 	return 0;
@@ -240,7 +314,14 @@ void watch_pub_close(struct watch_pub *p)
 			unlink(p->path);
 	}
 	snap_put(p->snap);
-	free(p->since.data);
+	if (p->ring)
+		munmap(p->ring, WATCH_RING_HEAD + WATCH_RING_SIZE);
+	if (p->ring_fd >= 0)
+		close(p->ring_fd);
+	if (p->wake_fd >= 0)
+		close(p->wake_fd);
+	if (p->ep >= 0)
+		close(p->ep);
 	free(p->hello.data);
 	free(p->msg.data);
 	free(p->screen.data);
@@ -248,76 +329,86 @@ void watch_pub_close(struct watch_pub *p)
 }
 
 /* ------------------------------------------------------------------ */
-/* queues */
+/* the ring */
 
-/* c fell behind (or asked for a snapshot): what it has begun is finished
- * (the greeting, a snapshot, the message under way), the rest forgotten,
- * and a fresh snapshot follows. */
-static void fall_behind(struct conn *c)
-{
-	if (c->q_len && c->q_bound < c->q_off) {
-		size_t end = c->q_bound + 4 + le_get32(c->q + c->q_bound);
-		c->q_len = end - c->q_off;
-	} else {
-		c->q_len = 0;
-		c->q_off = c->q_bound = 0;
-	}
-	c->need_snap = true;
-}
-
-/* Queues the message in m for c, unless c waits for a snapshot. */
-static void enqueue(struct watch_pub *p, int i, const struct serial_buf *m)
-{
-	struct conn *c = p->c[i];
-	if (c->need_snap)
-		return;
-	if (c->q_len + m->len > WATCH_QUEUE) {
-		p->st.behind++;
-		if (c->snap) {
-			/* not even its snapshot has gone through: a second time,
-			 * it goes */
-			if (c->in_snap_behind) {
-				log_info("a watcher fell behind twice during its snapshot: dropped");
-				p->st.dropped++;
-				conn_close(p, i);
-				return;
-			}
-			c->in_snap_behind = true;
-		}
-		fall_behind(c);
-		return;
-	}
-	if (c->q_off + c->q_len + m->len > WATCH_QUEUE) {
-		memmove(c->q, c->q + c->q_bound, c->q_off + c->q_len - c->q_bound);
-		c->q_off -= c->q_bound;
-		c->q_bound = 0;
-	}
-	if (m->len)
-		memcpy(c->q + c->q_off + c->q_len, m->data, m->len);
-	c->q_len += m->len;
-}
-
-/* The snapshot and the messages since it forgotten: the next watcher
- * that needs one gets one made then. */
+/* The snapshot forgotten: the next watcher that needs one gets one made
+ * then. */
 static void snap_drop(struct watch_pub *p)
 {
 	snap_put(p->snap);
 	p->snap = NULL;
-	p->since.len = 0;
 }
 
-/* Queues m for every watcher following the game (the last first: one may
- * be dropped), and after the snapshot's messages while they fit. */
+/* n bytes at d written into the ring as the stream's next bytes: limit
+ * raised first (a reader finding it past what it copied knows the copy may
+ * be spoilt), then the bytes, then head (whole messages only). */
+static void ring_put(struct watch_pub *p, const unsigned char *d, size_t n)
+{
+	if (!p->ring || !n || n > WATCH_RING_SIZE / 4)
+		return; /* (no message is that long: commands, checksums, screens) */
+	uint64_t h = p->head;
+	__atomic_store_n((uint64_t *)(void *)(p->ring + WATCH_RING_AT_LIMIT), h + n, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	size_t at = (size_t)(h % WATCH_RING_SIZE), first = n < WATCH_RING_SIZE - at ? n : WATCH_RING_SIZE - at;
+	memcpy(p->ring + WATCH_RING_HEAD + at, d, first);
+	if (first < n)
+		memcpy(p->ring + WATCH_RING_HEAD, d + first, n - first);
+	__atomic_store_n((uint64_t *)(void *)(p->ring + WATCH_RING_AT_HEAD), h + n, __ATOMIC_RELEASE);
+	p->head = h + n;
+}
+
+/* Wakes every watcher at once (one write, however many there are) when
+ * the ring has bytes they have not been woken for. */
+static void wake(struct watch_pub *p)
+{
+	if (p->wake_fd < 0 || p->head == p->woken)
+		return;
+	uint64_t one = 1;
+	if (write(p->wake_fd, &one, sizeof one) < 0 && errno == EAGAIN) {
+		/* the count is full (a watcher wrote to it): emptied, then again */
+		uint64_t v;
+		(void)!read(p->wake_fd, &v, sizeof v);
+		(void)!write(p->wake_fd, &one, sizeof one);
+	}
+	p->woken = p->head;
+}
+
+/* m into the ring, for every watcher following it; the snapshot is let go
+ * once what followed it no longer fits WATCH_SINCE (a watcher given it
+ * then might not find its start in the ring any more). */
 static void broadcast(struct watch_pub *p, const struct serial_buf *m)
 {
-	for (int i = p->n - 1; i >= 0; i--)
-		enqueue(p, i, m);
-	if (p->snap && (p->since.len + m->len > WATCH_SINCE || serial_buf_append(&p->since, m->data, m->len)))
+	ring_put(p, m->data, m->len);
+	if (p->snap && p->head - p->snap_pos > WATCH_SINCE)
 		snap_drop(p);
 }
 
-/* Sends what c has as far as its socket takes it. Returns 0, or -1 when it
- * failed or left (then closed by the caller). */
+/* Every watcher gets a fresh snapshot once what it has begun is through;
+ * the ring says so to those following it (WATCH_RESET), so that nothing
+ * of another game is played on their copy meanwhile. */
+static void all_need_snap(struct watch_pub *p)
+{
+	static const unsigned char reset[WATCH_HEAD] = { 1, 0, 0, 0, WATCH_RESET };
+	snap_drop(p);
+	ring_put(p, reset, sizeof reset);
+	for (int i = 0; i < p->n; i++)
+		p->c[i]->need_snap = true;
+	p->settled = false;
+}
+
+/* Whether c waits for room on its socket (POLLOUT asked of the epoll). */
+static void set_wait_out(struct watch_pub *p, struct conn *c, bool on)
+{
+	if (c->wait_out == on)
+		return;
+	c->wait_out = on;
+	struct epoll_event ev = { .events = EPOLLIN | (on ? EPOLLOUT : 0), .data.fd = c->fd };
+	epoll_ctl(p->ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Sends what c has as far as its socket takes it: the greeting, a
+ * snapshot, the WATCH_RING after it (the first with the ring's fds).
+ * Returns 0, or -1 when it failed or left (then closed by the caller). */
 static int send_some(struct watch_pub *p, struct conn *c)
 {
 	for (;;) {
@@ -329,19 +420,40 @@ static int send_some(struct watch_pub *p, struct conn *c)
 		} else if (c->snap) {
 			d = c->snap->data + c->snap_off;
 			n = c->snap->len - c->snap_off;
-		} else if (c->q_len) {
-			d = c->q + c->q_off;
-			n = c->q_len;
+		} else if (c->ring_off < c->ring_len) {
+			d = c->ring_msg + c->ring_off;
+			n = c->ring_len - c->ring_off;
 		} else {
-			c->wait_out = false;
+			set_wait_out(p, c, false);
 			return 0;
 		}
-		ssize_t k = send(c->fd, d, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t k;
+		bool fds = !c->snap && c->hello_off >= p->hello.len && !c->fds_sent;
+		if (fds) {
+			/* the ring's memfd and eventfd with its first byte */
+			int two[2] = { p->ring_fd, p->wake_fd };
+			union {
+				struct cmsghdr h;
+				unsigned char b[CMSG_SPACE(sizeof two)];
+			} u;
+			memset(&u, 0, sizeof u);
+			struct iovec iov = { .iov_base = (void *)d, .iov_len = n };
+			struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b,
+					     .msg_controllen = sizeof u.b };
+			struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+			cm->cmsg_level = SOL_SOCKET;
+			cm->cmsg_type = SCM_RIGHTS;
+			cm->cmsg_len = CMSG_LEN(sizeof two);
+			memcpy(CMSG_DATA(cm), two, sizeof two);
+			k = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		} else {
+			k = send(c->fd, d, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		}
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				c->wait_out = true;
+				set_wait_out(p, c, true);
 				return 0;
 			}
 			return -1;
@@ -354,26 +466,23 @@ static int send_some(struct watch_pub *p, struct conn *c)
 			if (c->snap_off == c->snap->len) {
 				snap_put(c->snap);
 				c->snap = NULL;
-				c->in_snap_behind = false;
 			}
 		} else {
-			c->q_off += s;
-			c->q_len -= s;
-			while (c->q_bound < c->q_off && c->q_bound + 4 + le_get32(c->q + c->q_bound) <= c->q_off)
-				c->q_bound += 4 + le_get32(c->q + c->q_bound);
-			if (!c->q_len)
-				c->q_off = c->q_bound = 0;
+			if (fds && s)
+				c->fds_sent = true;
+			c->ring_off += s;
+			if (c->ring_off == c->ring_len)
+				c->ring_off = c->ring_len = 0;
 		}
 	}
 }
 
-/* The last snapshot made while the messages since it fit WATCH_SINCE
- * (p->since), else one of (u, g) as they are now (none since). */
+/* The last snapshot made while what followed it fits WATCH_SINCE, else
+ * one of (u, g) as they are now. */
 static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
 	if (p->snap)
 		return p->snap;
-	p->since.len = 0;
 	p->msg.len = 0;
 	int rc = watchwire_snapshot(&p->msg, u, g);
 	if (rc) {
@@ -388,6 +497,7 @@ static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const 
 	if (p->msg.len)
 		memcpy(s->data, p->msg.data, p->msg.len);
 	p->snap = s;
+	p->snap_pos = p->head;
 	p->st.snapshot_bytes = s->len;
 	p->st.snapshots_made++;
 	return s;
@@ -404,9 +514,7 @@ void watch_pub_command(struct watch_pub *p, const struct command *cmd)
 	p->msg.len = 0;
 	if (watchwire_command(&p->msg, cmd)) {
 		/* out of memory: nobody can follow without it */
-		snap_drop(p);
-		for (int i = 0; i < p->n; i++)
-			fall_behind(p->c[i]);
+		all_need_snap(p);
 		return;
 	}
 	broadcast(p, &p->msg);
@@ -417,13 +525,11 @@ void watch_pub_replaced(struct watch_pub *p)
 {
 	if (!p)
 		return;
-	snap_drop(p);
 	p->since_check = 0;
-	for (int i = 0; i < p->n; i++)
-		fall_behind(p->c[i]);
+	all_need_snap(p);
 }
 
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all);
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g);
 
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
@@ -443,11 +549,13 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 		p->screen_valid = serial_buf_append(&p->screen, p->msg.data, p->msg.len) == 0;
 		broadcast(p, &p->msg);
 	}
-	/* commands whose checksum is due go out with it, as soon as the loop
-	 * is idle (watch_pub_check): one send per watcher a key, not two;
-	 * while the loop is never idle, every WATCH_DEFER commands (a new
-	 * snapshot goes at once) */
-	send_all(p, u, g, !(p->since_check > 0 && p->since_check < WATCH_DEFER));
+	send_all(p, u, g);
+	/* the watchers are woken for commands whose checksum is due together
+	 * with it, as soon as the loop is idle (watch_pub_check): one wake-up a
+	 * key, not two; while the loop is never idle, every WATCH_DEFER
+	 * commands */
+	if (!(p->since_check > 0 && p->since_check < WATCH_DEFER))
+		wake(p);
 }
 
 bool watch_pub_check_due(const struct watch_pub *p)
@@ -466,47 +574,52 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 	p->st.checks++;
 	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
 		broadcast(p, &p->msg);
-	send_all(p, NULL, g, true);
+	wake(p);
 }
 
 /* Snapshots to those that need one and have taken all they had (u NULL:
- * none now), each followed by the messages since it; then as much of
- * every queue as each socket takes (one whose socket was full waits for
- * POLLOUT: watch_pub_dispatch), or with all false only of those just
- * given a snapshot. */
-static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g, bool all)
+ * none now), each followed by its WATCH_RING (where what followed the
+ * snapshot starts in the ring); then as much of what each has begun as its
+ * socket takes (one whose socket was full waits for POLLOUT:
+ * watch_pub_dispatch). A watcher following the ring is sent nothing. */
+static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
+	if (p->settled)
+		return; /* every watcher follows the ring: nothing per watcher */
 	size_t q = 0;
+	bool settled = true;
 	for (int i = p->n - 1; i >= 0; i--) {
 		struct conn *c = p->c[i];
 		if (c->wait_out) {
-			q += c->q_len;
+			q += c->ring_len - c->ring_off;
+			settled = false;
 			continue;
 		}
-		/* all it had is through: a snapshot, and what followed it */
-		bool given = false;
-		if (u && c->need_snap && !c->snap && !c->q_len) {
+		if (u && c->need_snap && !c->snap && c->ring_off == c->ring_len) {
 			struct snap *s = current_snap(p, u, g);
-			if (s) {
+			p->msg.len = 0;
+			if (s && watchwire_ring(&p->msg, WATCH_RING_SIZE, p->snap_pos) == 0 &&
+			    p->msg.len == sizeof c->ring_msg) {
 				s->refs++;
 				c->snap = s;
 				c->snap_off = 0;
 				c->need_snap = false;
-				if (p->since.len) /* none yet: its data may be NULL */
-					memcpy(c->q, p->since.data, p->since.len);
-				c->q_off = c->q_bound = 0;
-				c->q_len = p->since.len;
+				memcpy(c->ring_msg, p->msg.data, p->msg.len);
+				c->ring_off = 0;
+				c->ring_len = p->msg.len;
 				p->st.snapshots++;
-				given = true;
 			}
 		}
-		if ((all || given) && send_some(p, c)) {
+		if ((c->hello_off < p->hello.len || c->snap || c->ring_off < c->ring_len) && send_some(p, c)) {
 			conn_close(p, i);
 			continue;
 		}
-		q += c->q_len;
+		if (c->need_snap || c->wait_out || c->hello_off < p->hello.len || c->snap || c->ring_off < c->ring_len)
+			settled = false;
+		q += c->ring_len - c->ring_off;
 	}
 	p->st.queued = q;
+	p->settled = settled;
 }
 
 int watch_pub_poll_fds(const struct watch_pub *p, struct pollfd *pfd, int max)
@@ -516,9 +629,8 @@ int watch_pub_poll_fds(const struct watch_pub *p, struct pollfd *pfd, int max)
 	int k = 0;
 	if (p->lfd >= 0 && k < max)
 		pfd[k++] = (struct pollfd){ .fd = p->lfd, .events = POLLIN };
-	for (int i = 0; i < p->n && k < max; i++)
-		pfd[k++] = (struct pollfd){ .fd = p->c[i]->fd,
-					    .events = (short)(POLLIN | (p->c[i]->wait_out ? POLLOUT : 0)) };
+	if (p->ep >= 0 && p->n && k < max) /* every watcher's socket: one descriptor, however many */
+		pfd[k++] = (struct pollfd){ .fd = p->ep, .events = POLLIN };
 	return k;
 }
 
@@ -526,7 +638,7 @@ bool watch_pub_owns(const struct watch_pub *p, int fd)
 {
 	if (!p || fd < 0)
 		return false;
-	if (fd == p->lfd)
+	if (fd == p->lfd || fd == p->ep)
 		return true;
 	for (int i = 0; i < p->n; i++)
 		if (p->c[i]->fd == fd)
@@ -571,13 +683,18 @@ static bool read_conn(struct watch_pub *p, int i)
 			}
 			if (++c->in_n == WATCH_RESYNC_LEN) {
 				c->in_n = 0;
-				if (!c->need_snap)
-					fall_behind(c);
+				if (!c->need_snap) {
+					c->need_snap = true; /* fell behind the ring, or its copy differs */
+					p->settled = false;
+					p->st.behind++;
+				}
 			}
 		}
 	}
 	return true;
 }
+
+static void conn_event(struct watch_pub *p, int fd, short revents);
 
 void watch_pub_dispatch(struct watch_pub *p, int fd, short revents)
 {
@@ -587,6 +704,23 @@ void watch_pub_dispatch(struct watch_pub *p, int fd, short revents)
 		accept_all(p);
 		return;
 	}
+	if (fd == p->ep) {
+		/* the sockets that are ready (events first, handled after: one
+		 * may close another's slot) */
+		struct epoll_event ev[WATCH_MAX];
+		int n = epoll_wait(p->ep, ev, WATCH_MAX, 0);
+		for (int k = 0; k < n; k++)
+			conn_event(p, ev[k].data.fd,
+				   (short)((ev[k].events & EPOLLIN ? POLLIN : 0) | (ev[k].events & EPOLLOUT ? POLLOUT : 0) |
+					   (ev[k].events & EPOLLHUP ? POLLHUP : 0) | (ev[k].events & EPOLLERR ? POLLERR : 0)));
+		return;
+	}
+	conn_event(p, fd, revents);
+}
+
+/* What poll() or the epoll said of watcher socket fd. */
+static void conn_event(struct watch_pub *p, int fd, short revents)
+{
 	for (int i = 0; i < p->n; i++) {
 		struct conn *c = p->c[i];
 		if (c->fd != fd)
@@ -594,7 +728,8 @@ void watch_pub_dispatch(struct watch_pub *p, int fd, short revents)
 		if ((revents & (POLLIN | POLLHUP | POLLERR)) && !read_conn(p, i))
 			return;
 		if (revents & POLLOUT) {
-			c->wait_out = false; /* room again: the next flush sends (and gives a snapshot) */
+			set_wait_out(p, c, false); /* room again (the next flush gives a snapshot) */
+			p->settled = false;
 			if (send_some(p, c))
 				conn_close(p, i);
 		}
@@ -605,5 +740,5 @@ void watch_pub_dispatch(struct watch_pub *p, int fd, short revents)
 void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s)
 {
 	*s = p->st;
-	s->since_bytes = p->since.len;
+	s->since_bytes = p->snap ? (size_t)(p->head - p->snap_pos) : 0;
 }

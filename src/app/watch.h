@@ -1,4 +1,4 @@
-/* watch: the game published for watchers (docs/watch.md) — its Unix socket, each watcher's bounded queue, the snapshots, commands, checksums and screens sent to them, never waiting for one. */
+/* watch: the game published for watchers (docs/watch.md) — its Unix socket, the ring every watcher reads (commands, checksums, screens written once, one wake-up for all), the snapshots sent to each, never waiting for one. */
 #ifndef PIROGUE_APP_WATCH_H
 #define PIROGUE_APP_WATCH_H
 #include <poll.h>
@@ -8,9 +8,9 @@
 #include "ui/ui.h"
 
 #define WATCH_MAX 64            /* watchers at once; one more is closed at once */
-#define WATCH_QUEUE (32 * 1024) /* bytes queued for one watcher beyond its snapshot */
-#define WATCH_SINCE (WATCH_QUEUE / 2) /* the messages kept after the last snapshot, for the next watcher to need one */
-#define WATCH_DEFER 8 /* commands played without the loop idle before a flush sends them without their checksum */
+#define WATCH_RING_SIZE (64 * 1024) /* bytes of the ring: how far a watcher may fall behind */
+#define WATCH_SINCE (WATCH_RING_SIZE / 2) /* the ring's bytes after the last snapshot while the next watcher gets it */
+#define WATCH_DEFER 8 /* commands played without the loop idle before a flush wakes the watchers without their checksum */
 #define WATCH_GROUP "pirogue"   /* the group whose members may watch */
 
 struct watch_pub; /* opaque */
@@ -40,39 +40,41 @@ int watch_pub_adopt(struct watch_pub *p, int fd);
 /* Closes every watcher and the socket (removing its file). NULL ok. */
 void watch_pub_close(struct watch_pub *p);
 
-/* The game shown played cmd (it is in its history now): queued for every
- * watcher following it. NULL p: nothing. */
+/* The game shown played cmd (it is in its history now): written into the
+ * ring. NULL p: nothing. */
 void watch_pub_command(struct watch_pub *p, const struct command *cmd);
-/* The game shown was replaced (a new game, the demo began or ended): every
- * watcher is sent a snapshot at the next flush. NULL p: nothing. */
+/* The game shown was replaced (a new game, the demo began or ended): the
+ * ring says so (WATCH_RESET) and every watcher is sent a snapshot at the
+ * next flush. NULL p: nothing. */
 void watch_pub_replaced(struct watch_pub *p);
 /* After a frame, with the screen u and the game g shown now (g may be
- * NULL): a screen message when u changed, snapshots to the watchers that
- * need one and can take it (the last snapshot made, followed by the
- * messages broadcast since, while they fit WATCH_SINCE; else one made
- * now: a snapshot is made at most once per WATCH_SINCE bytes of messages,
- * however many watchers come), then as much of every queue as each socket
- * takes without waiting. Commands whose checksum is due (watch_pub_check,
+ * NULL): a screen message into the ring when u changed; to the watchers
+ * that need a snapshot and have taken all they were sent, one on their
+ * socket (the last made, while what followed it in the ring fits
+ * WATCH_SINCE, else one made now: a snapshot is made at most once per
+ * WATCH_SINCE bytes of the ring, however many watchers come) followed by
+ * WATCH_RING (where in the ring they go on from); then as much of that as
+ * each socket takes without waiting. Every watcher is woken at once (one
+ * eventfd write) unless commands whose checksum is due (watch_pub_check,
  * which the loop calls as soon as it is idle, right after the frame that
- * shows them) are left to go out with it, one send per watcher a key,
- * unless WATCH_DEFER of them were played without the loop idle. A watcher whose queue would pass WATCH_QUEUE has fallen
- * behind: what it was sent is finished, the rest dropped, and once it has
- * taken all that it gets a fresh snapshot (one that falls behind again
- * before its snapshot is through is dropped). Nothing to do (no watcher):
- * returns at once. NULL p: nothing. */
+ * shows them) can go with it: one wake-up a key, unless WATCH_DEFER
+ * commands were played without the loop idle. A watcher that falls more
+ * than WATCH_RING_SIZE behind finds so itself and asks for a snapshot
+ * (WATCH_RESYNC); the game never sends to a watcher per command. Nothing
+ * to do (no watcher): returns at once. NULL p: nothing. */
 void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game *g);
 /* Whether commands were sent since the last checksum (and someone
  * watches): the loop then calls watch_pub_check once it has nothing else
  * to do (poll() finds nothing ready), so that the checksum's cost never
  * delays a turn or a frame. NULL p: false. */
 bool watch_pub_check_due(const struct watch_pub *p);
-/* The checksum of g (the game shown) after the commands sent, queued for
- * every watcher following it and sent as far as the sockets take it; one
- * per batch of commands played without a pause. Nothing when none is due. */
+/* The checksum of g (the game shown) after the commands sent, written into
+ * the ring, and the watchers woken; one per batch of commands played
+ * without a pause. Nothing when none is due. */
 void watch_pub_check(struct watch_pub *p, const struct game *g);
 
 /* The descriptors to poll: the socket (POLLIN) and each watcher's (POLLIN,
- * and POLLOUT while its queue waits for room). Writes at most max; returns
+ * and POLLOUT while what it is sent waits for room). Writes at most max; returns
  * how many. NULL p: 0. */
 int watch_pub_poll_fds(const struct watch_pub *p, struct pollfd *pfd, int max);
 /* Whether fd is one of p's (NULL p: false). */
@@ -87,12 +89,12 @@ struct watch_pub_stats {
 	int watchers;          /* attached now */
 	long snapshots;        /* snapshots sent (begun) */
 	long snapshots_made;   /* snapshots made (game_encode): one serves many */
-	long behind;           /* times a watcher fell behind */
-	long dropped;          /* watchers closed for falling behind or a bad message */
+	long behind;           /* snapshots asked for (a watcher fell behind the ring, or its copy differed) */
+	long dropped;          /* watchers closed for a bad message */
 	long checks;           /* checksums computed */
-	size_t queued;         /* bytes in every queue now (not counting snapshots) */
+	size_t queued;         /* bytes waiting on the sockets now, besides snapshots (WATCH_RING messages) */
 	size_t snapshot_bytes; /* the last snapshot's size */
-	size_t since_bytes;    /* the messages kept after it (WATCH_SINCE at most) */
+	size_t since_bytes;    /* the ring's bytes after it (WATCH_SINCE at most) */
 };
 /* Fills *s with p's figures so far. */
 void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s);

@@ -2,6 +2,7 @@
  * touches the copy of the game; the copy played with the same game_do as
  * the game, so its checksum is the game's. */
 #include "app/watcher.h"
+#include "core/le.h"
 #include "core/log.h"
 #include "game/history.h"
 #include "game/serial.h"
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -117,6 +120,48 @@ static int proto(char *why, int wlen, const char *what, const char *detail)
 	return -EPROTO;
 }
 
+/* The ring of size bytes mapped read-only from the memfd the game passed
+ * (checked: its size and header), its wake-ups on an epoll; a second
+ * WATCH_RING only says where to go on. Returns 0, -EPROTO with why. */
+static int ring_map(struct watcher *w, uint32_t size, char *why, int wlen)
+{
+	if (w->ring)
+		return size == w->ring_size ? 0 : proto(why, wlen, "a ring of another size", "");
+	if (!w->has_fds)
+		return proto(why, wlen, "a ring without its memory", "");
+	struct stat st;
+	size_t len = WATCH_RING_HEAD + (size_t)size;
+	if (fstat(w->ring_fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < len)
+		return proto(why, wlen, "a ring smaller than it says", "");
+	void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, w->ring_fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, (size_t)wlen, "cannot map the game's ring: %s", strerror(errno));
+		return -EPROTO;
+	}
+	const unsigned char *r = m;
+	if (le_get32(r) != WATCH_RING_MAGIC || le_get32(r + 4) != WATCH_VERSION || le_get32(r + 8) != size) {
+		munmap(m, len);
+		return proto(why, wlen, "a ring that is not one", "");
+	}
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	unsigned char *copy = malloc(size);
+	if (ep < 0 || !copy || epoll_ctl(ep, EPOLL_CTL_ADD, w->wake_fd, &ev) < 0) {
+		int e = errno;
+		if (ep >= 0)
+			close(ep);
+		free(copy);
+		munmap(m, len);
+		snprintf(why, (size_t)wlen, "cannot follow the game's ring: %s", strerror(e));
+		return -EPROTO;
+	}
+	w->ring = r;
+	w->ring_size = size;
+	w->ring_copy = copy;
+	w->ep = ep;
+	return 0;
+}
+
 /* One whole message. */
 static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t n, char *why, int wlen)
 {
@@ -148,6 +193,7 @@ static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t 
 			return proto(why, wlen, "a snapshot that does not match its own checksum", "");
 		}
 		replace_game(w, g);
+		w->following = false; /* until its WATCH_RING: what follows it */
 		u.hover_x = u.hover_y = -1;
 		u.binds = w->binds;
 		w->ui = u;
@@ -214,6 +260,24 @@ static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t 
 		ask_snapshot(w);
 		return 0;
 	}
+	case WATCH_RING: {
+		uint32_t size;
+		uint64_t pos;
+		if (watchwire_parse_ring(p, n, &size, &pos, d, sizeof d))
+			return proto(why, wlen, "a bad ring message", d);
+		int rc = ring_map(w, size, why, wlen);
+		if (rc)
+			return rc;
+		w->pos = pos;
+		w->following = true;
+		watchwire_reader_free(&w->rrd); /* a message begins there */
+		return 0;
+	}
+	case WATCH_RESET:
+		/* another game: nothing more is played until its snapshot */
+		w->following = false;
+		w->synced = false;
+		return 0;
 	default:
 		snprintf(d, sizeof d, "type %u", type);
 		return proto(why, wlen, "a message of an unknown kind", d);
@@ -240,27 +304,127 @@ int watcher_feed(struct watcher *w, const void *data, size_t n, char *why, int w
 	return 0;
 }
 
+/* fds that came with the stream: the first two (the ring's memfd and
+ * eventfd, with the first WATCH_RING) kept, any others closed. */
+static void take_fds(struct watcher *w, struct msghdr *mh)
+{
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		int fds[8];
+		if (k > 8)
+			k = 8;
+		memcpy(fds, CMSG_DATA(cm), k * sizeof(int));
+		size_t i = 0;
+		if (!w->has_fds && k >= 2) {
+			w->ring_fd = fds[0];
+			w->wake_fd = fds[1];
+			w->has_fds = true;
+			i = 2;
+		}
+		for (; i < k; i++)
+			close(fds[i]);
+	}
+}
+
+/* The watcher fell behind the ring (or what it copied was written over):
+ * a new snapshot asked for, nothing played until it comes. */
+static void behind(struct watcher *w)
+{
+	w->following = false;
+	w->synced = false;
+	ask_snapshot(w);
+}
+
+/* What the ring holds past w->pos, copied, then checked not to have been
+ * written over meanwhile, then fed; returns as watcher_feed. */
+static int ring_read(struct watcher *w, char *why, int wlen)
+{
+	if (!w->ring || !w->following)
+		return 0;
+	uint64_t h = __atomic_load_n((const uint64_t *)(const void *)(w->ring + WATCH_RING_AT_HEAD), __ATOMIC_ACQUIRE);
+	uint64_t n = h - w->pos;
+	if (!n)
+		return 0;
+	if (n > w->ring_size) {
+		behind(w);
+		return 0;
+	}
+	size_t at = (size_t)(w->pos % w->ring_size), first = n < w->ring_size - at ? (size_t)n : w->ring_size - at;
+	memcpy(w->ring_copy, w->ring + WATCH_RING_HEAD + at, first);
+	if (first < n)
+		memcpy(w->ring_copy + first, w->ring + WATCH_RING_HEAD, (size_t)n - first);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	uint64_t limit = __atomic_load_n((const uint64_t *)(const void *)(w->ring + WATCH_RING_AT_LIMIT), __ATOMIC_RELAXED);
+	if (limit - w->pos > w->ring_size) {
+		behind(w); /* the game wrote over what was copied */
+		return 0;
+	}
+	w->pos = h;
+	const unsigned char *p = w->ring_copy;
+	while (n && w->following) {
+		size_t used;
+		int rc = watchwire_read(&w->rrd, p, (size_t)n, &used);
+		p += used;
+		n -= used;
+		if (rc == -EMSGSIZE)
+			return proto(why, wlen, "a message of a length no game sends", "");
+		if (rc == -ENOMEM) {
+			snprintf(why, (size_t)wlen, "out of memory reading the game's stream");
+			return rc;
+		}
+		if (rc == 1) {
+			if (w->rrd.type == WATCH_HELLO || w->rrd.type == WATCH_SNAPSHOT || w->rrd.type == WATCH_RING)
+				return proto(why, wlen, "in its ring what only its socket sends", "");
+			if ((rc = take(w, w->rrd.type, w->rrd.body, w->rrd.got, why, wlen)))
+				return rc;
+		}
+	}
+	if (!w->following)
+		watchwire_reader_free(&w->rrd); /* the rest is not read */
+	return 0;
+}
+
 int watcher_read(struct watcher *w, char *why, int wlen)
 {
+	if (w->ring) {
+		/* the wake-ups taken (edge-triggered: one a write) */
+		struct epoll_event ev[4];
+		while (epoll_wait(w->ep, ev, 4, 0) == 4)
+			;
+	}
 	for (int round = 0; round < 64; round++) {
 		unsigned char buf[16384];
-		ssize_t k = recv(w->fd, buf, sizeof buf, MSG_DONTWAIT);
+		union {
+			struct cmsghdr h;
+			unsigned char b[CMSG_SPACE(8 * sizeof(int))];
+		} u;
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof buf };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.b, .msg_controllen = sizeof u.b };
+		ssize_t k = recvmsg(w->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return 0;
+			break;
 		if (k < 0) {
 			int e = errno;
 			snprintf(why, (size_t)wlen, "the game's stream failed: %s", strerror(e));
 			return -e;
 		}
+		take_fds(w, &mh);
 		if (k == 0)
 			return 1;
 		int rc = watcher_feed(w, buf, (size_t)k, why, wlen);
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return ring_read(w, why, wlen);
+}
+
+int watcher_poll_fd(const struct watcher *w)
+{
+	return w->ring ? w->ep : -1;
 }
 
 int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, struct console *scratch)
@@ -300,12 +464,13 @@ int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, s
 	con_clear_damage(w->inner);
 	/* where the hints were: whom it watches */
 	char top[512];
+	const char *q = w->no_keys ? "" : " - q leaves";
 	if (!w->synced && !w->game && !w->line[0])
-		snprintf(top, sizeof top, " Watching %s - waiting for its game - q leaves", w->who[0] ? w->who : "...");
+		snprintf(top, sizeof top, " Watching %s - waiting for its game%s", w->who[0] ? w->who : "...", q);
 	else if (w->line[0])
-		snprintf(top, sizeof top, " Watching %s - %s - q leaves", w->who, w->line);
+		snprintf(top, sizeof top, " Watching %s - %s%s", w->who, w->line, q);
 	else
-		snprintf(top, sizeof top, " Watching %s - q leaves", w->who);
+		snprintf(top, sizeof top, " Watching %s%s", w->who, q);
 	uint32_t bg = w->line[0] ? WARN_BG : LINE_BG;
 	int y = shown->h - 1;
 	int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
@@ -331,6 +496,19 @@ void watcher_close(struct watcher *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	w->fd = -1;
+	if (w->ring) {
+		munmap((void *)w->ring, WATCH_RING_HEAD + (size_t)w->ring_size);
+		close(w->ep);
+	}
+	if (w->has_fds) {
+		close(w->ring_fd);
+		close(w->wake_fd);
+	}
+	w->ring = NULL;
+	w->has_fds = w->following = false;
+	free(w->ring_copy);
+	w->ring_copy = NULL;
+	watchwire_reader_free(&w->rrd);
 	game_destroy(w->game);
 	w->game = NULL;
 	watchwire_reader_free(&w->rd);

@@ -12,12 +12,23 @@
 /* Zero it, then set fd = -1 (watcher_connect does). */
 struct watcher {
 	int fd;                /* the game's socket, -1: none (fed by hand: tests, fuzzing) */
-	struct watch_reader rd;
+	struct watch_reader rd;  /* the socket's stream */
+	/* the ring (WATCH_RING): its memfd and eventfd as the game passed them */
+	bool has_fds;
+	int ring_fd, wake_fd;
+	int ep;                /* an epoll of wake_fd, edge-triggered (while ring is mapped: watcher_poll_fd) */
+	const unsigned char *ring; /* the ring mapped read-only, NULL: not yet */
+	uint32_t ring_size;
+	unsigned char *ring_copy;  /* what is read from it, copied before it is trusted */
+	bool following;        /* reading the ring from pos on */
+	uint64_t pos;
+	struct watch_reader rrd; /* the ring's stream */
 	char who[256];         /* whose game (the greeting), "" before it */
 	bool hello;            /* the greeting was read */
 	struct game *game;     /* the copy, NULL before the first snapshot or on a screen without one */
 	struct ui ui;          /* the game's screen as sent (hover off; bindings: binds) */
 	const struct bindings *binds; /* what hints name (NULL: the defaults) */
+	bool no_keys;          /* nothing typed reaches it (a second screen: the game has the keyboard) */
 	bool synced;           /* a snapshot was taken and every command since played */
 	bool fresh;            /* the game or screen was replaced: the next frame draws all */
 	int ncmd;              /* commands in the copy's history */
@@ -52,15 +63,21 @@ int watcher_connect(struct watcher *w, const char *path, char *why, int wlen);
 int watcher_feed(struct watcher *w, const void *data, size_t n, char *why, int wlen);
 
 /* Reads what the game sent (fd non-blocking, a bounded number of reads)
- * and feeds it. Returns 0, 1 when the game closed the stream (it ended), or
- * as watcher_feed / -errno with why. */
+ * and feeds it, then what the ring holds past where w follows it (copied
+ * first, and dropped when the game wrote over it meanwhile: then, as when
+ * w fell more than the ring behind, a new snapshot is asked for). Returns
+ * 0, 1 when the game closed the stream (it ended), or as watcher_feed /
+ * -errno with why. */
 int watcher_read(struct watcher *w, char *why, int wlen);
+/* The descriptor besides fd to poll for reading (the ring's wake-ups), or
+ * -1 before the ring is mapped; when it is readable, call watcher_read. */
+int watcher_poll_fd(const struct watcher *w);
 
 /* Draws the watched game into shown: the game's screen at shown's size
  * (drawn by ui_draw_frame into w->inner, d and scratch as ui_draw_frame
  * takes them; blank before the first snapshot), its last row, the key
  * hints' line, replaced by the line saying whom it watches (and w->line,
- * or that it waits for the game). Only cells that change are damaged.
+ * or that it waits for the game, and that q leaves unless no_keys). Only cells that change are damaged.
  * Returns 0 or -ENOMEM. */
 int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, struct console *scratch);
 

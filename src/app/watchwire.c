@@ -97,6 +97,22 @@ int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum)
 	return put(b, WATCH_CHECK, &o);
 }
 
+int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos)
+{
+	struct out o;
+	o.n = WATCH_HEAD;
+	o_u32(&o, size);
+	o_u64(&o, pos);
+	return put(b, WATCH_RING, &o);
+}
+
+int watchwire_reset(struct serial_buf *b)
+{
+	struct out o;
+	o.n = WATCH_HEAD;
+	return put(b, WATCH_RESET, &o);
+}
+
 static void o_ui(struct out *o, const struct ui *u)
 {
 	o_u8(o, (unsigned)u->screen);
@@ -311,6 +327,19 @@ int watchwire_parse_check(const unsigned char *p, size_t n, int *ncmd, int *turn
 	*ncmd = (int)c;
 	*turn = (int)t;
 	*sum = i_n(&s, 8);
+	return 0;
+}
+
+int watchwire_parse_ring(const unsigned char *p, size_t n, uint32_t *size, uint64_t *pos, char *why, int len)
+{
+	if (n != 12)
+		return bad(why, len, "a ring message of the wrong length");
+	struct in s = { .p = p, .n = n };
+	uint32_t z = (uint32_t)i_n(&s, 4);
+	if (z < WATCH_RING_MIN || z > WATCH_RING_MAX)
+		return bad(why, len, "a ring of a size no game makes");
+	*size = z;
+	*pos = i_n(&s, 8);
 	return 0;
 }
 

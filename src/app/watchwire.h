@@ -11,8 +11,9 @@
 /* The protocol's version, sent first (WATCH_HELLO); a watcher refuses any
  * other. Raised whenever a message's bytes change (2: the checksums are
  * game_digest, not game_checksum; 3: game_digest is a sum of parts kept up
- * to date, another value for the same state). */
-#define WATCH_VERSION 3
+ * to date, another value for the same state; 4: what follows a snapshot is
+ * read from the ring all watchers share, WATCH_RING). */
+#define WATCH_VERSION 4
 
 /* A message is "length (u32 LE) type (u8) payload", length counting the
  * type and the payload (1 .. WATCH_MSG_MAX); all integers little-endian. */
@@ -27,10 +28,28 @@ enum watch_type {
 	WATCH_COMMAND = 3,  /* i32 c, item, x, y, choice: one command as played */
 	WATCH_CHECK = 4,    /* u32 commands so far, u32 turn, u64 game_digest after them */
 	WATCH_SCREEN = 5,   /* the screen changed (ui block) */
+	WATCH_RING = 6,     /* u32 ring size, u64 position: follows each snapshot on the socket; what
+			     * came after the snapshot is read from the ring from that position on
+			     * (the first one carries the ring's memfd and wake-up eventfd, SCM_RIGHTS) */
+	WATCH_RESET = 7,    /* in the ring: the game was replaced; a snapshot follows on the socket */
 	/* a watcher to the game: nothing else is ever read from one */
 	WATCH_RESYNC = 0x81 /* no payload: send me a new snapshot */
 };
 
+/* The ring (docs/watch.md): a memfd of WATCH_RING_HEAD + size bytes the
+ * game writes and every watcher maps read-only. Its header: u32 magic
+ * (WATCH_RING_MAGIC), u32 WATCH_VERSION, u32 size, u32 0, then at
+ * WATCH_RING_AT_HEAD the u64 count of bytes ever written (whole messages),
+ * at WATCH_RING_AT_LIMIT the u64 count the game is writing up to (set
+ * before the bytes: a reader that finds it more than size past where it
+ * read knows what it read was overwritten). Byte k of the stream is at
+ * WATCH_RING_HEAD + k % size. */
+#define WATCH_RING_HEAD 64
+#define WATCH_RING_AT_HEAD 16
+#define WATCH_RING_AT_LIMIT 24
+#define WATCH_RING_MAGIC 0x52575250u
+#define WATCH_RING_MIN 4096u
+#define WATCH_RING_MAX (16u << 20)
 /* The bytes of one WATCH_RESYNC (all a watcher ever sends). */
 #define WATCH_RESYNC_LEN WATCH_HEAD
 extern const unsigned char watch_resync_msg[WATCH_RESYNC_LEN];
@@ -44,6 +63,8 @@ int watchwire_command(struct serial_buf *b, const struct command *c);
 int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum);
 int watchwire_screen(struct serial_buf *b, const struct ui *u);
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g);
+int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos);
+int watchwire_reset(struct serial_buf *b);
 
 /* A stream of messages read in pieces of any size. Zero it before use
  * (max 0 means WATCH_MSG_MAX); watchwire_reader_free when done. The body
@@ -75,6 +96,8 @@ int watchwire_parse_hello(const unsigned char *p, size_t n, char *who, int whole
 int watchwire_parse_command(const unsigned char *p, size_t n, struct command *c, char *why, int len);
 int watchwire_parse_check(const unsigned char *p, size_t n, int *ncmd, int *turn, uint64_t *sum, char *why,
 			  int len);
+/* WATCH_RING's payload: a size within WATCH_RING_MIN .. WATCH_RING_MAX. */
+int watchwire_parse_ring(const unsigned char *p, size_t n, uint32_t *size, uint64_t *pos, char *why, int len);
 /* A ui block at p into *u (every field the block holds; the rest of *u is
  * left as it was), each value checked against what the screens accept;
  * *used: its length (the snapshot's game follows it). */

@@ -106,29 +106,6 @@ const struct serial_field *serial_fields(int c, int *n)
 	return comp_desc[c].f;
 }
 
-uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int k)
-{
-	switch (f->kind) {
-	case SERIAL_I32: {
-		int32_t v;
-		memcpy(&v, p + 4 * k, 4);
-		return (uint64_t)(int64_t)v;
-	}
-	case SERIAL_U32: {
-		uint32_t v;
-		memcpy(&v, p + 4 * k, 4);
-		return v;
-	}
-	case SERIAL_U64: {
-		uint64_t v;
-		memcpy(&v, p + 8 * k, 8);
-		return v;
-	}
-	default: /* SERIAL_U8, SERIAL_CHARS */
-		return p[k];
-	}
-}
-
 /* ---- writing ---- */
 
 int serial_buf_append(struct serial_buf *b, const void *p, size_t n)

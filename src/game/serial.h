@@ -3,6 +3,7 @@
 #define PIROGUE_GAME_SERIAL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "game/game.h"
 
@@ -47,7 +48,29 @@ const struct serial_field *serial_fields(int c, int *n);
 /* Value k (0 .. f->n - 1) of field f of the component at p (p: the field's
  * first byte), widened to 64 bits: SERIAL_I32 sign-extended, the others
  * (a SERIAL_CHARS byte too) zero-extended. */
-uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int k);
+static inline uint64_t serial_value(const struct serial_field *f, const unsigned char *p, int k)
+{
+	/* inline: the digest widens each field of each entry it hashes */
+	switch (f->kind) {
+	case SERIAL_I32: {
+		int32_t v;
+		memcpy(&v, p + 4 * k, 4);
+		return (uint64_t)(int64_t)v;
+	}
+	case SERIAL_U32: {
+		uint32_t v;
+		memcpy(&v, p + 4 * k, 4);
+		return v;
+	}
+	case SERIAL_U64: {
+		uint64_t v;
+		memcpy(&v, p + 8 * k, 8);
+		return v;
+	}
+	default: /* SERIAL_U8, SERIAL_CHARS */
+		return p[k];
+	}
+}
 
 /* A growing byte buffer; zero it before first use, free data when done. */
 struct serial_buf {

@@ -97,8 +97,8 @@ CONSOLES = ('timeout 90 systemctl is-system-running --wait >/dev/null 2>&1; '
             'echo "vts: $(ls /dev/vcs[0-9]* | sed "s|/dev/vcs||" | tr "\\n" " ")"')
 # The checks of the boot into the kiosk, in order (a configuration's 'play'
 # names fewer: then that boot ends with the purge, with no power cut).
-PLAY = ('security', 'keys', 'watch', 'gamepad', 'ctrl_alt_fn', 'photons', 'looks', 'sigkill', 'burst',
-        'fails_at_start')
+PLAY = ('security', 'keys', 'watch', 'watch_screen', 'gamepad', 'ctrl_alt_fn', 'photons', 'looks', 'sigkill',
+        'burst', 'fails_at_start')
 # Each machine: the Debian architecture of its system and package, QEMU, the
 # serial console.
 MACHINES = {
@@ -106,6 +106,15 @@ MACHINES = {
                          '-device', f'virtio-vga,xres={SIZE[0]},yres={SIZE[1]}'], 'ttyS0'),
     'aarch64': ('arm64', ['qemu-system-aarch64', '-accel', 'tcg', '-M', 'virt', '-cpu', 'cortex-a72',
                           '-device', f'virtio-gpu-pci,xres={SIZE[0]},yres={SIZE[1]}'], 'ttyAMA0'),
+}
+
+# Issue 19 item 2: the boot that plays has a second display device of its
+# own (QEMU id watchgpu: a second DRM card, /dev/dri/card1, that the kiosk,
+# which takes the first card it can master, leaves alone) for a watcher on
+# a second screen of the same machine; screendump's device names it. Only
+# on x86_64 (the aarch64 boot is slower under TCG; the path is the same).
+SECOND_SCREEN = {
+    'x86_64': ['-device', f'virtio-gpu-pci,id=watchgpu,xres={SIZE[0]},yres={SIZE[1]}'],
 }
 
 
@@ -121,6 +130,7 @@ class SysBoot:
         self.boots = 0
         self.state = os.path.join(self.out, 'empty-state')
         self.kernel_at = None
+        self.second = False
 
     # The getty the boot-time boot asks for on tty2 (the image masks
     # getty@.service: it has a copy of its lines for tty2).
@@ -186,13 +196,16 @@ class SysBoot:
                             '-virtfs', f'local,path={self.share},mount_tag=host,security_model=none,readonly=on',
                             '-serial', 'stdio']
 
-    def boot(self, extra_append=''):
+    def boot(self, extra_append='', second_screen=False):
         """Powers the machine on (the same disk every time); returns the
-        QEMU start time (time.monotonic)."""
+        QEMU start time (time.monotonic). second_screen: with SECOND_SCREEN's
+        display too (self.second tells whether it is there)."""
         self.boots += 1
         outdir = os.path.join(self.out, f'boot{self.boots}')
         os.makedirs(outdir, exist_ok=True)
-        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=self.qemu_cmd(extra_append))
+        self.second = second_screen and self.arch in SECOND_SCREEN
+        cmd = self.qemu_cmd(extra_append) + (SECOND_SCREEN[self.arch] if self.second else [])
+        self.g = vmtest.Guest(self.cfg, self.args, outdir, cmd=cmd)
         return self.g.t0
 
     def shutdown(self, hard=False):
@@ -226,9 +239,14 @@ class SysBoot:
         rc, out = self.sh(line, timeout)
         return '\n'.join(out).strip()
 
-    def dump(self, name):
+    def dump(self, name, device=None):
+        """The screen now (device: a QEMU display device's id; None: the
+        first, the kiosk's)."""
         path = os.path.join(self.g.outdir, f'{name}.ppm')
-        self.g.qmp_cmd('screendump', filename=path)
+        if device:
+            self.g.qmp_cmd('screendump', filename=path, device=device)
+        else:
+            self.g.qmp_cmd('screendump', filename=path)
         img = vmtest.read_ppm(path)
         os.unlink(path)
         return img
@@ -361,7 +379,7 @@ class SysBoot:
     def play_boot(self):
         """Boot 2: power on into the game."""
         title = self.headless([], None, 'title')
-        t0 = self.boot()
+        t0 = self.boot(second_screen=True)
         took = self.wait_screen(title, 'title', TITLE_LIMIT)
         if took is None:
             self.report('FAIL', 'title', f'the title was not on the display within {TITLE_LIMIT * W:.0f} s of power on '
@@ -562,6 +580,79 @@ class SysBoot:
                     f'permission denied, exit 1; a member of pirogue watched from the serial shell while '
                     f'{" ".join(self.WATCH_KEYS)} were played on the display: {m.group(1)} checksums compared, none '
                     f'differed, the last (turn {turn}: {want}) equals the game\'s')
+
+    # Issue 19 item 2: a watcher on a second screen of the same machine.
+    SCREEN_KEYS = ['l', 'j']
+    LAYOUT_LINE = re.compile(r'layout (\d+)x(\d+) text (\d+)x(\d+) map \d+x\d+ cells (\d+)x(\d+) margin (\d+) (\d+) ')
+
+    def watch_screen(self):
+        """pirogue --watch --backend drm --card /dev/dri/card1 (the second
+        display, SECOND_SCREEN), run from the serial shell by a member of
+        pirogue and video, while keys are played on the kiosk's display: the
+        kiosk keeps the first card, the VT and the keyboard (its display
+        shows the keys played); the second screen shows the same game, equal
+        to the headless frame of the same keys at the same size in every
+        pixel row above the last text row (the game's key hints there, the
+        watcher's "Watching ..." line on its screen); its checksums all
+        agree."""
+        if not self.second:
+            return self.report('SKIP', 'watch-screen', f'no second display device on {self.arch} (SECOND_SCREEN)')
+        cards = self.out1('ls /dev/dri | grep "^card" | tr "\\n" " "').split()
+        if cards != ['card0', 'card1']:
+            return self.report('FAIL', 'watch-screen', f'/dev/dri holds {cards} (want card0, the kiosk\'s, and card1)')
+        self.sh('id watcher1 >/dev/null 2>&1 || useradd -M -G pirogue watcher1; usermod -a -G video watcher1')
+        run_as = ('setpriv --reuid={u} --regid={u} --init-groups env -u XDG_RUNTIME_DIR /usr/games/pirogue '
+                  '--config /dev/null')
+        self.sh(run_as.format(u='watcher1') + ' --watch --backend drm --card /dev/dri/card1 --verbose >/dev/null '
+                '2>/tmp/watch-drm.log & echo $! >/tmp/watch-drm.pid')
+        # its first frame on the card (a wait for it, W times the budget)
+        tries = int(150 * W)
+        rc, _ = self.sh(f'(i=0; while [ $i -lt {tries} ]; do grep -q "frame presented" /tmp/watch-drm.log && exit 0; '
+                        'kill -0 $(cat /tmp/watch-drm.pid) 2>/dev/null || exit 1; sleep 0.1; i=$((i + 1)); done; '
+                        'exit 1)', timeout=30)
+        log = self.out1('cat /tmp/watch-drm.log')
+        if rc != 0:
+            return self.report('FAIL', 'watch-screen', f'the watcher drew nothing on /dev/dri/card1: {log[-400:]!r}')
+        m = self.LAYOUT_LINE.search(log)
+        if not m or (int(m.group(1)), int(m.group(2))) != SIZE:
+            return self.report('FAIL', 'watch-screen', f'no layout line at {SIZE[0]}x{SIZE[1]} in the watcher\'s log: '
+                               f'{log[-400:]!r}')
+        top = int(m.group(8)) + (int(m.group(4)) - 1) * int(m.group(6))  # the last text row's first pixel row
+        keys = getattr(self, 'keys_done', []) + self.SCREEN_KEYS
+        self.g.send_keys(self.SCREEN_KEYS)
+        exp = self.headless(keys, 1, 'watch-screen')
+        if self.wait_screen(exp, 'watch-screen-kiosk', 15) is None:
+            return self.report('FAIL', 'watch-screen', f'the kiosk\'s display after {" ".join(self.SCREEN_KEYS)} with a '
+                               f'watcher on the second screen: {self.why_not(exp, "watch-screen-kiosk")} '
+                               f'(see {self.g.outdir}/watch-screen-kiosk.png)')
+        self.keys_done = keys
+        above = top * SIZE[0] * 3
+        t0 = time.monotonic()
+        img = None
+        while time.monotonic() - t0 < 15 * W:
+            img = self.dump('watch-screen', device='watchgpu')
+            if img[:2] == exp[:2] and img[2][:above] == exp[2][:above]:
+                break
+            time.sleep(0.3)
+        took = time.monotonic() - t0
+        vmtest.write_png(os.path.join(self.g.outdir, 'watch-screen.png'), img)
+        self.sh('kill -TERM $(cat /tmp/watch-drm.pid); sleep 1')
+        log = self.out1('cat /tmp/watch-drm.log')
+        if img[:2] != exp[:2] or img[2][:above] != exp[2][:above]:
+            cut = lambda i: (i[0], min(i[1], top), i[2][:min(i[1], top) * i[0] * 3])
+            return self.report('FAIL', 'watch-screen', f'the second screen after {" ".join(keys)}: above pixel row '
+                               f'{top}, {vmtest.compare(cut(img), cut(exp))} (see {self.g.outdir}/watch-screen.png)')
+        if img[2][above:] == exp[2][above:]:
+            return self.report('FAIL', 'watch-screen', 'the second screen\'s last text row is the game\'s key hints, '
+                               'not the watcher\'s line')
+        m = re.search(r'(\d+) checksums compared, (\d+) mismatches', log)
+        if not m or int(m.group(2)) or 'mismatch at' in log:
+            return self.report('FAIL', 'watch-screen', f'the watcher\'s checksums: {log[-300:]!r}')
+        self.report('PASS', 'watch-screen', f'pirogue --watch --backend drm on /dev/dri/card1 (the second display) '
+                    f'from the serial shell, the kiosk on card0 playing {" ".join(self.SCREEN_KEYS)} meanwhile: the '
+                    f'second screen equal to the headless frame of the same keys at {SIZE[0]}x{SIZE[1]} above the '
+                    f'last text row (pixel row {top}) {took:.1f} s after the kiosk\'s; {m.group(1)} checksums '
+                    f'compared, none differed')
 
     def gamepad(self):
         self.sh('rm -f /tmp/vh && mkfifo /tmp/vh && '
