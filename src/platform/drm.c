@@ -349,6 +349,11 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 				d->scale = want;
 				d->font = font;
 				d->base.font = font;
+				/* a new look in the same buffers (a text size
+				 * change): what the old cells covered outside the
+				 * new ones (their margins) is cleared in both */
+				blit_clear(&d->buf[0].surf, 0);
+				blit_clear(&d->buf[1].surf, 0);
 			}
 		}
 	}
