@@ -374,7 +374,10 @@ static int set_output(struct drm_display *d, const struct drmcard_output *ch)
 	d->rows = rows;
 	int b = d->front;
 	kms_stale_all(&d->stale, -1);
-	if (d->con && d->stale.map[0]) {
+	/* the console as it is, unless the new look changed its size (a text
+	 * size change: the app resizes it and draws it again; drawn in the new
+	 * cells, the old console's last rows landed in the new margins) */
+	if (d->con && d->stale.map[0] && d->con->w == cols && d->con->h == rows) {
 		blit_draw(d->blit, d->con, &d->buf[b].surf, NULL);
 		kms_stale_clear(&d->stale, b);
 	}
