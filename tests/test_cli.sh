@@ -95,6 +95,12 @@ err=$("$P" --backend headless --seed 1 --size 1920x1080 --tiles tiles/dcss-16.pn
 	{ echo "FAIL: --tiles of another size: $err"; fail=1; }
 printf '%s' "$err" | grep -q "dcss-16.png: its tiles are 16×16, this display's map cells 24×24: drawing glyphs" ||
 	{ echo "FAIL: --tiles of another size said: $err"; fail=1; }
+# --tiles on where no shipped sheet fits the map cells (320x240: 8x9 cells,
+# the sheets are square): glyphs, and --verbose says so (it said nothing)
+err=$("$P" --backend headless --seed 1 --size 320x240 --tiles on --verbose --screenshot "$tmp/t320.png" 2>&1) ||
+	{ echo "FAIL: --tiles on at 320x240: $err"; fail=1; }
+printf '%s' "$err" | grep -q "no tile sheet of 8×9 tiles (the shipped sheets are square): drawing glyphs" ||
+	{ echo "FAIL: --tiles on at 320x240 did not say it keeps glyphs: $err"; fail=1; }
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }

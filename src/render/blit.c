@@ -530,8 +530,9 @@ int blit_use_tilesets(struct blitter *b, struct font_tilesets *t)
 			log_error("%s: its tiles are %d×%d, this display's map cells %d×%d: drawing glyphs (give a sheet "
 				  "of %d×%d tiles; tools/make-tiles builds the shipped ones)", t->s[0].path, t->s[0].size,
 				  t->s[0].size, mw, mh, mw, mh);
-		else if (!t->user && mw == mh)
-			log_info("no tile sheet of %d×%d tiles: drawing glyphs", mw, mh);
+		else if (!t->user)
+			log_info("no tile sheet of %d×%d tiles%s: drawing glyphs", mw, mh,
+				 mw == mh ? "" : " (the shipped sheets are square)");
 		blit_set_tiles(b, NULL);
 		return -ENOENT;
 	}
