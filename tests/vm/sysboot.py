@@ -636,7 +636,9 @@ class SysBoot:
             time.sleep(0.3)
         took = time.monotonic() - t0
         vmtest.write_png(os.path.join(self.g.outdir, 'watch-screen.png'), img)
-        self.sh('kill -TERM $(cat /tmp/watch-drm.pid); sleep 1')
+        # its last lines are in the log once it has exited: wait for that, not a second
+        self.sh('p=$(cat /tmp/watch-drm.pid); kill -TERM $p; i=0; '
+                f'while kill -0 $p 2>/dev/null && [ $i -lt {int(150 * W)} ]; do sleep 0.1; i=$((i + 1)); done')
         log = self.out1('cat /tmp/watch-drm.log')
         if img[:2] != exp[:2] or img[2][:above] != exp[2][:above]:
             cut = lambda i: (i[0], min(i[1], top), i[2][:min(i[1], top) * i[0] * 3])
