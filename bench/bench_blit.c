@@ -175,6 +175,21 @@ static void draw_collected(const struct bcase *k, struct font *f, struct console
 	free(s.pixels);
 }
 
+/* Whether i is one of the comma-separated numbers of list. */
+static int in_list(const char *list, int i)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			return 0;
+		if (v == i)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rng r;
@@ -258,6 +273,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	/* --only N,M,...: just those cases (by their index in cases[]) */
+	const char *only = argc > 2 && !strcmp(argv[1], "--only") ? argv[2] : NULL;
 	char self[PATH_MAX];
 	int have_self = bench_self(self, sizeof self) == 0;
 	printf("frame 1920x1080 (XRGB8888 %zu bytes), font %s, 240x67 cells; %d full draws, each beside a memcpy of "
@@ -269,6 +286,8 @@ int main(int argc, char **argv)
 		       "instructions a pixel of the AVX2 code)\n");
 #endif
 	for (int i = 0; i < NCASES; i++) {
+		if (only && !in_list(only, i))
+			continue;
 		char arg[16];
 		snprintf(arg, sizeof arg, "%d", i);
 		const char *av[] = { self, "--ir-case", arg, NULL };

@@ -149,14 +149,16 @@ static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
 			uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
 			uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
 			if (lane == 4 && colour) {
-				/* XRGB8888 colour: 255 - a, then each channel t*a + 127
-				 * (the blend is y = t*a + 127 + bg*(255 - a), y / 255) */
+				/* XRGB8888 colour: 255 - a, then each channel t*a + 128
+				 * (the blend is y = t*a + 127 + bg*(255 - a), y / 255;
+				 * the rows hold y + 1 less bg*(255 - a), what the
+				 * divisions by 255 take) */
 				uint32_t t = f->colour[i];
 				p[0] = p[1] = p[2] = p[3] = (uint16_t)(255 - a);
-				c[0] = (uint16_t)((t & 255) * a + 127);
-				c[1] = (uint16_t)(((t >> 8) & 255) * a + 127);
-				c[2] = (uint16_t)(((t >> 16) & 255) * a + 127);
-				c[3] = 127;
+				c[0] = (uint16_t)((t & 255) * a + 128);
+				c[1] = (uint16_t)(((t >> 8) & 255) * a + 128);
+				c[2] = (uint16_t)(((t >> 16) & 255) * a + 128);
+				c[3] = 128;
 			} else if (lane == 4) {
 				p[0] = p[1] = p[2] = p[3] = a;
 			} else {

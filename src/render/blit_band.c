@@ -173,7 +173,7 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
  * (f*a + b*(255-a) + 127) / 255, is computed as (x + (x >> 8)) >> 8 with
  * x = b*255 + 128 + (f-b)*a modulo 2^16 (exact for every pixel: the true x
  * is at most 65153). Coverage fonts: f is the cell's fg; colour tilesets:
- * the tile's pixel, x = (f*a + 127) + b*(255-a) + 1 from the rows' two
+ * the tile's pixel, x = (f*a + 128) + b*(255-a) from the rows' two
  * parts (struct pxrows). */
 static inline __attribute__((always_inline)) void blend_cell(const struct orient *o, const struct bjob *j,
 							     uint8_t *top, size_t stride, int nrows, int gv0,
@@ -195,10 +195,10 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 	do {                                                                  \
 		v16u16 a_, v_;                                                \
 		memcpy(&a_, row + 16 * (k), 32);                              \
-		if (colour) { /* a_: 255 - alpha, c_: tile * alpha + 127 */  \
+		if (colour) { /* a_: 255 - alpha, c_: tile * alpha + 128 */  \
 			v16u16 c_;                                            \
 			memcpy(&c_, row + 4 * (size_t)bwp + 16 * (k), 32);    \
-			v_ = c_ + BK * a_ + 1;                                \
+			v_ = c_ + BK * a_;                                    \
 		} else {                                                      \
 			v_ = C + D * a_;                                      \
 		}                                                             \
@@ -613,13 +613,15 @@ void blit_band_base(const struct blitter *b, const struct band *bd, struct surfa
 }
 
 #ifdef BLIT_HAVE_AVX2
-/* The blend path's usual cells on XRGB8888 with AVX2: 8 and 12 pixels wide
- * at scale 1 (the 8x16 fonts, 1080p's 12x24 text and map halves). A
- * channel's y = f*a + b*(255-a) + 127 is one multiply and one add from the
- * rows (coverage: C + D*a with C = b*255 + 127, D = f - b; colour: the
- * rows' t*a + 127 and 255 - a, y = P + b*N), y / 255 exactly as
- * mulhi(y, 0x8081) >> 7 (every y < 65536; the same bytes as blend_cell). */
+/* The blend path's usual cells on XRGB8888 with AVX2 and with AVX-512: 8
+ * and 12 pixels wide at scale 1 (the 8x16 fonts, 1080p's 12x24 text and
+ * map halves). A channel's y = f*a + b*(255-a) + 127 is one multiply and
+ * one add from the rows, made y + 1 (coverage: C + D*a with C = b*255 +
+ * 128, D = f - b; colour: the rows' t*a + 128 and 255 - a, y + 1 = P +
+ * b*N), and y / 255 is exactly mulhi(y + 1, 257) (every y <= 65152; the
+ * same bytes as blend_cell). */
 #define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
+#define AVX512_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512vl")))
 
 /* Four pixels' 16 lanes (B,G,R,X each) at lane l of row, divided. */
 AVX2_FN __m256i blend4_avx2(const uint16_t *row, size_t l, size_t cofs, bool colour, __m256i C, __m256i D,
@@ -631,129 +633,52 @@ AVX2_FN __m256i blend4_avx2(const uint16_t *row, size_t l, size_t cofs, bool col
 				     _mm256_mullo_epi16(BK, a));
 	else
 		y = _mm256_add_epi16(C, _mm256_mullo_epi16(D, a));
-	return _mm256_srli_epi16(_mm256_mulhi_epu16(y, _mm256_set1_epi16((short)0x8081)), 7);
+	return _mm256_mulhi_epu16(y, _mm256_set1_epi16(257));
 }
 
-/* Eight pixels from two blend4_avx2 results, in order. */
-AVX2_FN __m256i pack8_avx2(__m256i lo, __m256i hi)
-{
-	return _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
-}
-
-/* Row y of a run of n neighbouring cells (k: their constants and rows;
- * bw 8 or 12, colour or coverage) to dst, the run's left edge. */
+/* A run's cell: its constants (coverage: C and D; colour: BK and unused)
+ * and its first row to draw; AVX2's in 16 lanes, AVX-512's in 32. */
 struct run_avx2 {
-	__m256i c, d;        /* coverage: C and D; colour: BK and unused */
-	const uint16_t *row; /* the cell's first row to draw */
+	__m256i c, d;
+	const uint16_t *row;
 };
-/* One cell's row (row: its lanes) to dst. */
+struct run_avx512 {
+	__m512i c, d;
+	const uint16_t *row;
+};
+
+/* k's constants from their 16-lane values. */
+AVX2_FN void kset_avx2(struct run_avx2 *k, __m256i c, __m256i d)
+{
+	k->c = c;
+	k->d = d;
+}
+AVX512_FN void kset_avx512(struct run_avx512 *k, __m256i c, __m256i d)
+{
+	k->c = _mm512_broadcast_i64x4(c);
+	k->d = _mm512_broadcast_i64x4(d);
+}
+
+/* One cell's row (row: its lanes; bw 8 or 12, colour or coverage) to dst;
+ * nt: streamed past the cache (bw 8, dst 32-byte aligned). AVX2: two
+ * blend4_avx2 packed; AVX-512: a row of eight pixels is one 32-lane
+ * vector, narrowed to bytes by one instruction. */
 AVX2_FN void cell_row_avx2(const struct run_avx2 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
 			   bool colour, bool nt)
 {
 	__m256i lo = blend4_avx2(row, 0, cofs, colour, k->c, k->d, k->c);
 	__m256i hi = blend4_avx2(row, 16, cofs, colour, k->c, k->d, k->c);
-	if (nt) /* bw 8, dst 32-byte aligned */
-		_mm256_stream_si256((__m256i *)(void *)dst, pack8_avx2(lo, hi));
+	__m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+	if (nt)
+		_mm256_stream_si256((__m256i *)(void *)dst, p);
 	else
-		_mm256_storeu_si256((__m256i *)(void *)dst, pack8_avx2(lo, hi));
+		_mm256_storeu_si256((__m256i *)(void *)dst, p);
 	if (bw == 12) {
 		__m256i q = blend4_avx2(row, 32, cofs, colour, k->c, k->d, k->c);
 		_mm_storeu_si128((__m128i *)(void *)(dst + 32),
 				 _mm_packus_epi16(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1)));
 	}
 }
-
-/* Row yo (in lanes from each cell's first) of a run of n neighbouring
- * cells, two a step. */
-AVX2_FN void run_row_avx2(const struct run_avx2 *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw, bool colour,
-			  bool nt)
-{
-	int m = 0;
-	for (; m + 2 <= n; m += 2, dst += 8 * bw) {
-		cell_row_avx2(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
-		cell_row_avx2(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);
-	}
-	if (m < n)
-		cell_row_avx2(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
-}
-
-#define RUN_AVX2 16 /* cells of a run drawn row by row together */
-
-/* The band's blend-path cells when they are 8 or 12 pixels wide at scale
- * 1 on XRGB8888 (true), else false (nothing drawn). Neighbouring cells of
- * the same kind are drawn as runs, a surface row of the whole run at a
- * time: each row write then fills whole cache lines (a cell's 32 bytes a
- * row at a time, its neighbour's later, cost a quarter more on a frame
- * bigger than the cache). */
-AVX2_FN bool blend_cells_avx2(const struct blitter *b, const struct band *bd, struct surface *s)
-{
-	int bw = bd->bw, nb = bd->nb;
-	if (s->format != SURF_XRGB8888 || b->scale != 1 || (bw != 8 && bw != 12))
-		return false;
-	int y0 = bd->sy0 < 0 ? 0 : bd->sy0, off = y0 - bd->sy0;
-	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh, nrows = y1 - y0;
-	size_t stride = (size_t)s->stride;
-	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
-	size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;
-	bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);
-	struct run_avx2 k[RUN_AVX2];
-	for (int i = 0, n; i < nb; i += n) {
-		const struct bjob *j = &bd->blend[i];
-		bool colour = j->colour;
-		for (n = 0; n < RUN_AVX2 && i + n < nb && j[n].colour == colour && j[n].sx0 == j->sx0 + n * bw &&
-			    j[n].rowb == j->rowb;
-		     n++) {
-			__m256i BK = _mm256_broadcastq_epi64(
-				_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].bg & 0xFFFFFF))));
-			__m256i FK = _mm256_broadcastq_epi64(
-				_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].fg & 0xFFFFFF))));
-			k[n].c = colour ? BK
-					: _mm256_add_epi16(_mm256_mullo_epi16(BK, _mm256_set1_epi16(255)),
-							   _mm256_set1_epi16(127));
-			k[n].d = _mm256_sub_epi16(FK, BK);
-			k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb);
-		}
-		size_t rowl = j->rowb / 2, yo = 0;
-		uint8_t *dst = top + (size_t)j->sx0 * 4;
-		if (bw == 8 && colour)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx2(k, n, yo, cofs, dst, 8, true, nt);
-		else if (bw == 8)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx2(k, n, yo, cofs, dst, 8, false, nt);
-		else if (colour)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx2(k, n, yo, cofs, dst, 12, true, false);
-		else
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx2(k, n, yo, cofs, dst, 12, false, false);
-	}
-	return true;
-}
-__attribute__((target("avx2"))) void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surface *s)
-{
-	draw_band_body(b, bd, s, true);
-	if (!blend_cells_avx2(b, bd, s))
-		blend_cells(b, bd, s);
-	copy_cells(bd, s);
-	if (bd->stream)
-		_mm_sfence(); /* the streamed stores ordered before what follows */
-}
-
-/* The same runs with AVX-512 (BW, VL): a row of eight pixels is one
- * 32-lane vector, narrowed to bytes by one instruction. */
-#define AVX512_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512vl")))
-struct run_avx512 {
-	__m512i c, d; /* as struct run_avx2's */
-	const uint16_t *row;
-};
-
-AVX512_FN __m512i div255_512(__m512i y)
-{
-	return _mm512_srli_epi16(_mm512_mulhi_epu16(y, _mm512_set1_epi16((short)0x8081)), 7);
-}
-
-/* One cell's row (row: its lanes) to dst. */
 AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
 			       bool colour, bool nt)
 {
@@ -762,10 +687,11 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 		y = _mm512_add_epi16(_mm512_loadu_si512((const void *)(row + cofs)), _mm512_mullo_epi16(k->c, a));
 	else
 		y = _mm512_add_epi16(k->c, _mm512_mullo_epi16(k->d, a));
-	if (nt) /* bw 8, dst 32-byte aligned */
-		_mm256_stream_si256((__m256i *)(void *)dst, _mm512_cvtepi16_epi8(div255_512(y)));
+	__m256i p = _mm512_cvtepi16_epi8(_mm512_mulhi_epu16(y, _mm512_set1_epi16(257)));
+	if (nt)
+		_mm256_stream_si256((__m256i *)(void *)dst, p);
 	else
-		_mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtepi16_epi8(div255_512(y)));
+		_mm256_storeu_si256((__m256i *)(void *)dst, p);
 	if (bw == 12) {
 		__m256i q = blend4_avx2(row, 32, cofs, colour, _mm512_castsi512_si256(k->c), _mm512_castsi512_si256(k->d),
 					_mm512_castsi512_si256(k->c));
@@ -773,77 +699,96 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 	}
 }
 
-/* run_row_avx2 with AVX-512. */
-AVX512_FN void run_row_avx512(const struct run_avx512 *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw,
-			      bool colour, bool nt)
-{
-	int m = 0;
-	for (; m + 2 <= n; m += 2, dst += 8 * bw) {
-		cell_row_avx512(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
-		cell_row_avx512(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);
-	}
-	if (m < n)
-		cell_row_avx512(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);
-}
+#define RUN_AVX 16 /* cells of a run drawn row by row together */
 
-/* blend_cells_avx2 with AVX-512. */
-AVX512_FN bool blend_cells_avx512(const struct blitter *b, const struct band *bd, struct surface *s)
-{
-	int bw = bd->bw, nb = bd->nb;
-	if (s->format != SURF_XRGB8888 || b->scale != 1 || (bw != 8 && bw != 12))
-		return false;
-	int y0 = bd->sy0 < 0 ? 0 : bd->sy0, off = y0 - bd->sy0;
-	int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh, nrows = y1 - y0;
-	size_t stride = (size_t)s->stride;
-	uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;
-	size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;
-	bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);
-	struct run_avx512 k[RUN_AVX2];
-	for (int i = 0, n; i < nb; i += n) {
-		const struct bjob *j = &bd->blend[i];
-		bool colour = j->colour;
-		for (n = 0; n < RUN_AVX2 && i + n < nb && j[n].colour == colour && j[n].sx0 == j->sx0 + n * bw &&
-			    j[n].rowb == j->rowb;
-		     n++) {
-			__m512i BK = _mm512_broadcastq_epi64(
-				_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].bg & 0xFFFFFF))));
-			__m512i FK = _mm512_broadcastq_epi64(
-				_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].fg & 0xFFFFFF))));
-			k[n].c = colour ? BK
-					: _mm512_add_epi16(_mm512_mullo_epi16(BK, _mm512_set1_epi16(255)),
-							   _mm512_set1_epi16(127));
-			k[n].d = _mm512_sub_epi16(FK, BK);
-			k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb);
-		}
-		size_t rowl = j->rowb / 2, yo = 0;
-		uint8_t *dst = top + (size_t)j->sx0 * 4;
-		if (bw == 8 && colour)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 8, true, nt);
-		else if (bw == 8)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 8, false, nt);
-		else if (colour)
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 12, true, false);
-		else
-			for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)
-				run_row_avx512(k, n, yo, cofs, dst, 12, false, false);
+/*
+ * blend_cells_SUF (SUF avx2 or avx512, FN its function attributes): the
+ * band's blend-path cells when they are 8 or 12 pixels wide at scale 1 on
+ * XRGB8888 (true), else false (nothing drawn). Neighbouring cells of the
+ * same kind are drawn as runs, a surface row of the whole run at a time,
+ * two cells a step: each row write then fills whole cache lines (a cell's
+ * 32 bytes a row at a time, its neighbour's later, cost a quarter more on
+ * a frame bigger than the cache). One body for both: only the row function
+ * (cell_row_SUF) and the constants' width (struct run_SUF) differ.
+ */
+#define BLEND_CELLS(SUF, FN)                                                                                     \
+	FN void run_row_##SUF(const struct run_##SUF *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw,      \
+			      bool colour, bool nt)                                                                \
+	{                                                                                                        \
+		int m = 0;                                                                                       \
+		for (; m + 2 <= n; m += 2, dst += 8 * bw) {                                                      \
+			cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);                         \
+			cell_row_##SUF(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);        \
+		}                                                                                                \
+		if (m < n)                                                                                       \
+			cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);                         \
+	}                                                                                                        \
+	FN bool blend_cells_##SUF(const struct blitter *b, const struct band *bd, struct surface *s)              \
+	{                                                                                                        \
+		int bw = bd->bw, nb = bd->nb;                                                                    \
+		if (s->format != SURF_XRGB8888 || b->scale != 1 || (bw != 8 && bw != 12))                        \
+			return false;                                                                            \
+		int y0 = bd->sy0 < 0 ? 0 : bd->sy0, off = y0 - bd->sy0;                                          \
+		int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh, nrows = y1 - y0;           \
+		size_t stride = (size_t)s->stride;                                                               \
+		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;                                       \
+		size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;                                                   \
+		bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);                            \
+		struct run_##SUF k[RUN_AVX];                                                                     \
+		for (int i = 0, n; i < nb; i += n) {                                                             \
+			const struct bjob *j = &bd->blend[i];                                                    \
+			bool colour = j->colour;                                                                 \
+			for (n = 0; n < RUN_AVX && i + n < nb && j[n].colour == colour &&                        \
+				    j[n].sx0 == j->sx0 + n * bw && j[n].rowb == j->rowb;                         \
+			     n++) {                                                                              \
+				__m256i BK = _mm256_broadcastq_epi64(                                            \
+					_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].bg & 0xFFFFFF))));        \
+				__m256i FK = _mm256_broadcastq_epi64(                                            \
+					_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].fg & 0xFFFFFF))));        \
+				kset_##SUF(&k[n],                                                                \
+					   colour ? BK                                                           \
+						  : _mm256_add_epi16(_mm256_mullo_epi16(BK, _mm256_set1_epi16(255)), \
+								     _mm256_set1_epi16(128)),                    \
+					   _mm256_sub_epi16(FK, BK));                                            \
+				k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb); \
+			}                                                                                        \
+			size_t rowl = j->rowb / 2, yo = 0;                                                       \
+			uint8_t *dst = top + (size_t)j->sx0 * 4;                                                 \
+			if (bw == 8 && colour)                                                                   \
+				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
+					run_row_##SUF(k, n, yo, cofs, dst, 8, true, nt);                         \
+			else if (bw == 8)                                                                        \
+				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
+					run_row_##SUF(k, n, yo, cofs, dst, 8, false, nt);                        \
+			else if (colour)                                                                         \
+				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
+					run_row_##SUF(k, n, yo, cofs, dst, 12, true, false);                     \
+			else                                                                                     \
+				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
+					run_row_##SUF(k, n, yo, cofs, dst, 12, false, false);                    \
+		}                                                                                                \
+		return true;                                                                                     \
 	}
-	return true;
-}
+BLEND_CELLS(avx2, AVX2_FN)
+BLEND_CELLS(avx512, AVX512_FN)
+#undef BLEND_CELLS
 
-__attribute__((target("avx2,avx512f,avx512bw,avx512vl"))) void blit_band_avx512(const struct blitter *b,
-										  const struct band *bd,
-										  struct surface *s)
-{
-	draw_band_body(b, bd, s, true);
-	if (!blend_cells_avx512(b, bd, s))
-		blend_cells(b, bd, s);
-	copy_cells(bd, s);
-	if (bd->stream)
-		_mm_sfence(); /* the streamed stores ordered before what follows */
-}
+/* blit_band_base with AVX2, and with AVX-512 (its blend path's usual
+ * cells; the rest AVX2's code) */
+#define BLIT_BAND(SUF, TARGET)                                                                             \
+	__attribute__((target(TARGET))) void blit_band_##SUF(const struct blitter *b, const struct band *bd,   \
+							      struct surface *s)                                \
+	{                                                                                                  \
+		draw_band_body(b, bd, s, true);                                                            \
+		if (!blend_cells_##SUF(b, bd, s))                                                          \
+			blend_cells(b, bd, s);                                                             \
+		copy_cells(bd, s);                                                                         \
+		if (bd->stream)                                                                            \
+			_mm_sfence(); /* the streamed stores ordered before what follows */                \
+	}
+BLIT_BAND(avx2, "avx2")
+BLIT_BAND(avx512, "avx2,avx512f,avx512bw,avx512vl")
+#undef BLIT_BAND
 #undef AVX512_FN
 #undef AVX2_FN
 #endif

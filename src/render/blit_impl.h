@@ -58,7 +58,7 @@ struct orient {
 		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
 		 * 16-bit lanes a,a,a,a (the coverage; for colour tilesets
 		 * 255 - the tile's alpha), then for colour tilesets bwp
-		 * pixels of the tile's B*a+127, G*a+127, R*a+127, 127 in
+		 * pixels of the tile's B*a+128, G*a+128, R*a+128, 128 in
 		 * 16-bit lanes (so a blend is one multiply and one add). RGB565: planes of gh rows of bwp 16-bit
 		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
 		 * R; the buffer has 32 bytes to spare, so a 16-lane read
