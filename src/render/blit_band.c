@@ -584,13 +584,93 @@ static inline __attribute__((always_inline)) void copy_rows(uint8_t *dst, const 
 		copy_row(dst, src, n);
 }
 
+#if defined(__x86_64__) && defined(__SSE2__)
+#define BLIT_HAVE_STREAM 1
+#include <emmintrin.h>
+/* Row yo (bytes from a cell's first) of cell c to d, cw bytes (a
+ * multiple of 16; written out for 32 and 48: gcc -O2 keeps the loop),
+ * streamed past the cache. */
+static inline __attribute__((always_inline)) void stream_row(uint8_t *d, const uint8_t *src, size_t cw)
+{
+#define STREAM16(k) _mm_stream_si128((__m128i *)(void *)(d + (k)), _mm_loadu_si128((const __m128i *)(const void *)(src + (k))))
+	if (cw == 48) {
+		STREAM16(0);
+		STREAM16(16);
+		STREAM16(32);
+	} else if (cw == 32) {
+		STREAM16(0);
+		STREAM16(16);
+	} else {
+		for (size_t k = 0; k < cw; k += 16)
+			STREAM16(k);
+	}
+#undef STREAM16
+}
+
+/* The bh rows of the n (1 or 4) neighbouring kept cells at c (rows of cw
+ * bytes), the first at dst (16-byte aligned, as is stride), a surface row
+ * of all n at a time, streamed past the cache (whole cache lines, as a big
+ * memcpy's: four 12-pixel cells are three). */
+static inline __attribute__((always_inline)) void stream_group(const struct cjob *c, int n, uint8_t *dst,
+							       size_t stride, size_t cw, int bh)
+{
+	if (n == 4) {
+		const uint8_t *s0 = c[0].px, *s1 = c[1].px, *s2 = c[2].px, *s3 = c[3].px;
+		for (size_t y = 0, yo = 0; y < (size_t)bh; y++, dst += stride, yo += cw) {
+			stream_row(dst, s0 + yo, cw);
+			stream_row(dst + cw, s1 + yo, cw);
+			stream_row(dst + 2 * cw, s2 + yo, cw);
+			stream_row(dst + 3 * cw, s3 + yo, cw);
+		}
+	} else {
+		const uint8_t *s0 = c[0].px;
+		for (size_t y = 0, yo = 0; y < (size_t)bh; y++, dst += stride, yo += cw)
+			stream_row(dst, s0 + yo, cw);
+	}
+}
+
+/* copy_cells for a whole draw (the surface not read back): groups of
+ * neighbouring cells streamed (stream_group) when their rows are whole
+ * 16-byte pieces on 16-byte boundaries; false (nothing copied) when
+ * they are not. */
+static inline __attribute__((always_inline)) bool stream_cells(const struct band *bd, struct surface *s)
+{
+	size_t stride = (size_t)s->stride, bpp = (size_t)surf_bpp(s->format), n = (size_t)bd->bw * bpp;
+	uint8_t *top = (uint8_t *)s->pixels + (size_t)bd->sy0 * stride;
+	if ((n & 15) || (((uintptr_t)top | stride) & 15))
+		return false;
+	for (int i = 0, k; i < bd->nc; i += k) {
+		const struct cjob *c = &bd->copy[i];
+		/* four neighbours, else one */
+		k = i + 4 <= bd->nc && c[3].sx0 == c->sx0 + 3 * bd->bw ? 4 : 1;
+		uint8_t *dst = top + (size_t)c->sx0 * bpp;
+		if (n == 48 && k == 4) /* 12-pixel cells (1080p's text cells and map halves) */
+			stream_group(c, 4, dst, stride, 48, bd->bh);
+		else if (n == 48)
+			stream_group(c, 1, dst, stride, 48, bd->bh);
+		else if (n == 32 && k == 4)
+			stream_group(c, 4, dst, stride, 32, bd->bh);
+		else
+			stream_group(c, 1, dst, stride, n, bd->bh);
+	}
+	return true;
+}
+#endif
+
 /* The band's cells kept in the cell cache, copied (the band lies wholly
- * on the surface). */
+ * on the surface); in a whole draw (bd->stream) streamed where they can
+ * be (stream_cells). */
 static inline __attribute__((always_inline)) void copy_cells(const struct band *bd, struct surface *s)
 {
 	size_t stride = (size_t)s->stride, bpp = (size_t)surf_bpp(s->format), n = (size_t)bd->bw * bpp;
 	uint8_t *top = (uint8_t *)s->pixels + (size_t)bd->sy0 * stride;
 	int bh = bd->bh, nc = bd->nc;
+#ifdef BLIT_HAVE_STREAM
+	if (bd->stream && nc && stream_cells(bd, s)) {
+		_mm_sfence(); /* the streamed stores ordered before what follows */
+		return;
+	}
+#endif
 	for (int i = 0; i < nc; i++) {
 		const uint8_t *src = bd->copy[i].px;
 		uint8_t *dst = top + (size_t)bd->copy[i].sx0 * bpp;
@@ -699,29 +779,58 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 	}
 }
 
-#define RUN_AVX 16 /* cells of a run drawn row by row together */
-
 /*
  * blend_cells_SUF (SUF avx2 or avx512, FN its function attributes): the
  * band's blend-path cells when they are 8 or 12 pixels wide at scale 1 on
  * XRGB8888 (true), else false (nothing drawn). Neighbouring cells of the
- * same kind are drawn as runs, a surface row of the whole run at a time,
- * two cells a step: each row write then fills whole cache lines (a cell's
- * 32 bytes a row at a time, its neighbour's later, cost a quarter more on
- * a frame bigger than the cache). One body for both: only the row function
- * (cell_row_SUF) and the constants' width (struct run_SUF) differ.
+ * same kind are drawn in groups, every row of the group's cells before the
+ * next group's, the group's constants and rows in registers: two 8-pixel
+ * cells (a 64-byte aligned pair: each row write a whole cache line) or four
+ * 12-pixel cells (three lines a row); a cell without such neighbours alone.
+ * (A cell's 32 bytes a row written one cell at a time, its neighbour's
+ * later, cost a quarter more on a frame bigger than the cache.) One body
+ * for both: only the row function (cell_row_SUF) and the constants' width
+ * (struct run_SUF) differ.
  */
 #define BLEND_CELLS(SUF, FN)                                                                                     \
-	FN void run_row_##SUF(const struct run_##SUF *k, int n, size_t yo, size_t cofs, uint8_t *dst, int bw,      \
-			      bool colour, bool nt)                                                                \
+	/* rows of the n (1 .. 4) cells at k, the first at dst, bw, colour and \
+	 * nt constants where inlined */                                                                         \
+	FN void group_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs, uint8_t *dst,   \
+			    size_t stride, int bw, bool colour, bool nt)                                         \
 	{                                                                                                        \
-		int m = 0;                                                                                       \
-		for (; m + 2 <= n; m += 2, dst += 8 * bw) {                                                      \
-			cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);                         \
-			cell_row_##SUF(&k[m + 1], k[m + 1].row + yo, cofs, dst + 4 * bw, bw, colour, nt);        \
+		for (size_t y = 0, yo = 0; y < (size_t)nrows; y++, dst += stride, yo += rowl)                    \
+			for (int m = 0; m < n; m++)                                                              \
+				cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst + 4 * (size_t)bw * (size_t)m, bw,  \
+					       colour, nt);                                                      \
+	}                                                                                                        \
+	/* group_SUF with n, bw, colour and nt as constants */                                                   \
+	FN void group_any_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs,             \
+				uint8_t *dst, size_t stride, int bw, bool colour, bool nt)                       \
+	{                                                                                                        \
+		if (bw == 8 && n == 2) {                                                                         \
+			if (nt && colour)                                                                        \
+				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, true, true);                \
+			else if (nt)                                                                             \
+				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, false, true);               \
+			else if (colour)                                                                         \
+				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, true, false);               \
+			else                                                                                     \
+				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, false, false);              \
+		} else if (bw == 12 && n == 4) {                                                                 \
+			if (colour)                                                                              \
+				group_##SUF(k, 4, nrows, rowl, cofs, dst, stride, 12, true, false);              \
+			else                                                                                     \
+				group_##SUF(k, 4, nrows, rowl, cofs, dst, stride, 12, false, false);             \
+		} else {                                                                                         \
+			for (int m = 0; m < n; m++, dst += 4 * (size_t)bw) {                                     \
+				if (bw == 8 && nt)                                                               \
+					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 8, colour, true);  \
+				else if (bw == 8)                                                                \
+					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 8, colour, false); \
+				else                                                                             \
+					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 12, colour, false); \
+			}                                                                                        \
 		}                                                                                                \
-		if (m < n)                                                                                       \
-			cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst, bw, colour, nt);                         \
 	}                                                                                                        \
 	FN bool blend_cells_##SUF(const struct blitter *b, const struct band *bd, struct surface *s)              \
 	{                                                                                                        \
@@ -734,12 +843,16 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;                                       \
 		size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;                                                   \
 		bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);                            \
-		struct run_##SUF k[RUN_AVX];                                                                     \
+		int gmax = bw == 8 ? 2 : 4;                                                                      \
+		struct run_##SUF k[4];                                                                           \
 		for (int i = 0, n; i < nb; i += n) {                                                             \
 			const struct bjob *j = &bd->blend[i];                                                    \
 			bool colour = j->colour;                                                                 \
-			for (n = 0; n < RUN_AVX && i + n < nb && j[n].colour == colour &&                        \
-				    j[n].sx0 == j->sx0 + n * bw && j[n].rowb == j->rowb;                         \
+			uint8_t *dst = top + (size_t)j->sx0 * 4;                                                 \
+			/* a pair of 8-pixel cells from a 64-byte boundary */                                    \
+			int g = bw == 8 && ((uintptr_t)dst & 32) ? 1 : gmax;                                     \
+			for (n = 0; n < g && i + n < nb && j[n].colour == colour && j[n].sx0 == j->sx0 + n * bw && \
+				    j[n].rowb == j->rowb;                                                        \
 			     n++) {                                                                              \
 				__m256i BK = _mm256_broadcastq_epi64(                                            \
 					_mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(j[n].bg & 0xFFFFFF))));        \
@@ -752,20 +865,7 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 					   _mm256_sub_epi16(FK, BK));                                            \
 				k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb); \
 			}                                                                                        \
-			size_t rowl = j->rowb / 2, yo = 0;                                                       \
-			uint8_t *dst = top + (size_t)j->sx0 * 4;                                                 \
-			if (bw == 8 && colour)                                                                   \
-				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
-					run_row_##SUF(k, n, yo, cofs, dst, 8, true, nt);                         \
-			else if (bw == 8)                                                                        \
-				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
-					run_row_##SUF(k, n, yo, cofs, dst, 8, false, nt);                        \
-			else if (colour)                                                                         \
-				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
-					run_row_##SUF(k, n, yo, cofs, dst, 12, true, false);                     \
-			else                                                                                     \
-				for (int y = 0; y < nrows; y++, dst += stride, yo += rowl)                       \
-					run_row_##SUF(k, n, yo, cofs, dst, 12, false, false);                    \
+			group_any_##SUF(k, n, nrows, j->rowb / 2, cofs, dst, stride, bw, colour, nt);            \
 		}                                                                                                \
 		return true;                                                                                     \
 	}
