@@ -859,7 +859,14 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		ncells = maxc;
 	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
 	const struct srcview vb = src_view(b, r, rgb565);
+	struct srcview v = vb; /* the last cell's font's, vsrc's */
+	const struct blitter *vsrc = b;
 	int sw = s->width;
+	/* a cell at sx0 lies wholly on the surface when 0 <= sx0 <= sw - bw,
+	 * that is (unsigned)sx0 <= span (a negative sx0 is a large unsigned
+	 * one), and never when sw < bw */
+	unsigned span = sw >= bw ? (unsigned)(sw - bw) : 0;
+	bool any_inside = sw >= bw;
 	struct band *bd = &b->band;
 	bd->o = o;
 	bd->bw = bw;
@@ -932,10 +939,14 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			} else {
 				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
 			}
-			/* what the cell's font holds, from locals for the text font
-			 * (the band's job stores could alias its fields) */
-			struct srcview v = src == b ? vb : src_view(src, r, rgb565);
-			bool inside = sx0 >= 0 && sx0 + bw <= sw;
+			/* what the cell's font holds, from locals (the band's job
+			 * stores could alias its fields), made again only when the
+			 * font differs from the last cell's */
+			if (src != vsrc) {
+				v = src == b ? vb : src_view(src, r, rgb565);
+				vsrc = src;
+			}
+			bool inside = any_inside && (unsigned)sx0 <= span; /* sx0 >= 0 && sx0 + bw <= sw */
 			if (v.kind[g] == GK_MASK && v.bits && inside) {
 				if (!v.bits_done[g])
 					glyph_bits(src, r, g);

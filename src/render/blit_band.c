@@ -798,10 +798,19 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 	FN void group_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs, uint8_t *dst,   \
 			    size_t stride, int bw, bool colour, bool nt)                                         \
 	{                                                                                                        \
-		for (size_t y = 0, yo = 0; y < (size_t)nrows; y++, dst += stride, yo += rowl)                    \
-			for (int m = 0; m < n; m++)                                                              \
-				cell_row_##SUF(&k[m], k[m].row + yo, cofs, dst + 4 * (size_t)bw * (size_t)m, bw,  \
-					       colour, nt);                                                      \
+		/* in locals (the array is in memory, which a store to the surface \
+		 * might alias: read again every row) */                                                        \
+		struct run_##SUF k0 = k[0], k1 = k[n > 1], k2 = k[n > 2 ? 2 : 0], k3 = k[n > 3 ? 3 : 0];         \
+		size_t cw = 4 * (size_t)bw;                                                                      \
+		for (size_t y = 0, yo = 0; y < (size_t)nrows; y++, dst += stride, yo += rowl) {                  \
+			cell_row_##SUF(&k0, k0.row + yo, cofs, dst, bw, colour, nt);                             \
+			if (n > 1)                                                                               \
+				cell_row_##SUF(&k1, k1.row + yo, cofs, dst + cw, bw, colour, nt);                \
+			if (n > 2)                                                                               \
+				cell_row_##SUF(&k2, k2.row + yo, cofs, dst + 2 * cw, bw, colour, nt);            \
+			if (n > 3)                                                                               \
+				cell_row_##SUF(&k3, k3.row + yo, cofs, dst + 3 * cw, bw, colour, nt);            \
+		}                                                                                                \
 	}                                                                                                        \
 	/* group_SUF with n, bw, colour and nt as constants */                                                   \
 	FN void group_any_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs,             \
