@@ -95,12 +95,37 @@ err=$("$P" --backend headless --seed 1 --size 1920x1080 --tiles tiles/dcss-16.pn
 	{ echo "FAIL: --tiles of another size: $err"; fail=1; }
 printf '%s' "$err" | grep -q "dcss-16.png: its tiles are 16×16, this display's map cells 24×24: drawing glyphs" ||
 	{ echo "FAIL: --tiles of another size said: $err"; fail=1; }
-# --tiles on where no shipped sheet fits the map cells (320x240: 8x9 cells,
-# the sheets are square): glyphs, and --verbose says so (it said nothing)
+# 320x240's map cells are 8x9: --tiles on draws them in pictures from the
+# shipped 8x9 sheet (it kept glyphs: the sheets were all square), and says
+# nothing about a missing sheet
 err=$("$P" --backend headless --seed 1 --size 320x240 --tiles on --verbose --screenshot "$tmp/t320.png" 2>&1) ||
 	{ echo "FAIL: --tiles on at 320x240: $err"; fail=1; }
-printf '%s' "$err" | grep -q "no tile sheet of 8×9 tiles (the shipped sheets are square): drawing glyphs" ||
-	{ echo "FAIL: --tiles on at 320x240 did not say it keeps glyphs: $err"; fail=1; }
+printf '%s' "$err" | grep -q "no tile sheet" && { echo "FAIL: --tiles on at 320x240 said: $err"; fail=1; }
+"$P" --backend headless --seed 1 --size 320x240 --tiles off --screenshot "$tmp/t320-off.png" ||
+	{ echo "FAIL: --tiles off at 320x240"; fail=1; }
+cmp -s "$tmp/t320.png" "$tmp/t320-off.png" && { echo "FAIL: --tiles on at 320x240 drew glyphs"; fail=1; }
+# a sheet of tiles that are not square says their size in its name (a
+# user's own, as the shipped one): the same pictures; without it, refused
+"$P" --backend headless --seed 1 --size 320x240 --tiles tiles/dcss-8x9.png --screenshot "$tmp/t320-file.png" ||
+	{ echo "FAIL: --tiles tiles/dcss-8x9.png at 320x240"; fail=1; }
+cmp -s "$tmp/t320.png" "$tmp/t320-file.png" || { echo "FAIL: --tiles tiles/dcss-8x9.png drew other pictures"; fail=1; }
+cp tiles/dcss-8x9.png "$tmp/mine.png"
+check_usage 2 "mine.png: image is 128×18 pixels, not a tile sheet .*tiles that are not square need their size in the file name" \
+	--backend headless --size 320x240 --tiles "$tmp/mine.png"
+# --tiles on where no shipped sheet fits the map cells (here 8x9, its sheet
+# not installed: a copy of the binary in a data directory of its own, as
+# the shipped files are looked for beside it too): glyphs, and --verbose
+# says so
+mkdir "$tmp/data" "$tmp/data/tiles"
+ln -s "$PWD/fonts" "$tmp/data/fonts"
+cp tiles/dcss-*[0-9].png "$tmp/data/tiles/"
+rm "$tmp/data/tiles/dcss-8x9.png"
+cp "$P" "$tmp/data/pirogue"
+err=$(PIROGUE_DATA_DIR=$tmp/data "$tmp/data/pirogue" --backend headless --seed 1 --size 320x240 --tiles on \
+	--verbose --screenshot "$tmp/t320-none.png" 2>&1) || { echo "FAIL: --tiles on without the 8x9 sheet: $err"; fail=1; }
+printf '%s' "$err" | grep -q "no tile sheet of 8×9 tiles (tools/make-tiles builds the shipped sizes): drawing glyphs" ||
+	{ echo "FAIL: --tiles on without the 8x9 sheet did not say it keeps glyphs: $err"; fail=1; }
+cmp -s "$tmp/t320-none.png" "$tmp/t320-off.png" || { echo "FAIL: --tiles on without the 8x9 sheet drew pictures"; fail=1; }
 # headless with no keys draws the first frame and exits 0
 "$P" --backend headless --screenshot "$tmp/t.png" || { echo "FAIL: headless title screenshot"; fail=1; }
 [ -s "$tmp/t.png" ] || { echo "FAIL: no screenshot written"; fail=1; }

@@ -4,13 +4,18 @@
 # chosen; the console fills the screen (at most 3% of the width and of the
 # height unused, centred), text cells have a monospace font's proportions
 # and map cells are square and two text cells wide (from 480x320 up), and
-# on screens 720 rows or more a text cell is at least 1/45 of the height.
+# on screens 720 rows or more a text cell is at least 1/45 of the height;
+# --tiles on finds a shipped sheet of its map cells at every one.
 . tests/checklib.sh
 check() { # SIZE [ROTATE]
 	rot=${2:-0}
-	line=$("$P" --backend headless --size "$1" --rotate "$rot" --verbose --seed 3 --state-dir "$tmp/st" \
-		--screenshot "$tmp/shot.png" 2>&1 | sed -n 's/^pirogue: layout //p')
+	# with pictures: every map cell the choice makes has a shipped sheet
+	# (else --verbose says "no tile sheet of WxH tiles")
+	out=$("$P" --backend headless --size "$1" --rotate "$rot" --tiles on --verbose --seed 3 --state-dir "$tmp/st" \
+		--screenshot "$tmp/shot.png" 2>&1)
+	line=$(printf '%s\n' "$out" | sed -n 's/^pirogue: layout //p')
 	[ -n "$line" ] || { say "$1 rotated $rot: no layout line"; return; }
+	printf '%s\n' "$out" | grep "no tile sheet" && say "$1 rotated $rot: --tiles on has no sheet of its map cells"
 	# shellcheck disable=SC2086
 	set -- $line
 	# WxH text WxH map WxH cells CxR margin L T R B

@@ -23,16 +23,21 @@ static void write_cb(void *ctx, void *data, int size)
 
 /* A w×h RGBA PNG of the pixels px, loaded as a tile sheet: its rc, the
  * sheet in *out, the message in err. */
-static int load_png(struct font **out, int w, int h, const uint8_t *px, char *err, size_t len)
+static int load_png_as(struct font **out, int w, int h, const uint8_t *px, const char *name, char *err, size_t len)
 {
 	struct {
 		uint8_t *d;
 		size_t n;
 	} b = { 0 };
 	assert_true(stbi_write_png_to_func(write_cb, &b, w, h, 4, px, w * 4));
-	int rc = font_load_tiles_mem(out, b.d, b.n, "sheet.png", err, len);
+	int rc = font_load_tiles_mem(out, b.d, b.n, name, err, len);
 	free(b.d);
 	return rc;
+}
+
+static int load_png(struct font **out, int w, int h, const uint8_t *px, char *err, size_t len)
+{
+	return load_png_as(out, w, h, px, "sheet.png", err, len);
 }
 
 /* The mean colour (0xRRGGBB) of tile t's pixels in f, weighted by their
@@ -58,15 +63,21 @@ static uint32_t mean_rgb(const struct font *f, int t)
 static void test_shipped(void **st)
 {
 	(void)st;
-	static const int sizes[] = { 8, 12, 14, 16, 18, 20, 21, 24, 48 };
+	/* every map cell of the automatic look: the square ones, and the 8x9
+	 * of the VGA font at 320x240 */
+	static const int sizes[][2] = { { 8, 8 },   { 12, 12 }, { 14, 14 }, { 16, 16 }, { 18, 18 },
+					{ 20, 20 }, { 21, 21 }, { 24, 24 }, { 48, 48 }, { 8, 9 } };
 	char err[256], path[64];
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		struct font *f;
-		snprintf(path, sizeof path, "tiles/dcss-%d.png", sizes[i]);
+		if (sizes[i][0] == sizes[i][1])
+			snprintf(path, sizeof path, "tiles/dcss-%d.png", sizes[i][0]);
+		else
+			snprintf(path, sizeof path, "tiles/dcss-%dx%d.png", sizes[i][0], sizes[i][1]);
 		if (font_load_tiles(&f, path, err, sizeof err))
 			fail_msg("%s", err);
-		assert_int_equal(f->cell_w, sizes[i]);
-		assert_int_equal(f->cell_h, sizes[i]);
+		assert_int_equal(f->cell_w, sizes[i][0]);
+		assert_int_equal(f->cell_h, sizes[i][1]);
 		assert_true(f->nglyphs >= UI_TILE_COUNT);
 		assert_false(font_tile_has(f, UI_TILE_NONE));
 		for (int t = 1; t < UI_TILE_COUNT; t++)
@@ -171,6 +182,57 @@ static void test_bad(void **st)
 	assert_int_equal(t.n, 0);
 }
 
+/* Tiles that are not square: their size is in the sheet's name (-WxH.png);
+ * without it, or with a size the image does not hold, refused in one line
+ * that says so. */
+static void test_named_size(void **st)
+{
+	(void)st;
+	char err[512];
+	struct font *f;
+	uint8_t *px = calloc(128 * 27, 4);
+	assert_non_null(px);
+	/* tile 1 (column 1, row 0) opaque in its last row: row 8 of 8x9 tiles */
+	for (int x = 8; x < 16; x++)
+		px[4 * (8 * 128 + x) + 3] = 255;
+	assert_int_equal(load_png_as(&f, 128, 27, px, "dir-1x1/my-8x9.png", err, sizeof err), 0);
+	assert_int_equal(f->cell_w, 8);
+	assert_int_equal(f->cell_h, 9);
+	assert_int_equal(f->nglyphs, 48); /* three rows */
+	assert_true(font_tile_has(f, 1));
+	assert_false(font_tile_has(f, 17)); /* as square 8x8 tiles it would be row 1 */
+	assert_int_equal(font_coverage(f, 1)[8 * 8], 255);
+	font_destroy(f);
+	/* the same image, its name without the size: 27 rows are not square tiles */
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my.png", err, sizeof err), -EDOM);
+	assert_null(f);
+	assert_non_null(strstr(err, "my.png: image is 128×27 pixels, not a tile sheet"));
+	assert_non_null(strstr(err, "need their size in the file name"));
+	/* a name whose size the image does not hold */
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my-8x10.png", err, sizeof err), -EDOM);
+	assert_non_null(strstr(err, "my-8x10.png: image is 128×27 pixels, not a sheet of the 8×10 tiles its name says"));
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my-9x9.png", err, sizeof err), -EDOM);
+	assert_non_null(strstr(err, "not a sheet of the 9×9 tiles"));
+	/* not a size: a name like any other (square tiles: 27 rows refused) */
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my-+8x9.png", err, sizeof err), -EDOM);
+	assert_non_null(strstr(err, "not a tile sheet (16 columns of square"));
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my-8x9-old.png", err, sizeof err), -EDOM);
+	assert_int_equal(load_png_as(&f, 128, 27, px, "my-8x9.png.bak", err, sizeof err), -EDOM);
+	free(px);
+	/* the set reads the size from the header and the name, and gives the
+	 * sheet for those cells only */
+	struct font_tilesets t = { 0 };
+	assert_int_equal(font_tilesets_add(&t, "tiles/dcss-8x9.png", false, err, sizeof err), 0);
+	assert_int_equal(t.s[0].w, 8);
+	assert_int_equal(t.s[0].h, 9);
+	assert_null(font_tilesets_get(&t, 8, 8));
+	assert_null(font_tilesets_get(&t, 9, 8));
+	const struct font *s89 = font_tilesets_get(&t, 8, 9);
+	assert_non_null(s89);
+	assert_int_equal(s89->cell_h, 9);
+	font_tilesets_clear(&t);
+}
+
 /* Layers are laid over each other by straight-alpha src-over in integers;
  * dim darkens; halves are the picture's left and right halves. */
 static void test_compose(void **st)
@@ -217,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_player_corpse),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_named_size),
 		cmocka_unit_test(test_compose),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

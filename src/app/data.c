@@ -67,11 +67,11 @@ int data_load_tiles(const char *value, const char *from, struct font_tilesets *t
 	/* the shipped sheets, one a map cell size (tools/make-tiles), decoded
 	 * when a display needs that size; kept when off, for the options
 	 * screen to turn them on */
-	static const int sizes[] = { 8, 12, 14, 16, 18, 20, 21, 24, 48 };
+	static const char *const sizes[] = { "8", "12", "14", "16", "18", "20", "21", "24", "48", "8x9" };
 	t->advice = "reinstall pirogue; drawing glyphs";
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		char rel[32];
-		snprintf(rel, sizeof rel, "tiles/dcss-%d.png", sizes[i]);
+		snprintf(rel, sizeof rel, "tiles/dcss-%s.png", sizes[i]);
 		if (data_file(rel, file, sizeof file)) {
 			log_info("tile sheet %s is not installed", rel);
 			continue;

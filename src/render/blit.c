@@ -530,11 +530,11 @@ int blit_use_tilesets(struct blitter *b, struct font_tilesets *t)
 	if (!f) {
 		if (t->user && t->n && !t->s[0].failed) /* the user's sheet, of another size */
 			log_error("%s: its tiles are %d×%d, this display's map cells %d×%d: drawing glyphs (give a sheet "
-				  "of %d×%d tiles; tools/make-tiles builds the shipped ones)", t->s[0].path, t->s[0].size,
-				  t->s[0].size, mw, mh, mw, mh);
+				  "of %d×%d tiles; tools/make-tiles builds the shipped ones)", t->s[0].path, t->s[0].w,
+				  t->s[0].h, mw, mh, mw, mh);
 		else if (!t->user)
-			log_info("no tile sheet of %d×%d tiles%s: drawing glyphs", mw, mh,
-				 mw == mh ? "" : " (the shipped sheets are square)");
+			log_info("no tile sheet of %d×%d tiles (tools/make-tiles builds the shipped sizes): drawing glyphs",
+				 mw, mh);
 		blit_set_tiles(b, NULL);
 		return -ENOENT;
 	}

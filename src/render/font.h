@@ -152,8 +152,10 @@ static inline const uint8_t *font_coverage(const struct font *f, int g)
 }
 #define FONT_TILES_COLS 16
 /* Tile sheets: pictures for map cells (tiles/README.md). A PNG of
- * FONT_TILES_COLS columns of square tiles (width / 16 pixels each, 4 to
- * FONT_MAX_CELL), as many rows as the height holds; cell i (column i % 16,
+ * FONT_TILES_COLS columns of tiles, square (width / 16 pixels each, 4 to
+ * FONT_MAX_CELL) unless the file name ends in "-WxH.<ext>" (e.g.
+ * "dcss-8x9.png": W must be the width / 16, H divide the height), as many
+ * rows as the height holds; cell i (column i % 16,
  * row i / 16) is tile i of the index (tiles/index.txt; cell 0 is none), a
  * fully transparent cell a tile the sheet does not have. Loaded as a font
  * of full-colour glyphs (glyph i = cell i; no code points). Returns 0, or
@@ -185,7 +187,7 @@ struct font_tilesets {
 	bool user;          /* the one sheet is the user's (--tiles FILE), not the shipped ones */
 	struct font_tileset {
 		char *path;
-		int size;           /* the tiles' side in pixels */
+		int w, h;           /* the tiles' size in pixels */
 		struct font *font;  /* NULL until decoded */
 		bool failed;        /* decoding failed (logged once) */
 	} s[FONT_TILESETS_MAX];

@@ -1,4 +1,4 @@
-/* font_tiles: tile sheets (pictures for map cells, tiles/README.md) for the font loader: a PNG of 16 columns of square RGBA tiles, and the composite pictures the blitter draws from them. */
+/* font_tiles: tile sheets (pictures for map cells, tiles/README.md) for the font loader: a PNG of 16 columns of RGBA tiles (square, or of the size its name says), and the composite pictures the blitter draws from them. */
 #include "render/font_int.h"
 #include "core/log.h"
 #include <errno.h>
@@ -8,29 +8,70 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The tile size a sheet's file name gives: a base name ending in
+ * "-WxH.<ext>" ("dcss-8x9.png"); false when it gives none. */
+static bool name_tile_size(const char *name, int *tw, int *th)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name, *dash = strrchr(base, '-');
+	int w, h, end = 0;
+	if (!dash || sscanf(dash + 1, "%4dx%4d%n", &w, &h, &end) != 2 || dash[1 + end] != '.' ||
+	    strchr(dash + 2 + end, '.'))
+		return false;
+	for (const char *c = dash + 1; c < dash + 1 + end; c++)
+		if (*c != 'x' && (*c < '0' || *c > '9')) /* no signs or blanks */
+			return false;
+	*tw = w;
+	*th = h;
+	return true;
+}
+
+/* The tiles' size of a w×h-pixel sheet called name (see font.h); false
+ * with the reason in err (-EDOM) when it is not a sheet's size. */
+static bool sheet_tile_size(int w, int h, const char *name, int *tw, int *th, char *err, size_t errlen)
+{
+	int nw, nh, t = w / FONT_TILES_COLS;
+	if (name_tile_size(name, &nw, &nh)) {
+		if (w % FONT_TILES_COLS || nw != t || nw < 4 || nw > FONT_MAX_CELL || nh < 4 || nh > FONT_MAX_CELL || h < nh || h % nh) {
+			font_fail(err, errlen, name, -EDOM,
+				  "image is %d×%d pixels, not a sheet of the %d×%d tiles its name says (16 columns: the "
+				  "width must be 16 × %d, the height a multiple of %d)", w, h, nw, nh, nw, nh);
+			return false;
+		}
+		*tw = nw;
+		*th = nh;
+		return true;
+	}
+	if (w % FONT_TILES_COLS || t < 4 || t > FONT_MAX_CELL || h < t || h % t) {
+		font_fail(err, errlen, name, -EDOM,
+			  "image is %d×%d pixels, not a tile sheet (16 columns of square tiles of 4 to %d pixels: "
+			  "the width divides by 16, the height by the width / 16; tiles that are not square need "
+			  "their size in the file name, as in sheet-8x9.png)", w, h, FONT_MAX_CELL);
+		return false;
+	}
+	*tw = *th = t;
+	return true;
+}
+
 int font_load_tiles_mem(struct font **out, const void *data, size_t len, const char *name, char *err, size_t errlen)
 {
 	*out = NULL;
 	const uint8_t *d = data;
 	if (len < 8 || memcmp(d, font_png_sig, 8))
 		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (not a PNG image)");
-	int w, h;
+	int w, h, t, th;
 	const char *why = "unknown error";
 	if (len > (size_t)FONT_MAX_FILE || !font_image_size(d, len, &w, &h))
 		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG)");
-	int t = w / FONT_TILES_COLS;
-	if (w % FONT_TILES_COLS || t < 4 || t > FONT_MAX_CELL || h < t || h % t)
-		return font_fail(err, errlen, name, -EDOM,
-				 "image is %d×%d pixels, not a tile sheet (16 columns of square tiles of 4 to %d pixels: "
-				 "the width divides by 16, the height by the width / 16)", w, h, FONT_MAX_CELL);
-	int rows = h / t, n = rows * FONT_TILES_COLS;
+	if (!sheet_tile_size(w, h, name, &t, &th, err, errlen))
+		return -EDOM;
+	int rows = h / th, n = rows * FONT_TILES_COLS;
 	if (n > FONT_MAX_GLYPHS || (size_t)w * (size_t)h > FONT_MAX_PIXELS)
 		return font_fail(err, errlen, name, -EFBIG, "a tile sheet of %d×%d pixels is too large", w, h);
 	uint8_t *px = font_image_rgba(d, len, &w, &h, &why);
 	if (!px)
 		return font_fail(err, errlen, name, -EINVAL, "not a tile sheet (a damaged PNG: %s)", why);
 	struct font *f;
-	if (font_alloc(&f, t, t, n, true)) {
+	if (font_alloc(&f, t, th, n, true)) {
 		font_image_free(px);
 		return font_fail(err, errlen, name, -ENOMEM, "out of memory for the tile sheet");
 	}
@@ -39,11 +80,11 @@ int font_load_tiles_mem(struct font **out, const void *data, size_t len, const c
 	snprintf(f->name, sizeof f->name, "%s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
 	bool any = false;
 	for (int g = 0; g < n; g++)
-		for (int y = 0; y < t; y++)
+		for (int y = 0; y < th; y++)
 			for (int x = 0; x < t; x++) {
-				const uint8_t *p = px + 4 * ((size_t)((g / FONT_TILES_COLS) * t + y) * (size_t)w +
+				const uint8_t *p = px + 4 * ((size_t)((g / FONT_TILES_COLS) * th + y) * (size_t)w +
 							     (size_t)((g % FONT_TILES_COLS) * t + x));
-				size_t i = (size_t)g * (size_t)t * (size_t)t + (size_t)y * (size_t)t + (size_t)x;
+				size_t i = (size_t)g * (size_t)t * (size_t)th + (size_t)y * (size_t)t + (size_t)x;
 				f->colour[i] = (uint32_t)p[3] << 24 | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
 				f->coverage[i] = p[3];
 				any |= p[3] != 0;
@@ -157,7 +198,8 @@ int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, ch
 		int rc = font_load_tiles(&k->font, path, err, errlen);
 		if (rc)
 			return rc;
-		k->size = k->font->cell_w;
+		k->w = k->font->cell_w;
+		k->h = k->font->cell_h;
 	} else {
 		/* the header alone: a PNG's size is in its first 33 bytes */
 		uint8_t buf[64];
@@ -166,11 +208,10 @@ int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, ch
 			return font_fail(err, errlen, path, -errno, "cannot open tile sheet: %s", strerror(errno));
 		ssize_t n = read(fd, buf, sizeof buf);
 		close(fd);
-		bool ok = n >= 33 && !memcmp(buf, font_png_sig, 8) && font_image_size(buf, (size_t)n, &w, &h) &&
-			  w % FONT_TILES_COLS == 0 && w / FONT_TILES_COLS >= 4 && h % (w / FONT_TILES_COLS) == 0;
-		if (!ok)
-			return font_fail(err, errlen, path, -EINVAL, "not a tile sheet (a PNG of 16 columns of square tiles)");
-		k->size = w / FONT_TILES_COLS;
+		if (n < 33 || memcmp(buf, font_png_sig, 8) || !font_image_size(buf, (size_t)n, &w, &h))
+			return font_fail(err, errlen, path, -EINVAL, "not a tile sheet (not a PNG image)");
+		if (!sheet_tile_size(w, h, path, &k->w, &k->h, err, errlen))
+			return -EDOM;
 	}
 	if (!(k->path = strdup(path))) {
 		font_destroy(k->font);
@@ -183,11 +224,9 @@ int font_tilesets_add(struct font_tilesets *t, const char *path, bool decode, ch
 
 const struct font *font_tilesets_get(struct font_tilesets *t, int w, int h)
 {
-	if (w != h)
-		return NULL;
 	for (int i = 0; i < t->n; i++) {
 		struct font_tileset *k = &t->s[i];
-		if (k->size != w)
+		if (k->w != w || k->h != h)
 			continue;
 		if (!k->font && !k->failed) {
 			char err[512];
