@@ -62,6 +62,17 @@ int watchwire_hello(struct serial_buf *b, const char *who);
 int watchwire_command(struct serial_buf *b, const struct command *c);
 int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum);
 int watchwire_screen(struct serial_buf *b, const struct ui *u);
+
+/* The same three messages written whole into buf, for the game's every
+ * key (no allocation): each returns the message's length (a COMMAND is
+ * always WATCH_COMMAND_LEN bytes, a CHECK WATCH_CHECK_LEN, a SCREEN at
+ * most WATCH_SCREEN_MAX). */
+#define WATCH_COMMAND_LEN (WATCH_HEAD + 20)
+#define WATCH_CHECK_LEN (WATCH_HEAD + 16)
+#define WATCH_SCREEN_MAX (WATCH_HEAD + 1024) /* a ui block is at most 913 bytes */
+size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct command *c);
+size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum);
+size_t watchwire_screen_to(unsigned char buf[WATCH_SCREEN_MAX], const struct ui *u);
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g);
 int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos);
 int watchwire_reset(struct serial_buf *b);

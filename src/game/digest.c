@@ -24,10 +24,21 @@ struct dig_pool {
 	uint64_t sum;
 };
 
+/* How comp_part reads a component: when every field is 32-bit (an int or
+ * an unsigned, arrays of them) and they lie one after another from byte 0,
+ * as n4 words, word k sign-extended when bit k of sign is set (an int);
+ * else (n4 = 0) field by field. The same value either way. */
+struct comp_plan {
+	int n4;
+	uint64_t sign;
+};
+
 struct game_dig {
 	const struct ecs_world *w; /* the world the pools were seen in */
 	size_t size[COMP_COUNT];   /* its components' sizes */
+	struct comp_plan plan[COMP_COUNT];
 	struct dig_pool pool[COMP_COUNT];
+	uint32_t stale; /* bit c: pool c is not ok (brought up to date next time, touched or not) */
 	bool log_ok;
 	uint32_t log_seq; /* g->log_seq when log_part was last brought up to date */
 	uint64_t log_sum;
@@ -94,6 +105,41 @@ static uint64_t comp_part(int c, ecs_entity e, const unsigned char *s)
 		}
 		for (int k = 0; k < f[i].n; k++)
 			h = digest_step(h, serial_value(&f[i], s + f[i].off, k));
+	}
+	return digest_mix(digest_mix(e, (uint64_t)c + 1), h);
+}
+
+/* The plan of component c (struct comp_plan). */
+static struct comp_plan comp_plan_of(int c)
+{
+	int nf;
+	const struct serial_field *f = serial_fields(c, &nf);
+	struct comp_plan pl = { 0, 0 };
+	size_t at = 0;
+	int n4 = 0;
+	for (int i = 0; i < nf; i++) {
+		if ((f[i].kind != SERIAL_I32 && f[i].kind != SERIAL_U32) || f[i].off != at || n4 + f[i].n > 64)
+			return pl;
+		for (int k = 0; k < f[i].n; k++, n4++)
+			if (f[i].kind == SERIAL_I32)
+				pl.sign |= 1ULL << n4;
+		at += 4 * (size_t)f[i].n;
+	}
+	pl.n4 = n4;
+	return pl;
+}
+
+/* comp_part by the plan: the same value, a word at a time. */
+static inline uint64_t comp_part_planned(const struct comp_plan *pl, int c, ecs_entity e, const unsigned char *s)
+{
+	if (!pl->n4)
+		return comp_part(c, e, s);
+	uint64_t h = 0xCBF29CE484222325ULL ^ (uint64_t)c;
+	for (int k = 0; k < pl->n4; k++) {
+		uint32_t v;
+		memcpy(&v, s + 4 * k, 4); /* (in the CPU's order, as serial_value reads it) */
+		uint64_t x = (pl->sign >> k & 1) ? (uint64_t)(int64_t)(int32_t)v : (uint64_t)v;
+		h = digest_step(h, x);
 	}
 	return digest_mix(digest_mix(e, (uint64_t)c + 1), h);
 }
@@ -170,8 +216,8 @@ uint64_t game_digest_full(const struct game *g)
 
 /* The pool made anew: copied, every entry's part made. False when out of
  * memory (then the pool is not ok). */
-static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version, const ecs_entity *ents,
-			 const unsigned char *data, size_t size)
+static bool pool_rebuild(struct dig_pool *p, const struct comp_plan *pl, int c, uint32_t n, uint32_t version,
+			 const ecs_entity *ents, const unsigned char *data, size_t size)
 {
 	p->ok = false;
 	if (n > p->cap) {
@@ -195,7 +241,7 @@ static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version
 	}
 	p->sum = 0;
 	for (uint32_t i = 0; i < n; i++)
-		p->sum += p->part[i] = comp_part(c, ents[i], data + i * size);
+		p->sum += p->part[i] = comp_part_planned(pl, c, ents[i], data + i * size);
 	p->n = n;
 	p->version = version;
 	p->ok = true;
@@ -203,30 +249,45 @@ static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version
 }
 
 /* Entry j of pool c made anew from data (its copy and its part). */
-static void entry_update(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
-			 uint32_t j)
+static void entry_update(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
+			 const unsigned char *data, size_t size, uint32_t j)
 {
 	size_t o = (size_t)j * size;
 	memcpy(p->data + o, data + o, size);
-	uint64_t part = comp_part(c, ents[j], data + o);
+	uint64_t part = comp_part_planned(pl, c, ents[j], data + o);
 	p->sum += part - p->part[j];
 	p->part[j] = part;
 }
 
+/* Whether the size bytes at a and b differ (a few words: no call). */
+static inline bool differ(const unsigned char *a, const unsigned char *b, size_t size)
+{
+	if (size % 4)
+		return memcmp(a, b, size) != 0;
+	uint32_t d = 0;
+	for (size_t i = 0; i < size; i += 4) {
+		uint32_t x, y;
+		memcpy(&x, a + i, 4);
+		memcpy(&y, b + i, 4);
+		d |= x ^ y;
+	}
+	return d != 0;
+}
+
 /* Entry j made anew when its bytes differ from the copy's. */
-static void entry_check(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
-			uint32_t j)
+static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
+			const unsigned char *data, size_t size, uint32_t j)
 {
 	size_t o = (size_t)j * size;
-	if (memcmp(data + o, p->data + o, size))
-		entry_update(p, c, ents, data, size, j);
+	if (differ(data + o, p->data + o, size))
+		entry_update(p, pl, c, ents, data, size, j);
 }
 
 /* Pool c brought up to date: rebuilt when an entity joined or left it,
  * else only the entries marked written compared with the copy (every
  * entry, found eight bytes at a time, when the world could not say which
  * were). False when out of memory. */
-static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, size_t size)
+static bool pool_update(struct dig_pool *p, const struct comp_plan *pl, const struct ecs_world *w, int c, size_t size)
 {
 	const ecs_entity *ents;
 	const void *vdata;
@@ -234,7 +295,7 @@ static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, si
 	const unsigned char *data = vdata;
 	uint32_t version = ecs_pool_version(w, c);
 	if (!p->ok || p->version != version || p->n != n)
-		return pool_rebuild(p, c, n, version, ents, data, size);
+		return pool_rebuild(p, pl, c, n, version, ents, data, size);
 	const uint64_t *bits;
 	uint32_t nwords;
 	if (!ecs_written(w, c, &bits, &nwords)) {
@@ -242,7 +303,7 @@ static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, si
 			for (uint64_t b = bits[k]; b; b &= b - 1) {
 				uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(b);
 				if (j < n)
-					entry_check(p, c, ents, data, size, j);
+					entry_check(p, pl, c, ents, data, size, j);
 			}
 		return true;
 	}
@@ -267,17 +328,19 @@ static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, si
 		while (data[o + k] == p->data[o + k])
 			k++;
 		uint32_t j = (uint32_t)((o + k) / size);
-		entry_update(p, c, ents, data, size, j);
+		entry_update(p, pl, c, ents, data, size, j);
 		o = (size_t)(j + 1) * size / 8 * 8; /* the word holding entry j's end (o again, at least) */
 	}
 	for (; o < bytes; o++)
 		if (data[o] != p->data[o])
-			entry_update(p, c, ents, data, size, (uint32_t)(o / size));
+			entry_update(p, pl, c, ents, data, size, (uint32_t)(o / size));
 	return true;
 }
 
-/* The log brought up to date: the slots world_msg wrote since (at most
- * one per write: a new message, or the newest one's count raised). */
+/* The log brought up to date: the slots world_msg wrote since (each write
+ * changes only the slot then newest: a new message, in a free slot or the
+ * oldest one's, or the newest one's count raised; so n writes changed at
+ * most the n newest slots). */
 static void log_update(struct game_dig *d, const struct game *g)
 {
 	uint32_t writes = g->log_seq - d->log_seq;
@@ -289,7 +352,7 @@ static void log_update(struct game_dig *d, const struct game *g)
 		d->log_sum = 0;
 		from = g->log_count;
 	} else {
-		from = (int)writes + 1 < g->log_count ? (int)writes + 1 : g->log_count;
+		from = (int)writes < g->log_count ? (int)writes : g->log_count;
 	}
 	for (int i = g->log_count - from; i < g->log_count; i++) {
 		int s = (g->log_start + i) % GAME_LOG_MAX;
@@ -306,28 +369,35 @@ uint64_t game_digest(const struct game *g)
 	struct game_dig *d = g->dig;
 	if (!d)
 		return game_digest_full(g);
-	uint32_t touched = ecs_touched(g->w);
+	uint32_t todo = ecs_touched(g->w);
 	if (d->w != g->w || !ecs_tracks_writes(g->w)) {
 		for (int c = 0; c < COMP_COUNT; c++)
 			d->pool[c].ok = false;
 		d->log_ok = false;
 		d->w = g->w;
-		for (int c = 0; c < COMP_COUNT; c++)
+		for (int c = 0; c < COMP_COUNT; c++) {
 			d->size[c] = ecs_component_size(g->w, c);
+			d->plan[c] = comp_plan_of(c);
+		}
 		ecs_track_writes(g->w); /* from here every write is marked */
-		touched = (1u << COMP_COUNT) - 1;
+		todo = (1u << COMP_COUNT) - 1;
 	}
-	uint64_t pool_sum[COMP_COUNT];
-	for (int c = 0; c < COMP_COUNT; c++) {
-		/* a pool neither written nor changed in members since is as it was */
-		if (((touched >> c) & 1 || !d->pool[c].ok) && !pool_update(&d->pool[c], g->w, c, d->size[c])) {
+	/* a pool neither written nor changed in members since is as it was */
+	todo |= d->stale;
+	for (; todo; todo &= todo - 1) {
+		int c = __builtin_ctz(todo);
+		if (!pool_update(&d->pool[c], &d->plan[c], g->w, c, d->size[c])) {
 			for (int k = 0; k < COMP_COUNT; k++)
 				d->pool[k].ok = false; /* the marks are gone: all made anew next time */
+			d->stale = (1u << COMP_COUNT) - 1;
 			ecs_written_clear(g->w);
 			return game_digest_full(g);
 		}
-		pool_sum[c] = d->pool[c].sum;
 	}
+	d->stale = 0;
+	uint64_t pool_sum[COMP_COUNT];
+	for (int c = 0; c < COMP_COUNT; c++)
+		pool_sum[c] = d->pool[c].sum;
 	ecs_written_clear(g->w);
 	log_update(d, g);
 	return with_floors(g, false, pool_sum, d->log_sum);
