@@ -100,15 +100,26 @@ static inline void put16(unsigned char *p, unsigned v)
 	p[1] = (unsigned char)((v >> 8) & 0xFF);
 }
 
+/* le_put32 as one store where the CPU is little-endian (the compiler
+ * does not always merge le_put32's four at an odd offset). */
+static inline void put32(unsigned char *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 4);
+#else
+	le_put32(p, v);
+#endif
+}
+
 size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct command *c)
 {
-	le_put32(buf, WATCH_COMMAND_LEN - WATCH_HEAD + 1);
+	put32(buf, WATCH_COMMAND_LEN - WATCH_HEAD + 1);
 	buf[4] = WATCH_COMMAND;
-	le_put32(buf + 5, (uint32_t)c->c);
-	le_put32(buf + 9, (uint32_t)c->item);
-	le_put32(buf + 13, (uint32_t)c->x);
-	le_put32(buf + 17, (uint32_t)c->y);
-	le_put32(buf + 21, (uint32_t)c->choice);
+	put32(buf + 5, (uint32_t)c->c);
+	put32(buf + 9, (uint32_t)c->item);
+	put32(buf + 13, (uint32_t)c->x);
+	put32(buf + 17, (uint32_t)c->y);
+	put32(buf + 21, (uint32_t)c->choice);
 	return WATCH_COMMAND_LEN;
 }
 
@@ -120,12 +131,12 @@ int watchwire_command(struct serial_buf *b, const struct command *c)
 
 size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum)
 {
-	le_put32(buf, WATCH_CHECK_LEN - WATCH_HEAD + 1);
+	put32(buf, WATCH_CHECK_LEN - WATCH_HEAD + 1);
 	buf[4] = WATCH_CHECK;
-	le_put32(buf + 5, (uint32_t)ncmd);
-	le_put32(buf + 9, (uint32_t)turn);
-	le_put32(buf + 13, (uint32_t)sum);
-	le_put32(buf + 17, (uint32_t)(sum >> 32));
+	put32(buf + 5, (uint32_t)ncmd);
+	put32(buf + 9, (uint32_t)turn);
+	put32(buf + 13, (uint32_t)sum);
+	put32(buf + 17, (uint32_t)(sum >> 32));
 	return WATCH_CHECK_LEN;
 }
 

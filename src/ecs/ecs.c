@@ -444,6 +444,22 @@ bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32
 	return false;
 }
 
+void ecs_pool_marks(const struct ecs_world *w, int c, struct ecs_pool_marks *m)
+{
+	if (c < 0 || c >= w->npools) {
+		*m = (struct ecs_pool_marks){ 0 };
+		return;
+	}
+	const struct pool *p = &w->pools[c];
+	m->ents = p->dense;
+	m->data = p->data;
+	m->count = p->count;
+	m->version = p->version;
+	m->all = !w->track || p->wall;
+	m->bits = m->all ? NULL : p->wbits;
+	m->nwords = m->all ? 0 : p->whi;
+}
+
 void ecs_written_clear(struct ecs_world *w)
 {
 	/* only the pools touched, only the words that may hold a mark */
