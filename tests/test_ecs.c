@@ -358,13 +358,26 @@ static void test_restore(void **state)
 	ecs_world_destroy(c);
 }
 
-/* Whether dense index d of pool c is marked written (ecs_written). */
+/* Whether dense index d of pool c is marked written (ecs_written), which
+ * ecs_pool_marks says alike (with the pool's view and version). */
 static bool written_at(const struct ecs_world *w, int c, uint32_t d)
 {
 	const uint64_t *bits;
 	uint32_t nw;
-	if (ecs_written(w, c, &bits, &nw))
+	bool all = ecs_written(w, c, &bits, &nw);
+	struct ecs_pool_marks m;
+	ecs_pool_marks(w, c, &m);
+	const ecs_entity *ents;
+	const void *data;
+	assert_int_equal(m.count, ecs_pool_view(w, c, &ents, &data));
+	assert_ptr_equal(m.ents, ents);
+	assert_ptr_equal(m.data, data);
+	assert_int_equal(m.version, ecs_pool_version(w, c));
+	assert_int_equal(m.all, all);
+	if (all)
 		return true;
+	assert_int_equal(m.nwords, nw);
+	assert_ptr_equal(m.bits, bits);
 	return d / 64 < nw && (bits[d / 64] >> (d % 64)) & 1;
 }
 
@@ -407,6 +420,16 @@ static void test_written_marks(void **state)
 	assert_false(written_at(w, cp, 3));
 	assert_false(written_at(w, cp, 150));
 	assert_int_equal(ecs_touched(w), 0);
+	{
+		const uint64_t *bits;
+		uint32_t nw;
+		assert_false(ecs_written(w, cp, &bits, &nw));
+		assert_int_equal(nw, 0); /* no word holds a mark */
+		ecs_get_mut(w, e[3], cp);
+		assert_false(ecs_written(w, cp, &bits, &nw));
+		assert_int_equal(nw, 1); /* only the words up to the last mark */
+		ecs_written_clear(w);
+	}
 	/* an add overwriting marks its entry; a new member touches the pool */
 	ecs_add(w, e[0], ch, &(struct hp){ 6 });
 	assert_true(written_at(w, ch, 0));

@@ -468,6 +468,116 @@ static void test_mismatch_asks_for_snapshot(void **state)
 	rig_close(&r);
 }
 
+/* The ways the watcher's copy is made to differ from the game in one value
+ * (test_one_value_differs), each a write the game's own code could make:
+ * through ecs_get_mut (marked), map_set, world_msg, the RNG. */
+enum one_change {
+	CH_MONSTER_HP,   /* c_actor (32-bit fields) */
+	CH_MONSTER_AI,   /* c_ai */
+	CH_ITEM_SEEN,    /* c_item (a byte field) */
+	CH_PLAYER_KILLS, /* c_player (arrays, a string) */
+	CH_PLAYER_CAUSE, /* its string */
+	CH_INVENTORY,    /* c_inventory (64-bit ids) */
+	CH_TILE,         /* a cell of the floor */
+	CH_LOG,          /* a message */
+	CH_RNG,          /* the generator's state */
+	CH_COUNT
+};
+
+/* The first entity of g having component c but not the player, or the
+ * player for pl. */
+static ecs_entity some_with(struct game *g, int c, bool pl)
+{
+	if (pl)
+		return g->player;
+	struct ecs_query q;
+	ecs_query_init(&q, g->w, ECS_BIT(c));
+	for (ecs_entity e; ecs_query_next(&q, &e);)
+		if (e != g->player)
+			return e;
+	fail_msg("no entity with component %d", c);
+	return ECS_NULL;
+}
+
+/* One value of g changed as k says. */
+static void change_one(struct game *g, enum one_change k)
+{
+	switch (k) {
+	case CH_MONSTER_HP:
+		((struct c_actor *)ecs_get_mut(g->w, some_with(g, COMP_AI, false), COMP_ACTOR))->hp += 1;
+		break;
+	case CH_MONSTER_AI:
+		((struct c_ai *)ecs_get_mut(g->w, some_with(g, COMP_AI, false), COMP_AI))->last_x += 1;
+		break;
+	case CH_ITEM_SEEN:
+		((struct c_item *)ecs_get_mut(g->w, some_with(g, COMP_ITEM, false), COMP_ITEM))->seen ^= 1;
+		break;
+	case CH_PLAYER_KILLS:
+		((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->kills[ACTOR_COUNT - 1] += 1;
+		break;
+	case CH_PLAYER_CAUSE:
+		((struct c_player *)ecs_get_mut(g->w, g->player, COMP_PLAYER))->cause[0] = 'x';
+		break;
+	case CH_INVENTORY:
+		((struct c_inventory *)ecs_get_mut(g->w, g->player, COMP_INVENTORY))->slot[INVENTORY_SLOTS - 1] = 7;
+		break;
+	case CH_TILE: {
+		struct map *m = world_floor(g, g->depth);
+		/* a wall cell far from the player made floor */
+		for (int y = m->h - 1; y >= 0; y--)
+			for (int x = m->w - 1; x >= 0; x--)
+				if (map_tile(m, x, y) == TILE_WALL) {
+					map_set(m, x, y, TILE_FLOOR);
+					return;
+				}
+		fail_msg("no wall");
+		break;
+	}
+	case CH_LOG:
+		world_msg(g, 0xFFFFFF, "a message the game never wrote");
+		break;
+	case CH_RNG:
+		(void)rng_next(&g->rng);
+		break;
+	default:
+		fail_msg("change %d", (int)k);
+	}
+}
+
+/* A copy that differs from the game in one value, with the same commands
+ * played (so only the digest can tell): the watcher says so at the next
+ * check and asks for a snapshot, and is right again with it. Each kind of
+ * value: a component of each layout written through ecs_get_mut, a floor
+ * cell, the log, the RNG. A digest that missed the change fails here. */
+static void test_one_value_differs(void **state)
+{
+	(void)state;
+	for (int k = 0; k < CH_COUNT; k++) {
+		struct rig r;
+		rig_open(&r, 3);
+		rig_catch_up(&r);
+		rig_play(&r, CMD_WAIT);
+		rig_catch_up(&r); /* both digests made since the snapshot: the cache is in use */
+		assert_int_equal(r.w.mismatches, 0);
+		change_one(r.w.game, (enum one_change)k);
+		rig_play(&r, CMD_WAIT);
+		watchfix_read(&r.w);
+		if (r.w.mismatches != 1)
+			fail_msg("change %d: the copy differs in one value, %ld mismatches said", k, r.w.mismatches);
+		assert_int_equal(r.w.ncmd, hist_count(game_history(r.g))); /* the same commands */
+		assert_false(r.w.synced);
+		assert_non_null(strstr(r.w.line, "checksum mismatch at turn"));
+		struct watch_pub_stats st;
+		watch_pub_stats(r.p, &st);
+		long before = st.snapshots;
+		rig_catch_up(&r);
+		watch_pub_stats(r.p, &st);
+		assert_int_equal(st.snapshots, before + 1);
+		assert_true(game_checksum(r.w.game) == game_checksum(r.g));
+		rig_close(&r);
+	}
+}
+
 /* Screens are sent as what they are; a replaced game is a new snapshot. */
 static void test_screens_and_new_game(void **state)
 {
@@ -820,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_watcher_reads_the_ring),
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
+		cmocka_unit_test(test_one_value_differs),
 		cmocka_unit_test(test_screens_and_new_game),
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),

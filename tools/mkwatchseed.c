@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 		struct command c = { .c = (enum cmd)(CMD_MOVE_N + i * 3 % 8), .item = -1, .x = -1, .y = -1, .choice = -1 };
 		game_do(g, &c);
 		if (watchwire_command(&b, &c) ||
-		    watchwire_check(&b, hist_count(game_history(g)), game_turn(g), game_checksum(g)))
+		    watchwire_check(&b, hist_count(game_history(g)), game_turn(g), game_digest(g)))
 			return 1;
 		if (i == 5) {
 			u.screen = UI_INVENTORY;

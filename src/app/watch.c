@@ -373,12 +373,13 @@ static void wake(struct watch_pub *p)
 	p->woken = p->head;
 }
 
-/* m into the ring, for every watcher following it; the snapshot is let go
- * once what followed it no longer fits WATCH_SINCE (a watcher given it
- * then might not find its start in the ring any more). */
-static void broadcast(struct watch_pub *p, const struct serial_buf *m)
+/* The n bytes at m (one message) into the ring, for every watcher
+ * following it; the snapshot is let go once what followed it no longer
+ * fits WATCH_SINCE (a watcher given it then might not find its start in
+ * the ring any more). */
+static void broadcast(struct watch_pub *p, const unsigned char *m, size_t n)
 {
-	ring_put(p, m->data, m->len);
+	ring_put(p, m, n);
 	if (p->snap && p->head - p->snap_pos > WATCH_SINCE)
 		snap_drop(p);
 }
@@ -511,13 +512,8 @@ void watch_pub_command(struct watch_pub *p, const struct command *cmd)
 		snap_drop(p);
 		return;
 	}
-	p->msg.len = 0;
-	if (watchwire_command(&p->msg, cmd)) {
-		/* out of memory: nobody can follow without it */
-		all_need_snap(p);
-		return;
-	}
-	broadcast(p, &p->msg);
+	unsigned char m[WATCH_COMMAND_LEN];
+	broadcast(p, m, watchwire_command_to(m, cmd));
 	p->since_check++;
 }
 
@@ -542,12 +538,12 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 		return;
 	}
 	/* the screen, when it changed */
-	p->msg.len = 0;
-	if (watchwire_screen(&p->msg, u) == 0 &&
-	    (!p->screen_valid || p->msg.len != p->screen.len || memcmp(p->msg.data, p->screen.data, p->msg.len))) {
+	unsigned char m[WATCH_SCREEN_MAX];
+	size_t n = watchwire_screen_to(m, u);
+	if (!p->screen_valid || n != p->screen.len || memcmp(m, p->screen.data, n)) {
 		p->screen.len = 0;
-		p->screen_valid = serial_buf_append(&p->screen, p->msg.data, p->msg.len) == 0;
-		broadcast(p, &p->msg);
+		p->screen_valid = serial_buf_append(&p->screen, m, n) == 0;
+		broadcast(p, m, n);
 	}
 	send_all(p, u, g);
 	/* the watchers are woken for commands whose checksum is due together
@@ -570,10 +566,9 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 	p->since_check = 0;
 	if (!g)
 		return;
-	p->msg.len = 0;
 	p->st.checks++;
-	if (watchwire_check(&p->msg, hist_count(game_history(g)), game_turn(g), game_digest(g)) == 0)
-		broadcast(p, &p->msg);
+	unsigned char m[WATCH_CHECK_LEN];
+	broadcast(p, m, watchwire_check_to(m, hist_count(game_history(g)), game_turn(g), game_digest(g)));
 	wake(p);
 }
 

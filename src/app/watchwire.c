@@ -13,94 +13,143 @@ const unsigned char watch_resync_msg[WATCH_RESYNC_LEN] = { 1, 0, 0, 0, WATCH_RES
 /* ------------------------------------------------------------------ */
 /* building */
 
-/* A message being built: its head's room (WATCH_HEAD bytes) then the
- * payload. Only b[0 .. n) is ever read, so a builder sets n = WATCH_HEAD
- * and leaves b as it is (not 1 KiB cleared a message). */
+/* A message being built at b (cap bytes): its head's room (WATCH_HEAD
+ * bytes) then the payload. Only b[0 .. n) is ever read, so a builder sets
+ * n = WATCH_HEAD and leaves b as it is (not 1 KiB cleared a message). */
 struct out {
-	unsigned char b[WATCH_HEAD + 1024];
-	size_t n;
+	unsigned char *b;
+	size_t n, cap;
 };
 
-static void o_u8(struct out *o, unsigned v)
+#define OUT_ROOM (WATCH_HEAD + 1024) /* the largest message built here but a snapshot's game */
+
+static inline void o_u8(struct out *o, unsigned v)
 {
-	if (o->n < sizeof o->b)
+	if (o->n < o->cap)
 		o->b[o->n++] = (unsigned char)v;
 }
 
-static void o_u16(struct out *o, unsigned v)
+static inline void o_u16(struct out *o, unsigned v)
 {
-	o_u8(o, v & 0xFF);
-	o_u8(o, (v >> 8) & 0xFF);
+	if (o->n + 2 > o->cap) {
+		o->n = o->cap;
+		return;
+	}
+	o->b[o->n] = (unsigned char)(v & 0xFF);
+	o->b[o->n + 1] = (unsigned char)((v >> 8) & 0xFF);
+	o->n += 2;
 }
 
-static void o_u32(struct out *o, uint32_t v)
+static inline void o_u32(struct out *o, uint32_t v)
 {
-	if (o->n + 4 > sizeof o->b) {
-		o->n = sizeof o->b;
+	if (o->n + 4 > o->cap) {
+		o->n = o->cap;
 		return;
 	}
 	le_put32(o->b + o->n, v);
 	o->n += 4;
 }
 
-static void o_u64(struct out *o, uint64_t v)
+static inline void o_u64(struct out *o, uint64_t v)
 {
 	o_u32(o, (uint32_t)v);
 	o_u32(o, (uint32_t)(v >> 32));
 }
 
 /* A string of at most max bytes (the field it goes back into). */
-static void o_str(struct out *o, const char *s, size_t max)
+static inline void o_str(struct out *o, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max);
-	o_u8(o, (unsigned)n);
-	for (size_t i = 0; i < n; i++)
-		o_u8(o, (unsigned char)s[i]);
+	if (o->n + 1 + n > o->cap) {
+		o->n = o->cap;
+		return;
+	}
+	o->b[o->n] = (unsigned char)n;
+	memcpy(o->b + o->n + 1, s, n);
+	o->n += 1 + n;
+}
+
+/* The message's head written: its length (of o's payload) and type.
+ * Returns its whole length. */
+static size_t seal(struct out *o, uint8_t type)
+{
+	le_put32(o->b, (uint32_t)(o->n - WATCH_HEAD + 1));
+	o->b[4] = type;
+	return o->n;
 }
 
 /* Appends the message of this type with the payload in o to b. */
 static int put(struct serial_buf *b, uint8_t type, struct out *o)
 {
-	le_put32(o->b, (uint32_t)(o->n - WATCH_HEAD + 1));
-	o->b[4] = type;
-	return serial_buf_append(b, o->b, o->n);
+	return serial_buf_append(b, o->b, seal(o, type));
 }
 
 int watchwire_hello(struct serial_buf *b, const char *who)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
+	unsigned char room[OUT_ROOM];
+	struct out o = { room, WATCH_HEAD, sizeof room };
 	o_u16(&o, WATCH_VERSION);
 	o_str(&o, who, 255);
 	return put(b, WATCH_HELLO, &o);
 }
 
+/* v at p, two bytes, low first. */
+static inline void put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)(v & 0xFF);
+	p[1] = (unsigned char)((v >> 8) & 0xFF);
+}
+
+/* le_put32 as one store where the CPU is little-endian (the compiler
+ * does not always merge le_put32's four at an odd offset). */
+static inline void put32(unsigned char *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 4);
+#else
+	le_put32(p, v);
+#endif
+}
+
+size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct command *c)
+{
+	put32(buf, WATCH_COMMAND_LEN - WATCH_HEAD + 1);
+	buf[4] = WATCH_COMMAND;
+	put32(buf + 5, (uint32_t)c->c);
+	put32(buf + 9, (uint32_t)c->item);
+	put32(buf + 13, (uint32_t)c->x);
+	put32(buf + 17, (uint32_t)c->y);
+	put32(buf + 21, (uint32_t)c->choice);
+	return WATCH_COMMAND_LEN;
+}
+
 int watchwire_command(struct serial_buf *b, const struct command *c)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
-	o_u32(&o, (uint32_t)c->c);
-	o_u32(&o, (uint32_t)c->item);
-	o_u32(&o, (uint32_t)c->x);
-	o_u32(&o, (uint32_t)c->y);
-	o_u32(&o, (uint32_t)c->choice);
-	return put(b, WATCH_COMMAND, &o);
+	unsigned char m[WATCH_COMMAND_LEN];
+	return serial_buf_append(b, m, watchwire_command_to(m, c));
+}
+
+size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum)
+{
+	put32(buf, WATCH_CHECK_LEN - WATCH_HEAD + 1);
+	buf[4] = WATCH_CHECK;
+	put32(buf + 5, (uint32_t)ncmd);
+	put32(buf + 9, (uint32_t)turn);
+	put32(buf + 13, (uint32_t)sum);
+	put32(buf + 17, (uint32_t)(sum >> 32));
+	return WATCH_CHECK_LEN;
 }
 
 int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
-	o_u32(&o, (uint32_t)ncmd);
-	o_u32(&o, (uint32_t)turn);
-	o_u64(&o, sum);
-	return put(b, WATCH_CHECK, &o);
+	unsigned char m[WATCH_CHECK_LEN];
+	return serial_buf_append(b, m, watchwire_check_to(m, ncmd, turn, sum));
 }
 
 int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
+	unsigned char room[OUT_ROOM];
+	struct out o = { room, WATCH_HEAD, sizeof room };
 	o_u32(&o, size);
 	o_u64(&o, pos);
 	return put(b, WATCH_RING, &o);
@@ -108,28 +157,36 @@ int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos)
 
 int watchwire_reset(struct serial_buf *b)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
+	unsigned char room[OUT_ROOM];
+	struct out o = { room, WATCH_HEAD, sizeof room };
 	return put(b, WATCH_RESET, &o);
 }
 
+#define UI_FIXED 18 /* the ui block's bytes before its strings */
+
 static void o_ui(struct out *o, const struct ui *u)
 {
-	o_u8(o, (unsigned)u->screen);
-	o_u8(o, (unsigned)u->menu_sel);
-	o_u8(o, u->can_continue);
-	o_u8(o, (unsigned)u->help_from);
-	o_u8(o, (unsigned)u->last_dev);
-	o_u8(o, (unsigned)(u->kiosk | u->demo << 1 | u->confirm_quit << 2 | u->confirm_new << 3 |
-			   u->scores_after_death << 4));
-	o_u16(o, (unsigned)u->history_top);
-	o_u16(o, (unsigned)u->help_top);
-	o_u16(o, (unsigned)(u->look_x & 0xFFFF));
-	o_u16(o, (unsigned)(u->look_y & 0xFFFF));
-	o_u8(o, (unsigned)u->inv_sel);
-	o_u8(o, (unsigned)u->target_slot);
-	o_u8(o, (unsigned)u->levelup_sel);
-	o_u8(o, (unsigned)(u->score_rank & 0xFF));
+	if (o->n + UI_FIXED > o->cap) {
+		o->n = o->cap;
+		return;
+	}
+	unsigned char *b = o->b + o->n;
+	b[0] = (unsigned char)u->screen;
+	b[1] = (unsigned char)u->menu_sel;
+	b[2] = (unsigned char)u->can_continue;
+	b[3] = (unsigned char)u->help_from;
+	b[4] = (unsigned char)u->last_dev;
+	b[5] = (unsigned char)(u->kiosk | u->demo << 1 | u->confirm_quit << 2 | u->confirm_new << 3 |
+			       u->scores_after_death << 4);
+	put16(b + 6, (unsigned)u->history_top);
+	put16(b + 8, (unsigned)u->help_top);
+	put16(b + 10, (unsigned)(u->look_x & 0xFFFF));
+	put16(b + 12, (unsigned)(u->look_y & 0xFFFF));
+	b[14] = (unsigned char)u->inv_sel;
+	b[15] = (unsigned char)u->target_slot;
+	b[16] = (unsigned char)u->levelup_sel;
+	b[17] = (unsigned char)(u->score_rank & 0xFF);
+	o->n += UI_FIXED;
 	o_str(o, u->notice, sizeof u->notice - 1);
 	o_str(o, u->status, sizeof u->status - 1);
 	int n = u->nscores < 0 ? 0 : u->nscores > UI_SCORES_MAX ? UI_SCORES_MAX : u->nscores;
@@ -144,18 +201,29 @@ static void o_ui(struct out *o, const struct ui *u)
 	}
 }
 
+/* The largest ui block: its fixed part, two strings, the scores. */
+_Static_assert(WATCH_SCREEN_MAX >= WATCH_HEAD + UI_FIXED + sizeof(((struct ui *)0)->notice) +
+				    sizeof(((struct ui *)0)->status) + 1 +
+				    UI_SCORES_MAX * (16 + sizeof(((struct ui_score *)0)->cause)),
+	       "a ui block no longer fits WATCH_SCREEN_MAX");
+
+size_t watchwire_screen_to(unsigned char buf[WATCH_SCREEN_MAX], const struct ui *u)
+{
+	struct out o = { buf, WATCH_HEAD, WATCH_SCREEN_MAX };
+	o_ui(&o, u);
+	return seal(&o, WATCH_SCREEN);
+}
+
 int watchwire_screen(struct serial_buf *b, const struct ui *u)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
-	o_ui(&o, u);
-	return put(b, WATCH_SCREEN, &o);
+	unsigned char m[WATCH_SCREEN_MAX];
+	return serial_buf_append(b, m, watchwire_screen_to(m, u));
 }
 
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g)
 {
-	struct out o;
-	o.n = WATCH_HEAD;
+	unsigned char room[OUT_ROOM];
+	struct out o = { room, WATCH_HEAD, sizeof room };
 	o_ui(&o, u);
 	o_u8(&o, g != NULL);
 	if (g) {

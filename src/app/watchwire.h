@@ -12,8 +12,10 @@
  * other. Raised whenever a message's bytes change (2: the checksums are
  * game_digest, not game_checksum; 3: game_digest is a sum of parts kept up
  * to date, another value for the same state; 4: what follows a snapshot is
- * read from the ring all watchers share, WATCH_RING). */
-#define WATCH_VERSION 4
+ * read from the ring all watchers share, WATCH_RING; 5: game_digest's
+ * fourth definition, a part per word of a component of words, visible[]
+ * as its rows of bits, the pools summed into one). */
+#define WATCH_VERSION 5
 
 /* A message is "length (u32 LE) type (u8) payload", length counting the
  * type and the payload (1 .. WATCH_MSG_MAX); all integers little-endian. */
@@ -62,6 +64,19 @@ int watchwire_hello(struct serial_buf *b, const char *who);
 int watchwire_command(struct serial_buf *b, const struct command *c);
 int watchwire_check(struct serial_buf *b, int ncmd, int turn, uint64_t sum);
 int watchwire_screen(struct serial_buf *b, const struct ui *u);
+
+/* The same three messages written whole into a buffer, for the game's
+ * every key (no allocation): a COMMAND is always WATCH_COMMAND_LEN bytes,
+ * a CHECK WATCH_CHECK_LEN, a SCREEN at most WATCH_SCREEN_MAX. */
+#define WATCH_COMMAND_LEN (WATCH_HEAD + 20)
+#define WATCH_CHECK_LEN (WATCH_HEAD + 16)
+#define WATCH_SCREEN_MAX (WATCH_HEAD + 1024) /* a ui block is at most 913 bytes */
+/* watchwire_command's message into buf; returns WATCH_COMMAND_LEN. */
+size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct command *c);
+/* watchwire_check's message into buf; returns WATCH_CHECK_LEN. */
+size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum);
+/* watchwire_screen's message into buf; returns its length. */
+size_t watchwire_screen_to(unsigned char buf[WATCH_SCREEN_MAX], const struct ui *u);
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g);
 int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos);
 int watchwire_reset(struct serial_buf *b);

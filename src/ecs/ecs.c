@@ -18,6 +18,7 @@ struct pool {
 	uint32_t version; /* bumped whenever an entity joins or leaves */
 	uint64_t *wbits;  /* while tracking: bit d set when entry d was written */
 	uint32_t wwords;  /* words in wbits */
+	uint32_t whi;     /* words of wbits that may be nonzero (the rest are 0) */
 	bool wall;        /* while tracking: any entry may have been written */
 };
 
@@ -184,28 +185,39 @@ static void pool_remove(struct pool *p, uint32_t idx)
 	p->version++;
 }
 
+/* Room in pool c's bit set for word k (the bits kept 0); false when it
+ * cannot grow (then the whole pool counts as written). */
+static bool __attribute__((noinline)) mark_grow(struct pool *p, uint32_t k)
+{
+	uint32_t n = p->cap / 64 + 1;
+	if (n <= k)
+		n = k + 1;
+	uint64_t *b = realloc(p->wbits, sizeof *b * n);
+	if (!b) {
+		p->wall = true;
+		return false;
+	}
+	memset(b + p->wwords, 0, sizeof *b * (n - p->wwords));
+	p->wbits = b;
+	p->wwords = n;
+	return true;
+}
+
 /* Entry d of pool c written: marked while writes are tracked (when the
- * bit set cannot grow, the whole pool counts as written). */
-static void mark(struct ecs_world *w, int c, uint32_t d)
+ * bit set cannot grow, the whole pool counts as written). Inline: every
+ * ecs_get_mut pays it. */
+static inline void mark(struct ecs_world *w, int c, uint32_t d)
 {
 	if (!w->track)
 		return;
 	struct pool *p = &w->pools[c];
+	uint32_t k = d / 64;
 	w->touched |= ECS_BIT(c);
-	if (d / 64 >= p->wwords) {
-		uint32_t n = p->cap / 64 + 1;
-		if (n <= d / 64)
-			n = d / 64 + 1;
-		uint64_t *b = realloc(p->wbits, sizeof *b * n);
-		if (!b) {
-			p->wall = true;
-			return;
-		}
-		memset(b + p->wwords, 0, sizeof *b * (n - p->wwords));
-		p->wbits = b;
-		p->wwords = n;
-	}
-	p->wbits[d / 64] |= 1ULL << (d % 64);
+	if (k >= p->wwords && !mark_grow(p, k))
+		return;
+	p->wbits[k] |= 1ULL << (d % 64);
+	if (k >= p->whi)
+		p->whi = k + 1;
 }
 
 int ecs_destroy(struct ecs_world *w, ecs_entity e)
@@ -428,18 +440,34 @@ bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32
 	if (!w->track || p->wall)
 		return true;
 	*bits = p->wbits;
-	*nwords = p->wwords;
+	*nwords = p->whi;
 	return false;
+}
+
+void ecs_pool_marks(const struct ecs_world *w, int c, struct ecs_pool_marks *m)
+{
+	if (c < 0 || c >= w->npools) {
+		*m = (struct ecs_pool_marks){ 0 };
+		return;
+	}
+	const struct pool *p = &w->pools[c];
+	m->ents = p->dense;
+	m->data = p->data;
+	m->count = p->count;
+	m->version = p->version;
+	m->all = !w->track || p->wall;
+	m->bits = m->all ? NULL : p->wbits;
+	m->nwords = m->all ? 0 : p->whi;
 }
 
 void ecs_written_clear(struct ecs_world *w)
 {
-	for (int c = 0; c < w->npools; c++) {
-		if (!(w->touched & ECS_BIT(c)))
-			continue;
-		struct pool *p = &w->pools[c];
-		if (p->wwords)
-			memset(p->wbits, 0, sizeof *p->wbits * p->wwords);
+	/* only the pools touched, only the words that may hold a mark */
+	for (uint32_t t = w->touched; t; t &= t - 1) {
+		struct pool *p = &w->pools[__builtin_ctz(t)];
+		for (uint32_t k = 0; k < p->whi; k++)
+			p->wbits[k] = 0;
+		p->whi = 0;
 		p->wall = false;
 	}
 	w->touched = 0;

@@ -111,6 +111,20 @@ uint32_t ecs_touched(const struct ecs_world *w);
  * them were not written). Valid until the next write or clear. Gains and
  * losses are seen with ecs_pool_version, not here. */
 bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32_t *nwords);
+/* What ecs_pool_marks tells of a pool. */
+struct ecs_pool_marks {
+	const ecs_entity *ents;
+	const void *data;
+	uint32_t count, version;
+	bool all;
+	const uint64_t *bits;
+	uint32_t nwords;
+};
+/* All a reader of the marks needs of pool c in one call: ecs_pool_view's
+ * entities, data and count, ecs_pool_version, and ecs_written's answer
+ * (all: any entry may have been written; else bits and nwords). For an
+ * unknown c: count 0, all false. */
+void ecs_pool_marks(const struct ecs_world *w, int c, struct ecs_pool_marks *m);
 /* Forgets every mark: the pools count as unwritten from here. */
 void ecs_written_clear(struct ecs_world *w);
 

@@ -24,10 +24,22 @@ struct dig_pool {
 	uint64_t sum;
 };
 
+/* How a component is hashed: when its fields are all 32-bit (ints and
+ * unsigneds, arrays of them) and fill it from byte 0 to its end, as n4
+ * words, each its own part (words_part: a turn that changes two of them
+ * pays for two); else (n4 = 0) as one chain over its fields (comp_part). */
+struct comp_plan {
+	int n4;
+};
+
 struct game_dig {
 	const struct ecs_world *w; /* the world the pools were seen in */
 	size_t size[COMP_COUNT];   /* its components' sizes */
+	struct comp_plan plan[COMP_COUNT];
 	struct dig_pool pool[COMP_COUNT];
+	uint32_t stale; /* bit c: pool c is not ok (brought up to date next time, touched or not) */
+	bool sum_ok;       /* pools_sum is the sum of the pools' sums */
+	uint64_t pools_sum;
 	bool log_ok;
 	uint32_t log_seq; /* g->log_seq when log_part was last brought up to date */
 	uint64_t log_sum;
@@ -98,6 +110,49 @@ static uint64_t comp_part(int c, ecs_entity e, const unsigned char *s)
 	return digest_mix(digest_mix(e, (uint64_t)c + 1), h);
 }
 
+/* The plan of component c of size bytes (struct comp_plan). */
+static struct comp_plan comp_plan_of(int c, size_t size)
+{
+	int nf;
+	const struct serial_field *f = serial_fields(c, &nf);
+	struct comp_plan pl = { 0 };
+	size_t at = 0;
+	for (int i = 0; i < nf; i++) {
+		if ((f[i].kind != SERIAL_I32 && f[i].kind != SERIAL_U32) || f[i].off != at)
+			return pl;
+		at += 4 * (size_t)f[i].n;
+	}
+	if (at == size && at > 0)
+		pl.n4 = (int)(at / 4);
+	return pl;
+}
+
+/* Entity e's component c as a part of its pool's sum: for a component of
+ * words (struct comp_plan), a part for being there, digest_mix(e, c + 1),
+ * plus one for each word k, digest_part(word_key(that, k), the word as an
+ * unsigned); else comp_part. */
+static inline uint64_t word_key(uint64_t base, int k)
+{
+	return base + (uint64_t)(k + 1) * 0xD6E8FEB86659FD93ULL;
+}
+
+static inline uint32_t word_at(const unsigned char *s, int k)
+{
+	uint32_t v;
+	memcpy(&v, s + 4 * k, 4); /* the CPU's order: the value, as serial_value reads it */
+	return v;
+}
+
+static uint64_t entry_part(const struct comp_plan *pl, int c, ecs_entity e, const unsigned char *s)
+{
+	if (!pl->n4)
+		return comp_part(c, e, s);
+	uint64_t base = digest_mix(e, (uint64_t)c + 1), sum = base;
+	for (int k = 0; k < pl->n4; k++)
+		sum += digest_part(word_key(base, k), word_at(s, k));
+	return sum;
+}
+
 /* A message in ring slot s as a part. */
 static uint64_t msg_part(int s, const struct game_msg *m)
 {
@@ -108,7 +163,7 @@ static uint64_t msg_part(int s, const struct game_msg *m)
 }
 
 /* The chain over the game's scalars and its sums, the same for both. */
-static uint64_t chain(const struct game *g, const uint64_t *floor_sum, const uint64_t *pool_sum, uint64_t log_sum)
+static uint64_t chain(const struct game *g, const uint64_t *floor_sum, uint64_t pools_sum, uint64_t log_sum)
 {
 	uint64_t h = 0xCBF29CE484222325ULL;
 	h = digest_step(h, g->seed);
@@ -125,8 +180,7 @@ static uint64_t chain(const struct game *g, const uint64_t *floor_sum, const uin
 		h = digest_step(h, floor_sum[f]);
 	h = digest_step(h, ecs_slots(g->w));
 	h = digest_step(h, ecs_count(g->w));
-	for (int c = 0; c < COMP_COUNT; c++)
-		h = digest_step(h, pool_sum[c]);
+	h = digest_step(h, pools_sum); /* (each part is keyed by its component) */
 	h = digest_step(h, (uint64_t)(int64_t)g->log_start);
 	h = digest_step(h, (uint64_t)(int64_t)g->log_count);
 	return digest_step(h, log_sum);
@@ -135,14 +189,14 @@ static uint64_t chain(const struct game *g, const uint64_t *floor_sum, const uin
 #define FLOORS_ON_STACK 64
 
 /* Calls chain with the floors' sums from map_digest (full: from scratch). */
-static uint64_t with_floors(const struct game *g, bool full, const uint64_t *pool_sum, uint64_t log_sum)
+static uint64_t with_floors(const struct game *g, bool full, uint64_t pools_sum, uint64_t log_sum)
 {
 	uint64_t few[FLOORS_ON_STACK], *fs = few;
 	if (g->nfloors > FLOORS_ON_STACK && !(fs = malloc(sizeof *fs * (size_t)g->nfloors)))
 		return 0; /* out of memory: no digest a game could match */
 	for (int f = 0; f < g->nfloors; f++)
 		fs[f] = full ? map_digest_full(g->floors[f]) : map_digest(g->floors[f]);
-	uint64_t h = chain(g, fs, pool_sum, log_sum);
+	uint64_t h = chain(g, fs, pools_sum, log_sum);
 	if (fs != few)
 		free(fs);
 	return h;
@@ -150,28 +204,28 @@ static uint64_t with_floors(const struct game *g, bool full, const uint64_t *poo
 
 uint64_t game_digest_full(const struct game *g)
 {
-	uint64_t pool_sum[COMP_COUNT];
+	uint64_t pools_sum = 0;
 	for (int c = 0; c < COMP_COUNT; c++) {
 		const ecs_entity *ents;
 		const void *data;
 		uint32_t n = ecs_pool_view(g->w, c, &ents, &data);
 		size_t size = ecs_component_size(g->w, c);
-		pool_sum[c] = 0;
+		struct comp_plan pl = comp_plan_of(c, size);
 		for (uint32_t i = 0; i < n; i++)
-			pool_sum[c] += comp_part(c, ents[i], (const unsigned char *)data + i * size);
+			pools_sum += entry_part(&pl, c, ents[i], (const unsigned char *)data + i * size);
 	}
 	uint64_t log_sum = 0;
 	for (int i = 0; i < g->log_count; i++) {
 		int s = (g->log_start + i) % GAME_LOG_MAX;
 		log_sum += msg_part(s, &g->log[s]);
 	}
-	return with_floors(g, true, pool_sum, log_sum);
+	return with_floors(g, true, pools_sum, log_sum);
 }
 
 /* The pool made anew: copied, every entry's part made. False when out of
  * memory (then the pool is not ok). */
-static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version, const ecs_entity *ents,
-			 const unsigned char *data, size_t size)
+static bool pool_rebuild(struct dig_pool *p, const struct comp_plan *pl, int c, uint32_t n, uint32_t version,
+			 const ecs_entity *ents, const unsigned char *data, size_t size)
 {
 	p->ok = false;
 	if (n > p->cap) {
@@ -195,7 +249,7 @@ static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version
 	}
 	p->sum = 0;
 	for (uint32_t i = 0; i < n; i++)
-		p->sum += p->part[i] = comp_part(c, ents[i], data + i * size);
+		p->sum += p->part[i] = entry_part(pl, c, ents[i], data + i * size);
 	p->n = n;
 	p->version = version;
 	p->ok = true;
@@ -203,46 +257,66 @@ static bool pool_rebuild(struct dig_pool *p, int c, uint32_t n, uint32_t version
 }
 
 /* Entry j of pool c made anew from data (its copy and its part). */
-static void entry_update(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
-			 uint32_t j)
+static void entry_update(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
+			 const unsigned char *data, size_t size, uint32_t j)
 {
 	size_t o = (size_t)j * size;
 	memcpy(p->data + o, data + o, size);
-	uint64_t part = comp_part(c, ents[j], data + o);
+	uint64_t part = entry_part(pl, c, ents[j], data + o);
 	p->sum += part - p->part[j];
 	p->part[j] = part;
 }
 
-/* Entry j made anew when its bytes differ from the copy's. */
-static void entry_check(struct dig_pool *p, int c, const ecs_entity *ents, const unsigned char *data, size_t size,
-			uint32_t j)
+/* Entry j brought up to date when it differs from the copy: a component
+ * of words only in the words that differ. */
+static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
+			const unsigned char *data, size_t size, uint32_t j)
 {
 	size_t o = (size_t)j * size;
-	if (memcmp(data + o, p->data + o, size))
-		entry_update(p, c, ents, data, size, j);
+	const unsigned char *now = data + o;
+	unsigned char *was = p->data + o;
+	if (!pl->n4) {
+		if (memcmp(now, was, size))
+			entry_update(p, pl, c, ents, data, size, j);
+		return;
+	}
+	uint64_t base = 0, delta = 0;
+	bool have = false;
+	for (int k = 0; k < pl->n4; k++) {
+		uint32_t a = word_at(now, k), b = word_at(was, k);
+		if (a == b)
+			continue;
+		if (!have) {
+			base = digest_mix(ents[j], (uint64_t)c + 1);
+			have = true;
+		}
+		uint64_t key = word_key(base, k);
+		delta += digest_part(key, a) - digest_part(key, b);
+		memcpy(was + 4 * k, &a, 4);
+	}
+	p->sum += delta;
+	p->part[j] += delta;
 }
 
 /* Pool c brought up to date: rebuilt when an entity joined or left it,
  * else only the entries marked written compared with the copy (every
  * entry, found eight bytes at a time, when the world could not say which
  * were). False when out of memory. */
-static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, size_t size)
+static bool pool_update(struct dig_pool *p, const struct comp_plan *pl, const struct ecs_world *w, int c, size_t size)
 {
-	const ecs_entity *ents;
-	const void *vdata;
-	uint32_t n = ecs_pool_view(w, c, &ents, &vdata);
-	const unsigned char *data = vdata;
-	uint32_t version = ecs_pool_version(w, c);
-	if (!p->ok || p->version != version || p->n != n)
-		return pool_rebuild(p, c, n, version, ents, data, size);
-	const uint64_t *bits;
-	uint32_t nwords;
-	if (!ecs_written(w, c, &bits, &nwords)) {
-		for (uint32_t k = 0; k < nwords; k++)
-			for (uint64_t b = bits[k]; b; b &= b - 1) {
+	struct ecs_pool_marks m;
+	ecs_pool_marks(w, c, &m);
+	const ecs_entity *ents = m.ents;
+	const unsigned char *data = m.data;
+	uint32_t n = m.count;
+	if (!p->ok || p->version != m.version || p->n != n)
+		return pool_rebuild(p, pl, c, n, m.version, ents, data, size);
+	if (!m.all) {
+		for (uint32_t k = 0; k < m.nwords; k++)
+			for (uint64_t b = m.bits[k]; b; b &= b - 1) {
 				uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(b);
 				if (j < n)
-					entry_check(p, c, ents, data, size, j);
+					entry_check(p, pl, c, ents, data, size, j);
 			}
 		return true;
 	}
@@ -267,17 +341,19 @@ static bool pool_update(struct dig_pool *p, const struct ecs_world *w, int c, si
 		while (data[o + k] == p->data[o + k])
 			k++;
 		uint32_t j = (uint32_t)((o + k) / size);
-		entry_update(p, c, ents, data, size, j);
+		entry_update(p, pl, c, ents, data, size, j);
 		o = (size_t)(j + 1) * size / 8 * 8; /* the word holding entry j's end (o again, at least) */
 	}
 	for (; o < bytes; o++)
 		if (data[o] != p->data[o])
-			entry_update(p, c, ents, data, size, (uint32_t)(o / size));
+			entry_update(p, pl, c, ents, data, size, (uint32_t)(o / size));
 	return true;
 }
 
-/* The log brought up to date: the slots world_msg wrote since (at most
- * one per write: a new message, or the newest one's count raised). */
+/* The log brought up to date: the slots world_msg wrote since (each write
+ * changes only the slot then newest: a new message, in a free slot or the
+ * oldest one's, or the newest one's count raised; so n writes changed at
+ * most the n newest slots). */
 static void log_update(struct game_dig *d, const struct game *g)
 {
 	uint32_t writes = g->log_seq - d->log_seq;
@@ -289,7 +365,7 @@ static void log_update(struct game_dig *d, const struct game *g)
 		d->log_sum = 0;
 		from = g->log_count;
 	} else {
-		from = (int)writes + 1 < g->log_count ? (int)writes + 1 : g->log_count;
+		from = (int)writes < g->log_count ? (int)writes : g->log_count;
 	}
 	for (int i = g->log_count - from; i < g->log_count; i++) {
 		int s = (g->log_start + i) % GAME_LOG_MAX;
@@ -306,29 +382,44 @@ uint64_t game_digest(const struct game *g)
 	struct game_dig *d = g->dig;
 	if (!d)
 		return game_digest_full(g);
-	uint32_t touched = ecs_touched(g->w);
+	uint32_t todo = ecs_touched(g->w);
 	if (d->w != g->w || !ecs_tracks_writes(g->w)) {
 		for (int c = 0; c < COMP_COUNT; c++)
 			d->pool[c].ok = false;
 		d->log_ok = false;
+		d->sum_ok = false;
 		d->w = g->w;
-		for (int c = 0; c < COMP_COUNT; c++)
+		for (int c = 0; c < COMP_COUNT; c++) {
 			d->size[c] = ecs_component_size(g->w, c);
+			d->plan[c] = comp_plan_of(c, d->size[c]);
+		}
 		ecs_track_writes(g->w); /* from here every write is marked */
-		touched = (1u << COMP_COUNT) - 1;
+		todo = (1u << COMP_COUNT) - 1;
 	}
-	uint64_t pool_sum[COMP_COUNT];
-	for (int c = 0; c < COMP_COUNT; c++) {
-		/* a pool neither written nor changed in members since is as it was */
-		if (((touched >> c) & 1 || !d->pool[c].ok) && !pool_update(&d->pool[c], g->w, c, d->size[c])) {
+	/* a pool neither written nor changed in members since is as it was */
+	todo |= d->stale;
+	for (; todo; todo &= todo - 1) {
+		int c = __builtin_ctz(todo);
+		uint64_t was = d->pool[c].sum;
+		if (!pool_update(&d->pool[c], &d->plan[c], g->w, c, d->size[c])) {
 			for (int k = 0; k < COMP_COUNT; k++)
 				d->pool[k].ok = false; /* the marks are gone: all made anew next time */
+			d->stale = (1u << COMP_COUNT) - 1;
+			d->sum_ok = false;
 			ecs_written_clear(g->w);
 			return game_digest_full(g);
 		}
-		pool_sum[c] = d->pool[c].sum;
+		d->pools_sum += d->pool[c].sum - was;
 	}
+	d->stale = 0;
+	if (!d->sum_ok) {
+		d->pools_sum = 0;
+		for (int c = 0; c < COMP_COUNT; c++)
+			d->pools_sum += d->pool[c].sum;
+		d->sum_ok = true;
+	}
+	uint64_t pools_sum = d->pools_sum;
 	ecs_written_clear(g->w);
 	log_update(d, g);
-	return with_floors(g, false, pool_sum, d->log_sum);
+	return with_floors(g, false, pools_sum, d->log_sum);
 }

@@ -3,6 +3,7 @@
 #include "game/digest.h"
 #include "game/fov.h"
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,26 +127,96 @@ static uint64_t static_part(const struct map *m)
 	return digest_mix(0, h);
 }
 
-/* One nonzero word v of visible[] (row y, word j) into the chain h. */
-static inline uint64_t vis_step(uint64_t h, int y, int j, uint64_t v)
+/* visible[]'s part. It holds 0 and 1 only (fov writes them, a load
+ * refuses others), mostly within one view's disc: it is hashed as the box
+ * bounding its nonzero cells and, when that box is at most 64 cells wide,
+ * one word of bits a row (bit i: the cell bx0 + i is not 0), then any byte
+ * above 1 with where it is (none but in a corrupt state); a wider box as
+ * every nonzero byte with where it is. The same value from the bytes
+ * (vis_of_bytes, any box holding every nonzero cell) and from its rows as
+ * bits (vis_of_rows: map_update_fov gathers them as it goes). */
+#define VIS_KEY ((uint64_t)(DIG_VISIBLE + 1) << 40)
+
+/* Rows of visible[] as bits: row y0 + k's cells x0 + i with bit i of
+ * bits[k] set are not 0, every other cell is 0. */
+struct vis_rows {
+	int x0, y0, n;
+	uint64_t bits[MAP_MAX_H];
+};
+
+/* The chain's start for a box of bits: its corner and its rows. */
+static inline uint64_t vis_head(int bx0, int by0, int by1)
 {
-	return digest_step(digest_step(h, (uint64_t)y << 16 | (uint64_t)j), v);
+	uint64_t h = digest_step(0xCBF29CE484222325ULL, 1);
+	h = digest_step(h, (uint64_t)(uint32_t)bx0);
+	return digest_step(h, (uint64_t)(uint32_t)by0 << 32 | (uint32_t)by1);
 }
 
-/* visible[]'s part: a chain over its nonzero words in order (rows y0..y1,
- * words j0..j1: any box holding every nonzero word gives the same). */
-static uint64_t vis_part(const struct map *m, int y0, int y1, int j0, int j1)
+/* One byte v (not 0) at (x, y) into the chain h. */
+static inline uint64_t vis_cell(uint64_t h, int x, int y, unsigned v)
 {
-	uint64_t h = 0;
+	return digest_step(digest_step(h, (uint64_t)(uint32_t)y << 32 | (uint32_t)x), v);
+}
+
+static uint64_t vis_of_rows(const struct vis_rows *r)
+{
+	uint64_t all = 0;
+	for (int k = 0; k < r->n; k++)
+		all |= r->bits[k];
+	if (!all)
+		return digest_mix(VIS_KEY, 0);
+	int kf = 0, kl = r->n - 1;
+	while (!r->bits[kf])
+		kf++;
+	while (!r->bits[kl])
+		kl--;
+	int xs = __builtin_ctzll(all);
+	uint64_t h = vis_head(r->x0 + xs, r->y0 + kf, r->y0 + kl);
+	for (int k = kf; k <= kl; k++)
+		h = digest_step(h, r->bits[k] >> xs);
+	return digest_mix(VIS_KEY, h);
+}
+
+static uint64_t vis_of_bytes(const struct map *m, int y0, int y1, int x0, int x1)
+{
+	int bx0 = INT_MAX, bx1 = -1, by0 = -1, by1 = -1;
+	bool big = false; /* a byte above 1 */
 	for (int y = y0; y <= y1; y++) {
 		const uint8_t *row = m->visible + (size_t)y * (size_t)m->w;
-		for (int j = j0; j <= j1; j++) {
-			uint64_t v = row_word(row, m->w, j);
-			if (v)
-				h = vis_step(h, y, j, v);
-		}
+		for (int x = x0; x <= x1; x++)
+			if (row[x]) {
+				bx0 = x < bx0 ? x : bx0;
+				bx1 = x > bx1 ? x : bx1;
+				by1 = y;
+				if (by0 < 0)
+					by0 = y;
+				big |= row[x] > 1;
+			}
 	}
-	return digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, h);
+	if (by0 < 0)
+		return digest_mix(VIS_KEY, 0);
+	uint64_t h;
+	if (bx1 - bx0 < 64) {
+		h = vis_head(bx0, by0, by1);
+		for (int y = by0; y <= by1; y++) {
+			const uint8_t *row = m->visible + (size_t)y * (size_t)m->w;
+			uint64_t b = 0;
+			for (int x = bx0; x <= bx1; x++)
+				b |= (uint64_t)(row[x] != 0) << (x - bx0);
+			h = digest_step(h, b);
+		}
+		if (!big)
+			return digest_mix(VIS_KEY, h);
+	} else {
+		h = digest_step(0xCBF29CE484222325ULL, 2);
+	}
+	for (int y = by0; y <= by1; y++) {
+		const uint8_t *row = m->visible + (size_t)y * (size_t)m->w;
+		for (int x = bx0; x <= bx1; x++)
+			if (row[x] > (bx1 - bx0 < 64 ? 1 : 0))
+				h = vis_cell(h, x, y, row[x]);
+	}
+	return digest_mix(VIS_KEY, h);
 }
 
 /* Array a's parts over rows y0..y1, words j0..j1. */
@@ -167,8 +238,8 @@ static uint64_t array_sum(const struct map *m, int a, int y0, int y1, int j0, in
 uint64_t map_digest_full(const struct map *m)
 {
 	int j1 = (m->w + 7) / 8 - 1;
-	return static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
-	       vis_part(m, 0, m->h - 1, 0, j1) + array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+	return static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) + vis_of_bytes(m, 0, m->h - 1, 0, m->w - 1) +
+	       array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
 }
 
 uint64_t map_digest(struct map *m)
@@ -185,8 +256,8 @@ uint64_t map_digest(struct map *m)
 	 * floor has a digest) */
 	if (!m->dvis_ok || m->dvis_views != m->views) {
 		const struct fov_box *b = &m->seen;
-		m->dvis = b->x1 < b->x0 || b->y1 < b->y0 ? vis_part(m, 0, -1, 0, -1)
-							 : vis_part(m, b->y0, b->y1, b->x0 / 8, b->x1 / 8);
+		m->dvis = b->x1 < b->x0 || b->y1 < b->y0 ? vis_of_bytes(m, 0, -1, 0, -1)
+							 : vis_of_bytes(m, b->y0, b->y1, b->x0, b->x1);
 		m->dvis_views = m->views;
 		m->dvis_ok = true;
 	}
@@ -276,6 +347,38 @@ void map_opacity(const struct map *m, uint8_t *out)
 		out[i] = m->tile[i] == TILE_WALL;
 }
 
+/* explored |= visible over words j0..j1 of row y, the digest's parts of
+ * the words that changed replaced. */
+static void explore_row(struct map *m, int y, int j0, int j1)
+{
+	int w = m->w;
+	uint8_t *e = m->explored + (size_t)y * (size_t)w;
+	const uint8_t *v = m->visible + (size_t)y * (size_t)w;
+	for (int j = j0; j <= j1; j++) {
+		int x = j * 8;
+		uint64_t old, now;
+		if (x + 8 <= w) {
+			uint64_t a, c;
+			memcpy(&a, e + x, 8);
+			memcpy(&c, v + x, 8);
+			if ((a | c) == a)
+				continue;
+			now = a | c;
+			memcpy(e + x, &now, 8);
+			old = le64(a);
+			now = le64(now);
+		} else {
+			old = row_word(e, w, j);
+			for (int k = x; k < w; k++)
+				e[k] |= v[k];
+			now = row_word(e, w, j);
+			if (now == old)
+				continue;
+		}
+		m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
+	}
+}
+
 void map_update_fov(struct map *m, int ox, int oy, int radius)
 {
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
@@ -305,40 +408,42 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 		}
 		return;
 	}
-	uint64_t vh = 0; /* visible[]'s chain (vis_part), made on the way */
-	for (int y = m->seen.y0; y <= m->seen.y1 && m->seen.x0 <= m->seen.x1; y++) {
-		uint8_t *e = m->explored + (size_t)y * (size_t)w;
-		const uint8_t *v = m->visible + (size_t)y * (size_t)w;
-		for (int j = j0; j <= j1; j++) {
-			int x = j * 8;
-			uint64_t old, now;
-			if (x + 8 <= w) {
-				uint64_t a, b;
+	const struct fov_box *b = &m->seen;
+	if (b->x1 < b->x0 || b->y1 < b->y0) {
+		m->dvis = vis_of_bytes(m, 0, -1, 0, -1);
+	} else if (b->x1 - b->x0 >= 7 && b->x1 - b->x0 < 64) {
+		/* a view's box (radius <= 30: at most 61 cells wide): visible[]'s
+		 * part from its rows as bits, gathered on the way, eight cells
+		 * at a time (the last eight of a row overlapping the others) */
+		struct vis_rows rows; /* (every row of the box set below: not cleared) */
+		const int x0 = b->x0, xl = b->x1 - 7;
+		rows.x0 = x0;
+		rows.y0 = b->y0;
+		rows.n = b->y1 - b->y0 + 1;
+		uint64_t odd = 0; /* bits above the lowest of a byte: not 0 or 1 */
+		const int nch = (b->x1 - b->x0 + 8) / 8; /* eight cells each, the last at xl */
+		const uint8_t *e = m->explored + (size_t)b->y0 * (size_t)w, *v = m->visible + (size_t)b->y0 * (size_t)w;
+		for (int k = 0; k < rows.n; k++, e += w, v += w) {
+			uint64_t more = 0, bits = 0;
+			for (int i = 0; i < nch; i++) {
+				int x = i < nch - 1 ? x0 + 8 * i : xl;
+				uint64_t a, c;
 				memcpy(&a, e + x, 8);
-				memcpy(&b, v + x, 8);
-				if (b)
-					vh = vis_step(vh, y, j, le64(b));
-				if ((a | b) == a)
-					continue;
-				now = a | b;
-				memcpy(e + x, &now, 8);
-				old = le64(a);
-				now = le64(now);
-			} else {
-				uint64_t b = row_word(v, w, j);
-				if (b)
-					vh = vis_step(vh, y, j, b);
-				old = row_word(e, w, j);
-				for (int k = x; k < w; k++)
-					e[k] |= v[k];
-				now = row_word(e, w, j);
-				if (now == old)
-					continue;
+				memcpy(&c, v + x, 8);
+				more |= c & ~a;
+				odd |= c;
+				bits |= (le64(c) * 0x0102040810204080ULL) >> 56 << (x - x0); /* byte i (0 or 1): bit i */
 			}
-			m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
+			rows.bits[k] = bits;
+			if (more) /* (most rows of a view were explored already) */
+				explore_row(m, b->y0 + k, j0, j1);
 		}
+		m->dvis = odd & 0xFEFEFEFEFEFEFEFEULL ? vis_of_bytes(m, b->y0, b->y1, b->x0, b->x1) : vis_of_rows(&rows);
+	} else {
+		for (int y = b->y0; y <= b->y1; y++)
+			explore_row(m, y, j0, j1);
+		m->dvis = vis_of_bytes(m, b->y0, b->y1, b->x0, b->x1);
 	}
-	m->dvis = digest_mix((uint64_t)(DIG_VISIBLE + 1) << 40, vh);
 	m->dvis_views = m->views;
 	m->dvis_ok = true;
 }
