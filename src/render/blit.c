@@ -270,9 +270,11 @@ fail:
 static void cache_free(struct cell_cache *cc)
 {
 	free(cc->key);
+	free(cc->state);
 	free(cc->px);
 	free(cc->one);
 	cc->key = NULL;
+	cc->state = NULL;
 	cc->px = NULL;
 	cc->one = NULL;
 }
@@ -432,8 +434,8 @@ static void tiles_forget(struct blitter *b, struct surface *s)
 		flush_band(b, s);
 	memset(b->thash, 0, sizeof b->thash);
 	b->tused = 0;
-	if (b->cc.key)
-		memset(b->cc.key, 0, ((size_t)b->cc.mask + 1) * sizeof *b->cc.key);
+	if (b->cc.state)
+		memset(b->cc.state, 0, (size_t)b->cc.mask + 1);
 	if (!b->tb)
 		return;
 	for (int r = 0; r < 4; r++)
@@ -599,9 +601,10 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 		if (!slots)
 			return false;
 		cc->key = calloc(slots, sizeof *cc->key);
+		cc->state = calloc(slots, 1);
 		cc->px = malloc(slots * cellb + 64); /* a row store may run past its last pixel: no */
 		cc->one = malloc(sizeof *cc->one);
-		if (!cc->key || !cc->px || !cc->one) {
+		if (!cc->key || !cc->state || !cc->px || !cc->one) {
 			cache_free(cc);
 			return false;
 		}
@@ -612,61 +615,60 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 	if (!cc->key)
 		return false;
 	if (cc->r != r || cc->fmt != (int)rgb565) {
-		memset(cc->key, 0, ((size_t)cc->mask + 1) * sizeof *cc->key);
+		memset(cc->state, 0, (size_t)cc->mask + 1);
 		cc->r = r;
 		cc->fmt = rgb565;
 	}
 	return true;
 }
 
-#define CC_DRAWN 0x40000000u /* key word 0: the slot holds the cell's pixels */
-#define CC_MAP 0x80000000u   /* key word 0: a glyph of the map sheet's halves */
-#define CC_TILE 0x20000000u  /* key word 0: a composed tile picture */
+#define CC_MAP 0x80000000u  /* a glyph of the map sheet's halves */
+#define CC_TILE 0x20000000u /* a composed tile picture */
+enum { CC_EMPTY, CC_NOTED, CC_DRAWN }; /* struct cell_cache's state */
 
-/* The pixels of mask job f or else blend job j (glyph g, colours fg on bg
- * as the job holds them, sheet: 0 the text font's, CC_MAP the map sheet's,
- * CC_TILE a tile picture's) of the band being gathered, as drawn on s, from the cell cache;
- * NULL: draw it as usual. A cell is kept the second time it is seen (so
- * that a frame of cells that do not come back costs only the look-ups):
- * the first time its slot only notes it, the second time it is drawn
- * into the slot (the band's cells gathered so far drawn first, one of
- * them may be copied from the slot). A glyph is always drawn by the same
- * path, so its colours in the key are always in the same form. */
-static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
-				uint32_t *key, struct surface *s);
-
-static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
-									 const struct bjob *j, uint32_t fg, uint32_t bg,
-									 int g, uint32_t sheet, struct surface *s)
+/* The cell cache's slot for a console cell's contents. */
+static inline uint32_t cc_index(const struct cell_cache *cc, const struct con_cell *cell)
 {
-	struct cell_cache *cc = &b->cc;
-	uint32_t k0 = ((uint32_t)g + 1) | sheet;
-	uint32_t k1 = fg & 0xFFFFFF, k2 = bg & 0xFFFFFF;
-	uint32_t h = k0 * 0x9E3779B1u ^ k1 * 0x85EBCA77u ^ k2 * 0xC2B2AE3Du;
-	h ^= h >> 15;
-	h = (h * 0x2C1B3C6Du) >> 16;
-	uint32_t i = h & cc->mask;
-	uint8_t *px = cc->px + (size_t)i * cc->cellb;
-	uint32_t *key = cc->key[i];
-	if ((key[0] & ~CC_DRAWN) != k0 || key[1] != k1 || key[2] != k2) {
-		key[0] = k0; /* noted, not drawn */
-		key[1] = k1;
-		key[2] = k2;
-		return NULL;
-	}
-	if (key[0] & CC_DRAWN)
-		return px;
-	return fill_slot(b, f, j, px, key, s);
+	uint64_t w[2];
+	memcpy(w, cell, sizeof w);
+	uint64_t h = w[0] * 0x9E3779B97F4A7C15u ^ w[1] * 0xC2B2AE3D27D4EB4Fu;
+	return (uint32_t)((h ^ h >> 29) >> 32) & cc->mask;
 }
 
-/* Job f or j drawn into the slot px of the cell cache, whose key is key (a
- * surface of one cell; the band's cells gathered so far drawn first); the
- * slot marked drawn. Returns px. */
-static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint8_t *px,
-				uint32_t *key, struct surface *s)
+/* The pixels of console cell cell (its slot i, cc_index), drawn by mask job
+ * f or else blend job j of the band being gathered, as drawn on s, from
+ * the cell cache; NULL: draw it as usual. A cell is kept the second time
+ * it is seen (so that a frame of cells that do not come back costs only
+ * the look-ups): the first time its slot only notes it, the second time
+ * it is drawn into the slot (the band's cells gathered so far drawn
+ * first, one of them may be copied from the slot). */
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint32_t i,
+				struct surface *s);
+
+static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct blitter *b, const struct fjob *f,
+									 const struct bjob *j, uint32_t i,
+									 const struct con_cell *cell, struct surface *s)
+{
+	struct cell_cache *cc = &b->cc;
+	if (cc->state[i] == CC_EMPTY || !con_cell_eq(cc->key[i], *cell)) {
+		cc->key[i] = *cell; /* noted, not drawn */
+		cc->state[i] = CC_NOTED;
+		return NULL;
+	}
+	if (cc->state[i] == CC_DRAWN)
+		return cc->px + (size_t)i * cc->cellb;
+	return fill_slot(b, f, j, i, s);
+}
+
+/* Job f or j drawn into slot i of the cell cache (a surface of one cell;
+ * the band's cells gathered so far drawn first); the slot marked drawn.
+ * Returns its pixels. */
+static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const struct bjob *j, uint32_t i,
+				struct surface *s)
 {
 	const struct band *bd = &b->band;
 	struct band *one = b->cc.one;
+	uint8_t *px = b->cc.px + (size_t)i * b->cc.cellb;
 	one->o = bd->o;
 	one->sy0 = 0;
 	one->bw = bd->bw;
@@ -691,7 +693,7 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 			      .format = s->format,
 			      .rotation = s->rotation };
 	b->draw_band(b, one, &cs);
-	key[0] |= CC_DRAWN;
+	b->cc.state[i] = CC_DRAWN;
 	return px;
 }
 
@@ -859,8 +861,9 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		ncells = maxc;
 	size_t gstride = (size_t)o->gh * (size_t)o->bpr;
 	const struct srcview vb = src_view(b, r, rgb565);
-	struct srcview v = vb; /* the last cell's font's, vsrc's */
-	const struct blitter *vsrc = b;
+	/* the map sheet's halves' and the tile pictures' (when b has them) */
+	const struct srcview vh = b->half ? src_view(b->half, r, rgb565) : vb;
+	const struct srcview vt = b->tb ? src_view(b->tb, r, rgb565) : vb;
 	int sw = s->width;
 	/* a cell at sx0 lies wholly on the surface when 0 <= sx0 <= sw - bw,
 	 * that is (unsigned)sx0 <= span (a negative sx0 is a large unsigned
@@ -898,6 +901,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		bd->sy0 = flip_y ? s->height - (a + 1) * bh : a * bh;
 		bool whole = bd->sy0 >= 0 && bd->sy0 + bh <= s->height; /* the band's cells whole */
 		bool keep = cache && whole, keep_pictures = cache_on && whole;
+		bool look = keep || keep_pictures; /* cells may be found in the cell cache */
 		/* visit the band's cells left to right on the surface (unturned,
 		 * unflipped: only within the row's span) */
 		int t0 = 0, t1 = ncells;
@@ -920,6 +924,21 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				continue;
 			}
 			const struct con_cell *cell = &c->cells[ci];
+			bool inside = any_inside && (unsigned)sx0 <= span; /* sx0 >= 0 && sx0 + bw <= sw */
+			/* a cell kept in the cell cache: copied, found by its
+			 * contents alone */
+			uint32_t ck = 0;
+			if (look && inside) {
+				ck = cc_index(&b->cc, cell);
+				if (b->cc.state[ck] == CC_DRAWN && con_cell_eq(b->cc.key[ck], *cell)) {
+					struct cjob *k = &bd->copy[bd->nc++];
+					k->px = b->cc.px + (size_t)ck * b->cc.cellb;
+					k->sx0 = sx0;
+					if (bd->nc == BLIT_JOBS)
+						flush_band(b, s);
+					continue;
+				}
+			}
 			/* a half of a wide map cell: from the map sheet's halves;
 			 * without a sheet, the head's glyph and a blank tail; a map
 			 * cell's picture from the tile pictures */
@@ -940,24 +959,18 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				g = lookup(b, cell->flags & CON_TAIL ? ' ' : cell->ch);
 			}
 			/* what the cell's font holds, from locals (the band's job
-			 * stores could alias its fields), made again only when the
-			 * font differs from the last cell's */
-			if (src != vsrc) {
-				v = src == b ? vb : src_view(src, r, rgb565);
-				vsrc = src;
-			}
-			bool inside = any_inside && (unsigned)sx0 <= span; /* sx0 >= 0 && sx0 + bw <= sw */
-			if (v.kind[g] == GK_MASK && v.bits && inside) {
-				if (!v.bits_done[g])
+			 * stores could alias its fields) */
+			const struct srcview *v = src == b ? &vb : src == b->tb ? &vt : &vh;
+			if (v->kind[g] == GK_MASK && v->bits && inside) {
+				if (!v->bits_done[g])
 					glyph_bits(src, r, g);
 				struct fjob *j = &bd->fast[bd->nf];
 				j->sx0 = sx0;
-				j->bits = v.bits + (size_t)g * gstride;
+				j->bits = v->bits + (size_t)g * gstride;
 				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
 				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
 				/* copied when kept (8-pixel cells: drawn as fast, in pairs) */
-				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, j->fg, j->bg, g, sheet, s)
-											 : NULL;
+				const uint8_t *kept = keep && (bw != 8 || b->scale != 1) ? cached_cell(b, j, NULL, ck, cell, s) : NULL;
 				if (kept) {
 					struct cjob *k = &bd->copy[bd->nc++];
 					k->px = kept;
@@ -967,18 +980,18 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				} else if (++bd->nf == BLIT_JOBS) {
 					flush_band(b, s);
 				}
-			} else if (v.px && v.off[g] != SIZE_MAX && inside) {
-				if (!v.px_done[g])
+			} else if (v->px && v->off[g] != SIZE_MAX && inside) {
+				if (!v->px_done[g])
 					glyph_px(src, r, rgb565, g);
 				struct bjob *j = &bd->blend[bd->nb];
 				j->sx0 = sx0;
-				j->rows = v.px + v.off[g];
-				j->rowb = v.rowb;
-				j->colour = v.colour;
+				j->rows = v->px + v->off[g];
+				j->rowb = v->rowb;
+				j->colour = v->colour;
 				j->fg = cell->fg;
 				j->bg = cell->bg;
 				const uint8_t *kept = keep || (keep_pictures && sheet == CC_TILE)
-							      ? cached_cell(b, NULL, j, j->fg, j->bg, g, sheet, s)
+							      ? cached_cell(b, NULL, j, ck, cell, s)
 							      : NULL;
 				if (kept) { /* copied from the cache */
 					struct cjob *k = &bd->copy[bd->nc++];

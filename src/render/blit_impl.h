@@ -2,6 +2,7 @@
 #ifndef PIROGUE_RENDER_BLIT_IMPL_H
 #define PIROGUE_RENDER_BLIT_IMPL_H
 #include "render/blit.h"
+#include "render/console.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,13 +119,17 @@ struct band {
 	struct cjob copy[BLIT_JOBS]; /* only in bands wholly on the surface */
 };
 
-/* The cell cache: blend-path cells (anti-aliased or colour glyphs, the
- * costly ones) as they come out on the surface, by glyph, the font it is
- * from (text font or map sheet halves), fg and bg, for one rotation and
- * format at a time; a cell drawn again is bh row copies instead of a
- * blend. Direct-mapped: a slot keeps the last cell hashed to it. */
+/* The cell cache: blend-path cells (anti-aliased or colour glyphs, tile
+ * pictures: the costly ones) as they come out on the surface, by the
+ * console cell they show (its code point, colours, tile and flags: what
+ * its pixels depend on besides the fonts and sheets, whose change empties
+ * the cache), for one rotation and format at a time; a cell drawn again
+ * is found from its contents alone (no glyph looked up) and is bh row
+ * copies instead of a blend. Direct-mapped: a slot keeps the last cell
+ * hashed to it. */
 struct cell_cache {
-	uint32_t (*key)[3]; /* per slot: glyph + 1 (bit 31: from the map sheet, bit 29: a tile picture; 0: empty), fg, bg */
+	struct con_cell *key; /* per slot: the cell it holds or noted */
+	uint8_t *state;       /* per slot: CC_EMPTY, CC_NOTED or CC_DRAWN */
 	uint8_t *px;        /* slots × cellb bytes */
 	size_t cellb;       /* bytes of one cell's pixels (bw × bh × bpp at the largest bpp) */
 	uint32_t mask;      /* slots - 1 */
