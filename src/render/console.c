@@ -244,10 +244,11 @@ int con_wrap(int w, const char *utf8, struct con_line *out, int max)
 	return wrap(w, utf8, lines_emit, &ctx);
 }
 
-void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l)
+int con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l)
 {
-	struct wrap_ctx ctx = { c, x, y, 1, 0, fg, bg };
-	wrap_emit(&ctx, 0, utf8 + l.at, l.len);
+	if (y < 0 || y >= c->h) /* (as wrap_emit's print: nothing) */
+		return 0;
+	return print_impl(c, x, y, fg, &bg, utf8 + l.at, l.len > 1023 ? 1023 : l.len, -1);
 }
 
 /* con_cell_set on cells x0..x1-1 of row y, to src[0], src[1]... (step 1)

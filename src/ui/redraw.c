@@ -291,10 +291,11 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->ndraw = n;
 }
 
-/* The HUD's numbers and the log, each when what it shows changed: composed
- * in scratch (the part redrawn is all cleared there first), copied into c;
- * but the log not when log_later (it is composed with the description on
- * it: compose_desc). */
+/* The HUD's numbers and the log, each when what it shows changed, drawn
+ * over themselves in c (ui_draw_stats, ui_draw_log_over: each cell written
+ * once; a log showing a message too long to keep is composed in scratch,
+ * the box cleared there first, and copied into c); but the log not when
+ * log_later (it is composed with the description on it: compose_desc). */
 static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 			 struct console *scratch, bool log_later)
 {
@@ -302,10 +303,8 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	struct game_stats s;
 	game_stats(g, &s);
 	if (memcmp(&s, &d->stats, sizeof s)) {
-		int rows = ui_draw_stats(l, &s, &d->stats, scratch);
-		for (int r = 0; rows; r++, rows >>= 1)
-			if (rows & 1)
-				(void)con_copy_rect(c, scratch, 0, l->panel_y + r, l->compact ? l->cols : l->log_x, 1);
+		/* straight into c: a part drawn over itself writes each cell once */
+		(void)ui_draw_stats(l, &s, &d->stats, c);
 		d->stats = s;
 	}
 	/* the newest messages compared where they are; copied only when changed */
@@ -316,7 +315,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
 	}
 	if (!same) {
-		if (!log_later) {
+		if (!log_later && !ui_draw_log_over(l, g, c)) { /* (a message too long to keep: composed apart) */
 			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 			ui_draw_log(l, g, scratch);
 			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
