@@ -199,24 +199,50 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 	}
 }
 
-/* The map view's cells the move from camera ox, oy to d's uncovered: those
- * on the floor marked, those off it blank (as con_clear leaves them). */
-static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
-			   int ox, int oy)
+/* Whether view cell (vx, vy) is one the move of the camera by (sx, sy)
+ * (new camera less old) uncovered. */
+static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx, int vy)
 {
-	int cw = l->map_cw > 1 ? l->map_cw : 1, vw = d->view_w, vh = d->view_h;
-	int sx = d->cam_x - ox, sy = d->cam_y - oy;
+	return vy + sy < 0 || vy + sy >= d->view_h || (sx > 0 && vx >= d->view_w - sx) || (sx < 0 && vx < -sx);
+}
+
+/* The map view's cells the move of the camera by (sx, sy) (new camera
+ * less old) uncovered and nothing marked: each written once as it now
+ * looks (those on the floor by their tile: a marked one, with a drawable
+ * or changed, is written by update_map; those off it and those unseen
+ * blank, as con_clear leaves them). A row at a time, the layout's sums
+ * once a row. */
+static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
+			   int sx, int sy)
+{
+	const uint32_t bg = l->pal->bg;
+	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h, w = c->w;
 	for (int vy = 0; vy < vh; vy++) {
 		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
 		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
-		int my = d->cam_y + vy;
-		for (int vx = a; vx < b; vx++) {
-			int mx = d->cam_x + vx;
-			if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
-				mark_cell(d, m, mx, my);
-			else
-				for (int h = 0, cx = ui_view_cx(l, vx); h < cw; h++)
-					con_put(c, cx + h, l->view_y + vy, ' ', 0xFFFFFF, l->pal->bg);
+		int my = d->cam_y + vy, cy = l->view_y + vy;
+		if (a >= b || cy < 0 || cy >= c->h)
+			continue;
+		bool on_row = my >= 0 && my < m->h;
+		for (int vx = a, cx = ui_view_cx(l, a); vx < b; vx++, cx += cw) {
+			int mx = d->cam_x + vx, i = my * m->w + mx;
+			struct con_cell v = { ' ', 0xFFFFFF, bg, 0, 0 };
+			if (on_row && mx >= 0 && mx < m->w) {
+				if (d->mark[i] == d->frame)
+					continue;
+				if (ui_tile_look(l, m, i, &v)) {
+					const uint16_t pic = v.flags & CON_PICTURE;
+					for (int k = 0; k < cw; k++) {
+						v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP
+									: k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+						if (cx + k >= 0 && cx + k < w)
+							con_cell_set(c, cx + k, cy, v);
+					}
+					continue;
+				}
+			}
+			for (int k = 0; k < cw; k++)
+				con_put(c, cx + k, cy, ' ', 0xFFFFFF, bg);
 		}
 	}
 }
@@ -224,7 +250,7 @@ static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 /* The map view: the cells whose tile, view or memory changed, those a
  * drawable left, reached or changed on, each written once as it now looks
  * (no description covers the map); when the camera moved from ox, oy (the
- * view moved in c: con_move) the cells it uncovered too. */
+ * view moved in c: con_move) the cells it uncovered too (draw_uncovered). */
 static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 		       int ox, int oy)
 {
@@ -238,8 +264,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
 	int cw = l->map_cw > 1 ? l->map_cw : 1;
-	if (ox != d->cam_x || oy != d->cam_y)
-		mark_uncovered(d, l, m, c, ox, oy);
+	int sx = d->cam_x - ox, sy = d->cam_y - oy; /* the camera's move (0, 0: none) */
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
 	} else if (m->views != d->views) {
@@ -265,6 +290,14 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 			mark_cell(d, m, d->draw[i].x, d->draw[i].y);
 		if (i < n)
 			mark_cell(d, m, now[i].x, now[i].y);
+	}
+	if (sx || sy) {
+		/* the cells uncovered: those with a drawable marked, the others
+		 * (not marked above) drawn now */
+		for (int i = 0; i < n; i++)
+			if (uncovered_at(d, sx, sy, now[i].x - d->cam_x, now[i].y - d->cam_y))
+				mark_cell(d, m, now[i].x, now[i].y);
+		draw_uncovered(d, l, m, c, sx, sy);
 	}
 	/* the top drawable on each marked cell (the last in drawing order) */
 	for (int i = 0; i < n; i++) {
