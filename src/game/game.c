@@ -336,13 +336,12 @@ void game_stats(const struct game *g, struct game_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->hp = a->hp;
 	s->max_hp = a->max_hp;
-	s->power = combat_power(g, g->player);
-	s->defense = combat_defense(g, g->player);
+	combat_power_defense(g, g->player, &s->power, &s->defense);
 	s->base_power = a->power;
 	s->base_defense = a->defense;
 	s->level = pl->level;
 	s->xp = pl->xp;
-	s->xp_next = combat_xp_next(g);
+	s->xp_next = content_rules.xp_base + pl->level * content_rules.xp_per_level; /* (combat_xp_next's) */
 	s->depth = g->depth;
 	s->turn = g->turn;
 }
@@ -599,6 +598,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 int game_msg_count(const struct game *g)
 {
 	return g->log_count;
+}
+
+uint32_t game_msg_seq(const struct game *g)
+{
+	return g->log_seq;
 }
 
 const struct game_msg *game_msg_get(const struct game *g, int i)

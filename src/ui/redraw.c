@@ -83,6 +83,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
+	d->log_seq = game_msg_seq(g);
 	int hx, hy, r[4];
 	bool shown = hovered(u, l, g, cam_x, cam_y, &hx, &hy);
 	d->lab_w = shown ? compose_desc(l, g, scratch, true, cam_x, hx, hy, r) : 0;
@@ -340,7 +341,12 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		(void)ui_draw_stats(l, &s, &d->stats, c);
 		d->stats = s;
 	}
-	/* the newest messages compared where they are; copied only when changed */
+	/* the newest messages compared where they are (when the game wrote to
+	 * its log since: most frames it did not); copied only when changed */
+	uint32_t seq = game_msg_seq(g);
+	if (seq == d->log_seq)
+		return;
+	d->log_seq = seq;
 	int n = game_msg_count(g), k = n < UI_LOG_LINES ? n : UI_LOG_LINES;
 	bool same = k == d->nmsg;
 	for (int i = 0; i < k && same; i++) {
