@@ -341,8 +341,10 @@ void world_rebuild_occ(struct game *g)
 
 /* The index of e's component c in its pool (whose data starts at base),
  * or WORLD_HERE_NONE. */
-static uint32_t pool_index(const struct game *g, ecs_entity e, int c, const void *base)
+static uint32_t pool_index(const struct game *g, ecs_entity e, uint32_t mask, int c, const void *base)
 {
+	if (!(mask & ECS_BIT(c))) /* (e's parts, looked up once: no call for a part it lacks) */
+		return WORLD_HERE_NONE;
 	const unsigned char *p = ecs_get(g->w, e, c);
 	return p ? (uint32_t)((size_t)(p - (const unsigned char *)base) / ecs_component_size(g->w, c)) : WORLD_HERE_NONE;
 }
@@ -446,12 +448,13 @@ static void list_here(struct game *g)
 		if (h->n == WORLD_HERE_MAX)
 			return;
 		h->pos[h->n] = i;
-		h->render[h->n] = pool_index(g, ents[i], COMP_RENDER, render);
-		h->memory[h->n] = pool_index(g, ents[i], COMP_MEMORY, memory);
-		h->actor[h->n] = pool_index(g, ents[i], COMP_ACTOR, actor);
-		h->item[h->n] = pool_index(g, ents[i], COMP_ITEM, item);
-		h->ai[h->n] = pool_index(g, ents[i], COMP_AI, ai);
-		h->corpse[h->n] = pool_index(g, ents[i], COMP_CORPSE, corpse);
+		uint32_t mk = ecs_mask(g->w, ents[i]);
+		h->render[h->n] = pool_index(g, ents[i], mk, COMP_RENDER, render);
+		h->memory[h->n] = pool_index(g, ents[i], mk, COMP_MEMORY, memory);
+		h->actor[h->n] = pool_index(g, ents[i], mk, COMP_ACTOR, actor);
+		h->item[h->n] = pool_index(g, ents[i], mk, COMP_ITEM, item);
+		h->ai[h->n] = pool_index(g, ents[i], mk, COMP_AI, ai);
+		h->corpse[h->n] = pool_index(g, ents[i], mk, COMP_CORPSE, corpse);
 		h->n++;
 	}
 	sort_here(g, h, ents, render);
