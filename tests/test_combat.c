@@ -52,12 +52,34 @@ static void test_table_stats(void **state)
 		assert_int_equal(a->max_hp, want[i].hp);
 		assert_int_equal(combat_defense(g, e), want[i].def);
 		assert_int_equal(combat_power(g, e), want[i].pow);
+		int pw, df;
+		combat_power_defense(g, e, &pw, &df);
+		assert_int_equal(pw, want[i].pow);
+		assert_int_equal(df, want[i].def);
 		assert_int_equal(((const struct c_xp *)ecs_get(g->w, e, COMP_XP))->value, want[i].xp);
 		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
 		assert_int_equal(r->glyph, want[i].glyph);
 		assert_int_equal(r->fg, want[i].fg);
 		assert_true(ecs_has(g->w, e, COMP_BLOCKS));
 	}
+	/* the player's, with his starting equipment, and game_stats' */
+	int pw, df;
+	combat_power_defense(g, g->player, &pw, &df);
+	assert_int_equal(pw, combat_power(g, g->player));
+	assert_int_equal(df, combat_defense(g, g->player));
+	struct game_stats st;
+	game_stats(g, &st);
+	assert_int_equal(st.power, pw);
+	assert_int_equal(st.defense, df);
+	assert_int_equal(st.xp_next, combat_xp_next(g));
+	/* the log's number moves with each write, a repeat's too */
+	uint32_t seq = game_msg_seq(g);
+	world_msg(g, GAME_MSG_DEFAULT, "A test.");
+	assert_true(game_msg_seq(g) != seq);
+	seq = game_msg_seq(g);
+	world_msg(g, GAME_MSG_DEFAULT, "A test.");
+	assert_true(game_msg_seq(g) != seq);
+	assert_int_equal(game_msg_get(g, game_msg_count(g) - 1)->count, 2);
 	game_destroy(g);
 }
 

@@ -382,6 +382,44 @@ static void test_drawables_and_memory(void **state)
 	game_destroy(g);
 }
 
+/* game_drawables walks the floor's list in the drawing order it keeps
+ * (world_here's draw[]): what it gives is what the walk over every
+ * position without the list gives, item by item, also after a look's order
+ * changed in place (no pool's version moved: the kept order is stale) and
+ * on a floor whose entities were made out of drawing order. */
+static void test_drawables_from_ordered_list(void **state)
+{
+	(void)state;
+	struct game *g = arena();
+	/* items and corpses after the actors in slot order; a monster between */
+	ecs_entity orc = gamefix_spawn(g, ACTOR_ORC, 7, 5);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(world_spawn_item(g, i % 3, 1, 8 + i, 6, NULL), 0);
+	ecs_entity goblin = gamefix_spawn(g, ACTOR_GOBLIN, 9, 7);
+	assert_int_equal(world_spawn_item(g, 0, 1, 6, 7, NULL), 0);
+	struct drawable a[32], b[32];
+	for (int round = 0; round < 3; round++) {
+		world_refresh_view(g);
+		assert_non_null(world_here(g));
+		if (round == 1) /* the orc drawn as a corpse, its look changed in place */
+			((struct c_render *)ecs_get_mut(g->w, orc, COMP_RENDER))->order = GAME_ORDER_CORPSE;
+		if (round == 2) /* and the goblin as an item */
+			((struct c_render *)ecs_get_mut(g->w, goblin, COMP_RENDER))->order = GAME_ORDER_ITEM;
+		assert_non_null(world_here(g)); /* (no version moved: the list's order is stale) */
+		int n = game_drawables(g, a, 32);
+		g->here.ok = false; /* the walk without the list */
+		assert_null(world_here(g));
+		int n2 = game_drawables(g, b, 32);
+		assert_int_equal(n, 10);
+		assert_int_equal(n, n2);
+		assert_memory_equal(a, b, (size_t)n * sizeof a[0]);
+		for (int i = 1; i < n; i++)
+			assert_true(a[i - 1].order <= a[i].order);
+		assert_int_equal(a[n - 1].glyph, '@');
+	}
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_log_bounded),
 		cmocka_unit_test(test_welcome_and_create_errors),
 		cmocka_unit_test(test_drawables_and_memory),
+		cmocka_unit_test(test_drawables_from_ordered_list),
 		cmocka_unit_test(test_memory_walks_on_change),
 		cmocka_unit_test(test_first_new_item_in_query_order),
 	};

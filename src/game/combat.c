@@ -31,6 +31,24 @@ int combat_defense(const struct game *g, ecs_entity e)
 	return a ? a->defense + equip_bonus(g, e, false) : 0;
 }
 
+void combat_power_defense(const struct game *g, ecs_entity e, int *power, int *defense)
+{
+	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
+	*power = *defense = 0;
+	if (!a)
+		return;
+	*power = a->power;
+	*defense = a->defense;
+	const struct c_equipment *eq = ecs_get(g->w, e, COMP_EQUIPMENT);
+	for (int s = 0; eq && s < EQUIP_SLOT_COUNT; s++) {
+		const struct c_equippable *it = ecs_get(g->w, eq->slot[s], COMP_EQUIPPABLE);
+		if (it) {
+			*power += it->power_bonus;
+			*defense += it->defense_bonus;
+		}
+	}
+}
+
 /* "a" or "an" for name. */
 static const char *article(const char *name)
 {

@@ -7,6 +7,9 @@
  * non-actor. */
 int combat_power(const struct game *g, ecs_entity e);
 int combat_defense(const struct game *g, ecs_entity e);
+/* Both at once (what the items e wears add, looked up once): *power and
+ * *defense as combat_power and combat_defense give them. */
+void combat_power_defense(const struct game *g, ecs_entity e, int *power, int *defense);
 /* attacker hits target in melee for max(0, power - defence), logs the
  * message ("Orc attacks you for 3 hit points.", "You attack the orc but do
  * no damage.") and kills the target when its HP reaches 0. Returns the

@@ -336,13 +336,12 @@ void game_stats(const struct game *g, struct game_stats *s)
 	memset(s, 0, sizeof(*s));
 	s->hp = a->hp;
 	s->max_hp = a->max_hp;
-	s->power = combat_power(g, g->player);
-	s->defense = combat_defense(g, g->player);
+	combat_power_defense(g, g->player, &s->power, &s->defense);
 	s->base_power = a->power;
 	s->base_defense = a->defense;
 	s->level = pl->level;
 	s->xp = pl->xp;
-	s->xp_next = combat_xp_next(g);
+	s->xp_next = content_rules.xp_base + pl->level * content_rules.xp_per_level; /* (combat_xp_next's) */
 	s->depth = g->depth;
 	s->turn = g->turn;
 }
@@ -460,7 +459,7 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
  * alone, their other components at hand, when world_here lists them),
  * so k is in the pool's order, which is mostly the order the entities
  * were made in (slot order). */
-static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap)
+static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap, bool *sorted)
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents, *unused;
@@ -478,7 +477,12 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 	const struct c_item *items = idata;
 	const struct c_ai *ais = aidata;
 	const struct world_here *h = world_here(g);
-	for (uint32_t j = 0, end = h ? h->n : n; j < end; j++) {
+	/* the list in its drawing order: then k comes out sorted unless a
+	 * look's order changed since it was made (the keys checked) */
+	uint64_t last = 0;
+	*sorted = h != NULL;
+	for (uint32_t jd = 0, end = h ? h->n : n; jd < end; jd++) {
+		uint32_t j = h ? h->draw[jd] : jd;
 		uint32_t i = h ? h->pos[j] : j;
 		if (pos[i].floor != g->depth)
 			continue;
@@ -491,7 +495,9 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 		if (!r || !drawn_at_on(g, m, e, &pos[i], r, mem, h != NULL, &x, &y, &rem))
 			continue;
 		if (cnt < cap) {
-			k[cnt].key = ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
+			k[cnt].key = world_draw_key(g, e, r);
+			*sorted = *sorted && (cnt == 0 || k[cnt].key > last);
+			last = k[cnt].key;
 			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
 						     .remembered = rem, .actor = -1, .item = -1};
 			/* (from the list when at hand: no look-up) */
@@ -565,7 +571,8 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	enum { STACK_DRAWABLES = 1024 };
 	struct keyed stack[STACK_DRAWABLES], *k = stack, *heap = NULL;
 	uint32_t cap = STACK_DRAWABLES;
-	uint32_t cnt = collect_drawables(g, k, cap);
+	bool sorted;
+	uint32_t cnt = collect_drawables(g, k, cap, &sorted);
 	if (cnt > cap) {
 		heap = malloc(n * sizeof(*k));
 		if (!heap) {
@@ -573,10 +580,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 			return 0;
 		}
 		cap = n;
-		cnt = collect_drawables(g, heap, cap);
+		cnt = collect_drawables(g, heap, cap, &sorted);
 		k = heap;
 	}
-	sort_keyed(k, cnt);
+	if (!sorted)
+		sort_keyed(k, cnt);
 	/* Too many: the lowest layers (corpses first) are left out, never the
 	 * actors and the player. */
 	uint32_t first = cnt > (uint32_t)max ? cnt - (uint32_t)max : 0;
@@ -590,6 +598,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 int game_msg_count(const struct game *g)
 {
 	return g->log_count;
+}
+
+uint32_t game_msg_seq(const struct game *g)
+{
+	return g->log_seq;
 }
 
 const struct game_msg *game_msg_get(const struct game *g, int i)

@@ -293,6 +293,10 @@ struct game_msg {
 int game_msg_count(const struct game *g);
 /* Message i, 0 = oldest kept, game_msg_count()-1 = newest; NULL out of range. */
 const struct game_msg *game_msg_get(const struct game *g, int i);
+/* A number that changes whenever the game writes to its log (a message
+ * added, or the newest one's count raised; it wraps): the same number on
+ * the same game, the same log. */
+uint32_t game_msg_seq(const struct game *g);
 /* Writes "text" or "text (xN)" for message m into buf (len > 0), truncating;
  * returns buf. */
 const char *game_msg_format(const struct game_msg *m, char *buf, int len);

@@ -341,10 +341,86 @@ void world_rebuild_occ(struct game *g)
 
 /* The index of e's component c in its pool (whose data starts at base),
  * or WORLD_HERE_NONE. */
-static uint32_t pool_index(const struct game *g, ecs_entity e, int c, const void *base)
+static uint32_t pool_index(const struct game *g, ecs_entity e, uint32_t mask, int c, const void *base)
 {
+	if (!(mask & ECS_BIT(c))) /* (e's parts, looked up once: no call for a part it lacks) */
+		return WORLD_HERE_NONE;
 	const unsigned char *p = ecs_get(g->w, e, c);
 	return p ? (uint32_t)((size_t)(p - (const unsigned char *)base) / ecs_component_size(g->w, c)) : WORLD_HERE_NONE;
+}
+
+/* The key of place j of h for its drawing order (world_draw_key; without a
+ * look, after every key a look has). */
+static uint64_t here_key(const struct game *g, const struct world_here *h, const ecs_entity *ents,
+			 const struct c_render *looks, uint32_t j)
+{
+	ecs_entity e = ents[h->pos[j]];
+	return h->render[j] == WORLD_HERE_NONE ? UINT64_MAX - ECS_INDEX(e) : world_draw_key(g, e, &looks[h->render[j]]);
+}
+
+/* Sifts place `at` of the heap draw[0..n) down (the largest key on top). */
+static void sift_down(const struct game *g, struct world_here *h, const ecs_entity *ents, const struct c_render *looks,
+		      uint32_t at, uint32_t n)
+{
+	uint32_t v = h->draw[at];
+	uint64_t kv = here_key(g, h, ents, looks, v);
+	for (;;) {
+		uint32_t c = 2 * at + 1;
+		if (c >= n)
+			break;
+		uint64_t kc = here_key(g, h, ents, looks, h->draw[c]);
+		if (c + 1 < n) {
+			uint64_t k2 = here_key(g, h, ents, looks, h->draw[c + 1]);
+			if (k2 > kc) {
+				c++;
+				kc = k2;
+			}
+		}
+		if (kc <= kv)
+			break;
+		h->draw[at] = h->draw[c];
+		at = c;
+	}
+	h->draw[at] = v;
+}
+
+/* h->draw: the list's places in drawing order (the keys differ, by slot).
+ * The list is in pool order, mostly slot order: its four layers (corpses,
+ * items, actors, the player) are split out in that order first, then
+ * finished by insertion, about linear; if that would take many moves (a
+ * floor's pools reordered by removals), a heap sort: no call, no
+ * allocation, n log n however many. */
+static void sort_here(const struct game *g, struct world_here *h, const ecs_entity *ents, const void *render)
+{
+	const struct c_render *looks = render;
+	uint32_t n = h->n, at[5] = { 0 }, moves = 0;
+	for (uint32_t j = 0; j < n; j++) { /* a layer's key >> 32: order << 8 | player; no look: last */
+		uint64_t lk = here_key(g, h, ents, looks, j) >> 32;
+		at[lk == (2u << 8 | 1) ? 4 : lk <= 2u << 8 && !(lk & 0xFF) ? (lk >> 8) + 1 : 4]++;
+	}
+	for (int b = 1; b <= 4; b++)
+		at[b] += at[b - 1];
+	for (uint32_t j = 0; j < n; j++) {
+		uint64_t lk = here_key(g, h, ents, looks, j) >> 32;
+		h->draw[at[lk == (2u << 8 | 1) ? 3 : lk <= 2u << 8 && !(lk & 0xFF) ? lk >> 8 : 3]++] = j;
+	}
+	for (uint32_t i = 1; i < n && moves <= 8 * n; i++) {
+		uint32_t v = h->draw[i], j = i;
+		uint64_t kv = here_key(g, h, ents, looks, v);
+		for (; j > 0 && here_key(g, h, ents, looks, h->draw[j - 1]) > kv; j--, moves++)
+			h->draw[j] = h->draw[j - 1];
+		h->draw[j] = v;
+	}
+	if (moves <= 8 * n)
+		return;
+	for (uint32_t i = n / 2; i-- > 0;)
+		sift_down(g, h, ents, looks, i, n);
+	for (uint32_t end = n; end > 1; end--) {
+		uint32_t top = h->draw[0];
+		h->draw[0] = h->draw[end - 1];
+		h->draw[end - 1] = top;
+		sift_down(g, h, ents, looks, 0, end - 1);
+	}
 }
 
 /* Lists the current floor's entities (struct world_here) unless the list
@@ -372,14 +448,16 @@ static void list_here(struct game *g)
 		if (h->n == WORLD_HERE_MAX)
 			return;
 		h->pos[h->n] = i;
-		h->render[h->n] = pool_index(g, ents[i], COMP_RENDER, render);
-		h->memory[h->n] = pool_index(g, ents[i], COMP_MEMORY, memory);
-		h->actor[h->n] = pool_index(g, ents[i], COMP_ACTOR, actor);
-		h->item[h->n] = pool_index(g, ents[i], COMP_ITEM, item);
-		h->ai[h->n] = pool_index(g, ents[i], COMP_AI, ai);
-		h->corpse[h->n] = pool_index(g, ents[i], COMP_CORPSE, corpse);
+		uint32_t mk = ecs_mask(g->w, ents[i]);
+		h->render[h->n] = pool_index(g, ents[i], mk, COMP_RENDER, render);
+		h->memory[h->n] = pool_index(g, ents[i], mk, COMP_MEMORY, memory);
+		h->actor[h->n] = pool_index(g, ents[i], mk, COMP_ACTOR, actor);
+		h->item[h->n] = pool_index(g, ents[i], mk, COMP_ITEM, item);
+		h->ai[h->n] = pool_index(g, ents[i], mk, COMP_AI, ai);
+		h->corpse[h->n] = pool_index(g, ents[i], mk, COMP_CORPSE, corpse);
 		h->n++;
 	}
+	sort_here(g, h, ents, render);
 	h->ok = true;
 	h->depth = g->depth;
 	h->v_pos = ecs_pool_version(g->w, COMP_POS);

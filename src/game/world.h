@@ -123,13 +123,17 @@ struct game {
 	 * floor is `depth` and no entity has gained or lost any of the seven
 	 * (their versions): only the player changes floors, and the current
 	 * floor with him. A floor with more than WORLD_HERE_MAX is not listed
-	 * (ok false: walked whole). */
+	 * (ok false: walked whole). draw[0..n) is the list's places in drawing
+	 * order (world_draw_key as the looks were when listed; an entity
+	 * without a look last): a look's order may change in place (a monster
+	 * dies), so a reader checks the keys still rise. */
 	struct world_here {
 		bool ok;
 		int depth;
 		uint32_t v_pos, v_render, v_memory, v_actor, v_item, v_ai, v_corpse, n;
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
 		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
+		uint32_t draw[WORLD_HERE_MAX];
 	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
@@ -144,6 +148,14 @@ struct game {
 int world_create(struct game **out, uint64_t seed, enum mapgen_kind k);
 /* Frees the state, every floor and entity with it; accepts NULL. */
 void world_destroy(struct game *g);
+
+/* Where entity e, drawn as r, comes in the drawing order of the floor's
+ * drawables (game_drawables): by its look's order (corpses, items,
+ * actors), the player last of the actors, then by its slot. */
+static inline uint64_t world_draw_key(const struct game *g, ecs_entity e, const struct c_render *r)
+{
+	return ((uint64_t)(uint32_t)r->order << 40) | ((uint64_t)(e == g->player) << 32) | ECS_INDEX(e);
+}
 
 /* The map of floor depth (1-based) or NULL when not generated yet. */
 static inline struct map *world_floor(const struct game *g, int depth)

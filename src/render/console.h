@@ -189,8 +189,8 @@ struct con_line {
  * there are (may exceed max). Text longer than 65535 bytes: 0 lines. */
 int con_wrap(int w, const char *utf8, struct con_line *out, int max);
 /* Prints line l of utf8 (from con_wrap) at (x, y), as con_print_wrapped
- * prints it. */
-void con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l);
+ * prints it. Returns the cells written (as con_print). */
+int con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *utf8, struct con_line l);
 
 /* Fills the rectangle (clipped) with ch in fg on bg. */
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg);

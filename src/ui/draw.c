@@ -204,11 +204,17 @@ static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int
 		filled = 0;
 	if (filled == 0 && value > 0)
 		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
-	for (int i = 0; i < w; i++)
-		con_put(c, x + i, y, ' ', pal->hp_text, i < filled ? full : empty);
 	char text[48];
 	snprintf(text, sizeof text, "%s: %d/%d", label, value, max);
-	con_print_fg(c, x + 1, y, pal->hp_text, text, w - 1);
+	/* each cell written once (its damage only when it changed): the bar's
+	 * colours, the text over them from the bar's second cell on */
+	size_t n = strlen(text), at = 0;
+	for (int i = 0; i < w; i++) {
+		uint32_t ch = ' ';
+		if (i >= 1 && at < n)
+			at += utf8_decode(text + at, n - at, &ch);
+		con_put(c, x + i, y, ch, pal->hp_text, i < filled ? full : empty);
+	}
 }
 
 /* The newest messages, wrapped, newest at the bottom, fading with age. */
@@ -273,16 +279,38 @@ static void draw_log(const struct game *g, struct console *c, int x, int y, int 
 }
 
 /* Whether a part of the HUD must be drawn: always on a whole frame (was
- * NULL), else when a number it shows changed; then its row, from x to
- * before x_end, is cleared first (as con_clear leaves it). */
-static bool stats_part(struct console *c, const struct game_stats *was, bool changed, int x, int x_end, int y,
-		       uint32_t bg)
+ * NULL), else when a number it shows changed. */
+static bool stats_part(const struct game_stats *was, bool changed)
 {
-	if (was && !changed)
-		return false;
-	if (was)
+	return !was || changed;
+}
+
+/* Cells x .. x_end - 1 of row y as con_clear leaves them, when was (the
+ * part is drawn over itself; a whole frame's console is cleared): what
+ * a part's text and bar leave of its row, so that each cell is written
+ * once and damaged only when it changed. */
+static void stats_blank(struct console *c, const struct game_stats *was, int x, int x_end, int y, uint32_t bg)
+{
+	if (was && x < x_end)
 		con_fill(c, x, y, x_end - x, 1, ' ', 0xFFFFFF, bg);
-	return true;
+}
+
+/* "Turn N" into buf (room for 16): no format to parse, every frame. */
+static void turn_text(char *buf, int turn)
+{
+	char d[12];
+	int n = 0;
+	unsigned v = turn < 0 ? 0u - (unsigned)turn : (unsigned)turn;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 11);
+	memcpy(buf, "Turn ", 5);
+	int k = 5;
+	if (turn < 0)
+		buf[k++] = '-';
+	while (n)
+		buf[k++] = d[--n];
+	buf[k] = 0;
 }
 
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
@@ -295,7 +323,7 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	bool hp = s.hp != w.hp || s.max_hp != w.max_hp;
 	bool xp = s.level != w.level || s.xp != w.xp || s.xp_next != w.xp_next;
 	if (l->compact) {
-		if (!stats_part(c, was, hp || xp || s.depth != w.depth, 0, l->cols, y, pal->bg))
+		if (!stats_part(was, hp || xp || s.depth != w.depth))
 			return 0;
 		/* no separator: the stats line is the panel's first row */
 		int bw = l->cols / 2 - 1;
@@ -305,32 +333,43 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 		int len = snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
 		if (bw > l->cols - 3 - len)
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
+		stats_blank(c, was, 0, 1, y, pal->bg);
 		draw_bar(pal, c, 1, y, bw, s.hp, s.max_hp, "HP", ui_hp_colour(pal, s.hp, s.max_hp), pal->hp_empty);
-		con_print(c, bw + 2, y, pal->xp_fg, pal->bg, buf, l->cols - bw - 3);
+		stats_blank(c, was, 1 + bw, bw + 2, y, pal->bg);
+		int n = con_print(c, bw + 2, y, pal->xp_fg, pal->bg, buf, l->cols - bw - 3);
+		stats_blank(c, was, bw + 2 + n, l->cols, y, pal->bg);
 		return 1;
 	}
 	/* the rows left of the log, one part each */
-	if (stats_part(c, was, hp, 0, l->log_x, y + 1, pal->bg)) {
+	if (stats_part(was, hp)) {
 		rows |= 1 << 1;
+		stats_blank(c, was, 0, 1, y + 1, pal->bg);
 		draw_bar(pal, c, 1, y + 1, 20, s.hp, s.max_hp, "HP", ui_hp_colour(pal, s.hp, s.max_hp), pal->hp_empty);
+		stats_blank(c, was, 21, l->log_x, y + 1, pal->bg);
 	}
-	if (stats_part(c, was, s.depth != w.depth, 0, l->log_x, y + 3, pal->bg)) {
+	if (stats_part(was, s.depth != w.depth)) {
 		rows |= 1 << 3;
 		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
-		con_print(c, 1, y + 3, pal->text, pal->bg, buf, 21);
+		stats_blank(c, was, 0, 1, y + 3, pal->bg);
+		int n = con_print(c, 1, y + 3, pal->text, pal->bg, buf, 21);
+		stats_blank(c, was, 1 + n, l->log_x, y + 3, pal->bg);
 	}
-	if (stats_part(c, was, xp, 0, l->log_x, y + 4, pal->bg)) {
+	if (stats_part(was, xp)) {
 		rows |= 1 << 4;
 		/* 21 columns: shorter forms for high levels, never a cut number */
 		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
 		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
 			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
-		con_print(c, 1, y + 4, pal->xp_fg, pal->bg, buf, 21);
+		stats_blank(c, was, 0, 1, y + 4, pal->bg);
+		int n = con_print(c, 1, y + 4, pal->xp_fg, pal->bg, buf, 21);
+		stats_blank(c, was, 1 + n, l->log_x, y + 4, pal->bg);
 	}
-	if (stats_part(c, was, s.turn != w.turn, 0, l->log_x, y + 5, pal->bg)) {
+	if (stats_part(was, s.turn != w.turn)) {
 		rows |= 1 << 5;
-		snprintf(buf, sizeof buf, "Turn %d", s.turn);
-		con_print(c, 1, y + 5, pal->dim_text, pal->bg, buf, 21);
+		turn_text(buf, s.turn);
+		stats_blank(c, was, 0, 1, y + 5, pal->bg);
+		int n = con_print(c, 1, y + 5, pal->dim_text, pal->bg, buf, 21);
+		stats_blank(c, was, 1 + n, l->log_x, y + 5, pal->bg);
 	}
 	return rows;
 }
@@ -338,6 +377,41 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c)
 {
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h, l->pal->bg);
+}
+
+bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c)
+{
+	const int x = l->log_x, y = l->log_y, w = l->log_w, h = l->log_h;
+	const uint32_t bg = l->pal->bg;
+	int k = 0, lines = 0, last = game_msg_count(g) - 1;
+	/* the messages shown, newest first (as draw_log takes them), each
+	 * wrapped and kept: one that is not kept is drawn as draw_log draws it.
+	 * (Only counted here: a message wrapped now may take the place of one
+	 * kept, so each is taken again when drawn.) */
+	for (int i = last; i >= 0 && lines < h && k < UI_LOG_LINES; i--, k++) {
+		int n = wrapped_msg(game_msg_get(g, i), w)->n;
+		if (n > LOG_WRAP_LINES)
+			return false;
+		lines += n;
+	}
+	if (lines < h && k == UI_LOG_LINES && last + 1 > k)
+		return false; /* (a box taller than UI_LOG_LINES one-line messages: not laid out here) */
+	int line = h; /* from the bottom up: each row its line's text, then blanks to the box's edge */
+	for (int age = 0; age < k && line > 0; age++) {
+		const struct game_msg *m = game_msg_get(g, last - age);
+		const struct log_wrapped *kw = wrapped_msg(m, w); /* (as many lines as counted: the same text and width) */
+		uint32_t fg = ui_scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
+		int top = line - kw->n;
+		for (int j = top < 0 ? -top : 0; j < kw->n; j++) {
+			int n = con_print_line(c, x, y + top + j, fg, bg, kw->text, kw->line[j]);
+			if (n < w)
+				con_fill(c, x + n, y + top + j, w - n, 1, ' ', 0xFFFFFF, bg);
+		}
+		line = top;
+	}
+	if (line > 0) /* the rows above the oldest message */
+		con_fill(c, x, y, w, line, ' ', 0xFFFFFF, bg);
+	return true;
 }
 
 void ui_draw_rule(const struct ui_layout *l, struct console *c)

@@ -83,6 +83,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->ndraw = game_drawables(g, d->draw, UI_MAX_DRAWABLES);
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
+	d->log_seq = game_msg_seq(g);
 	int hx, hy, r[4];
 	bool shown = hovered(u, l, g, cam_x, cam_y, &hx, &hy);
 	d->lab_w = shown ? compose_desc(l, g, scratch, true, cam_x, hx, hy, r) : 0;
@@ -199,24 +200,50 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 	}
 }
 
-/* The map view's cells the move from camera ox, oy to d's uncovered: those
- * on the floor marked, those off it blank (as con_clear leaves them). */
-static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
-			   int ox, int oy)
+/* Whether view cell (vx, vy) is one the move of the camera by (sx, sy)
+ * (new camera less old) uncovered. */
+static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx, int vy)
 {
-	int cw = l->map_cw > 1 ? l->map_cw : 1, vw = d->view_w, vh = d->view_h;
-	int sx = d->cam_x - ox, sy = d->cam_y - oy;
+	return vy + sy < 0 || vy + sy >= d->view_h || (sx > 0 && vx >= d->view_w - sx) || (sx < 0 && vx < -sx);
+}
+
+/* The map view's cells the move of the camera by (sx, sy) (new camera
+ * less old) uncovered and nothing marked: each written once as it now
+ * looks (those on the floor by their tile: a marked one, with a drawable
+ * or changed, is written by update_map; those off it and those unseen
+ * blank, as con_clear leaves them). A row at a time, the layout's sums
+ * once a row. */
+static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
+			   int sx, int sy)
+{
+	const uint32_t bg = l->pal->bg;
+	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h, w = c->w;
 	for (int vy = 0; vy < vh; vy++) {
 		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
 		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
-		int my = d->cam_y + vy;
-		for (int vx = a; vx < b; vx++) {
-			int mx = d->cam_x + vx;
-			if (mx >= 0 && my >= 0 && mx < m->w && my < m->h)
-				mark_cell(d, m, mx, my);
-			else
-				for (int h = 0, cx = ui_view_cx(l, vx); h < cw; h++)
-					con_put(c, cx + h, l->view_y + vy, ' ', 0xFFFFFF, l->pal->bg);
+		int my = d->cam_y + vy, cy = l->view_y + vy;
+		if (a >= b || cy < 0 || cy >= c->h)
+			continue;
+		bool on_row = my >= 0 && my < m->h;
+		for (int vx = a, cx = ui_view_cx(l, a); vx < b; vx++, cx += cw) {
+			int mx = d->cam_x + vx, i = my * m->w + mx;
+			struct con_cell v = { ' ', 0xFFFFFF, bg, 0, 0 };
+			if (on_row && mx >= 0 && mx < m->w) {
+				if (d->mark[i] == d->frame)
+					continue;
+				if (ui_tile_look(l, m, i, &v)) {
+					const uint16_t pic = v.flags & CON_PICTURE;
+					for (int k = 0; k < cw; k++) {
+						v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP
+									: k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+						if (cx + k >= 0 && cx + k < w)
+							con_cell_set(c, cx + k, cy, v);
+					}
+					continue;
+				}
+			}
+			for (int k = 0; k < cw; k++)
+				con_put(c, cx + k, cy, ' ', 0xFFFFFF, bg);
 		}
 	}
 }
@@ -224,7 +251,7 @@ static void mark_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 /* The map view: the cells whose tile, view or memory changed, those a
  * drawable left, reached or changed on, each written once as it now looks
  * (no description covers the map); when the camera moved from ox, oy (the
- * view moved in c: con_move) the cells it uncovered too. */
+ * view moved in c: con_move) the cells it uncovered too (draw_uncovered). */
 static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 		       int ox, int oy)
 {
@@ -238,8 +265,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
 	int cw = l->map_cw > 1 ? l->map_cw : 1;
-	if (ox != d->cam_x || oy != d->cam_y)
-		mark_uncovered(d, l, m, c, ox, oy);
+	int sx = d->cam_x - ox, sy = d->cam_y - oy; /* the camera's move (0, 0: none) */
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
 	} else if (m->views != d->views) {
@@ -266,6 +292,14 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		if (i < n)
 			mark_cell(d, m, now[i].x, now[i].y);
 	}
+	if (sx || sy) {
+		/* the cells uncovered: those with a drawable marked, the others
+		 * (not marked above) drawn now */
+		for (int i = 0; i < n; i++)
+			if (uncovered_at(d, sx, sy, now[i].x - d->cam_x, now[i].y - d->cam_y))
+				mark_cell(d, m, now[i].x, now[i].y);
+		draw_uncovered(d, l, m, c, sx, sy);
+	}
 	/* the top drawable on each marked cell (the last in drawing order) */
 	for (int i = 0; i < n; i++) {
 		int at = now[i].y * m->w + now[i].x;
@@ -291,10 +325,11 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->ndraw = n;
 }
 
-/* The HUD's numbers and the log, each when what it shows changed: composed
- * in scratch (the part redrawn is all cleared there first), copied into c;
- * but the log not when log_later (it is composed with the description on
- * it: compose_desc). */
+/* The HUD's numbers and the log, each when what it shows changed, drawn
+ * over themselves in c (ui_draw_stats, ui_draw_log_over: each cell written
+ * once; a log showing a message too long to keep is composed in scratch,
+ * the box cleared there first, and copied into c); but the log not when
+ * log_later (it is composed with the description on it: compose_desc). */
 static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 			 struct console *scratch, bool log_later)
 {
@@ -302,13 +337,16 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 	struct game_stats s;
 	game_stats(g, &s);
 	if (memcmp(&s, &d->stats, sizeof s)) {
-		int rows = ui_draw_stats(l, &s, &d->stats, scratch);
-		for (int r = 0; rows; r++, rows >>= 1)
-			if (rows & 1)
-				(void)con_copy_rect(c, scratch, 0, l->panel_y + r, l->compact ? l->cols : l->log_x, 1);
+		/* straight into c: a part drawn over itself writes each cell once */
+		(void)ui_draw_stats(l, &s, &d->stats, c);
 		d->stats = s;
 	}
-	/* the newest messages compared where they are; copied only when changed */
+	/* the newest messages compared where they are (when the game wrote to
+	 * its log since: most frames it did not); copied only when changed */
+	uint32_t seq = game_msg_seq(g);
+	if (seq == d->log_seq)
+		return;
+	d->log_seq = seq;
 	int n = game_msg_count(g), k = n < UI_LOG_LINES ? n : UI_LOG_LINES;
 	bool same = k == d->nmsg;
 	for (int i = 0; i < k && same; i++) {
@@ -316,7 +354,7 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
 	}
 	if (!same) {
-		if (!log_later) {
+		if (!log_later && !ui_draw_log_over(l, g, c)) { /* (a message too long to keep: composed apart) */
 			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 			ui_draw_log(l, g, scratch);
 			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);

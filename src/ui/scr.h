@@ -174,9 +174,11 @@ uint32_t ui_drawable_fg(const struct ui_palette *pal, const struct drawable *d);
  * log (rows panel_y + 1 on, columns before log_x), on a compact one the
  * panel's first row. With was NULL, all of it over what is there (a
  * cleared console); else only the lines showing a number that differs from
- * was, each cleared first. Returns the rows drawn, as bits (1 << (row -
- * panel_y)); each drawn row is drawn whole from column 0 to before log_x
- * (compact: the whole row). */
+ * was, each drawn over itself whole from column 0 to before log_x
+ * (compact: the whole row), every cell of it written once (what the text
+ * and the bar leave blank as con_clear leaves it), so that only the cells
+ * that change are damaged. Returns the rows drawn, as bits (1 << (row -
+ * panel_y)). */
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
 		   struct console *c);
 /* The wide panel's separator across row panel_y (the compact panel has
@@ -185,6 +187,13 @@ void ui_draw_rule(const struct ui_layout *l, struct console *c);
 /* The newest messages in the log box (log_x, log_y, log_w, log_h), over
  * what is there. */
 void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console *c);
+/* The log box as ui_draw_log draws it on a cleared box, drawn over what
+ * the box shows with each of its cells written once (a line's text, then
+ * blanks to the box's edge; the rows above the oldest line blank), so that
+ * only the cells that change are damaged. Returns false, drawing nothing,
+ * when a message shown wraps to more lines than are kept (then draw it
+ * over a cleared box). */
+bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c);
 /* One item of the hint line in its three forms, longest first: "i: inventory",
  * "i: inv" (the brief label; the full form again when there is none) and
  * "i" (the key alone; the brief form when the item has no key). */

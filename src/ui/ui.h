@@ -245,6 +245,7 @@ struct ui_drawn {
 	int ndraw;
 	struct drawable draw[UI_MAX_DRAWABLES];
 	struct game_stats stats;
+	uint32_t log_seq;          /* the log as drawn (game_msg_seq) */
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
 	int lab_w;                 /* cells the pointer's description covers on the panel (0: none) */
