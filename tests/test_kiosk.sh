@@ -135,23 +135,28 @@ cp "$root/boot/firmware/cmdline.txt" "$tmp/cmdline.orig"
 ino_before=$(stat -c %i "$root/boot/firmware/cmdline.txt")
 kiosk=$root/usr/sbin/pirogue-kiosk
 # The running machine's display drivers (PIROGUE_KIOSK_SYS: a sysfs of our
-# own): card0 and fb0 driven by the module virtio_gpu, card1 by a driver
-# built into the kernel (no module), card0-Virtual-1 a connector.
+# own, laid out as virtio-gpu's in the VM rig): card0 and fb0 hang off the
+# PCI device 0000:00:01.0, driven by virtio-pci (module virtio_pci), whose
+# virtio0 is driven by virtio_gpu; card0-Virtual-1 is a connector; card1's
+# driver (simpledrm) is built into the kernel (no module).
 sys=$tmp/sys
-mkdir -p "$sys/devices/pci0/0000:00:01.0" "$sys/devices/platform/simple" "$sys/bus/pci/drivers/virtio-pci" \
-	"$sys/bus/platform/drivers/simpledrm" "$sys/module/virtio_gpu" "$sys/class/drm" "$sys/class/graphics"
-mkdir -p "$sys/devices/pci0/0000:00:01.0/drm/card0" "$sys/devices/pci0/0000:00:01.0/drm/card0-Virtual-1" \
-	"$sys/devices/pci0/0000:00:01.0/graphics/fb0" "$sys/devices/platform/simple/drm/card1"
-ln -s ../../../bus/pci/drivers/virtio-pci "$sys/devices/pci0/0000:00:01.0/driver"
-ln -s ../../../../module/virtio_gpu "$sys/bus/pci/drivers/virtio-pci/module"
+pci=$sys/devices/pci0/0000:00:01.0
+mkdir -p "$pci/virtio0" "$pci/drm/card0/card0-Virtual-1" "$pci/graphics/fb0" "$pci/power" \
+	"$sys/devices/platform/simple/drm/card1" "$sys/bus/pci/drivers/virtio-pci" "$sys/bus/virtio/drivers/virtio_gpu" \
+	"$sys/bus/platform/drivers/simpledrm" "$sys/module/virtio_pci" "$sys/module/virtio_gpu" "$sys/class/drm" \
+	"$sys/class/graphics"
+ln -s ../../../bus/pci/drivers/virtio-pci "$pci/driver"
+ln -s ../../../../bus/virtio/drivers/virtio_gpu "$pci/virtio0/driver"
+ln -s ../../../../module/virtio_pci "$sys/bus/pci/drivers/virtio-pci/module"
+ln -s ../../../../module/virtio_gpu "$sys/bus/virtio/drivers/virtio_gpu/module"
 ln -s ../../../bus/platform/drivers/simpledrm "$sys/devices/platform/simple/driver"
-for d in card0 card0-Virtual-1; do
-	ln -s ../../../../pci0/0000:00:01.0 "$sys/devices/pci0/0000:00:01.0/drm/$d/device"
-	ln -s ../../devices/pci0/0000:00:01.0/drm/$d "$sys/class/drm/$d"
-done
-ln -s ../../../../pci0/0000:00:01.0 "$sys/devices/pci0/0000:00:01.0/graphics/fb0/device"
+ln -s ../../../0000:00:01.0 "$pci/drm/card0/device"
+ln -s ../../../../0000:00:01.0/drm/card0 "$pci/drm/card0/card0-Virtual-1/device"
+ln -s ../../../0000:00:01.0 "$pci/graphics/fb0/device"
+ln -s ../../../simple "$sys/devices/platform/simple/drm/card1/device"
+ln -s ../../devices/pci0/0000:00:01.0/drm/card0 "$sys/class/drm/card0"
+ln -s ../../devices/pci0/0000:00:01.0/drm/card0/card0-Virtual-1 "$sys/class/drm/card0-Virtual-1"
 ln -s ../../devices/pci0/0000:00:01.0/graphics/fb0 "$sys/class/graphics/fb0"
-ln -s ../../../../platform/simple "$sys/devices/platform/simple/drm/card1/device"
 ln -s ../../devices/platform/simple/drm/card1 "$sys/class/drm/card1"
 mods=$root/etc/modules-load.d/pirogue-kiosk.conf
 # with --root alone: another machine's drivers are not this image's
@@ -167,9 +172,9 @@ fi
 [ -L "$root/etc/systemd/system/multi-user.target.wants/pirogue.service" ] || no "enable: pirogue.service not enabled"
 # issue 20 item 5: the display's driver loaded by systemd-modules-load, not
 # at udev's coldplug (the VM rig measured it 20 s after the game's start)
-[ "$(grep -v '^#' "$mods" 2>/dev/null)" = virtio_gpu ] ||
-	no "enable: /etc/modules-load.d/pirogue-kiosk.conf does not list virtio_gpu alone (card0 and fb0's module; card1's driver is built in): $(cat "$mods" 2>&1)"
-grep -q 'loaded early at boot: virtio_gpu' "$tmp/enable.log" || no "enable: no line naming the display driver loaded early: $(cat "$tmp/enable.log")"
+[ "$(grep -v '^#' "$mods" 2>/dev/null | tr '\n' ' ')" = 'virtio_gpu virtio_pci ' ] ||
+	no "enable: /etc/modules-load.d/pirogue-kiosk.conf does not list virtio_gpu and virtio_pci, once each (card0's and fb0's device and its virtio0; card1's driver is built in): $(cat "$mods" 2>&1)"
+grep -q 'loaded early at boot: virtio_gpu virtio_pci' "$tmp/enable.log" || no "enable: no line naming the display drivers loaded early: $(cat "$tmp/enable.log")"
 [ -e "$root/etc/systemd/system/getty.target.wants/getty@tty1.service" ] && no "enable: getty@tty1 still enabled"
 grep -qx 'NAutoVTs=0' "$root/etc/systemd/logind.conf.d/pirogue-kiosk.conf" 2>/dev/null ||
 	no "enable: logind still spawns login prompts on other consoles (no NAutoVTs=0)"
