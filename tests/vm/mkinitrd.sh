@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the VM rig's initramfs: busybox, the kernel modules for the display
-# and input devices, the static game, the static helper and init.sh.
+# and input devices, the static game, the static helper, init.sh, and the
+# game's data beside it in /bin (fonts/, tiles/, gamepads/).
 # Usage: tests/vm/mkinitrd.sh ARCH KERNEL_DIR BUSYBOX PIROGUE VMHELPER OUT.cpio.gz
 # (KERNEL_DIR as tests/vm/setup.sh leaves it: lib/modules/<version>/...)
 set -eu
@@ -37,6 +38,11 @@ cp "$helper" "$root/bin/vmhelper"
 if [ -d "$here/../../fonts" ]; then
 	mkdir -p "$root/bin/fonts"
 	cp -r "$here/../../fonts/." "$root/bin/fonts/"
+fi
+# the tile sheets (--tiles on): beside the binary, where the game looks
+if [ -d "$here/../../tiles" ]; then
+	mkdir -p "$root/bin/tiles"
+	cp "$here/../../tiles/"*.png "$here/../../tiles/index.txt" "$root/bin/tiles/"
 fi
 if [ -d "$here/../../gamepads" ]; then
 	mkdir -p "$root/bin/gamepads"
