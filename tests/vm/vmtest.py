@@ -670,6 +670,8 @@ class Session:
         if miss:
             self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
         self.listings(want)
+        if self.cfg.get('unit'):
+            self.evdev_unit()
         self.series('drm', self.cfg.get('checks', self.CHECKS))
         if self.cfg.get('fbdev'):
             self.tag = 'fbdev-'
@@ -714,6 +716,32 @@ class Session:
                 self.report('FAIL', check, f'exit {rc}; does not show {", ".join(missing) or "-"}: ' + ' | '.join(out))
             else:
                 self.report('PASS', check, f'shows {", ".join(w for _, w in wants)}')
+
+    def evdev_unit(self):
+        """test_evdev (the host's build, its libraries beside it in the
+        initramfs) on the guest's kernel, before any game runs: its uinput
+        test (key repeat, a release read before a repeat, hotplug, the grab,
+        SYN_DROPPED) needs /dev/uinput, which CI's machine has not."""
+        check = 'evdev-unit'
+        rc, out = self.g.sh('[ -x /bin/test_evdev ] && echo yes || echo no')
+        if not out or out[-1] != 'yes':
+            return self.report('SKIP', check, 'no test_evdev in the initramfs (tests/vm/run.sh builds it on an x86_64 '
+                               'host only; said above if it did not build)')
+        rc, out = self.g.sh('cd /tmp && test_evdev; echo "VMRIG_UNIT $?"; cd /', timeout=180)
+        status = ([s.split()[1] for s in out if s.startswith('VMRIG_UNIT')] or ['?'])[0]
+        ran = [s for s in out if s.startswith('[       OK ]') or s.startswith('[  FAILED  ]') or s.startswith('[  SKIPPED ]')]
+        with open(os.path.join(self.g.outdir, 'evdev-unit.txt'), 'w') as f:
+            f.write('\n'.join(out) + '\n')
+        uinput = any('test_dev_uinput' in s and 'OK' in s for s in ran)
+        if status != '0' or not uinput:
+            bad = [s for s in out if 'FAILED' in s or 'ERROR' in s or 'LINE' in s or 'skipped' in s]
+            return self.report('FAIL', check, f'exit {status}; test_dev_uinput {"passed" if uinput else "did not pass"}: '
+                               + (' | '.join(bad[:6]) or 'no cmocka lines') + f' (all in {self.g.outdir}/evdev-unit.txt)')
+        ok = sum(1 for s in ran if s.startswith('[       OK ]'))
+        skipped = [s.split()[-1] for s in ran if s.startswith('[  SKIPPED ]')]
+        self.report('PASS', check, f'test_evdev on the guest kernel: {ok} passed'
+                    + (f', skipped {" ".join(skipped)}' if skipped else '') + ', test_dev_uinput among the passed '
+                    '(uinput devices: repeat, a release read before a repeat, hotplug, grab, SYN_DROPPED)')
 
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
@@ -1544,7 +1572,8 @@ class NotBuilt(Exception):
 
 
 CONFIGS = {
-    'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True},
+    # (unit: the evdev-unit check, test_evdev on the guest's uinput)
+    'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True, 'unit': True},
     'x86_64-virtio': {'arch': 'x86_64', 'gpu': 'virtio'},
     # cirrus prefers 16 bits per pixel: the RGB565 path of the drm backend
     'x86_64-cirrus': {'arch': 'x86_64', 'gpu': 'cirrus', 'rgb565': True,
