@@ -481,6 +481,31 @@ static void test_dev_uinput(void **st)
 	for (int i = 0; i < n; i++)
 		assert_int_equal(ev[i].key, PK_UP);
 
+	/* a tap whose release waits unread while the repeat's delay runs out
+	 * (a slow frame): the timer's fd, which the app dispatches before the
+	 * devices', reads the release first and gives no repeat (it gave one:
+	 * one tap, two moves) */
+	uwrite(kb, EV_KEY, KEY_RIGHT, 1);
+	n = 0;
+	for (int tries = 0; n == 0 && tries < 50; tries++) { /* the press, from the devices' fds alone */
+		int nf = evdev_poll_fds(e, fds, 8);
+		struct pollfd dp[8];
+		for (int i = 3; i < nf; i++)
+			dp[i - 3] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		assert_true(poll(dp, (nfds_t)(nf - 3), 1000) >= 0);
+		for (int i = 0; i < nf - 3; i++)
+			if (dp[i].revents)
+				n += evdev_dispatch(e, dp[i].fd, ev + n, 64 - n);
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(ev[0].key, PK_RIGHT);
+	uwrite(kb, EV_KEY, KEY_RIGHT, 0);
+	assert_true(evdev_poll_fds(e, fds, 8) >= 4);
+	struct pollfd rp = {.fd = fds[1], .events = POLLIN}; /* the repeat timer (evdev_poll_fds's order) */
+	assert_int_equal(poll(&rp, 1, 10 * EVDEV_REPEAT_DELAY_MS), 1); /* its delay ran out */
+	assert_int_equal(evdev_dispatch(e, fds[1], ev, 64), 0);
+	assert_int_equal(pump(e, ev, 64, EVDEV_REPEAT_DELAY_MS + 2 * EVDEV_REPEAT_INTERVAL_MS), 0);
+
 	/* the pad is unplugged: dropped; the keyboard goes on */
 	libevdev_uinput_destroy(gp);
 	uwrite(kb, EV_KEY, KEY_B, 1);

@@ -710,9 +710,21 @@ int evdev_dispatch(struct evdev *e, int fd, struct in_event *ev, int max)
 	if (fd == e->ino) {
 		hotplug(e);
 	} else if (fd == e->rep_fd) {
-		if (read(fd, &expiries, sizeof expiries) == (ssize_t)sizeof expiries && e->rep_dev &&
-		    e->rep_dev->m.hold.on && e->active)
-			ev[n++] = e->rep_dev->m.hold.ev; /* one per wake-up, never a burst */
+		if (read(fd, &expiries, sizeof expiries) == (ssize_t)sizeof expiries && e->rep_dev && e->active) {
+			/* The holding device's events first: after a slow frame the
+			 * timer and the key's release wait together, and a repeat
+			 * of a key already let go made one tap two moves. */
+			struct evdev_dev *d = e->rep_dev;
+			uint32_t gen = d->m.hold.gen;
+			for (int i = 0; i < e->ndev; i++)
+				if (e->dev[i] == d) {
+					n = read_device(e, i, ev, n, max);
+					break;
+				}
+			/* (dropped: rep_dev was cleared before d was freed) */
+			if (e->rep_dev == d && d->m.hold.on && d->m.hold.gen == gen && n < max)
+				ev[n++] = d->m.hold.ev; /* one per wake-up, never a burst */
+		}
 	} else if (fd == e->retry_fd) {
 		if (read(fd, &expiries, sizeof expiries) == (ssize_t)sizeof expiries)
 			retry_pending(e);

@@ -51,7 +51,8 @@ int evdev_poll_fds(struct evdev *e, int *fds, int max);
  * max, more may be waiting: call again (same fd) before polling. A device
  * that was unplugged is dropped here, silently; the others are unaffected.
  * An fd that is no longer in the set is ignored (returns 0, or events still
- * pending from an earlier call). */
+ * pending from an earlier call). The repeat timer's fd reads the holding
+ * device first: a release already there stops the repeat (none is given). */
 int evdev_dispatch(struct evdev *e, int fd, struct in_event *ev, int max);
 /* on: the game has the screen: devices are grabbed (if opts.grab) and events
  * delivered. off (VT switched away): devices are released to the rest of

@@ -14,6 +14,7 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import socket
 import struct
 import subprocess
@@ -342,8 +343,18 @@ class Guest:
         return int(done.split()[1]), out
 
     def send_keys(self, tokens):
+        """Taps each key (a --keys token; QCODES spells chords) in one QMP
+        input-send-event: its keys down, then up in the reverse order, the
+        release queued in the device with the press. (QMP send-key releases
+        after its hold time, 100 ms, on a timer of QEMU's main loop: with
+        three QEMUs on two cores the release reached the guest late and the
+        game's own repeat of a held movement key, after 250 ms, took one
+        Right twice on the options screen.)"""
         for tok in tokens:
-            self.qmp_cmd('send-key', keys=[{'type': 'qcode', 'data': q} for q in QCODES.get(tok, [tok])])
+            qs = QCODES.get(tok, [tok])
+            ev = [{'type': 'key', 'data': {'down': True, 'key': {'type': 'qcode', 'data': q}}} for q in qs]
+            ev += [{'type': 'key', 'data': {'down': False, 'key': {'type': 'qcode', 'data': q}}} for q in reversed(qs)]
+            self.qmp_cmd('input-send-event', events=ev)
             time.sleep(0.15)
 
     def frame_count(self):
@@ -484,22 +495,32 @@ class Rig:
                 return w
         return None
 
-    def headless(self, size, keys, name, rotate=0):
-        """The headless backend's frame for the seed, size, keys and rotation."""
-        key = (size, tuple(keys), rotate)
+    def headless(self, size, keys, name, rotate=0, font=True, extra=()):
+        """The headless backend's frame for the seed, size, keys and rotation;
+        font: with the rig's --font (else the automatic look, from a fresh
+        state directory, whose settings file could choose another); extra:
+        more arguments (e.g. --tiles on)."""
+        key = (size, tuple(keys), rotate, font, tuple(extra))
         if key in self.expected_cache:
             return self.expected_cache[key]
         d = self.args.out
         kf = os.path.join(d, f'keys-{name}.txt')
         with open(kf, 'w') as f:
             f.write(''.join(k + '\n' for k in keys))
-        png = os.path.join(d, f'expected-{size[0]}x{size[1]}r{rotate}-{name}-{zlib.crc32(repr(keys).encode()):08x}.png')
+        png = os.path.join(d, f'expected-{size[0]}x{size[1]}r{rotate}-{name}-{zlib.crc32(repr(key).encode()):08x}.png')
         if os.path.exists(png):
             os.unlink(png)
-        cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed), '--font', self.font_path,
+        cmd = [self.args.pirogue, '--backend', 'headless', '--seed', str(self.args.seed),
                '--size', f'{size[0]}x{size[1]}', '--keys', kf, '--screenshot', png]
+        if font:
+            cmd += ['--font', self.font_path]
+        else:
+            st = os.path.join(d, f'state-{name}')
+            shutil.rmtree(st, ignore_errors=True)
+            cmd += ['--state-dir', st]
         if rotate:
             cmd += ['--rotate', str(rotate)]
+        cmd += list(extra)
         # No settings file of this machine may change the reference frame.
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, PIROGUE_CONFIG='/dev/null'))
@@ -551,7 +572,9 @@ class Session:
     CHECKS = ['start-frame', 'keys', 'gamepad', 'gamepad-unplug', 'shared-shift', 'mapped-pad', 'mouse', 'chvt', 'ctrl-alt-fn',
               'second-instance', 'reset-vt-live', 'sigterm', 'sigint-sighup', 'sigquit-sigsys', 'crash', 'no-display',
               'unreadable-card', 'console-tty', 'auto-scale', 'hotplug', 'blank']
-    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm', 'fbdev-blank']
+    FB_CHECKS = ['fbdev-start-frame', 'fbdev-keys', 'fbdev-sigterm', 'fbdev-blank', 'fbdev-tiles']
+    # the moves of the tiles check (the map in pictures redrawn around them)
+    TILE_KEYS = ['l', 'l', 'j']
 
     def __init__(self, rig, cfg, g):
         self.rig, self.cfg, self.g = rig, cfg, g
@@ -565,9 +588,9 @@ class Session:
     def report(self, verdict, check, reason):
         self.rig.report(verdict, self.cfg, self.tag + check, reason)
 
-    def headless(self, keys):
+    def headless(self, keys, font=True, extra=()):
         name = (self.tag or 'drm-') + f'{len(keys)}keys'
-        return self.rig.headless(self.size, keys, name, self.cfg.get('rotate', 0))
+        return self.rig.headless(self.size, keys, name, self.cfg.get('rotate', 0), font, extra)
 
     def vt_now(self):
         """vmhelper's report of VT 1 now, or 'no VT report'."""
@@ -591,10 +614,11 @@ class Session:
         self.pid = None
         return status, after
 
-    def same_as_headless(self, what, name):
+    def same_as_headless(self, what, name, font=True, extra=()):
         """None when the screen equals the headless frame for the keys the
-        game has had, else a one-line reason."""
-        exp = self.headless(self.keys_done)
+        game has had (font, extra: as for Rig.headless), else a one-line
+        reason."""
+        exp = self.headless(self.keys_done, font, extra)
         name = self.tag + name
         # The last frame may still be on its way (a slow TCG guest): up to
         # two more looks, each after a second without a new frame.
@@ -646,6 +670,8 @@ class Session:
         if miss:
             self.broken = f'pirogue --help does not list {miss} yet (that part of the game is not in main)'
         self.listings(want)
+        if self.cfg.get('unit'):
+            self.evdev_unit()
         self.series('drm', self.cfg.get('checks', self.CHECKS))
         if self.cfg.get('fbdev'):
             self.tag = 'fbdev-'
@@ -690,6 +716,32 @@ class Session:
                 self.report('FAIL', check, f'exit {rc}; does not show {", ".join(missing) or "-"}: ' + ' | '.join(out))
             else:
                 self.report('PASS', check, f'shows {", ".join(w for _, w in wants)}')
+
+    def evdev_unit(self):
+        """test_evdev (the host's build, its libraries beside it in the
+        initramfs) on the guest's kernel, before any game runs: its uinput
+        test (key repeat, a release read before a repeat, hotplug, the grab,
+        SYN_DROPPED) needs /dev/uinput, which CI's machine has not."""
+        check = 'evdev-unit'
+        rc, out = self.g.sh('[ -x /bin/test_evdev ] && echo yes || echo no')
+        if not out or out[-1] != 'yes':
+            return self.report('SKIP', check, 'no test_evdev in the initramfs (tests/vm/run.sh builds it on an x86_64 '
+                               'host only; said above if it did not build)')
+        rc, out = self.g.sh('cd /tmp && test_evdev; echo "VMRIG_UNIT $?"; cd /', timeout=180)
+        status = ([s.split()[1] for s in out if s.startswith('VMRIG_UNIT')] or ['?'])[0]
+        ran = [s for s in out if s.startswith('[       OK ]') or s.startswith('[  FAILED  ]') or s.startswith('[  SKIPPED ]')]
+        with open(os.path.join(self.g.outdir, 'evdev-unit.txt'), 'w') as f:
+            f.write('\n'.join(out) + '\n')
+        uinput = any('test_dev_uinput' in s and 'OK' in s for s in ran)
+        if status != '0' or not uinput:
+            bad = [s for s in out if 'FAILED' in s or 'ERROR' in s or 'LINE' in s or 'skipped' in s]
+            return self.report('FAIL', check, f'exit {status}; test_dev_uinput {"passed" if uinput else "did not pass"}: '
+                               + (' | '.join(bad[:6]) or 'no cmocka lines') + f' (all in {self.g.outdir}/evdev-unit.txt)')
+        ok = sum(1 for s in ran if s.startswith('[       OK ]'))
+        skipped = [s.split()[-1] for s in ran if s.startswith('[  SKIPPED ]')]
+        self.report('PASS', check, f'test_evdev on the guest kernel: {ok} passed'
+                    + (f', skipped {" ".join(skipped)}' if skipped else '') + ', test_dev_uinput among the passed '
+                    '(uinput devices: repeat, a release read before a repeat, hotplug, grab, SYN_DROPPED)')
 
     # What each check needs besides a running game, as a function the game
     # binary links in when that part is wired into it.
@@ -738,6 +790,8 @@ class Session:
                     self.hotplug(backend)
                 elif check == 'blank':
                     self.blank(backend)
+                elif check == 'tiles':
+                    self.tiles(backend)
                 else:
                     getattr(self, check.replace('-', '_'))()
             except (Timeout, RuntimeError, ValueError, OSError) as e:
@@ -748,17 +802,20 @@ class Session:
 
     # ------------------------------------------------------------ the game
 
-    def start_game(self, backend, on_tty=False, dfl=False, extra=()):
+    def start_game(self, backend, on_tty=False, dfl=False, extra=(), font=True):
         """Starts the game in the background; waits for its first frame.
         on_tty: as a login shell or a systemd unit (TTYPath=/dev/tty1,
         StandardInput=tty) starts it: stdin and stdout on tty1, which is its
         controlling terminal, and no --vt; else its stdio is the serial
         console and it is given --vt 1. dfl: with every signal at its
         default action (vmhelper dfl), as a unit starts it, not ignoring
-        SIGINT and SIGQUIT as a shell's background job does."""
+        SIGINT and SIGQUIT as a shell's background job does. font: with the
+        rig's --font, else the automatic look (the shipped fonts and tile
+        sheets beside the binary: /bin/fonts, /bin/tiles)."""
         g = self.g
-        args = ['PIROGUE_CONFIG=/dev/null', 'pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose',
-                '--font', '/bin/fonts/' + FONT]
+        args = ['PIROGUE_CONFIG=/dev/null', 'pirogue', '--backend', backend, '--seed', str(self.rig.args.seed), '--verbose']
+        if font:
+            args += ['--font', '/bin/fonts/' + FONT]
         if backend == 'drm':
             args += ['--mode', f'{self.size[0]}x{self.size[1]}']
         if self.cfg.get('rotate'):
@@ -1461,6 +1518,41 @@ class Session:
                     f'{w * h} pixels lit); a key: {on}, frame #{n} equals the headless start frame (the key did not '
                     'move the player)')
 
+    def tiles(self, backend):
+        """A fresh game with the automatic look and --tiles on (issue 17's
+        pictures: the shipped fonts and tile sheets, found beside the
+        binary): its start frame and the frame after TILE_KEYS equal headless
+        --tiles on at the same size, and it never said it had no sheet."""
+        g = self.g
+        if self.pid:
+            g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+            self.pid = None
+        self.keys_done = []
+        tiles = ['--tiles', 'on']
+        if compare(self.headless([], False, tiles), self.headless([], False)) is None:
+            raise RuntimeError('headless --tiles on draws the same start frame as glyphs: the check would prove nothing')
+        mark = g.mark()
+        self.start_game(backend, extra=tiles, font=False)
+        why = self.same_as_headless('the start frame with --tiles on', 'tiles-start', False, tiles)
+        n = None
+        if not why:
+            before = g.frame_count()
+            g.send_keys(self.TILE_KEYS)
+            self.keys_done += self.TILE_KEYS
+            n = g.settle(before, timeout=10)
+            why = self.same_as_headless(f'after {" ".join(self.TILE_KEYS)} with --tiles on', 'tiles', False, tiles)
+        with g.lock:
+            said = [ln for ln in g.history[mark:] if ln.startswith('pirogue:') and 'tile sheet' in ln]
+            layout = ([ln for ln in g.history[mark:] if ln.startswith('pirogue: layout ')] or ['no layout line'])[-1]
+        g.sh(f'kill -TERM {self.pid}; wait {self.pid}', timeout=30)
+        self.pid = None
+        if said:
+            return self.report('FAIL', 'tiles', f'the game said: {" | ".join(said)}')
+        if why:
+            return self.report('FAIL', 'tiles', why)
+        self.report('PASS', 'tiles', f'{backend} with --tiles on ({layout[9:]}): the start frame and frame #{n} after '
+                    f'{" ".join(self.TILE_KEYS)} equal headless --tiles on at {self.size[0]}x{self.size[1]}, pixel for pixel')
+
     def crtc_restored(self, name):
         """None when the display shows the console's mode again (the game's
         DRM mode differs from it), else why not."""
@@ -1480,7 +1572,8 @@ class NotBuilt(Exception):
 
 
 CONFIGS = {
-    'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True},
+    # (unit: the evdev-unit check, test_evdev on the guest's uinput)
+    'x86_64-bochs': {'arch': 'x86_64', 'gpu': 'bochs', 'fbdev': True, 'unit': True},
     'x86_64-virtio': {'arch': 'x86_64', 'gpu': 'virtio'},
     # cirrus prefers 16 bits per pixel: the RGB565 path of the drm backend
     'x86_64-cirrus': {'arch': 'x86_64', 'gpu': 'cirrus', 'rgb565': True,
