@@ -578,6 +578,33 @@ static void test_one_value_differs(void **state)
 	}
 }
 
+/* The game ends right after its last keys, before the watcher has read
+ * them from the ring: the watcher finds the end of the stream and plays
+ * them first (its copy ends where the game did, the last checksum
+ * compared), then says the game ended. */
+static void test_end_after_last_keys(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 7);
+	rig_catch_up(&r);
+	long checks = r.w.checks;
+	rig_play(&r, CMD_MOVE_E);
+	rig_play(&r, CMD_MOVE_S);
+	rig_play(&r, CMD_WAIT);
+	watch_pub_close(r.p); /* the game ends: its sockets close */
+	r.p = NULL;
+	int rc = 0;
+	for (int round = 0; round < 100 && rc != 1; round++)
+		rc = watchfix_read(&r.w);
+	assert_int_equal(rc, 1);
+	assert_int_equal(r.w.ncmd, hist_count(game_history(r.g)));
+	assert_int_equal(r.w.checks, checks + 3);
+	assert_int_equal(r.w.mismatches, 0);
+	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
+	rig_close(&r);
+}
+
 /* Screens are sent as what they are; a replaced game is a new snapshot. */
 static void test_screens_and_new_game(void **state)
 {
@@ -931,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_one_value_differs),
+		cmocka_unit_test(test_end_after_last_keys),
 		cmocka_unit_test(test_screens_and_new_game),
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),

@@ -250,6 +250,7 @@ static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t 
 			w->last_sum = sum;
 			w->last_ncmd = ncmd;
 			w->last_turn = turn;
+			log_info("watching %s: turn %d checked, the same as the game's", w->who, turn); /* (--verbose) */
 			return 0;
 		}
 		w->mismatches++;
@@ -413,8 +414,12 @@ int watcher_read(struct watcher *w, char *why, int wlen)
 			return -e;
 		}
 		take_fds(w, &mh);
-		if (k == 0)
-			return 1;
+		if (k == 0) {
+			/* the game ended: what it wrote into the ring before is
+			 * played first */
+			int rc = ring_read(w, why, wlen);
+			return rc ? rc : 1;
+		}
 		int rc = watcher_feed(w, buf, (size_t)k, why, wlen);
 		if (rc)
 			return rc;
