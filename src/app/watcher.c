@@ -477,9 +477,14 @@ int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, s
 	else
 		snprintf(top, sizeof top, " Watching %s%s", w->who, q);
 	uint32_t bg = w->line[0] ? WARN_BG : LINE_BG;
-	int y = shown->h - 1;
-	int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
-	con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+	if (all || bg != w->shown_top_bg || strcmp(top, w->shown_top)) {
+		/* (else the row holds it still: nothing above writes there) */
+		int y = shown->h - 1;
+		int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
+		con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+		snprintf(w->shown_top, sizeof w->shown_top, "%s", top);
+		w->shown_top_bg = bg;
+	}
 	w->shown = shown;
 	w->shown_changes = shown->changes;
 	return 0;

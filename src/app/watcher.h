@@ -41,6 +41,8 @@ struct watcher {
 	struct console *inner; /* the game's screens are drawn here, at the size shown */
 	const struct console *shown; /* where the last frame was copied (its changes then): */
 	uint64_t shown_changes;      /* the next copies only inner's damage */
+	char shown_top[512];         /* the line last printed over the hints there (and its colour): */
+	uint32_t shown_top_bg;       /* printed again only when it changes */
 };
 
 /* The socket to watch: opt when given (--watch SOCKET), else the first that
