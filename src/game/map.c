@@ -241,6 +241,11 @@ uint64_t map_digest(struct map *m)
 		int j1 = (m->w + 7) / 8 - 1;
 		m->dsum = static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
 			  array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+		memset(m->dexp, 0, sizeof m->dexp);
+		for (int y = 0; y < m->h; y++)
+			for (int x = 0; x < m->w; x++)
+				if (m->explored[y * m->w + x])
+					m->dexp[y][x / 64] |= 1ULL << (x % 64);
 		m->dsum_ok = true;
 		m->dvis_ok = false;
 	}
@@ -369,6 +374,9 @@ static void explore_row(struct map *m, int y, int j0, int j1)
 				continue;
 		}
 		m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
+		for (int k = x; k < x + 8 && k < w; k++)
+			if (e[k])
+				m->dexp[y][k / 64] |= 1ULL << (k % 64);
 	}
 }
 
@@ -409,25 +417,22 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	const struct fov_box *b = &m->seen;
 	if (b->x1 < b->x0 || b->y1 < b->y0) {
 		m->dvis = vis_of_bytes(m, 0, -1, 0, -1);
-	} else if (rows.n >= 0 && b->x1 - b->x0 >= 7) {
+	} else if (rows.n >= 0) {
 		/* a view the scan gave as rows of bits: visible[]'s part from
-		 * them; the memory looked at eight cells at a time (the last
-		 * eight of a row overlapping the others), changed only in rows
-		 * where something new was seen (most rows of a view were
-		 * explored already) */
-		const int x0 = b->x0, xl = b->x1 - 7, nch = (b->x1 - b->x0 + 8) / 8;
-		const uint8_t *e = m->explored + (size_t)b->y0 * (size_t)w, *v = m->visible + (size_t)b->y0 * (size_t)w;
-		for (int y = b->y0; y <= b->y1; y++, e += w, v += w) {
-			uint64_t more = 0;
-			for (int i = 0; i < nch; i++) {
-				int x = i < nch - 1 ? x0 + 8 * i : xl;
-				uint64_t a, c;
-				memcpy(&a, e + x, 8);
-				memcpy(&c, v + x, 8);
-				more |= c & ~a;
-			}
-			if (more)
-				explore_row(m, y, j0, j1);
+		 * them; the memory changed only in rows where something new was
+		 * seen (most rows of a view were explored already) */
+		/* (the view's cells seen before: explored already, as dexp says) */
+		const int x0 = rows.x0, sh = x0 % 64, wd = x0 / 64;
+		for (int k = 0; k < rows.n; k++) {
+			uint64_t rb = rows.bits[k];
+			if (!rb)
+				continue;
+			const uint64_t *ex = m->dexp[rows.y0 + k];
+			uint64_t seen = ex[wd] >> sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				seen |= ex[wd + 1] << (64 - sh);
+			if (rb & ~seen)
+				explore_row(m, rows.y0 + k, j0, j1);
 		}
 		m->dvis = vis_of_rows(&rows);
 	} else {
