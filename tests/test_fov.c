@@ -558,9 +558,32 @@ static void check_update(const uint8_t *cells, enum fov_cells kind, int w, int h
 		int ox = rng_range(&r, -1, w), oy = rng_range(&r, -1, h); /* sometimes off the array */
 		fov_compute(op, w, h, ox, oy, radius, want);
 		fov_light_walls(op, w, h, ox, oy, radius, want);
-		fov_update(cells, kind, w, h, ox, oy, radius, got, &box);
+		/* every other call through fov_update_rows: what it says it set */
+		struct fov_rows rows;
+		if (k % 2)
+			fov_update_rows(cells, kind, w, h, ox, oy, radius, got, &box, &rows);
+		else
+			fov_update(cells, kind, w, h, ox, oy, radius, got, &box);
 		if (memcmp(want, got, n) != 0)
 			print_message("fov_update differs: %dx%d from (%d,%d) radius %d\n", w, h, ox, oy, radius);
+		if (k % 2 && radius >= 0 && radius <= 30)
+			assert_true(rows.n >= 0); /* the scan's rows: every view it makes */
+		if (k % 2 && rows.n >= 0) {
+			/* the rows hold exactly the cells set (every other is 0) */
+			size_t set = 0;
+			for (int i = 0; i < rows.n; i++)
+				for (int b = 0; b < 64; b++)
+					if (rows.bits[i] >> b & 1) {
+						int x = rows.x0 + b, y = rows.y0 + i;
+						assert_true(x >= 0 && x < w && y >= 0 && y < h);
+						assert_int_equal(got[y * w + x], 1);
+						set++;
+					}
+			size_t all = 0;
+			for (size_t i = 0; i < n; i++)
+				all += got[i] != 0;
+			assert_int_equal(set, all);
+		}
 		assert_memory_equal(want, got, n);
 		for (int y = 0; y < h; y++) /* nothing set outside the box */
 			for (int x = 0; x < w; x++)

@@ -294,11 +294,15 @@ static void test_digest_follows_games(void **state)
 		for (int size = 0; size < 2; size++) {
 			struct game_opts o = { .seed = 40 + (uint64_t)k, .mapgen = (enum mapgen_kind)k,
 					       .map_w = size ? 120 : 0, .map_h = size ? 60 : 0 };
-			struct game *g, *h;
+			/* u: the same game never digested (no watcher): the digest
+			 * must not change the game it reads */
+			struct game *g, *h, *u;
 			assert_int_equal(game_create(&g, &o), 0);
 			assert_int_equal(game_create(&h, &o), 0);
+			assert_int_equal(game_create(&u, &o), 0);
 			((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 			((struct c_actor *)ecs_get_mut(h->w, h->player, COMP_ACTOR))->defense = 1000;
+			((struct c_actor *)ecs_get_mut(u->w, u->player, COMP_ACTOR))->defense = 1000;
 			struct savefix_bot bot;
 			savefix_bot_init(&bot, 40 + (uint64_t)k);
 			for (size_t i = 0; i < 4000 && !game_is_over(g); i++) {
@@ -307,9 +311,15 @@ static void test_digest_follows_games(void **state)
 				if (size && i % 4 == 0) {
 					world_msg(g, 0xFFFFFF, "a note %zu", i);
 					world_msg(h, 0xFFFFFF, "a note %zu", i);
+					world_msg(u, 0xFFFFFF, "a note %zu", i);
 				}
 				digest_follows(g, h, &c, i);
+				game_do(u, &c);
+				if (i % 500 == 0)
+					assert_true(game_checksum(u) == game_checksum(g));
 			}
+			assert_true(game_checksum(u) == game_checksum(g));
+			game_destroy(u);
 			steps += 4000;
 			if (game_depth(g) > deepest)
 				deepest = game_depth(g);

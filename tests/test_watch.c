@@ -9,6 +9,7 @@
 #include "watchfix.h"
 #include "child.h"
 #include "gamefix.h"
+#include "conrow.h"
 #include "core/le.h"
 #include <grp.h>
 #include <pwd.h>
@@ -447,6 +448,15 @@ static void test_mismatch_asks_for_snapshot(void **state)
 	struct rig r;
 	rig_open(&r, 3);
 	rig_catch_up(&r);
+	/* its line on the screen, drawn anew only when it changes */
+	struct ui_drawn *d = calloc(1, sizeof *d);
+	struct console *shown, *scratch;
+	assert_non_null(d);
+	assert_int_equal(con_create(&shown, 160, 24), 0); /* (the whole line) */
+	assert_int_equal(con_create(&scratch, 160, 24), 0);
+	char row[1024];
+	assert_int_equal(watcher_draw(&r.w, d, shown, scratch), 0);
+	assert_non_null(strstr(conrow_text(shown, 23, row, true), "Watching test@here - q leaves"));
 	/* the copy is made to differ: a command the game never played */
 	struct command stray = { .c = CMD_MOVE_E, .item = -1, .x = -1, .y = -1, .choice = -1 };
 	game_do(r.w.game, &stray);
@@ -457,6 +467,8 @@ static void test_mismatch_asks_for_snapshot(void **state)
 	assert_false(r.w.synced);
 	assert_non_null(strstr(r.w.line, "checksum mismatch at turn"));
 	assert_null(strchr(r.w.line, '\n'));
+	assert_int_equal(watcher_draw(&r.w, d, shown, scratch), 0);
+	assert_non_null(strstr(conrow_text(shown, 23, row, true), "checksum mismatch at turn"));
 	struct watch_pub_stats st;
 	watch_pub_stats(r.p, &st);
 	long before = st.snapshots;
@@ -465,6 +477,11 @@ static void test_mismatch_asks_for_snapshot(void **state)
 	assert_int_equal(st.snapshots, before + 1);
 	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
 	assert_non_null(strstr(r.w.line, "took a new snapshot"));
+	assert_int_equal(watcher_draw(&r.w, d, shown, scratch), 0);
+	assert_non_null(strstr(conrow_text(shown, 23, row, true), "took a new snapshot"));
+	con_destroy(shown);
+	con_destroy(scratch);
+	free(d);
 	rig_close(&r);
 }
 
@@ -576,6 +593,33 @@ static void test_one_value_differs(void **state)
 		assert_true(game_checksum(r.w.game) == game_checksum(r.g));
 		rig_close(&r);
 	}
+}
+
+/* The game ends right after its last keys, before the watcher has read
+ * them from the ring: the watcher finds the end of the stream and plays
+ * them first (its copy ends where the game did, the last checksum
+ * compared), then says the game ended. */
+static void test_end_after_last_keys(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 7);
+	rig_catch_up(&r);
+	long checks = r.w.checks;
+	rig_play(&r, CMD_MOVE_E);
+	rig_play(&r, CMD_MOVE_S);
+	rig_play(&r, CMD_WAIT);
+	watch_pub_close(r.p); /* the game ends: its sockets close */
+	r.p = NULL;
+	int rc = 0;
+	for (int round = 0; round < 100 && rc != 1; round++)
+		rc = watchfix_read(&r.w);
+	assert_int_equal(rc, 1);
+	assert_int_equal(r.w.ncmd, hist_count(game_history(r.g)));
+	assert_int_equal(r.w.checks, checks + 3);
+	assert_int_equal(r.w.mismatches, 0);
+	assert_true(game_checksum(r.w.game) == game_checksum(r.g));
+	rig_close(&r);
 }
 
 /* Screens are sent as what they are; a replaced game is a new snapshot. */
@@ -931,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_one_value_differs),
+		cmocka_unit_test(test_end_after_last_keys),
 		cmocka_unit_test(test_screens_and_new_game),
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),

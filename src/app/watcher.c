@@ -250,6 +250,7 @@ static int take(struct watcher *w, uint8_t type, const unsigned char *p, size_t 
 			w->last_sum = sum;
 			w->last_ncmd = ncmd;
 			w->last_turn = turn;
+			log_info("watching %s: turn %d checked, the same as the game's", w->who, turn); /* (--verbose) */
 			return 0;
 		}
 		w->mismatches++;
@@ -413,8 +414,12 @@ int watcher_read(struct watcher *w, char *why, int wlen)
 			return -e;
 		}
 		take_fds(w, &mh);
-		if (k == 0)
-			return 1;
+		if (k == 0) {
+			/* the game ended: what it wrote into the ring before is
+			 * played first */
+			int rc = ring_read(w, why, wlen);
+			return rc ? rc : 1;
+		}
 		int rc = watcher_feed(w, buf, (size_t)k, why, wlen);
 		if (rc)
 			return rc;
@@ -472,9 +477,14 @@ int watcher_draw(struct watcher *w, struct ui_drawn *d, struct console *shown, s
 	else
 		snprintf(top, sizeof top, " Watching %s%s", w->who, q);
 	uint32_t bg = w->line[0] ? WARN_BG : LINE_BG;
-	int y = shown->h - 1;
-	int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
-	con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+	if (all || bg != w->shown_top_bg || strcmp(top, w->shown_top)) {
+		/* (else the row holds it still: nothing above writes there) */
+		int y = shown->h - 1;
+		int k = con_print(shown, 0, y, LINE_FG, bg, top, shown->w);
+		con_fill(shown, k, y, shown->w - k, 1, ' ', LINE_FG, bg);
+		snprintf(w->shown_top, sizeof w->shown_top, "%s", top);
+		w->shown_top_bg = bg;
+	}
 	w->shown = shown;
 	w->shown_changes = shown->changes;
 	return 0;

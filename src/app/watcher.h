@@ -41,6 +41,8 @@ struct watcher {
 	struct console *inner; /* the game's screens are drawn here, at the size shown */
 	const struct console *shown; /* where the last frame was copied (its changes then): */
 	uint64_t shown_changes;      /* the next copies only inner's damage */
+	char shown_top[512];         /* the line last printed over the hints there (and its colour): */
+	uint32_t shown_top_bg;       /* printed again only when it changes */
 };
 
 /* The socket to watch: opt when given (--watch SOCKET), else the first that
@@ -66,7 +68,8 @@ int watcher_feed(struct watcher *w, const void *data, size_t n, char *why, int w
  * and feeds it, then what the ring holds past where w follows it (copied
  * first, and dropped when the game wrote over it meanwhile: then, as when
  * w fell more than the ring behind, a new snapshot is asked for). Returns
- * 0, 1 when the game closed the stream (it ended), or as watcher_feed /
+ * 0, 1 when the game closed the stream (it ended; what it wrote into the
+ * ring before was played), or as watcher_feed /
  * -errno with why. */
 int watcher_read(struct watcher *w, char *why, int wlen);
 /* The descriptor besides fd to poll for reading (the ring's wake-ups), or

@@ -59,7 +59,7 @@ static inline void o_u64(struct out *o, uint64_t v)
 /* A string of at most max bytes (the field it goes back into). */
 static inline void o_str(struct out *o, const char *s, size_t max)
 {
-	size_t n = strnlen(s, max);
+	size_t n = s[0] ? strnlen(s, max) : 0; /* (most are empty: no call) */
 	if (o->n + 1 + n > o->cap) {
 		o->n = o->cap;
 		return;

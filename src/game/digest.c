@@ -162,8 +162,9 @@ static uint64_t msg_part(int s, const struct game_msg *m)
 	return digest_mix((uint64_t)s + 0x100, h);
 }
 
-/* The chain over the game's scalars and its sums, the same for both. */
-static uint64_t chain(const struct game *g, const uint64_t *floor_sum, uint64_t pools_sum, uint64_t log_sum)
+/* The chain over the game's scalars and its sums, the same for both: the
+ * floors' sums from map_digest (full: map_digest_full, from scratch). */
+static uint64_t with_floors(const struct game *g, bool full, uint64_t pools_sum, uint64_t log_sum)
 {
 	uint64_t h = 0xCBF29CE484222325ULL;
 	h = digest_step(h, g->seed);
@@ -177,29 +178,13 @@ static uint64_t chain(const struct game *g, const uint64_t *floor_sum, uint64_t 
 	h = digest_step(h, (uint64_t)(int64_t)g->stacks_from);
 	h = digest_step(h, (uint64_t)(int64_t)g->nfloors);
 	for (int f = 0; f < g->nfloors; f++)
-		h = digest_step(h, floor_sum[f]);
+		h = digest_step(h, full ? map_digest_full(g->floors[f]) : map_digest(g->floors[f]));
 	h = digest_step(h, ecs_slots(g->w));
 	h = digest_step(h, ecs_count(g->w));
 	h = digest_step(h, pools_sum); /* (each part is keyed by its component) */
 	h = digest_step(h, (uint64_t)(int64_t)g->log_start);
 	h = digest_step(h, (uint64_t)(int64_t)g->log_count);
 	return digest_step(h, log_sum);
-}
-
-#define FLOORS_ON_STACK 64
-
-/* Calls chain with the floors' sums from map_digest (full: from scratch). */
-static uint64_t with_floors(const struct game *g, bool full, uint64_t pools_sum, uint64_t log_sum)
-{
-	uint64_t few[FLOORS_ON_STACK], *fs = few;
-	if (g->nfloors > FLOORS_ON_STACK && !(fs = malloc(sizeof *fs * (size_t)g->nfloors)))
-		return 0; /* out of memory: no digest a game could match */
-	for (int f = 0; f < g->nfloors; f++)
-		fs[f] = full ? map_digest_full(g->floors[f]) : map_digest(g->floors[f]);
-	uint64_t h = chain(g, fs, pools_sum, log_sum);
-	if (fs != few)
-		free(fs);
-	return h;
 }
 
 uint64_t game_digest_full(const struct game *g)

@@ -41,6 +41,7 @@ struct frac {
 #define LIM_MAX 256
 /* Largest radius handled with one 64-bit mask per row (2 * 30 + 1 bits). */
 #define MASK_RADIUS 30
+_Static_assert(FOV_ROWS_MAX >= 2 * MASK_RADIUS + 1, "fov_rows holds a view's rows");
 
 struct scan {
 	const uint8_t *cells;
@@ -638,7 +639,8 @@ static inline __attribute__((always_inline)) void write_bits(uint8_t *p, int n, 
 /* fov_update's view for 0 <= radius <= MASK_RADIUS, NB = (2 * radius + 3 +
  * 7) / 8: what scan_all and light_walls_masked set (s->visible is all 0
  * on entry), written row by row into the box of the disc. */
-static inline __attribute__((always_inline)) void view_nb(const struct scan *s, int radius, const int NB)
+static inline __attribute__((always_inline)) void view_nb(const struct scan *s, int radius, struct fov_rows *rows,
+							   const int NB, const bool R)
 {
 	const int c = radius + 1, n = 2 * radius + 3, w = s->w, h = s->h, ox = s->ox, oy = s->oy;
 	const int *lim = lim_tab[radius];
@@ -693,6 +695,11 @@ static inline __attribute__((always_inline)) void view_nb(const struct scan *s, 
 	int x0 = ox - radius < 0 ? 0 : ox - radius, x1 = ox + radius >= w ? w - 1 : ox + radius;
 	int ja = oy - radius < 0 ? c - oy : c - radius, jb = oy + radius >= h ? c + h - 1 - oy : c + radius;
 	uint8_t *out = s->visible + (size_t)(oy - c + ja) * (size_t)w + (size_t)x0;
+	if (R) {
+		rows->x0 = x0;
+		rows->y0 = oy - c + ja;
+		rows->n = jb - ja + 1;
+	}
 	for (int j = ja; j <= jb; j++, out += w) {
 		int dy = j - c, span = lim[dy < 0 ? -dy : dy];
 		uint64_t disc = (~(uint64_t)0 >> (63 - 2 * span)) << (c - span);
@@ -701,22 +708,33 @@ static inline __attribute__((always_inline)) void view_nb(const struct scan *s, 
 		uint64_t near = fl[j - 1] | fl[j] | fl[j + 1];
 		uint64_t v = vh[j] | ((near | near << 1 | near >> 1) & disc & ~colout & H[j]);
 		write_bits(out, x1 - x0 + 1, vend, v >> (x0 - (ox - c)), NB);
+		if (R)
+			rows->bits[j - ja] = (v >> (x0 - (ox - c))) & (~(uint64_t)0 >> (63 - (x1 - x0)));
 	}
 }
 
-/* view_nb with NB as a constant. */
+/* view_nb with NB and whether rows are wanted as constants. */
+#define VIEW_NB(R)                                                                                                     \
+	switch ((2 * radius + 3 + 7) / 8) {                                                                            \
+	case 1: view_nb(s, radius, rows, 1, R); break;                                                                 \
+	case 2: view_nb(s, radius, rows, 2, R); break;                                                                 \
+	case 3: view_nb(s, radius, rows, 3, R); break;                                                                 \
+	case 4: view_nb(s, radius, rows, 4, R); break;                                                                 \
+	case 5: view_nb(s, radius, rows, 5, R); break;                                                                 \
+	case 6: view_nb(s, radius, rows, 6, R); break;                                                                 \
+	case 7: view_nb(s, radius, rows, 7, R); break;                                                                 \
+	default: view_nb(s, radius, rows, 8, R); break;                                                                \
+	}
+
 static void view_masked(const struct scan *s, int radius)
 {
-	switch ((2 * radius + 3 + 7) / 8) {
-	case 1: view_nb(s, radius, 1); break;
-	case 2: view_nb(s, radius, 2); break;
-	case 3: view_nb(s, radius, 3); break;
-	case 4: view_nb(s, radius, 4); break;
-	case 5: view_nb(s, radius, 5); break;
-	case 6: view_nb(s, radius, 6); break;
-	case 7: view_nb(s, radius, 7); break;
-	default: view_nb(s, radius, 8); break;
-	}
+	struct fov_rows *rows = NULL;
+	VIEW_NB(false)
+}
+
+static void view_masked_rows(const struct scan *s, int radius, struct fov_rows *rows)
+{
+	VIEW_NB(true)
 }
 
 /* Fills s for a view from (ox, oy) (on the array) and scans the four
@@ -758,9 +776,13 @@ struct fov_box fov_box_all(int w, int h)
 	return (struct fov_box){ 0, 0, w - 1, h - 1 };
 }
 
-void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
-		uint8_t *visible, struct fov_box *last)
+/* fov_update and fov_update_rows (rows NULL: none wanted). */
+static inline __attribute__((always_inline)) void update(const uint8_t *cells, enum fov_cells kind, int w, int h,
+							  int ox, int oy, int radius, uint8_t *visible,
+							  struct fov_box *last, struct fov_rows *rows)
 {
+	if (rows)
+		rows->n = -1;
 	if (w <= 0 || h <= 0)
 		return;
 	/* clear what the last call set */
@@ -786,13 +808,19 @@ void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox,
 		}
 	}
 	*last = (struct fov_box){ 0, 0, -1, -1 };
-	if (ox < 0 || oy < 0 || ox >= w || oy >= h)
+	if (ox < 0 || oy < 0 || ox >= w || oy >= h) {
+		if (rows)
+			rows->n = 0; /* nothing set */
 		return;
+	}
 	struct scan s = { .cells = cells, .inv = kind == FOV_OPAQUE_ZERO, .visible = visible,
 			  .w = w, .h = h, .ox = ox, .oy = oy };
 	int lim[LIM_MAX + 1];
 	if (radius >= 0 && radius <= MASK_RADIUS) {
-		view_masked(&s, radius);
+		if (rows)
+			view_masked_rows(&s, radius, rows);
+		else
+			view_masked(&s, radius);
 		b = (struct fov_box){ ox - radius, oy - radius, ox + radius, oy + radius };
 	} else {
 		s.track = true;
@@ -809,4 +837,16 @@ void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox,
 	b.x1 = b.x1 >= w ? w - 1 : b.x1;
 	b.y1 = b.y1 >= h ? h - 1 : b.y1;
 	*last = b;
+}
+
+void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
+		uint8_t *visible, struct fov_box *last)
+{
+	update(cells, kind, w, h, ox, oy, radius, visible, last, NULL);
+}
+
+void fov_update_rows(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
+		     uint8_t *visible, struct fov_box *last, struct fov_rows *rows)
+{
+	update(cells, kind, w, h, ox, oy, radius, visible, last, rows);
 }

@@ -45,4 +45,18 @@ enum fov_cells { FOV_OPAQUE_NONZERO, FOV_OPAQUE_ZERO };
 void fov_update(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
 		uint8_t *visible, struct fov_box *last);
 
+/* The cells fov_update set, as bits, when its bit-parallel scan made the
+ * view (0 <= radius <= 30): row y0 + k's cells x0 + i with bit i of
+ * bits[k] set are the ones set to 1 (k < n); every other cell of visible
+ * is 0. n = -1 when the view was made otherwise (read visible then). */
+#define FOV_ROWS_MAX 61
+struct fov_rows {
+	int x0, y0, n;
+	uint64_t bits[FOV_ROWS_MAX];
+};
+/* fov_update, also telling in *rows what it set (the view without them
+ * pays nothing for them). */
+void fov_update_rows(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
+		     uint8_t *visible, struct fov_box *last, struct fov_rows *rows);
+
 #endif

@@ -133,16 +133,9 @@ static uint64_t static_part(const struct map *m)
  * one word of bits a row (bit i: the cell bx0 + i is not 0), then any byte
  * above 1 with where it is (none but in a corrupt state); a wider box as
  * every nonzero byte with where it is. The same value from the bytes
- * (vis_of_bytes, any box holding every nonzero cell) and from its rows as
- * bits (vis_of_rows: map_update_fov gathers them as it goes). */
+ * (vis_of_bytes, any box holding every nonzero cell) and from the rows of
+ * bits the view's scan set (vis_of_rows: fov_update_rows). */
 #define VIS_KEY ((uint64_t)(DIG_VISIBLE + 1) << 40)
-
-/* Rows of visible[] as bits: row y0 + k's cells x0 + i with bit i of
- * bits[k] set are not 0, every other cell is 0. */
-struct vis_rows {
-	int x0, y0, n;
-	uint64_t bits[MAP_MAX_H];
-};
 
 /* The chain's start for a box of bits: its corner and its rows. */
 static inline uint64_t vis_head(int bx0, int by0, int by1)
@@ -158,7 +151,7 @@ static inline uint64_t vis_cell(uint64_t h, int x, int y, unsigned v)
 	return digest_step(digest_step(h, (uint64_t)(uint32_t)y << 32 | (uint32_t)x), v);
 }
 
-static uint64_t vis_of_rows(const struct vis_rows *r)
+static uint64_t vis_of_rows(const struct fov_rows *r)
 {
 	uint64_t all = 0;
 	for (int k = 0; k < r->n; k++)
@@ -248,6 +241,11 @@ uint64_t map_digest(struct map *m)
 		int j1 = (m->w + 7) / 8 - 1;
 		m->dsum = static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
 			  array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
+		memset(m->dexp, 0, sizeof m->dexp);
+		for (int y = 0; y < m->h; y++)
+			for (int x = 0; x < m->w; x++)
+				if (m->explored[y * m->w + x])
+					m->dexp[y][x / 64] |= 1ULL << (x % 64);
 		m->dsum_ok = true;
 		m->dvis_ok = false;
 	}
@@ -376,14 +374,22 @@ static void explore_row(struct map *m, int y, int j0, int j1)
 				continue;
 		}
 		m->dsum += word_part(DIG_EXPLORED, y, j, now) - word_part(DIG_EXPLORED, y, j, old);
+		for (int k = x; k < x + 8 && k < w; k++)
+			if (e[k])
+				m->dexp[y][k / 64] |= 1ULL << (k % 64);
 	}
 }
 
 void map_update_fov(struct map *m, int ox, int oy, int radius)
 {
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
-	 * or written */
-	fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+	 * or written; while the floor has a digest, the view's rows as bits
+	 * too (visible[]'s part is made from them) */
+	struct fov_rows rows;
+	if (m->dsum_ok)
+		fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen, &rows);
+	else
+		fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
 	m->views++;
 	m->view_ok = false; /* map_view's memo is of its own views */
 	/* explored |= visible over the box, eight cells of a row at a time
@@ -411,34 +417,24 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	const struct fov_box *b = &m->seen;
 	if (b->x1 < b->x0 || b->y1 < b->y0) {
 		m->dvis = vis_of_bytes(m, 0, -1, 0, -1);
-	} else if (b->x1 - b->x0 >= 7 && b->x1 - b->x0 < 64) {
-		/* a view's box (radius <= 30: at most 61 cells wide): visible[]'s
-		 * part from its rows as bits, gathered on the way, eight cells
-		 * at a time (the last eight of a row overlapping the others) */
-		struct vis_rows rows; /* (every row of the box set below: not cleared) */
-		const int x0 = b->x0, xl = b->x1 - 7;
-		rows.x0 = x0;
-		rows.y0 = b->y0;
-		rows.n = b->y1 - b->y0 + 1;
-		uint64_t odd = 0; /* bits above the lowest of a byte: not 0 or 1 */
-		const int nch = (b->x1 - b->x0 + 8) / 8; /* eight cells each, the last at xl */
-		const uint8_t *e = m->explored + (size_t)b->y0 * (size_t)w, *v = m->visible + (size_t)b->y0 * (size_t)w;
-		for (int k = 0; k < rows.n; k++, e += w, v += w) {
-			uint64_t more = 0, bits = 0;
-			for (int i = 0; i < nch; i++) {
-				int x = i < nch - 1 ? x0 + 8 * i : xl;
-				uint64_t a, c;
-				memcpy(&a, e + x, 8);
-				memcpy(&c, v + x, 8);
-				more |= c & ~a;
-				odd |= c;
-				bits |= (le64(c) * 0x0102040810204080ULL) >> 56 << (x - x0); /* byte i (0 or 1): bit i */
-			}
-			rows.bits[k] = bits;
-			if (more) /* (most rows of a view were explored already) */
-				explore_row(m, b->y0 + k, j0, j1);
+	} else if (rows.n >= 0) {
+		/* a view the scan gave as rows of bits: visible[]'s part from
+		 * them; the memory changed only in rows where something new was
+		 * seen (most rows of a view were explored already) */
+		/* (the view's cells seen before: explored already, as dexp says) */
+		const int x0 = rows.x0, sh = x0 % 64, wd = x0 / 64;
+		for (int k = 0; k < rows.n; k++) {
+			uint64_t rb = rows.bits[k];
+			if (!rb)
+				continue;
+			const uint64_t *ex = m->dexp[rows.y0 + k];
+			uint64_t seen = ex[wd] >> sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				seen |= ex[wd + 1] << (64 - sh);
+			if (rb & ~seen)
+				explore_row(m, rows.y0 + k, j0, j1);
 		}
-		m->dvis = odd & 0xFEFEFEFEFEFEFEFEULL ? vis_of_bytes(m, b->y0, b->y1, b->x0, b->x1) : vis_of_rows(&rows);
+		m->dvis = vis_of_rows(&rows);
 	} else {
 		for (int y = b->y0; y <= b->y1; y++)
 			explore_row(m, y, j0, j1);

@@ -16,6 +16,7 @@
 #define MAP_MAX_W 200
 #define MAP_MAX_H 200
 #define MAP_MAX_CELLS (MAP_MAX_W * MAP_MAX_H)
+#define MAP_EXP_WORDS ((MAP_MAX_W + 63) / 64) /* words of a row of struct map's dexp */
 
 /* Terrain of one cell; stored as uint8_t in struct map. */
 enum tile { TILE_WALL = 0, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP };
@@ -55,6 +56,11 @@ struct map {
 	uint64_t dsum, dvis;
 	uint32_t dvis_views;
 	bool dsum_ok, dvis_ok;
+	/* explored[] as bits while dsum_ok (bit x % 64 of word x / 64 of
+	 * row y: cell (x, y) explored), made with dsum and kept by
+	 * map_update_fov: what tells it, a row of a view at a time, that a
+	 * view saw nothing new */
+	uint64_t dexp[MAP_MAX_H][MAP_EXP_WORDS];
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
