@@ -1,19 +1,19 @@
 /* blit_move: a console's moved cells (con_move) moved on the surface instead of drawn. See blit.h. */
 #include "render/blit_impl.h"
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The pixels of s's w×h rectangle at (x, y) moved by (dx, dy), which may
  * overlap it (rows visited as memmove would); all of it on s. */
 static void move_px(struct surface *s, int x, int y, int w, int h, int dx, int dy)
 {
-	size_t bpp = (size_t)surf_bpp(s->format), rowb = (size_t)w * bpp, stride = (size_t)s->stride;
-	uint8_t *px = s->pixels;
-	for (int k = 0; k < h; k++) {
-		int r = dy > 0 ? y + h - 1 - k : y + k;
-		memmove(px + (size_t)(r + dy) * stride + (size_t)(x + dx) * bpp, px + (size_t)r * stride + (size_t)x * bpp,
-			rowb);
-	}
+	size_t bpp = (size_t)surf_bpp(s->format), rowb = (size_t)w * bpp;
+	ptrdiff_t stride = s->stride, step = dy > 0 ? -stride : stride; /* bottom up when moving down */
+	uint8_t *src = (uint8_t *)s->pixels + (ptrdiff_t)(dy > 0 ? y + h - 1 : y) * stride + (ptrdiff_t)x * (ptrdiff_t)bpp;
+	ptrdiff_t to = (ptrdiff_t)dy * stride + (ptrdiff_t)dx * (ptrdiff_t)bpp; /* destination - source */
+	for (int k = 0; k < h; k++, src += step)
+		memmove(src + to, src, rowb);
 }
 
 int blit_move_cells(const struct blitter *b, const struct console *c, struct surface *s)
