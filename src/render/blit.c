@@ -98,7 +98,7 @@ static void build_px(struct blitter *b, int r, bool rgb565)
 	int s = b->scale, bw = o->gw * s, bwp = (bw + 7) & ~7;
 	bool colour = f->colour != NULL;
 	x->bwp = bwp;
-	x->rowb = (size_t)bwp * (rgb565 ? 2 : colour ? 16 : 8);
+	x->rowb = (size_t)bwp * (rgb565 ? 2 : 8);
 	size_t per = (size_t)o->gh * x->rowb * (rgb565 && colour ? 4 : 1), n = 0;
 	for (int g = 0; g < f->nglyphs; g++)
 		n += b->kind[g] != GK_MASK;
@@ -135,12 +135,12 @@ static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
 	const struct font *f = b->f;
 	int s = b->scale, bw = o->gw * s, bwp = x->bwp;
 	bool colour = f->colour != NULL;
-	/* where pixel u of row v's lanes are, from the glyph's start: a at
-	 * v*rowl + lane*u (lane copies), colour B at cofs more, G and R each
-	 * a further plane on: XRGB8888 rowl = rowb/2, lane 4, cofs 4 bwp,
-	 * plane 1; RGB565 rowl = bwp, lane 1, cofs = plane = gh bwp */
+	/* where pixel u of row v's lanes are, from the glyph's start: at
+	 * v*rowl + lane*u; RGB565 colour B a plane (gh bwp) on, G and R each a
+	 * further plane on: XRGB8888 rowl = rowb/2, lane 4; RGB565 rowl = bwp,
+	 * lane 1 */
 	size_t rowl = x->rowb / 2, lane = rgb565 ? 1 : 4;
-	size_t plane = rgb565 ? (size_t)o->gh * (size_t)bwp : 1, cofs = rgb565 ? plane : 4 * (size_t)bwp;
+	size_t plane = rgb565 ? (size_t)o->gh * (size_t)bwp : 1, cofs = plane;
 	size_t gsize = (size_t)f->cell_w * (size_t)f->cell_h;
 	uint16_t *row = (uint16_t *)(void *)(x->px + x->off[g]);
 	for (int v = 0; v < o->gh; v++, row += rowl)
@@ -149,16 +149,17 @@ static inline void glyph_px(const struct blitter *b, int r, bool rgb565, int g)
 			uint16_t *p = row + lane * (size_t)u, *c = p + cofs;
 			uint16_t a = colour ? (uint16_t)(f->colour[i] >> 24) : f->coverage[i];
 			if (lane == 4 && colour) {
-				/* XRGB8888 colour: 255 - a, then each channel t*a + 128
+				/* XRGB8888 colour: each channel t*a + 128, then 255 - a
 				 * (the blend is y = t*a + 127 + bg*(255 - a), y / 255;
 				 * the rows hold y + 1 less bg*(255 - a), what the
-				 * divisions by 255 take) */
+				 * divisions by 255 take, and the factor of bg, which
+				 * the blend spreads over the pixel's lanes; its own
+				 * lane comes out 0: (255 - a) / 255 < 1) */
 				uint32_t t = f->colour[i];
-				p[0] = p[1] = p[2] = p[3] = (uint16_t)(255 - a);
-				c[0] = (uint16_t)((t & 255) * a + 128);
-				c[1] = (uint16_t)(((t >> 8) & 255) * a + 128);
-				c[2] = (uint16_t)(((t >> 16) & 255) * a + 128);
-				c[3] = 128;
+				p[0] = (uint16_t)((t & 255) * a + 128);
+				p[1] = (uint16_t)(((t >> 8) & 255) * a + 128);
+				p[2] = (uint16_t)(((t >> 16) & 255) * a + 128);
+				p[3] = (uint16_t)(255 - a);
 			} else if (lane == 4) {
 				p[0] = p[1] = p[2] = p[3] = a;
 			} else {

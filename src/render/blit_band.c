@@ -173,8 +173,8 @@ static inline __attribute__((always_inline)) void slow_cell(const struct blitter
  * (f*a + b*(255-a) + 127) / 255, is computed as (x + (x >> 8)) >> 8 with
  * x = b*255 + 128 + (f-b)*a modulo 2^16 (exact for every pixel: the true x
  * is at most 65153). Coverage fonts: f is the cell's fg; colour tilesets:
- * the tile's pixel, x = (f*a + 128) + b*(255-a) from the rows' two
- * parts (struct pxrows). */
+ * the tile's pixel, x = (f*a + 128) + b*(255-a) from the rows' lanes
+ * (struct pxrows). */
 static inline __attribute__((always_inline)) void blend_cell(const struct orient *o, const struct bjob *j,
 							     uint8_t *top, size_t stride, int nrows, int gv0,
 							     int rep0, int scale, int bw, bool colour)
@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 	const v16u16 D = LANES4((uint16_t)(fB - bB), (uint16_t)(fG - bG), (uint16_t)(fR - bR), 0);
 	const v16u16 BK = LANES4(bB, bG, bR, 0);
 #undef LANES4
-	int groups = bw / 8, tail = bw % 8, bwp = o->blend[0].bwp;
+	int groups = bw / 8, tail = bw % 8;
 	uint8_t *dst = top + (size_t)j->sx0 * 4;
 	const uint16_t *row = (const uint16_t *)(const void *)(j->rows + (size_t)gv0 * j->rowb);
 	size_t rowl = j->rowb / 2;
@@ -195,10 +195,9 @@ static inline __attribute__((always_inline)) void blend_cell(const struct orient
 	do {                                                                  \
 		v16u16 a_, v_;                                                \
 		memcpy(&a_, row + 16 * (k), 32);                              \
-		if (colour) { /* a_: 255 - alpha, c_: tile * alpha + 128 */  \
-			v16u16 c_;                                            \
-			memcpy(&c_, row + 4 * (size_t)bwp + 16 * (k), 32);    \
-			v_ = c_ + BK * a_;                                    \
+		if (colour) { /* tile * alpha + 128, and 255 - alpha spread */ \
+			v16u16 f_ = __builtin_shufflevector(a_, a_, 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15); \
+			v_ = a_ + BK * f_;                                    \
 		} else {                                                      \
 			v_ = C + D * a_;                                      \
 		}                                                             \
@@ -710,14 +709,18 @@ void blit_band_base(const struct blitter *b, const struct band *bd, struct surfa
 #define AVX2_FN static inline __attribute__((always_inline, target("avx2")))
 #define AVX512_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512bw,avx512vl")))
 
+/* Byte indices that spread each pixel's last 16-bit lane (a colour row's
+ * 255 - alpha) over its four, for 32 bytes of a shuffle (each 16-byte
+ * lane shuffled within itself). */
+#define SPREAD_X 6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15, 6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15
+
 /* Four pixels' 16 lanes (B,G,R,X each) at lane l of row, divided. */
-AVX2_FN __m256i blend4_avx2(const uint16_t *row, size_t l, size_t cofs, bool colour, __m256i C, __m256i D,
+AVX2_FN __m256i blend4_avx2(const uint16_t *row, size_t l, bool colour, __m256i C, __m256i D,
 			    __m256i BK)
 {
 	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(row + l)), y;
-	if (colour)
-		y = _mm256_add_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(row + cofs + l)),
-				     _mm256_mullo_epi16(BK, a));
+	if (colour) /* a: the tile's t*alpha + 128 and 255 - alpha, spread over the pixel */
+		y = _mm256_add_epi16(a, _mm256_mullo_epi16(BK, _mm256_shuffle_epi8(a, _mm256_setr_epi8(SPREAD_X))));
 	else
 		y = _mm256_add_epi16(C, _mm256_mullo_epi16(D, a));
 	return _mm256_mulhi_epu16(y, _mm256_set1_epi16(257));
@@ -750,28 +753,28 @@ AVX512_FN void kset_avx512(struct run_avx512 *k, __m256i c, __m256i d)
  * nt: streamed past the cache (bw 8, dst 32-byte aligned). AVX2: two
  * blend4_avx2 packed; AVX-512: a row of eight pixels is one 32-lane
  * vector, narrowed to bytes by one instruction. */
-AVX2_FN void cell_row_avx2(const struct run_avx2 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
+AVX2_FN void cell_row_avx2(const struct run_avx2 *k, const uint16_t *row, uint8_t *dst, int bw,
 			   bool colour, bool nt)
 {
-	__m256i lo = blend4_avx2(row, 0, cofs, colour, k->c, k->d, k->c);
-	__m256i hi = blend4_avx2(row, 16, cofs, colour, k->c, k->d, k->c);
+	__m256i lo = blend4_avx2(row, 0, colour, k->c, k->d, k->c);
+	__m256i hi = blend4_avx2(row, 16, colour, k->c, k->d, k->c);
 	__m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
 	if (nt)
 		_mm256_stream_si256((__m256i *)(void *)dst, p);
 	else
 		_mm256_storeu_si256((__m256i *)(void *)dst, p);
 	if (bw == 12) {
-		__m256i q = blend4_avx2(row, 32, cofs, colour, k->c, k->d, k->c);
+		__m256i q = blend4_avx2(row, 32, colour, k->c, k->d, k->c);
 		_mm_storeu_si128((__m128i *)(void *)(dst + 32),
 				 _mm_packus_epi16(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1)));
 	}
 }
-AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, size_t cofs, uint8_t *dst, int bw,
+AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, uint8_t *dst, int bw,
 			       bool colour, bool nt)
 {
 	__m512i a = _mm512_loadu_si512((const void *)row), y;
 	if (colour)
-		y = _mm512_add_epi16(_mm512_loadu_si512((const void *)(row + cofs)), _mm512_mullo_epi16(k->c, a));
+		y = _mm512_add_epi16(a, _mm512_mullo_epi16(k->c, _mm512_shuffle_epi8(a, _mm512_broadcast_i64x4(_mm256_setr_epi8(SPREAD_X)))));
 	else
 		y = _mm512_add_epi16(k->c, _mm512_mullo_epi16(k->d, a));
 	__m256i p = _mm512_cvtepi16_epi8(_mm512_mulhi_epu16(y, _mm512_set1_epi16(257)));
@@ -780,7 +783,7 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 	else
 		_mm256_storeu_si256((__m256i *)(void *)dst, p);
 	if (bw == 12) {
-		__m256i q = blend4_avx2(row, 32, cofs, colour, _mm512_castsi512_si256(k->c), _mm512_castsi512_si256(k->d),
+		__m256i q = blend4_avx2(row, 32, colour, _mm512_castsi512_si256(k->c), _mm512_castsi512_si256(k->d),
 					_mm512_castsi512_si256(k->c));
 		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm256_cvtepi16_epi8(q));
 	}
@@ -800,55 +803,55 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
  * (struct run_SUF) differ.
  */
 #define BLEND_CELLS(SUF, FN)                                                                                     \
-	/* rows of the n (1 .. 4) cells at k, the first at dst, bw, colour and \
+	/* rows of the n (1 .. 4) cells at k, the first at dst, bw, colour and                                   \
 	 * nt constants where inlined */                                                                         \
-	FN void group_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs, uint8_t *dst,   \
+	FN void group_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, uint8_t *dst,              \
 			    size_t stride, int bw, bool colour, bool nt)                                         \
 	{                                                                                                        \
-		/* in locals (the array is in memory, which a store to the surface \
-		 * might alias: read again every row) */                                                        \
+		/* in locals (the array is in memory, which a store to the surface                               \
+		 * might alias: read again every row) */                                                         \
 		struct run_##SUF k0 = k[0], k1 = k[n > 1], k2 = k[n > 2 ? 2 : 0], k3 = k[n > 3 ? 3 : 0];         \
 		size_t cw = 4 * (size_t)bw;                                                                      \
 		for (size_t y = 0, yo = 0; y < (size_t)nrows; y++, dst += stride, yo += rowl) {                  \
-			cell_row_##SUF(&k0, k0.row + yo, cofs, dst, bw, colour, nt);                             \
+			cell_row_##SUF(&k0, k0.row + yo, dst, bw, colour, nt);                                   \
 			if (n > 1)                                                                               \
-				cell_row_##SUF(&k1, k1.row + yo, cofs, dst + cw, bw, colour, nt);                \
+				cell_row_##SUF(&k1, k1.row + yo, dst + cw, bw, colour, nt);                      \
 			if (n > 2)                                                                               \
-				cell_row_##SUF(&k2, k2.row + yo, cofs, dst + 2 * cw, bw, colour, nt);            \
+				cell_row_##SUF(&k2, k2.row + yo, dst + 2 * cw, bw, colour, nt);                  \
 			if (n > 3)                                                                               \
-				cell_row_##SUF(&k3, k3.row + yo, cofs, dst + 3 * cw, bw, colour, nt);            \
+				cell_row_##SUF(&k3, k3.row + yo, dst + 3 * cw, bw, colour, nt);                  \
 		}                                                                                                \
 	}                                                                                                        \
 	/* group_SUF with n, bw, colour and nt as constants */                                                   \
-	FN void group_any_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl, size_t cofs,             \
+	FN void group_any_##SUF(const struct run_##SUF *k, int n, int nrows, size_t rowl,                        \
 				uint8_t *dst, size_t stride, int bw, bool colour, bool nt)                       \
 	{                                                                                                        \
 		if (bw == 8 && n == 2) {                                                                         \
 			if (nt && colour)                                                                        \
-				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, true, true);                \
+				group_##SUF(k, 2, nrows, rowl, dst, stride, 8, true, true);                      \
 			else if (nt)                                                                             \
-				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, false, true);               \
+				group_##SUF(k, 2, nrows, rowl, dst, stride, 8, false, true);                     \
 			else if (colour)                                                                         \
-				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, true, false);               \
+				group_##SUF(k, 2, nrows, rowl, dst, stride, 8, true, false);                     \
 			else                                                                                     \
-				group_##SUF(k, 2, nrows, rowl, cofs, dst, stride, 8, false, false);              \
+				group_##SUF(k, 2, nrows, rowl, dst, stride, 8, false, false);                    \
 		} else if (bw == 12 && n == 4) {                                                                 \
 			if (colour)                                                                              \
-				group_##SUF(k, 4, nrows, rowl, cofs, dst, stride, 12, true, false);              \
+				group_##SUF(k, 4, nrows, rowl, dst, stride, 12, true, false);                    \
 			else                                                                                     \
-				group_##SUF(k, 4, nrows, rowl, cofs, dst, stride, 12, false, false);             \
+				group_##SUF(k, 4, nrows, rowl, dst, stride, 12, false, false);                   \
 		} else {                                                                                         \
 			for (int m = 0; m < n; m++, dst += 4 * (size_t)bw) {                                     \
 				if (bw == 8 && nt)                                                               \
-					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 8, colour, true);  \
+					group_##SUF(&k[m], 1, nrows, rowl, dst, stride, 8, colour, true);        \
 				else if (bw == 8)                                                                \
-					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 8, colour, false); \
+					group_##SUF(&k[m], 1, nrows, rowl, dst, stride, 8, colour, false);       \
 				else                                                                             \
-					group_##SUF(&k[m], 1, nrows, rowl, cofs, dst, stride, 12, colour, false); \
+					group_##SUF(&k[m], 1, nrows, rowl, dst, stride, 12, colour, false);      \
 			}                                                                                        \
 		}                                                                                                \
 	}                                                                                                        \
-	FN bool blend_cells_##SUF(const struct blitter *b, const struct band *bd, struct surface *s)              \
+	FN bool blend_cells_##SUF(const struct blitter *b, const struct band *bd, struct surface *s)             \
 	{                                                                                                        \
 		int bw = bd->bw, nb = bd->nb;                                                                    \
 		if (s->format != SURF_XRGB8888 || b->scale != 1 || (bw != 8 && bw != 12))                        \
@@ -857,7 +860,6 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 		int y1 = bd->sy0 + bd->bh > s->height ? s->height : bd->sy0 + bd->bh, nrows = y1 - y0;           \
 		size_t stride = (size_t)s->stride;                                                               \
 		uint8_t *top = (uint8_t *)s->pixels + (size_t)y0 * stride;                                       \
-		size_t cofs = 4 * (size_t)bd->o->blend[0].bwp;                                                   \
 		bool nt = bd->stream && bw == 8 && !(((uintptr_t)top | stride) & 31);                            \
 		int gmax = bw == 8 ? 2 : 4;                                                                      \
 		struct run_##SUF k[4];                                                                           \
@@ -881,7 +883,7 @@ AVX512_FN void cell_row_avx512(const struct run_avx512 *k, const uint16_t *row, 
 					   _mm256_sub_epi16(FK, BK));                                            \
 				k[n].row = (const uint16_t *)(const void *)(j[n].rows + (size_t)off * j[n].rowb); \
 			}                                                                                        \
-			group_any_##SUF(k, n, nrows, j->rowb / 2, cofs, dst, stride, bw, colour, nt);            \
+			group_any_##SUF(k, n, nrows, j->rowb / 2, dst, stride, bw, colour, nt);                  \
 		}                                                                                                \
 		return true;                                                                                     \
 	}

@@ -57,10 +57,11 @@ struct orient {
 		/* per glyph gh rows of rowb bytes, at off[glyph] (SIZE_MAX:
 		 * none); NULL: the per-pixel path. bwp: the scaled width
 		 * rounded up to 8. XRGB8888: a row holds bwp pixels of four
-		 * 16-bit lanes a,a,a,a (the coverage; for colour tilesets
-		 * 255 - the tile's alpha), then for colour tilesets bwp
-		 * pixels of the tile's B*a+128, G*a+128, R*a+128, 128 in
-		 * 16-bit lanes (so a blend is one multiply and one add). RGB565: planes of gh rows of bwp 16-bit
+		 * 16-bit lanes: a,a,a,a (the coverage), or for colour
+		 * tilesets the tile's B*a+128, G*a+128, R*a+128 and 255 - a
+		 * (a its alpha; the blend spreads the last lane over the
+		 * pixel's four: one shuffle, then one multiply and one add,
+		 * as coverage's; 8 bytes a pixel either way). RGB565: planes of gh rows of bwp 16-bit
 		 * lanes (rowb = 2 bwp): a, then for colour tilesets B, G and
 		 * R; the buffer has 32 bytes to spare, so a 16-lane read
 		 * from any row stays inside it. */
