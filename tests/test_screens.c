@@ -1749,6 +1749,32 @@ static void test_options_keys_and_pad(void **st)
 }
 
 /* By the mouse: a click on a row chooses it and steps its value on. */
+/* On a 40-column console (320x240) every value shows whole between its
+ * arrows ("Explore picks up" showed "◄ potions and scr": the value and its
+ * ► cut by the box); a value longer than the box (a sheet's file name) is
+ * cut, its ► kept inside the box. */
+static void test_options_narrow(void **st)
+{
+	(void)st;
+	struct rig r;
+	rig_init(&r, NULL, UI_OPTIONS);
+	assert_int_equal(con_resize(r.c, 40, 26), 0);
+	r.u.opt_val[3] = ui_option_value(3, "potions,scrolls");
+	assert_int_equal(r.u.opt_val[3], 0);
+	r.u.opt_val[6] = -1;
+	snprintf(r.u.opt_other[6], sizeof r.u.opt_other[6], "my-own-very-long-sheet-8x9.png");
+	ui_draw(&r.u, NULL, r.c);
+	char buf[64];
+	int x, y;
+	assert_true(conrow_find_at(r.c, "Explore picks up", &x, &y));
+	assert_string_equal(conrow_text(r.c, y, buf, false), "*Explore picks up *potions and scrolls**");
+	assert_true(conrow_find_at(r.c, "Demo after", &x, &y));
+	assert_string_equal(conrow_text(r.c, y, buf, false), "*Demo after       * never *            *");
+	assert_true(conrow_find_at(r.c, "Map look", &x, &y));
+	assert_string_equal(conrow_text(r.c, y, buf, false), "*Map look         *my-own-very-long-sh**");
+	rig_done(&r);
+}
+
 static void test_options_mouse(void **st)
 {
 	(void)st;
@@ -1958,6 +1984,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_bindings),
 		cmocka_unit_test(test_help_reads_whole),
 		cmocka_unit_test(test_options_keys_and_pad),
+		cmocka_unit_test(test_options_narrow),
 		cmocka_unit_test(test_options_mouse),
 		cmocka_unit_test(test_inventory),
 		cmocka_unit_test(test_drop_stack),

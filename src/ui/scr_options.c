@@ -3,6 +3,7 @@
  * app applies it and writes the state directory's settings file); and the
  * key and pad bindings, through the help screen. */
 #include "ui/scr.h"
+#include "core/utf8.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -167,21 +168,40 @@ static void draw(const struct ui *u, const struct ui_layout *l, const struct gam
 	place(l->cols, l->rows, &x, &y, &w, &h);
 	con_fill(c, x, y, w, h, ' ', pal->text, pal->bg);
 	con_box(c, x, y, w, h, pal->title, pal->bg, "Options");
+	/* A box narrower than BOX_W (a 40-column console: 320x240) keeps its
+	 * values whole: one column of margin, the labels' column as wide as
+	 * the longest, and the arrows tight against a value that does not fit
+	 * with spaces ("Explore picks up" showed "◄ potions and scr"); a
+	 * value longer still (a file's name) is cut, its arrow kept */
+	int pad = 2, lw = LABEL_W;
+	if (w < BOX_W) {
+		pad = 1;
+		lw = 0;
+		for (int i = 0; i < ui_option_count; i++) {
+			int n = (int)utf8_len(ui_options[i].label);
+			lw = n > lw ? n : lw;
+		}
+	}
+	int vx = x + pad + lw + 1, room = x + w - pad - vx;
 	for (int i = 0; i < ui_option_count; i++) {
 		const struct ui_option *o = &ui_options[i];
 		bool sel = i == u->opt_sel;
 		uint32_t fg = sel ? 0xFFFFFF : pal->text, bg = sel ? pal->select_bg : pal->bg;
 		int ly = y + 2 + i;
 		con_fill(c, x + 1, ly, w - 2, 1, ' ', fg, bg);
-		con_print(c, x + 2, ly, fg, bg, o->label, LABEL_W);
-		char val[48];
-		if (!o->key)
-			snprintf(val, sizeof val, "\xe2\x96\xba");
-		else if (u->opt_val[i] >= 0 && u->opt_val[i] < o->n)
-			snprintf(val, sizeof val, "\xe2\x97\x84 %s \xe2\x96\xba", o->shown[u->opt_val[i]]);
-		else
-			snprintf(val, sizeof val, "\xe2\x97\x84 %s \xe2\x96\xba", u->opt_other[i]);
-		con_print(c, x + 2 + LABEL_W + 1, ly, sel ? 0xFFFFFF : pal->accent, bg, val, w - LABEL_W - 5);
+		con_print(c, x + pad, ly, fg, bg, o->label, lw);
+		uint32_t vfg = sel ? 0xFFFFFF : pal->accent;
+		if (!o->key) {
+			con_print(c, vx, ly, vfg, bg, "\xe2\x96\xba", room);
+			continue;
+		}
+		const char *name = u->opt_val[i] >= 0 && u->opt_val[i] < o->n ? o->shown[u->opt_val[i]] : u->opt_other[i];
+		bool tight = (int)utf8_len(name) + 4 > room;
+		int at = vx + con_print(c, vx, ly, vfg, bg, tight ? "\xe2\x97\x84" : "\xe2\x97\x84 ", room);
+		int left = vx + room - 1 - at; /* cut only where nothing else fits (0: nothing; < 0 means no limit) */
+		at += con_print(c, at, ly, vfg, bg, name, left > 0 ? left : 0);
+		left = vx + room - at;
+		con_print(c, at, ly, vfg, bg, tight ? "\xe2\x96\xba" : " \xe2\x96\xba", left > 0 ? left : 0);
 	}
 	if (u->notice[0])
 		con_print_wrapped(c, x + 2, y + h - 2, w - 4, 1, 0xFF8060, pal->bg, u->notice);
