@@ -4,8 +4,7 @@
  * byte sets, each piece followed by a frame drawn of whatever screen it
  * left (the game's screens given hostile values). A refusal is one line;
  * the reader never holds more than twice the bytes that came. */
-#include "fuzz.h"
-#include "app/watcher.h"
+#include "fuzzwatch.h"
 #include "render/console.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -34,14 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	fuzz_log_end(&l);
-	if (rc) {
-		if (rc != -EPROTO && rc != -ENOMEM)
-			abort();
-		if (!why[0])
-			abort();
-		fuzz_check_line(why);
-	}
-	fuzz_check_line(w.line);
+	fuzz_watch_verdict(rc, why, &w);
 	watcher_close(&w);
 	con_destroy(c);
 	con_destroy(s);

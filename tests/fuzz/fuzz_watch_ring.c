@@ -19,8 +19,7 @@
  * ahead), u32 d (the write count is the watcher's position +/- d), i32 l
  * (the count being written up to: that +  l), u16 at, u16 n, n bytes
  * written into the ring from byte at (wrapping). */
-#include "fuzz.h"
-#include "app/watcher.h"
+#include "fuzzwatch.h"
 #include "core/le.h"
 #include "render/console.h"
 #include <fcntl.h>
@@ -148,14 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			;
 	}
 	fuzz_log_end(&l);
-	if (rc) {
-		if (rc != -EPROTO && rc != -ENOMEM)
-			abort();
-		if (!why[0])
-			abort();
-		fuzz_check_line(why);
-	}
-	fuzz_check_line(w.line);
+	fuzz_watch_verdict(rc, why, &w);
 	if (!w.has_fds) {
 		close(mfd);
 		close(efd);
