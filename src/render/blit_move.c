@@ -1,5 +1,6 @@
 /* blit_move: a console's moved cells (con_move) moved on the surface instead of drawn. See blit.h. */
 #include "render/blit_impl.h"
+#include "render/blit_copy.h"
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -25,23 +26,8 @@ __attribute__((target("avx2"))) static void copy_rows_avx2(uint8_t *src, ptrdiff
 			MOVE32(64);
 			MOVE32(96);
 		}
-		for (; i + 32 <= rowb; i += 32)
-			MOVE32(0);
 #undef MOVE32
-		if (rowb - i >= 16) {
-			_mm_storeu_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(p + i)));
-			i += 16;
-		}
-		if (rowb - i >= 8) {
-			memcpy(d + i, p + i, 8);
-			i += 8;
-		}
-		if (rowb - i >= 4) {
-			memcpy(d + i, p + i, 4);
-			i += 4;
-		}
-		if (rowb - i >= 2)
-			memcpy(d + i, p + i, 2);
+		copy_row_at(d, p, i, rowb); /* the rest: 32, 16, 8, 4 and 2 bytes */
 	}
 }
 #endif
