@@ -942,6 +942,11 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	/* whole wide map cells from the wide slots: a damaged draw at
 	 * rotation 0 (a head's tail the next cell to its right) */
 	bool wide = cache && r == 0 && b->cc.wkey;
+	/* a whole text draw at rotation 0 whose every cell lies on the
+	 * surface, with the text font's masks and rows made and no cell
+	 * kept: its text cells are gathered by a short path (no look-up in
+	 * the cell cache, no sheet to choose, no edge to clip) */
+	bool text_fast = !damage && !cache_on && r == 0 && (long)ncells * bw <= sw && vb.bits && vb.px;
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -975,7 +980,40 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
 		ptrdiff_t ci = (turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0) + t0 * dci;
 		int sx0 = (flip_x ? s->width - ncells * bw : 0) + t0 * bw;
-		for (int t = t0; t < t1; t++, ci += dci, sx0 += bw) {
+		bool wide_band = wide && keep;
+		int t = t0;
+		/* text_fast: the band's text cells up to its first map cell (then
+		 * the general loop below goes on from there) */
+		for (; text_fast && t < t1; t++, ci += dci, sx0 += bw) {
+			const struct con_cell *cell = &c->cells[ci];
+			if (cell->flags & (CON_MAP | CON_WIDE | CON_TAIL))
+				break;
+			int g = lookup(b, cell->ch);
+			if (vb.kind[g] == GK_MASK) {
+				if (!vb.bits_done[g])
+					glyph_bits(b, r, g);
+				struct fjob *j = &bd->fast[bd->nf];
+				j->sx0 = sx0;
+				j->bits = vb.bits + (size_t)g * gstride;
+				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
+				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
+				if (++bd->nf == BLIT_JOBS)
+					flush_band(b, s);
+			} else {
+				if (!vb.px_done[g])
+					glyph_px(b, r, rgb565, g);
+				struct bjob *j = &bd->blend[bd->nb];
+				j->sx0 = sx0;
+				j->rows = vb.px + vb.off[g];
+				j->rowb = vb.rowb;
+				j->colour = vb.colour;
+				j->fg = cell->fg;
+				j->bg = cell->bg;
+				if (++bd->nb == BLIT_JOBS)
+					flush_band(b, s);
+			}
+		}
+		for (; t < t1; t++, ci += dci, sx0 += bw) {
 			if (damage && !damage[ci]) {
 				if (!turned && !flip_x) { /* on to the row's next damaged cell */
 					int skip = con_next_damaged(damage + (ci - t), t + 1, t1) - t - 1;
@@ -994,7 +1032,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 				ck = cc_index(&b->cc, cell);
 				/* a wide map cell whole, its tail damaged and on the
 				 * surface too: one look-up, rows of 2 bw pixels */
-				if (wide && keep && (cell->flags & CON_WIDE) && t + 1 < t1 && damage[ci + 1] &&
+				if (wide_band && (cell->flags & CON_WIDE) && t + 1 < t1 && damage[ci + 1] &&
 				    (unsigned)sx0 + (unsigned)bw <= span) {
 					struct con_cell tail = *cell;
 					tail.flags ^= CON_WIDE | CON_TAIL;
