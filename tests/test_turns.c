@@ -8,6 +8,8 @@
 
 #include "game/combat.h"
 
+#define UI_TEST_DRAWABLES 512
+
 /* A game on a walled 40x20 open room with no monsters; player at (5,5);
  * down stairs at (38,18). */
 static struct game *arena(void)
@@ -420,6 +422,45 @@ static void test_drawables_from_ordered_list(void **state)
 	game_destroy(g);
 }
 
+/* The floor's list (collect_listed) and the walk without it give the same
+ * drawables, item by item, on every turn of a played game: monsters in and
+ * out of view, items seen and remembered, corpses, the stairs taken down. */
+static void test_drawables_listed_as_walked(void **state)
+{
+	(void)state;
+	struct game *g = gamefix_new(3, MAPGEN_CLASSIC);
+	struct drawable a[UI_TEST_DRAWABLES], b[UI_TEST_DRAWABLES];
+	uint64_t r = 0x9E3779B97F4A7C15ull;
+	int remembered = 0, corpses = 0, actors = 0, items = 0, listed = 0, px, py;
+	game_player_pos(g, &px, &py);
+	for (int k = 0; k < 3; k++) /* items where he starts: seen, then remembered */
+		gamefix_item(g, k, px, py);
+	for (int turn = 0; turn < 1500 && !game_is_over(g); turn++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		struct command c = {.c = (enum cmd)(CMD_MOVE_N + (int)(r % 8)), .item = -1, .choice = -1};
+		if (turn % 150 == 149)
+			c.c = CMD_DESCEND; /* refused off the stairs */
+		(void)game_do(g, &c);
+		listed += world_here(g) != NULL;
+		int n = game_drawables(g, a, UI_TEST_DRAWABLES);
+		g->here.ok = false; /* the walk without the list */
+		int n2 = game_drawables(g, b, UI_TEST_DRAWABLES);
+		world_refresh_view(g); /* the list made again */
+		assert_int_equal(n, n2);
+		for (int i = 0; i < n; i++) {
+			assert_memory_equal(&a[i], &b[i], sizeof a[i]);
+			remembered += a[i].remembered;
+			corpses += a[i].corpse;
+			actors += a[i].actor >= 0;
+			items += a[i].item >= 0;
+		}
+	}
+	/* (the game showed every kind, mostly from the list) */
+	assert_true(listed > 1000);
+	assert_true(remembered > 0 && corpses > 0 && actors > 1500 && items > 0);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_welcome_and_create_errors),
 		cmocka_unit_test(test_drawables_and_memory),
 		cmocka_unit_test(test_drawables_from_ordered_list),
+		cmocka_unit_test(test_drawables_listed_as_walked),
 		cmocka_unit_test(test_memory_walks_on_change),
 		cmocka_unit_test(test_first_new_item_in_query_order),
 	};

@@ -453,18 +453,64 @@ static bool drawn_at(const struct game *g, ecs_entity e, int *x, int *y, bool *r
 			   NULL, false, x, y, remembered);
 }
 
-/* Drawables of the current floor into k (room for cap); returns how many
- * are drawn, which may exceed cap (then k holds the first cap of them).
- * The positions are walked where they are stored (those of the floor
- * alone, their other components at hand, when world_here lists them),
- * so k is in the pool's order, which is mostly the order the entities
- * were made in (slot order). */
+/* Drawables of the current floor into k (room for cap) when the floor's
+ * list is not at hand (collect_listed, below, when it is); returns how many are
+ * drawn, which may exceed cap (then k holds the first cap of them). The
+ * positions are walked where they are stored, so k is in the pool's
+ * order, which is mostly the order the entities were made in (slot
+ * order): *sorted false, game_drawables sorts it. */
 static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_t cap, bool *sorted)
+{
+	const struct map *m = world_floor(g, g->depth);
+	const ecs_entity *ents;
+	const void *data;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
+	const struct c_pos *pos = data;
+	*sorted = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pos[i].floor != g->depth)
+			continue;
+		ecs_entity e = ents[i];
+		const struct c_render *r = ecs_get(g->w, e, COMP_RENDER);
+		int x, y;
+		bool rem;
+		if (!r || !drawn_at_on(g, m, e, &pos[i], r, NULL, false, &x, &y, &rem))
+			continue;
+		if (cnt < cap) {
+			k[cnt].key = world_draw_key(g, e, r);
+			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+						     .remembered = rem, .actor = -1, .item = -1};
+			const struct c_actor *ac = ecs_get(g->w, e, COMP_ACTOR);
+			const struct c_item *it = ecs_get(g->w, e, COMP_ITEM);
+			const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
+			/* the dead player keeps his fighter but is drawn as a corpse */
+			k[cnt].d.corpse = ecs_get(g->w, e, COMP_CORPSE) != NULL || (ac && ac->hp <= 0);
+			if (ac && !k[cnt].d.corpse)
+				k[cnt].d.actor = (int8_t)ac->kind;
+			if (it)
+				k[cnt].d.item = (int8_t)it->kind;
+			if (ai)
+				k[cnt].d.status = (uint8_t)((ai->confused > 0 ? GAME_STATUS_CONFUSED : 0) |
+							    (ai->paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
+		}
+		cnt++;
+	}
+	return cnt;
+}
+
+/* The drawables of the current floor from its list h (world_here), in the
+ * list's drawing order, into k (room for cap): each entity's parts at hand,
+ * what is out of view and not remembered passed over first (most of a
+ * floor's entities: monsters out of sight, items not seen); as
+ * collect_drawables, but *sorted is set only when the keys came out in
+ * order (a look's order changed in place since the list was made: not). */
+static uint32_t collect_listed(const struct game *g, const struct world_here *h, struct keyed *k, uint32_t cap,
+			       bool *sorted)
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents, *unused;
 	const void *data, *rdata, *mdata, *adata, *idata, *aidata;
-	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data), cnt = 0;
+	(void)ecs_pool_view(g->w, COMP_POS, &ents, &data);
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &rdata);
 	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &mdata);
 	(void)ecs_pool_view(g->w, COMP_ACTOR, &unused, &adata);
@@ -476,50 +522,53 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 	const struct c_actor *actors = adata;
 	const struct c_item *items = idata;
 	const struct c_ai *ais = aidata;
-	const struct world_here *h = world_here(g);
-	/* the list in its drawing order: then k comes out sorted unless a
-	 * look's order changed since it was made (the keys checked) */
+	const ecs_entity player = g->player;
+	const int depth = g->depth, mw = m ? m->w : 0;
+	const unsigned uw = m ? (unsigned)m->w : 0, uh = m ? (unsigned)m->h : 0;
+	const uint8_t *vis = m ? m->visible : NULL;
 	uint64_t last = 0;
-	*sorted = h != NULL;
-	for (uint32_t jd = 0, end = h ? h->n : n; jd < end; jd++) {
-		uint32_t j = h ? h->draw[jd] : jd;
-		uint32_t i = h ? h->pos[j] : j;
-		if (pos[i].floor != g->depth)
+	bool in_order = true;
+	uint32_t cnt = 0;
+	for (uint32_t jd = 0; jd < h->n; jd++) {
+		const uint32_t j = h->draw[jd], i = h->pos[j], ri = h->render[j];
+		const struct c_pos *p = &pos[i];
+		if (ri == WORLD_HERE_NONE || p->floor != depth)
 			continue;
-		ecs_entity e = ents[i];
-		const struct c_render *r = !h ? ecs_get(g->w, e, COMP_RENDER)
-					   : h->render[j] == WORLD_HERE_NONE ? NULL : &looks[h->render[j]];
-		const struct c_memory *mem = h && h->memory[j] != WORLD_HERE_NONE ? &mems[h->memory[j]] : NULL;
-		int x, y;
-		bool rem;
-		if (!r || !drawn_at_on(g, m, e, &pos[i], r, mem, h != NULL, &x, &y, &rem))
-			continue;
+		const ecs_entity e = ents[i];
+		const struct c_render *r = &looks[ri];
+		int x = p->x, y = p->y;
+		bool rem = false;
+		/* (as drawn_at_on: in view, or an item or corpse remembered) */
+		if (e != player && !((unsigned)x < uw && (unsigned)y < uh && vis[y * mw + x])) {
+			const uint32_t mi = h->memory[j];
+			if (r->order == GAME_ORDER_ACTOR || mi == WORLD_HERE_NONE || !mems[mi].known)
+				continue;
+			x = mems[mi].x;
+			y = mems[mi].y;
+			rem = true;
+		}
 		if (cnt < cap) {
-			k[cnt].key = world_draw_key(g, e, r);
-			*sorted = *sorted && (cnt == 0 || k[cnt].key > last);
-			last = k[cnt].key;
-			k[cnt].d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-						     .remembered = rem, .actor = -1, .item = -1};
-			/* (from the list when at hand: no look-up) */
-			const struct c_actor *ac = !h ? ecs_get(g->w, e, COMP_ACTOR)
-						  : h->actor[j] == WORLD_HERE_NONE ? NULL : &actors[h->actor[j]];
-			const struct c_item *it = !h ? ecs_get(g->w, e, COMP_ITEM)
-						 : h->item[j] == WORLD_HERE_NONE ? NULL : &items[h->item[j]];
-			const struct c_ai *ai = !h ? ecs_get(g->w, e, COMP_AI)
-					       : h->ai[j] == WORLD_HERE_NONE ? NULL : &ais[h->ai[j]];
-			bool corpse = h ? h->corpse[j] != WORLD_HERE_NONE : ecs_get(g->w, e, COMP_CORPSE) != NULL;
+			const uint64_t key = world_draw_key(g, e, r);
+			in_order = in_order && (cnt == 0 || key > last);
+			last = key;
+			struct keyed *o = &k[cnt];
+			o->key = key;
+			o->d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+						 .remembered = rem, .actor = -1, .item = -1};
+			const uint32_t ac = h->actor[j], it = h->item[j], ai = h->ai[j];
 			/* the dead player keeps his fighter but is drawn as a corpse */
-			k[cnt].d.corpse = corpse || (ac && ac->hp <= 0);
-			if (ac && !k[cnt].d.corpse)
-				k[cnt].d.actor = (int8_t)ac->kind;
-			if (it)
-				k[cnt].d.item = (int8_t)it->kind;
-			if (ai)
-				k[cnt].d.status = (uint8_t)((ai->confused > 0 ? GAME_STATUS_CONFUSED : 0) |
-							    (ai->paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
+			o->d.corpse = h->corpse[j] != WORLD_HERE_NONE || (ac != WORLD_HERE_NONE && actors[ac].hp <= 0);
+			if (ac != WORLD_HERE_NONE && !o->d.corpse)
+				o->d.actor = (int8_t)actors[ac].kind;
+			if (it != WORLD_HERE_NONE)
+				o->d.item = (int8_t)items[it].kind;
+			if (ai != WORLD_HERE_NONE)
+				o->d.status = (uint8_t)((ais[ai].confused > 0 ? GAME_STATUS_CONFUSED : 0) |
+							(ais[ai].paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
 		}
 		cnt++;
 	}
+	*sorted = in_order;
 	return cnt;
 }
 
@@ -572,7 +621,8 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	struct keyed stack[STACK_DRAWABLES], *k = stack, *heap = NULL;
 	uint32_t cap = STACK_DRAWABLES;
 	bool sorted;
-	uint32_t cnt = collect_drawables(g, k, cap, &sorted);
+	const struct world_here *h = world_here(g);
+	uint32_t cnt = h ? collect_listed(g, h, k, cap, &sorted) : collect_drawables(g, k, cap, &sorted);
 	if (cnt > cap) {
 		heap = malloc(n * sizeof(*k));
 		if (!heap) {
@@ -580,7 +630,7 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 			return 0;
 		}
 		cap = n;
-		cnt = collect_drawables(g, heap, cap, &sorted);
+		cnt = h ? collect_listed(g, h, heap, cap, &sorted) : collect_drawables(g, heap, cap, &sorted);
 		k = heap;
 	}
 	if (!sorted)

@@ -89,11 +89,23 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->lab_w = shown ? compose_desc(l, g, scratch, true, cam_x, hx, hy, r) : 0;
 }
 
-static bool same_drawable(const struct drawable *a, const struct drawable *b)
+/* Whether a and b are drawn alike: their fields x .. corpse as three words,
+ * then status (no padding among them, below). order is compared too: it
+ * goes with the look, and comparing more only ever marks a cell more,
+ * which writes it as it already is (no damage). */
+_Static_assert(offsetof(struct drawable, remembered) == 20 && offsetof(struct drawable, corpse) == 23 &&
+		       offsetof(struct drawable, status) == 24,
+	       "struct drawable: x .. corpse fill 24 bytes");
+static inline bool same_drawable(const struct drawable *a, const struct drawable *b)
 {
-	return a->x == b->x && a->y == b->y && a->glyph == b->glyph && a->fg == b->fg &&
-	       a->remembered == b->remembered && a->actor == b->actor && a->item == b->item &&
-	       a->corpse == b->corpse && a->status == b->status;
+	uint64_t a0, a1, a2, b0, b1, b2;
+	memcpy(&a0, a, 8);
+	memcpy(&a1, (const char *)a + 8, 8);
+	memcpy(&a2, (const char *)a + 16, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, (const char *)b + 8, 8);
+	memcpy(&b2, (const char *)b + 16, 8);
+	return !((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) && a->status == b->status;
 }
 
 /* Map cell (x, y) becomes part of this frame's redraw (listed when in
