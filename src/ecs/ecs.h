@@ -70,7 +70,7 @@ const void *ecs_get(const struct ecs_world *w, ecs_entity e, int c);
  * e is not alive or lacks c; while writes are tracked (ecs_track_writes),
  * the entry is marked written. Write a component only through a pointer
  * from here, ecs_add or ecs_pool_view_mut, and only until the next
- * ecs_written_clear. */
+ * ecs_written_clear or ecs_pool_take_marks of its pool. */
 void *ecs_get_mut(struct ecs_world *w, ecs_entity e, int c);
 /* True when e is alive and has component c. */
 bool ecs_has(const struct ecs_world *w, ecs_entity e, int c);
