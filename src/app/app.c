@@ -842,7 +842,8 @@ int app_run(const struct app_config *cfg)
 		goto out;
 	}
 	rc = open_display(&a);
-	if (sw.fd >= 0) {
+	bool waited = sw.fd >= 0; /* after_state logged the layout */
+	if (waited) {
 		rc = after_state(&a, &sw, rc);
 		cfg = a.cfg;
 		if (a.quit)
@@ -852,7 +853,8 @@ int app_run(const struct app_config *cfg)
 		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
-	log_layout(&a);
+	if (!waited)
+		log_layout(&a);
 	a.watcher.no_keys = a.bare; /* no VT, no devices of its own: open_display */
 	if (a.watching) {
 		/* until the game ends or q: no game of our own, nothing saved */

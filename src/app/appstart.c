@@ -76,5 +76,7 @@ int after_state(struct app *a, struct pathwait *w, int rc)
 		log_info("the state directory's settings change the display: opening it again");
 		close_display(a);
 	}
-	return open_display(a);
+	if (!(rc = open_display(a)) && !(rc = size_consoles(a)))
+		log_layout(a);
+	return rc;
 }

@@ -121,9 +121,10 @@ int take_config(struct app *a, const struct app_config *cfg);
  * taken, and the display opened anew when those settings change what it
  * was opened with (a size, a rotation, a text size, a font, ...) or when
  * the first opening failed and they change it: the title is as a start
- * with the state there from the first would draw it. Returns what opening
- * the display finally returned; a->quit set (with a->status) when the
- * program is to end. */
+ * with the state there from the first would draw it. The consoles are
+ * sized to the display and its layout line logged. Returns what opening
+ * (and sizing) the display finally returned; a->quit set (with a->status)
+ * when the program is to end. */
 int after_state(struct app *a, struct pathwait *w, int rc);
 
 /* ---- app.c: the loop ---- */
