@@ -300,7 +300,7 @@ class ImageBoot(sysboot.SysBoot):
         in the guest's seconds since its kernel started."""
         out = self.out1('journalctl -b --no-pager -o short-monotonic -u pirogue.service -u pirogue-image-state.service '
                         '| grep -E "before using the state directory|state directory .* is ready|plays without saving" '
-                        '| head -n 3 | tr "\n" " "')
+                        '| head -n 3 | tr "\\n" " "')
         print(f'vmrig: {self.cfg["name"]} the state partition at the boot-time boot (guest seconds; the kernel '
               f'started {self.kernel_at:.1f} s after power on): {out or "no line of the game or the chores"}', flush=True)
 
