@@ -1,10 +1,15 @@
 /* Which display backend runs the game (app/backend.c): the one asked for,
  * headless for a replay, one line for one not built in; which own the
- * console; no check but DRM's before the VT. */
+ * console; no check but DRM's before the VT, and that one not again when
+ * the automatic choice has just probed the card (o.probed: the card is
+ * opened once less). */
 #include "testutil.h"
 #include "logcap.h"
 #include "app/backend.h"
 #include <string.h>
+#if WITH_DRM
+#include "openhook.h"
+#endif
 
 static void test_asked_for(void **st)
 {
@@ -64,12 +69,49 @@ static void test_bare(void **st)
 	}
 }
 
+/* DRM's check before the VT opens the card (here refused: EACCES, one line
+ * naming it); after the automatic choice's probe (o.probed) it opens
+ * nothing and says nothing: the card is probed once at start, not twice
+ * before the backend opens it. A backend asked for is not probed by the
+ * choice (o.probed stays false), so it is checked. */
+static void test_probed_once(void **st)
+{
+	(void)st;
+#if WITH_DRM
+	const struct display_ops *drm = display_find("drm");
+	assert_non_null(drm);
+	openhook_refuse("/dev/dri/card-probed", EACCES);
+	struct app_config cfg = { .backend = "drm", .card = "/dev/dri/card-probed" };
+	struct display_opts o;
+	backend_opts(&cfg, &o);
+	assert_false(o.probed);
+	assert_ptr_equal(backend_choose(&cfg, &o), drm);
+	assert_false(o.probed); /* asked for, not probed */
+	logcap_begin();
+	assert_int_equal(backend_check(drm, &o), -EACCES);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 1);
+	assert_non_null(strstr(logcap_buf, "/dev/dri/card-probed cannot be opened"));
+	o.probed = true; /* as display_auto's choice of drm leaves it */
+	logcap_begin();
+	assert_int_equal(backend_check(drm, &o), 0);
+	logcap_end();
+	assert_int_equal(logcap_lines(logcap_buf), 0);
+	/* backend_opts starts every choice unprobed */
+	backend_opts(&cfg, &o);
+	assert_false(o.probed);
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_asked_for),
 		cmocka_unit_test(test_not_built_in),
 		cmocka_unit_test(test_bare),
+		cmocka_unit_test(test_probed_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

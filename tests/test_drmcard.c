@@ -37,7 +37,7 @@ static void test_find_missing(void **st)
 	(void)st;
 	char path[DRMCARD_PATH_LEN];
 	logcap_begin();
-	int fd = drmcard_find("card97", "", path, sizeof path);
+	int fd = drmcard_find("card97", "", true, path, sizeof path);
 	logcap_end();
 	assert_int_equal(fd, -ENOENT);
 	assert_string_equal(path, "/dev/dri/card97");
@@ -56,7 +56,7 @@ static void test_refused_open(void **st)
 	openhook_refuse("/dev/dri/card-eperm", EPERM);
 	openhook_refuse("/dev/dri/card-eacces", EACCES);
 	logcap_begin();
-	int fd = drmcard_find("card-eperm", "", path, sizeof path);
+	int fd = drmcard_find("card-eperm", "", true, path, sizeof path);
 	logcap_end();
 	assert_int_equal(fd, -EPERM);
 	assert_int_equal(logcap_lines(logcap_buf), 1);
@@ -72,7 +72,7 @@ static void test_refused_open(void **st)
 	assert_null(strstr(why, "video group"));
 
 	logcap_begin();
-	fd = drmcard_find("card-eacces", "", path, sizeof path);
+	fd = drmcard_find("card-eacces", "", true, path, sizeof path);
 	logcap_end();
 	assert_int_equal(fd, -EACCES);
 	assert_int_equal(logcap_lines(logcap_buf), 1);

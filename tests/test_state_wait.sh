@@ -68,6 +68,7 @@ waited=$(printf '%s' "$lines" | grep -n -m 1 'waiting for' | cut -d: -f1)
 [ -n "$first" ] && [ -n "$waited" ] && [ "$first" -lt "$waited" ] ||
 	say "the display did not open before the wait (layout line ${first:-none}, wait line ${waited:-none}): $lines"
 printf '%s' "$lines" | grep -q 'opening it again' && say "a palette alone opened the display again: $lines"
+[ "$(printf '%s' "$lines" | grep -c '^pirogue: layout ')" = 1 ] || say "a palette alone: not one layout line: $lines"
 plain "$tmp/st1"
 cmp -s "$tmp/w.png" "$tmp/n.png" || say "the title after the wait differs from the plain start's (palette)"
 

@@ -508,7 +508,8 @@ static int run_script(struct app *a)
 	return 0;
 }
 
-static void on_signal(struct app *a)
+/* The signals read (contract in appstate.h). */
+void on_signal(struct app *a)
 {
 	struct signalfd_siginfo si;
 	while (read(a->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
@@ -798,92 +799,6 @@ static void app_close(struct app *a)
 	wake_close(&a->wake);
 }
 
-/* The settings of cfg that the app keeps in its own fields (the options
- * screen's, the bindings, the games' generator and size, the clock), and
- * cfg itself; again after restate. Returns 0, or 2 after one line (an
- * unknown map generator). */
-static int take_config(struct app *a, const struct app_config *cfg)
-{
-	a->cfg = cfg;
-	options_init(a);
-	if (a->watching)
-		a->idle.attract_s = a->idle.blank_s = 0; /* a watcher shows the game, never a demo */
-	if (cfg->bindings)
-		a->binds = *cfg->bindings;
-	else
-		bind_defaults(&a->binds);
-	a->ui.binds = &a->binds;
-	a->ui.kiosk = cfg->kiosk;
-	a->mapgen = MAPGEN_CLASSIC;
-	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a->mapgen)) {
-		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
-		return 2;
-	}
-	a->map_w = cfg->map_w;
-	a->map_h = cfg->map_h;
-	a->seeded = cfg->has_seed;
-	a->next_seed = cfg->seed;
-	a->session.record = cfg->record;
-	a->session.has_now = cfg->has_now;
-	a->session.now = cfg->now;
-	return 0;
-}
-
-/* --state-wait FILE (cfg->state_wait), watched by w before the display was
- * opened; rc: what open_display returned. The display stays open (a
- * failed opening is closed, to be tried again) while FILE is waited for
- * (signals: SIGTERM and the like end the program); then the configuration
- * is read again with the state directory's settings file (restate) and
- * taken, and the display opened anew when those settings change what it
- * was opened with (a size, a rotation, a text size, a font, ...) or when
- * the first opening failed and they change it: the title is as a start
- * with the state there from the first would draw it. Returns what opening
- * the display finally returned; a->quit set (with a->status) when the
- * program is to end. */
-static int after_state(struct app *a, struct pathwait *w, int rc)
-{
-	const struct app_config *was = a->cfg;
-	if (!rc && (rc = size_consoles(a)) == 0)
-		log_layout(a);
-	if (rc)
-		close_display(a); /* tried again once the state's settings are read */
-	else if (open_signals(a)) {
-		a->quit = true;
-		a->status = 1;
-		return rc;
-	}
-	if (!pathwait_there(w))
-		log_error("waiting for %s before using the state directory (--state-wait)", w->path);
-	while (!a->quit) {
-		int wr = pathwait_wait(w, a->sfd);
-		if (wr == 0)
-			break;
-		if (wr < 0) {
-			log_error("cannot wait for %s (%s): using the state directory as it is", w->path, strerror(-wr));
-			break;
-		}
-		on_signal(a);
-	}
-	pathwait_close(w);
-	if (a->quit)
-		return rc;
-	log_info("%s is there: reading the state directory", w->path);
-	int status = 0;
-	const struct app_config *now = was->restate(&status);
-	if (!now || take_config(a, now)) {
-		a->quit = true;
-		a->status = now ? 2 : status;
-		return rc;
-	}
-	if (!display_config_differs(was, now))
-		return rc; /* the display as it was opened (or its failure) stands */
-	if (!rc) {
-		log_info("the state directory's settings change the display: opening it again");
-		close_display(a);
-	}
-	return open_display(a);
-}
-
 int app_run(const struct app_config *cfg)
 {
 	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .watcher.fd = -1 };
@@ -927,7 +842,8 @@ int app_run(const struct app_config *cfg)
 		goto out;
 	}
 	rc = open_display(&a);
-	if (sw.fd >= 0) {
+	bool waited = sw.fd >= 0; /* after_state logged the layout */
+	if (waited) {
 		rc = after_state(&a, &sw, rc);
 		cfg = a.cfg;
 		if (a.quit)
@@ -937,7 +853,8 @@ int app_run(const struct app_config *cfg)
 		a.status = rc == 1 ? 2 : 1;
 		goto out;
 	}
-	log_layout(&a);
+	if (!waited)
+		log_layout(&a);
 	a.watcher.no_keys = a.bare; /* no VT, no devices of its own: open_display */
 	if (a.watching) {
 		/* until the game ends or q: no game of our own, nothing saved */

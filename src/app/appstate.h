@@ -1,4 +1,4 @@
-/* appstate: the program's state, shared by its loop (app.c), the display's start-up and the consoles sized to it (appdisplay.c), the options screen's values (appoptions.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
+/* appstate: the program's state, shared by its loop (app.c), the display's start-up and the consoles sized to it (appdisplay.c), the start-up before the loop (appstart.c), the options screen's values (appoptions.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
 #ifndef PIROGUE_APP_APPSTATE_H
 #define PIROGUE_APP_APPSTATE_H
 #include "app/app.h"
@@ -6,6 +6,7 @@
 #include "app/demo.h"
 #include "app/idle.h"
 #include "app/input.h"
+#include "app/pathwait.h"
 #include "app/session.h"
 #include "app/view.h"
 #include "app/wake.h"
@@ -104,6 +105,35 @@ int size_consoles(struct app *a);
 /* With --verbose, the display's layout line (README); nothing for a
  * display that has no pixels (the terminal). */
 void log_layout(const struct app *a);
+
+/* ---- appstart.c: the start-up before the loop ---- */
+
+/* The settings of cfg that the app keeps in its own fields (the options
+ * screen's, the bindings, the games' generator and size, the clock), and
+ * cfg itself; again after restate. Returns 0, or 2 after one line (an
+ * unknown map generator). */
+int take_config(struct app *a, const struct app_config *cfg);
+/* --state-wait FILE (cfg->state_wait), watched by w before the display was
+ * opened; rc: what open_display returned. The display stays open (a
+ * failed opening is closed, to be tried again) while FILE is waited for
+ * (signals: SIGTERM and the like end the program); then the configuration
+ * is read again with the state directory's settings file (restate) and
+ * taken, and the display opened anew when those settings change what it
+ * was opened with (a size, a rotation, a text size, a font, ...) or when
+ * the first opening failed and they change it: the title is as a start
+ * with the state there from the first would draw it. The consoles are
+ * sized to the display and its layout line logged. Returns what opening
+ * (and sizing) the display finally returned; a->quit set (with a->status)
+ * when the program is to end. */
+int after_state(struct app *a, struct pathwait *w, int rc);
+
+/* ---- app.c: the loop ---- */
+
+/* The signalfd is readable: each signal read and acted on (SIGTERM,
+ * SIGINT, SIGHUP: a->quit; the VT's release and acquire; the terminal's
+ * stop, continue and size); with no display open, only those that need
+ * none. */
+void on_signal(struct app *a);
 
 /* ---- appoptions.c: the options screen's values (scr_options.c's rows) ---- */
 

@@ -70,7 +70,7 @@ static const struct display_ops *no_display(const struct app_config *cfg, const 
 	}
 }
 
-const struct display_ops *backend_choose(const struct app_config *cfg, const struct display_opts *o)
+const struct display_ops *backend_choose(const struct app_config *cfg, struct display_opts *o)
 {
 	const char *name = cfg->replay ? "headless" : cfg->backend;
 	if (name) {
@@ -90,13 +90,16 @@ const struct display_ops *backend_choose(const struct app_config *cfg, const str
 	else
 		log_info("display: %s", why);
 	display_watch_close(&w);
+	/* display_auto chose drm by probing it (drmcard_probe: opened,
+	 * mastered, a display connected): not probed again */
+	o->probed = ops && !strcmp(ops->name, "drm");
 	return ops;
 }
 
 int backend_check(const struct display_ops *ops, const struct display_opts *o)
 {
 #if WITH_DRM
-	if (!strcmp(ops->name, "drm")) {
+	if (!strcmp(ops->name, "drm") && !o->probed) {
 		/* A display held by another program (a second pirogue, X) is
 		 * refused before the VT is touched: taking that VT and giving it
 		 * back would change it, and the picture, under the program that

@@ -8,18 +8,21 @@
 void backend_opts(const struct app_config *cfg, struct display_opts *o);
 
 /* The backend for cfg with options o: --backend (headless for --replay),
- * else display_auto's choice (its reason logged at --verbose). NULL after
+ * else display_auto's choice (its reason logged at --verbose; drm chosen
+ * so has had its card probed: o->probed is set, which backend_check and
+ * the open take for done). NULL after
  * one line when the named backend is not built in, or when nothing can
  * show the game (never a silent headless run); in kiosk mode, nothing is
  * one line and a wait that uses no CPU (woken by the kernel and udev) until
  * a display appears, which is then chosen (NULL only when displays cannot
  * be watched). */
-const struct display_ops *backend_choose(const struct app_config *cfg, const struct display_opts *o);
+const struct display_ops *backend_choose(const struct app_config *cfg, struct display_opts *o);
 
 /* Before the VT is touched: refuses a DRM card that another program holds
  * (a second pirogue, X) or that this user may not open. Returns 0 (also for
- * any other backend), or the negative errno after one line saying who holds
- * it or what to do. */
+ * any other backend, and at once when o->probed: the automatic choice's
+ * probe found the card usable a moment ago), or the negative errno after
+ * one line saying who holds it or what to do. */
 int backend_check(const struct display_ops *ops, const struct display_opts *o);
 
 /* True for the backends that own the machine's console (drm, fbdev): they

@@ -31,6 +31,10 @@ struct display_opts {
 	int mode_w, mode_h, mode_hz; /* drm: mode wanted, 0 = preferred */
 	const char *fb;          /* fbdev: device path or NULL */
 	int vt;                  /* VT number, 0 = current */
+	/* drm: the automatic choice has just probed the cards' connectors
+	 * (drmcard_probe): the open reads what the kernel knows of them
+	 * instead of probing them again (on a Pi, one EDID read, not three) */
+	bool probed;
 };
 
 /* Every backend's own struct begins with this (struct drm_display { struct

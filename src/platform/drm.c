@@ -551,7 +551,7 @@ static int drm_open(struct display **out, const struct display_opts *o)
 	}
 	/* the card: the one asked for, else the first with a connected display */
 	struct drmcard_output ch;
-	d->fd = drmcard_find(o->card, d->want_conn, d->path, sizeof d->path);
+	d->fd = drmcard_find(o->card, d->want_conn, !o->probed, d->path, sizeof d->path);
 	if (d->fd < 0) {
 		rc = d->fd;
 		goto fail;
@@ -582,7 +582,9 @@ static int drm_open(struct display **out, const struct display_opts *o)
 		log_error("drm: eventfd: %s", strerror(-rc));
 		goto fail;
 	}
-	rc = drmcard_choose(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, true, 0, true, false, &ch);
+	/* the connectors probed (EDID read) unless the automatic choice just did */
+	rc = drmcard_choose(d->fd, d->path, d->want_conn, d->want_w, d->want_h, d->want_hz, !o->probed, 0, true, false,
+			    &ch);
 	if (rc == -ENOENT && d->uevent_fd >= 0) {
 		/* nothing connected yet (a TV switched off, a kiosk booted before
 		 * its screen): wait for one, with the console at 80×50 cells

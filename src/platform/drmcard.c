@@ -297,7 +297,7 @@ out:
 	return rc;
 }
 
-int drmcard_find(const char *card, const char *want_conn, char *path, size_t len)
+int drmcard_find(const char *card, const char *want_conn, bool probe, char *path, size_t len)
 {
 	if (card) {
 		norm_card_path(card, path, len);
@@ -315,7 +315,7 @@ int drmcard_find(const char *card, const char *want_conn, char *path, size_t len
 		int fd = open_card(cards[i], true);
 		if (fd < 0)
 			continue;
-		if (n > 1 && drmcard_choose(fd, cards[i], want_conn, 0, 0, 0, true, 0, false, false, &ch) < 0) {
+		if (n > 1 && drmcard_choose(fd, cards[i], want_conn, 0, 0, 0, probe, 0, false, false, &ch) < 0) {
 			close(fd);
 			continue;
 		}

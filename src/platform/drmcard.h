@@ -20,11 +20,12 @@ struct drmcard_output {
 
 /* Opens a card for the display: card (a path, or a name under /dev/dri)
  * when given; else the first card with a connected display (to want_conn,
- * "HDMI-A-1", when not empty), else the first that drives outputs at all
- * (to wait there for a display), else the first, to report on. Writes the
- * card's path into path (len bytes) and returns its fd, or a negative errno
- * after logging one line naming the card and what to do. */
-int drmcard_find(const char *card, const char *want_conn, char *path, size_t len);
+ * "HDMI-A-1", when not empty; probe: the connectors probed, else what the
+ * kernel knows of them, as drmcard_choose), else the first that drives
+ * outputs at all (to wait there for a display), else the first, to report
+ * on. Writes the card's path into path (len bytes) and returns its fd, or
+ * a negative errno after logging one line naming the card and what to do. */
+int drmcard_find(const char *card, const char *want_conn, bool probe, char *path, size_t len);
 
 /* Writes the name of fd's driver ("vc4", "unknown driver") into buf. */
 void drmcard_driver(int fd, char *buf, size_t len);

@@ -107,6 +107,11 @@ class ImageBoot(sysboot.SysBoot):
         return self.machine(os.path.join(self.imgdir, 'vmlinuz'), os.path.join(self.imgdir, 'initrd.img'),
                             append, 'raw,cache=writeback')
 
+    # Nor, on the card, the state partition's chores: the game starts beside
+    # them, opens its display and waits for their file (--state-wait;
+    # board/image/pirogue-service.conf), not for the unit's end.
+    NOT_AFTER = sysboot.SysBoot.NOT_AFTER + ('pirogue-image-state',)
+
     # the image masks getty@.service: the rig's boot-time boot asks for a
     # copy of its lines for tty2 (board/make-image)
     TIMED_GETTY = 'vmrig-getty-tty2.service'
@@ -177,6 +182,7 @@ class ImageBoot(sysboot.SysBoot):
                         f'{took:.1f} s (shell up at {up:.0f} s), equal to the headless frame at '
                         f'{sysboot.SIZE[0]}x{sysboot.SIZE[1]}')
         self.critical_chain()
+        self.state_writable('first boot')
         self.no_login()
         self.grown()
         self.play(('security', 'keys', 'gamepad', 'ctrl_alt_fn', 'sigkill'))
@@ -192,7 +198,7 @@ class ImageBoot(sysboot.SysBoot):
         self.plain_unit()
         title = self.saved_title()
         if self.wait_screen(title, 'saved-title', SCREEN) is None:
-            ls = self.out1('ls -la /var/lib/pirogue/ | tail -n +2')
+            ls = self.out1('ls -la /state/pirogue/ | tail -n +2')
             raise RuntimeError(f'restarted, the title with Continue did not show: {self.why_not(title, "saved-title")}'
                                f'; the state directory: {ls!r}; journal: {self.journal(10)}')
         self.g.send_keys(['enter'])
@@ -274,6 +280,8 @@ class ImageBoot(sysboot.SysBoot):
         took = self.wait_screen(title, 'after-cut-title', TITLE_LIMIT)
         self.ready(t0, TITLE_LIMIT)
         self.boot_time(took)
+        self.state_timing()
+        self.state_writable('boot-time boot')
         if self.cut is None or took is None:
             self.report('FAIL', 'power-cut', 'after the power cut the title with Continue did not show '
                         f'within {TITLE_LIMIT * W:.0f} s (see {self.g.outdir})' if self.cut else
@@ -286,21 +294,53 @@ class ImageBoot(sysboot.SysBoot):
             self.report('PASS', 'power-cut', f'QEMU killed after {" ".join(self.UNSAVED)} (not saved): the next '
                         f'boot offered Continue, which restored the game as saved (after {" ".join(self.SAVED)})')
 
+    def state_timing(self):
+        """Printed, not a verdict: at the boot-time boot, when the game had
+        opened its display and waited for the state partition (its line,
+        only when it had to wait) and when pirogue-image-state let it go on,
+        in the guest's seconds since its kernel started."""
+        out = self.out1('journalctl -b --no-pager -o short-monotonic -u pirogue.service -u pirogue-image-state.service '
+                        '| grep -E "before using the state directory|state directory .* is ready|plays without saving" '
+                        '| head -n 3 | tr "\\n" " "')
+        print(f'vmrig: {self.cfg["name"]} the state partition at the boot-time boot (guest seconds; the kernel '
+              f'started {self.kernel_at:.1f} s after power on): {out or "no line of the game or the chores"}', flush=True)
+
+    def state_writable(self, boot):
+        """The game's own view of its directory (its mount namespace, made
+        when the unit started, before the state partition was mounted when
+        it waited for it; at the first boot the mount is often retried by
+        pirogue-image-state after the game started): read-write, the pirogue
+        user's, so that its saves work (a later mount reaches it by
+        propagation, an earlier one through ReadWritePaths=;
+        board/image/pirogue-service.conf)."""
+        out = self.out1('p=$(systemctl show -P MainPID pirogue.service); '
+                        'nsenter -t "$p" -m findmnt -n -o OPTIONS --target /state/pirogue | cut -d, -f1; '
+                        'nsenter -t "$p" -m stat -c "%U %a" /state/pirogue; '
+                        'journalctl -b --no-pager -o cat -u pirogue.service | grep -c "before using the state directory"')
+        parts = out.split()
+        check = 'state-rw' if boot == 'boot-time boot' else 'state-rw-first'
+        if len(parts) != 4 or parts[:3] != ['rw', 'pirogue', '700']:
+            return self.report('FAIL', check, f'{boot}: the game\'s view of /state/pirogue: {out!r} (want rw, pirogue 700)')
+        waited = ('waited for the state partition after opening its display' if parts[3] != '0' else
+                  'found the state ready at its start')
+        self.report('PASS', check, f'{boot}: in the game\'s own mount namespace /state/pirogue is read-write, the '
+                    f'pirogue user\'s (mode 700); the game {waited}')
+
     def check_save(self):
         """The guest's --check-save of the game's save: (ok, its turn or None,
         what it said)."""
-        out = self.out1('/usr/games/pirogue --config /dev/null --check-save /var/lib/pirogue/pirogue.sav 2>&1; '
+        out = self.out1('/usr/games/pirogue --config /dev/null --check-save /state/pirogue/pirogue.sav 2>&1; '
                         'echo "rc=$?"')
         m = re.match(r'ok turn (\d+) ', out)
         ok = out.endswith('rc=0') and m is not None
         return ok, int(m.group(1)) if m else None, out.replace('\n', ' ')
 
     # The power cuts' game runs as the unit's user with the unit's state
-    # directory (DynamicUser: /var/lib/private is root's alone), one at a
-    # time: the kiosk is stopped first (a state directory has one player).
+    # directory (/state/pirogue, the pirogue user's: board/image/pirogue-service.conf),
+    # one at a time: the kiosk is stopped first (a state directory has one player).
     AS_UNIT = ('systemctl stop pirogue.service; systemd-run -q {how} -p DynamicUser=yes -p User=pirogue '
-               '-p Group=pirogue -p StateDirectory=pirogue -p UMask=0077 ')
-    GAME = '/usr/games/pirogue --config /dev/null --backend headless --state-dir /var/lib/pirogue'
+               '-p Group=pirogue -p ReadWritePaths=/state/pirogue -p UMask=0077 ')
+    GAME = '/usr/games/pirogue --config /dev/null --backend headless --state-dir /state/pirogue'
     # The loop of saves the power cuts fall into: each run of the game
     # continues the save, plays CUT_KEYS and saves as it ends; after each run
     # the save's turn goes to the serial console (VMRIG_SAVED: that save was
@@ -308,12 +348,12 @@ class ImageBoot(sysboot.SysBoot):
     SAVE_LOOP = ('printf "%s\\n" {keys} >/run/vmrig-cut.keys; ' + AS_UNIT.format(
         how='--unit=vmrig-saves -p StandardOutput=file:/dev/ttyAMA0 -p StandardError=file:/dev/ttyAMA0') +
         "/bin/sh -c 'while :; do " + GAME + ' --keys /run/vmrig-cut.keys >/dev/null 2>&1 && echo "VMRIG_SAVED '
-        '$(/usr/games/pirogue --config /dev/null --check-save /var/lib/pirogue/pirogue.sav 2>&1)"; done' + "'")
+        '$(/usr/games/pirogue --config /dev/null --check-save /state/pirogue/pirogue.sav 2>&1)"; done' + "'")
     # The game the loop plays, new at each boot (seed 4: its player outlives
     # the 400 runs of CUT_KEYS tried on the host, a boot's loop makes at most
     # about 30; seed 1's dies within 15). A oneshot: systemd-run returns when
     # it has saved (its --wait needs D-Bus, which the image has not).
-    NEW_GAME = ('rm -f /var/lib/pirogue/pirogue.sav; printf "%s\\n" l h >/run/vmrig-new.keys; ' +
+    NEW_GAME = ('rm -f /state/pirogue/pirogue.sav; printf "%s\\n" l h >/run/vmrig-new.keys; ' +
                 AS_UNIT.format(how='-p Type=oneshot') + GAME + ' --seed 4 --keys /run/vmrig-new.keys')
 
     def cuts(self):
@@ -407,7 +447,7 @@ class ImageBoot(sysboot.SysBoot):
         """In the boot that checked the last cut: the state partition
         filled, the save gone, the game restarted; a new game's save is
         refused, and the title it goes back to says so."""
-        self.sh('dd if=/dev/zero of=/state/fill bs=1M 2>/dev/null; sync; rm -f /var/lib/pirogue/pirogue.sav; '
+        self.sh('dd if=/dev/zero of=/state/fill bs=1M 2>/dev/null; sync; rm -f /state/pirogue/pirogue.sav; '
                 'systemctl restart pirogue.service', timeout=50)
         plain = self.headless([], None, 'title')
         if self.wait_screen(plain, 'state-full-title', SCREEN) is None:
