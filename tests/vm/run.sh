@@ -40,13 +40,20 @@ if [ -n "${VM_SKIP_ARCH:-}" ]; then
 	fi
 fi
 vm=${VM_DIR:-build/vm}
+# Each build and cache step says how long it took ("vmrig: STEP took N s"),
+# the cached ones whether they were reused or rebuilt and why (docs/vmrig.md).
+took() { # took STEP T0
+	echo "vmrig: $1 took $(($(date +%s) - $2)) s"
+}
 archs=
 for c in $configs; do
 	a=${c%%-*}
 	case " $archs " in *" $a "*) ;; *) archs="$archs $a" ;; esac
 done
+t0=$(date +%s)
 # shellcheck disable=SC2086
 tests/vm/setup.sh "$vm" $archs || exit $?
+took "setup (host tools, kernels:$archs)" "$t0"
 W="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla -O2"
 for a in $archs; do
 	bin=$vm/bin-$a
@@ -57,6 +64,7 @@ for a in $archs; do
 		cross=aarch64-linux-gnu cc=aarch64-linux-gnu-gcc libdir=/usr/lib/aarch64-linux-gnu busybox=$vm/kernel-$a/busybox
 	fi
 	echo "vmrig: building the static game and helper for $a"
+	t0=$(date +%s)
 	if ! make --no-print-directory -j2 O="$bin" CROSS=$cross LDFLAGS=-static all >"$bin/make.log" 2>&1; then
 		tail -n 20 "$bin/make.log"
 		echo "vmrig: static build for $a failed (log: $bin/make.log)"
@@ -65,19 +73,24 @@ for a in $archs; do
 	# shellcheck disable=SC2086
 	$cc $W -static -I/usr/include/libevdev-1.0 -o "$bin/vmhelper" tests/vm/vmhelper.c -L$libdir -levdev
 	${cross:+$cross-}strip -o "$bin/pirogue.stripped" "$bin/pirogue"
+	took "static game and helper for $a" "$t0"
 	# test_evdev's uinput test needs /dev/uinput, which CI's machine lacks:
 	# the x86_64 guest runs it (the evdev-unit check), dynamically linked
 	# (cmocka has no static library here) with its libraries beside it
 	unit=
 	if [ "$a" = x86_64 ] && [ "$(uname -m)" = x86_64 ]; then
+		t0=$(date +%s)
 		if make --no-print-directory -j2 O="$vm/bin-x86_64-unit" "$vm/bin-x86_64-unit/build/tests/test_evdev" \
 			>"$vm/bin-x86_64-unit.log" 2>&1; then
 			unit=$vm/bin-x86_64-unit/build/tests/test_evdev
 		else
 			echo "vmrig: test_evdev did not build (log: $vm/bin-x86_64-unit.log): evdev-unit will be skipped"
 		fi
+		took "test_evdev for the guest (evdev-unit)" "$t0"
 	fi
+	t0=$(date +%s)
 	tests/vm/mkinitrd.sh "$a" "$vm/kernel-$a" "$busybox" "$bin/pirogue.stripped" "$bin/vmhelper" "$vm/initrd-$a.cpio.gz" $unit
+	took "initramfs for $a" "$t0"
 done
 # x86_64-systemd, aarch64-systemd: the Debian system image (built once,
 # cached) and the .deb that gets installed into it (tests/vm/sysboot.py).
@@ -87,13 +100,17 @@ for c in $configs; do
 	darch=amd64
 	[ "$a" = x86_64 ] || darch=arm64
 	rc=0
+	t0=$(date +%s)
 	tests/vm/sysimage.sh "$vm/sys-$a" $darch || rc=$?
+	took "Debian system image for $a" "$t0"
 	[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
 	if [ $rc != 0 ]; then
 		export "VMRIG_SYSTEMD_SKIP_$a=the Debian $darch system image cannot be built here (said above)"
 		continue
 	fi
+	t0=$(date +%s)
 	DEB_PLAY=0 tools/make-deb "$vm/deb" $darch >"$vm/deb-$darch.log" 2>&1 || rc=$?
+	took "package for $darch (make deb)" "$t0"
 	[ $rc != 0 ] || built="${built:-} $darch"
 	if [ $rc = 77 ]; then
 		export "VMRIG_SYSTEMD_SKIP_$a=$(grep -m1 '^SKIP' "$vm/deb-$darch.log")"
@@ -108,13 +125,20 @@ for c in $configs; do
 	case $c in *-image) ;; *) continue ;; esac
 	# the card image of make image: the arm64 package, then the image (both cached)
 	rc=0
-	case " ${built:-} " in *" arm64 "*) ;; *) DEB_PLAY=0 tools/make-deb "$vm/deb" arm64 >"$vm/deb-arm64.log" 2>&1 || rc=$? ;; esac
+	t0=$(date +%s)
+	case " ${built:-} " in *" arm64 "*) ;; *)
+		DEB_PLAY=0 tools/make-deb "$vm/deb" arm64 >"$vm/deb-arm64.log" 2>&1 || rc=$?
+		took "package for arm64 (make deb)" "$t0"
+		t0=$(date +%s)
+		;;
+	esac
 	if [ $rc = 77 ]; then
 		said=$(grep -m1 '^SKIP' "$vm/deb-arm64.log" || echo "no arm64 package")
 	elif [ $rc = 0 ]; then
 		said=$(board/make-image "$vm/image" "$vm/deb/pirogue_$(cat VERSION)_arm64.deb" 2>&1) || rc=$?
 		echo "$said"
 		said=$(echo "$said" | tail -n 1)
+		took "card image (make image)" "$t0"
 	fi
 	if [ $rc = 77 ]; then
 		export VMRIG_IMAGE_SKIP="the card image cannot be built here: $said"
