@@ -4,6 +4,7 @@
 # build (-Wcast-align on armhf, say) fails here at landing rather than in
 # make deb. Skips (77) an architecture whose cross compiler or libraries are
 # missing (make deps CROSS=... installs them); skips when both are missing.
+# make asan: not rerun: the arm64 and armhf builds are cross builds, never the sanitized one (make test builds them)
 . tests/checklib.sh
 built=0
 for a in arm-linux-gnueabihf:28 aarch64-linux-gnu:b7; do
