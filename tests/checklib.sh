@@ -16,3 +16,11 @@ fail=0
 W=${PIROGUE_TEST_WAIT:-6}
 # Reports one failure ("FAIL: what") and marks the check failed.
 say() { echo "FAIL: $*"; fail=1; }
+# deb_of_tree ARCH: prints $B/deb/pirogue_VERSION_ARCH.deb when make deb made
+# it from this tree as it is (a git checkout, and no file git knows is newer,
+# tools/newer-than:
+# CI's make deb leaves them there before make test); fails otherwise.
+deb_of_tree() {
+	_deb=$B/deb/pirogue_$(cat VERSION)_$1.deb
+	[ -f "$_deb" ] && _newer=$(tools/newer-than "$_deb") && [ -z "$_newer" ] && echo "$_deb"
+}

@@ -12,6 +12,7 @@
 # so; --update, --log and --retry (what .ci/run, make deb and the VM rig's
 # setup use) update first, keep apt's output in the log and try a failed
 # download once more.
+# make asan: not rerun: tools/apt-foreign against a pretend mirror: shell only, no built code
 set -u
 command -v dpkg >/dev/null 2>&1 || { echo "SKIP: dpkg is not installed"; exit 77; }
 tmp=$(mktemp -d)

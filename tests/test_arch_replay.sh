@@ -2,15 +2,21 @@
 # The arm64 and armhf games, run here through qemu-user (binfmt_misc):
 # every recording in tests/recordings, and the daily game's of
 # tests/daily, replays on each with the checksums it holds and ends as on
-# this machine; a cave game recorded on any of the
+# this machine (tests/recordings' final frames byte for byte this
+# machine's); a cave game recorded on any of the
 # architectures replays exactly on the others; every headless frame of
-# tests/frames.list is byte for byte this machine's.
+# tests/frames.list is byte for byte this machine's. So it plays all that
+# make deb's play plays of the arm64 and armhf packages (the golden frames,
+# the recordings' final frames: this machine's are the goldens,
+# test_frames.sh and test_recordings.sh check that), and CI's make deb
+# plays only the amd64 one (DEB_PLAY=native, docs/ci.md).
 # Each game is its Debian package's: $B/deb/pirogue_VERSION_ARCH.deb taken
 # apart (dpkg -x) when make deb built it from this tree (CI does, before
 # make test), else the game built the way debian/rules builds it (CROSS=,
 # PREFIX=/usr, Debian's build flags) into $B/cross/ARCH, kept there so that
 # the next run rebuilds only what changed. An architecture without qemu-user
 # in binfmt_misc, or without its cross compiler, is one SKIP line.
+# make asan: not rerun: its arm64 and armhf games are the packages' (no sanitizers); what it plays on this machine, every recording and golden frame, test_recordings.sh and test_frames.sh play under the sanitizers
 . tests/checklib.sh
 # make test's own build settings (make asan's sanitizers above all) are not
 # the package's
@@ -27,9 +33,7 @@ for a in arm64 armhf; do
 		echo "SKIP $a game: no $emu in binfmt_misc here (apt-get install qemu-user-static binfmt-support; a container needs binfmt_misc from its host)"
 		continue
 	fi
-	deb=$B/deb/pirogue_${version}_$a.deb
-	if [ -f "$deb" ] && [ -z "$(git ls-files -z 2>/dev/null | xargs -0 -r find 2>/dev/null -newer "$deb" -type f | head -n 1)" ] &&
-		git rev-parse --git-dir >/dev/null 2>&1; then
+	if deb=$(deb_of_tree $a); then
 		mkdir -p "$tmp/$a"
 		dpkg-deb -x "$deb" "$tmp/$a" || { say "dpkg-deb -x $deb failed"; continue; }
 		game=$tmp/$a/usr/games/pirogue
@@ -57,14 +61,27 @@ for a in arm64 armhf; do
 done
 [ "$games" != "$host=$P" ] || { [ $fail = 0 ] && exit 77; exit 1; }
 
-# every recording: the checksums it holds, and the same last line as here
+# every recording: the checksums it holds, and the same last line as here;
+# those of tests/recordings also their final frame (test_recordings.sh's,
+# at 640x400), byte for byte this machine's
 for r in tests/recordings/*.rec tests/daily/*.rec; do
 	want=$("$P" --replay "$r" 2>&1) || { say "$r does not replay on $host: $want"; continue; }
+	shot=
+	case $r in tests/recordings/*)
+		shot=$(basename "$r" .rec)
+		"$P" --replay "$r" --size 640x400 --screenshot "$tmp/rec-$shot-$host.png" >/dev/null 2>&1 ||
+			say "$r: no final frame on $host"
+		;;
+	esac
 	for g in $games; do
 		a=${g%%=*} game=${g#*=}
 		[ "$a" = "$host" ] && continue
 		got=$("$game" --replay "$r" 2>&1) || { say "$r does not replay on $a: $got"; continue; }
 		[ "$got" = "$want" ] || say "$r on $a ends '$got', on $host '$want'"
+		[ -n "$shot" ] || continue
+		"$game" --replay "$r" --size 640x400 --screenshot "$tmp/rec-$shot-$a.png" >/dev/null 2>&1 ||
+			{ say "$r: no final frame on $a"; continue; }
+		cmp -s "$tmp/rec-$shot-$host.png" "$tmp/rec-$shot-$a.png" || say "the final frame of $r on $a differs from $host's"
 	done
 done
 
@@ -109,5 +126,5 @@ while IFS='|' read -r name args; do
 	n=$((n + 1))
 done <tests/frames.list
 [ "$n" -gt 0 ] || say "no frames in tests/frames.list"
-echo "arch replay: $(echo "$games" | wc -w) architectures ($(for g in $games; do printf '%s ' "${g%%=*}"; done | sed 's/ $//')): $(ls tests/recordings/*.rec tests/daily/*.rec | wc -l) recordings (the daily game's among them) and a cave game recorded on each replay exactly on all, $n frames byte for byte equal"
+echo "arch replay: $(echo "$games" | wc -w) architectures ($(for g in $games; do printf '%s ' "${g%%=*}"; done | sed 's/ $//')): $(ls tests/recordings/*.rec tests/daily/*.rec | wc -l) recordings (the daily game's among them; the final frames of tests/recordings' too) and a cave game recorded on each replay exactly on all, $n frames byte for byte equal"
 exit $fail

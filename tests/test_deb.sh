@@ -6,6 +6,7 @@
 # one without a font, one whose unit keeps an @bindir@, one that does not
 # depend on libstb0, one whose postinst enables the unit and one whose
 # postinst makes no group pirogue (the watchers') each fail, naming the fault. (make deb itself runs in CI: .ci/run.)
+# make asan: not rerun: make install and tools/check-deb read the files (readelf): nothing is run
 set -u
 command -v dpkg-deb >/dev/null 2>&1 || { echo "SKIP: dpkg-deb is not installed (apt-get install dpkg)"; exit 77; }
 command -v readelf >/dev/null 2>&1 || { echo "SKIP: readelf is not installed (apt-get install binutils)"; exit 77; }

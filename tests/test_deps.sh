@@ -11,6 +11,7 @@
 #   (the VM rig's QEMU excepted: make vm-test installs that).
 # - ./run and make deps install the build set only (not the benchmarks');
 #   make test the test set; make bench the bench set; make deps-all all.
+# make asan: not rerun: tools/deps against stand-in package tools: no built code
 . tests/checklib.sh
 
 # --- the lists lock ---

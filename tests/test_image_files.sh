@@ -4,6 +4,7 @@
 # in git, so a clone has it (board/image/pirogue.conf.d was ignored by
 # .gitignore's *.d and never committed: make image failed on every clone);
 # and nothing under board/ is left out by .gitignore.
+# make asan: not rerun: git and board/make-image only: no built code
 . tests/checklib.sh
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	echo "SKIP: not a git checkout (what a clone holds is what git tracks)"

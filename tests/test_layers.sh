@@ -3,6 +3,7 @@
 # DESIGN.md): the tree passes, and a copy with one upward include, one
 # device header outside platform/ and two headers in a circle fails, each
 # named.
+# make asan: not rerun: tools/check-layers reads the sources: no built code
 tools/check-layers src || { echo "tools/check-layers: the tree has arrows that do not point down (above)"; exit 1; }
 . tests/checklib.sh
 cp -r src "$tmp/src" || exit 1

@@ -2,6 +2,7 @@
 # tools/make-fonts rebuilds the committed default fonts byte for byte.
 # Skipped (77) when its Debian sources (console-data, xfonts-terminus,
 # pcf2bdf, fonts-dejavu-core, libfreetype-dev) are not installed.
+# make asan: not rerun: tools/make-fonts (Python) against the committed fonts: no built code
 for f in /usr/share/consolefonts/default8x9.psf.gz /usr/share/consolefonts/cp865-8x8.psf.gz /usr/share/consolefonts/cp850-8x8.psf.gz \
 	/usr/share/fonts/X11/misc/ter-u16n_unicode.pcf.gz /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf; do
 	[ -f "$f" ] || { echo "skip: $f missing (apt-get install console-data xfonts-terminus pcf2bdf fonts-dejavu-core libfreetype-dev)"; exit 77; }

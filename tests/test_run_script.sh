@@ -10,6 +10,7 @@
 #   Nothing to be done for 'all'", no word about package locks)
 # - .ci/run calls exactly the README's test command
 # (tests/test_deps.sh checks the lock waiting and the sets themselves.)
+# make asan: not rerun: ./run and the tree's own build, never the sanitized one
 . tests/checklib.sh
 mkdir "$tmp/bin"
 for t in sh dirname cat env dpkg dpkg-query grep sed tr nproc basename; do

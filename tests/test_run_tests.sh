@@ -5,8 +5,11 @@
 # can announce long work on fd 3 at once; every skip is one line naming
 # its reason once (a cmocka test's printed before skip(), a shell check's
 # "SKIP" line), a skip without a reason fails, and the last line counts
-# the skips: "N passed, N failed, N skipped". Run on stand-in tests in a
+# the skips: "N passed, N failed, N skipped"; under make asan
+# (PIROGUE_TEST_SANITIZED=1) a check tagged "# make asan: not rerun: WHY" is
+# one skip line with WHY, not run. Run on stand-in tests in a
 # scratch directory.
+# make asan: not rerun: tools/run-tests on stand-in tests: no built code
 . tests/checklib.sh
 rt=$(pwd)/tools/run-tests
 mkdir -p "$tmp/build/tests" "$tmp/tests"
@@ -57,7 +60,10 @@ printf 'echo "pirogue: expected refusal"\necho "starting long work" >&3\necho "P
 printf 'echo "SKIP: no widget here"\nexit 77\n' > "$tmp/tests/test_skipsh.sh"
 printf 'echo "SKIP armhf: no cross compiler"\necho "PASS: arm64"\n' > "$tmp/tests/test_partsh.sh"
 printf 'exit 77\n' > "$tmp/tests/test_mute.sh"
-out=$(cd "$tmp" && PIROGUE_TEST_VERBOSE=0 "$rt" build ./none 2>&1)
+printf '# make asan: not rerun: it runs no built code\necho "PASS: plain only"\n' > "$tmp/tests/test_plain.sh"
+# under the sanitizers (make asan): the tagged check is one skip line, not run
+san=$(cd "$tmp" && PIROGUE_TEST_VERBOSE=0 PIROGUE_TEST_SANITIZED=1 "$rt" build ./none 2>&1)
+out=$(cd "$tmp" && PIROGUE_TEST_VERBOSE=0 PIROGUE_TEST_SANITIZED= "$rt" build ./none 2>&1)
 fail=0
 check() { # pattern present(1)/absent(0) what
 	if printf '%s\n' "$out" | grep -q -- "$1"; then got=1; else got=0; fi
@@ -81,7 +87,13 @@ check "^PASS: arm64$" 1 "a passing check's PASS line is lost"
 check "^\[  FAILED  \] test_mute.sh: skipped (exit 77) without saying why" 1 "a check that skips without a reason is not a failure"
 [ "$(printf '%s\n' "$out" | grep -c "no widget here")" = 1 ] || { echo "FAIL: a skip's reason is not said exactly once"; fail=1; }
 check "^failed: test_fail test_silent test_zero test_mute.sh$" 1 "the failed line"
-[ "$(printf '%s\n' "$out" | tail -n 1)" = "7 passed, 4 failed, 5 skipped" ] ||
-	{ echo "FAIL: the last line is not the summary '7 passed, 4 failed, 5 skipped'"; fail=1; }
+check "^PASS: plain only$" 1 "a check tagged 'make asan: not rerun' does not run in the plain suite"
+[ "$(printf '%s\n' "$out" | tail -n 1)" = "8 passed, 4 failed, 5 skipped" ] ||
+	{ echo "FAIL: the last line is not the summary '8 passed, 4 failed, 5 skipped'"; fail=1; }
+printf '%s\n' "$san" | grep -q "^PASS: plain only$" && { echo "FAIL: a check tagged 'make asan: not rerun' ran under PIROGUE_TEST_SANITIZED=1"; fail=1; }
+printf '%s\n' "$san" | grep -qx "\[ SKIPPED  \] test_plain.sh: not rerun under the sanitizers: it runs no built code" ||
+	{ echo "FAIL: a check left out under the sanitizers is not one skip line with its reason"; fail=1; }
+[ "$(printf '%s\n' "$san" | tail -n 1)" = "7 passed, 4 failed, 6 skipped" ] ||
+	{ echo "FAIL: under PIROGUE_TEST_SANITIZED=1 the summary is not '7 passed, 4 failed, 6 skipped': $(printf '%s\n' "$san" | tail -n 1)"; fail=1; }
 [ "$fail" = 0 ] || printf '%s\n' "$out"
 exit $fail

@@ -3,6 +3,7 @@
 # installed libSDL2 does: tools/gamepad-db/sdl-compare.c drives SDL (a
 # virtual joystick) and pirogue's platform/evdb.c + evmap.c with the same inputs and
 # compares what each makes of them. Skipped (77) without libsdl2-dev.
+# make asan: not rerun: its comparer is built here with plain flags, never the sanitized build
 command -v pkg-config >/dev/null || { echo "skip: pkg-config missing"; exit 77; }
 pkg-config --exists sdl2 || { echo "skip: libSDL2 missing (apt-get install libsdl2-dev)"; exit 77; }
 . tests/checklib.sh

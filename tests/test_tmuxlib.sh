@@ -7,6 +7,7 @@
 # cannot start a session here"), hiding the check: stop_server now returns
 # when the server is gone (ba60e37), and only a script's first session may
 # skip. Before both, this failed 3 runs in 3 at a load of 16.
+# make asan: not rerun: the tmux checks' own library (sessions of sleep): no built code
 . tests/tmuxlib.sh
 tmux_need
 n=0

@@ -87,9 +87,15 @@ for a in $archs; do
 		exit 77
 	fi
 	if [ -f "$dir/kernel.pkg" ] && [ "$(cat "$dir/kernel.pkg")" = "$kpkg" ]; then
+		echo "vm setup: kernel $kpkg ($darch) reused: the cached one is apt's current"
 		continue
 	fi
-	echo "vm setup: fetching $kpkg ($darch) from the Debian mirror"
+	if [ -f "$dir/kernel.pkg" ]; then
+		why="the cached one is $(cat "$dir/kernel.pkg"), apt's current $kpkg"
+	else
+		why="none cached"
+	fi
+	echo "vm setup: fetching $kpkg ($darch) from the Debian mirror ($why)"
 	rm -rf "$dir"
 	mkdir -p "$dir/root"
 	rm -f "$cache/debs/${kpkg}_"*"_$darch.deb"

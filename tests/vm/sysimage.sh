@@ -27,10 +27,23 @@ out=$(cd "$out" && pwd)
 packages=systemd,systemd-sysv,udev,dbus,linux-image-$arch,initramfs-tools,kmod,libdrm2,libevdev2,zlib1g,libstb0
 image_version=2 # bump when the customize hooks below change
 key=$( (echo "$packages $image_version"; cat "$here/sysshell") | sha256sum | cut -c1-16)
+# each input's own hash (image.inputs), so that a rebuild names what changed
+inputs=$(printf 'package-list %s\nimage_version %s\nsysshell %s\n' "$(echo "$packages" | sha256sum | cut -c1-16)" \
+	"$image_version" "$(sha256sum <"$here/sysshell" | cut -c1-16)")
 if [ -f "$out/image.key" ] && [ "$(cat "$out/image.key")" = "$key" ] &&
 	[ -f "$out/root.img" ] && [ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ]; then
+	echo "vm sysimage: $out reused (its package list, image_version and sysshell are unchanged; the pirogue package is installed into a copy at each run)"
+	[ -f "$out/image.inputs" ] || echo "$inputs" >"$out/image.inputs"
 	exit 0
 fi
+if [ ! -f "$out/root.img" ] || [ ! -f "$out/image.key" ]; then
+	why="none cached"
+elif [ -f "$out/image.inputs" ]; then
+	why="changed: $(echo "$inputs" | grep -vxF -f "$out/image.inputs" | cut -d' ' -f1 | tr '\n' ' ')"
+else
+	why="its key changed (the cache did not record which input)"
+fi
+echo "vm sysimage: rebuilding $out ($why)"
 if [ "$(id -u)" != 0 ]; then
 	echo "vm sysimage: building the Debian system image needs root (mmdebstrap); run make vm-test as root"
 	exit 77
@@ -91,4 +104,5 @@ cp "$out/root/boot/initrd.img-"* "$out/initrd.img"
 mke2fs -q -t ext4 -L pirogue-root -d "$out/root" "$out/root.img" 1536M >/dev/null
 rm -rf "$out/root"
 echo "$key" >"$out/image.key"
+echo "$inputs" >"$out/image.inputs"
 echo "vm sysimage: built in $(($(date +%s) - t0)) s"
