@@ -164,51 +164,80 @@ static void compare_all(struct ui_drawn *d, const struct map *m)
 	}
 }
 
+/* The cells of the word at x of row r (eight from x; those whose bytes
+ * are set in keep, in memory order) whose view or memory differ brought
+ * up to date and marked; the word is read at once (r + x + 8 <=
+ * MAP_MAX_CELLS). */
+static inline void compare_word(struct ui_drawn *d, const struct map *m, size_t r, int x, int y, uint64_t keep)
+{
+	uint8_t *dv = d->visible + r, *de = d->explored + r;
+	const uint8_t *mv = m->visible + r, *me = m->explored + r;
+	uint64_t a, a2, b, b2;
+	memcpy(&a, dv + x, 8);
+	memcpy(&a2, mv + x, 8);
+	memcpy(&b, de + x, 8);
+	memcpy(&b2, me + x, 8);
+	uint64_t diff = ((a ^ a2) | (b ^ b2)) & keep;
+	if (!diff)
+		return;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* only the cells that differ: byte n of the word is cell x + n */
+	while (diff) {
+		int n = __builtin_ctzll(diff) / 8, j = x + n;
+		diff &= ~((uint64_t)0xFF << (8 * n));
+		dv[j] = mv[j];
+		de[j] = me[j];
+		mark_cell(d, m, j, y);
+	}
+#else
+	uint8_t kept[8];
+	memcpy(kept, &keep, 8);
+	for (int j = x; j < x + 8; j++)
+		if (kept[j - x] && (dv[j] != mv[j] || de[j] != me[j])) {
+			dv[j] = mv[j];
+			de[j] = me[j];
+			mark_cell(d, m, j, y);
+		}
+#endif
+}
+
 /* The cells x0..x1, y0..y1 (clipped to the floor) compared for view and
- * memory, eight at a time; the copies brought up to date there. */
+ * memory, eight at a time (a row's whole words, then the rest of it as
+ * one word read whole but for its last cells); the copies brought up to
+ * date there. */
 static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0, int x1, int y1)
 {
 	x0 = x0 < 0 ? 0 : x0;
 	y0 = y0 < 0 ? 0 : y0;
 	x1 = x1 >= m->w ? m->w - 1 : x1;
 	y1 = y1 >= m->h ? m->h - 1 : y1;
-	/* the first k bytes of a word: ones + 8 - k */
+	if (x1 < x0)
+		return;
+	const int whole = (x1 + 1 - x0) / 8, rest = (x1 + 1 - x0) % 8;
+	/* the rest's cells of a word: its first rest bytes in memory order */
 	static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	uint64_t keep;
+	memcpy(&keep, ones + 8 - rest, 8);
+	const int xr = x0 + 8 * whole;
 	for (int y = y0; y <= y1; y++) {
 		size_t r = (size_t)y * (size_t)m->w;
+		for (int k = 0, x = x0; k < whole; k++, x += 8)
+			compare_word(d, m, r, x, y, ~(uint64_t)0);
+		if (!rest)
+			continue;
+		if (r + (size_t)xr + 8 <= MAP_MAX_CELLS) {
+			compare_word(d, m, r, xr, y, keep);
+			continue;
+		}
+		/* (the floor's last cells: not read past them) */
 		uint8_t *dv = d->visible + r, *de = d->explored + r;
 		const uint8_t *mv = m->visible + r, *me = m->explored + r;
-		for (int x = x0; x <= x1; x += 8) {
-			int k = x1 + 1 - x < 8 ? x1 + 1 - x : 8;
-			if (r + (size_t)x + 8 <= MAP_MAX_CELLS) { /* eight cells read at once, k of them kept */
-				uint64_t a, a2, b, b2, keep;
-				memcpy(&a, dv + x, 8);
-				memcpy(&a2, mv + x, 8);
-				memcpy(&b, de + x, 8);
-				memcpy(&b2, me + x, 8);
-				memcpy(&keep, ones + 8 - k, 8);
-				uint64_t diff = ((a ^ a2) | (b ^ b2)) & keep;
-				if (!diff)
-					continue;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-				/* only the cells that differ: byte n of the word is cell x + n */
-				while (diff) {
-					int n = __builtin_ctzll(diff) / 8, j = x + n;
-					diff &= ~((uint64_t)0xFF << (8 * n));
-					dv[j] = mv[j];
-					de[j] = me[j];
-					mark_cell(d, m, j, y);
-				}
-				continue;
-#endif
+		for (int j = xr; j <= x1; j++)
+			if (dv[j] != mv[j] || de[j] != me[j]) {
+				dv[j] = mv[j];
+				de[j] = me[j];
+				mark_cell(d, m, j, y);
 			}
-			for (int j = x; j < x + k; j++)
-				if (dv[j] != mv[j] || de[j] != me[j]) {
-					dv[j] = mv[j];
-					de[j] = me[j];
-					mark_cell(d, m, j, y);
-				}
-		}
 	}
 }
 
