@@ -450,6 +450,58 @@ static void test_print_as_cell_by_cell(void **st)
 	}
 }
 
+/* con_set_cells leaves the console as con_cell_set on each of its cells
+ * in the grid does (cells, damage, spans, rows, counts), for runs at every
+ * place, off the grid's edges too, on consoles part drawn, damaged and
+ * moved. */
+static void test_set_cells_as_cell_by_cell(void **st)
+{
+	(void)st;
+	uint64_t r = 5;
+	for (int round = 0; round < 300; round++) {
+		struct console *a, *b;
+		assert_int_equal(con_create(&a, 23, 9), 0);
+		assert_int_equal(con_create(&b, 23, 9), 0);
+		for (int k = 0; k < 40; k++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
+			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3;
+			con_put(a, x, y, ch, 0xFFFFFF, 0);
+			con_put(b, x, y, ch, 0xFFFFFF, 0);
+			if (k == 20) {
+				con_clear_damage(a);
+				con_clear_damage(b);
+			}
+		}
+		if (round % 3 == 0) {
+			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, -1), 0);
+			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, -1), 0);
+		}
+		struct con_cell v[32];
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		int n = (int)((r >> 20) % 32), x = (int)(r >> 33) % 33 - 6, y = (int)(r >> 45) % 11 - 1;
+		for (int k = 0; k < n; k++)
+			v[k] = (struct con_cell){ (r >> (k % 40)) & 1 ? ' ' : 'a' + (uint32_t)k % 3, 0xFFFFFF, 0,
+						  (uint16_t)(k % 2), (uint16_t)((r >> 7) & 1 ? CON_MAP : 0) };
+		con_set_cells(a, x, y, v, n);
+		for (int k = 0; k < n; k++)
+			if (x + k >= 0 && x + k < 23 && y >= 0 && y < 9)
+				con_cell_set(b, x + k, y, v[k]);
+		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+		assert_memory_equal(a->damage, b->damage, 23 * 9);
+		for (int yy = 0; yy < 9; yy++) {
+			assert_int_equal(a->row_damage[yy].lo, b->row_damage[yy].lo);
+			assert_int_equal(a->row_damage[yy].hi, b->row_damage[yy].hi);
+		}
+		assert_int_equal(a->damage_y0, b->damage_y0);
+		assert_int_equal(a->damage_y1, b->damage_y1);
+		assert_int_equal(a->damaged, b->damaged);
+		assert_true(a->changes == b->changes);
+		con_destroy(a);
+		con_destroy(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_lines_as_printed),
 		cmocka_unit_test(test_fill_as_cell_by_cell),
 		cmocka_unit_test(test_print_as_cell_by_cell),
+		cmocka_unit_test(test_set_cells_as_cell_by_cell),
 		cmocka_unit_test(test_box_and_fill),
 		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),

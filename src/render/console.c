@@ -341,6 +341,15 @@ static void set_row(struct console *c, int y, int x0, int x1, const struct con_c
 	row_done(c, y, lo, hi, damaged, changed);
 }
 
+void con_set_cells(struct console *c, int x, int y, const struct con_cell *v, int n)
+{
+	if (y < 0 || y >= c->h)
+		return;
+	int x0 = x < 0 ? 0 : x, x1 = x + n > c->w ? c->w : x + n;
+	if (x0 < x1)
+		set_row(c, y, x0, x1, v + (x0 - x), 1);
+}
+
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg)
 {
 	int x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;

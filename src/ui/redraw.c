@@ -253,12 +253,15 @@ static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx
  * looks (those on the floor by their tile: a marked one, with a drawable
  * or changed, is written by update_map; those off it and those unseen
  * blank, as con_clear leaves them). A row at a time, the layout's sums
- * once a row. */
+ * once a row, its cells gathered into runs set at once (con_set_cells). */
 static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
 			   int sx, int sy)
 {
+	enum { RUN = 64 }; /* console cells gathered before they are set (con_set_cells) */
 	const uint32_t bg = l->pal->bg;
-	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h, w = c->w;
+	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h;
+	const struct con_cell blank = { ' ', 0xFFFFFF, bg, 0, 0 };
+	struct con_cell run[RUN];
 	for (int vy = 0; vy < vh; vy++) {
 		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
 		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
@@ -266,26 +269,34 @@ static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 		if (a >= b || cy < 0 || cy >= c->h)
 			continue;
 		bool on_row = my >= 0 && my < m->h;
-		for (int vx = a, cx = ui_view_cx(l, a); vx < b; vx++, cx += cw) {
+		int n = 0, rx = ui_view_cx(l, a); /* the run's cells, from console column rx */
+		for (int vx = a, cx = rx; vx < b; vx++, cx += cw) {
 			int mx = d->cam_x + vx, i = my * m->w + mx;
-			struct con_cell v = { ' ', 0xFFFFFF, bg, 0, 0 };
-			if (on_row && mx >= 0 && mx < m->w) {
-				if (d->mark[i] == d->frame)
-					continue;
-				if (ui_tile_look(l, m, i, &v)) {
-					const uint16_t pic = v.flags & CON_PICTURE;
-					for (int k = 0; k < cw; k++) {
-						v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP
-									: k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
-						if (cx + k >= 0 && cx + k < w)
-							con_cell_set(c, cx + k, cy, v);
-					}
-					continue;
-				}
+			bool on = on_row && mx >= 0 && mx < m->w;
+			if (on && d->mark[i] == d->frame) { /* written by update_map: the run ends before it */
+				con_set_cells(c, rx, cy, run, n);
+				n = 0;
+				rx = cx + cw;
+				continue;
 			}
-			for (int k = 0; k < cw; k++)
-				con_put(c, cx + k, cy, ' ', 0xFFFFFF, bg);
+			if (n + cw > RUN) {
+				con_set_cells(c, rx, cy, run, n);
+				n = 0;
+				rx = cx;
+			}
+			struct con_cell v;
+			if (on && ui_tile_look(l, m, i, &v)) {
+				const uint16_t pic = v.flags & CON_PICTURE;
+				for (int k = 0; k < cw; k++) {
+					v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+					run[n++] = v;
+				}
+			} else {
+				for (int k = 0; k < cw; k++)
+					run[n++] = blank;
+			}
 		}
+		con_set_cells(c, rx, cy, run, n);
 	}
 }
 
