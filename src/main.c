@@ -38,6 +38,11 @@ static const char usage_text[] =
 	"  --state-dir DIR      where the save, morgue files and high scores live (default:\n"
 	"                       $STATE_DIRECTORY, else $XDG_STATE_HOME/pirogue, else\n"
 	"                       ~/.local/state/pirogue)\n"
+	"  --state-wait FILE    the state directory is not ready until FILE exists (the card\n"
+	"                       image's state partition, mounted after the game starts):\n"
+	"                       the display opens first, then the game waits for FILE\n"
+	"                       before it reads the state directory's settings and saves\n"
+	"                       (the PIROGUE_STATE_WAIT variable does the same)\n"
 	"  --check-save [FILE]  load the save (default: the state directory's) without\n"
 	"                       playing it; print 'ok turn T depth D checksum HEX' or why\n"
 	"                       it is refused; exit 0 or 1\n"
@@ -130,7 +135,7 @@ enum {
 	OPT_GAMEPAD_DB, OPT_VERBOSE, OPT_RESET_VT, OPT_CONFIG, OPT_STATE_DIR, OPT_CHECK_SAVE, OPT_RESET_TERM,
 	OPT_FORCE, OPT_KIOSK, OPT_BIND, OPT_FONT_LAYOUT, OPT_ATTRACT, OPT_BLANK, OPT_MAP_SIZE,
 	OPT_AUTO_PICKUP, OPT_DAILY_SEED, OPT_DAILY, OPT_VIEW,
-	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE, OPT_TEXT_SIZE, OPT_TILES,
+	OPT_WATCH, OPT_NO_WATCH, OPT_PALETTE, OPT_TEXT_SIZE, OPT_TILES, OPT_STATE_WAIT,
 };
 
 static const struct option long_opts[] = {
@@ -169,6 +174,7 @@ static const struct option long_opts[] = {
 	{ "reset-vt", required_argument, NULL, OPT_RESET_VT },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "state-wait", required_argument, NULL, OPT_STATE_WAIT },
 	{ "check-save", no_argument, NULL, OPT_CHECK_SAVE },
 	{ "reset-term", no_argument, NULL, OPT_RESET_TERM },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -185,6 +191,7 @@ static const struct option long_opts[] = {
 struct opts {
 	struct app_config cfg;
 	int list_displays, list_inputs, reset_vt, check_save, reset_term, force, daily_seed;
+	const char *check_file, *daily_date; /* --check-save [FILE], --daily-seed [DATE] */
 	const char *where;
 	bool in_state; /* reading the state directory's settings file */
 	char font_from[300]; /* where the font setting was read (cfg.font_from) */
@@ -251,7 +258,7 @@ static int set_option(struct opts *o, int c, const char *val)
 	} paths[] = {
 		{ OPT_FONT, "font" }, { OPT_CARD, "card" }, { OPT_FB, "fb" }, { OPT_GAMEPAD_DB, "gamepad-db" },
 		{ OPT_KEYS, "keys" }, { OPT_RECORD, "record" }, { OPT_REPLAY, "replay" }, { OPT_VIEW, "view" },
-		{ OPT_SCREENSHOT, "screenshot" }, { OPT_CONNECTOR, "connector" },
+		{ OPT_SCREENSHOT, "screenshot" }, { OPT_CONNECTOR, "connector" }, { OPT_STATE_WAIT, "state-wait" },
 	};
 	if (!val)
 		val = ""; /* an option that takes no value (getopt gives NULL) */
@@ -431,7 +438,8 @@ static int set_option(struct opts *o, int c, const char *val)
 		o->reset_term = 1;
 		break;
 	case OPT_CONFIG:
-		break; /* handled before everything else */
+	case OPT_STATE_WAIT:
+		break; /* handled before everything else (read_settings) */
 	case OPT_STATE_DIR:
 		if (!val[0])
 			return bad_value(o, "state-dir", val, "a directory");
@@ -555,13 +563,18 @@ static int config_setting(void *ctx, const char *file, int line, const char *key
 	return rc;
 }
 
-/* Reads the settings files (or --config FILE). Returns 0 or an exit status. */
-static int read_settings(struct opts *o, int argc, char **argv)
+/* Reads the settings files (or --config FILE); the state directory's own
+ * only when state_file, or when no --state-wait FILE (PIROGUE_STATE_WAIT)
+ * is still to appear: then o->cfg.state_wait is FILE, and the app reads
+ * it later (restate). Returns 0 or an exit status. */
+static int read_settings(struct opts *o, int argc, char **argv, bool state_file)
 {
-	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL;
+	const char *only = getenv("PIROGUE_CONFIG"), *state_opt = NULL, *wait = getenv("PIROGUE_STATE_WAIT");
 	bool scripted = false; /* --keys or headless: a state directory only when named (session_open) */
 	if (only && !only[0])
 		only = NULL;
+	if (wait && !wait[0])
+		wait = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
@@ -569,6 +582,10 @@ static int read_settings(struct opts *o, int argc, char **argv)
 			only = argv[i + 1];
 		else if (!strncmp(argv[i], "--config=", 9))
 			only = argv[i] + 9;
+		else if (!strcmp(argv[i], "--state-wait") && i + 1 < argc)
+			wait = argv[i + 1];
+		else if (!strncmp(argv[i], "--state-wait=", 13))
+			wait = argv[i] + 13;
 		else if (!strcmp(argv[i], "--keys") || !strncmp(argv[i], "--keys=", 7) ||
 			 ((!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "headless")) ||
 			  !strcmp(argv[i], "--backend=headless")))
@@ -601,6 +618,11 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	 * files"): after the others, before the command line. Without any
 	 * state directory the session says so later, once; a scripted run
 	 * reads one only when it is named, as the session uses one. */
+	struct stat sb;
+	if (wait && wait[0] && !state_file && lstat(wait, &sb)) {
+		o->cfg.state_wait = wait; /* not there yet: read once it is (app_run) */
+		return 0;
+	}
 	if (!state_opt)
 		state_opt = o->cfg.state_dir;
 	if (o->cfg.backend && !strcmp(o->cfg.backend, "headless"))
@@ -613,7 +635,6 @@ static int read_settings(struct opts *o, int argc, char **argv)
 	if (save_state_dir(state_opt, dir, sizeof dir))
 		return 0;
 	snprintf(path, sizeof path, "%s/%s", dir, CONFIG_STATE_FILE);
-	struct stat sb;
 	if (stat(path, &sb))
 		return 0; /* none yet, or a directory that is none (the session says so) */
 	o->in_state = true;
@@ -638,14 +659,18 @@ static int reset_term(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The whole configuration into o (its bindings' defaults, the settings
+ * files, the command line, the variables tests set): state_file as for
+ * read_settings. Returns 0, -1 when the program should stop with status 0
+ * (--help, --version), or an exit status after one line. */
+static int configure(struct opts *o, int argc, char **argv, bool state_file)
 {
-	static struct opts o; /* main's own state; values point into argv or o.owned */
-	bind_defaults(&o.binds);
-	int status = read_settings(&o, argc, argv);
+	bind_defaults(&o->binds);
+	int status = read_settings(o, argc, argv, state_file);
 	if (status)
-		goto out;
+		return status;
 	opterr = 0;
+	optind = 0; /* getopt from the start (the second time: restate) */
 	for (;;) {
 		int c = getopt_long(argc, argv, ":", long_opts, NULL);
 		if (c == -1)
@@ -653,27 +678,22 @@ int main(int argc, char **argv)
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		if (c == ':') {
 			log_error("option '%s' needs a value (see --help)", name);
-			status = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
 		if (c == '?') {
 			log_error("unknown option '%s' (see --help)", name);
-			status = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
-		int rc = set_option(&o, c, optarg);
-		if (rc) {
-			status = rc < 0 ? 0 : rc;
-			goto out;
-		}
+		int rc = set_option(o, c, optarg);
+		if (rc)
+			return rc;
 	}
-	const char *check_file = NULL, *daily_date = NULL;
-	if (o.check_save && optind < argc)
-		check_file = argv[optind++]; /* --check-save [FILE] */
-	else if (o.cfg.watch && optind < argc)
-		o.cfg.watch_socket = argv[optind++]; /* --watch [SOCKET] */
-	if (o.daily_seed && optind < argc)
-		daily_date = argv[optind++]; /* --daily-seed [DATE] */
+	if (o->check_save && optind < argc)
+		o->check_file = argv[optind++]; /* --check-save [FILE] */
+	else if (o->cfg.watch && optind < argc)
+		o->cfg.watch_socket = argv[optind++]; /* --watch [SOCKET] */
+	if (o->daily_seed && optind < argc)
+		o->daily_date = argv[optind++]; /* --daily-seed [DATE] */
 	/* the clock: PIROGUE_NOW (seconds since 1970) stands for the system's,
 	 * so tests choose the day */
 	const char *now = getenv("PIROGUE_NOW");
@@ -683,20 +703,52 @@ int main(int argc, char **argv)
 		long long v = strtoll(now, &end, 10);
 		if (errno || end == now || *end || v < 0) {
 			log_error("invalid value '%s' for PIROGUE_NOW: expected seconds since 1970", now);
-			status = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
-		o.cfg.has_now = true;
-		o.cfg.now = (int64_t)v;
+		o->cfg.has_now = true;
+		o->cfg.now = (int64_t)v;
 	}
 	/* and PIROGUE_IDLE_CLOCK (a file of milliseconds) moves the idle
 	 * timers' clock ahead when a test rewrites it (wake_clock_open) */
-	o.cfg.idle_clock = getenv("PIROGUE_IDLE_CLOCK");
+	o->cfg.idle_clock = getenv("PIROGUE_IDLE_CLOCK");
 	if (optind < argc) {
 		log_error("unexpected argument '%s' (see --help)", argv[optind]);
-		status = EXIT_USAGE;
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The command line, kept for restate, and restate's configuration. */
+static int main_argc;
+static char **main_argv;
+static struct opts late; /* lives to the program's end: the app keeps its strings */
+
+/* --state-wait's FILE appeared: the configuration read again, now with
+ * the state directory's settings file (app_config's restate). */
+static const struct app_config *restate(int *status)
+{
+	int rc = configure(&late, main_argc, main_argv, true);
+	if (rc) {
+		*status = rc < 0 ? 0 : rc;
+		return NULL;
+	}
+	log_set_verbose(late.cfg.verbose);
+	return &late.cfg;
+}
+
+int main(int argc, char **argv)
+{
+	static struct opts o; /* main's own state; values point into argv or o.owned */
+	main_argc = argc;
+	main_argv = argv;
+	int status = configure(&o, argc, argv, false);
+	if (status) {
+		status = status < 0 ? 0 : status;
 		goto out;
 	}
+	if (o.cfg.state_wait)
+		o.cfg.restate = restate;
+	const char *check_file = o.check_file, *daily_date = o.daily_date;
 	/* the things to do exclude each other: two given is a mistake, never
 	 * one silently winning (--view FILE --watch used to watch) */
 	const struct {
@@ -772,5 +824,7 @@ int main(int argc, char **argv)
 out:
 	for (int i = 0; i < o.nowned; i++)
 		free(o.owned[i]);
+	for (int i = 0; i < late.nowned; i++)
+		free(late.owned[i]);
 	return status;
 }

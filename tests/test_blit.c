@@ -563,6 +563,73 @@ static void test_cell_cache(void **st)
 	tf_free(f);
 }
 
+/* The cell cache's wide slots (a whole map cell two text cells wide,
+ * made from its halves' slots, copied with one look-up): damaged draws at
+ * rotation 0 of a few wide cells that come back over and over, at even
+ * and odd columns, some tails overwritten by text (a head without its
+ * tail) and some heads by text (a tail without its head), with caches
+ * small enough that cells take one another's slots within a band (a kept
+ * wide cell copied, then its slot made again for another before the band
+ * is drawn), draw exactly what a blitter without the cache draws, in both
+ * formats, with a mask and a colour map sheet; then the rotation changes
+ * (the wide slots emptied with the others). */
+static void test_wide_cells(void **st)
+{
+	(void)st;
+	static const uint32_t pal[] = { 0xFFFFFF, 0x808040 };
+	static const int slots[] = { 4, 16, 64, -1 };
+	struct font *f = test_font(0);
+	assert_non_null(f);
+	for (int sh = 0; sh < 2; sh++) {
+		struct font *m = wide_font(sh);
+		for (int si = 0; si < 4; si++)
+			for (int fi = 0; fi < 2; fi++) {
+				struct blitter *b, *ref;
+				assert_int_equal(blit_create(&b, f, 1), 0);
+				assert_int_equal(blit_create(&ref, f, 1), 0);
+				assert_int_equal(blit_set_cell_cache(b, slots[si]), 0);
+				assert_int_equal(blit_set_cell_cache(ref, 0), 0);
+				assert_int_equal(blit_set_map(b, m), 0);
+				assert_int_equal(blit_set_map(ref, m), 0);
+				struct console *c;
+				int cols = 16, rows = 3, lw = cols * f->cell_w + 3, lh = rows * f->cell_h;
+				assert_int_equal(con_create(&c, cols, rows), 0);
+				struct rng r;
+				rng_seed(&r, (uint64_t)(sh * 100 + si * 10 + fi));
+				for (int ri = 0; ri < 4; ri += 2) {
+					struct tsurf a, want;
+					ts_init(&a, formats[fi], rotations[ri], lw, lh, 1);
+					for (int round = 0; round < 150; round++) {
+						for (int i = rng_range(&r, 1, 10); i > 0; i--) {
+							int x = rng_range(&r, 0, cols - 1), y = rng_range(&r, 0, rows - 1);
+							int k = rng_range(&r, 0, 9);
+							if (k == 0) /* text over a half */
+								con_put(c, x, y, 'a' + (uint32_t)rng_range(&r, 0, 2), pal[0], 0);
+							else
+								put_wide(c, k < 7 ? x & ~1 : x, y, random_chars[rng_range(&r, 0, 2)],
+									 pal[rng_range(&r, 0, 1)], 0);
+						}
+						blit_draw(b, c, &a.s, round ? c->damage : NULL);
+						con_clear_damage(c);
+						ts_init(&want, formats[fi], rotations[ri], lw, lh, 1);
+						blit_draw(ref, c, &want.s, NULL);
+						if (memcmp(a.s.pixels, want.s.pixels, a.size))
+							fail_msg("sheet %d, %d slots, %s rotation %d round %d: wide cells drawn with "
+								 "the cell cache differ from without", sh, slots[si], format_names[fi],
+								 rotations[ri], round);
+						ts_free(&want);
+					}
+					ts_free(&a);
+				}
+				con_destroy(c);
+				blit_destroy(b);
+				blit_destroy(ref);
+			}
+		tf_free(m);
+	}
+	tf_free(f);
+}
+
 /* Tile pictures (issue 17): a blitter with a map sheet and a tile sheet
  * (a colour sheet of the map cells' size) draws, with the cell cache of
  * 1, 4 slots and the default, exactly what one without the cache draws;
@@ -1251,6 +1318,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_map_sheet_later),
 		cmocka_unit_test(test_wide_map_cells),
 		cmocka_unit_test(test_cell_cache),
+		cmocka_unit_test(test_wide_cells),
 		cmocka_unit_test(test_tiles),
 		cmocka_unit_test(test_blend_every_cell),
 		cmocka_unit_test(test_streamed_whole_draw),

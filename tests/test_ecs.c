@@ -358,26 +358,13 @@ static void test_restore(void **state)
 	ecs_world_destroy(c);
 }
 
-/* Whether dense index d of pool c is marked written (ecs_written), which
- * ecs_pool_marks says alike (with the pool's view and version). */
+/* Whether dense index d of pool c is marked written (ecs_written). */
 static bool written_at(const struct ecs_world *w, int c, uint32_t d)
 {
 	const uint64_t *bits;
 	uint32_t nw;
-	bool all = ecs_written(w, c, &bits, &nw);
-	struct ecs_pool_marks m;
-	ecs_pool_marks(w, c, &m);
-	const ecs_entity *ents;
-	const void *data;
-	assert_int_equal(m.count, ecs_pool_view(w, c, &ents, &data));
-	assert_ptr_equal(m.ents, ents);
-	assert_ptr_equal(m.data, data);
-	assert_int_equal(m.version, ecs_pool_version(w, c));
-	assert_int_equal(m.all, all);
-	if (all)
+	if (ecs_written(w, c, &bits, &nw))
 		return true;
-	assert_int_equal(m.nwords, nw);
-	assert_ptr_equal(m.bits, bits);
 	return d / 64 < nw && (bits[d / 64] >> (d % 64)) & 1;
 }
 
@@ -454,6 +441,71 @@ static void test_written_marks(void **state)
 	ecs_world_destroy(w);
 }
 
+/* Taking a pool's marks (ecs_pool_take_marks, the digest's one call a
+ * pool): the view, version and what ecs_written said, then that pool alone
+ * unwritten and untouched; the words handed over, once zeroed by the
+ * taker, are marked again by the next writes only. */
+static void test_take_marks(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[200];
+	for (int i = 0; i < 200; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		ecs_add(w, e[i], cp, &(struct pos){ i, i });
+	}
+	ecs_add(w, e[0], ch, &(struct hp){ 5 });
+	struct ecs_pool_marks m;
+	ecs_pool_take_marks(w, cp, &m); /* not tracked: all */
+	assert_true(m.all);
+	assert_int_equal(m.count, 200);
+	ecs_track_writes(w);
+	ecs_written_clear(w);
+	((struct pos *)ecs_get_mut(w, e[3], cp))->x = 30;
+	((struct pos *)ecs_get_mut(w, e[150], cp))->y = 1;
+	((struct hp *)ecs_get_mut(w, e[0], ch))->hp = 4;
+	assert_int_equal(ecs_touched(w), ECS_BIT(cp) | ECS_BIT(ch));
+	ecs_pool_take_marks(w, cp, &m);
+	const ecs_entity *ents;
+	const void *data;
+	assert_int_equal(m.count, ecs_pool_view(w, cp, &ents, &data));
+	assert_ptr_equal(m.ents, ents);
+	assert_ptr_equal(m.data, data);
+	assert_int_equal(m.version, ecs_pool_version(w, cp));
+	assert_false(m.all);
+	assert_int_equal(m.nwords, 3); /* up to the word of entry 150 */
+	assert_int_equal(m.bits[0], 1ULL << 3);
+	assert_int_equal(m.bits[1], 0);
+	assert_int_equal(m.bits[2], 1ULL << (150 - 128));
+	/* that pool alone taken */
+	assert_int_equal(ecs_touched(w), ECS_BIT(ch));
+	assert_true(written_at(w, ch, 0));
+	assert_false(written_at(w, cp, 3));
+	for (uint32_t k = 0; k < m.nwords; k++)
+		m.bits[k] = 0;
+	((struct pos *)ecs_get_mut(w, e[5], cp))->x = 50;
+	assert_true(written_at(w, cp, 5));
+	assert_false(written_at(w, cp, 3));
+	assert_false(written_at(w, cp, 150));
+	ecs_pool_take_marks(w, cp, &m);
+	assert_int_equal(m.nwords, 1);
+	assert_int_equal(m.bits[0], 1ULL << 5);
+	m.bits[0] = 0;
+	/* a mutable view: all, then forgotten with the take */
+	void *mdata;
+	ecs_pool_view_mut(w, cp, &ents, &mdata);
+	ecs_pool_take_marks(w, cp, &m);
+	assert_true(m.all);
+	assert_false(written_at(w, cp, 77));
+	assert_int_equal(ecs_touched(w), ECS_BIT(ch));
+	/* an unknown pool */
+	ecs_pool_take_marks(w, 31, &m);
+	assert_int_equal(m.count, 0);
+	assert_false(m.all);
+	ecs_world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_written_marks),
+		cmocka_unit_test(test_take_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -644,6 +644,139 @@ static void test_screens_and_new_game(void **state)
 	rig_close(&r);
 }
 
+/* The game's "did the screen change?" (watchwire_ui_unchanged, instead of
+ * building the block each frame): a change to any value the block holds
+ * is seen, the same ui again is not, and whenever it says unchanged the
+ * block built is the one built before. */
+enum ui_edit {
+	ED_SCREEN, ED_MENU, ED_CONT, ED_HELP_FROM, ED_DEV, ED_KIOSK, ED_DEMO, ED_CQUIT, ED_CNEW, ED_HIST, ED_HELP_TOP,
+	ED_LOOK_X, ED_LOOK_Y, ED_INV, ED_TARGET, ED_LEVELUP, ED_RANK, ED_AFTER_DEATH, ED_NOTICE, ED_NOTICE_END,
+	ED_STATUS, ED_NSCORES, ED_SCORE, ED_DEPTH, ED_TURNS, ED_LEVEL, ED_CAUSE, ED_COUNT,
+	ED_HOVER = ED_COUNT, /* not in the block */
+};
+
+/* s (of n bytes) made "what v", or "what v!" when it was that. */
+static void set_other(char *s, size_t n, const char *what, int v)
+{
+	char t[64];
+	snprintf(t, sizeof t, "%s %d", what, v);
+	if (!strcmp(t, s))
+		strcat(t, "!");
+	snprintf(s, n, "%s", t);
+}
+
+static void ui_edit(struct ui *u, enum ui_edit e, int v)
+{
+	struct ui_score *sc = &u->scores[u->nscores > 0 ? u->nscores - 1 : 0];
+	switch (e) {
+	case ED_SCREEN: u->screen = u->screen == UI_PLAY ? UI_INVENTORY : UI_PLAY; break;
+	case ED_MENU: u->menu_sel += 1 + v % 3; break;
+	case ED_CONT: u->can_continue = !u->can_continue; break;
+	case ED_HELP_FROM: u->help_from = u->help_from == UI_PLAY ? UI_TITLE : UI_PLAY; break;
+	case ED_DEV: u->last_dev = u->last_dev == DEV_KEYBOARD ? DEV_GAMEPAD : DEV_KEYBOARD; break;
+	case ED_KIOSK: u->kiosk = !u->kiosk; break;
+	case ED_DEMO: u->demo = !u->demo; break;
+	case ED_CQUIT: u->confirm_quit = !u->confirm_quit; break;
+	case ED_CNEW: u->confirm_new = !u->confirm_new; break;
+	case ED_HIST: u->history_top += 1 + v % 5; break;
+	case ED_HELP_TOP: u->help_top += 1 + v % 5; break;
+	case ED_LOOK_X: u->look_x += 1 + v % 7; break;
+	case ED_LOOK_Y: u->look_y += 1 + v % 7; break;
+	case ED_INV: u->inv_sel = (u->inv_sel + 1 + v % 5) % 26; break;
+	case ED_TARGET: u->target_slot = (u->target_slot + 1) % 26; break;
+	case ED_LEVELUP: u->levelup_sel = (u->levelup_sel + 1) % 3; break;
+	case ED_RANK: u->score_rank = u->score_rank >= 9 ? -1 : u->score_rank + 1; break;
+	case ED_AFTER_DEATH: u->scores_after_death = !u->scores_after_death; break;
+	case ED_NOTICE: set_other(u->notice, sizeof u->notice, "notice", v); break;
+	case ED_NOTICE_END: u->notice[0] = u->notice[0] ? '\0' : 'N'; u->notice[1] = '\0'; break;
+	case ED_STATUS: snprintf(u->status, sizeof u->status, u->status[0] ? "" : "status %d", v); break;
+	case ED_NSCORES: u->nscores = (u->nscores + 1) % (UI_SCORES_MAX + 1); break;
+	case ED_SCORE: sc->score += 1 + v; break;
+	case ED_DEPTH: sc->depth++; break;
+	case ED_TURNS: sc->turns += 100; break;
+	case ED_LEVEL: sc->level++; break;
+	case ED_CAUSE: set_other(sc->cause, sizeof sc->cause, "killed by orcs", v); break;
+	case ED_HOVER: u->hover_x = v % 80; break;
+	}
+}
+
+static void test_ui_unchanged(void **state)
+{
+	(void)state;
+	struct watch_ui_seen *seen = calloc(1, sizeof *seen);
+	assert_non_null(seen);
+	struct ui u = play_ui();
+	unsigned char was[WATCH_SCREEN_MAX], now[WATCH_SCREEN_MAX];
+	size_t nwas = watchwire_screen_to(was, &u);
+	assert_false(watchwire_ui_unchanged(seen, &u)); /* nothing seen yet */
+	assert_true(watchwire_ui_unchanged(seen, &u));
+	struct rng r;
+	rng_seed(&r, 19);
+	for (int round = 0; round < 3000; round++) {
+		enum ui_edit e = (enum ui_edit)rng_range(&r, 0, ED_COUNT);
+		/* a score line's values count only for the lines in use */
+		if (e >= ED_SCORE && e <= ED_CAUSE && u.nscores == 0) {
+			u.nscores = 1;
+			assert_false(watchwire_ui_unchanged(seen, &u));
+		}
+		nwas = watchwire_screen_to(was, &u);
+		assert_true(watchwire_ui_unchanged(seen, &u));
+		ui_edit(&u, e, rng_range(&r, 0, 1000));
+		size_t nnow = watchwire_screen_to(now, &u);
+		bool same_block = nnow == nwas && memcmp(now, was, nnow) == 0;
+		bool unchanged = watchwire_ui_unchanged(seen, &u);
+		if (e != ED_HOVER) {
+			assert_false(same_block); /* (each edit changes what the block holds) */
+			assert_false(unchanged);
+		}
+		if (unchanged)
+			assert_true(same_block);
+		assert_true(watchwire_ui_unchanged(seen, &u)); /* seen follows u */
+	}
+	free(seen);
+}
+
+/* The screen the game last sent stays the one its ui gives when watchers
+ * come and go: with none the ui may change unseen, and a screen sent
+ * after a new watcher's snapshot is compared with the ui it came from. */
+static void test_screen_after_watchers_left(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 13);
+	rig_catch_up(&r);
+	r.u.screen = UI_INVENTORY;
+	watch_pub_flush(r.p, &r.u, r.g);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ui.screen, UI_INVENTORY);
+	/* the watcher leaves; the game, unwatched, goes back to its map */
+	watcher_close(&r.w);
+	struct watch_pub_stats st;
+	for (int i = 0; i < 100; i++) {
+		watchfix_serve(r.p);
+		watch_pub_stats(r.p, &st);
+		if (!st.watchers)
+			break;
+	}
+	assert_int_equal(st.watchers, 0);
+	r.u.screen = UI_PLAY;
+	watch_pub_flush(r.p, &r.u, r.g);
+	/* another comes: its snapshot shows the map; then the inventory again */
+	memset(&r.w, 0, sizeof r.w);
+	r.w.fd = watchfix_pair(r.p);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ui.screen, UI_PLAY);
+	r.u.screen = UI_INVENTORY;
+	watch_pub_flush(r.p, &r.u, r.g);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ui.screen, UI_INVENTORY);
+	r.u.screen = UI_PLAY;
+	watch_pub_flush(r.p, &r.u, r.g);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ui.screen, UI_PLAY);
+	rig_close(&r);
+}
+
 /* What a watcher may send is a request for a snapshot; anything else,
  * and it is dropped. */
 static void test_junk_from_watcher_dropped(void **state)
@@ -977,6 +1110,8 @@ int main(void)
 		cmocka_unit_test(test_one_value_differs),
 		cmocka_unit_test(test_end_after_last_keys),
 		cmocka_unit_test(test_screens_and_new_game),
+		cmocka_unit_test(test_ui_unchanged),
+		cmocka_unit_test(test_screen_after_watchers_left),
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),
 		cmocka_unit_test(test_socket_mode_and_stale),

@@ -3,13 +3,12 @@
  * and a frame is presented only when a cell changed. */
 #include "app/app.h"
 #include "app/appstate.h"
-#include "app/backend.h"
 #include "app/blank.h"
-#include "app/data.h"
 #include "app/demo.h"
 #include "app/idle.h"
 #include "app/input.h"
 #include "app/keyfile.h"
+#include "app/pathwait.h"
 #include "app/session.h"
 #include "app/view.h"
 #include "app/walk.h"
@@ -20,7 +19,6 @@
 #include "game/game.h"
 #include "game/history.h"
 #include "game/mapgen.h"
-#include "platform/crash.h"
 #include "platform/display.h"
 #include "platform/vt.h"
 #include "render/console.h"
@@ -48,56 +46,11 @@ static const struct font *drawn_font(const struct app *a)
 	return a->disp && a->disp->font ? a->disp->font : a->font;
 }
 
-static int open_signals(struct app *a);
 static void set_pointer_space(struct app *a);
 static void on_vt_release(struct app *a);
 static void on_vt_acquire(struct app *a);
 static void on_stop(struct app *a);
 static void on_continue(struct app *a);
-
-/* Chooses and opens the display with its font. Returns 0, -errno having
- * said why, or 1 when the font asked for (--font, font =) cannot be used
- * (said: a wrong value, exit status 2). */
-static int open_display(struct app *a)
-{
-	struct display_opts o;
-	backend_opts(a->cfg, &o);
-	a->ops = backend_choose(a->cfg, &o);
-	if (!a->ops)
-		return -ENODEV;
-	a->bare = backend_is_bare(a->ops);
-	int rc = backend_check(a->ops, &o);
-	if (rc)
-		return rc;
-	if (a->bare) {
-		/* the console: crash handlers first, so that nothing below can
-		 * leave it in graphics mode; VT signals blocked before vt_open */
-		if ((rc = crash_install_handlers()) || (rc = open_signals(a)))
-			return rc;
-		/* a watcher's screen is a second one of the machine whose game
-		 * holds the VT and the keyboard (the socket is local): it takes
-		 * neither (docs/watch.md) */
-		if (!a->watching && (rc = vt_open(&a->vt, a->cfg->vt)))
-			return rc;
-	}
-	/* the terminal draws text, but a bad --font is never silently ignored */
-	if ((strcmp(a->ops->name, "term") || a->cfg->font) &&
-	    data_load_fonts(a->cfg->font, a->cfg->font_from, a->cfg->font_layout, &a->font, &a->fonts))
-		return a->cfg->font ? 1 : -EINVAL; /* else the installed fonts are missing or damaged */
-	/* a tile sheet named is checked on every backend, as --font is */
-	const char *tv = a->cfg->tiles;
-	bool sheet = tv && strcmp(tv, "on") && strcmp(tv, "off");
-	if ((strcmp(a->ops->name, "term") || sheet) && data_load_tiles(tv, a->cfg->tiles_from, &a->tiles))
-		return 1; /* said: a wrong value, exit status 2 */
-	o.font = a->font;
-	if (a->fonts.n) {
-		o.fonts = &a->fonts;
-		o.tiles = &a->tiles;
-	}
-	/* the terminal backend itself holds log lines back while it owns the
-	 * terminal, and writes them when it gives it back */
-	return a->ops->open(&a->disp, &o);
-}
 
 /* Draws the current screen and presents it if any cell changed: what
  * changed is drawn into the shown console (ui_draw_frame; a whole screen
@@ -555,39 +508,12 @@ static int run_script(struct app *a)
 	return 0;
 }
 
-static int open_signals(struct app *a)
-{
-	if (a->sfd >= 0)
-		return 0;
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGWINCH);
-	sigaddset(&set, VT_RELEASE_SIGNAL);
-	sigaddset(&set, VT_ACQUIRE_SIGNAL);
-	if (!a->bare) {
-		/* the terminal: a stop (kill -TSTP, kill -STOP) gives it back
-		 * and a continue takes it again (docs/term.md) */
-		sigaddset(&set, SIGTSTP);
-		sigaddset(&set, SIGCONT);
-	}
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-		return -errno;
-	a->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (a->sfd < 0) {
-		int e = errno;
-		log_error("cannot create a signalfd: %s", strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
 static void on_signal(struct app *a)
 {
 	struct signalfd_siginfo si;
 	while (read(a->sfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (!a->disp && (si.ssi_signo == SIGWINCH || si.ssi_signo == SIGTSTP || si.ssi_signo == SIGCONT))
+			continue; /* no display to size or give back (a failed opening, --state-wait) */
 		switch (si.ssi_signo) {
 		case SIGWINCH: {
 			struct in_event ev = { .type = EV_RESIZE };
@@ -872,29 +798,100 @@ static void app_close(struct app *a)
 	wake_close(&a->wake);
 }
 
-int app_run(const struct app_config *cfg)
+/* The settings of cfg that the app keeps in its own fields (the options
+ * screen's, the bindings, the games' generator and size, the clock), and
+ * cfg itself; again after restate. Returns 0, or 2 after one line (an
+ * unknown map generator). */
+static int take_config(struct app *a, const struct app_config *cfg)
 {
-	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .session.record = cfg->record,
-			 .watcher.fd = -1 };
-	a.ui.hover_x = a.ui.hover_y = -1;
-	options_init(&a);
+	a->cfg = cfg;
+	options_init(a);
+	if (a->watching)
+		a->idle.attract_s = a->idle.blank_s = 0; /* a watcher shows the game, never a demo */
 	if (cfg->bindings)
-		a.binds = *cfg->bindings;
+		a->binds = *cfg->bindings;
 	else
-		bind_defaults(&a.binds);
-	a.ui.binds = &a.binds;
-	a.ui.kiosk = cfg->kiosk;
-	a.mapgen = MAPGEN_CLASSIC;
-	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a.mapgen)) {
+		bind_defaults(&a->binds);
+	a->ui.binds = &a->binds;
+	a->ui.kiosk = cfg->kiosk;
+	a->mapgen = MAPGEN_CLASSIC;
+	if (cfg->mapgen && mapgen_parse(cfg->mapgen, &a->mapgen)) {
 		log_error("unknown map generator '%s' (classic or overlap)", cfg->mapgen);
 		return 2;
 	}
-	a.map_w = cfg->map_w;
-	a.map_h = cfg->map_h;
-	a.seeded = cfg->has_seed;
-	a.next_seed = cfg->seed;
-	a.session.has_now = cfg->has_now;
-	a.session.now = cfg->now;
+	a->map_w = cfg->map_w;
+	a->map_h = cfg->map_h;
+	a->seeded = cfg->has_seed;
+	a->next_seed = cfg->seed;
+	a->session.record = cfg->record;
+	a->session.has_now = cfg->has_now;
+	a->session.now = cfg->now;
+	return 0;
+}
+
+/* --state-wait FILE (cfg->state_wait), watched by w before the display was
+ * opened; rc: what open_display returned. The display stays open (a
+ * failed opening is closed, to be tried again) while FILE is waited for
+ * (signals: SIGTERM and the like end the program); then the configuration
+ * is read again with the state directory's settings file (restate) and
+ * taken, and the display opened anew when those settings change what it
+ * was opened with (a size, a rotation, a text size, a font, ...) or when
+ * the first opening failed and they change it: the title is as a start
+ * with the state there from the first would draw it. Returns what opening
+ * the display finally returned; a->quit set (with a->status) when the
+ * program is to end. */
+static int after_state(struct app *a, struct pathwait *w, int rc)
+{
+	const struct app_config *was = a->cfg;
+	if (!rc && (rc = size_consoles(a)) == 0)
+		log_layout(a);
+	if (rc)
+		close_display(a); /* tried again once the state's settings are read */
+	else if (open_signals(a)) {
+		a->quit = true;
+		a->status = 1;
+		return rc;
+	}
+	if (!pathwait_there(w))
+		log_error("waiting for %s before using the state directory (--state-wait)", w->path);
+	while (!a->quit) {
+		int wr = pathwait_wait(w, a->sfd);
+		if (wr == 0)
+			break;
+		if (wr < 0) {
+			log_error("cannot wait for %s (%s): using the state directory as it is", w->path, strerror(-wr));
+			break;
+		}
+		on_signal(a);
+	}
+	pathwait_close(w);
+	if (a->quit)
+		return rc;
+	log_info("%s is there: reading the state directory", w->path);
+	int status = 0;
+	const struct app_config *now = was->restate(&status);
+	if (!now || take_config(a, now)) {
+		a->quit = true;
+		a->status = now ? 2 : status;
+		return rc;
+	}
+	if (!display_config_differs(was, now))
+		return rc; /* the display as it was opened (or its failure) stands */
+	if (!rc) {
+		log_info("the state directory's settings change the display: opening it again");
+		close_display(a);
+	}
+	return open_display(a);
+}
+
+int app_run(const struct app_config *cfg)
+{
+	struct app a = { .cfg = cfg, .sfd = -1, .wake = WAKE_INIT, .step_at = -1, .watcher.fd = -1 };
+	struct pathwait sw = PATHWAIT_INIT;
+	int rc = 0;
+	a.ui.hover_x = a.ui.hover_y = -1;
+	if (take_config(&a, cfg))
+		return 2;
 	if (cfg->idle_clock) {
 		char why[PATH_MAX + 128];
 		if (wake_clock_open(&a.wake, cfg->idle_clock, why, sizeof why)) {
@@ -921,7 +918,21 @@ int app_run(const struct app_config *cfg)
 		a.watcher.binds = &a.binds;
 		a.idle.attract_s = a.idle.blank_s = 0;
 	}
-	int rc = open_display(&a);
+	/* --state-wait: watched from before the display opens, so that its
+	 * file's appearance is not missed */
+	if (cfg->state_wait && cfg->restate && (rc = pathwait_open(&sw, cfg->state_wait))) {
+		log_error("cannot wait for %s (--state-wait): %s (give it a file in an existing folder)", cfg->state_wait,
+			  strerror(-rc));
+		a.status = 2;
+		goto out;
+	}
+	rc = open_display(&a);
+	if (sw.fd >= 0) {
+		rc = after_state(&a, &sw, rc);
+		cfg = a.cfg;
+		if (a.quit)
+			goto out;
+	}
 	if (rc || size_consoles(&a)) {
 		a.status = rc == 1 ? 2 : 1;
 		goto out;
@@ -1018,6 +1029,7 @@ int app_run(const struct app_config *cfg)
 		}
 	}
 out:
+	pathwait_close(&sw);
 	app_close(&a);
 	return a.status;
 }

@@ -50,6 +50,14 @@ struct app_config {
 	bool no_watch;            /* watch = no, --no-watch: the game is not published for watchers */
 	bool watch;               /* --watch [SOCKET]: watch a game instead of playing one */
 	const char *watch_socket; /* ... its socket, NULL = watcher_path's default */
+	/* --state-wait FILE, not there when the program started: the display
+	 * is opened first, then FILE waited for before the state directory is
+	 * used; NULL: no wait */
+	const char *state_wait;
+	/* ... then the configuration read again, now with the state
+	 * directory's settings file (main's): the one to run with, or NULL
+	 * with *status the exit status after one line (a bad setting) */
+	const struct app_config *(*restate)(int *status);
 };
 
 /* Runs the program with cfg; returns the process exit status (0 ok, 1 a

@@ -1,4 +1,4 @@
-/* appstate: the program's state, shared by its loop (app.c), the consoles sized to the display (appdisplay.c), the options screen's values (appoptions.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
+/* appstate: the program's state, shared by its loop (app.c), the display's start-up and the consoles sized to it (appdisplay.c), the options screen's values (appoptions.c), the recording viewer's pace (appview.c) and the watch hooks (appwatch.c); private to app/. */
 #ifndef PIROGUE_APP_APPSTATE_H
 #define PIROGUE_APP_APPSTATE_H
 #include "app/app.h"
@@ -74,7 +74,28 @@ struct app {
 	int status;
 };
 
-/* ---- appdisplay.c: the consoles sized to the display, its layout line ---- */
+/* ---- appdisplay.c: the display's start-up, the consoles sized to it ---- */
+
+/* The signals the loop reads (SIGINT, SIGTERM, SIGHUP, SIGWINCH, the VT's;
+ * SIGTSTP and SIGCONT for the terminal) blocked and read through a->sfd
+ * (once: nothing when it is open). Returns 0 or -errno (logged). */
+int open_signals(struct app *a);
+/* Chooses the display backend for a->cfg and opens it with its font: on
+ * the console (a->bare) the crash handlers, the signals and the VT first
+ * (not for a watcher, which takes no VT); the fonts and tile sheet loaded.
+ * Returns 0, -errno having said why, or 1 when the font or tile sheet
+ * asked for (--font, font =, --tiles FILE) cannot be used (said: a wrong
+ * value, exit status 2). What it opened before a failure stays open for
+ * close_display (or app_close). */
+int open_display(struct app *a);
+/* Closes what open_display opened (the display, the VT, the fonts and
+ * tiles), so that it may be called again; nothing opened is fine. */
+void close_display(struct app *a);
+/* Whether open_display would open another display, font or VT for now
+ * than it did for was: any setting it reads differs (backend, font,
+ * tiles, scale, text size, rotation, size, card, connector, mode, fb, vt,
+ * kiosk). */
+bool display_config_differs(const struct app_config *was, const struct app_config *now);
 
 /* Sizes the consoles to the display's grid of text cells (made the first
  * time, resized when the grid changed; at least 1x1) and takes the

@@ -33,14 +33,22 @@ static void keep_history(struct session *s, struct game *g)
 
 /* Makes the state directory and locks it for this program (flock on the
  * directory: the kernel drops it when the program ends, kill -9 included).
- * Returns 0; 1 when it cannot be made (said in the log and on ui's title:
- * nothing can be saved there); -EBUSY after one line when another program
+ * Returns 0; 1 when it cannot be made or written (said in the log and on
+ * ui's title: nothing can be saved there); -EBUSY after one line when another program
  * holds the lock. When the lock cannot be taken at all (a file system
  * without flock, e.g. ENOLCK on NFS) it says so in one line and returns 0:
  * the game plays and saves, unguarded against a second pirogue. */
 static int lock_state_dir(struct session *s, struct ui *ui)
 {
 	int rc = save_make_dir(s->state_dir);
+	/* there but not writable (a read-only file system: a card's state
+	 * partition remounted read-only after an error, or not mounted under a
+	 * read-only root): said now, on the title, not at the first save */
+	if (!rc && access(s->state_dir, W_OK | X_OK)) {
+		rc = -errno;
+		log_error("the state directory %s cannot be written (%s): games are not saved", s->state_dir,
+			  strerror(-rc));
+	}
 	if (rc) {
 		s->dir_error = -rc;
 		snprintf(ui->notice, sizeof ui->notice, "Games cannot be saved in %.60s: %s.", s->state_dir,

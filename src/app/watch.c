@@ -57,6 +57,7 @@ struct watch_pub {
 	struct serial_buf msg;    /* one message being built */
 	struct serial_buf screen; /* the screen as last sent */
 	bool screen_valid;
+	struct watch_ui_seen ui_seen; /* the ui it was made from, as last looked at */
 	struct snap *snap; /* the last snapshot made, NULL: none (or dropped) */
 	uint64_t snap_pos; /* the ring's head when it was made: what follows it starts there */
 	int since_check;   /* commands played since the last checksum */
@@ -537,13 +538,17 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 		snap_drop(p);
 		return;
 	}
-	/* the screen, when it changed */
-	unsigned char m[WATCH_SCREEN_MAX];
-	size_t n = watchwire_screen_to(m, u);
-	if (!p->screen_valid || n != p->screen.len || memcmp(m, p->screen.data, n)) {
-		p->screen.len = 0;
-		p->screen_valid = serial_buf_append(&p->screen, m, n) == 0;
-		broadcast(p, m, n);
+	/* the screen, when it changed (the message built only when a byte
+	 * of the ui it is made from did) */
+	bool same = watchwire_ui_unchanged(&p->ui_seen, u); /* (ui_seen follows u either way) */
+	if (!p->screen_valid || !same) {
+		unsigned char m[WATCH_SCREEN_MAX];
+		size_t n = watchwire_screen_to(m, u);
+		if (!p->screen_valid || n != p->screen.len || memcmp(m, p->screen.data, n)) {
+			p->screen.len = 0;
+			p->screen_valid = serial_buf_append(&p->screen, m, n) == 0;
+			broadcast(p, m, n);
+		}
 	}
 	send_all(p, u, g);
 	/* the watchers are woken for commands whose checksum is due together

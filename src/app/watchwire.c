@@ -201,6 +201,46 @@ static void o_ui(struct out *o, const struct ui *u)
 	}
 }
 
+/* The span watch_ui_seen keeps holds every field o_ui reads but the
+ * scores' (kept apart). */
+#define UI_IN_SPAN(f)                                                                                              \
+	_Static_assert(offsetof(struct ui, f) + sizeof(((struct ui *)0)->f) <= WATCH_UI_SPAN,                      \
+		       "struct ui's " #f " is no longer within WATCH_UI_SPAN: watch_ui_seen would miss it")
+UI_IN_SPAN(screen);
+UI_IN_SPAN(menu_sel);
+UI_IN_SPAN(can_continue);
+UI_IN_SPAN(help_from);
+UI_IN_SPAN(last_dev);
+UI_IN_SPAN(kiosk);
+UI_IN_SPAN(demo);
+UI_IN_SPAN(confirm_quit);
+UI_IN_SPAN(confirm_new);
+UI_IN_SPAN(history_top);
+UI_IN_SPAN(help_top);
+UI_IN_SPAN(look_x);
+UI_IN_SPAN(look_y);
+UI_IN_SPAN(inv_sel);
+UI_IN_SPAN(target_slot);
+UI_IN_SPAN(levelup_sel);
+UI_IN_SPAN(notice);
+UI_IN_SPAN(status);
+
+bool watchwire_ui_unchanged(struct watch_ui_seen *s, const struct ui *u)
+{
+	int ns = u->nscores < 0 ? 0 : u->nscores > UI_SCORES_MAX ? UI_SCORES_MAX : u->nscores;
+	if (s->ok && s->nscores == u->nscores && s->score_rank == u->score_rank &&
+	    s->scores_after_death == u->scores_after_death && memcmp(s->span, u, WATCH_UI_SPAN) == 0 &&
+	    (!ns || memcmp(s->scores, u->scores, (size_t)ns * sizeof *u->scores) == 0))
+		return true;
+	memcpy(s->span, u, WATCH_UI_SPAN);
+	s->nscores = u->nscores;
+	s->score_rank = u->score_rank;
+	s->scores_after_death = u->scores_after_death;
+	memcpy(s->scores, u->scores, (size_t)ns * sizeof *u->scores);
+	s->ok = true;
+	return false;
+}
+
 /* The largest ui block: its fixed part, two strings, the scores. */
 _Static_assert(WATCH_SCREEN_MAX >= WATCH_HEAD + UI_FIXED + sizeof(((struct ui *)0)->notice) +
 				    sizeof(((struct ui *)0)->status) + 1 +

@@ -77,6 +77,22 @@ size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct c
 size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum);
 /* watchwire_screen's message into buf; returns its length. */
 size_t watchwire_screen_to(unsigned char buf[WATCH_SCREEN_MAX], const struct ui *u);
+/* The bytes of a ui its screen block is made from (watchwire_screen_to),
+ * as last seen by watchwire_ui_unchanged: the span of struct ui that holds
+ * the block's fields (and a few others), and the score lines in use. */
+#define WATCH_UI_SPAN (offsetof(struct ui, levelup_sel) + sizeof(int))
+struct watch_ui_seen {
+	bool ok; /* the rest holds a ui */
+	unsigned char span[WATCH_UI_SPAN];
+	int nscores, score_rank;
+	bool scores_after_death;
+	struct ui_score scores[UI_SCORES_MAX];
+};
+/* False, and s made u's, unless s holds u's bytes already (true): then
+ * u's screen block is the one it was (the other way round not always: a
+ * field the block does not hold may have changed). The game's "did the
+ * screen change?" each frame, cheaper than building the block. */
+bool watchwire_ui_unchanged(struct watch_ui_seen *s, const struct ui *u);
 int watchwire_snapshot(struct serial_buf *b, const struct ui *u, const struct game *g);
 int watchwire_ring(struct serial_buf *b, uint32_t size, uint64_t pos);
 int watchwire_reset(struct serial_buf *b);

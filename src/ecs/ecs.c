@@ -444,20 +444,23 @@ bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32
 	return false;
 }
 
-void ecs_pool_marks(const struct ecs_world *w, int c, struct ecs_pool_marks *m)
+void ecs_pool_take_marks(struct ecs_world *w, int c, struct ecs_pool_marks *m)
 {
 	if (c < 0 || c >= w->npools) {
 		*m = (struct ecs_pool_marks){ 0 };
 		return;
 	}
-	const struct pool *p = &w->pools[c];
+	struct pool *p = &w->pools[c];
 	m->ents = p->dense;
 	m->data = p->data;
 	m->count = p->count;
 	m->version = p->version;
 	m->all = !w->track || p->wall;
-	m->bits = m->all ? NULL : p->wbits;
-	m->nwords = m->all ? 0 : p->whi;
+	m->bits = p->wbits;
+	m->nwords = p->whi;
+	p->whi = 0;
+	p->wall = false;
+	w->touched &= ~ECS_BIT(c);
 }
 
 void ecs_written_clear(struct ecs_world *w)

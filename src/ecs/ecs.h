@@ -70,7 +70,7 @@ const void *ecs_get(const struct ecs_world *w, ecs_entity e, int c);
  * e is not alive or lacks c; while writes are tracked (ecs_track_writes),
  * the entry is marked written. Write a component only through a pointer
  * from here, ecs_add or ecs_pool_view_mut, and only until the next
- * ecs_written_clear. */
+ * ecs_written_clear or ecs_pool_take_marks of its pool. */
 void *ecs_get_mut(struct ecs_world *w, ecs_entity e, int c);
 /* True when e is alive and has component c. */
 bool ecs_has(const struct ecs_world *w, ecs_entity e, int c);
@@ -111,20 +111,24 @@ uint32_t ecs_touched(const struct ecs_world *w);
  * them were not written). Valid until the next write or clear. Gains and
  * losses are seen with ecs_pool_version, not here. */
 bool ecs_written(const struct ecs_world *w, int c, const uint64_t **bits, uint32_t *nwords);
-/* What ecs_pool_marks tells of a pool. */
+/* What ecs_pool_take_marks tells of a pool. */
 struct ecs_pool_marks {
 	const ecs_entity *ents;
 	const void *data;
 	uint32_t count, version;
 	bool all;
-	const uint64_t *bits;
+	uint64_t *bits;
 	uint32_t nwords;
 };
-/* All a reader of the marks needs of pool c in one call: ecs_pool_view's
- * entities, data and count, ecs_pool_version, and ecs_written's answer
- * (all: any entry may have been written; else bits and nwords). For an
- * unknown c: count 0, all false. */
-void ecs_pool_marks(const struct ecs_world *w, int c, struct ecs_pool_marks *m);
+/* All a reader of the marks needs of pool c in one call, the marks taken:
+ * ecs_pool_view's entities, data and count, ecs_pool_version, and
+ * ecs_written's answer (all: any entry may have been written; else bits
+ * and nwords), after which pool c counts as unwritten and untouched
+ * (ecs_touched). The bits are the pool's own, handed over: the caller sets
+ * each of the nwords words to 0 (once read) before w is written again (a
+ * word left set marks its entries again). For an unknown c: count 0, all
+ * false. */
+void ecs_pool_take_marks(struct ecs_world *w, int c, struct ecs_pool_marks *m);
 /* Forgets every mark: the pools count as unwritten from here. */
 void ecs_written_clear(struct ecs_world *w);
 

@@ -283,28 +283,35 @@ static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, c
 	p->part[j] += delta;
 }
 
-/* Pool c brought up to date: rebuilt when an entity joined or left it,
- * else only the entries marked written compared with the copy (every
- * entry, found eight bytes at a time, when the world could not say which
- * were). False when out of memory. */
-static bool pool_update(struct dig_pool *p, const struct comp_plan *pl, const struct ecs_world *w, int c, size_t size)
+/* Pool c brought up to date, its marks taken (ecs_pool_take_marks: one
+ * call a pool, nothing to clear after): rebuilt when an entity joined or
+ * left it, else only the entries marked written compared with the copy
+ * (every entry, found eight bytes at a time, when the world could not say
+ * which were). The marks' words are zeroed as they are read (the pool's
+ * own, handed over). False when out of memory. */
+static bool pool_update(struct dig_pool *p, const struct comp_plan *pl, struct ecs_world *w, int c, size_t size)
 {
 	struct ecs_pool_marks m;
-	ecs_pool_marks(w, c, &m);
+	ecs_pool_take_marks(w, c, &m);
 	const ecs_entity *ents = m.ents;
 	const unsigned char *data = m.data;
 	uint32_t n = m.count;
-	if (!p->ok || p->version != m.version || p->n != n)
-		return pool_rebuild(p, pl, c, n, m.version, ents, data, size);
-	if (!m.all) {
-		for (uint32_t k = 0; k < m.nwords; k++)
-			for (uint64_t b = m.bits[k]; b; b &= b - 1) {
+	if (!m.all && p->ok && p->version == m.version && p->n == n) {
+		for (uint32_t k = 0; k < m.nwords; k++) {
+			uint64_t b = m.bits[k];
+			m.bits[k] = 0;
+			for (; b; b &= b - 1) {
 				uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(b);
 				if (j < n)
 					entry_check(p, pl, c, ents, data, size, j);
 			}
+		}
 		return true;
 	}
+	for (uint32_t k = 0; k < m.nwords; k++)
+		m.bits[k] = 0;
+	if (!p->ok || p->version != m.version || p->n != n)
+		return pool_rebuild(p, pl, c, n, m.version, ents, data, size);
 	size_t bytes = (size_t)n * size;
 	if (!bytes || memcmp(data, p->data, bytes) == 0)
 		return true;
@@ -403,8 +410,7 @@ uint64_t game_digest(const struct game *g)
 			d->pools_sum += d->pool[c].sum;
 		d->sum_ok = true;
 	}
-	uint64_t pools_sum = d->pools_sum;
-	ecs_written_clear(g->w);
+	uint64_t pools_sum = d->pools_sum; /* (every pool touched was visited: its marks taken) */
 	log_update(d, g);
 	return with_floors(g, false, pools_sum, d->log_sum);
 }

@@ -430,12 +430,6 @@ static const char digits2[201] = "0001020304050607080910111213141516171819202122
 				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 				 "8081828384858687888990919293949596979899";
 
-/* The number of decimal digits of v (below 100000). */
-static inline int ndigits(unsigned v)
-{
-	return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
-}
-
 /* Writes v in decimal at p; returns the end. */
 static inline char *put_num(char *p, unsigned v)
 {
@@ -450,35 +444,39 @@ static inline char *put_num(char *p, unsigned v)
 	return p + put_dec(p, v);
 }
 
-/* Writes at out the shortest sequence moving the cursor to (x, y) (at most
- * 24 bytes); returns its length. The candidates are measured first and
+/* Writes at out the shortest sequence moving the cursor from (cur_x,
+ * cur_y) (-1: unknown) to (x, y) (at most 24 bytes); returns its length. The candidates are measured first and
  * only the one chosen is written: CUP ("ESC [ row ; col H", the column left
  * out at 1, both at the top left) unless, from a known cursor on the same
  * row, a carriage return, "ESC [ C", "ESC [ n C" or "ESC [ col G", or on
- * the next row's start "\r\n", is shorter. */
-static int move_to(struct term *t, char *out, int x, int y)
+ * the next row's start "\r\n", applies (each is then the shorter). */
+static int move_to(int cur_x, int cur_y, char *out, int x, int y)
 {
-	if (t->cur_x == x && t->cur_y == y)
+	if (cur_x == x && cur_y == y)
 		return 0;
-	int bn = x == 0 && y == 0 ? 3 : x == 0 ? 3 + ndigits((unsigned)y + 1)
-					     : 4 + ndigits((unsigned)y + 1) + ndigits((unsigned)x + 1);
-	int alt = 0, an = 1 << 30;
-	if (t->cur_y >= 0) {
-		if (t->cur_y == y) {
+	/* Each of these is shorter than CUP wherever it applies, so none is
+	 * measured against it: on the cursor's row \r (1 byte) against CUP's
+	 * 3 or more, "ESC [ C" (3) and "ESC [ n C" (3 + the digits of n, n <=
+	 * x) against the 6 or more of a CUP to a column past the first,
+	 * "ESC [ col G" (3 + the digits of col) against 4 + those of row and
+	 * col; \r\n (2) against a CUP to row 2 or below (4 or more). */
+	int alt = 0;
+	if (cur_y >= 0) {
+		if (cur_y == y) {
 			if (x == 0)
-				alt = 1, an = 1; /* \r */
-			else if (t->cur_x >= 0 && x == t->cur_x + 1)
-				alt = 2, an = 3; /* ESC [ C */
-			else if (t->cur_x >= 0 && x > t->cur_x)
-				alt = 3, an = 3 + ndigits((unsigned)(x - t->cur_x)); /* ESC [ n C */
+				alt = 1; /* \r */
+			else if (cur_x >= 0 && x == cur_x + 1)
+				alt = 2; /* ESC [ C */
+			else if (cur_x >= 0 && x > cur_x)
+				alt = 3; /* ESC [ n C */
 			else
-				alt = 4, an = 3 + ndigits((unsigned)x + 1); /* ESC [ col G */
-		} else if (y == t->cur_y + 1 && x == 0) {
-			alt = 5, an = 2; /* \r\n */
+				alt = 4; /* ESC [ col G */
+		} else if (y == cur_y + 1 && x == 0) {
+			alt = 5; /* \r\n */
 		}
 	}
 	char *p = out;
-	if (an < bn) {
+	if (alt) {
 		switch (alt) {
 		case 1:
 			*p++ = '\r';
@@ -491,7 +489,7 @@ static int move_to(struct term *t, char *out, int x, int y)
 			*p++ = '\033';
 			*p++ = '[';
 			if (alt == 3)
-				p = put_num(p, (unsigned)(x - t->cur_x));
+				p = put_num(p, (unsigned)(x - cur_x));
 			else if (alt == 4)
 				p = put_num(p, (unsigned)x + 1);
 			*p++ = alt == 4 ? 'G' : 'C';
@@ -508,8 +506,6 @@ static int move_to(struct term *t, char *out, int x, int y)
 		}
 		*p++ = 'H';
 	}
-	t->cur_x = x;
-	t->cur_y = y;
 	return (int)(p - out);
 }
 
@@ -586,37 +582,66 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 #define CELL_MAX (24 + 36 + 4)
 #define CELL_ROOM (CELL_MAX + 40) /* and what set_colours may overwrite past its end */
 
-/* Sends console cell *cell at (x, y) unless the terminal shows the same
- * there (*shown, updated). */
-static void send_cell(struct term *t, const struct con_cell *cell, struct con_cell *shown, int x, int y)
-{
-	/* a wide map cell's right half shows as a space (its tile unused) */
-	uint32_t ch = cell->flags & CON_TAIL ? ' '
-		      : cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
-	struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF, 0, 0 };
-	if (same_look(shown, &want))
-		return;
-	char *p = ob_room(t, CELL_ROOM);
-	if (!p)
-		return;
-	size_t n = (size_t)move_to(t, p, x, y);
-	n += (size_t)set_colours(t, p + n, want.ch, want.fg, want.bg);
-	if (want.ch < 0x80)
-		p[n++] = (char)want.ch;
-	else
-		n += utf8_encode(want.ch, p + n);
-	t->out_len += n;
-	*shown = want;
-	/* at the terminal's last column the cursor stays put (no autowrap) */
-	t->cur_x = x + 1 < t->cols ? x + 1 : -1;
-}
-
 /* The first cell of a row from x on (end when none) that may show
  * something new: the next damaged one when the damage is trusted, else
  * every cell (the shadow decides). */
 static inline int next_cell(bool trust, const uint8_t *dmg, int x, int end)
 {
 	return trust ? con_next_damaged(dmg, x, end) : x;
+}
+
+/* Sends the cells of console row y (cells row, the terminal's shadow of
+ * it srow, its damage dmg) from x to before end that may show something
+ * new (next_cell) unless the terminal shows the same there (srow
+ * updated): a cell is a move (move_to), the colours (set_colours), its
+ * glyph. The cursor, the colours and the output are kept in locals
+ * across the row (a byte written through a char pointer could be any of
+ * t's fields: they were read again after every one) and room for the
+ * whole row is made once. */
+static void send_row(struct term *t, const struct con_cell *row, struct con_cell *srow, const uint8_t *dmg,
+		     bool trust, int x, int end, int y)
+{
+	x = next_cell(trust, dmg, x, end);
+	if (x >= end)
+		return;
+	char *const p0 = ob_room(t, (size_t)(end - x) * CELL_ROOM), *p = p0;
+	if (!p)
+		return;
+	int cx = t->cur_x, cy = t->cur_y;
+	const int last = t->cols - 1;
+	uint32_t cfg = t->cur_fg, cbg = t->cur_bg;
+	for (; x < end; x = next_cell(trust, dmg, x + 1, end)) {
+		const struct con_cell *cell = &row[x];
+		/* a wide map cell's right half shows as a space (its tile unused) */
+		uint32_t ch = cell->flags & CON_TAIL ? ' '
+			      : cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
+		struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF, 0, 0 };
+		if (same_look(&srow[x], &want))
+			continue;
+		if (cx != x || cy != y) {
+			p += move_to(cx, cy, p, x, y);
+			cy = y;
+		}
+		if ((ch != ' ' && want.fg != cfg) || want.bg != cbg) {
+			t->cur_fg = cfg;
+			t->cur_bg = cbg;
+			p += set_colours(t, p, ch, want.fg, want.bg);
+			cfg = t->cur_fg;
+			cbg = t->cur_bg;
+		}
+		if (ch < 0x80)
+			*p++ = (char)ch;
+		else
+			p += utf8_encode(ch, p);
+		srow[x] = want;
+		/* at the terminal's last column the cursor stays put (no autowrap) */
+		cx = x < last ? x + 1 : -1;
+	}
+	t->cur_x = cx;
+	t->cur_y = cy;
+	t->cur_fg = cfg;
+	t->cur_bg = cbg;
+	t->out_len += (size_t)(p - p0);
 }
 
 /* Makes c's move (console.h) with what the terminal shows when it can: a
@@ -738,8 +763,7 @@ static int term_present(struct display *d, struct console *c)
 			x = sp.lo;
 			end = sp.hi < dw ? sp.hi + 1 : dw;
 		}
-		for (x = next_cell(trust_row, dmg, x, end); x < end; x = next_cell(trust_row, dmg, x + 1, end))
-			send_cell(t, &row[x], &srow[x], x, y);
+		send_row(t, row, srow, dmg, trust_row, x, end, y);
 	}
 	t->seen = c;
 	t->seen_changes = c->changes;

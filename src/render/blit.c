@@ -274,10 +274,25 @@ static void cache_free(struct cell_cache *cc)
 	free(cc->state);
 	free(cc->px);
 	free(cc->one);
+	free(cc->wkey);
+	free(cc->wstate);
+	free(cc->wpx);
 	cc->key = NULL;
 	cc->state = NULL;
 	cc->px = NULL;
 	cc->one = NULL;
+	cc->wkey = NULL;
+	cc->wstate = NULL;
+	cc->wpx = NULL;
+}
+
+/* Every slot of the cell cache (and its wide slots) emptied. */
+static void cache_empty(struct cell_cache *cc)
+{
+	if (cc->state)
+		memset(cc->state, 0, (size_t)cc->mask + 1);
+	if (cc->wstate)
+		memset(cc->wstate, 0, (size_t)cc->wmask + 1);
 }
 
 void blit_destroy(struct blitter *b)
@@ -435,8 +450,7 @@ static void tiles_forget(struct blitter *b, struct surface *s)
 		flush_band(b, s);
 	memset(b->thash, 0, sizeof b->thash);
 	b->tused = 0;
-	if (b->cc.state)
-		memset(b->cc.state, 0, (size_t)b->cc.mask + 1);
+	cache_empty(&b->cc);
 	if (!b->tb)
 		return;
 	for (int r = 0; r < 4; r++)
@@ -567,9 +581,9 @@ static bool any_set(const uint8_t *p, int n)
 static void flush_band(struct blitter *b, struct surface *s)
 {
 	struct band *bd = &b->band;
-	if (bd->nf || bd->ns || bd->nb || bd->nc)
+	if (bd->nf || bd->ns || bd->nb || bd->nc || bd->nw)
 		b->draw_band(b, bd, s);
-	bd->nf = bd->ns = bd->nb = bd->nc = 0;
+	bd->nf = bd->ns = bd->nb = bd->nc = bd->nw = 0;
 }
 
 int blit_set_cell_cache(struct blitter *b, int slots)
@@ -605,18 +619,25 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 		cc->state = calloc(slots, 1);
 		cc->px = malloc(slots * cellb + 64); /* a row store may run past its last pixel: no */
 		cc->one = malloc(sizeof *cc->one);
-		if (!cc->key || !cc->state || !cc->px || !cc->one) {
+		/* a quarter as many wide slots (at 1080p 512 map cells of 24×24:
+		 * 1.2 MB) */
+		size_t wslots = slots / 4 ? slots / 4 : 1;
+		cc->wkey = calloc(wslots, sizeof *cc->wkey);
+		cc->wstate = calloc(wslots, 1);
+		cc->wpx = malloc(wslots * 2 * cellb + 64);
+		if (!cc->key || !cc->state || !cc->px || !cc->one || !cc->wkey || !cc->wstate || !cc->wpx) {
 			cache_free(cc);
 			return false;
 		}
 		cc->cellb = cellb;
 		cc->mask = (uint32_t)slots - 1;
+		cc->wmask = (uint32_t)wslots - 1;
 		cc->r = -1;
 	}
 	if (!cc->key)
 		return false;
 	if (cc->r != r || cc->fmt != (int)rgb565) {
-		memset(cc->state, 0, (size_t)cc->mask + 1);
+		cache_empty(cc);
 		cc->r = r;
 		cc->fmt = rgb565;
 	}
@@ -674,7 +695,7 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 	one->sy0 = 0;
 	one->bw = bd->bw;
 	one->bh = bd->bh;
-	one->nf = one->ns = one->nb = one->nc = 0;
+	one->nf = one->ns = one->nb = one->nc = one->nw = 0;
 	one->stream = false; /* the slot is read back: keep it cached */
 	if (f) {
 		one->nf = 1;
@@ -696,6 +717,43 @@ static const uint8_t *fill_slot(struct blitter *b, const struct fjob *f, const s
 	b->draw_band(b, one, &cs);
 	b->cc.state[i] = CC_DRAWN;
 	return px;
+}
+
+/* The pixels of the wide map cell whose head is cell (its slot i,
+ * cc_index; tail its tail, the head with CON_TAIL for CON_WIDE) from the
+ * cell cache's wide slot i & wmask (rows of 2 bw pixels), or NULL: draw
+ * its halves as usual. Kept like a cell (noted the first time it is
+ * seen), but made from its halves' slots, not drawn: the second time,
+ * when both halves are drawn in the cache, their rows are copied side by
+ * side into the wide slot (the band's wide copies gathered so far drawn
+ * first: one may be from that slot). */
+static const uint8_t *wide_cell(struct blitter *b, uint32_t i, const struct con_cell *cell,
+				const struct con_cell *tail, struct surface *s)
+{
+	struct cell_cache *cc = &b->cc;
+	uint32_t w = i & cc->wmask;
+	size_t n = (size_t)b->band.bw * (size_t)surf_bpp(s->format);
+	uint8_t *px = cc->wpx + (size_t)w * 2 * cc->cellb;
+	if (!con_cell_eq(cc->wkey[w], *cell) || cc->wstate[w] == CC_EMPTY) {
+		cc->wkey[w] = *cell; /* noted */
+		cc->wstate[w] = CC_NOTED;
+		return NULL;
+	}
+	if (cc->wstate[w] == CC_DRAWN)
+		return px;
+	uint32_t t = cc_index(cc, tail);
+	if (cc->state[i] != CC_DRAWN || !con_cell_eq(cc->key[i], *cell) || cc->state[t] != CC_DRAWN ||
+	    !con_cell_eq(cc->key[t], *tail))
+		return NULL; /* its halves are not kept (yet) */
+	if (b->band.nw)
+		flush_band(b, s);
+	const uint8_t *hp = cc->px + (size_t)i * cc->cellb, *tp = cc->px + (size_t)t * cc->cellb;
+	for (int y = 0; y < b->band.bh; y++, px += 2 * n, hp += n, tp += n) {
+		memcpy(px, hp, n);
+		memcpy(px + n, tp, n);
+	}
+	cc->wstate[w] = CC_DRAWN;
+	return cc->wpx + (size_t)w * 2 * cc->cellb;
 }
 
 void blit_set_centred(struct blitter *b, bool on)
@@ -876,11 +934,19 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	bd->bw = bw;
 	bd->bh = bh;
 	bd->stream = !damage;
-	bd->nf = bd->ns = bd->nb = bd->nc = 0;
+	bd->nf = bd->ns = bd->nb = bd->nc = bd->nw = 0;
 	/* a whole draw: text cells seldom come back, but a map's pictures do
 	 * (a few floors and walls over and over): those are kept in whole
 	 * draws too */
 	bool cache_on = (damage || b->tb) && cache_ready(b, r, rgb565), cache = damage && cache_on;
+	/* whole wide map cells from the wide slots: a damaged draw at
+	 * rotation 0 (a head's tail the next cell to its right) */
+	bool wide = cache && r == 0 && b->cc.wkey;
+	/* a whole text draw at rotation 0 whose every cell lies on the
+	 * surface, with the text font's masks and rows made and no cell
+	 * kept: its text cells are gathered by a short path (no look-up in
+	 * the cell cache, no sheet to choose, no edge to clip) */
+	bool text_fast = !damage && !cache_on && r == 0 && (long)ncells * bw <= sw && vb.bits && vb.px;
 	bool colscan = damage && turned && c->w <= (int)sizeof b->coldmg;
 	if (colscan) {
 		/* bands are console columns: find the damaged ones a row at a time */
@@ -914,7 +980,40 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		ptrdiff_t dci = (turned ? c->w : 1) * (flip_x ? -1 : 1);
 		ptrdiff_t ci = (turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0) + t0 * dci;
 		int sx0 = (flip_x ? s->width - ncells * bw : 0) + t0 * bw;
-		for (int t = t0; t < t1; t++, ci += dci, sx0 += bw) {
+		bool wide_band = wide && keep;
+		int t = t0;
+		/* text_fast: the band's text cells up to its first map cell (then
+		 * the general loop below goes on from there) */
+		for (; text_fast && t < t1; t++, ci += dci, sx0 += bw) {
+			const struct con_cell *cell = &c->cells[ci];
+			if (cell->flags & (CON_MAP | CON_WIDE | CON_TAIL))
+				break;
+			int g = lookup(b, cell->ch);
+			if (vb.kind[g] == GK_MASK) {
+				if (!vb.bits_done[g])
+					glyph_bits(b, r, g);
+				struct fjob *j = &bd->fast[bd->nf];
+				j->sx0 = sx0;
+				j->bits = vb.bits + (size_t)g * gstride;
+				j->fg = rgb565 ? to565(cell->fg) : cell->fg & 0xFFFFFF;
+				j->bg = rgb565 ? to565(cell->bg) : cell->bg & 0xFFFFFF;
+				if (++bd->nf == BLIT_JOBS)
+					flush_band(b, s);
+			} else {
+				if (!vb.px_done[g])
+					glyph_px(b, r, rgb565, g);
+				struct bjob *j = &bd->blend[bd->nb];
+				j->sx0 = sx0;
+				j->rows = vb.px + vb.off[g];
+				j->rowb = vb.rowb;
+				j->colour = vb.colour;
+				j->fg = cell->fg;
+				j->bg = cell->bg;
+				if (++bd->nb == BLIT_JOBS)
+					flush_band(b, s);
+			}
+		}
+		for (; t < t1; t++, ci += dci, sx0 += bw) {
 			if (damage && !damage[ci]) {
 				if (!turned && !flip_x) { /* on to the row's next damaged cell */
 					int skip = con_next_damaged(damage + (ci - t), t + 1, t1) - t - 1;
@@ -931,6 +1030,25 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			uint32_t ck = 0;
 			if (look && inside) {
 				ck = cc_index(&b->cc, cell);
+				/* a wide map cell whole, its tail damaged and on the
+				 * surface too: one look-up, rows of 2 bw pixels */
+				if (wide_band && (cell->flags & CON_WIDE) && t + 1 < t1 && damage[ci + 1] &&
+				    (unsigned)sx0 + (unsigned)bw <= span) {
+					struct con_cell tail = *cell;
+					tail.flags ^= CON_WIDE | CON_TAIL;
+					const uint8_t *px = con_cell_eq(cell[1], tail) ? wide_cell(b, ck, cell, &tail, s) : NULL;
+					if (px) {
+						struct cjob *k = &bd->wide[bd->nw++];
+						k->px = px;
+						k->sx0 = sx0;
+						if (bd->nw == BLIT_JOBS)
+							flush_band(b, s);
+						t++; /* its tail drawn too */
+						ci += dci;
+						sx0 += bw;
+						continue;
+					}
+				}
 				if (b->cc.state[ck] == CC_DRAWN && con_cell_eq(b->cc.key[ck], *cell)) {
 					struct cjob *k = &bd->copy[bd->nc++];
 					k->px = b->cc.px + (size_t)ck * b->cc.cellb;

@@ -615,6 +615,14 @@ static inline __attribute__((always_inline)) void copy_cells(const struct band *
 		default: copy_rows(dst, src, stride, n, bh); break;
 		}
 	}
+	for (int i = 0; i < bd->nw; i++) { /* whole wide map cells: rows of 2 n */
+		const uint8_t *src = bd->wide[i].px;
+		uint8_t *dst = top + (size_t)bd->wide[i].sx0 * bpp;
+		if (n == 48) /* 1080p's 24×24 map cells */
+			copy_rows(dst, src, stride, 96, bh);
+		else
+			copy_rows(dst, src, stride, 2 * n, bh);
+	}
 }
 
 void blit_band_base(const struct blitter *b, const struct band *bd, struct surface *s)

@@ -111,13 +111,17 @@ struct band {
 	const struct orient *o;
 	int sy0;      /* surface y of the band's top row (may be < 0) */
 	int bw, bh;   /* a cell's size on the surface */
-	int nf, ns, nb, nc;
+	int nf, ns, nb, nc, nw;
 	bool stream;  /* a whole draw onto the surface: the blend path's 8-pixel
 		       * runs may bypass the cache (AVX2, AVX-512; aligned rows) */
 	struct fjob fast[BLIT_JOBS];
 	struct job slow[BLIT_JOBS];
 	struct bjob blend[BLIT_JOBS];
 	struct cjob copy[BLIT_JOBS]; /* only in bands wholly on the surface */
+	/* whole wide map cells (a CON_WIDE head and its CON_TAIL) copied from
+	 * the cell cache's wide slots: 2 bw pixels a row; only in a damaged
+	 * draw (never streamed) at rotation 0 */
+	struct cjob wide[BLIT_JOBS];
 };
 
 /* The cell cache: blend-path cells (anti-aliased or colour glyphs, tile
@@ -138,6 +142,16 @@ struct cell_cache {
 	bool tried;         /* allocated (or could not be) */
 	int want;           /* blit_set_cell_cache's slots (-1: the default) */
 	struct band *one;   /* scratch: one cell drawn into a slot */
+	/* Wide slots: a whole map cell two text cells wide (its head, whose
+	 * tail is the head with CON_TAIL for CON_WIDE), rows of 2 bw pixels,
+	 * found by the head's contents (cc_index's slot & wmask) and copied
+	 * with one look-up and whole 2 bw rows instead of two halves. Made
+	 * from the two halves' slots (both drawn there) the second time the
+	 * head is seen; rotation 0 and damaged draws only. NULL: none. */
+	struct con_cell *wkey;
+	uint8_t *wstate;
+	uint8_t *wpx;       /* wslots × 2 cellb bytes */
+	uint32_t wmask;     /* wide slots - 1 */
 };
 
 struct blitter {
