@@ -1,6 +1,7 @@
 #include "testutil.h"
 #include "render/console.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -379,6 +380,128 @@ static void test_fill_as_cell_by_cell(void **st)
 	}
 }
 
+/* con_print (a row at a time, print_row) leaves the console exactly as
+ * con_put on each cell it prints does, and says as many cells: cells,
+ * damage, each row's span, the damaged rows and the counts, for text of
+ * one- to three-byte characters at every place (off the grid, its last
+ * column), with and without a width, on consoles part drawn, part damaged
+ * and part moved (cells damaged CON_MOVED). */
+static void test_print_as_cell_by_cell(void **st)
+{
+	(void)st;
+	static const char *const bits[] = { "a", "b", " ", "\xc3\xa9", "\xe2\x94\x80", "xyz" };
+	uint64_t r = 11;
+	for (int round = 0; round < 400; round++) {
+		struct console *a, *b;
+		assert_int_equal(con_create(&a, 23, 9), 0);
+		assert_int_equal(con_create(&b, 23, 9), 0);
+		for (int k = 0; k < 40; k++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
+			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3, bg = (r >> 21) & 1 ? 0 : 0x102030;
+			con_put(a, x, y, ch, 0xFFFFFF, bg);
+			con_put(b, x, y, ch, 0xFFFFFF, bg);
+			if (k == 20) { /* part of the damage forgotten */
+				con_clear_damage(a);
+				con_clear_damage(b);
+			}
+		}
+		if (round % 3 == 0) { /* part moved: cells damaged CON_MOVED */
+			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, 1), 0);
+			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, 1), 0);
+		}
+		char text[128];
+		size_t len = 0;
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		for (int k = 0, n = (int)(r >> 58) % 16; k < n; k++) {
+			const char *p = bits[(r >> (3 * k % 48)) % 6];
+			memcpy(text + len, p, strlen(p));
+			len += strlen(p);
+		}
+		text[len] = 0;
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		int px = (int)(r >> 33) % 29 - 3, py = (int)(r >> 40) % 12 - 2, max_w = (int)(r >> 47) % 27 - 1;
+		uint32_t fg = (r >> 3) & 1 ? 0xFFFFFF : 0x808000, bg = (r >> 4) & 1 ? 0 : 0x102030;
+		int got = con_print(a, px, py, fg, bg, text, max_w);
+		/* the same cell by cell */
+		int want = 0;
+		for (size_t i = 0, x = 0; i < len && (max_w < 0 || want < max_w);) {
+			uint32_t cp;
+			i += utf8_decode(text + i, len - i, &cp);
+			con_put(b, px + (int)x, py, cp, fg, bg);
+			x++;
+			want++;
+			if (px + (int)x >= 23)
+				break;
+		}
+		assert_int_equal(got, want);
+		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+		assert_memory_equal(a->damage, b->damage, 23 * 9);
+		for (int y = 0; y < 9; y++) {
+			assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
+			assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
+		}
+		assert_int_equal(a->damage_y0, b->damage_y0);
+		assert_int_equal(a->damage_y1, b->damage_y1);
+		assert_int_equal(a->damaged, b->damaged);
+		assert_true(a->changes == b->changes);
+		con_destroy(a);
+		con_destroy(b);
+	}
+}
+
+/* con_set_cells leaves the console as con_cell_set on each of its cells
+ * in the grid does (cells, damage, spans, rows, counts), for runs at every
+ * place, off the grid's edges too, on consoles part drawn, damaged and
+ * moved. */
+static void test_set_cells_as_cell_by_cell(void **st)
+{
+	(void)st;
+	uint64_t r = 5;
+	for (int round = 0; round < 300; round++) {
+		struct console *a, *b;
+		assert_int_equal(con_create(&a, 23, 9), 0);
+		assert_int_equal(con_create(&b, 23, 9), 0);
+		for (int k = 0; k < 40; k++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
+			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3;
+			con_put(a, x, y, ch, 0xFFFFFF, 0);
+			con_put(b, x, y, ch, 0xFFFFFF, 0);
+			if (k == 20) {
+				con_clear_damage(a);
+				con_clear_damage(b);
+			}
+		}
+		if (round % 3 == 0) {
+			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, -1), 0);
+			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, -1), 0);
+		}
+		struct con_cell v[32];
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		int n = (int)((r >> 20) % 32), x = (int)(r >> 33) % 33 - 6, y = (int)(r >> 45) % 11 - 1;
+		for (int k = 0; k < n; k++)
+			v[k] = (struct con_cell){ (r >> (k % 40)) & 1 ? ' ' : 'a' + (uint32_t)k % 3, 0xFFFFFF, 0,
+						  (uint16_t)(k % 2), (uint16_t)((r >> 7) & 1 ? CON_MAP : 0) };
+		con_set_cells(a, x, y, v, n);
+		for (int k = 0; k < n; k++)
+			if (x + k >= 0 && x + k < 23 && y >= 0 && y < 9)
+				con_cell_set(b, x + k, y, v[k]);
+		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+		assert_memory_equal(a->damage, b->damage, 23 * 9);
+		for (int yy = 0; yy < 9; yy++) {
+			assert_int_equal(a->row_damage[yy].lo, b->row_damage[yy].lo);
+			assert_int_equal(a->row_damage[yy].hi, b->row_damage[yy].hi);
+		}
+		assert_int_equal(a->damage_y0, b->damage_y0);
+		assert_int_equal(a->damage_y1, b->damage_y1);
+		assert_int_equal(a->damaged, b->damaged);
+		assert_true(a->changes == b->changes);
+		con_destroy(a);
+		con_destroy(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +514,8 @@ int main(void)
 		cmocka_unit_test(test_wrap_never_cuts_words),
 		cmocka_unit_test(test_wrap_lines_as_printed),
 		cmocka_unit_test(test_fill_as_cell_by_cell),
+		cmocka_unit_test(test_print_as_cell_by_cell),
+		cmocka_unit_test(test_set_cells_as_cell_by_cell),
 		cmocka_unit_test(test_box_and_fill),
 		cmocka_unit_test(test_damaged_rows),
 		cmocka_unit_test(test_changes_and_cleared_at),

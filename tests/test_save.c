@@ -303,6 +303,41 @@ static void test_chunk_crcs_follow_changes(void **st)
 	game_destroy(g);
 }
 
+/* The chunks met again unchanged after one that differed are combined in
+ * as runs, from the upto of a run's last chunk (and the one before it):
+ * saves one after another with one or two bytes changed at places that
+ * move about the floors' memories (the runs begin and end anywhere, a
+ * chunk left inside a run one save is at a run's end or start the next),
+ * the game going on now and then, each carry the CRC of what they hold and
+ * load. */
+static void test_chunk_runs_follow_changes(void **st)
+{
+	(void)st;
+	struct game *g = played(33, 1500);
+	assert_true(g->depth >= 2); /* (several floors: long sections) */
+	uint32_t r = 12345;
+	for (int k = 0; k < 60; k++) {
+		for (int c = 0; c < 1 + k % 3; c++) {
+			r = r * 1103515245u + 12345u;
+			struct map *m = world_floor(g, 1 + (int)(r >> 16) % g->depth);
+			if (m)
+				m->explored[(r >> 4) % (uint32_t)(m->w * m->h)] ^= 1;
+		}
+		if (k % 7 == 6)
+			for (int i = 0; i < 20 && !game_is_over(g); i++)
+				game_apply(g, (enum cmd)(CMD_MOVE_N + (i * 3 % 8)));
+		struct serial_buf b = {0};
+		assert_int_equal(save_encode(g, &b), 0);
+		sections_summed_right(&b);
+		struct game *h;
+		char why[SAVE_WHY_MAX];
+		assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
+		game_destroy(h);
+		free(b.data);
+	}
+	game_destroy(g);
+}
+
 /* Bytes of a small real save (floor 1, a few dozen turns). */
 static struct serial_buf small_save(void)
 {
@@ -702,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_power_cut),
 		cmocka_unit_test(test_streamed_file_is_save_encode),
 		cmocka_unit_test(test_chunk_crcs_follow_changes),
+		cmocka_unit_test(test_chunk_runs_follow_changes),
 		cmocka_unit_test(test_not_a_file),
 		cmocka_unit_test(test_sparse_giant),
 		cmocka_unit_test(test_state_dir_unmakeable),

@@ -100,11 +100,72 @@ const struct con_cell *con_at(const struct console *c, int x, int y)
 	return inside(c, x, y) ? &c->cells[(size_t)y * c->w + x] : NULL;
 }
 
+/* What a pass over row y changed, noted once: changed cells set, damaged
+ * of them newly damaged, the first and last of those lo, hi (lo < 0: none). */
+static inline void row_done(struct console *c, int y, int lo, int hi, int damaged, uint64_t changed)
+{
+	c->changes += changed;
+	if (lo < 0)
+		return;
+	struct con_span *sp = &c->row_damage[y];
+	if (lo < sp->lo)
+		sp->lo = (uint16_t)lo;
+	if (hi > sp->hi)
+		sp->hi = (uint16_t)hi;
+	if (y < c->damage_y0)
+		c->damage_y0 = y;
+	if (y > c->damage_y1)
+		c->damage_y1 = y;
+	c->damaged += damaged;
+}
+
+/* print_impl with a background on row y (in the grid) from column
+ * 0 <= x < c->w on: each cell compared and set in one loop as con_cell_set
+ * would, the row's damage span and the counts noted once (row_done). */
+static int print_row(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *s, size_t n, int max_w)
+{
+	struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+	uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
+	const int w = c->w;
+	int lo = -1, hi = -1, damaged = 0, written = 0;
+	uint64_t changed = 0;
+	for (size_t i = 0; i < n && (max_w < 0 || written < max_w);) {
+		uint32_t cp = (unsigned char)s[i];
+		if (cp < 0x80) /* ASCII, most of what is printed: no call */
+			i++;
+		else
+			i += utf8_decode(s + i, n - i, &cp);
+		const struct con_cell v = { cp, fg, bg, 0, 0 };
+		if (!con_cell_eq(row[x], v)) {
+			row[x] = v;
+			changed++;
+			if (dmg[x] != CON_DRAW) {
+				bool was = dmg[x];
+				dmg[x] = CON_DRAW; /* (a moved cell, changed again, is drawn) */
+				if (!was) {
+					damaged++;
+					if (lo < 0)
+						lo = x;
+					hi = x;
+				}
+			}
+		}
+		x++;
+		written++;
+		if (x >= w)
+			break;
+	}
+	row_done(c, y, lo, hi, damaged, changed);
+	return written;
+}
+
 /* The first n bytes of s (UTF-8) from (x, y) on, at most max_w cells
  * (-1: no limit); returns the cells written. */
 static int print_impl(struct console *c, int x, int y, uint32_t fg, const uint32_t *bg,
 		      const char *s, size_t n, int max_w)
 {
+	if (bg && y >= 0 && y < c->h && x >= 0 && x < c->w)
+		return print_row(c, x, y, fg, *bg, s, n, max_w);
 	int written = 0;
 	for (size_t i = 0; i < n && (max_w < 0 || written < max_w);) {
 		uint32_t cp = (unsigned char)s[i];
@@ -277,19 +338,16 @@ static void set_row(struct console *c, int y, int x0, int x1, const struct con_c
 			hi = x;
 		}
 	}
-	c->changes += changed;
-	if (lo < 0)
+	row_done(c, y, lo, hi, damaged, changed);
+}
+
+void con_set_cells(struct console *c, int x, int y, const struct con_cell *v, int n)
+{
+	if (y < 0 || y >= c->h)
 		return;
-	struct con_span *sp = &c->row_damage[y];
-	if (lo < sp->lo)
-		sp->lo = (uint16_t)lo;
-	if (hi > sp->hi)
-		sp->hi = (uint16_t)hi;
-	if (y < c->damage_y0)
-		c->damage_y0 = y;
-	if (y > c->damage_y1)
-		c->damage_y1 = y;
-	c->damaged += damaged;
+	int x0 = x < 0 ? 0 : x, x1 = x + n > c->w ? c->w : x + n;
+	if (x0 < x1)
+		set_row(c, y, x0, x1, v + (x0 - x), 1);
 }
 
 void con_fill(struct console *c, int x, int y, int w, int h, uint32_t ch, uint32_t fg, uint32_t bg)

@@ -146,6 +146,11 @@ static inline void con_cell_set(struct console *c, int x, int y, struct con_cell
 	}
 }
 
+/* Sets cells x .. x + n - 1 of row y to v[0] .. v[n - 1] (those outside
+ * the grid left out), each damaged when its contents change: what
+ * con_cell_set on each does, with the row's damage noted once. */
+void con_set_cells(struct console *c, int x, int y, const struct con_cell *v, int n);
+
 /* Sets one text cell (tile 0, no flags); outside the grid it does nothing.
  * A cell is damaged only when its contents actually change. */
 static inline void con_put(struct console *c, int x, int y, uint32_t ch, uint32_t fg, uint32_t bg)

@@ -164,51 +164,80 @@ static void compare_all(struct ui_drawn *d, const struct map *m)
 	}
 }
 
+/* The cells of the word at x of row r (eight from x; those whose bytes
+ * are set in keep, in memory order) whose view or memory differ brought
+ * up to date and marked; the word is read at once (r + x + 8 <=
+ * MAP_MAX_CELLS). */
+static inline void compare_word(struct ui_drawn *d, const struct map *m, size_t r, int x, int y, uint64_t keep)
+{
+	uint8_t *dv = d->visible + r, *de = d->explored + r;
+	const uint8_t *mv = m->visible + r, *me = m->explored + r;
+	uint64_t a, a2, b, b2;
+	memcpy(&a, dv + x, 8);
+	memcpy(&a2, mv + x, 8);
+	memcpy(&b, de + x, 8);
+	memcpy(&b2, me + x, 8);
+	uint64_t diff = ((a ^ a2) | (b ^ b2)) & keep;
+	if (!diff)
+		return;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* only the cells that differ: byte n of the word is cell x + n */
+	while (diff) {
+		int n = __builtin_ctzll(diff) / 8, j = x + n;
+		diff &= ~((uint64_t)0xFF << (8 * n));
+		dv[j] = mv[j];
+		de[j] = me[j];
+		mark_cell(d, m, j, y);
+	}
+#else
+	uint8_t kept[8];
+	memcpy(kept, &keep, 8);
+	for (int j = x; j < x + 8; j++)
+		if (kept[j - x] && (dv[j] != mv[j] || de[j] != me[j])) {
+			dv[j] = mv[j];
+			de[j] = me[j];
+			mark_cell(d, m, j, y);
+		}
+#endif
+}
+
 /* The cells x0..x1, y0..y1 (clipped to the floor) compared for view and
- * memory, eight at a time; the copies brought up to date there. */
+ * memory, eight at a time (a row's whole words, then the rest of it as
+ * one word read whole but for its last cells); the copies brought up to
+ * date there. */
 static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0, int x1, int y1)
 {
 	x0 = x0 < 0 ? 0 : x0;
 	y0 = y0 < 0 ? 0 : y0;
 	x1 = x1 >= m->w ? m->w - 1 : x1;
 	y1 = y1 >= m->h ? m->h - 1 : y1;
-	/* the first k bytes of a word: ones + 8 - k */
+	if (x1 < x0)
+		return;
+	const int whole = (x1 + 1 - x0) / 8, rest = (x1 + 1 - x0) % 8;
+	/* the rest's cells of a word: its first rest bytes in memory order */
 	static const uint8_t ones[16] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	uint64_t keep;
+	memcpy(&keep, ones + 8 - rest, 8);
+	const int xr = x0 + 8 * whole;
 	for (int y = y0; y <= y1; y++) {
 		size_t r = (size_t)y * (size_t)m->w;
+		for (int k = 0, x = x0; k < whole; k++, x += 8)
+			compare_word(d, m, r, x, y, ~(uint64_t)0);
+		if (!rest)
+			continue;
+		if (r + (size_t)xr + 8 <= MAP_MAX_CELLS) {
+			compare_word(d, m, r, xr, y, keep);
+			continue;
+		}
+		/* (the floor's last cells: not read past them) */
 		uint8_t *dv = d->visible + r, *de = d->explored + r;
 		const uint8_t *mv = m->visible + r, *me = m->explored + r;
-		for (int x = x0; x <= x1; x += 8) {
-			int k = x1 + 1 - x < 8 ? x1 + 1 - x : 8;
-			if (r + (size_t)x + 8 <= MAP_MAX_CELLS) { /* eight cells read at once, k of them kept */
-				uint64_t a, a2, b, b2, keep;
-				memcpy(&a, dv + x, 8);
-				memcpy(&a2, mv + x, 8);
-				memcpy(&b, de + x, 8);
-				memcpy(&b2, me + x, 8);
-				memcpy(&keep, ones + 8 - k, 8);
-				uint64_t diff = ((a ^ a2) | (b ^ b2)) & keep;
-				if (!diff)
-					continue;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-				/* only the cells that differ: byte n of the word is cell x + n */
-				while (diff) {
-					int n = __builtin_ctzll(diff) / 8, j = x + n;
-					diff &= ~((uint64_t)0xFF << (8 * n));
-					dv[j] = mv[j];
-					de[j] = me[j];
-					mark_cell(d, m, j, y);
-				}
-				continue;
-#endif
+		for (int j = xr; j <= x1; j++)
+			if (dv[j] != mv[j] || de[j] != me[j]) {
+				dv[j] = mv[j];
+				de[j] = me[j];
+				mark_cell(d, m, j, y);
 			}
-			for (int j = x; j < x + k; j++)
-				if (dv[j] != mv[j] || de[j] != me[j]) {
-					dv[j] = mv[j];
-					de[j] = me[j];
-					mark_cell(d, m, j, y);
-				}
-		}
 	}
 }
 
@@ -224,12 +253,15 @@ static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx
  * looks (those on the floor by their tile: a marked one, with a drawable
  * or changed, is written by update_map; those off it and those unseen
  * blank, as con_clear leaves them). A row at a time, the layout's sums
- * once a row. */
+ * once a row, its cells gathered into runs set at once (con_set_cells). */
 static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
 			   int sx, int sy)
 {
+	enum { RUN = 64 }; /* console cells gathered before they are set (con_set_cells) */
 	const uint32_t bg = l->pal->bg;
-	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h, w = c->w;
+	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h;
+	const struct con_cell blank = { ' ', 0xFFFFFF, bg, 0, 0 };
+	struct con_cell run[RUN];
 	for (int vy = 0; vy < vh; vy++) {
 		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
 		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
@@ -237,26 +269,34 @@ static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 		if (a >= b || cy < 0 || cy >= c->h)
 			continue;
 		bool on_row = my >= 0 && my < m->h;
-		for (int vx = a, cx = ui_view_cx(l, a); vx < b; vx++, cx += cw) {
+		int n = 0, rx = ui_view_cx(l, a); /* the run's cells, from console column rx */
+		for (int vx = a, cx = rx; vx < b; vx++, cx += cw) {
 			int mx = d->cam_x + vx, i = my * m->w + mx;
-			struct con_cell v = { ' ', 0xFFFFFF, bg, 0, 0 };
-			if (on_row && mx >= 0 && mx < m->w) {
-				if (d->mark[i] == d->frame)
-					continue;
-				if (ui_tile_look(l, m, i, &v)) {
-					const uint16_t pic = v.flags & CON_PICTURE;
-					for (int k = 0; k < cw; k++) {
-						v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP
-									: k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
-						if (cx + k >= 0 && cx + k < w)
-							con_cell_set(c, cx + k, cy, v);
-					}
-					continue;
-				}
+			bool on = on_row && mx >= 0 && mx < m->w;
+			if (on && d->mark[i] == d->frame) { /* written by update_map: the run ends before it */
+				con_set_cells(c, rx, cy, run, n);
+				n = 0;
+				rx = cx + cw;
+				continue;
 			}
-			for (int k = 0; k < cw; k++)
-				con_put(c, cx + k, cy, ' ', 0xFFFFFF, bg);
+			if (n + cw > RUN) {
+				con_set_cells(c, rx, cy, run, n);
+				n = 0;
+				rx = cx;
+			}
+			struct con_cell v;
+			if (on && ui_tile_look(l, m, i, &v)) {
+				const uint16_t pic = v.flags & CON_PICTURE;
+				for (int k = 0; k < cw; k++) {
+					v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+					run[n++] = v;
+				}
+			} else {
+				for (int k = 0; k < cw; k++)
+					run[n++] = blank;
+			}
 		}
+		con_set_cells(c, rx, cy, run, n);
 	}
 }
 
