@@ -201,11 +201,13 @@ static void o_ui(struct out *o, const struct ui *u)
 	}
 }
 
-/* The span watch_ui_seen keeps holds every field o_ui reads but the
+/* The spans watch_ui_seen keeps hold every number o_ui reads but the
  * scores' (kept apart). */
+#define UI_IN(f, lo, hi) (offsetof(struct ui, f) >= (lo) && offsetof(struct ui, f) + sizeof(((struct ui *)0)->f) <= (hi))
 #define UI_IN_SPAN(f)                                                                                              \
-	_Static_assert(offsetof(struct ui, f) + sizeof(((struct ui *)0)->f) <= WATCH_UI_SPAN,                      \
-		       "struct ui's " #f " is no longer within WATCH_UI_SPAN: watch_ui_seen would miss it")
+	_Static_assert(UI_IN(f, WATCH_UI_A0, WATCH_UI_A1) || UI_IN(f, WATCH_UI_B0, WATCH_UI_B1) ||                  \
+			       UI_IN(f, WATCH_UI_C0, WATCH_UI_C1),                                                 \
+		       "struct ui's " #f " is no longer within watch_ui_seen's spans")
 UI_IN_SPAN(screen);
 UI_IN_SPAN(menu_sel);
 UI_IN_SPAN(can_continue);
@@ -222,17 +224,25 @@ UI_IN_SPAN(look_y);
 UI_IN_SPAN(inv_sel);
 UI_IN_SPAN(target_slot);
 UI_IN_SPAN(levelup_sel);
-UI_IN_SPAN(notice);
-UI_IN_SPAN(status);
+
+/* Whether two strings give o_str the same bytes (at most sizeof - 1). */
+#define STR_SAME(x, y) ((x)[0] == (y)[0] && (!(x)[0] || strncmp((x), (y), sizeof(x) - 1) == 0))
 
 bool watchwire_ui_unchanged(struct watch_ui_seen *s, const struct ui *u)
 {
+	const unsigned char *b = (const unsigned char *)u;
 	int ns = u->nscores < 0 ? 0 : u->nscores > UI_SCORES_MAX ? UI_SCORES_MAX : u->nscores;
 	if (s->ok && s->nscores == u->nscores && s->score_rank == u->score_rank &&
-	    s->scores_after_death == u->scores_after_death && memcmp(s->span, u, WATCH_UI_SPAN) == 0 &&
+	    s->scores_after_death == u->scores_after_death && memcmp(s->a, b + WATCH_UI_A0, sizeof s->a) == 0 &&
+	    memcmp(s->b, b + WATCH_UI_B0, sizeof s->b) == 0 && memcmp(s->c, b + WATCH_UI_C0, sizeof s->c) == 0 &&
+	    STR_SAME(s->notice, u->notice) && STR_SAME(s->status, u->status) &&
 	    (!ns || memcmp(s->scores, u->scores, (size_t)ns * sizeof *u->scores) == 0))
 		return true;
-	memcpy(s->span, u, WATCH_UI_SPAN);
+	memcpy(s->a, b + WATCH_UI_A0, sizeof s->a);
+	memcpy(s->b, b + WATCH_UI_B0, sizeof s->b);
+	memcpy(s->c, b + WATCH_UI_C0, sizeof s->c);
+	memcpy(s->notice, u->notice, sizeof s->notice);
+	memcpy(s->status, u->status, sizeof s->status);
 	s->nscores = u->nscores;
 	s->score_rank = u->score_rank;
 	s->scores_after_death = u->scores_after_death;

@@ -77,13 +77,20 @@ size_t watchwire_command_to(unsigned char buf[WATCH_COMMAND_LEN], const struct c
 size_t watchwire_check_to(unsigned char buf[WATCH_CHECK_LEN], int ncmd, int turn, uint64_t sum);
 /* watchwire_screen's message into buf; returns its length. */
 size_t watchwire_screen_to(unsigned char buf[WATCH_SCREEN_MAX], const struct ui *u);
-/* The bytes of a ui its screen block is made from (watchwire_screen_to),
- * as last seen by watchwire_ui_unchanged: the span of struct ui that holds
- * the block's fields (and a few others), and the score lines in use. */
-#define WATCH_UI_SPAN (offsetof(struct ui, levelup_sel) + sizeof(int))
+/* What of a ui its screen block is made from (watchwire_screen_to), as
+ * last seen by watchwire_ui_unchanged: the three spans of struct ui that
+ * hold the block's numbers (and a few others), its two strings, and the
+ * score lines in use. */
+#define WATCH_UI_A0 offsetof(struct ui, screen)
+#define WATCH_UI_A1 offsetof(struct ui, notice)
+#define WATCH_UI_B0 offsetof(struct ui, kiosk)
+#define WATCH_UI_B1 offsetof(struct ui, status)
+#define WATCH_UI_C0 offsetof(struct ui, inv_sel)
+#define WATCH_UI_C1 (offsetof(struct ui, levelup_sel) + sizeof(int))
 struct watch_ui_seen {
 	bool ok; /* the rest holds a ui */
-	unsigned char span[WATCH_UI_SPAN];
+	unsigned char a[WATCH_UI_A1 - WATCH_UI_A0], b[WATCH_UI_B1 - WATCH_UI_B0], c[WATCH_UI_C1 - WATCH_UI_C0];
+	char notice[sizeof(((struct ui *)0)->notice)], status[sizeof(((struct ui *)0)->status)];
 	int nscores, score_rank;
 	bool scores_after_death;
 	struct ui_score scores[UI_SCORES_MAX];

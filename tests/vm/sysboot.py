@@ -104,7 +104,7 @@ CONSOLES = ('timeout 90 systemctl is-system-running --wait >/dev/null 2>&1; '
             'echo "vts: $(ls /dev/vcs[0-9]* | sed "s|/dev/vcs||" | tr "\\n" " ")"')
 # The checks of the boot into the kiosk, in order (a configuration's 'play'
 # names fewer: then that boot ends with the purge, with no power cut).
-PLAY = ('security', 'keys', 'watch', 'watch_screen', 'gamepad', 'ctrl_alt_fn', 'photons', 'looks', 'sigkill',
+PLAY = ('security', 'keys', 'watch', 'watch_screen', 'watch_fbdev', 'gamepad', 'ctrl_alt_fn', 'photons', 'looks', 'sigkill',
         'burst', 'fails_at_start')
 # Each machine: the Debian architecture of its system and package, QEMU, the
 # serial console.
@@ -603,6 +603,7 @@ class SysBoot:
 
     # Issue 19 item 2: a watcher on a second screen of the same machine.
     SCREEN_KEYS = ['l', 'j']
+    FB_KEYS = ['h', 'k']
     LAYOUT_LINE = re.compile(r'layout (\d+)x(\d+) text (\d+)x(\d+) map \d+x\d+ cells (\d+)x(\d+) margin (\d+) (\d+) ')
 
     def watch_screen(self):
@@ -620,58 +621,78 @@ class SysBoot:
         cards = self.out1('ls /dev/dri | grep "^card" | tr "\\n" " "').split()
         if cards != ['card0', 'card1']:
             return self.report('FAIL', 'watch-screen', f'/dev/dri holds {cards} (want card0, the kiosk\'s, and card1)')
+        self.second_watcher('watch-screen', '--backend drm --card /dev/dri/card1', '/dev/dri/card1', 'watch-drm',
+                            self.SCREEN_KEYS)
+
+    def watch_fbdev(self):
+        """The same with pirogue --watch --backend fbdev --fb /dev/fb1: the
+        second display's framebuffer (the DRM driver's fbdev emulation of
+        card1; fb0 is the kiosk's card's), written through the fbdev
+        device, no DRM; after watch-screen, whose watcher left card1 to it."""
+        if not self.second:
+            return self.report('SKIP', 'watch-fbdev', f'no second display device on {self.arch} (SECOND_SCREEN)')
+        fbs = self.out1('ls /dev | grep "^fb[0-9]" | tr "\\n" " "').split()
+        if fbs != ['fb0', 'fb1']:
+            return self.report('FAIL', 'watch-fbdev', f'/dev holds the framebuffers {fbs} (want fb0, the kiosk\'s '
+                               f'card\'s, and fb1, the second display\'s)')
+        self.second_watcher('watch-fbdev', '--backend fbdev --fb /dev/fb1', '/dev/fb1', 'watch-fb', self.FB_KEYS)
+
+    def second_watcher(self, check, backend, dev, tag, played):
+        """check: the watcher on the second display (backend: its options,
+        dev the device they name; tag names its files) while played are
+        played on the kiosk's."""
         self.sh('id watcher1 >/dev/null 2>&1 || useradd -M -G pirogue watcher1; usermod -a -G video watcher1')
         run_as = ('setpriv --reuid={u} --regid={u} --init-groups env -u XDG_RUNTIME_DIR /usr/games/pirogue '
                   '--config /dev/null')
-        self.sh(run_as.format(u='watcher1') + ' --watch --backend drm --card /dev/dri/card1 --verbose >/dev/null '
-                '2>/tmp/watch-drm.log & echo $! >/tmp/watch-drm.pid')
-        # its first frame on the card (a wait for it, W times the budget)
+        self.sh(run_as.format(u='watcher1') + f' --watch {backend} --verbose >/dev/null '
+                f'2>/tmp/{tag}.log & echo $! >/tmp/{tag}.pid')
+        # its first frame on the device (a wait for it, W times the budget)
         tries = int(150 * W)
-        rc, _ = self.sh(f'(i=0; while [ $i -lt {tries} ]; do grep -q "frame presented" /tmp/watch-drm.log && exit 0; '
-                        'kill -0 $(cat /tmp/watch-drm.pid) 2>/dev/null || exit 1; sleep 0.1; i=$((i + 1)); done; '
+        rc, _ = self.sh(f'(i=0; while [ $i -lt {tries} ]; do grep -q "frame presented" /tmp/{tag}.log && exit 0; '
+                        f'kill -0 $(cat /tmp/{tag}.pid) 2>/dev/null || exit 1; sleep 0.1; i=$((i + 1)); done; '
                         'exit 1)', timeout=30)
-        log = self.out1('cat /tmp/watch-drm.log')
+        log = self.out1(f'cat /tmp/{tag}.log')
         if rc != 0:
-            return self.report('FAIL', 'watch-screen', f'the watcher drew nothing on /dev/dri/card1: {log[-400:]!r}')
+            return self.report('FAIL', check, f'the watcher drew nothing on {dev}: {log[-400:]!r}')
         m = self.LAYOUT_LINE.search(log)
         if not m or (int(m.group(1)), int(m.group(2))) != SIZE:
-            return self.report('FAIL', 'watch-screen', f'no layout line at {SIZE[0]}x{SIZE[1]} in the watcher\'s log: '
+            return self.report('FAIL', check, f'no layout line at {SIZE[0]}x{SIZE[1]} in the watcher\'s log: '
                                f'{log[-400:]!r}')
         top = int(m.group(8)) + (int(m.group(4)) - 1) * int(m.group(6))  # the last text row's first pixel row
-        keys = getattr(self, 'keys_done', []) + self.SCREEN_KEYS
-        self.g.send_keys(self.SCREEN_KEYS)
-        exp = self.headless(keys, 1, 'watch-screen')
-        if self.wait_screen(exp, 'watch-screen-kiosk', 15) is None:
-            return self.report('FAIL', 'watch-screen', f'the kiosk\'s display after {" ".join(self.SCREEN_KEYS)} with a '
-                               f'watcher on the second screen: {self.why_not(exp, "watch-screen-kiosk")} '
-                               f'(see {self.g.outdir}/watch-screen-kiosk.png)')
+        keys = getattr(self, 'keys_done', []) + played
+        self.g.send_keys(played)
+        exp = self.headless(keys, 1, check)
+        if self.wait_screen(exp, f'{check}-kiosk', 15) is None:
+            return self.report('FAIL', check, f'the kiosk\'s display after {" ".join(played)} with a '
+                               f'watcher on the second screen: {self.why_not(exp, f"{check}-kiosk")} '
+                               f'(see {self.g.outdir}/{check}-kiosk.png)')
         self.keys_done = keys
         above = top * SIZE[0] * 3
         t0 = time.monotonic()
         img = None
         while time.monotonic() - t0 < 15 * W:
-            img = self.dump('watch-screen', device='watchgpu')
+            img = self.dump(check, device='watchgpu')
             if img[:2] == exp[:2] and img[2][:above] == exp[2][:above]:
                 break
             time.sleep(0.3)
         took = time.monotonic() - t0
-        vmtest.write_png(os.path.join(self.g.outdir, 'watch-screen.png'), img)
+        vmtest.write_png(os.path.join(self.g.outdir, f'{check}.png'), img)
         # its last lines are in the log once it has exited: wait for that, not a second
-        self.sh('p=$(cat /tmp/watch-drm.pid); kill -TERM $p; i=0; '
+        self.sh(f'p=$(cat /tmp/{tag}.pid); kill -TERM $p; i=0; '
                 f'while kill -0 $p 2>/dev/null && [ $i -lt {int(150 * W)} ]; do sleep 0.1; i=$((i + 1)); done')
-        log = self.out1('cat /tmp/watch-drm.log')
+        log = self.out1(f'cat /tmp/{tag}.log')
         if img[:2] != exp[:2] or img[2][:above] != exp[2][:above]:
             cut = lambda i: (i[0], min(i[1], top), i[2][:min(i[1], top) * i[0] * 3])
-            return self.report('FAIL', 'watch-screen', f'the second screen after {" ".join(keys)}: above pixel row '
-                               f'{top}, {vmtest.compare(cut(img), cut(exp))} (see {self.g.outdir}/watch-screen.png)')
+            return self.report('FAIL', check, f'the second screen after {" ".join(keys)}: above pixel row '
+                               f'{top}, {vmtest.compare(cut(img), cut(exp))} (see {self.g.outdir}/{check}.png)')
         if img[2][above:] == exp[2][above:]:
-            return self.report('FAIL', 'watch-screen', 'the second screen\'s last text row is the game\'s key hints, '
+            return self.report('FAIL', check, 'the second screen\'s last text row is the game\'s key hints, '
                                'not the watcher\'s line')
         m = re.search(r'(\d+) checksums compared, (\d+) mismatches', log)
         if not m or int(m.group(2)) or 'mismatch at' in log:
-            return self.report('FAIL', 'watch-screen', f'the watcher\'s checksums: {log[-300:]!r}')
-        self.report('PASS', 'watch-screen', f'pirogue --watch --backend drm on /dev/dri/card1 (the second display) '
-                    f'from the serial shell, the kiosk on card0 playing {" ".join(self.SCREEN_KEYS)} meanwhile: the '
+            return self.report('FAIL', check, f'the watcher\'s checksums: {log[-300:]!r}')
+        self.report('PASS', check, f'pirogue --watch {backend} (the second display) '
+                    f'from the serial shell, the kiosk on card0 playing {" ".join(played)} meanwhile: the '
                     f'second screen equal to the headless frame of the same keys at {SIZE[0]}x{SIZE[1]} above the '
                     f'last text row (pixel row {top}) {took:.1f} s after the kiosk\'s; {m.group(1)} checksums '
                     f'compared, none differed')
