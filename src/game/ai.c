@@ -256,8 +256,14 @@ void ai_act(struct game *g, ecs_entity e)
 	 * hands out: most monsters, asleep or on other floors, write nothing) */
 	const struct c_ai *ai = ecs_get(g->w, e, COMP_AI);
 	const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+	if (!ai || !p || p->floor != g->depth || g->over)
+		return;
+	/* asleep or idle, out of sight, neither paralysed nor confused (most
+	 * monsters, most turns): nothing below would happen, alive or not */
+	if (ai->state != AI_HUNTING && ai->paralysed <= 0 && ai->confused <= 0 && !world_visible(g, p->x, p->y))
+		return;
 	const struct c_actor *a = ecs_get(g->w, e, COMP_ACTOR);
-	if (!ai || !p || !a || a->hp <= 0 || p->floor != g->depth || g->over)
+	if (!a || a->hp <= 0)
 		return;
 	if (ai->paralysed > 0) {
 		((struct c_ai *)ecs_get_mut(g->w, e, COMP_AI))->paralysed--;
