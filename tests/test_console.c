@@ -316,6 +316,45 @@ static void test_wrap_lines_as_printed(void **st)
 		}
 }
 
+/* Two 23x9 consoles a, b drawn alike: 40 random cells put (each with a
+ * background or none when bgs, else none), their damage forgotten after
+ * the 21st; *r is the test's generator, stepped as it goes. */
+static void twins_drawn(struct console **a, struct console **b, uint64_t *r, bool bgs)
+{
+	assert_int_equal(con_create(a, 23, 9), 0);
+	assert_int_equal(con_create(b, 23, 9), 0);
+	for (int k = 0; k < 40; k++) {
+		*r = *r * 6364136223846793005u + 1442695040888963407u;
+		int x = (int)(*r >> 33) % 23, y = (int)(*r >> 45) % 9;
+		uint32_t ch = (*r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(*r >> 50) % 3;
+		uint32_t bg = bgs && !((*r >> 21) & 1) ? 0x102030 : 0;
+		con_put(*a, x, y, ch, 0xFFFFFF, bg);
+		con_put(*b, x, y, ch, 0xFFFFFF, bg);
+		if (k == 20) { /* part of the damage forgotten */
+			con_clear_damage(*a);
+			con_clear_damage(*b);
+		}
+	}
+}
+
+/* a and b (23x9) equal in all a draw leaves: cells, damage, each row's
+ * span, the damaged rows and the counts; then both destroyed. */
+static void assert_twins_equal(struct console *a, struct console *b)
+{
+	assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
+	assert_memory_equal(a->damage, b->damage, 23 * 9);
+	for (int y = 0; y < 9; y++) {
+		assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
+		assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
+	}
+	assert_int_equal(a->damage_y0, b->damage_y0);
+	assert_int_equal(a->damage_y1, b->damage_y1);
+	assert_int_equal(a->damaged, b->damaged);
+	assert_true(a->changes == b->changes);
+	con_destroy(a);
+	con_destroy(b);
+}
+
 /* con_fill, con_copy_rect and con_copy (a row at a time) leave the console
  * exactly as con_put on each of their cells does: cells, damage, each row's span, the damaged rows and
  * the counts, over fills of every shape on consoles already part drawn and
@@ -326,19 +365,7 @@ static void test_fill_as_cell_by_cell(void **st)
 	uint64_t r = 7;
 	for (int round = 0; round < 300; round++) {
 		struct console *a, *b;
-		assert_int_equal(con_create(&a, 23, 9), 0);
-		assert_int_equal(con_create(&b, 23, 9), 0);
-		for (int k = 0; k < 40; k++) {
-			r = r * 6364136223846793005u + 1442695040888963407u;
-			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
-			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3, bg = (r >> 21) & 1 ? 0 : 0x102030;
-			con_put(a, x, y, ch, 0xFFFFFF, bg);
-			con_put(b, x, y, ch, 0xFFFFFF, bg);
-			if (k == 20) { /* part of the damage forgotten */
-				con_clear_damage(a);
-				con_clear_damage(b);
-			}
-		}
+		twins_drawn(&a, &b, &r, true);
 		r = r * 6364136223846793005u + 1442695040888963407u;
 		int fx = (int)(r >> 33) % 27 - 2, fy = (int)(r >> 40) % 12 - 2, fw = (int)(r >> 47) % 26, fh = (int)(r >> 55) % 11;
 		uint32_t bg = (r >> 3) & 1 ? 0 : 0x102030;
@@ -365,18 +392,7 @@ static void test_fill_as_cell_by_cell(void **st)
 					con_cell_set(b, x, y, *con_at(src, x, y));
 		}
 		con_destroy(src);
-		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
-		assert_memory_equal(a->damage, b->damage, 23 * 9);
-		for (int y = 0; y < 9; y++) {
-			assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
-			assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
-		}
-		assert_int_equal(a->damage_y0, b->damage_y0);
-		assert_int_equal(a->damage_y1, b->damage_y1);
-		assert_int_equal(a->damaged, b->damaged);
-		assert_true(a->changes == b->changes);
-		con_destroy(a);
-		con_destroy(b);
+		assert_twins_equal(a, b);
 	}
 }
 
@@ -393,19 +409,7 @@ static void test_print_as_cell_by_cell(void **st)
 	uint64_t r = 11;
 	for (int round = 0; round < 400; round++) {
 		struct console *a, *b;
-		assert_int_equal(con_create(&a, 23, 9), 0);
-		assert_int_equal(con_create(&b, 23, 9), 0);
-		for (int k = 0; k < 40; k++) {
-			r = r * 6364136223846793005u + 1442695040888963407u;
-			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
-			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3, bg = (r >> 21) & 1 ? 0 : 0x102030;
-			con_put(a, x, y, ch, 0xFFFFFF, bg);
-			con_put(b, x, y, ch, 0xFFFFFF, bg);
-			if (k == 20) { /* part of the damage forgotten */
-				con_clear_damage(a);
-				con_clear_damage(b);
-			}
-		}
+		twins_drawn(&a, &b, &r, true);
 		if (round % 3 == 0) { /* part moved: cells damaged CON_MOVED */
 			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, 1), 0);
 			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, 1), 0);
@@ -435,18 +439,7 @@ static void test_print_as_cell_by_cell(void **st)
 				break;
 		}
 		assert_int_equal(got, want);
-		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
-		assert_memory_equal(a->damage, b->damage, 23 * 9);
-		for (int y = 0; y < 9; y++) {
-			assert_int_equal(a->row_damage[y].lo, b->row_damage[y].lo);
-			assert_int_equal(a->row_damage[y].hi, b->row_damage[y].hi);
-		}
-		assert_int_equal(a->damage_y0, b->damage_y0);
-		assert_int_equal(a->damage_y1, b->damage_y1);
-		assert_int_equal(a->damaged, b->damaged);
-		assert_true(a->changes == b->changes);
-		con_destroy(a);
-		con_destroy(b);
+		assert_twins_equal(a, b);
 	}
 }
 
@@ -460,19 +453,7 @@ static void test_set_cells_as_cell_by_cell(void **st)
 	uint64_t r = 5;
 	for (int round = 0; round < 300; round++) {
 		struct console *a, *b;
-		assert_int_equal(con_create(&a, 23, 9), 0);
-		assert_int_equal(con_create(&b, 23, 9), 0);
-		for (int k = 0; k < 40; k++) {
-			r = r * 6364136223846793005u + 1442695040888963407u;
-			int x = (int)(r >> 33) % 23, y = (int)(r >> 45) % 9;
-			uint32_t ch = (r >> 20) & 1 ? ' ' : 'a' + (uint32_t)(r >> 50) % 3;
-			con_put(a, x, y, ch, 0xFFFFFF, 0);
-			con_put(b, x, y, ch, 0xFFFFFF, 0);
-			if (k == 20) {
-				con_clear_damage(a);
-				con_clear_damage(b);
-			}
-		}
+		twins_drawn(&a, &b, &r, false);
 		if (round % 3 == 0) {
 			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, -1), 0);
 			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, -1), 0);
@@ -487,18 +468,7 @@ static void test_set_cells_as_cell_by_cell(void **st)
 		for (int k = 0; k < n; k++)
 			if (x + k >= 0 && x + k < 23 && y >= 0 && y < 9)
 				con_cell_set(b, x + k, y, v[k]);
-		assert_memory_equal(a->cells, b->cells, sizeof *a->cells * 23 * 9);
-		assert_memory_equal(a->damage, b->damage, 23 * 9);
-		for (int yy = 0; yy < 9; yy++) {
-			assert_int_equal(a->row_damage[yy].lo, b->row_damage[yy].lo);
-			assert_int_equal(a->row_damage[yy].hi, b->row_damage[yy].hi);
-		}
-		assert_int_equal(a->damage_y0, b->damage_y0);
-		assert_int_equal(a->damage_y1, b->damage_y1);
-		assert_int_equal(a->damaged, b->damaged);
-		assert_true(a->changes == b->changes);
-		con_destroy(a);
-		con_destroy(b);
+		assert_twins_equal(a, b);
 	}
 }
 

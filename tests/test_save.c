@@ -265,6 +265,20 @@ static void sections_summed_right(const struct serial_buf *b)
 	assert_int_equal(at, b->len);
 }
 
+/* g's save encoding (an autosave of it: the chunks kept from the last one)
+ * has every section summed right and decodes. */
+static void encoded_summed_right(struct game *g)
+{
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	sections_summed_right(&b);
+	struct game *h;
+	char why[SAVE_WHY_MAX];
+	assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
+	game_destroy(h);
+	free(b.data);
+}
+
 /* The autosave sums only the chunks that changed since the last save (the
  * others take the CRC kept with their copy): saves one after another of a
  * game going on, of the same game with a chunk's bytes changed but not its
@@ -288,17 +302,12 @@ static void test_chunk_crcs_follow_changes(void **st)
 		}
 		for (int i = 0; i < (k & 1) * 150 && !game_is_over(g); i++)
 			game_apply(g, (enum cmd)(CMD_MOVE_N + (i * 5 % 8)));
-		struct serial_buf b = {0};
-		assert_int_equal(save_encode(g, &b), 0);
-		sections_summed_right(&b);
+		encoded_summed_right(g);
 		struct game *h;
 		char why[SAVE_WHY_MAX];
-		assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
-		game_destroy(h);
 		assert_int_equal(save_game(sub, g), 0);
 		assert_int_equal(save_load(sub, &h, why, sizeof why), 0);
 		game_destroy(h);
-		free(b.data);
 	}
 	game_destroy(g);
 }
@@ -326,14 +335,7 @@ static void test_chunk_runs_follow_changes(void **st)
 		if (k % 7 == 6)
 			for (int i = 0; i < 20 && !game_is_over(g); i++)
 				game_apply(g, (enum cmd)(CMD_MOVE_N + (i * 3 % 8)));
-		struct serial_buf b = {0};
-		assert_int_equal(save_encode(g, &b), 0);
-		sections_summed_right(&b);
-		struct game *h;
-		char why[SAVE_WHY_MAX];
-		assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
-		game_destroy(h);
-		free(b.data);
+		encoded_summed_right(g);
 	}
 	game_destroy(g);
 }

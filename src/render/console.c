@@ -100,13 +100,10 @@ const struct con_cell *con_at(const struct console *c, int x, int y)
 	return inside(c, x, y) ? &c->cells[(size_t)y * c->w + x] : NULL;
 }
 
-/* What a pass over row y changed, noted once: changed cells set, damaged
- * of them newly damaged, the first and last of those lo, hi (lo < 0: none). */
-static inline void row_done(struct console *c, int y, int lo, int hi, int damaged, uint64_t changed)
+/* Damage of columns lo..hi of row y noted in the row's span and the rows'
+ * range (the damage bytes set by the caller). */
+static inline void note_damage(struct console *c, int y, int lo, int hi)
 {
-	c->changes += changed;
-	if (lo < 0)
-		return;
 	struct con_span *sp = &c->row_damage[y];
 	if (lo < sp->lo)
 		sp->lo = (uint16_t)lo;
@@ -116,6 +113,16 @@ static inline void row_done(struct console *c, int y, int lo, int hi, int damage
 		c->damage_y0 = y;
 	if (y > c->damage_y1)
 		c->damage_y1 = y;
+}
+
+/* What a pass over row y changed, noted once: changed cells set, damaged
+ * of them newly damaged, the first and last of those lo, hi (lo < 0: none). */
+static inline void row_done(struct console *c, int y, int lo, int hi, int damaged, uint64_t changed)
+{
+	c->changes += changed;
+	if (lo < 0)
+		return;
+	note_damage(c, y, lo, hi);
 	c->damaged += damaged;
 }
 
@@ -416,21 +423,6 @@ int con_copy_rect(struct console *dst, const struct console *src, int x, int y, 
 	for (int yy = y0; yy < y1 && x0 < x1; yy++)
 		set_row(dst, yy, x0, x1, src->cells + (size_t)yy * (size_t)src->w + (size_t)x0, 1);
 	return 0;
-}
-
-/* Damage of columns lo..hi of row y noted in the row's span and the rows'
- * range (the damage bytes set by the caller). */
-static void note_damage(struct console *c, int y, int lo, int hi)
-{
-	struct con_span *sp = &c->row_damage[y];
-	if (lo < sp->lo)
-		sp->lo = (uint16_t)lo;
-	if (hi > sp->hi)
-		sp->hi = (uint16_t)hi;
-	if (y < c->damage_y0)
-		c->damage_y0 = y;
-	if (y > c->damage_y1)
-		c->damage_y1 = y;
 }
 
 /* Every cell of the rectangle (inside the console) damaged CON_DRAW. */
