@@ -60,6 +60,19 @@ static inline void bench_ir_stop(const char *key, const char *side, long calls, 
 	CALLGRIND_TOGGLE_COLLECT;
 }
 
+/* The same, with a target that is a ratio (e.g. "1.01": instructions per
+ * call of this side at most 1.01 x those of the key's second side, its
+ * baseline, dumped in the same run; bench/ir.sh says "met"/"NOT met" with
+ * both figures). NULL target: none. */
+static inline void bench_ir_stop_ratio(const char *key, const char *side, long calls, const char *target)
+{
+	char name[256];
+	CALLGRIND_TOGGLE_COLLECT;
+	snprintf(name, sizeof name, "%s|%s|%ld|%s%s", key, side, calls, target ? "x" : "", target ? target : "0");
+	CALLGRIND_DUMP_STATS_AT(name);
+	CALLGRIND_TOGGLE_COLLECT;
+}
+
 /* True when the bench was started with --ir (instruction counts: run each
  * case once, no timing). */
 static inline int bench_ir_mode(int argc, char **argv)

@@ -44,7 +44,8 @@ for b in "$@"; do
 		if (!(key in seen)) { seen[key] = 1; order[nk++] = key }
 		if (!((key, side) in sidx)) { sidx[key, side] = nsides[key]++; sname[key, sidx[key, side]] = side }
 		j = sidx[key, side]; calls[key, j] += $3; ir[key, j] += $5
-		if ($4 > 0) target[key] = $4
+		if ($4 ~ /^x/) rtarget[key] = substr($4, 2) + 0
+		else if ($4 > 0) target[key] = $4
 	}
 	END {
 		for (i = 0; i < nk; i++) for (j = 0; j < nsides[order[i]]; j++) sval[order[i], j] = ir[order[i], j] / (calls[order[i], j] > 0 ? calls[order[i], j] : 1)
@@ -52,6 +53,7 @@ for b in "$@"; do
 			k = order[i]; line = sprintf("  %s: %s %s", k, sname[k, 0], fmt(sval[k, 0]))
 			for (j = 1; j < nsides[k]; j++)
 				{ r = sval[k, j] > 0 ? sval[k, 0] / sval[k, j] : 0; line = line sprintf(r < 0.1 ? ", %s %s (ratio %.4f)" : ", %s %s (ratio %.2f)", sname[k, j], fmt(sval[k, j]), r) }
+			if ((k in rtarget) && nsides[k] > 1) { r = sval[k, 1] > 0 ? sval[k, 0] / sval[k, 1] : 0; line = line sprintf("; target <= %.2f x %s: %s (ratio %.4f: %s %s against %s %s, that key, this callgrind run)", rtarget[k], sname[k, 1], r <= rtarget[k] ? "met" : "NOT met", r, sname[k, 0], fmt(sval[k, 0]), sname[k, 1], fmt(sval[k, 1])) }
 			if (k in target) line = line sprintf("; target <= %s: %s (%s, %s figure above, this callgrind run)", fmt(target[k]), sval[k, 0] <= target[k] ? "met" : "NOT met", fmt(sval[k, 0]), sname[k, 0])
 			print line
 		}

@@ -779,6 +779,86 @@ static void test_screen_after_watchers_left(void **state)
 
 /* What a watcher may send is a request for a snapshot; anything else,
  * and it is dropped. */
+/* Serves p, flushes and reads into w (its socket) for at most 1000 rounds
+ * until done(w, p) holds; returns whether it did. */
+static bool serve_until(struct rig *r, struct watcher *w, bool (*done)(const struct watcher *, const struct watch_pub *))
+{
+	for (int round = 0; round < 1000; round++) {
+		if (done(w, r->p))
+			return true;
+		watchfix_serve(r->p);
+		watch_pub_flush(r->p, &r->u, r->g);
+		watchfix_read(w);
+	}
+	return done(w, r->p);
+}
+
+static bool synced(const struct watcher *w, const struct watch_pub *p)
+{
+	(void)p;
+	return w->synced && w->game;
+}
+
+static long snapshots_wanted;
+
+static bool snapshots_sent(const struct watcher *w, const struct watch_pub *p)
+{
+	struct watch_pub_stats st;
+	watch_pub_stats(p, &st);
+	return st.snapshots >= snapshots_wanted && synced(w, p) && !watchfix_pending(w->fd);
+}
+
+/* The flush visits only the watchers that need something sent: a new one
+ * still gets its greeting and snapshot when an earlier one leaves first
+ * (it takes that one's place), and one that asked for a snapshot while its
+ * socket was full gets it once the socket has room again. */
+static void test_watchers_served_as_they_need(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 11);
+	rig_catch_up(&r);
+	struct watcher b = { .fd = watchfix_pair(r.p) };
+	watcher_close(&r.w); /* the first leaves before b was sent anything */
+	watchfix_serve(r.p);
+	struct watch_pub_stats st;
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.watchers, 1);
+	assert_true(serve_until(&r, &b, synced));
+	assert_true(game_checksum(b.game) == game_checksum(r.g));
+	watcher_close(&b);
+
+	/* a watcher whose socket takes a few KiB at a time (the snapshot is
+	 * tens of them): it waits for room with its snapshot half sent */
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	int small = 4096;
+	assert_int_equal(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof small), 0);
+	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof small), 0);
+	assert_int_equal(fcntl(sv[1], F_SETFL, O_NONBLOCK), 0);
+	assert_int_equal(watch_pub_adopt(r.p, sv[0]), 0);
+	struct watcher c = { .fd = sv[1] };
+	watch_pub_stats(r.p, &st);
+	long before = st.snapshots;
+	watch_pub_flush(r.p, &r.u, r.g);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, before + 1);
+	assert_true(watchfix_pending(c.fd));
+	/* it asks for a new one meanwhile; the game plays on */
+	assert_int_equal(write(c.fd, watch_resync_msg, sizeof watch_resync_msg), (ssize_t)sizeof watch_resync_msg);
+	watchfix_serve(r.p);
+	rig_play(&r, CMD_WAIT);
+	/* it reads again: the first is sent as it has room, then a new one */
+	snapshots_wanted = before + 2;
+	assert_true(serve_until(&r, &c, snapshots_sent));
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.snapshots, before + 2);
+	assert_int_equal(st.behind, 1);
+	assert_true(game_checksum(c.game) == game_checksum(r.g));
+	watcher_close(&c);
+	rig_close(&r);
+}
+
 static void test_junk_from_watcher_dropped(void **state)
 {
 	(void)state;
@@ -1112,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_screens_and_new_game),
 		cmocka_unit_test(test_ui_unchanged),
 		cmocka_unit_test(test_screen_after_watchers_left),
+		cmocka_unit_test(test_watchers_served_as_they_need),
 		cmocka_unit_test(test_junk_from_watcher_dropped),
 		cmocka_unit_test(test_at_most_watch_max),
 		cmocka_unit_test(test_socket_mode_and_stale),

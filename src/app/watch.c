@@ -27,11 +27,12 @@
 #define F_SEAL_FUTURE_WRITE 0x0010 /* Linux 5.1 */
 #endif
 
-/* A snapshot, shared by the watchers sending it. */
+/* A snapshot, shared by the watchers sending it: the buffer it was
+ * encoded into (its own, not copied). */
 struct snap {
 	int refs;
 	size_t len;
-	unsigned char data[];
+	unsigned char *data;
 };
 
 struct conn {
@@ -47,6 +48,8 @@ struct conn {
 	unsigned char in[WATCH_RESYNC_LEN]; /* what it sent, one message at most */
 	size_t in_n;
 };
+
+_Static_assert(WATCH_MAX <= 64, "watch_pub's want has a bit a watcher");
 
 struct watch_pub {
 	int lfd; /* the socket, -1: none */
@@ -66,7 +69,7 @@ struct watch_pub {
 	uint64_t head;         /* bytes ever written into it */
 	uint64_t woken;        /* head at the last wake-up */
 	int ep;                /* an epoll of the watchers' sockets (one descriptor to poll), -1: not yet */
-	bool settled;          /* no watcher needs anything sent on its socket (send_all has nothing to do) */
+	uint64_t want;         /* bit i: c[i] may need something sent on its socket by send_all (none: nothing to do; not those waiting for room, POLLOUT) */
 	struct watch_pub_stats st;
 };
 
@@ -90,8 +93,10 @@ int watch_pub_path(char *buf, size_t len)
 
 static void snap_put(struct snap *s)
 {
-	if (s && --s->refs == 0)
+	if (s && --s->refs == 0) {
+		free(s->data);
 		free(s);
+	}
 }
 
 static void conn_close(struct watch_pub *p, int i)
@@ -102,6 +107,11 @@ static void conn_close(struct watch_pub *p, int i)
 	close(c->fd);
 	snap_put(c->snap);
 	free(c);
+	int last = p->n - 1; /* the last takes its place, and its bit */
+	uint64_t moved = (p->want >> last) & 1;
+	p->want &= ~(1ull << last);
+	if (i != last)
+		p->want = (p->want & ~(1ull << i)) | moved << i;
 	p->c[i] = p->c[--p->n];
 	p->st.watchers = p->n;
 }
@@ -297,7 +307,7 @@ int watch_pub_adopt(struct watch_pub *p, int fd)
 	}
 	c->fd = fd;
 	c->need_snap = true;
-	p->settled = false;
+	p->want |= 1ull << p->n;
 	p->c[p->n++] = c;
 	p->st.watchers = p->n;
 	return 0;
@@ -395,7 +405,7 @@ static void all_need_snap(struct watch_pub *p)
 	ring_put(p, reset, sizeof reset);
 	for (int i = 0; i < p->n; i++)
 		p->c[i]->need_snap = true;
-	p->settled = false;
+	p->want = p->n == 64 ? ~0ull : (1ull << p->n) - 1;
 }
 
 /* Whether c waits for room on its socket (POLLOUT asked of the epoll). */
@@ -485,19 +495,25 @@ static struct snap *current_snap(struct watch_pub *p, const struct ui *u, const 
 {
 	if (p->snap)
 		return p->snap;
-	p->msg.len = 0;
-	int rc = watchwire_snapshot(&p->msg, u, g);
-	if (rc) {
-		log_error("cannot make a snapshot for the watchers: %s", strerror(-rc));
-		return NULL;
-	}
-	struct snap *s = malloc(sizeof *s + p->msg.len);
+	struct snap *s = malloc(sizeof *s);
 	if (!s)
 		return NULL;
+	/* encoded into a buffer the size of the last one and a little more
+	 * (one allocation, nothing copied as it grows), which it keeps */
+	size_t cap = p->st.snapshot_bytes ? p->st.snapshot_bytes + p->st.snapshot_bytes / 8 + 4096 : 64 * 1024;
+	struct serial_buf b = { malloc(cap), 0, 0 };
+	if (b.data)
+		b.cap = cap;
+	int rc = watchwire_snapshot(&b, u, g);
+	if (rc) {
+		log_error("cannot make a snapshot for the watchers: %s", strerror(-rc));
+		free(b.data);
+		free(s);
+		return NULL;
+	}
 	s->refs = 1;
-	s->len = p->msg.len;
-	if (p->msg.len)
-		memcpy(s->data, p->msg.data, p->msg.len);
+	s->len = b.len;
+	s->data = b.data;
 	p->snap = s;
 	p->snap_pos = p->head;
 	p->st.snapshot_bytes = s->len;
@@ -580,19 +596,20 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 /* Snapshots to those that need one and have taken all they had (u NULL:
  * none now), each followed by its WATCH_RING (where what followed the
  * snapshot starts in the ring); then as much of what each has begun as its
- * socket takes (one whose socket was full waits for POLLOUT:
- * watch_pub_dispatch). A watcher following the ring is sent nothing. */
+ * socket takes. Only those p wants are visited (a new one, one that asked
+ * for a snapshot, one whose socket has room again: watch_pub_dispatch),
+ * until they have nothing left to be sent; one whose socket is full waits
+ * for POLLOUT. A watcher following the ring is sent nothing and costs a
+ * flush nothing, and so does a stalled one. */
 static void send_all(struct watch_pub *p, const struct ui *u, const struct game *g)
 {
-	if (p->settled)
-		return; /* every watcher follows the ring: nothing per watcher */
-	size_t q = 0;
-	bool settled = true;
-	for (int i = p->n - 1; i >= 0; i--) {
+	/* the last first: one closed takes the last's place, already done */
+	for (uint64_t m = p->want; m;) {
+		int i = 63 - __builtin_clzll(m);
+		m &= ~(1ull << i);
 		struct conn *c = p->c[i];
 		if (c->wait_out) {
-			q += c->ring_len - c->ring_off;
-			settled = false;
+			p->want &= ~(1ull << i);
 			continue;
 		}
 		if (u && c->need_snap && !c->snap && c->ring_off == c->ring_len) {
@@ -614,12 +631,9 @@ static void send_all(struct watch_pub *p, const struct ui *u, const struct game 
 			conn_close(p, i);
 			continue;
 		}
-		if (c->need_snap || c->wait_out || c->hello_off < p->hello.len || c->snap || c->ring_off < c->ring_len)
-			settled = false;
-		q += c->ring_len - c->ring_off;
+		if (c->wait_out || !(c->need_snap || c->hello_off < p->hello.len || c->snap || c->ring_off < c->ring_len))
+			p->want &= ~(1ull << i);
 	}
-	p->st.queued = q;
-	p->settled = settled;
 }
 
 int watch_pub_poll_fds(const struct watch_pub *p, struct pollfd *pfd, int max)
@@ -685,7 +699,7 @@ static bool read_conn(struct watch_pub *p, int i)
 				c->in_n = 0;
 				if (!c->need_snap) {
 					c->need_snap = true; /* fell behind the ring, or its copy differs */
-					p->settled = false;
+					p->want |= 1ull << i;
 					p->st.behind++;
 				}
 			}
@@ -729,7 +743,7 @@ static void conn_event(struct watch_pub *p, int fd, short revents)
 			return;
 		if (revents & POLLOUT) {
 			set_wait_out(p, c, false); /* room again (the next flush gives a snapshot) */
-			p->settled = false;
+			p->want |= 1ull << i;
 			if (send_some(p, c))
 				conn_close(p, i);
 		}
@@ -740,5 +754,8 @@ static void conn_event(struct watch_pub *p, int fd, short revents)
 void watch_pub_stats(const struct watch_pub *p, struct watch_pub_stats *s)
 {
 	*s = p->st;
+	s->queued = 0;
+	for (int i = 0; i < p->n; i++)
+		s->queued += p->c[i]->ring_len - p->c[i]->ring_off;
 	s->since_bytes = p->snap ? (size_t)(p->head - p->snap_pos) : 0;
 }
