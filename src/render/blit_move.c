@@ -148,15 +148,17 @@ int blit_move_cells(const struct blitter *b, const struct console *c, struct sur
 	/* the cells visited as con_move visited them, so that no source is
 	 * read after it was written: rows, then runs of moved cells. After a
 	 * fresh move a run may take in the cells between two (left as they
-	 * were, their sources show the same; or drawn after): up to 512 bytes
-	 * of a row between two runs cost less than the rows' memmove calls
-	 * (bench_turn at 1080p: 128 bytes 109,418 Ir a turn, 512 108,745,
-	 * 2048 110,135, the whole row 111,593). */
+	 * were, their sources show the same; or drawn after): up to 96 bytes
+	 * of a row between two runs (two 12-pixel cells) cost less than a run
+	 * more (bench_turn at 1080p with the rows copied as now: none 79,765
+	 * a turn, 48 bytes 79,838, 96 or 144 79,609, 192 or 240 79,623, 288
+	 * 79,780, 384 79,912, 512 80,115, 768 80,603; with memmove calls
+	 * once, 128 bytes 109,418, 512 108,745, the whole row 111,593). */
 	int n = m->w - (m->dx < 0 ? -m->dx : m->dx), x0 = m->dx > 0 ? m->x + m->dx : m->x;
 	int r0 = m->dy > 0 ? m->y + m->dy : m->y, r1 = m->dy > 0 ? m->y + m->h : m->y + m->h + m->dy;
 	bool back = m->dy == 0 && m->dx > 0;
 	bool avx2 = b->draw_band != blit_band_base; /* AVX2 (or AVX-512) chosen by blit_create */
-	int gap = m->fresh ? 512 / (cw * surf_bpp(s->format)) : 0;
+	int gap = m->fresh ? 96 / (cw * surf_bpp(s->format)) : 0;
 	for (int k = 0; k < r1 - r0; k++) {
 		int y = m->dy > 0 ? r1 - 1 - k : r0 + k;
 		struct con_span sp = c->row_damage[y];
