@@ -126,6 +126,50 @@ static void move_px(struct surface *s, int x, int y, int w, int h, int dx, int d
 		memmove(src + to, src, rowb);
 }
 
+/* Bit i of w: whether cell lo + i of the damage row d (hi - i when back)
+ * is CON_MOVED, for i = 0 .. hi - lo; the bits and words after those are
+ * 0. Eight cells a step: a damage byte is 0, CON_DRAW (1) or CON_MOVED
+ * (2), so bit 1 of each of eight bytes, gathered by one multiply (byte k's
+ * bit lands alone on bit 56 + k; the other products fall below or
+ * above), is the eight cells' bits (a cell at a time was about 950
+ * instructions a row of the 1080p game's scrolls). */
+static void moved_bits(const uint8_t *d, int lo, int hi, bool back, uint64_t *w)
+{
+	int n = hi - lo + 1;
+	for (int k = 0; k < (n + 63) / 64; k++)
+		w[k] = 0;
+	for (int i = 0; i < n; i += 8) {
+		uint64_t v = 0;
+		if (n - i >= 8) {
+			memcpy(&v, d + (back ? hi - i - 7 : lo + i), 8);
+			if (back)
+				v = __builtin_bswap64(v); /* byte j: cell hi - i - j */
+		} else {
+			for (int j = 0; j < n - i; j++)
+				v |= (uint64_t)d[back ? hi - i - j : lo + i + j] << (8 * j);
+		}
+		uint64_t eight = (((v >> 1) & 0x0101010101010101u) * 0x0102040810204080u) >> 56;
+		w[i / 64] |= eight << (i % 64);
+	}
+}
+
+/* The first i in from .. n - 1 whose bit in w (moved_bits) is set (or,
+ * with set false, clear); n when none is. */
+static inline int next_bit(const uint64_t *w, int n, int from, bool set)
+{
+	if (from >= n)
+		return n;
+	int k = from / 64;
+	uint64_t x = (set ? w[k] : ~w[k]) & (~(uint64_t)0 << (from % 64));
+	while (!x) {
+		if (++k * 64 >= n)
+			return n;
+		x = set ? w[k] : ~w[k];
+	}
+	int i = k * 64 + __builtin_ctzll(x);
+	return i < n ? i : n;
+}
+
 int blit_move_cells(const struct blitter *b, const struct console *c, struct surface *s)
 {
 	const struct con_move *m = &c->move;
@@ -159,41 +203,25 @@ int blit_move_cells(const struct blitter *b, const struct console *c, struct sur
 	bool back = m->dy == 0 && m->dx > 0;
 	bool avx2 = b->draw_band != blit_band_base; /* AVX2 (or AVX-512) chosen by blit_create */
 	int gap = m->fresh ? 96 / (cw * surf_bpp(s->format)) : 0;
+	uint64_t bits[4096 / 64]; /* a row's cells: at most 4096 (con_create) */
 	for (int k = 0; k < r1 - r0; k++) {
 		int y = m->dy > 0 ? r1 - 1 - k : r0 + k;
 		struct con_span sp = c->row_damage[y];
 		int lo = sp.lo > x0 ? sp.lo : x0, hi = sp.hi < x0 + n - 1 ? sp.hi : x0 + n - 1;
-		const uint8_t *d = c->damage + (size_t)y * (size_t)c->w;
-		int a = -1, z = -1; /* the run being gathered: cells a..z (z..a when back) */
-		for (int i = 0; i <= hi - lo + 1; i++) {
-			int x = back ? hi - i : lo + i;
-			if (i <= hi - lo) {
-				if (!back && i + 8 <= hi - lo + 1) {
-					uint64_t w;
-					memcpy(&w, d + x, 8);
-					if (!(w & 0x0202020202020202u)) { /* no CON_MOVED among eight */
-						i += 7;
-						continue;
-					}
-				}
-				if (d[x] != CON_MOVED)
-					continue;
-				if (a < 0) {
-					a = z = x;
-					continue;
-				}
-				if ((back ? z - x : x - z) - 1 <= gap) {
-					z = x;
-					continue;
-				}
-			}
-			if (a < 0)
-				continue;
+		if (lo > hi)
+			continue;
+		int len = hi - lo + 1;
+		moved_bits(c->damage + (size_t)y * (size_t)c->w, lo, hi, back, bits);
+		/* runs of moved cells, i = 0 .. len - 1 being cell lo + i (hi - i
+		 * when back): cells a .. z - 1, and the next run's first cell nx */
+		for (int a = next_bit(bits, len, 0, true), nx; a < len; a = nx) {
+			int z = next_bit(bits, len, a, false);
+			while ((nx = next_bit(bits, len, z, true)) < len && nx - z <= gap)
+				z = next_bit(bits, len, nx, false);
 			/* the run's source cells, on the surface */
-			int left = back ? z : a, len = (back ? a - z : z - a) + 1, r[4];
-			blit_surface_rect(s, ox + (left - m->dx) * cw, oy + (y - m->dy) * ch, len * cw, ch, r);
+			int left = back ? hi - (z - 1) : lo + a, r[4];
+			blit_surface_rect(s, ox + (left - m->dx) * cw, oy + (y - m->dy) * ch, (z - a) * cw, ch, r);
 			move_px(s, r[0], r[1], r[2], r[3], sx, sy, avx2);
-			a = z = x;
 		}
 	}
 	return 0;
