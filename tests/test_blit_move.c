@@ -108,6 +108,10 @@ static void test_moved_equals_whole(void **st)
 				/* the console fits (centred with 7 and 5 pixels to spare) */
 				assert_true(frames(f, fmts[fi], rots[ri], ce, 13, 9, 13 * TF_W + 7, 9 * TF_H + 5, seed) >
 					    60);
+				/* rows of more than 64 cells (the moved cells' bits in
+				 * words of 64) */
+				assert_true(frames(f, fmts[fi], rots[ri], ce, 150, 4, 150 * TF_W + 3, 4 * TF_H, seed) >
+					    60);
 				/* it does not (clipped): nothing moved, all drawn */
 				assert_int_equal(frames(f, fmts[fi], rots[ri], ce, 13, 9, 13 * TF_W - 4, 9 * TF_H, seed), 0);
 			}

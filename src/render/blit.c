@@ -648,13 +648,36 @@ static bool cache_ready(struct blitter *b, int r, bool rgb565)
 #define CC_TILE 0x20000000u /* a composed tile picture */
 enum { CC_EMPTY, CC_NOTED, CC_DRAWN }; /* struct cell_cache's state */
 
-/* The cell cache's slot for a console cell's contents. */
+/* The cell cache's slot for a console cell's contents: the one it takes
+ * first (its set is that slot and the slot with the last bit flipped,
+ * cc_other). */
 static inline uint32_t cc_index(const struct cell_cache *cc, const struct con_cell *cell)
 {
 	uint64_t w[2];
 	memcpy(w, cell, sizeof w);
 	uint64_t h = w[0] * 0x9E3779B97F4A7C15u ^ w[1] * 0xC2B2AE3D27D4EB4Fu;
 	return (uint32_t)((h ^ h >> 29) >> 32) & cc->mask;
+}
+
+/* The other slot of slot i's set (i itself in a cache of one slot). */
+static inline uint32_t cc_other(const struct cell_cache *cc, uint32_t i)
+{
+	return i ^ (cc->mask & 1u);
+}
+
+/* Whether cell is drawn in the cell cache, in its slot *k (cc_index) or
+ * the other of its set (then *k is that one). */
+static inline bool cc_drawn(const struct cell_cache *cc, uint32_t *k, const struct con_cell *cell)
+{
+	uint32_t i = *k;
+	if (cc->state[i] == CC_DRAWN && con_cell_eq(cc->key[i], *cell))
+		return true;
+	i = cc_other(cc, i);
+	if (cc->state[i] == CC_DRAWN && con_cell_eq(cc->key[i], *cell)) {
+		*k = i;
+		return true;
+	}
+	return false;
 }
 
 /* The pixels of console cell cell (its slot i, cc_index), drawn by mask job
@@ -672,10 +695,20 @@ static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct b
 									 const struct con_cell *cell, struct surface *s)
 {
 	struct cell_cache *cc = &b->cc;
+	uint32_t o = cc_other(cc, i);
 	if (cc->state[i] == CC_EMPTY || !con_cell_eq(cc->key[i], *cell)) {
-		cc->key[i] = *cell; /* noted, not drawn */
-		cc->state[i] = CC_NOTED;
-		return NULL;
+		if (cc->state[o] != CC_EMPTY && con_cell_eq(cc->key[o], *cell)) {
+			i = o; /* in the other slot of its set */
+		} else {
+			/* noted, not drawn: in an empty slot of the set, else one
+			 * that is only noted, else its own (i) */
+			if (cc->state[i] != CC_EMPTY && (cc->state[o] == CC_EMPTY ||
+							  (cc->state[i] == CC_DRAWN && cc->state[o] == CC_NOTED)))
+				i = o;
+			cc->key[i] = *cell;
+			cc->state[i] = CC_NOTED;
+			return NULL;
+		}
 	}
 	if (cc->state[i] == CC_DRAWN)
 		return cc->px + (size_t)i * cc->cellb;
@@ -742,8 +775,7 @@ static const uint8_t *wide_cell(struct blitter *b, uint32_t i, const struct con_
 	if (cc->wstate[w] == CC_DRAWN)
 		return px;
 	uint32_t t = cc_index(cc, tail);
-	if (cc->state[i] != CC_DRAWN || !con_cell_eq(cc->key[i], *cell) || cc->state[t] != CC_DRAWN ||
-	    !con_cell_eq(cc->key[t], *tail))
+	if (!cc_drawn(cc, &i, cell) || !cc_drawn(cc, &t, tail))
 		return NULL; /* its halves are not kept (yet) */
 	if (b->band.nw)
 		flush_band(b, s);
@@ -1049,9 +1081,10 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 						continue;
 					}
 				}
-				if (b->cc.state[ck] == CC_DRAWN && con_cell_eq(b->cc.key[ck], *cell)) {
+				uint32_t kept = ck;
+				if (cc_drawn(&b->cc, &kept, cell)) {
 					struct cjob *k = &bd->copy[bd->nc++];
-					k->px = b->cc.px + (size_t)ck * b->cc.cellb;
+					k->px = b->cc.px + (size_t)kept * b->cc.cellb;
 					k->sx0 = sx0;
 					if (bd->nc == BLIT_JOBS)
 						flush_band(b, s);

@@ -132,6 +132,8 @@ struct band {
  * is found from its contents alone (no glyph looked up) and is bh row
  * copies instead of a blend. Direct-mapped: a slot keeps the last cell
  * hashed to it. */
+/* Slots i and i ^ 1 are a set (cc_index, cc_other): a cell may be kept in
+ * either. */
 struct cell_cache {
 	struct con_cell *key; /* per slot: the cell it holds or noted */
 	uint8_t *state;       /* per slot: CC_EMPTY, CC_NOTED or CC_DRAWN */
