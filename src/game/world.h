@@ -105,11 +105,11 @@ struct game {
 	 * where an entity lies or is remembered that is not settled (settled:
 	 * known, remembered where it lies, and if an item, seen), as the last
 	 * walk over them left them. Valid while no entity gains or loses
-	 * COMP_POS, COMP_MEMORY or COMP_ITEM (the versions when made). */
+	 * COMP_POS, COMP_MEMORY or COMP_ITEM (v). */
 	struct world_memo {
 		bool ok;
 		const struct map *map;
-		uint32_t v_pos, v_mem, v_item;
+		uint32_t v; /* ecs_pools_version of WORLD_MEMO_POOLS when made */
 		int unsettled; /* entities not settled on the floor */
 		int walks;     /* walks made (for tests and benches) */
 		uint8_t cell[WORLD_CELLS];
@@ -130,7 +130,7 @@ struct game {
 	struct world_here {
 		bool ok;
 		int depth;
-		uint32_t v_pos, v_render, v_memory, v_actor, v_item, v_ai, v_corpse, n;
+		uint32_t v, n; /* v: ecs_pools_version of WORLD_HERE_POOLS when made */
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
 		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
 		uint32_t draw[WORLD_HERE_MAX];
