@@ -496,6 +496,12 @@ static bool memory_may_change(const struct game *g, const struct map *m)
 		return true;
 	if (mo->unsettled == 0)
 		return false;
+	if (mo->nat <= WORLD_MEMO_AT) { /* the few cells marked, one by one */
+		for (int k = 0; k < mo->nat; k++)
+			if (m->visible[mo->at[k]])
+				return true;
+		return false;
+	}
 	int x0 = m->seen.x0 > 0 ? m->seen.x0 : 0, x1 = m->seen.x1 < m->w - 1 ? m->seen.x1 : m->w - 1;
 	int y0 = m->seen.y0 > 0 ? m->seen.y0 : 0, y1 = m->seen.y1 < m->h - 1 ? m->seen.y1 : m->h - 1;
 	for (int y = y0; y <= y1; y++) {
@@ -517,8 +523,15 @@ static bool memory_may_change(const struct game *g, const struct map *m)
 
 static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
 {
-	if (map_in(m, x, y))
-		mo->cell[y * m->w + x] = 1;
+	if (!map_in(m, x, y))
+		return;
+	int i = y * m->w + x;
+	if (mo->cell[i])
+		return;
+	mo->cell[i] = 1;
+	if (mo->nat < WORLD_MEMO_AT)
+		mo->at[mo->nat] = i;
+	mo->nat++;
 }
 
 /* What the player remembers of e (at p on the current floor m, its memory
@@ -560,6 +573,7 @@ void world_update_memory(struct game *g)
 		return;
 	struct world_memo *mo = &g->memo;
 	memset(mo->cell, 0, (size_t)m->w * (size_t)m->h);
+	mo->nat = 0;
 	mo->unsettled = 0;
 	mo->walks++;
 	struct ecs_query q;

@@ -24,6 +24,7 @@
 #define AI_GHOSTS 8
 #define AI_ROW_WORDS ((MAP_MAX_W + 2 + 63) / 64 + 1)
 #define AI_LIST_MAX 2048
+#define WORLD_MEMO_AT 64 /* cells of world_memo named one by one */
 struct ai_scratch {
 	/* The player's distance map of this phase (ai.c), grown outwards from
 	 * the player only as far as the monsters that ask need: dist[c] holds
@@ -113,6 +114,10 @@ struct game {
 		int unsettled; /* entities not settled on the floor */
 		int walks;     /* walks made (for tests and benches) */
 		uint8_t cell[WORLD_CELLS];
+		/* the cells marked (indices into cell[]), as many as were marked;
+		 * the first WORLD_MEMO_AT of them in at[] */
+		int nat;
+		int32_t at[WORLD_MEMO_AT];
 	} memo;
 	/* The entities with a position on the current floor, as their indices
 	 * in COMP_POS's pool (pool order) and in COMP_RENDER's, COMP_MEMORY's,
