@@ -506,6 +506,65 @@ static void test_take_marks(void **state)
 	ecs_world_destroy(w);
 }
 
+/* ecs_pools_version changes with every gain or loss in the pools of its
+ * mask (and only with those), and is their versions' sum; ecs_index is
+ * where ecs_pool_view lists e's component (what ecs_get points at). */
+static void test_pools_version_and_index(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	const uint32_t both = ECS_BIT(cp) | ECS_BIT(ch);
+	ecs_entity e[40];
+	uint32_t v = ecs_pools_version(w, both);
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		struct pos p = {i, -i};
+		struct hp h = {i};
+		assert_non_null(ecs_add(w, e[i], cp, &p));
+		uint32_t now = ecs_pools_version(w, both);
+		assert_true(now != v);
+		v = now;
+		if (i % 3 == 0) {
+			assert_non_null(ecs_add(w, e[i], ch, &h));
+			now = ecs_pools_version(w, both);
+			assert_true(now != v);
+			v = now;
+		}
+		struct tag t = {'t'};
+		assert_non_null(ecs_add(w, e[i], ct, &t)); /* not in the mask */
+		assert_int_equal(ecs_pools_version(w, both), v);
+	}
+	assert_int_equal(ecs_pools_version(w, both), ecs_pool_version(w, cp) + ecs_pool_version(w, ch));
+	assert_int_equal(ecs_pools_version(w, ECS_BIT(ct) | ECS_BIT(30)), ecs_pool_version(w, ct));
+	assert_int_equal(ecs_pools_version(w, 0), 0);
+	/* a loss in one pool, a data write in none */
+	assert_int_equal(ecs_remove(w, e[3], ch), 0);
+	assert_true(ecs_pools_version(w, both) != v);
+	v = ecs_pools_version(w, both);
+	((struct pos *)ecs_get_mut(w, e[4], cp))->x = 99;
+	assert_int_equal(ecs_pools_version(w, both), v);
+	assert_int_equal(ecs_destroy(w, e[5]), 0);
+	ecs_flush(w);
+	assert_true(ecs_pools_version(w, both) != v);
+	/* the index of each entry as the pool's view lists it */
+	const ecs_entity *ents;
+	const void *data;
+	uint32_t n = ecs_pool_view(w, cp, &ents, &data);
+	for (uint32_t i = 0; i < n; i++) {
+		assert_int_equal(ecs_index(w, ents[i], cp), i);
+		assert_ptr_equal((const struct pos *)data + i, ecs_get(w, ents[i], cp));
+	}
+	n = ecs_pool_view(w, ch, &ents, &data);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(ecs_index(w, ents[i], ch), i);
+	assert_int_equal(ecs_index(w, e[3], ch), UINT32_MAX); /* lost it */
+	assert_int_equal(ecs_index(w, e[4], ch), UINT32_MAX); /* never had it */
+	assert_int_equal(ecs_index(w, e[5], cp), UINT32_MAX); /* dead */
+	assert_int_equal(ecs_index(w, e[6], 31), UINT32_MAX); /* no such pool */
+	ecs_world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_written_marks),
 		cmocka_unit_test(test_take_marks),
+		cmocka_unit_test(test_pools_version_and_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,6 +178,117 @@ static void test_view_only_when_it_differs(void **st)
 	assert_int_equal(m.visible[3 * MAP_W + 10], 0);
 }
 
+/* What map_update_fov must leave in visible[]: fov_compute then
+ * fov_light_walls over the floor's walls. */
+static void scanned_view(const struct map *m, int ox, int oy, int r, uint8_t *out)
+{
+	static uint8_t op[MAP_MAX_CELLS];
+	map_opacity(m, op);
+	fov_compute(op, m->w, m->h, ox, oy, r, out);
+	fov_light_walls(op, m->w, m->h, ox, oy, r, out);
+}
+
+/* Views from cells seen from before are set from the ones kept (struct
+ * map's kept): over 800 views from 40 cells (corners and edges among
+ * them) of a floor of random walls, at radii kept and not, with and
+ * without a digest kept, each view's visible[] is the scan's, explored[]
+ * all the views' union, and the digest map_digest_full's; and views were
+ * set from kept ones. */
+static void test_kept_views_as_scanned(void **st)
+{
+	(void)st;
+	static struct map m;
+	static uint8_t want[MAP_MAX_CELLS], explored[MAP_MAX_CELLS];
+	for (int digest = 0; digest <= 1; digest++) {
+		uint32_t seed = 12345u + (uint32_t)digest;
+		map_init_size(&m, 60, 30);
+		for (int i = 0; i < m.w * m.h; i++) {
+			seed = seed * 1103515245u + 12345u;
+			m.tile[i] = (seed >> 16) % 100 < 30 ? TILE_WALL : TILE_FLOOR;
+		}
+		if (digest)
+			(void)map_digest(&m);
+		int cx[40], cy[40];
+		for (int k = 0; k < 40; k++) {
+			seed = seed * 1103515245u + 12345u;
+			cx[k] = (int)((seed >> 16) % (unsigned)m.w);
+			seed = seed * 1103515245u + 12345u;
+			cy[k] = (int)((seed >> 16) % (unsigned)m.h);
+		}
+		cx[0] = 0, cy[0] = 0;
+		cx[1] = m.w - 1, cy[1] = m.h - 1;
+		cx[2] = m.w - 1, cy[2] = 0;
+		cx[3] = 0, cy[3] = m.h - 1;
+		cx[4] = m.w - 2, cy[4] = m.h - 1;
+		memset(explored, 0, sizeof explored);
+		int kept = 0;
+		static const int radii[] = { 8, 8, 8, 6, 10, MAP_KEPT_RADIUS + 2 };
+		for (int step = 0; step < 800; step++) {
+			seed = seed * 1103515245u + 12345u;
+			int k = (int)((seed >> 16) % 40), r = radii[(seed >> 8) % 6];
+			const struct map_kept_view *kv = &m.kept[(cy[k] * m.w + cx[k]) % MAP_KEPT_VIEWS];
+			kept += kv->r == r && kv->x == cx[k] && kv->y == cy[k];
+			uint32_t views = m.views;
+			map_update_fov(&m, cx[k], cy[k], r);
+			scanned_view(&m, cx[k], cy[k], r, want);
+			assert_int_equal(m.views, views + 1);
+			assert_memory_equal(m.visible, want, (size_t)(m.w * m.h));
+			for (int i = 0; i < m.w * m.h; i++)
+				explored[i] |= want[i];
+			assert_memory_equal(m.explored, explored, (size_t)(m.w * m.h));
+			for (int y = 0; y < m.h; y++) /* nothing visible outside the box seen */
+				for (int x = 0; x < m.w; x++)
+					if (m.visible[y * m.w + x])
+						assert_true(x >= m.seen.x0 && x <= m.seen.x1 && y >= m.seen.y0 && y <= m.seen.y1);
+			if (digest)
+				assert_true(map_digest(&m) == map_digest_full(&m));
+		}
+		print_message("digest %d: %d of 800 views set from kept ones\n", digest, kept);
+		assert_true(kept > 150);
+	}
+}
+
+/* A view kept is forgotten when the walls change: after map_set, after
+ * tiles written directly and map_changed, and on a floor made again in
+ * the same memory (map_init_size), the view from a cell seen from before
+ * is what the walls now give. */
+static void test_kept_views_forgotten(void **st)
+{
+	(void)st;
+	static struct map m;
+	static uint8_t want[MAP_MAX_CELLS];
+	map_init(&m);
+	for (int y = 2; y <= 8; y++)
+		for (int x = 2; x <= 20; x++)
+			map_set(&m, x, y, TILE_FLOOR);
+	map_update_fov(&m, 4, 5, 8);
+	map_update_fov(&m, 15, 5, 8);
+	/* a wall put in the room: the view from (4, 5) sees less */
+	map_set(&m, 6, 5, TILE_WALL);
+	map_update_fov(&m, 4, 5, 8);
+	scanned_view(&m, 4, 5, 8, want);
+	assert_int_equal(m.visible[5 * MAP_W + 8], 0);
+	assert_memory_equal(m.visible, want, sizeof m.visible);
+	/* tiles written as they lie, and said so */
+	map_update_fov(&m, 15, 5, 8);
+	m.tile[5 * MAP_W + 6] = TILE_FLOOR;
+	m.tile[4 * MAP_W + 5] = TILE_WALL;
+	map_changed(&m);
+	map_update_fov(&m, 4, 5, 8);
+	scanned_view(&m, 4, 5, 8, want);
+	assert_int_equal(m.visible[5 * MAP_W + 8], 1);
+	assert_memory_equal(m.visible, want, sizeof m.visible);
+	/* another floor in the same memory: from (4, 5) a corridor */
+	map_update_fov(&m, 15, 5, 8);
+	assert_true(map_init_size(&m, MAP_W, MAP_H));
+	for (int x = 2; x <= 20; x++)
+		m.tile[5 * MAP_W + x] = TILE_FLOOR;
+	map_update_fov(&m, 4, 5, 8);
+	scanned_view(&m, 4, 5, 8, want);
+	assert_int_equal(m.visible[3 * MAP_W + 4], 0);
+	assert_memory_equal(m.visible, want, sizeof m.visible);
+}
+
 /* Floor sizes: "WxH" within MAP_MIN_* .. MAP_MAX_*, nothing else; a map
  * made at a size reads walls inside it and outside it. */
 static void test_sizes(void **st)
@@ -218,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_update_fov_remembers),
 		cmocka_unit_test(test_view_only_when_it_differs),
+		cmocka_unit_test(test_kept_views_as_scanned),
+		cmocka_unit_test(test_kept_views_forgotten),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -276,14 +276,19 @@ static void test_first_new_item_in_query_order(void **state)
 /* What the player remembers is updated by walking the floor's corpses and
  * items only when something is to be remembered anew: an item first coming
  * into view, a corpse, a pick-up; not on a turn where nothing new is seen
- * (it used to walk them all twice a turn). */
-static void test_memory_walks_on_change(void **state)
+ * (it used to walk them all twice a turn). With few items unseen (the
+ * cells to look at named one by one) and with many (the view's box
+ * scanned). */
+static void memory_walks_on_change(int unseen)
 {
-	(void)state;
 	struct game *g = arena();
 	ecs_entity far = gamefix_item(g, ITEM_HEALTH_POTION, 30, 5); /* out of view */
 	ecs_entity near = gamefix_item(g, ITEM_HEALTH_POTION, 8, 5);
+	for (int i = 0; i < unseen; i++) /* rows 16 .. 20: never in view below */
+		(void)gamefix_item(g, ITEM_HEALTH_POTION, 1 + i % 35, 16 + i / 35);
 	assert_int_equal(game_apply(g, CMD_WAIT), 1); /* new items: a walk */
+	/* the cells to look at named one by one, or too many: the view's box scanned */
+	assert_true(unseen > WORLD_MEMO_AT ? g->memo.nat > WORLD_MEMO_AT : g->memo.nat <= WORLD_MEMO_AT);
 	const struct c_item *fi = ecs_get(g->w, far, COMP_ITEM), *ni = ecs_get(g->w, near, COMP_ITEM);
 	assert_true(ni->seen);
 	assert_false(fi->seen);
@@ -317,6 +322,13 @@ static void test_memory_walks_on_change(void **state)
 	const struct c_memory *mem = ecs_get(g->w, orc, COMP_MEMORY);
 	assert_true(mem->known);
 	game_destroy(g);
+}
+
+static void test_memory_walks_on_change(void **state)
+{
+	(void)state;
+	memory_walks_on_change(0);
+	memory_walks_on_change(2 * 35); /* more unseen items than world_memo names */
 }
 
 static void test_drawables_and_memory(void **state)

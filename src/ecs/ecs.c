@@ -387,6 +387,21 @@ uint32_t ecs_pool_version(const struct ecs_world *w, int c)
 	return c >= 0 && c < w->npools ? w->pools[c].version : 0;
 }
 
+uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask)
+{
+	uint32_t v = 0;
+	if (w->npools < 32)
+		mask &= ECS_BIT(w->npools) - 1; /* (the pools there are) */
+	for (; mask; mask &= mask - 1)
+		v += w->pools[__builtin_ctz(mask)].version;
+	return v;
+}
+
+uint32_t ecs_index(const struct ecs_world *w, ecs_entity e, int c)
+{
+	return ecs_has(w, e, c) ? w->pools[c].sparse[ECS_INDEX(e)] : UINT32_MAX;
+}
+
 uint32_t ecs_pool_view(const struct ecs_world *w, int c, const ecs_entity **ents, const void **data)
 {
 	if (c < 0 || c >= w->npools) {

@@ -82,6 +82,15 @@ uint32_t ecs_pool_count(const struct ecs_world *w, int c);
  * (not when its data is written): a list of the entities having c stays
  * valid while it is unchanged. 0 for an unknown c. */
 uint32_t ecs_pool_version(const struct ecs_world *w, int c);
+/* The sum (wrapping) of ecs_pool_version over the pools c with
+ * ECS_BIT(c) in mask: as each version only grows, it changes whenever an
+ * entity gains or loses any of those components (short of 2^32 such
+ * changes between two looks), so one number stands for them all. */
+uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask);
+/* Where e's component c is in its pool: the index of its entry in
+ * ecs_pool_view's arrays (valid as they are), or UINT32_MAX when e is not
+ * alive or lacks c. */
+uint32_t ecs_index(const struct ecs_world *w, ecs_entity e, int c);
 /* The entities having c and their components, side by side: sets *ents to
  * the entities and *data to their components of type c (entry i of each is
  * the same entity; ecs_component_size(w, c) bytes an entry) and returns

@@ -776,16 +776,10 @@ struct fov_box fov_box_all(int w, int h)
 	return (struct fov_box){ 0, 0, w - 1, h - 1 };
 }
 
-/* fov_update and fov_update_rows (rows NULL: none wanted). */
-static inline __attribute__((always_inline)) void update(const uint8_t *cells, enum fov_cells kind, int w, int h,
-							  int ox, int oy, int radius, uint8_t *visible,
-							  struct fov_box *last, struct fov_rows *rows)
+/* Clears in visible (w x h, w, h > 0) the box *last (clipped to the
+ * array), then empties *last. */
+static void clear_last(int w, int h, uint8_t *visible, struct fov_box *last)
 {
-	if (rows)
-		rows->n = -1;
-	if (w <= 0 || h <= 0)
-		return;
-	/* clear what the last call set */
 	struct fov_box b = *last;
 	b.x0 = b.x0 < 0 ? 0 : b.x0;
 	b.y0 = b.y0 < 0 ? 0 : b.y0;
@@ -808,6 +802,19 @@ static inline __attribute__((always_inline)) void update(const uint8_t *cells, e
 		}
 	}
 	*last = (struct fov_box){ 0, 0, -1, -1 };
+}
+
+/* fov_update and fov_update_rows (rows NULL: none wanted). */
+static inline __attribute__((always_inline)) void update(const uint8_t *cells, enum fov_cells kind, int w, int h,
+							  int ox, int oy, int radius, uint8_t *visible,
+							  struct fov_box *last, struct fov_rows *rows)
+{
+	if (rows)
+		rows->n = -1;
+	if (w <= 0 || h <= 0)
+		return;
+	clear_last(w, h, visible, last);
+	struct fov_box b;
 	if (ox < 0 || oy < 0 || ox >= w || oy >= h) {
 		if (rows)
 			rows->n = 0; /* nothing set */
@@ -849,4 +856,33 @@ void fov_update_rows(const uint8_t *cells, enum fov_cells kind, int w, int h, in
 		     uint8_t *visible, struct fov_box *last, struct fov_rows *rows)
 {
 	update(cells, kind, w, h, ox, oy, radius, visible, last, rows);
+}
+
+void fov_set_rows(const struct fov_rows *rows, const struct fov_box *box, int w, int h, uint8_t *visible,
+		  struct fov_box *last)
+{
+	if (w <= 0 || h <= 0)
+		return;
+	clear_last(w, h, visible, last);
+	const int nx = box->x1 - box->x0 + 1;
+	const uint8_t *end = visible + (size_t)w * (size_t)h;
+	for (int k = 0; k < rows->n; k++) {
+		uint8_t *p = visible + (size_t)(rows->y0 + k) * (size_t)w + (size_t)rows->x0;
+		const uint64_t bits = rows->bits[k];
+		/* eight cells at a time (bit i of the eight gives byte i 0 or
+		 * 1), as fov_update writes them: the bytes past the box's end
+		 * take the 0 bits above its width (those cells are 0 already),
+		 * never past the array */
+		for (int x = 0; x < nx; x += 8) {
+			uint64_t v = ((bits >> x) & 0xFF) * 0x0101010101010101ull & 0x8040201008040201ull;
+			v = ((v + 0x00406070787C7E7Full) >> 7) & 0x0101010101010101ull;
+			if (end - (p + x) >= 8) {
+				store8(p + x, v);
+				continue;
+			}
+			for (int i = 0; i < nx - x; i++)
+				p[x + i] = (uint8_t)(v >> (8 * i));
+		}
+	}
+	*last = *box;
 }

@@ -59,4 +59,13 @@ struct fov_rows {
 void fov_update_rows(const uint8_t *cells, enum fov_cells kind, int w, int h, int ox, int oy, int radius,
 		     uint8_t *visible, struct fov_box *last, struct fov_rows *rows);
 
+/* Leaves visible (w x h) and *last as an fov_update that set rows would
+ * (the rows of such a call, with the box it left in *last, kept and given
+ * back: box holds exactly the rows' cells, rows->x0, rows->y0 its corner
+ * and rows->n > 0 its height): clears the box *last, sets the rows'
+ * cells of box as their bits say, and stores box in *last. Does nothing
+ * when w or h <= 0. */
+void fov_set_rows(const struct fov_rows *rows, const struct fov_box *box, int w, int h, uint8_t *visible,
+		  struct fov_box *last);
+
 #endif

@@ -54,7 +54,21 @@ bool map_init_size(struct map *m, int w, int h)
 	m->views = 0;
 	m->view_ok = false;
 	m->dsum_ok = false;
+	/* (the memory may be anything: malloc'd, or another floor's) */
+	for (int k = 0; k < MAP_KEPT_VIEWS; k++)
+		m->kept[k].r = -1;
+	m->kept_any = false;
 	return true;
+}
+
+/* Every view m keeps forgotten (a tile changed). */
+static void forget_kept(struct map *m)
+{
+	if (!m->kept_any)
+		return;
+	for (int k = 0; k < MAP_KEPT_VIEWS; k++)
+		m->kept[k].r = -1;
+	m->kept_any = false;
 }
 
 void map_init(struct map *m)
@@ -266,6 +280,7 @@ void map_changed(struct map *m)
 {
 	m->dsum_ok = false;
 	m->view_ok = false;
+	forget_kept(m);
 	m->seen = fov_box_all(m->w, m->h); /* visible[] may be set anywhere now */
 }
 
@@ -274,6 +289,7 @@ void map_set(struct map *m, int x, int y, enum tile t)
 	if (!map_in(m, x, y))
 		return;
 	m->view_ok = false; /* map_view's memo: the walls changed */
+	forget_kept(m);
 	if (!m->dsum_ok) {
 		m->tile[y * m->w + x] = (uint8_t)t;
 		return;
@@ -386,10 +402,34 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	 * or written; while the floor has a digest, the view's rows as bits
 	 * too (visible[]'s part is made from them) */
 	struct fov_rows rows;
-	if (m->dsum_ok)
+	struct map_kept_view *kv = NULL; /* the slot of this cell's view */
+	if (radius >= 0 && radius <= MAP_KEPT_RADIUS && map_in(m, ox, oy))
+		kv = &m->kept[(oy * m->w + ox) % MAP_KEPT_VIEWS];
+	if (kv && kv->r == radius && kv->x == ox && kv->y == oy) {
+		/* seen from here before, the walls as they are: as kept */
+		rows.x0 = kv->x0;
+		rows.y0 = kv->y0;
+		rows.n = kv->n;
+		for (int j = 0; j < kv->n; j++)
+			rows.bits[j] = kv->bits[j];
+		fov_set_rows(&rows, &kv->box, m->w, m->h, m->visible, &m->seen);
+	} else if (kv || m->dsum_ok) {
 		fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen, &rows);
-	else
+		if (kv && rows.n > 0) { /* kept (the rows of a view this wide fit 32 bits) */
+			kv->x = ox;
+			kv->y = oy;
+			kv->r = radius;
+			kv->box = m->seen;
+			kv->x0 = rows.x0;
+			kv->y0 = rows.y0;
+			kv->n = rows.n;
+			for (int j = 0; j < rows.n; j++)
+				kv->bits[j] = (uint32_t)rows.bits[j];
+			m->kept_any = true;
+		}
+	} else {
 		fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+	}
 	m->views++;
 	m->view_ok = false; /* map_view's memo is of its own views */
 	/* explored |= visible over the box, eight cells of a row at a time

@@ -30,6 +30,11 @@ struct room {
 
 #define MAP_MAX_ROOMS 256
 
+/* Views kept by struct map (map_update_fov): slots, and the largest
+ * radius kept (a view of its rows fits 32 bits a row). */
+#define MAP_KEPT_VIEWS 256
+#define MAP_KEPT_RADIUS 10
+
 /* One floor. Plain data (no pointers), so it can be copied and saved as is. */
 struct map {
 	int w, h;                        /* MAP_MIN_W..MAP_MAX_W, MAP_MIN_H..MAP_MAX_H */
@@ -61,6 +66,19 @@ struct map {
 	 * map_update_fov: what tells it, a row of a view at a time, that a
 	 * view saw nothing new */
 	uint64_t dexp[MAP_MAX_H][MAP_EXP_WORDS];
+	/* Views taken before (map_update_fov), kept by their cell (index
+	 * y * w + x modulo MAP_KEPT_VIEWS, one a slot): the view from a cell
+	 * depends on the walls alone, so a view from where one is kept is
+	 * set from it instead of scanned again. r < 0: a free slot. All of
+	 * them are forgotten when a tile is set (map_set, map_init_size,
+	 * map_changed); kept_any says whether one may be held. */
+	struct map_kept_view {
+		int x, y, r;
+		struct fov_box box;
+		int x0, y0, n;
+		uint32_t bits[2 * MAP_KEPT_RADIUS + 1];
+	} kept[MAP_KEPT_VIEWS];
+	bool kept_any;
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
@@ -116,7 +134,10 @@ void map_changed(struct map *m);
  * fov_compute then fov_light_walls give) and marks every visible cell
  * explored. Touches only the cells in range (fov_update; m->seen says which
  * cells the last view set, so whoever writes visible[] otherwise must set
- * m->seen to cover them). */
+ * m->seen to cover them). A view from a cell one was taken from before
+ * with the same radius (up to MAP_KEPT_RADIUS) and no tile set since
+ * (m->kept) is set from the one kept, not scanned: the same visible[],
+ * seen and views. */
 void map_update_fov(struct map *m, int ox, int oy, int radius);
 /* map_update_fov, unless the last view of m (through this function) was
  * taken from the same cell with the same radius and no tile has been set

@@ -339,14 +339,21 @@ void world_rebuild_occ(struct game *g)
 	}
 }
 
-/* The index of e's component c in its pool (whose data starts at base),
- * or WORLD_HERE_NONE. */
-static uint32_t pool_index(const struct game *g, ecs_entity e, uint32_t mask, int c, const void *base)
+/* The pools whose members the floor's list (struct world_here) holds. */
+#define WORLD_HERE_POOLS                                                                                   \
+	(ECS_BIT(COMP_POS) | ECS_BIT(COMP_RENDER) | ECS_BIT(COMP_MEMORY) | ECS_BIT(COMP_ACTOR) |          \
+	 ECS_BIT(COMP_ITEM) | ECS_BIT(COMP_AI) | ECS_BIT(COMP_CORPSE))
+/* The pools whose members world_update_memory's memo (struct world_memo)
+ * depends on. */
+#define WORLD_MEMO_POOLS (ECS_BIT(COMP_POS) | ECS_BIT(COMP_MEMORY) | ECS_BIT(COMP_ITEM))
+_Static_assert(WORLD_HERE_NONE == UINT32_MAX, "ecs_index's none is the list's");
+
+/* The index of e's component c in its pool, or WORLD_HERE_NONE. */
+static uint32_t pool_index(const struct game *g, ecs_entity e, uint32_t mask, int c)
 {
 	if (!(mask & ECS_BIT(c))) /* (e's parts, looked up once: no call for a part it lacks) */
 		return WORLD_HERE_NONE;
-	const unsigned char *p = ecs_get(g->w, e, c);
-	return p ? (uint32_t)((size_t)(p - (const unsigned char *)base) / ecs_component_size(g->w, c)) : WORLD_HERE_NONE;
+	return ecs_index(g->w, e, c);
 }
 
 /* The key of place j of h for its drawing order (world_draw_key; without a
@@ -431,14 +438,9 @@ static void list_here(struct game *g)
 	if (world_here(g))
 		return;
 	const ecs_entity *ents, *unused;
-	const void *data, *render, *memory, *actor, *item, *ai, *corpse;
+	const void *data, *render;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
 	(void)ecs_pool_view(g->w, COMP_RENDER, &unused, &render);
-	(void)ecs_pool_view(g->w, COMP_MEMORY, &unused, &memory);
-	(void)ecs_pool_view(g->w, COMP_ACTOR, &unused, &actor);
-	(void)ecs_pool_view(g->w, COMP_ITEM, &unused, &item);
-	(void)ecs_pool_view(g->w, COMP_AI, &unused, &ai);
-	(void)ecs_pool_view(g->w, COMP_CORPSE, &unused, &corpse);
 	const struct c_pos *pos = data;
 	h->n = 0;
 	h->ok = false;
@@ -449,33 +451,24 @@ static void list_here(struct game *g)
 			return;
 		h->pos[h->n] = i;
 		uint32_t mk = ecs_mask(g->w, ents[i]);
-		h->render[h->n] = pool_index(g, ents[i], mk, COMP_RENDER, render);
-		h->memory[h->n] = pool_index(g, ents[i], mk, COMP_MEMORY, memory);
-		h->actor[h->n] = pool_index(g, ents[i], mk, COMP_ACTOR, actor);
-		h->item[h->n] = pool_index(g, ents[i], mk, COMP_ITEM, item);
-		h->ai[h->n] = pool_index(g, ents[i], mk, COMP_AI, ai);
-		h->corpse[h->n] = pool_index(g, ents[i], mk, COMP_CORPSE, corpse);
+		h->render[h->n] = pool_index(g, ents[i], mk, COMP_RENDER);
+		h->memory[h->n] = pool_index(g, ents[i], mk, COMP_MEMORY);
+		h->actor[h->n] = pool_index(g, ents[i], mk, COMP_ACTOR);
+		h->item[h->n] = pool_index(g, ents[i], mk, COMP_ITEM);
+		h->ai[h->n] = pool_index(g, ents[i], mk, COMP_AI);
+		h->corpse[h->n] = pool_index(g, ents[i], mk, COMP_CORPSE);
 		h->n++;
 	}
 	sort_here(g, h, ents, render);
 	h->ok = true;
 	h->depth = g->depth;
-	h->v_pos = ecs_pool_version(g->w, COMP_POS);
-	h->v_render = ecs_pool_version(g->w, COMP_RENDER);
-	h->v_memory = ecs_pool_version(g->w, COMP_MEMORY);
-	h->v_actor = ecs_pool_version(g->w, COMP_ACTOR);
-	h->v_item = ecs_pool_version(g->w, COMP_ITEM);
-	h->v_ai = ecs_pool_version(g->w, COMP_AI);
-	h->v_corpse = ecs_pool_version(g->w, COMP_CORPSE);
+	h->v = ecs_pools_version(g->w, WORLD_HERE_POOLS);
 }
 
 const struct world_here *world_here(const struct game *g)
 {
 	const struct world_here *h = &g->here;
-	if (!h->ok || h->depth != g->depth || h->v_pos != ecs_pool_version(g->w, COMP_POS) ||
-	    h->v_render != ecs_pool_version(g->w, COMP_RENDER) || h->v_memory != ecs_pool_version(g->w, COMP_MEMORY) ||
-	    h->v_actor != ecs_pool_version(g->w, COMP_ACTOR) || h->v_item != ecs_pool_version(g->w, COMP_ITEM) ||
-	    h->v_ai != ecs_pool_version(g->w, COMP_AI) || h->v_corpse != ecs_pool_version(g->w, COMP_CORPSE))
+	if (!h->ok || h->depth != g->depth || h->v != ecs_pools_version(g->w, WORLD_HERE_POOLS))
 		return NULL;
 	return h;
 }
@@ -499,11 +492,16 @@ void world_refresh_view(struct game *g)
 static bool memory_may_change(const struct game *g, const struct map *m)
 {
 	const struct world_memo *mo = &g->memo;
-	if (!mo->ok || mo->map != m || mo->v_pos != ecs_pool_version(g->w, COMP_POS) ||
-	    mo->v_mem != ecs_pool_version(g->w, COMP_MEMORY) || mo->v_item != ecs_pool_version(g->w, COMP_ITEM))
+	if (!mo->ok || mo->map != m || mo->v != ecs_pools_version(g->w, WORLD_MEMO_POOLS))
 		return true;
 	if (mo->unsettled == 0)
 		return false;
+	if (mo->nat <= WORLD_MEMO_AT) { /* the few cells marked, one by one */
+		for (int k = 0; k < mo->nat; k++)
+			if (m->visible[mo->at[k]])
+				return true;
+		return false;
+	}
 	int x0 = m->seen.x0 > 0 ? m->seen.x0 : 0, x1 = m->seen.x1 < m->w - 1 ? m->seen.x1 : m->w - 1;
 	int y0 = m->seen.y0 > 0 ? m->seen.y0 : 0, y1 = m->seen.y1 < m->h - 1 ? m->seen.y1 : m->h - 1;
 	for (int y = y0; y <= y1; y++) {
@@ -525,8 +523,15 @@ static bool memory_may_change(const struct game *g, const struct map *m)
 
 static void memo_mark(struct world_memo *mo, const struct map *m, int x, int y)
 {
-	if (map_in(m, x, y))
-		mo->cell[y * m->w + x] = 1;
+	if (!map_in(m, x, y))
+		return;
+	int i = y * m->w + x;
+	if (mo->cell[i])
+		return;
+	mo->cell[i] = 1;
+	if (mo->nat < WORLD_MEMO_AT)
+		mo->at[mo->nat] = i;
+	mo->nat++;
 }
 
 /* What the player remembers of e (at p on the current floor m, its memory
@@ -568,6 +573,7 @@ void world_update_memory(struct game *g)
 		return;
 	struct world_memo *mo = &g->memo;
 	memset(mo->cell, 0, (size_t)m->w * (size_t)m->h);
+	mo->nat = 0;
 	mo->unsettled = 0;
 	mo->walks++;
 	struct ecs_query q;
@@ -608,9 +614,7 @@ void world_update_memory(struct game *g)
 	}
 	mo->ok = true;
 	mo->map = m;
-	mo->v_pos = ecs_pool_version(g->w, COMP_POS);
-	mo->v_mem = ecs_pool_version(g->w, COMP_MEMORY);
-	mo->v_item = ecs_pool_version(g->w, COMP_ITEM);
+	mo->v = ecs_pools_version(g->w, WORLD_MEMO_POOLS);
 }
 
 const char *world_name(const struct game *g, ecs_entity e)

@@ -24,6 +24,7 @@
 #define AI_GHOSTS 8
 #define AI_ROW_WORDS ((MAP_MAX_W + 2 + 63) / 64 + 1)
 #define AI_LIST_MAX 2048
+#define WORLD_MEMO_AT 64 /* cells of world_memo named one by one */
 struct ai_scratch {
 	/* The player's distance map of this phase (ai.c), grown outwards from
 	 * the player only as far as the monsters that ask need: dist[c] holds
@@ -105,14 +106,18 @@ struct game {
 	 * where an entity lies or is remembered that is not settled (settled:
 	 * known, remembered where it lies, and if an item, seen), as the last
 	 * walk over them left them. Valid while no entity gains or loses
-	 * COMP_POS, COMP_MEMORY or COMP_ITEM (the versions when made). */
+	 * COMP_POS, COMP_MEMORY or COMP_ITEM (v). */
 	struct world_memo {
 		bool ok;
 		const struct map *map;
-		uint32_t v_pos, v_mem, v_item;
+		uint32_t v; /* ecs_pools_version of WORLD_MEMO_POOLS when made */
 		int unsettled; /* entities not settled on the floor */
 		int walks;     /* walks made (for tests and benches) */
 		uint8_t cell[WORLD_CELLS];
+		/* the cells marked (indices into cell[]), as many as were marked;
+		 * the first WORLD_MEMO_AT of them in at[] */
+		int nat;
+		int32_t at[WORLD_MEMO_AT];
 	} memo;
 	/* The entities with a position on the current floor, as their indices
 	 * in COMP_POS's pool (pool order) and in COMP_RENDER's, COMP_MEMORY's,
@@ -130,7 +135,7 @@ struct game {
 	struct world_here {
 		bool ok;
 		int depth;
-		uint32_t v_pos, v_render, v_memory, v_actor, v_item, v_ai, v_corpse, n;
+		uint32_t v, n; /* v: ecs_pools_version of WORLD_HERE_POOLS when made */
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
 		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
 		uint32_t draw[WORLD_HERE_MAX];
