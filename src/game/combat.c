@@ -65,8 +65,8 @@ static const char *capitalised(const char *name, char *buf, size_t len)
 
 int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 {
-	struct c_actor *t = ecs_get_mut(g->w, target, COMP_ACTOR);
-	if (!t || !ecs_has(g->w, attacker, COMP_ACTOR))
+	const struct c_actor *seen = ecs_get(g->w, target, COMP_ACTOR);
+	if (!seen || !ecs_has(g->w, attacker, COMP_ACTOR))
 		return 0;
 	int dmg = combat_power(g, attacker) - combat_defense(g, target);
 	if (dmg < 0)
@@ -95,12 +95,15 @@ int combat_attack(struct game *g, ecs_entity attacker, ecs_entity target)
 				world_msg(g, GAME_MSG_ENEMY_ATK, "%s attacks %s but does no damage.", who, victim);
 		}
 	}
-	if (on_player && dmg >= t->hp) {
+	if (on_player && dmg >= seen->hp) {
 		struct c_player *pl = ecs_get_mut(g->w, target, COMP_PLAYER);
 		if (pl && !pl->cause[0])
 			snprintf(pl->cause, sizeof(pl->cause), "killed by %s %s", article(world_name(g, attacker)),
 				 world_name(g, attacker));
 	}
+	if (dmg == 0 && seen->hp > 0)
+		return 0; /* nothing written: the watchers' digest has nothing to look at */
+	struct c_actor *t = ecs_get_mut(g->w, target, COMP_ACTOR);
 	t->hp -= dmg;
 	if (t->hp <= 0) {
 		t->hp = 0;

@@ -252,27 +252,21 @@ static void entry_update(struct dig_pool *p, const struct comp_plan *pl, int c, 
 	p->part[j] = part;
 }
 
-/* Entry j brought up to date when it differs from the copy: a component
- * of words only in the words that differ. */
-static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
-			const unsigned char *data, size_t size, uint32_t j)
+/* The words of entry j (n4 of them, now against was, the copy) that
+ * differ brought into its part and the pool's sum, and copied. Inlined
+ * with n4 a constant for the usual sizes (a loop the compiler unrolls). */
+static inline __attribute__((always_inline)) void words_check(struct dig_pool *p, int n4, int c, ecs_entity e,
+							       const unsigned char *now, unsigned char *was, uint32_t j)
 {
-	size_t o = (size_t)j * size;
-	const unsigned char *now = data + o;
-	unsigned char *was = p->data + o;
-	if (!pl->n4) {
-		if (memcmp(now, was, size))
-			entry_update(p, pl, c, ents, data, size, j);
-		return;
-	}
 	uint64_t base = 0, delta = 0;
 	bool have = false;
-	for (int k = 0; k < pl->n4; k++) {
+#pragma GCC unroll 8
+	for (int k = 0; k < n4; k++) {
 		uint32_t a = word_at(now, k), b = word_at(was, k);
 		if (a == b)
 			continue;
 		if (!have) {
-			base = digest_mix(ents[j], (uint64_t)c + 1);
+			base = digest_mix(e, (uint64_t)c + 1);
 			have = true;
 		}
 		uint64_t key = word_key(base, k);
@@ -281,6 +275,31 @@ static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, c
 	}
 	p->sum += delta;
 	p->part[j] += delta;
+}
+
+/* Entry j brought up to date when it differs from the copy: a component
+ * of words only in the words that differ. */
+static void entry_check(struct dig_pool *p, const struct comp_plan *pl, int c, const ecs_entity *ents,
+			const unsigned char *data, size_t size, uint32_t j)
+{
+	size_t o = (size_t)j * size;
+	const unsigned char *now = data + o;
+	unsigned char *was = p->data + o;
+	switch (pl->n4) {
+	case 0:
+		if (memcmp(now, was, size))
+			entry_update(p, pl, c, ents, data, size, j);
+		return;
+	case 3: /* a position */
+		words_check(p, 3, c, ents[j], now, was, j);
+		return;
+	case 5: /* a fighter, a mind */
+		words_check(p, 5, c, ents[j], now, was, j);
+		return;
+	default:
+		words_check(p, pl->n4, c, ents[j], now, was, j);
+		return;
+	}
 }
 
 /* Pool c brought up to date, its marks taken (ecs_pool_take_marks: one
