@@ -700,10 +700,13 @@ static inline __attribute__((always_inline)) const uint8_t *cached_cell(struct b
 		if (cc->state[o] != CC_EMPTY && con_cell_eq(cc->key[o], *cell)) {
 			i = o; /* in the other slot of its set */
 		} else {
-			/* noted, not drawn: in an empty slot of the set, else one
-			 * that is only noted, else its own (i) */
-			if (cc->state[i] != CC_EMPTY && (cc->state[o] == CC_EMPTY ||
-							  (cc->state[i] == CC_DRAWN && cc->state[o] == CC_NOTED)))
+			/* noted, not drawn: in its own slot (i), unless that holds
+			 * a drawn cell and the other is empty or only noted by a
+			 * cell whose own slot it is not (a cell in another's own
+			 * slot gives way to it: two cells noted in turn in one
+			 * slot are never kept) */
+			if (cc->state[i] == CC_DRAWN &&
+			    (cc->state[o] == CC_EMPTY || (cc->state[o] == CC_NOTED && cc_index(cc, &cc->key[o]) != o)))
 				i = o;
 			cc->key[i] = *cell;
 			cc->state[i] = CC_NOTED;
