@@ -994,7 +994,16 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 					b->coldmg[x] |= row[x];
 		}
 	}
-	for (int a = 0; a < nbands; a++) {
+	/* bands that are console rows, spanned by the console's own
+	 * row_damage: only its rows damage_y0..damage_y1 can hold any (the
+	 * others' spans are empty; 45 rows at 1080p looked at one by one
+	 * were ~0.2k instructions a turn) */
+	int a0 = 0, a1 = nbands;
+	if (damage && rows == c->row_damage && !turned) {
+		a0 = c->damage_y0 > 0 ? c->damage_y0 : 0;
+		a1 = c->damage_y1 + 1 < nbands ? c->damage_y1 + 1 : nbands;
+	}
+	for (int a = a0; a < a1; a++) {
 		if (damage && !turned &&
 		    (rows ? !con_span_any(rows[a]) : !any_set(damage + (size_t)a * (size_t)c->w, ncells)))
 			continue;
