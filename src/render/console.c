@@ -513,19 +513,17 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 			 * compared with these, then copied */
 			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
 				continue; /* the same row (a blank one): nothing changes, no damage */
-			int moved = 0;
-			for (int j = 0; j < n; j++) {
+			int moved = 0, hi = -1;
+			_Pragma("GCC unroll 4") for (int j = 0; j < n; j++) {
 				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
 				dd[j] = now;
 				moved += now;
+				hi = now ? j : hi; /* (no branch: the last one damaged) */
 			}
 			memcpy(dc, sc, (size_t)n * sizeof *dc);
 			if (moved) {
 				c->damaged += moved / CON_MOVED;
-				int lo = con_next_damaged(dd, 0, n), hi = n - 1;
-				while (!dd[hi])
-					hi--;
-				note_damage(c, r, x0 + lo, x0 + hi);
+				note_damage(c, r, x0 + con_next_damaged(dd, 0, n), x0 + hi);
 			}
 			continue;
 		}
