@@ -197,7 +197,8 @@ static void test_move_damage(void **st)
  * exactly the cells whose look it changed, CON_MOVED, each row's damage
  * span from the first of them to the last, the count that of the damage
  * bytes: 300 random moves of up to three rows, on consoles of a few
- * looks. */
+ * looks; then presented (con_moved_done: no damage left) or moved again
+ * (the first move's cells drawn, the count that of the bytes). */
 static void test_fresh_move_damage_exact(void **st)
 {
 	(void)st;
@@ -235,6 +236,24 @@ static void test_fresh_move_damage_exact(void **st)
 			}
 			assert_int_equal(c->row_damage[yy].lo, lo);
 			assert_int_equal(c->row_damage[yy].hi, hi);
+		}
+		assert_int_equal(c->damaged, n);
+		if (t % 2) { /* presented: the moved cells' damage forgotten */
+			con_moved_done(c);
+			for (int i = 0; i < 37 * 9; i++)
+				assert_int_equal(c->damage[i], 0);
+			assert_int_equal(c->damaged, 0);
+			continue;
+		}
+		/* moved again before a present: the first move's cells drawn */
+		static uint8_t was[37 * 9];
+		memcpy(was, c->damage, sizeof was);
+		assert_int_equal(con_move(c, 0, 0, 37, 9, 0, rng_range(&r, 0, 1) ? 1 : -1), 0);
+		n = 0;
+		for (int i = 0; i < 37 * 9; i++) {
+			n += c->damage[i] != 0;
+			if (was[i])
+				assert_int_not_equal(c->damage[i], 0);
 		}
 		assert_int_equal(c->damaged, n);
 	}
