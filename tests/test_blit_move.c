@@ -193,10 +193,78 @@ static void test_move_damage(void **st)
 	con_destroy(c);
 }
 
+/* A fresh move of rows (no damage in them: the usual frame) damages
+ * exactly the cells whose look it changed, CON_MOVED, each row's damage
+ * span from the first of them to the last, the count that of the damage
+ * bytes: 300 random moves of up to three rows, on consoles of a few
+ * looks; then presented (con_moved_done: no damage left) or moved again
+ * (the first move's cells drawn, the count that of the bytes). */
+static void test_fresh_move_damage_exact(void **st)
+{
+	(void)st;
+	struct rng r;
+	rng_seed(&r, 77);
+	struct console *c;
+	assert_int_equal(con_create(&c, 37, 9), 0);
+	static struct con_cell before[37 * 9];
+	for (int t = 0; t < 300; t++) {
+		for (int k = rng_range(&r, 0, 80); k > 0; k--)
+			put_some(c, &r, rng_range(&r, 0, 36), rng_range(&r, 0, 8));
+		con_clear_damage(c);
+		memcpy(before, c->cells, sizeof before);
+		int w = rng_range(&r, 1, 37), h = rng_range(&r, 2, 9);
+		int x = rng_range(&r, 0, 37 - w), y = rng_range(&r, 0, 9 - h);
+		int dy = rng_range(&r, 1, h - 1 < 3 ? h - 1 : 3) * (rng_range(&r, 0, 1) ? 1 : -1);
+		assert_int_equal(con_move(c, x, y, w, h, 0, dy), 0);
+		assert_true(c->move.fresh);
+		int n = 0;
+		for (int yy = 0; yy < 9; yy++) {
+			int lo = -1, hi = -1;
+			for (int xx = 0; xx < 37; xx++) {
+				int i = yy * 37 + xx;
+				bool changed = !con_cell_eq(before[i], c->cells[i]);
+				assert_int_equal(c->damage[i], changed ? CON_MOVED : 0);
+				if (changed) {
+					lo = lo < 0 ? xx : lo;
+					hi = xx;
+					n++;
+				}
+			}
+			if (lo < 0) {
+				assert_false(con_span_any(c->row_damage[yy]));
+				continue;
+			}
+			assert_int_equal(c->row_damage[yy].lo, lo);
+			assert_int_equal(c->row_damage[yy].hi, hi);
+		}
+		assert_int_equal(c->damaged, n);
+		if (t % 2) { /* presented: the moved cells' damage forgotten */
+			con_moved_done(c);
+			for (int i = 0; i < 37 * 9; i++)
+				assert_int_equal(c->damage[i], 0);
+			assert_int_equal(c->damaged, 0);
+			continue;
+		}
+		/* moved again before a present: the first move's cells drawn */
+		static uint8_t was[37 * 9];
+		memcpy(was, c->damage, sizeof was);
+		assert_int_equal(con_move(c, 0, 0, 37, 9, 0, rng_range(&r, 0, 1) ? 1 : -1), 0);
+		n = 0;
+		for (int i = 0; i < 37 * 9; i++) {
+			n += c->damage[i] != 0;
+			if (was[i])
+				assert_int_not_equal(c->damage[i], 0);
+		}
+		assert_int_equal(c->damaged, n);
+	}
+	con_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_moved_equals_whole),
+		cmocka_unit_test(test_fresh_move_damage_exact),
 		cmocka_unit_test(test_move_damage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

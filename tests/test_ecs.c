@@ -565,6 +565,68 @@ static void test_pools_version_and_index(void **state)
 	ecs_world_destroy(w);
 }
 
+/* ecs_get finds a component exactly when ecs_has says e has it: over 3,000
+ * random makes, destroys, adds and removes (slots reused), for living,
+ * destroyed and stale handles, ECS_NULL, handles of a generation not yet
+ * made and pools that do not exist; and on a world restored slot by slot
+ * (ecs_restore_slots, ecs_create_at). */
+static void test_get_as_has(void **state)
+{
+	(void)state;
+	for (int restored = 0; restored <= 1; restored++) {
+		int cp, ch, ct;
+		struct ecs_world *w = mk(&cp, &ch, &ct);
+		enum { N = 64 };
+		ecs_entity seen[4 * N];
+		int nseen = 0;
+		if (restored) { /* slots 0..9, 3 and 7 free, the others made as they were */
+			uint32_t gen[10] = { 1, 2, 5, 1, 3, 1, 1, 4, 1, 2 }, fr[2] = { 3, 7 };
+			assert_int_equal(ecs_restore_slots(w, 10, gen, fr, 2), 0);
+			for (uint32_t i = 0; i < 10; i++)
+				if (i != 3 && i != 7) {
+					ecs_entity e = ((ecs_entity)gen[i] << 32) | i;
+					assert_int_equal(ecs_create_at(w, e), 0);
+					seen[nseen++] = e;
+				}
+			seen[nseen++] = ((ecs_entity)1 << 32) | 3; /* free: not made */
+		}
+		struct rng { uint32_t s; } r = { 99u + (uint32_t)restored };
+		for (int t = 0; t < 3000; t++) {
+			r.s = r.s * 1103515245u + 12345u;
+			uint32_t v = r.s >> 8;
+			ecs_entity e = nseen ? seen[v % (uint32_t)nseen] : ECS_NULL;
+			switch (v % 5) {
+			case 0:
+				if (nseen < 4 * N && ecs_create(w, &e) == 0)
+					seen[nseen++] = e;
+				break;
+			case 1:
+				(void)ecs_destroy(w, e);
+				break;
+			case 2: {
+				struct pos p = { 1, 2 };
+				(void)ecs_add(w, e, (int)(v / 5 % 3), &p);
+				break;
+			}
+			case 3:
+				(void)ecs_remove(w, e, (int)(v / 5 % 3));
+				break;
+			default:
+				break;
+			}
+			for (int k = 0; k <= nseen; k++) {
+				ecs_entity h = k < nseen ? seen[k] : ECS_NULL;
+				ecs_entity next = h + ((ecs_entity)1 << 32); /* the slot's generation after */
+				for (int c = -1; c <= 4; c++) {
+					assert_int_equal(ecs_get(w, h, c) != NULL, ecs_has(w, h, c));
+					assert_int_equal(ecs_get(w, next, c) != NULL, ecs_has(w, next, c));
+				}
+			}
+		}
+		ecs_world_destroy(w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_written_marks),
 		cmocka_unit_test(test_take_marks),
 		cmocka_unit_test(test_pools_version_and_index),
+		cmocka_unit_test(test_get_as_has),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,8 +192,8 @@ static void scanned_view(const struct map *m, int ox, int oy, int r, uint8_t *ou
  * map's kept): over 800 views from 40 cells (corners and edges among
  * them) of a floor of random walls, at radii kept and not, with and
  * without a digest kept, each view's visible[] is the scan's, explored[]
- * all the views' union, and the digest map_digest_full's; and views were
- * set from kept ones. */
+ * all the views' union, the digest map_digest_full's and the view's bits
+ * kept (vrows) visible[]; and views were set from kept ones. */
 static void test_kept_views_as_scanned(void **st)
 {
 	(void)st;
@@ -242,6 +242,17 @@ static void test_kept_views_as_scanned(void **st)
 						assert_true(x >= m.seen.x0 && x <= m.seen.x1 && y >= m.seen.y0 && y <= m.seen.y1);
 			if (digest)
 				assert_true(map_digest(&m) == map_digest_full(&m));
+			/* the view's bits as map_update_fov keeps them: visible[] exactly */
+			if (r <= MAP_KEPT_RADIUS) /* (a view scanned as bits: known) */
+				assert_int_equal(m.vrows_views, m.views);
+			if (m.vrows_views == m.views) {
+				for (int y = 0; y < m.h; y++)
+					for (int x = 0; x < m.w; x++) {
+						int j = y - m.vrows.y0, i = x - m.vrows.x0;
+						bool bit = j >= 0 && j < m.vrows.n && i >= 0 && i < 64 && (m.vrows.bits[j] >> i & 1);
+						assert_int_equal(m.visible[y * m.w + x], bit);
+					}
+			}
 		}
 		print_message("digest %d: %d of 800 views set from kept ones\n", digest, kept);
 		assert_true(kept > 150);

@@ -371,7 +371,9 @@ static void log_reference(const struct game *g, int w, int h, char out[][256])
 
 /* Each message is wrapped once and kept (issue 22): the log drawn at
  * changing widths, with messages repeating ("(x2)", the same text with
- * another count), long ones cut at the top, is the log wrapped afresh. */
+ * another count), long ones cut at the top, and on past the game's log's
+ * length (its places in memory taking other texts: where a message was
+ * found last is only a hint), is the log wrapped afresh. */
 static void test_log_wraps_kept(void **st)
 {
 	(void)st;
@@ -383,8 +385,11 @@ static void test_log_wraps_kept(void **st)
 		"A very long message that wraps over several lines of the log box when the box is narrow, and over "
 		"two when it is wide.", "Troll attacks you but does no damage.",
 	};
-	for (int k = 0; k < 30; k++) {
-		world_msg(g, 0xFFFFFF, "%s", said[k % 4 == 3 ? 1 : k % 3]);
+	for (int k = 0; k < 30 + GAME_LOG_MAX + 7; k++) {
+		if (k < 30 || k % 5 == 0)
+			world_msg(g, 0xFFFFFF, "%s", said[k % 4 == 3 ? 1 : k % 3]);
+		else
+			world_msg(g, 0xFFFFFF, "Message %d of the long run.", k % 7);
 		int cols = widths[k % 6];
 		struct console *c;
 		assert_int_equal(con_create(&c, cols, 40), 0);

@@ -349,10 +349,15 @@ int ecs_remove(struct ecs_world *w, ecs_entity e, int c)
 
 const void *ecs_get(const struct ecs_world *w, ecs_entity e, int c)
 {
-	if (!ecs_has(w, e, c))
+	/* ecs_has, in fewer tests: a slot's mask is 0 unless it lives (made
+	 * 0 when it is grown, made and destroyed; only ecs_add, of a living
+	 * one, sets it), and no slot's generation is 0 (ECS_NULL's) */
+	uint32_t idx = ECS_INDEX(e);
+	if ((unsigned)c >= (unsigned)w->npools || idx >= w->slots || w->gen[idx] != ECS_GEN(e) ||
+	    !(w->mask[idx] & ECS_BIT(c)))
 		return NULL;
 	const struct pool *p = &w->pools[c];
-	return p->data + (size_t)p->sparse[ECS_INDEX(e)] * p->size;
+	return p->data + (size_t)p->sparse[idx] * p->size;
 }
 
 void *ecs_get_mut(struct ecs_world *w, ecs_entity e, int c)

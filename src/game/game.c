@@ -499,13 +499,16 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
 }
 
 /* The drawables of the current floor from its list h (world_here), in the
- * list's drawing order, into k (room for cap): each entity's parts at hand,
+ * list's drawing order, into k (room for cap), or when k is NULL their
+ * drawables alone into out (room for cap): each entity's parts at hand,
  * what is out of view and not remembered passed over first (most of a
  * floor's entities: monsters out of sight, items not seen); as
  * collect_drawables, but *sorted is set only when the keys came out in
  * order (a look's order changed in place since the list was made: not). */
-static uint32_t collect_listed(const struct game *g, const struct world_here *h, struct keyed *k, uint32_t cap,
-			       bool *sorted)
+static inline __attribute__((always_inline)) uint32_t collect_listed_to(const struct game *g,
+									  const struct world_here *h,
+									  struct keyed *k, struct drawable *out,
+									  uint32_t cap, bool *sorted)
 {
 	const struct map *m = world_floor(g, g->depth);
 	const ecs_entity *ents, *unused;
@@ -551,25 +554,41 @@ static uint32_t collect_listed(const struct game *g, const struct world_here *h,
 			const uint64_t key = world_draw_key(g, e, r);
 			in_order = in_order && (cnt == 0 || key > last);
 			last = key;
-			struct keyed *o = &k[cnt];
-			o->key = key;
-			o->d = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
-						 .remembered = rem, .actor = -1, .item = -1};
+			struct drawable *o = k ? &k[cnt].d : &out[cnt];
+			if (k)
+				k[cnt].key = key;
+			*o = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
+					       .remembered = rem, .actor = -1, .item = -1};
 			const uint32_t ac = h->actor[j], it = h->item[j], ai = h->ai[j];
 			/* the dead player keeps his fighter but is drawn as a corpse */
-			o->d.corpse = h->corpse[j] != WORLD_HERE_NONE || (ac != WORLD_HERE_NONE && actors[ac].hp <= 0);
-			if (ac != WORLD_HERE_NONE && !o->d.corpse)
-				o->d.actor = (int8_t)actors[ac].kind;
+			o->corpse = h->corpse[j] != WORLD_HERE_NONE || (ac != WORLD_HERE_NONE && actors[ac].hp <= 0);
+			if (ac != WORLD_HERE_NONE && !o->corpse)
+				o->actor = (int8_t)actors[ac].kind;
 			if (it != WORLD_HERE_NONE)
-				o->d.item = (int8_t)items[it].kind;
+				o->item = (int8_t)items[it].kind;
 			if (ai != WORLD_HERE_NONE)
-				o->d.status = (uint8_t)((ais[ai].confused > 0 ? GAME_STATUS_CONFUSED : 0) |
-							(ais[ai].paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
+				o->status = (uint8_t)((ais[ai].confused > 0 ? GAME_STATUS_CONFUSED : 0) |
+						      (ais[ai].paralysed > 0 ? GAME_STATUS_PARALYSED : 0));
 		}
 		cnt++;
 	}
 	*sorted = in_order;
 	return cnt;
+}
+
+/* collect_listed_to into k (keys and drawables). */
+static uint32_t collect_listed(const struct game *g, const struct world_here *h, struct keyed *k, uint32_t cap,
+			       bool *sorted)
+{
+	return collect_listed_to(g, h, k, NULL, cap, sorted);
+}
+
+/* collect_listed_to straight into out (the drawables alone: what
+ * game_drawables hands over when they come in order and fit). */
+static uint32_t collect_listed_out(const struct game *g, const struct world_here *h, struct drawable *out,
+				   uint32_t cap, bool *sorted)
+{
+	return collect_listed_to(g, h, NULL, out, cap, sorted);
 }
 
 /* Sorts k[0..n) by key. A floor's few drawables (the usual case) are put
@@ -622,6 +641,11 @@ int game_drawables(const struct game *g, struct drawable *out, int max)
 	uint32_t cap = STACK_DRAWABLES;
 	bool sorted;
 	const struct world_here *h = world_here(g);
+	if (h) { /* (the usual frame: in order, and all of them fit) */
+		uint32_t all = collect_listed_out(g, h, out, (uint32_t)max, &sorted);
+		if (sorted && all <= (uint32_t)max)
+			return (int)all;
+	}
 	uint32_t cnt = h ? collect_listed(g, h, k, cap, &sorted) : collect_drawables(g, k, cap, &sorted);
 	if (cnt > cap) {
 		heap = malloc(n * sizeof(*k));

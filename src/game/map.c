@@ -58,6 +58,7 @@ bool map_init_size(struct map *m, int w, int h)
 	for (int k = 0; k < MAP_KEPT_VIEWS; k++)
 		m->kept[k].r = -1;
 	m->kept_any = false;
+	m->vrows_views = m->views - 1; /* (views is 0: no view's bits) */
 	return true;
 }
 
@@ -429,8 +430,19 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 		}
 	} else {
 		fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+		rows.n = -1;
 	}
 	m->views++;
+	if (rows.n >= 0) { /* the view's bits kept with its number */
+		m->vrows.x0 = rows.x0;
+		m->vrows.y0 = rows.y0;
+		m->vrows.n = rows.n;
+		for (int j = 0; j < rows.n; j++)
+			m->vrows.bits[j] = rows.bits[j];
+		m->vrows_views = m->views;
+	} else {
+		m->vrows_views = m->views - 1;
+	}
 	m->view_ok = false; /* map_view's memo is of its own views */
 	/* explored |= visible over the box, eight cells of a row at a time
 	 * (visible[] is 0 outside the box: the rest of a word is unchanged),

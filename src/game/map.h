@@ -79,6 +79,11 @@ struct map {
 		uint32_t bits[2 * MAP_KEPT_RADIUS + 1];
 	} kept[MAP_KEPT_VIEWS];
 	bool kept_any;
+	/* The last view's cells as bits (map_update_fov, when its scan gave
+	 * them): vrows (fov_rows: visible[] is 1 exactly on its bits) is
+	 * that of view number vrows_views; any other number: not known. */
+	struct fov_rows vrows;
+	uint32_t vrows_views;
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,

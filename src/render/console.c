@@ -440,6 +440,7 @@ static void damage_rect(struct console *c, int x, int y, int w, int h)
 
 /* The CON_MOVED damage of c->move's rectangle made to (CON_DRAW, or 0
  * when forget), c->damaged kept. */
+_Static_assert(CON_DRAW == 1 && CON_MOVED == 2, "moved_to: the damage bytes' bits");
 static void moved_to(struct console *c, uint8_t to)
 {
 	const struct con_move *m = &c->move;
@@ -449,11 +450,28 @@ static void moved_to(struct console *c, uint8_t to)
 			continue;
 		uint8_t *d = c->damage + (size_t)y * (size_t)c->w;
 		int lo = sp.lo > m->x ? sp.lo : m->x, hi = sp.hi < m->x + m->w - 1 ? sp.hi : m->x + m->w - 1;
-		for (int x = lo; x <= hi; x++)
+		int x = lo, moved = 0;
+		/* eight bytes at a time: a damage byte is 0, CON_DRAW or
+		 * CON_MOVED, so its bit 1 is set on CON_MOVED alone */
+		for (; x + 8 <= hi + 1; x += 8) {
+			uint64_t v, mv;
+			memcpy(&v, d + x, 8);
+			mv = (v >> 1) & 0x0101010101010101ull; /* bit 0 of each CON_MOVED byte */
+			if (!mv)
+				continue;
+			v ^= mv << 1; /* those bytes 0 */
+			if (to)
+				v |= mv; /* (CON_DRAW) */
+			memcpy(d + x, &v, 8);
+			moved += (int)((mv * 0x0101010101010101ull) >> 56);
+		}
+		for (; x <= hi; x++)
 			if (d[x] == CON_MOVED) {
 				d[x] = to;
-				c->damaged -= !to;
+				moved++;
 			}
+		if (!to)
+			c->damaged -= moved;
 	}
 }
 
@@ -513,19 +531,17 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 			 * compared with these, then copied */
 			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
 				continue; /* the same row (a blank one): nothing changes, no damage */
-			int moved = 0;
-			for (int j = 0; j < n; j++) {
+			int moved = 0, hi = -1;
+			_Pragma("GCC unroll 4") for (int j = 0; j < n; j++) {
 				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
 				dd[j] = now;
 				moved += now;
+				hi = now ? j : hi; /* (no branch: the last one damaged) */
 			}
 			memcpy(dc, sc, (size_t)n * sizeof *dc);
 			if (moved) {
 				c->damaged += moved / CON_MOVED;
-				int lo = con_next_damaged(dd, 0, n), hi = n - 1;
-				while (!dd[hi])
-					hi--;
-				note_damage(c, r, x0 + lo, x0 + hi);
+				note_damage(c, r, x0 + con_next_damaged(dd, 0, n), x0 + hi);
 			}
 			continue;
 		}
@@ -567,8 +583,8 @@ void con_clear_damage(struct console *c)
 {
 	c->cleared_at = c->changes;
 	c->move.w = 0;
-	if (!c->damaged)
-		return;
+	if (!c->damaged && c->damage_y1 < c->damage_y0)
+		return; /* (no damage, and no row's span left: con_moved_done may leave spans whose cells it cleared) */
 	for (int y = c->damage_y0; y <= c->damage_y1; y++) {
 		struct con_span sp = c->row_damage[y];
 		if (con_span_any(sp))

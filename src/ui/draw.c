@@ -4,6 +4,7 @@
 #include "game/content.h"
 #include "game/map.h"
 #include "ui/scr.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -233,14 +234,34 @@ static struct log_wrapped {
 } log_wrapped[LOG_WRAPPED];
 static int log_wrapped_next;
 
+/* Where m was found last (by the message's place in memory, a few
+ * places): the kept one looked at first. Only a hint: it is taken when it
+ * holds m's text, count and width, as the search would. */
+#define LOG_HINTS 8
+static struct {
+	const struct game_msg *m;
+	int at;
+} log_hint[LOG_HINTS];
+
 /* m wrapped in width w, from the kept ones or wrapped now and kept. */
 static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
 {
-	for (int i = 0; i < LOG_WRAPPED; i++) {
-		const struct log_wrapped *k = &log_wrapped[i];
+	const size_t hn = ((uintptr_t)m / sizeof *m) % LOG_HINTS;
+	if (log_hint[hn].m == m) {
+		const struct log_wrapped *k = &log_wrapped[log_hint[hn].at];
 		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text))
 			return k;
 	}
+	for (int i = 0; i < LOG_WRAPPED; i++) {
+		const struct log_wrapped *k = &log_wrapped[i];
+		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text)) {
+			log_hint[hn].m = m;
+			log_hint[hn].at = i;
+			return k;
+		}
+	}
+	log_hint[hn].m = m;
+	log_hint[hn].at = log_wrapped_next;
 	struct log_wrapped *k = &log_wrapped[log_wrapped_next];
 	log_wrapped_next = (log_wrapped_next + 1) % LOG_WRAPPED;
 	snprintf(k->raw, sizeof k->raw, "%s", m->text);

@@ -55,6 +55,20 @@ static int compose_desc(const struct ui_layout *l, const struct game *g, struct 
 	return shown ? ui_draw_describe(l, g, scratch, cam_x, hx, hy, &x, &y) : 0;
 }
 
+/* The floor's last view's cells as bits into d, when the map knows them
+ * for its view now. */
+static void keep_rows(struct ui_drawn *d, const struct map *m)
+{
+	d->vrows_ok = m->vrows_views == m->views && m->vrows.n >= 0;
+	if (!d->vrows_ok)
+		return;
+	d->vrows.x0 = m->vrows.x0;
+	d->vrows.y0 = m->vrows.y0;
+	d->vrows.n = m->vrows.n;
+	for (int j = 0; j < m->vrows.n; j++)
+		d->vrows.bits[j] = m->vrows.bits[j];
+}
+
 /* Everything the play screen was drawn from, after a whole frame. */
 static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_layout *l, const struct game *g,
 		     const struct console *c, struct console *scratch, int cam_x, int cam_y)
@@ -75,6 +89,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	d->map = m;
 	d->views = m->views;
 	d->seen = m->seen;
+	keep_rows(d, m);
 	d->map_w = m->w;
 	d->map_h = m->h;
 	memcpy(d->tile, m->tile, cells);
@@ -300,6 +315,39 @@ static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 	}
 }
 
+/* One view taken since d's, both known as bits (d->vrows, m's vrows):
+ * the cells whose visible[] differs between them (explored[] changes only
+ * where a view newly sees: among them) brought up to date and marked, a
+ * row's cells at once (the two views' rows put side by side in a word).
+ * Returns false, having done nothing, when they do not fit one word a row
+ * (views far apart): then compare_box. */
+static bool compare_rows(struct ui_drawn *d, const struct map *m)
+{
+	const struct fov_rows *a = &d->vrows, *b = &m->vrows;
+	int bx = a->x0 < b->x0 ? a->x0 : b->x0;
+	int ya = a->n ? a->y0 : b->y0, yb = a->n ? a->y0 + a->n - 1 : b->y0 + b->n - 1;
+	if (b->n) {
+		ya = b->y0 < ya ? b->y0 : ya;
+		yb = b->y0 + b->n - 1 > yb ? b->y0 + b->n - 1 : yb;
+	}
+	/* the rows' bits are at most 2 * 30 + 1 wide: shifted by their x0's
+	 * distance they must stay within the word */
+	if (a->x0 - bx > 2 || b->x0 - bx > 2 || (a->n && b->n && (yb - ya > a->n + 2 || yb - ya > b->n + 2)))
+		return false;
+	for (int y = ya; y <= yb && (a->n || b->n); y++) {
+		uint64_t va = y >= a->y0 && y < a->y0 + a->n ? a->bits[y - a->y0] << (a->x0 - bx) : 0;
+		uint64_t vb = y >= b->y0 && y < b->y0 + b->n ? b->bits[y - b->y0] << (b->x0 - bx) : 0;
+		size_t r = (size_t)y * (size_t)m->w;
+		for (uint64_t diff = va ^ vb; diff; diff &= diff - 1) {
+			int x = bx + __builtin_ctzll(diff);
+			d->visible[r + (size_t)x] = m->visible[r + (size_t)x];
+			d->explored[r + (size_t)x] = m->explored[r + (size_t)x];
+			mark_cell(d, m, x, y);
+		}
+	}
+	return true;
+}
+
 /* The map view: the cells whose tile, view or memory changed, those a
  * drawable left, reached or changed on, each written once as it now looks
  * (no description covers the map); when the camera moved from ox, oy (the
@@ -320,6 +368,9 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	int sx = d->cam_x - ox, sy = d->cam_y - oy; /* the camera's move (0, 0: none) */
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
+	} else if (m->views != d->views && d->vrows_ok && m->vrows_views == m->views && m->vrows.n >= 0 &&
+		   compare_rows(d, m)) {
+		/* one view taken since, both as bits: compared as bits */
 	} else if (m->views != d->views) {
 		/* one view taken since: visible and explored changed only inside
 		 * the box it cleared and the one it set */
@@ -334,6 +385,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	d->map = m;
 	d->views = m->views;
 	d->seen = m->seen;
+	keep_rows(d, m);
 	struct drawable now[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, now, UI_MAX_DRAWABLES);
 	for (int i = 0; i < n || i < d->ndraw; i++) {

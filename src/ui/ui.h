@@ -240,6 +240,8 @@ struct ui_drawn {
 	const struct map *map;
 	uint32_t views;
 	struct fov_box seen;
+	struct fov_rows vrows;     /* that view's cells as bits when known (vrows_ok: struct map's vrows) */
+	bool vrows_ok;
 	int map_w, map_h;          /* the floor's size: its cells below at y * map_w + x */
 	uint8_t tile[MAP_MAX_CELLS], visible[MAP_MAX_CELLS], explored[MAP_MAX_CELLS];
 	int ndraw;
