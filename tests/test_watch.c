@@ -17,6 +17,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <dlfcn.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -44,6 +45,20 @@ int chown(const char *path, uid_t uid, gid_t gid)
 {
 	chowns++;
 	return (int)syscall(SYS_fchownat, AT_FDCWD, path, uid, gid, 0);
+}
+
+/* listen(2) as the publisher calls it: with listen_path set, whether a
+ * watcher could reach the socket there yet (it should not: refused, it
+ * would be told that the game has ended). */
+static const char *listen_path;
+static int listen_path_there = -1;
+
+int listen(int fd, int backlog)
+{
+	if (listen_path)
+		listen_path_there = access(listen_path, F_OK) == 0;
+	int (*real)(int, int) = (int (*)(int, int))dlsym(RTLD_NEXT, "listen");
+	return real ? real(fd, backlog) : -1;
 }
 
 static struct game *new_game(uint64_t seed)
@@ -906,7 +921,12 @@ static void test_socket_mode_and_stale(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/pirogue/watch.sock", dir);
 	struct watch_pub *p, *q;
+	listen_path = path;
 	assert_int_equal(watch_pub_open(&p, path, "x"), 0);
+	listen_path = NULL;
+	/* not there before it listened: a watcher then would have been
+	 * refused ("the game has ended"), not told there is no game yet */
+	assert_int_equal(listen_path_there, 0);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
@@ -927,6 +947,9 @@ static void test_socket_mode_and_stale(void **state)
 	watch_pub_close(q);
 	watch_pub_close(p);
 	assert_int_equal(access(path, F_OK), -1); /* removed */
+	char made[160];
+	snprintf(made, sizeof made, "%s.new", path);
+	assert_int_equal(access(made, F_OK), -1); /* (and nothing left where it was made) */
 	char d2[160];
 	snprintf(d2, sizeof d2, "%s/pirogue", dir);
 	rmdir(d2);

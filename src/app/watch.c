@@ -23,6 +23,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#define WATCH_NEW ".new" /* the socket's name while it is made (watch_pub_open) */
+
 #ifndef F_SEAL_FUTURE_WRITE
 #define F_SEAL_FUTURE_WRITE 0x0010 /* Linux 5.1 */
 #endif
@@ -86,8 +88,8 @@ int watch_pub_path(char *buf, size_t len)
 	} else {
 		return -ENOENT;
 	}
-	if (n < 0 || (size_t)n >= len || (size_t)n >= sizeof ((struct sockaddr_un *)0)->sun_path)
-		return -ENAMETOOLONG;
+	if (n < 0 || (size_t)n >= len || (size_t)n + strlen(WATCH_NEW) >= sizeof ((struct sockaddr_un *)0)->sun_path)
+		return -ENAMETOOLONG; /* (watch_pub_open binds at path.new first) */
 	return 0;
 }
 
@@ -164,13 +166,18 @@ static int make_dir_of(const char *path)
 
 int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	if (strlen(path) >= sizeof sa.sun_path) {
+	struct sockaddr_un sa = { .sun_family = AF_UNIX }, at = { .sun_family = AF_UNIX };
+	if (strlen(path) + strlen(WATCH_NEW) >= sizeof sa.sun_path) {
 		log_error("watch socket %s: the path is too long for a Unix socket (%zu bytes at most)", path,
-			  sizeof sa.sun_path - 1);
+			  sizeof sa.sun_path - 1 - strlen(WATCH_NEW));
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, path);
+	/* made, given its mode and group and listening at path.new, then
+	 * renamed to path: a watcher finds nothing there, or a game that
+	 * answers (not one that refuses it because it does not listen yet) */
+	snprintf(at.sun_path, sizeof at.sun_path, "%s" WATCH_NEW, path);
+	const char *tmp = at.sun_path;
 	int rc = make_dir_of(path);
 	if (rc) {
 		log_error("watch socket %s: cannot make its directory: %s (the game is not watchable)", path,
@@ -191,6 +198,7 @@ int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 		}
 		unlink(path); /* left by a game that ended without removing it */
 	}
+	unlink(tmp); /* (left by a game killed while it published) */
 	struct watch_pub *p;
 	if ((rc = pub_alloc(&p, who)))
 		return rc;
@@ -202,7 +210,7 @@ int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 	}
 	/* 0660 from the start: nobody outside the group connects meanwhile */
 	mode_t old = umask(0117);
-	int b = bind(p->lfd, (const struct sockaddr *)&sa, sizeof sa);
+	int b = bind(p->lfd, (const struct sockaddr *)&at, sizeof at);
 	int e = errno;
 	umask(old);
 	if (b < 0) {
@@ -210,17 +218,17 @@ int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 		log_error("watch socket %s: cannot bind it: %s", path, strerror(e));
 		goto fail;
 	}
-	snprintf(p->path, sizeof p->path, "%s", path);
-	if (chmod(path, 0660) < 0)
+	snprintf(p->path, sizeof p->path, "%s", tmp); /* (removed by watch_pub_close until renamed) */
+	if (chmod(tmp, 0660) < 0)
 		log_error("watch socket %s: cannot make it mode 0660: %s", path, strerror(errno));
 	struct group *gr = getgrnam(WATCH_GROUP);
 	struct stat made;
 	if (!gr)
 		log_info("watch socket %s: no group %s here: only this user can watch", path, WATCH_GROUP);
-	else if (stat(path, &made) == 0 && made.st_gid == gr->gr_gid)
+	else if (stat(tmp, &made) == 0 && made.st_gid == gr->gr_gid)
 		; /* the game's own group already (the kiosk unit's user pirogue): no chown, which the unit's
 		   * SystemCallFilter=~@privileged (@chown) answers with SIGSYS */
-	else if (chown(path, (uid_t)-1, gr->gr_gid) < 0)
+	else if (chown(tmp, (uid_t)-1, gr->gr_gid) < 0)
 		log_error("watch socket %s: cannot give it to group %s (%s): only this user can watch (make the game's "
 			  "user a member of %s)", path, WATCH_GROUP, strerror(errno), WATCH_GROUP);
 	if (listen(p->lfd, 16) < 0) {
@@ -228,6 +236,12 @@ int watch_pub_open(struct watch_pub **out, const char *path, const char *who)
 		log_error("watch socket %s: cannot listen on it: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (rename(tmp, path) < 0) {
+		rc = -errno;
+		log_error("watch socket %s: cannot put it there: %s", path, strerror(errno));
+		goto fail;
+	}
+	snprintf(p->path, sizeof p->path, "%s", path);
 	log_info("watchable: pirogue --watch %s", path);
 	*out = p;
 	return 0;

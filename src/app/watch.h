@@ -19,13 +19,15 @@ struct watch_pub; /* opaque */
  * unit's RuntimeDirectory=pirogue: /run/pirogue/watch.sock), else
  * $XDG_RUNTIME_DIR/pirogue/watch.sock. Returns 0 with the path in buf, or
  * -ENOENT when neither variable is set (non-empty), -ENAMETOOLONG when the
- * path does not fit buf or a socket address. */
+ * path does not fit buf or a socket address (with ".new" after it: see
+ * watch_pub_open). */
 int watch_pub_path(char *buf, size_t len);
 
 /* Publishes on the Unix socket at path: its directory is made when missing
  * (0755), the socket is made mode 0660 and given the group pirogue when
  * that group exists (when it cannot be, one line says only the game's user
- * can watch). A socket left there by a game that has ended is replaced; one
+ * can watch), all at path.new, and renamed to path once it listens (a
+ * watcher never finds one there that refuses it). A socket left there by a game that has ended is replaced; one
  * where a game still listens is left alone (-EADDRINUSE). who is what the
  * watchers are told they watch ("ann@pi"). Returns 0, or -errno after one
  * line logged. */
