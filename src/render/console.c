@@ -133,10 +133,11 @@ static int print_row(struct console *c, int x, int y, uint32_t fg, uint32_t bg, 
 {
 	struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
 	uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
-	const int w = c->w;
-	int lo = -1, hi = -1, damaged = 0, written = 0;
+	/* the columns it may write: to the row's end, or max_w cells */
+	const int x0 = x, end = max_w < 0 || max_w > c->w - x ? c->w : x + max_w;
+	int lo = -1, hi = -1, damaged = 0;
 	uint64_t changed = 0;
-	for (size_t i = 0; i < n && (max_w < 0 || written < max_w);) {
+	for (size_t i = 0; i < n && x < end; x++) {
 		uint32_t cp = (unsigned char)s[i];
 		if (cp < 0x80) /* ASCII, most of what is printed: no call */
 			i++;
@@ -157,13 +158,9 @@ static int print_row(struct console *c, int x, int y, uint32_t fg, uint32_t bg, 
 				}
 			}
 		}
-		x++;
-		written++;
-		if (x >= w)
-			break;
 	}
 	row_done(c, y, lo, hi, damaged, changed);
-	return written;
+	return x - x0;
 }
 
 /* The first n bytes of s (UTF-8) from (x, y) on, at most max_w cells
