@@ -430,6 +430,7 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 		}
 	} else {
 		fov_update(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen);
+		rows.x0 = rows.y0 = 0; /* no rows: n < 0 says so (named for cppcheck) */
 		rows.n = -1;
 	}
 	m->views++;
