@@ -136,8 +136,6 @@ static void move_px(struct surface *s, int x, int y, int w, int h, int dx, int d
 static void moved_bits(const uint8_t *d, int lo, int hi, bool back, uint64_t *w)
 {
 	int n = hi - lo + 1;
-	for (int k = 0; k < (n + 63) / 64; k++)
-		w[k] = 0;
 	for (int i = 0; i < n; i += 8) {
 		uint64_t v = 0;
 		if (n - i >= 8) {
@@ -149,7 +147,10 @@ static void moved_bits(const uint8_t *d, int lo, int hi, bool back, uint64_t *w)
 				v |= (uint64_t)d[back ? hi - i - j : lo + i + j] << (8 * j);
 		}
 		uint64_t eight = (((v >> 1) & 0x0101010101010101u) * 0x0102040810204080u) >> 56;
-		w[i / 64] |= eight << (i % 64);
+		if (i % 64 == 0) /* a word's first eight cells: the word is set, not or'ed */
+			w[i / 64] = eight;
+		else
+			w[i / 64] |= eight << (i % 64);
 	}
 }
 
