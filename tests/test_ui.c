@@ -4,6 +4,8 @@
 #include "game/map.h"
 #include "ui/ui.h"
 #include "game/world.h"
+#include "core/rng.h"
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -411,6 +413,68 @@ static void test_log_wraps_kept(void **st)
 	game_destroy(g);
 }
 
+/* The HUD drawn over itself (ui_draw_stats with the numbers it shows):
+ * for numbers that change or not, turns whose text grows, shrinks or
+ * keeps its length (its digits changed from any place on), the console
+ * ends as the HUD drawn whole on a cleared one and is damaged exactly
+ * where it changed, in the wide and the compact panel. */
+static void test_stats_over_as_whole(void **st)
+{
+	(void)st;
+	static const int sizes[][2] = { { 160, 45 }, { 80, 50 }, { 80, 24 } };
+	static const int turns[] = { 0, 1, 9, 10, 99, 100, 101, 199, 1000, 1009, 12345, -1, -10, 2147483000 };
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	struct rng r;
+	rng_seed(&r, 5);
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		int cols = sizes[z][0], rows = sizes[z][1];
+		struct ui_layout l;
+		ui_layout(cols, rows, 1, &l);
+		l.pal = ui_palette_of(&u);
+		struct console *c, *ref;
+		assert_int_equal(con_create(&c, cols, rows), 0);
+		assert_int_equal(con_create(&ref, cols, rows), 0);
+		struct con_cell *before = malloc((size_t)cols * (size_t)rows * sizeof *before);
+		assert_non_null(before);
+		for (int k = 0; k < 600; k++) {
+			const int nt = (int)(sizeof turns / sizeof turns[0]);
+			struct game_stats was = { .hp = 20, .max_hp = 30, .level = 2, .xp = 40, .xp_next = 90, .depth = 3,
+						  .turn = turns[rng_range(&r, 0, nt - 1)] };
+			struct game_stats now = was;
+			if (rng_range(&r, 0, 3) == 0)
+				now.turn = turns[rng_range(&r, 0, nt - 1)];
+			else
+				now.turn = was.turn + rng_range(&r, -3, 3) * (rng_range(&r, 0, 1) ? 1 : 10);
+			if (rng_range(&r, 0, 4) == 0)
+				now.hp = rng_range(&r, 0, 30);
+			if (rng_range(&r, 0, 4) == 0)
+				now.xp = rng_range(&r, 0, 10000);
+			if (rng_range(&r, 0, 4) == 0)
+				now.depth = rng_range(&r, 1, 12);
+			con_clear(c, l.pal->bg);
+			(void)ui_draw_stats(&l, &was, NULL, c);
+			con_clear_damage(c);
+			memcpy(before, c->cells, (size_t)cols * (size_t)rows * sizeof *before);
+			(void)ui_draw_stats(&l, &now, &was, c);
+			con_clear(ref, l.pal->bg);
+			(void)ui_draw_stats(&l, &now, NULL, ref);
+			for (int i = 0; i < cols * rows; i++) {
+				if (!con_cell_eq(c->cells[i], ref->cells[i]))
+					fail_msg("%dx%d, turn %d over %d: cell (%d, %d) is U+%04X, drawn whole U+%04X", cols,
+						 rows, now.turn, was.turn, i % cols, i / cols, c->cells[i].ch,
+						 ref->cells[i].ch);
+				bool same = con_cell_eq(before[i], c->cells[i]);
+				if (!c->damage[i] != same)
+					fail_msg("%dx%d, turn %d over %d: cell (%d, %d) %s", cols, rows, now.turn, was.turn,
+						 i % cols, i / cols, same ? "damaged but unchanged" : "changed but not damaged");
+			}
+		}
+		free(before);
+		con_destroy(c);
+		con_destroy(ref);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_title_and_too_small_draw),
 		cmocka_unit_test(test_hint_fit),
 		cmocka_unit_test(test_log_wraps_kept),
+		cmocka_unit_test(test_stats_over_as_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

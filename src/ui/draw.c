@@ -316,6 +316,38 @@ static void stats_blank(struct console *c, const struct game_stats *was, int x, 
 		con_fill(c, x, y, x_end - x, 1, ' ', 0xFFFFFF, bg);
 }
 
+/* The cells text prints as: one a code point (as utf8_len; its ASCII
+ * counted without a call). */
+static int text_cells(const char *s)
+{
+	int n = 0;
+	for (; *s; s++, n++)
+		if ((unsigned char)*s >= 0x80)
+			return n + (int)utf8_len(s);
+	return n;
+}
+
+/* Text now drawn at (x, y), at most max_w cells, over text was drawn
+ * there as it is (in the same colours, the row blank after it up to
+ * x_end, as con_clear leaves it): the cells from the first that differs
+ * (or the first not ASCII) printed, those was covered beyond now's end
+ * blanked; each cell ends as printing now on the blank row would leave
+ * it. */
+static void print_over(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *now, const char *was,
+		       int max_w, int x_end)
+{
+	int k = 0; /* the bytes, and cells, alike */
+	while (now[k] && now[k] == was[k] && (unsigned char)now[k] < 0x80 && k < max_w)
+		k++;
+	int n = k + con_print(c, x + k, y, fg, bg, now + k, max_w - k);
+	int old = text_cells(was);
+	old = old < max_w ? old : max_w;
+	if (x + old > x_end)
+		old = x_end - x;
+	if (n < old)
+		con_fill(c, x + n, y, old - n, 1, ' ', 0xFFFFFF, bg);
+}
+
 /* "Turn N" into buf (room for 16): no format to parse, every frame. */
 static void turn_text(char *buf, int turn)
 {
@@ -388,9 +420,13 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	if (stats_part(was, s.turn != w.turn)) {
 		rows |= 1 << 5;
 		turn_text(buf, s.turn);
-		stats_blank(c, was, 0, 1, y + 5, pal->bg);
-		int n = con_print(c, 1, y + 5, pal->dim_text, pal->bg, buf, 21);
-		stats_blank(c, was, 1 + n, l->log_x, y + 5, pal->bg);
+		if (was) { /* (every turn: only its last digits drawn) */
+			char old[16];
+			turn_text(old, w.turn);
+			print_over(c, 1, y + 5, pal->dim_text, pal->bg, buf, old, 21, l->log_x);
+		} else {
+			(void)con_print(c, 1, y + 5, pal->dim_text, pal->bg, buf, 21);
+		}
 	}
 	return rows;
 }
