@@ -436,7 +436,7 @@ void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console
 	draw_log(g, c, l->log_x, l->log_y, l->log_w, l->log_h, l->pal->bg);
 }
 
-bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c)
+bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c, uint16_t *ends)
 {
 	const int x = l->log_x, y = l->log_y, w = l->log_w, h = l->log_h;
 	const uint32_t bg = l->pal->bg;
@@ -460,14 +460,22 @@ bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct co
 		uint32_t fg = ui_scale_rgb(m->fg, log_fade[age < 5 ? age : 4]);
 		int top = line - kw->n;
 		for (int j = top < 0 ? -top : 0; j < kw->n; j++) {
-			int n = con_print_line(c, x, y + top + j, fg, bg, kw->text, kw->line[j]);
-			if (n < w)
-				con_fill(c, x + n, y + top + j, w - n, 1, ' ', 0xFFFFFF, bg);
+			int row = top + j, n = con_print_line(c, x, y + row, fg, bg, kw->text, kw->line[j]);
+			int end = ends && row < UI_LOG_LINES ? ends[row] : w; /* (blank from there on) */
+			if (n < end)
+				con_fill(c, x + n, y + row, end - n, 1, ' ', 0xFFFFFF, bg);
+			if (ends && row < UI_LOG_LINES)
+				ends[row] = (uint16_t)n;
 		}
 		line = top;
 	}
-	if (line > 0) /* the rows above the oldest message */
-		con_fill(c, x, y, w, line, ' ', 0xFFFFFF, bg);
+	for (int row = 0; row < line; row++) { /* the rows above the oldest message */
+		int end = ends && row < UI_LOG_LINES ? ends[row] : w;
+		if (end > 0)
+			con_fill(c, x, y + row, end, 1, ' ', 0xFFFFFF, bg);
+		if (ends && row < UI_LOG_LINES)
+			ends[row] = 0;
+	}
 	return true;
 }
 

@@ -69,6 +69,14 @@ static void keep_rows(struct ui_drawn *d, const struct map *m)
 		d->vrows.bits[j] = m->vrows.bits[j];
 }
 
+/* The log box's rows, drawn by another than ui_draw_log_over: where they
+ * turn blank not known (their whole width). */
+static void log_ends_unknown(struct ui_drawn *d, const struct ui_layout *l)
+{
+	for (int j = 0; j < UI_LOG_LINES; j++)
+		d->log_end[j] = (uint16_t)(l->log_w > 0 ? l->log_w : 0);
+}
+
 /* Everything the play screen was drawn from, after a whole frame. */
 static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_layout *l, const struct game *g,
 		     const struct console *c, struct console *scratch, int cam_x, int cam_y)
@@ -99,6 +107,7 @@ static void remember(struct ui_drawn *d, const struct ui *u, const struct ui_lay
 	game_stats(g, &d->stats);
 	d->nmsg = newest_msgs(g, d->msg);
 	d->log_seq = game_msg_seq(g);
+	log_ends_unknown(d, l);
 	int hx, hy, r[4];
 	bool shown = hovered(u, l, g, cam_x, cam_y, &hx, &hy);
 	d->lab_w = shown ? compose_desc(l, g, scratch, true, cam_x, hx, hy, r) : 0;
@@ -458,10 +467,11 @@ static void update_panel(struct ui_drawn *d, const struct ui_layout *l, const st
 		same = m->fg == d->msg[i].fg && m->count == d->msg[i].count && !strcmp(m->text, d->msg[i].text);
 	}
 	if (!same) {
-		if (!log_later && !ui_draw_log_over(l, g, c)) { /* (a message too long to keep: composed apart) */
+		if (!log_later && !ui_draw_log_over(l, g, c, d->log_end)) { /* (a message too long to keep: composed apart) */
 			con_fill(scratch, l->log_x, l->log_y, l->log_w, l->log_h, ' ', 0xFFFFFF, pal->bg);
 			ui_draw_log(l, g, scratch);
 			(void)con_copy_rect(c, scratch, l->log_x, l->log_y, l->log_w, l->log_h);
+			log_ends_unknown(d, l);
 		}
 		d->nmsg = newest_msgs(g, d->msg);
 	}
@@ -523,6 +533,8 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 		if (desc) { /* a description shows, or showed: its row composed again */
 			d->lab_w = compose_desc(&l, g, scratch, now, cam_x, hx, hy, r);
 			(void)con_copy_rect(shown, scratch, r[0], r[1], r[2], r[3]);
+			if (l.compact) /* (the log box composed apart) */
+				log_ends_unknown(d, &l);
 		}
 		return;
 	}

@@ -177,7 +177,8 @@ uint32_t ui_drawable_fg(const struct ui_palette *pal, const struct drawable *d);
  * was, each drawn over itself whole from column 0 to before log_x
  * (compact: the whole row), every cell of it written once (what the text
  * and the bar leave blank as con_clear leaves it), so that only the cells
- * that change are damaged. Returns the rows drawn, as bits (1 << (row -
+ * that change are damaged; the turn's line (wide panel) from the first
+ * cell of its text that differs from was's on (c must show was's there). Returns the rows drawn, as bits (1 << (row -
  * panel_y)). */
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *s, const struct game_stats *was,
 		   struct console *c);
@@ -190,10 +191,14 @@ void ui_draw_log(const struct ui_layout *l, const struct game *g, struct console
 /* The log box as ui_draw_log draws it on a cleared box, drawn over what
  * the box shows with each of its cells written once (a line's text, then
  * blanks to the box's edge; the rows above the oldest line blank), so that
- * only the cells that change are damaged. Returns false, drawing nothing,
- * when a message shown wraps to more lines than are kept (then draw it
- * over a cleared box). */
-bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c);
+ * only the cells that change are damaged. ends (NULL: none) holds for each
+ * of the box's rows (log_h, at most UI_LOG_LINES) the column of the box
+ * from which on the row is blank, as con_clear leaves it (log_w: not
+ * known): blanks are written only up to it, and it is set to what the row
+ * shows now. Returns false, drawing nothing and leaving ends, when a
+ * message shown wraps to more lines than are kept (then draw it over a
+ * cleared box). */
+bool ui_draw_log_over(const struct ui_layout *l, const struct game *g, struct console *c, uint16_t *ends);
 /* One item of the hint line in its three forms, longest first: "i: inventory",
  * "i: inv" (the brief label; the full form again when there is none) and
  * "i" (the key alone; the brief form when the item has no key). */

@@ -250,6 +250,7 @@ struct ui_drawn {
 	uint32_t log_seq;          /* the log as drawn (game_msg_seq) */
 	int nmsg;                  /* newest messages shown, newest first */
 	struct game_msg msg[UI_LOG_LINES];
+	uint16_t log_end[UI_LOG_LINES]; /* the log box's rows blank from these columns on (ui_draw_log_over) */
 	int lab_w;                 /* cells the pointer's description covers on the panel (0: none) */
 	uint32_t frame;            /* which frame marked a map cell in mark[] */
 	uint32_t mark[MAP_MAX_CELLS];
