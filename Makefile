@@ -63,7 +63,7 @@ endif
 endif
 ALL_CFLAGS  = $(BASE_CFLAGS) $(HARDEN_CFLAGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(HARDEN_LDFLAGS) $(EXTRA_LDFLAGS) $(LDFLAGS)
-LIBS        = $(PKG_LIBS) -lm
+LIBS        = $(PKG_LIBS) -lm -pthread
 
 # Every .c under src/ except main.c goes into libpirogue.a. Hardware backends
 # are left out when their switch is off.

@@ -5,7 +5,9 @@
  * (one written over while it copied, or lapped, or holding what only a
  * socket carries), the watcher's checksum
  * mismatch, the socket's mode and its refusal of a user outside the group, no chown
- * when the socket has the group already (the kiosk unit kills chown). */
+ * when the socket has the group already (the kiosk unit kills chown), the
+ * watchers' wake-up never written on the game's thread (eleven woken by the
+ * publisher's waker). */
 #include "watchfix.h"
 #include "child.h"
 #include "gamefix.h"
@@ -18,6 +20,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <dlfcn.h>
+#include <linux/kcmp.h>
+#include <poll.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -59,6 +63,23 @@ int listen(int fd, int backlog)
 		listen_path_there = access(listen_path, F_OK) == 0;
 	int (*real)(int, int) = (int (*)(int, int))dlsym(RTLD_NEXT, "listen");
 	return real ? real(fd, backlog) : -1;
+}
+
+/* write(2) as the publisher calls it: with wake_seen set (a descriptor of
+ * the eventfd the watchers wait on, as one of them was given it), each
+ * write of its count is counted apart for the thread that wake_tid names
+ * (the game's) and for the others. kcmp tells whether a descriptor is that
+ * same open file. */
+static int wake_seen = -1;
+static pid_t wake_tid;
+static int wake_by_game, wake_by_others;
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	if (wake_seen >= 0 && n == sizeof(uint64_t) &&
+	    syscall(SYS_kcmp, (pid_t)getpid(), (pid_t)getpid(), KCMP_FILE, fd, wake_seen) == 0)
+		__atomic_add_fetch(syscall(SYS_gettid) == wake_tid ? &wake_by_game : &wake_by_others, 1, __ATOMIC_SEQ_CST);
+	return syscall(SYS_write, fd, buf, n);
 }
 
 static struct game *new_game(uint64_t seed)
@@ -382,6 +403,84 @@ static void test_fall_behind_fresh_snapshot(void **state)
 	uint64_t sum;
 	assert_int_equal(watcher_checksum(&r.w, &sum), 0);
 	assert_true(sum == game_checksum(r.g));
+	rig_close(&r);
+}
+
+/* Waits (a guard of 30 s: it comes as soon as the waker ran) until w's
+ * wake-ups are readable. */
+static void until_woken(struct watcher *w)
+{
+	struct pollfd q = { .fd = watcher_poll_fd(w), .events = POLLIN };
+	assert_true(q.fd >= 0);
+	if (poll(&q, 1, 30000) != 1)
+		fail_msg("a watcher was never woken");
+}
+
+/* The game's thread wakes no watcher itself: eleven watchers, each with
+ * its wake-ups on an epoll of its own (as pirogue --watch has them), keys
+ * at a person's pace (each flushed, then its checksum) and back to back
+ * (flushed, the wake-up every WATCH_DEFER commands): no write of the
+ * watchers' eventfd is made on the game's thread (the kernel would wake
+ * every one of them inside it, per watcher, on the game's time); another
+ * thread makes them, and every watcher is woken and follows the game. */
+#define WAKE_N 11
+static void test_game_thread_wakes_no_watcher(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 9);
+	struct watcher more[WAKE_N - 1];
+	struct watcher *w[WAKE_N] = { &r.w };
+	for (int i = 0; i < WAKE_N - 1; i++) {
+		more[i] = (struct watcher){ .fd = watchfix_pair(r.p) };
+		w[i + 1] = &more[i];
+	}
+	/* every one follows the ring */
+	for (int round = 0, caught = 0; caught < WAKE_N; round++) {
+		assert_true(round < 1000);
+		watchfix_serve(r.p);
+		watch_pub_flush(r.p, &r.u, r.g);
+		caught = 0;
+		for (int i = 0; i < WAKE_N; i++) {
+			watchfix_read(w[i]);
+			caught += w[i]->synced && watcher_poll_fd(w[i]) >= 0;
+		}
+	}
+	wake_tid = (pid_t)syscall(SYS_gettid);
+	wake_seen = r.w.wake_fd;
+	for (int k = 0; k < 2 * WATCH_DEFER + 3; k++) {
+		bool pace = k < 3; /* three at a person's pace, then back to back */
+		struct command cmd = { .c = (enum cmd)(CMD_MOVE_N + k % 8), .item = -1, .x = -1, .y = -1, .choice = -1 };
+		game_do(r.g, &cmd);
+		watch_pub_command(r.p, &cmd);
+		watch_pub_flush(r.p, &r.u, r.g);
+		if (pace)
+			watch_pub_check(r.p, r.g);
+		if (pace || k == 2 + WATCH_DEFER) {
+			/* a wake-up was due: every watcher gets it (another
+			 * thread's), and reads what it was woken for */
+			for (int i = 0; i < WAKE_N; i++) {
+				until_woken(w[i]);
+				watchfix_read(w[i]);
+			}
+			if (wake_by_game)
+				fail_msg("key %d: the game's thread wrote the watchers' eventfd itself (every watcher woken "
+					 "on its time)", k);
+		}
+	}
+	watch_pub_check(r.p, r.g); /* the loop idle at last */
+	for (int i = 0; i < WAKE_N; i++) {
+		until_woken(w[i]);
+		watchfix_read(w[i]);
+		assert_int_equal(w[i]->ncmd, hist_count(game_history(r.g)));
+		assert_true(w[i]->last_sum == game_digest(r.g));
+		assert_int_equal(w[i]->mismatches, 0);
+	}
+	assert_int_equal(wake_by_game, 0);
+	assert_true(wake_by_others > 0); /* (the writes are seen: kcmp works) */
+	wake_seen = -1;
+	for (int i = 0; i < WAKE_N - 1; i++)
+		watcher_close(&more[i]);
 	rig_close(&r);
 }
 
@@ -1208,6 +1307,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_values_refused),
 		cmocka_unit_test(test_fall_behind_fresh_snapshot),
 		cmocka_unit_test(test_watcher_reads_the_ring),
+		cmocka_unit_test(test_game_thread_wakes_no_watcher),
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_one_value_differs),

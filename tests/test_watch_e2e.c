@@ -67,20 +67,37 @@ static void game_turn_of_loop(struct side *s, const struct ui *u, const struct g
 	watch_pub_check(s->p, g);
 }
 
-/* Both loops until the watcher follows g at its current command count. */
+/* Whether the watcher follows g at its current command count and shows
+ * the screen u (its screen block the same bytes as the game's). */
+static bool caught_up(struct watcher *w, const struct ui *u, const struct game *g)
+{
+	unsigned char a[WATCH_SCREEN_MAX], b[WATCH_SCREEN_MAX];
+	size_t na = watchwire_screen_to(a, u), nb = watchwire_screen_to(b, &w->ui);
+	return w->synced && w->game && w->ncmd == hist_count(game_history(g)) && !watchfix_pending(w->fd) &&
+	       w->last_sum == game_digest(g) && na == nb && !memcmp(a, b, na);
+}
+
+/* Both loops until the watcher follows g at its current command count and
+ * shows u. */
 static void until_caught_up(struct side *s, struct watcher *w, const struct ui *u, const struct game *g)
 {
 	for (int round = 0; round < 2000; round++) {
 		game_turn_of_loop(s, u, g);
-		/* the watcher's loop: poll its socket and the ring's wake-ups (no
-		 * wait: a Unix socket's bytes are there as soon as the game's side
-		 * above sent them, the eventfd written as soon as it was) */
-		struct pollfd q[2] = { { .fd = w->fd, .events = POLLIN }, { .fd = watcher_poll_fd(w), .events = POLLIN } };
-		if (poll(q, q[1].fd >= 0 ? 2 : 1, 0) > 0)
+		/* the watcher's loop: poll its socket and the ring's wake-ups,
+		 * beside the game's descriptors (a Unix socket's bytes are there
+		 * as soon as the game's side above sent them; the eventfd is
+		 * written by the publisher's waker thread a moment after the
+		 * flush) */
+		struct pollfd q[2 + WATCH_MAX + 1] = { { .fd = w->fd, .events = POLLIN },
+						       { .fd = watcher_poll_fd(w), .events = POLLIN } };
+		int n = 2 + watch_pub_poll_fds(s->p, q + 2, WATCH_MAX + 1);
+		if (poll(q, (nfds_t)n, 0) > 0 && (q[0].revents || q[1].revents))
 			assert_int_equal(watchfix_read(w), 0);
-		if (w->synced && w->game && w->ncmd == hist_count(game_history(g)) && !watchfix_pending(w->fd) &&
-		    w->last_sum == game_digest(g))
+		if (caught_up(w, u, g))
 			return;
+		/* not yet: until either side has something (50 ms at most a
+		 * round; the next round takes it) */
+		poll(q, (nfds_t)n, 50);
 	}
 	fail_msg("the watcher never caught up with the game");
 }

@@ -1,4 +1,4 @@
-/* watch: the game published for watchers (docs/watch.md) — its Unix socket, the ring every watcher reads (commands, checksums, screens written once, one wake-up for all), the snapshots sent to each, never waiting for one. */
+/* watch: the game published for watchers (docs/watch.md) — its Unix socket, the ring every watcher reads (commands, checksums, screens written once, one wake-up for all, made by a thread of its own), the snapshots sent to each, never waiting for one. */
 #ifndef PIROGUE_APP_WATCH_H
 #define PIROGUE_APP_WATCH_H
 #include <poll.h>
@@ -39,7 +39,8 @@ int watch_pub_new(struct watch_pub **out, const char *who);
  * it gets the greeting and a snapshot at the next flush). Returns 0, or
  * -EMFILE (WATCH_MAX watch already) / -ENOMEM with fd closed. */
 int watch_pub_adopt(struct watch_pub *p, int fd);
-/* Closes every watcher and the socket (removing its file). NULL ok. */
+/* Closes every watcher and the socket (removing its file), and ends the
+ * waker thread (see watch_pub_flush). NULL ok. */
 void watch_pub_close(struct watch_pub *p);
 
 /* The game shown played cmd (it is in its history now): written into the
@@ -60,7 +61,11 @@ void watch_pub_replaced(struct watch_pub *p);
  * eventfd write) unless commands whose checksum is due (watch_pub_check,
  * which the loop calls as soon as it is idle, right after the frame that
  * shows them) can go with it: one wake-up a key, unless WATCH_DEFER
- * commands were played without the loop idle. A watcher that falls more
+ * commands were played without the loop idle. That write is made by a
+ * thread of the publisher's (started at the first wake-up), since the
+ * kernel wakes every watcher inside it: the caller's thread only posts
+ * that thread when it is not already due to write, and never waits for it
+ * (if it cannot be started, one line says so and the caller writes). A watcher that falls more
  * than WATCH_RING_SIZE behind finds so itself and asks for a snapshot
  * (WATCH_RESYNC); the game never sends to a watcher per command. Nothing
  * to do (no watcher): returns at once. NULL p: nothing. */
