@@ -587,7 +587,8 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
  * every cell (the shadow decides). */
 static inline int next_cell(bool trust, const uint8_t *dmg, int x, int end)
 {
-	return trust ? con_next_damaged(dmg, x, end) : x;
+	/* (the next cell damaged too, the common case in a damaged run: no scan) */
+	return !trust || (x < end && dmg[x]) ? x : con_next_damaged(dmg, x, end);
 }
 
 /* Sends the cells of console row y (cells row, the terminal's shadow of
