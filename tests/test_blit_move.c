@@ -198,14 +198,22 @@ static void test_move_damage(void **st)
  * span from the first of them to the last, the count that of the damage
  * bytes: 300 random moves of up to three rows, on consoles of a few
  * looks; then presented (con_moved_done: no damage left) or moved again
- * (the first move's cells drawn, the count that of the bytes). */
+ * (the first move's cells drawn, the count that of the bytes). Both
+ * compares: AVX2's (where the CPU has it) and the plain one. */
 static void test_fresh_move_damage_exact(void **st)
 {
 	(void)st;
+	/* both compares: AVX2 where the CPU has it, then the plain one */
+	for (int plain = 0; plain < 2; plain++) {
+	if (plain)
+		setenv("PIROGUE_BLIT_BASELINE", "1", 1);
 	struct rng r;
 	rng_seed(&r, 77);
 	struct console *c;
 	assert_int_equal(con_create(&c, 37, 9), 0);
+	unsetenv("PIROGUE_BLIT_BASELINE");
+	if (plain)
+		assert_false(c->avx2);
 	static struct con_cell before[37 * 9];
 	for (int t = 0; t < 300; t++) {
 		for (int k = rng_range(&r, 0, 80); k > 0; k--)
@@ -258,6 +266,7 @@ static void test_fresh_move_damage_exact(void **st)
 		assert_int_equal(c->damaged, n);
 	}
 	con_destroy(c);
+	}
 }
 
 int main(void)

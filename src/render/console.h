@@ -105,6 +105,10 @@ struct console {
 	 * (a terminal's scroll region), so con_move makes such a move whole,
 	 * without comparing or damaging its cells. */
 	bool scrolls;
+	/* Whether con_move compares a fresh move's cells with AVX2 (the CPU
+	 * has it, and PIROGUE_BLIT_BASELINE was not 1 when the console was
+	 * created: the plain C compare, for tests and comparisons). */
+	bool avx2;
 };
 
 /* Creates a w×h console (1..4096 each) of spaces, white on black, all damaged.
