@@ -1,5 +1,6 @@
 /* bench_wake: what waking the watchers costs the game's own thread, in the kernel too: the game's thread's CPU time (user and system, CLOCK_THREAD_CPUTIME_ID) per key with 0, 1, 11 and 50 watcher processes, each forked and blocked in poll() on its socket and the ring's wake-ups as pirogue --watch is, reading the ring and playing and checking what it holds (watcher_read: the real watcher, without drawing); keys back to back (the watchers woken every WATCH_DEFER commands) and at a person's pace (a key every PACE_MS, each followed by the loop's idle checksum and its wake-up), each against no watchers in the same run; beside it the whole process's CPU (the publisher's threads). Timed only: callgrind sees neither the kernel nor the children. */
 #include "bench.h"
+#include "benchplay.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,7 @@
 static const int watchers_of[NCASE] = { 0, 1, 11, 50 };
 
 struct run {
-	struct game *g;
-	struct ui u;
-	struct ui_drawn *d;
-	struct console *c, *s;
-	struct display *disp; /* the terminal backend, writing into memfd */
-	int memfd;
+	struct bench_play b; /* the game, its consoles and display */
 	struct watch_pub *p;
 	pid_t kid[64];
 	int nkid;
@@ -116,15 +112,8 @@ static int loop_poll(struct run *r)
 static void run_open(struct run *r, int watchers)
 {
 	memset(r, 0, sizeof *r);
-	struct game_opts o = { .seed = 5, .mapgen = MAPGEN_CLASSIC };
-	if (game_create(&r->g, &o))
-		exit(1);
-	((struct c_actor *)ecs_get_mut(r->g->w, r->g->player, COMP_ACTOR))->defense = 1000;
-	r->u = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
-	r->d = calloc(1, sizeof *r->d);
-	r->memfd = memfd_create("bench_wake", 0);
-	if (!r->d || r->memfd < 0 || pipe2(r->ready, O_CLOEXEC) || term_open_fds(&r->disp, -1, r->memfd, 80, 24) ||
-	    con_create(&r->c, 80, 24) || con_create(&r->s, 80, 24))
+	bench_play_open(&r->b, "bench_wake");
+	if (pipe2(r->ready, O_CLOEXEC))
 		exit(1);
 	if (!watchers)
 		return;
@@ -134,7 +123,7 @@ static void run_open(struct run *r, int watchers)
 		spawn(r);
 	/* the greetings and snapshots sent until every one follows the ring */
 	for (int got = 0; got < watchers;) {
-		watch_pub_flush(r->p, &r->u, r->g);
+		watch_pub_flush(r->p, &r->b.u, r->b.g);
 		loop_poll(r);
 		struct pollfd q = { .fd = r->ready[0], .events = POLLIN };
 		char b[64];
@@ -154,14 +143,9 @@ static void run_close(struct run *r)
 			exit(1);
 		}
 	}
-	game_destroy(r->g);
-	r->disp->ops->close(r->disp);
-	close(r->memfd);
+	bench_play_close(&r->b);
 	close(r->ready[0]);
 	close(r->ready[1]);
-	free(r->d);
-	con_destroy(r->c);
-	con_destroy(r->s);
 }
 
 /* The game's key as app.c's run_loop serves it: the poll() that found it,
@@ -175,16 +159,16 @@ static void key(struct run *r, bool idle)
 	loop_poll(r);
 	struct command c = { .c = (enum cmd)(CMD_MOVE_N + (i * 7 + i / 5) % 8), .item = -1, .x = -1, .y = -1,
 			     .choice = -1 };
-	game_do(r->g, &c);
+	game_do(r->b.g, &c);
 	watch_pub_command(r->p, &c);
-	ui_draw_frame(r->d, &r->u, r->g, r->c, r->s);
-	if (r->c->damaged && r->disp->ops->present(r->disp, r->c))
+	ui_draw_frame(r->b.d, &r->b.u, r->b.g, r->b.c, r->b.s);
+	if (r->b.c->damaged && r->b.disp->ops->present(r->b.disp, r->b.c))
 		exit(1);
-	con_clear_damage(r->c);
-	lseek(r->memfd, 0, SEEK_SET); /* the terminal's bytes are not kept */
-	watch_pub_flush(r->p, &r->u, r->g);
+	con_clear_damage(r->b.c);
+	lseek(r->b.memfd, 0, SEEK_SET); /* the terminal's bytes are not kept */
+	watch_pub_flush(r->p, &r->b.u, r->b.g);
 	if (idle && watch_pub_check_due(r->p) && loop_poll(r) == 0)
-		watch_pub_check(r->p, r->g);
+		watch_pub_check(r->p, r->b.g);
 }
 
 /* CPU seconds of this thread (user and system) */
@@ -237,7 +221,7 @@ static double measure(int watchers, bool pace, double *proc)
 			t += thread_cpu() - t0;
 			/* the loop idle at last: its checksum, not counted, and
 			 * the watchers let catch up */
-			watch_pub_check(r.p, r.g);
+			watch_pub_check(r.p, r.b.g);
 			pause_ms(60);
 		}
 	}

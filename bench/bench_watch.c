@@ -1,5 +1,6 @@
 /* bench_watch: the game's turn and frame (the poll() that found the key, the command, the frame drawn and presented on an 80x24 terminal, the watchers served) with no publisher, with one watcher, and with 50 watchers attached, detached and stalled at random, each against no watchers in the same run (the target: at most 1.01); beside it the whole CPU of a key at a person's pace, with the checksum the loop makes after it when idle (the frame presented, nothing ready: it never delays a turn or a frame); the memory the queues hold; the watcher's own part per key (the stream read, the copy played and checked, its frame drawn) against the game's; the per-batch check itself, game_checksum (protocol 1) against game_digest (protocol 5). */
 #include "bench.h"
+#include "benchplay.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -21,12 +22,7 @@
 #define NW 50
 
 struct run {
-	struct game *g;
-	struct ui u;
-	struct ui_drawn *d;
-	struct console *c, *s;
-	struct display *disp; /* the terminal backend, writing into memfd */
-	int memfd;
+	struct bench_play b; /* the game, its consoles and display */
 	int loop[2]; /* a pipe never written: the loop's own descriptors (input, display, signals) */
 	struct watch_pub *p;
 	int fd[NW]; /* the watchers' ends, -1: none */
@@ -50,15 +46,8 @@ static void attach(struct run *r, int k)
 static void run_open(struct run *r, int watchers)
 {
 	memset(r, 0, sizeof *r);
-	struct game_opts o = { .seed = 5, .mapgen = MAPGEN_CLASSIC };
-	if (game_create(&r->g, &o))
-		exit(1);
-	((struct c_actor *)ecs_get_mut(r->g->w, r->g->player, COMP_ACTOR))->defense = 1000;
-	r->u = (struct ui){ .screen = UI_PLAY, .hover_x = -1, .hover_y = -1, .score_rank = -1, .can_continue = true };
-	r->d = calloc(1, sizeof *r->d);
-	r->memfd = memfd_create("bench_watch", 0);
-	if (!r->d || r->memfd < 0 || pipe(r->loop) || term_open_fds(&r->disp, -1, r->memfd, 80, 24) || con_create(&r->c, 80, 24) ||
-	    con_create(&r->s, 80, 24))
+	bench_play_open(&r->b, "bench_watch");
+	if (pipe(r->loop))
 		exit(1);
 	for (int i = 0; i < NW; i++)
 		r->fd[i] = -1;
@@ -75,14 +64,9 @@ static void run_close(struct run *r)
 	for (int i = 0; i < NW; i++)
 		if (r->fd[i] >= 0)
 			close(r->fd[i]);
-	game_destroy(r->g);
-	r->disp->ops->close(r->disp);
-	close(r->memfd);
+	bench_play_close(&r->b);
 	close(r->loop[0]);
 	close(r->loop[1]);
-	free(r->d);
-	con_destroy(r->c);
-	con_destroy(r->s);
 }
 
 /* What the watchers do between two turns (not the game's work: not
@@ -91,7 +75,7 @@ static void run_close(struct run *r)
 static void watchers_act(struct run *r, bool random)
 {
 	if (!r->p) {
-		lseek(r->memfd, 0, SEEK_SET);
+		lseek(r->b.memfd, 0, SEEK_SET);
 		return;
 	}
 	if (random) {
@@ -114,7 +98,7 @@ static void watchers_act(struct run *r, bool random)
 			break;
 		}
 	}
-	lseek(r->memfd, 0, SEEK_SET); /* the terminal's bytes are not kept */
+	lseek(r->b.memfd, 0, SEEK_SET); /* the terminal's bytes are not kept */
 	unsigned char sink[65536];
 	for (int i = 0; i < NW; i++)
 		if (r->fd[i] >= 0 && !r->stalled[i])
@@ -161,13 +145,13 @@ static void turn_and_frame(struct run *r, int i)
 	loop_poll(r);
 	struct command c = { .c = (enum cmd)(CMD_MOVE_N + (i * 7 + i / 5) % 8), .item = -1, .x = -1, .y = -1,
 			     .choice = -1 };
-	game_do(r->g, &c);
+	game_do(r->b.g, &c);
 	watch_pub_command(r->p, &c);
-	ui_draw_frame(r->d, &r->u, r->g, r->c, r->s);
-	if (r->c->damaged && r->disp->ops->present(r->disp, r->c))
+	ui_draw_frame(r->b.d, &r->b.u, r->b.g, r->b.c, r->b.s);
+	if (r->b.c->damaged && r->b.disp->ops->present(r->b.disp, r->b.c))
 		exit(1);
-	con_clear_damage(r->c);
-	watch_pub_flush(r->p, &r->u, r->g);
+	con_clear_damage(r->b.c);
+	watch_pub_flush(r->p, &r->b.u, r->b.g);
 }
 
 /* What the loop does next when the key came at a person's pace (nothing
@@ -178,7 +162,7 @@ static void turn_and_frame(struct run *r, int i)
 static void when_idle(struct run *r)
 {
 	if (watch_pub_check_due(r->p) && loop_poll(r) == 0)
-		watch_pub_check(r->p, r->g);
+		watch_pub_check(r->p, r->b.g);
 }
 
 /* One turn; with idle (a key at a person's pace) followed by the loop's
@@ -269,8 +253,8 @@ static double measure_watcher(bool ir)
 		if (i >= 0)
 			loop_turn(&r, i, true); /* the game's key, its check when idle */
 		else
-			watch_pub_flush(r.p, &r.u, r.g); /* the greeting and snapshot */
-		lseek(r.memfd, 0, SEEK_SET);
+			watch_pub_flush(r.p, &r.b.u, r.b.g); /* the greeting and snapshot */
+		lseek(r.b.memfd, 0, SEEK_SET);
 		double t0 = ir ? 0 : bench_now();
 		if (ir && i == 0)
 			bench_ir_start();
@@ -315,13 +299,13 @@ static double measure_check(bool ir, bool digest)
 	volatile uint64_t sink = 0;
 	for (int i = 0; i < TURNS; i++) {
 		loop_turn(&r, i, false);
-		lseek(r.memfd, 0, SEEK_SET);
+		lseek(r.b.memfd, 0, SEEK_SET);
 		double t0 = ir ? 0 : bench_now();
 		if (ir && i == 0)
 			bench_ir_start();
 		else if (ir)
 			CALLGRIND_TOGGLE_COLLECT;
-		sink ^= digest ? game_digest(r.g) : game_checksum(r.g);
+		sink ^= digest ? game_digest(r.b.g) : game_checksum(r.b.g);
 		if (ir && i < TURNS - 1)
 			CALLGRIND_TOGGLE_COLLECT;
 		if (!ir)
