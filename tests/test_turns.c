@@ -473,6 +473,57 @@ static void test_drawables_listed_as_walked(void **state)
 	game_destroy(g);
 }
 
+/* The memory memo's cells (struct world_memo) are cleared cell by cell
+ * when few were marked: after every walk of a played game (three floors),
+ * cell[] is nonzero exactly at the cells named in at[] (when they are all
+ * named), and nowhere past the floor's cells. */
+static void test_memo_cells_exact(void **state)
+{
+	(void)state;
+	struct game *g = gamefix_new(5, MAPGEN_CLASSIC);
+	uint64_t r = 0x2545F4914F6CDD1Dull;
+	int walks = 0, named = 0;
+	for (int turn = 0; turn < 1500 && !game_is_over(g); turn++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		struct command c = {.c = (enum cmd)(CMD_MOVE_N + (int)(r % 8)), .item = -1, .choice = -1};
+		if (turn % 300 == 299)
+			c.c = CMD_DESCEND;
+		if (turn % 10 == 0) { /* an item somewhere (seen or not: marked) */
+			const struct map *m = world_floor(g, g->depth);
+			for (int tries = 0; tries < 200; tries++) {
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				int x = (int)((r >> 20) % (uint64_t)m->w), y = (int)((r >> 40) % (uint64_t)m->h);
+				if (map_walkable(m, x, y)) {
+					(void)gamefix_item(g, ITEM_HEALTH_POTION, x, y);
+					break;
+				}
+			}
+		}
+		struct c_actor *pa = ecs_get_mut(g->w, g->player, COMP_ACTOR);
+		pa->hp = pa->max_hp; /* (he lives on) */
+		int before = g->memo.walks;
+		(void)game_do(g, &c);
+		if (g->memo.walks == before)
+			continue;
+		walks++;
+		const struct world_memo *mo = &g->memo;
+		int set = 0, past = 0, cells = g->map_w * g->map_h;
+		for (int i = 0; i < WORLD_CELLS; i++) {
+			set += mo->cell[i] != 0;
+			past += i >= cells && mo->cell[i];
+		}
+		assert_int_equal(past, 0);
+		if (mo->nat <= WORLD_MEMO_AT) {
+			named++;
+			assert_int_equal(set, mo->nat);
+			for (int k = 0; k < mo->nat; k++)
+				assert_int_equal(mo->cell[mo->at[k]], 1);
+		}
+	}
+	assert_true(walks > 50 && named > 50);
+	game_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_drawables_from_ordered_list),
 		cmocka_unit_test(test_drawables_listed_as_walked),
 		cmocka_unit_test(test_memory_walks_on_change),
+		cmocka_unit_test(test_memo_cells_exact),
 		cmocka_unit_test(test_first_new_item_in_query_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -525,31 +525,37 @@ static inline __attribute__((always_inline)) uint32_t collect_listed_to(const st
 	const struct c_actor *actors = adata;
 	const struct c_item *items = idata;
 	const struct c_ai *ais = aidata;
-	const ecs_entity player = g->player;
+	/* the player's place in COMP_POS's pool (pool places are the
+	 * entities': ents[i] == player exactly there) */
+	const uint32_t player_at = ecs_index(g->w, g->player, COMP_POS);
 	const int depth = g->depth, mw = m ? m->w : 0;
 	const unsigned uw = m ? (unsigned)m->w : 0, uh = m ? (unsigned)m->h : 0;
 	const uint8_t *vis = m ? m->visible : NULL;
 	uint64_t last = 0;
 	bool in_order = true;
 	uint32_t cnt = 0;
-	for (uint32_t jd = 0; jd < h->n; jd++) {
-		const uint32_t j = h->draw[jd], i = h->pos[j], ri = h->render[j];
+	/* the places with a look, in drawing order, packed (h->drawn): most
+	 * are passed over on their position and the view alone */
+	const struct world_here_drawn *dr = h->drawn;
+	for (uint32_t jd = 0, nd = h->ndrawn; jd < nd; jd++) {
+		const uint32_t i = dr[jd].pos;
 		const struct c_pos *p = &pos[i];
-		if (ri == WORLD_HERE_NONE || p->floor != depth)
+		if (p->floor != depth)
 			continue;
-		const ecs_entity e = ents[i];
-		const struct c_render *r = &looks[ri];
 		int x = p->x, y = p->y;
 		bool rem = false;
 		/* (as drawn_at_on: in view, or an item or corpse remembered) */
-		if (e != player && !((unsigned)x < uw && (unsigned)y < uh && vis[y * mw + x])) {
-			const uint32_t mi = h->memory[j];
-			if (r->order == GAME_ORDER_ACTOR || mi == WORLD_HERE_NONE || !mems[mi].known)
+		if (i != player_at && !((unsigned)x < uw && (unsigned)y < uh && vis[y * mw + x])) {
+			const uint32_t mi = dr[jd].memory;
+			if (mi == WORLD_HERE_NONE || looks[dr[jd].render].order == GAME_ORDER_ACTOR || !mems[mi].known)
 				continue;
 			x = mems[mi].x;
 			y = mems[mi].y;
 			rem = true;
 		}
+		const uint32_t j = dr[jd].j;
+		const ecs_entity e = ents[i];
+		const struct c_render *r = &looks[dr[jd].render];
 		if (cnt < cap) {
 			const uint64_t key = world_draw_key(g, e, r);
 			in_order = in_order && (cnt == 0 || key > last);

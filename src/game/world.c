@@ -460,6 +460,12 @@ static void list_here(struct game *g)
 		h->n++;
 	}
 	sort_here(g, h, ents, render);
+	h->ndrawn = 0;
+	for (uint32_t jd = 0; jd < h->n; jd++) {
+		uint32_t j = h->draw[jd];
+		if (h->render[j] != WORLD_HERE_NONE)
+			h->drawn[h->ndrawn++] = (struct world_here_drawn){ h->pos[j], h->render[j], h->memory[j], j };
+	}
 	h->ok = true;
 	h->depth = g->depth;
 	h->v = ecs_pools_version(g->w, WORLD_HERE_POOLS);
@@ -572,7 +578,15 @@ void world_update_memory(struct game *g)
 	if (!m || !memory_may_change(g, m))
 		return;
 	struct world_memo *mo = &g->memo;
-	memset(mo->cell, 0, (size_t)m->w * (size_t)m->h);
+	/* cell[] back to 0: the few cells marked, one by one, or all that may
+	 * be marked */
+	if (mo->nat <= WORLD_MEMO_AT) {
+		for (int k = 0; k < mo->nat; k++)
+			mo->cell[mo->at[k]] = 0;
+	} else {
+		memset(mo->cell, 0, (size_t)mo->dirty);
+	}
+	mo->dirty = m->w * m->h;
 	mo->nat = 0;
 	mo->unsettled = 0;
 	mo->walks++;

@@ -118,6 +118,9 @@ struct game {
 		 * the first WORLD_MEMO_AT of them in at[] */
 		int nat;
 		int32_t at[WORLD_MEMO_AT];
+		/* cell[] is 0 past the first `dirty` bytes (what the next walk
+		 * clears when more than WORLD_MEMO_AT are marked) */
+		int dirty;
 	} memo;
 	/* The entities with a position on the current floor, as their indices
 	 * in COMP_POS's pool (pool order) and in COMP_RENDER's, COMP_MEMORY's,
@@ -139,6 +142,14 @@ struct game {
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
 		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
 		uint32_t draw[WORLD_HERE_MAX];
+		/* The places with a look in drawing order, packed for the walk
+		 * of every frame (game_drawables): place j = draw[jd] as its
+		 * indices in COMP_POS's, COMP_RENDER's and COMP_MEMORY's pools;
+		 * ndrawn of them. */
+		uint32_t ndrawn;
+		struct world_here_drawn {
+			uint32_t pos, render, memory, j;
+		} drawn[WORLD_HERE_MAX];
 	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
 	 * loaded game starts with none): */
