@@ -186,6 +186,44 @@ static void test_placement(void **state)
 	assert_true(kinds[ACTOR_TROLL][8] * 3 > kinds[ACTOR_ORC][8]);
 }
 
+/* Populating a floor again (the current one and another) puts no monster
+ * where one stands and no item where one lies, whoever put them there: on
+ * every floor no cell holds two blockers or two items. */
+static void test_populate_again(void **state)
+{
+	(void)state;
+	int again = 0;
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct game *g;
+		assert_int_equal(world_create(&g, seed, MAPGEN_CLASSIC), 0);
+		for (int d = 1; d <= 3; d++)
+			assert_int_equal(world_generate_floor(g, d), 0);
+		world_rebuild_occ(g); /* (floor 1 is the current one) */
+		for (int round = 0; round < 3; round++)
+			for (int d = 1; d <= 3; d++)
+				world_populate(g, d, -1, -1);
+		for (int d = 1; d <= 3; d++) {
+			static uint8_t blk[WORLD_CELLS], itm[WORLD_CELLS];
+			memset(blk, 0, sizeof(blk));
+			memset(itm, 0, sizeof(itm));
+			for (uint32_t i = 0; i < ecs_slots(g->w); i++) {
+				ecs_entity e = ecs_slot_entity(g->w, i);
+				const struct c_pos *p = ecs_get(g->w, e, COMP_POS);
+				if (!p || p->floor != d)
+					continue;
+				int c = p->y * g->map_w + p->x;
+				if (ecs_has(g->w, e, COMP_BLOCKS))
+					assert_int_equal(blk[c]++, 0);
+				if (ecs_has(g->w, e, COMP_ITEM))
+					assert_int_equal(itm[c]++, 0);
+				again++;
+			}
+		}
+		world_destroy(g);
+	}
+	assert_true(again > 500);
+}
+
 static void test_tables(void **state)
 {
 	(void)state;
@@ -212,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_deep_descent),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_populate_again),
 		cmocka_unit_test(test_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,9 +102,49 @@ int world_generate_floor(struct game *g, int depth)
 	return 0;
 }
 
+/* Bit i of bits: cell i (y * map_w + x) of a floor. */
+#define CELL_WORDS ((WORLD_CELLS + 63) / 64)
+static inline bool cell_bit(const uint64_t *bits, int i)
+{
+	return bits[i / 64] >> (i % 64) & 1;
+}
+static inline void cell_set(uint64_t *bits, int i)
+{
+	bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* The cells of floor `floor` holding a blocker (what world_blocker_at
+ * finds there on a floor other than the current one) into blk, and those
+ * holding an item (world_item_at) into itm: one walk over the positions
+ * instead of one per question. */
+static void floor_cells(const struct game *g, int floor, uint64_t *blk, uint64_t *itm)
+{
+	memset(blk, 0, CELL_WORDS * sizeof(blk[0]));
+	memset(itm, 0, CELL_WORDS * sizeof(itm[0]));
+	const ecs_entity *ents;
+	const void *data;
+	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
+	const struct c_pos *pos = data;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pos[i].floor != floor || !world_on_floor(g, pos[i].x, pos[i].y))
+			continue;
+		uint32_t mk = ecs_mask(g->w, ents[i]);
+		int c = pos[i].y * g->map_w + pos[i].x;
+		if (mk & ECS_BIT(COMP_BLOCKS))
+			cell_set(blk, c);
+		if (mk & ECS_BIT(COMP_ITEM))
+			cell_set(itm, c);
+	}
+}
+
 void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 {
 	const struct map *m = world_floor(g, depth);
+	/* who stands and what lies where on the floor, kept as spawned: the
+	 * current floor's blockers are asked of its occupancy as before */
+	uint64_t blk[CELL_WORDS], itm[CELL_WORDS];
+	const bool here = depth == g->depth;
+	floor_cells(g, depth, blk, itm);
 	int weights[ACTOR_COUNT];
 	for (int k = 0; k < ACTOR_COUNT; k++)
 		weights[k] = content_floor_value(&content_monster_weight[k], depth);
@@ -125,9 +165,11 @@ void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 			/* A taken cell loses its monster (as in the tutorials). */
 			if (!map_walkable(m, x, y) || map_tile(m, x, y) != TILE_FLOOR)
 				continue;
-			if ((x == avoid_x && y == avoid_y) || world_blocker_at(g, depth, x, y) != ECS_NULL)
+			if ((x == avoid_x && y == avoid_y) ||
+			    (here ? world_blocker_at(g, depth, x, y) != ECS_NULL : cell_bit(blk, y * g->map_w + x)))
 				continue;
-			(void)world_spawn_actor(g, (enum actor_kind)kind, depth, x, y, NULL);
+			if (world_spawn_actor(g, (enum actor_kind)kind, depth, x, y, NULL) == 0)
+				cell_set(blk, y * g->map_w + x);
 		}
 		int ni = rng_range(&g->rng, 0, max_items);
 		for (int i = 0; i < ni; i++) {
@@ -136,10 +178,12 @@ void world_populate(struct game *g, int depth, int avoid_x, int avoid_y)
 			int kind = rng_weighted(&g->rng, iweights, ITEM_COUNT);
 			if (kind < 0 || !map_walkable(m, x, y) || map_tile(m, x, y) != TILE_FLOOR)
 				continue;
-			if ((x == avoid_x && y == avoid_y) || world_blocker_at(g, depth, x, y) != ECS_NULL ||
-			    world_item_at(g, depth, x, y) != ECS_NULL)
+			if ((x == avoid_x && y == avoid_y) ||
+			    (here ? world_blocker_at(g, depth, x, y) != ECS_NULL : cell_bit(blk, y * g->map_w + x)) ||
+			    cell_bit(itm, y * g->map_w + x))
 				continue;
-			(void)world_spawn_item(g, kind, depth, x, y, NULL);
+			if (world_spawn_item(g, kind, depth, x, y, NULL) == 0)
+				cell_set(itm, y * g->map_w + x);
 		}
 	}
 }
