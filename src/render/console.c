@@ -27,29 +27,52 @@
 #define MB64(m) MB16(m), MB16((m) + 16), MB16((m) + 32), MB16((m) + 48)
 static const uint64_t moved_bytes[256] = { MB64(0), MB64(64), MB64(128), MB64(192) };
 
-/* dd[j] = CON_MOVED where sc[j] and dc[j] differ, else 0, for j < n (a
- * fresh move's row: dc to take sc's cells); returns how many differ. Four
- * cells compared in two 32-byte compares, their damage bytes looked up by
- * the compares' lane bits (about 4 instructions a cell, not 9). */
-__attribute__((target("avx2"))) static int moved_row_avx2(const struct con_cell *sc, const struct con_cell *dc,
-							  uint8_t *dd, int n)
+/* A fresh move's row in one pass: dc[j] takes sc[j] for j < n, and
+ * dd[j] becomes CON_MOVED where they differed (dd is 0 there before: a
+ * fresh move's rows hold no damage); returns how many differed, the first
+ * and last of them in *lo, *hi (none: -1). Four cells compared in two
+ * 32-byte compares, the four written only when one of them differs,
+ * their damage bytes and count looked up by the compares' lane bits
+ * (about 5 instructions a cell, the copy included). */
+__attribute__((target("avx2"))) static int moved_row_avx2(const struct con_cell *sc, struct con_cell *dc,
+							  uint8_t *dd, int n, int *lo, int *hi)
 {
 	_Static_assert(sizeof(struct con_cell) == 16, "two cells a 32-byte compare");
-	int j = 0, moved = 0;
+	int j = 0, moved = 0, first = -1, last = -1;
+	uint32_t first_b = 0, last_b = 0;
 #define CELLS2(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define EQ2(k) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(CELLS2(sc + (k)), CELLS2(dc + (k)))))
+#define EQ2(a, b) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64((a), (b))))
 	for (; j + 4 <= n; j += 4) {
-		const uint64_t e = moved_bytes[EQ2(j) | EQ2(j + 2) << 4];
+		const __m256i s0 = CELLS2(sc + j), s1 = CELLS2(sc + j + 2);
+		const int eq = EQ2(s0, CELLS2(dc + j)) | EQ2(s1, CELLS2(dc + j + 2)) << 4;
+		if (eq == 0xFF)
+			continue; /* the four alike: nothing to write */
+		_mm256_storeu_si256((__m256i *)(void *)(dc + j), s0);
+		_mm256_storeu_si256((__m256i *)(void *)(dc + j + 2), s1);
+		const uint64_t e = moved_bytes[eq];
 		const uint32_t b = (uint32_t)e;
 		memcpy(dd + j, &b, 4);
 		moved += (int)(e >> 32);
+		if (first < 0) {
+			first = j;
+			first_b = b;
+		}
+		last = j;
+		last_b = b;
 	}
 #undef EQ2
 #undef CELLS2
+	/* the first and last damaged: their bytes' place in their four */
+	*lo = first < 0 ? -1 : first + __builtin_ctz(first_b) / 8;
+	*hi = last < 0 ? -1 : last + (31 - __builtin_clz(last_b)) / 8;
 	for (; j < n; j++) {
-		const uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
-		dd[j] = now;
-		moved += now != 0;
+		if (con_cell_eq(sc[j], dc[j]))
+			continue;
+		dc[j] = sc[j];
+		dd[j] = CON_MOVED;
+		moved++;
+		*lo = *lo < 0 ? j : *lo;
+		*hi = j;
 	}
 	return moved;
 }
@@ -576,23 +599,20 @@ int con_move(struct console *c, int x, int y, int w, int h, int dx, int dy)
 		if (fresh && dy) {
 			/* no damage here (the usual frame): another row's cells
 			 * compared with these, then copied */
-			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
-				continue; /* the same row (a blank one): nothing changes, no damage */
 			int moved = 0, hi = -1;
 #ifdef CON_HAVE_AVX2
 			if (c->avx2) {
-				moved = moved_row_avx2(sc, dc, dd, n);
-				memcpy(dc, sc, (size_t)n * sizeof *dc);
+				int lo;
+				moved = moved_row_avx2(sc, dc, dd, n, &lo, &hi);
 				if (moved) {
-					hi = n - 1;
-					while (!dd[hi]) /* (the last damaged: from the row's end) */
-						hi--;
 					c->damaged += moved;
-					note_damage(c, r, x0 + con_next_damaged(dd, 0, n), x0 + hi);
+					note_damage(c, r, x0 + lo, x0 + hi);
 				}
 				continue;
 			}
 #endif
+			if (!memcmp(dc, sc, (size_t)n * sizeof *dc))
+				continue; /* the same row (a blank one): nothing changes, no damage */
 			_Pragma("GCC unroll 4") for (int j = 0; j < n; j++) {
 				uint8_t now = con_cell_eq(sc[j], dc[j]) ? 0 : CON_MOVED;
 				dd[j] = now;
