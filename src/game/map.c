@@ -59,6 +59,7 @@ bool map_init_size(struct map *m, int w, int h)
 		m->kept[k].r = -1;
 	m->kept_any = false;
 	m->vrows_views = m->views - 1; /* (views is 0: no view's bits) */
+	m->walls_ok = false;
 	return true;
 }
 
@@ -279,6 +280,7 @@ uint64_t map_digest(struct map *m)
 
 void map_changed(struct map *m)
 {
+	m->walls_ok = false;
 	m->dsum_ok = false;
 	m->view_ok = false;
 	forget_kept(m);
@@ -291,6 +293,17 @@ void map_set(struct map *m, int x, int y, enum tile t)
 		return;
 	m->view_ok = false; /* map_view's memo: the walls changed */
 	forget_kept(m);
+	if (m->walls_ok) { /* the cell's bit in its row and in its column */
+		uint64_t rb = (uint64_t)1 << ((FOV_PAD + x) % 64), cb = (uint64_t)1 << ((FOV_PAD + y) % 64);
+		uint64_t *rw = &m->wrows[y][(FOV_PAD + x) / 64], *cw = &m->wcols[x][(FOV_PAD + y) / 64];
+		if (t == TILE_WALL) {
+			*rw |= rb;
+			*cw |= cb;
+		} else {
+			*rw &= ~rb;
+			*cw &= ~cb;
+		}
+	}
 	if (!m->dsum_ok) {
 		m->tile[y * m->w + x] = (uint8_t)t;
 		return;
@@ -397,6 +410,39 @@ static void explore_row(struct map *m, int y, int j0, int j1)
 	}
 }
 
+/* m's walls as bits (struct map's wrows, wcols) made from tile[]. */
+static void walls_make(struct map *m)
+{
+	for (int y = 0; y < m->h; y++) {
+		uint64_t *r = m->wrows[y];
+		for (int k = 0; k < FOV_WORDS(m->w); k++)
+			r[k] = ~(uint64_t)0;
+		const uint8_t *t = m->tile + (size_t)y * (size_t)m->w;
+		for (int x = 0; x < m->w; x++)
+			if (t[x] != TILE_WALL)
+				r[(FOV_PAD + x) / 64] &= ~((uint64_t)1 << ((FOV_PAD + x) % 64));
+	}
+	for (int x = 0; x < m->w; x++) {
+		uint64_t *c = m->wcols[x];
+		for (int k = 0; k < FOV_WORDS(m->h); k++)
+			c[k] = ~(uint64_t)0;
+		for (int y = 0; y < m->h; y++)
+			if (m->tile[y * m->w + x] != TILE_WALL)
+				c[(FOV_PAD + y) / 64] &= ~((uint64_t)1 << ((FOV_PAD + y) % 64));
+	}
+	m->walls_ok = true;
+}
+
+/* The view from (ox, oy) on m (0 <= radius <= FOV_WALLS_RADIUS) as
+ * fov_update_rows makes it, scanned from m's walls as bits. */
+static void view_of_walls(struct map *m, int ox, int oy, int radius, struct fov_rows *rows)
+{
+	if (!m->walls_ok)
+		walls_make(m);
+	const struct fov_walls wb = { &m->wrows[0][0], &m->wcols[0][0], FOV_WORDS(MAP_MAX_W), FOV_WORDS(MAP_MAX_H) };
+	fov_update_walls(&wb, m->w, m->h, ox, oy, radius, m->visible, &m->seen, rows);
+}
+
 void map_update_fov(struct map *m, int ox, int oy, int radius)
 {
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
@@ -415,7 +461,11 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 			rows.bits[j] = kv->bits[j];
 		fov_set_rows(&rows, &kv->box, m->w, m->h, m->visible, &m->seen);
 	} else if (kv || m->dsum_ok) {
-		fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen, &rows);
+		if (radius >= 0 && radius <= FOV_WALLS_RADIUS && map_in(m, ox, oy))
+			view_of_walls(m, ox, oy, radius, &rows);
+		else
+			fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen,
+					&rows);
 		if (kv && rows.n > 0) { /* kept (the rows of a view this wide fit 32 bits) */
 			kv->x = ox;
 			kv->y = oy;

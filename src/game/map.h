@@ -84,6 +84,13 @@ struct map {
 	 * that of view number vrows_views; any other number: not known. */
 	struct fov_rows vrows;
 	uint32_t vrows_views;
+	/* The walls as bits (struct fov_walls: set where sight is blocked,
+	 * and off the floor) while walls_ok: made by the first view after
+	 * map_init_size or map_changed, kept by map_set; what a view's scan
+	 * reads (map_update_fov) instead of tile[]. */
+	bool walls_ok;
+	uint64_t wrows[MAP_MAX_H][FOV_WORDS(MAP_MAX_W)];
+	uint64_t wcols[MAP_MAX_W][FOV_WORDS(MAP_MAX_H)];
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
