@@ -60,6 +60,7 @@ bool map_init_size(struct map *m, int w, int h)
 	m->kept_any = false;
 	m->vrows_views = m->views - 1; /* (views is 0: no view's bits) */
 	m->walls_ok = false;
+	m->dexp_ok = false;
 	return true;
 }
 
@@ -251,17 +252,24 @@ uint64_t map_digest_full(const struct map *m)
 	       array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
 }
 
+/* dexp made from explored[]. */
+static void dexp_make(struct map *m)
+{
+	memset(m->dexp, 0, sizeof m->dexp);
+	for (int y = 0; y < m->h; y++)
+		for (int x = 0; x < m->w; x++)
+			if (m->explored[y * m->w + x])
+				m->dexp[y][x / 64] |= 1ULL << (x % 64);
+	m->dexp_ok = true;
+}
+
 uint64_t map_digest(struct map *m)
 {
 	if (!m->dsum_ok) {
 		int j1 = (m->w + 7) / 8 - 1;
 		m->dsum = static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
 			  array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
-		memset(m->dexp, 0, sizeof m->dexp);
-		for (int y = 0; y < m->h; y++)
-			for (int x = 0; x < m->w; x++)
-				if (m->explored[y * m->w + x])
-					m->dexp[y][x / 64] |= 1ULL << (x % 64);
+		dexp_make(m);
 		m->dsum_ok = true;
 		m->dvis_ok = false;
 	}
@@ -281,6 +289,7 @@ uint64_t map_digest(struct map *m)
 void map_changed(struct map *m)
 {
 	m->walls_ok = false;
+	m->dexp_ok = false;
 	m->dsum_ok = false;
 	m->view_ok = false;
 	forget_kept(m);
@@ -499,7 +508,45 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	 * (visible[] is 0 outside the box: the rest of a word is unchanged),
 	 * the digest's parts of the words that changed replaced */
 	int w = m->w, j0 = m->seen.x0 / 8, j1 = m->seen.x1 / 8;
+	if (!m->dsum_ok && rows.n >= 0) {
+		/* no digest kept, the view as rows of bits: only the cells
+		 * seen for the first time (not in dexp) are written */
+		if (!m->dexp_ok)
+			dexp_make(m);
+		const int x0 = rows.x0, sh = x0 % 64, wd = x0 / 64;
+		const uint8_t *end = m->explored + (size_t)w * (size_t)m->h;
+		for (int k = 0; k < rows.n; k++) {
+			uint64_t *ex = m->dexp[rows.y0 + k];
+			uint64_t seen = ex[wd] >> sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				seen |= ex[wd + 1] << (64 - sh);
+			uint64_t fresh = rows.bits[k] & ~seen;
+			if (!fresh)
+				continue;
+			ex[wd] |= fresh << sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				ex[wd + 1] |= fresh >> (64 - sh);
+			uint8_t *e = m->explored + (size_t)(rows.y0 + k) * (size_t)w + (size_t)x0;
+			while (fresh) { /* eight cells at a time from the first new one */
+				int b = __builtin_ctzll(fresh);
+				uint64_t v = (fresh >> b & 0xFF) * 0x0101010101010101ull & 0x8040201008040201ull;
+				v = ((v + 0x00406070787C7E7Full) >> 7) & 0x0101010101010101ull; /* bit i: byte i */
+				fresh &= ~((uint64_t)0xFF << b);
+				if (end - (e + b) >= 8) {
+					uint64_t a;
+					memcpy(&a, e + b, 8);
+					a |= le64(v);
+					memcpy(e + b, &a, 8);
+				} else {
+					for (int i = 0; i < 8 && e + b + i < end; i++)
+						e[b + i] |= (uint8_t)(v >> (8 * i));
+				}
+			}
+		}
+		return;
+	}
 	if (!m->dsum_ok) {
+		m->dexp_ok = false; /* (explored[] written past it) */
 		/* no digest kept: eight cells at a time from the box's edge */
 		for (int y = m->seen.y0; y <= m->seen.y1; y++) {
 			uint8_t *e = m->explored + (size_t)y * (size_t)w;

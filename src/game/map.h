@@ -61,11 +61,13 @@ struct map {
 	uint64_t dsum, dvis;
 	uint32_t dvis_views;
 	bool dsum_ok, dvis_ok;
-	/* explored[] as bits while dsum_ok (bit x % 64 of word x / 64 of
-	 * row y: cell (x, y) explored), made with dsum and kept by
+	/* explored[] as bits while dexp_ok (bit x % 64 of word x / 64 of
+	 * row y: cell (x, y) explored), made with dsum or by the first view
+	 * given as rows after map_init_size or map_changed, and kept by
 	 * map_update_fov: what tells it, a row of a view at a time, that a
-	 * view saw nothing new */
+	 * view saw nothing new (dsum_ok implies dexp_ok) */
 	uint64_t dexp[MAP_MAX_H][MAP_EXP_WORDS];
+	bool dexp_ok;
 	/* Views taken before (map_update_fov), kept by their cell (index
 	 * y * w + x modulo MAP_KEPT_VIEWS, one a slot): the view from a cell
 	 * depends on the walls alone, so a view from where one is kept is
