@@ -537,6 +537,34 @@ static void test_light_walls(void **st)
 	fov_light_walls(hm.opaque, hm.w, hm.h, -1, 0, 8, v1);
 }
 
+/* The walls of a w x h opacity array as fov_update_walls reads them
+ * (struct fov_walls), made here bit by bit. */
+struct walls_of {
+	uint64_t *rows, *cols;
+	struct fov_walls fw;
+};
+
+static void walls_of(struct walls_of *wo, const uint8_t *op, int w, int h)
+{
+	int rs = FOV_WORDS(w), cs = FOV_WORDS(h);
+	wo->rows = malloc((size_t)h * (size_t)rs * sizeof(uint64_t));
+	wo->cols = malloc((size_t)w * (size_t)cs * sizeof(uint64_t));
+	assert_true(wo->rows && wo->cols);
+	for (int y = 0; y < h; y++)
+		for (int b = 0; b < 64 * rs; b++) {
+			int x = b - FOV_PAD;
+			uint64_t *word = &wo->rows[y * rs + b / 64], bit = (uint64_t)1 << (b % 64);
+			*word = (x < 0 || x >= w || op[y * w + x]) ? *word | bit : *word & ~bit;
+		}
+	for (int x = 0; x < w; x++)
+		for (int b = 0; b < 64 * cs; b++) {
+			int y = b - FOV_PAD;
+			uint64_t *word = &wo->cols[x * cs + b / 64], bit = (uint64_t)1 << (b % 64);
+			*word = (y < 0 || y >= h || op[y * w + x]) ? *word | bit : *word & ~bit;
+		}
+	wo->fw = (struct fov_walls){ wo->rows, wo->cols, rs, cs };
+}
+
 /* fov_update, called again and again on one array (clearing only what it set
  * before), leaves exactly what fov_compute + fov_light_walls leave on a
  * fresh one: generated floors read as tiles (wall = 0) and random clutter
@@ -550,6 +578,8 @@ static void check_update(const uint8_t *cells, enum fov_cells kind, int w, int h
 	for (size_t i = 0; i < n; i++)
 		op[i] = kind == FOV_OPAQUE_ZERO ? cells[i] == 0 : cells[i] != 0;
 	memset(got, 1, n); /* garbage: the first call clears all of it */
+	struct walls_of wb;
+	walls_of(&wb, op, w, h);
 	struct fov_box box = fov_box_all(w, h);
 	struct rng r;
 	rng_seed(&r, seed);
@@ -558,17 +588,22 @@ static void check_update(const uint8_t *cells, enum fov_cells kind, int w, int h
 		int ox = rng_range(&r, -1, w), oy = rng_range(&r, -1, h); /* sometimes off the array */
 		fov_compute(op, w, h, ox, oy, radius, want);
 		fov_light_walls(op, w, h, ox, oy, radius, want);
-		/* every other call through fov_update_rows: what it says it set */
+		/* a call in three through fov_update_rows, one through
+		 * fov_update_walls (when it applies): what they say they set */
 		struct fov_rows rows;
-		if (k % 2)
+		int mode = k % 3;
+		bool walls_apply = radius >= 0 && radius <= 30 && ox >= 0 && oy >= 0 && ox < w && oy < h;
+		if (mode == 2 && walls_apply)
+			fov_update_walls(&wb.fw, w, h, ox, oy, radius, got, &box, &rows);
+		else if (mode)
 			fov_update_rows(cells, kind, w, h, ox, oy, radius, got, &box, &rows);
 		else
 			fov_update(cells, kind, w, h, ox, oy, radius, got, &box);
 		if (memcmp(want, got, n) != 0)
 			print_message("fov_update differs: %dx%d from (%d,%d) radius %d\n", w, h, ox, oy, radius);
-		if (k % 2 && radius >= 0 && radius <= 30)
+		if (mode && radius >= 0 && radius <= 30)
 			assert_true(rows.n >= 0); /* the scan's rows: every view it makes */
-		if (k % 2 && rows.n >= 0) {
+		if (mode && rows.n >= 0) {
 			/* the rows hold exactly the cells set (every other is 0) */
 			size_t set = 0;
 			for (int i = 0; i < rows.n; i++)
@@ -593,6 +628,8 @@ static void check_update(const uint8_t *cells, enum fov_cells kind, int w, int h
 	free(op);
 	free(want);
 	free(got);
+	free(wb.rows);
+	free(wb.cols);
 }
 
 static void test_update_matches(void **st)

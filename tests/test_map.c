@@ -302,6 +302,71 @@ static void test_kept_views_forgotten(void **st)
 
 /* Floor sizes: "WxH" within MAP_MIN_* .. MAP_MAX_*, nothing else; a map
  * made at a size reads walls inside it and outside it. */
+/* The walls struct map keeps as bits (wrows, wcols) for its views: on
+ * floors of several sizes written at will, then changed by thousands of
+ * map_set (walls put and taken, stairs, off the map) between views, and
+ * after map_changed and map_init_size, they are what the tiles give, bit
+ * for bit, each time a view is taken, every view is the scan's and
+ * explored[] the union of the views since map_init_size (written from
+ * the views' bits and dexp, no digest kept). */
+static void test_wall_bits_kept(void **st)
+{
+	(void)st;
+	static struct map m;
+	static uint8_t want[MAP_MAX_CELLS], seen[MAP_MAX_CELLS];
+	static const int sizes[][2] = { { MAP_W, MAP_H }, { MAP_MIN_W, MAP_MIN_H }, { MAP_MAX_W, MAP_MAX_H }, { 63, 65 } };
+	uint64_t r = 0x9E3779B97F4A7C15ull;
+	int checked = 0;
+	memset(&m, 0xA5, sizeof m); /* (garbage: nothing is kept yet) */
+	for (int sz = 0; sz < 4; sz++) {
+		int w = sizes[sz][0], h = sizes[sz][1];
+		assert_true(map_init_size(&m, w, h));
+		memset(seen, 0, sizeof seen);
+		for (int i = 0; i < w * h; i++) { /* written as they lie */
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			m.tile[i] = r % 3 ? TILE_FLOOR : TILE_WALL;
+		}
+		for (int step = 0; step < 400; step++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			int ox = (int)(r % (uint64_t)w), oy = (int)((r >> 20) % (uint64_t)h), radius = (int)((r >> 40) % 31);
+			if (step == 0)
+				radius = 8; /* (the first view after map_init_size given as rows) */
+			if (step == 200) { /* tiles written as they lie, and said so */
+				for (int i = 0; i < w * h; i += 7)
+					m.tile[i] = m.tile[i] == TILE_WALL ? TILE_FLOOR : TILE_WALL;
+				map_changed(&m);
+			}
+			map_update_fov(&m, ox, oy, radius);
+			scanned_view(&m, ox, oy, radius, want);
+			assert_memory_equal(m.visible, want, (size_t)w * (size_t)h);
+			for (int i = 0; i < w * h; i++) /* explored: every view's cells since map_init_size */
+				seen[i] |= want[i];
+			assert_memory_equal(m.explored, seen, (size_t)w * (size_t)h);
+			if (m.walls_ok) {
+				for (int y = 0; y < h; y++)
+					for (int b = 0; b < 64 * FOV_WORDS(w); b++) {
+						int x = b - FOV_PAD;
+						bool wall = x < 0 || x >= w || m.tile[y * w + x] == TILE_WALL;
+						assert_int_equal(m.wrows[y][b / 64] >> (b % 64) & 1, wall);
+					}
+				for (int x = 0; x < w; x++)
+					for (int b = 0; b < 64 * FOV_WORDS(h); b++) {
+						int y = b - FOV_PAD;
+						bool wall = y < 0 || y >= h || m.tile[y * w + x] == TILE_WALL;
+						assert_int_equal(m.wcols[x][b / 64] >> (b % 64) & 1, wall);
+					}
+				checked++;
+			}
+			for (int k = 0; k < 10; k++) { /* then some cells set */
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				int x = (int)(r % (uint64_t)(w + 4)) - 2, y = (int)((r >> 20) % (uint64_t)(h + 4)) - 2;
+				map_set(&m, x, y, (enum tile)((r >> 40) % 4));
+			}
+		}
+	}
+	assert_true(checked > 1500);
+}
+
 static void test_sizes(void **st)
 {
 	(void)st;
@@ -343,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_kept_views_as_scanned),
 		cmocka_unit_test(test_kept_views_forgotten),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_wall_bits_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

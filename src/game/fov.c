@@ -42,6 +42,7 @@ struct frac {
 /* Largest radius handled with one 64-bit mask per row (2 * 30 + 1 bits). */
 #define MASK_RADIUS 30
 _Static_assert(FOV_ROWS_MAX >= 2 * MASK_RADIUS + 1, "fov_rows holds a view's rows");
+_Static_assert(FOV_WALLS_RADIUS == MASK_RADIUS, "fov_update_walls scans on masks");
 
 struct scan {
 	const uint8_t *cells;
@@ -52,6 +53,7 @@ struct scan {
 	const int *lim;    /* lim[depth]: largest |col| inside the circle; NULL = none */
 	int r2;            /* radius * radius + radius, or -1 for unlimited */
 	int mr;            /* fov_light_walls' masks: bit x - ox + mr of row y - oy + mr */
+	const struct fov_walls *walls; /* fov_rows_of_bits: the walls as bits (cells, visible unused) */
 	bool track;        /* fov_update: keep the box of the rows scanned below */
 	int bx0, by0, bx1, by1;
 };
@@ -639,13 +641,21 @@ static inline __attribute__((always_inline)) void write_bits(uint8_t *p, int n, 
 /* fov_update's view for 0 <= radius <= MASK_RADIUS, NB = (2 * radius + 3 +
  * 7) / 8: what scan_all and light_walls_masked set (s->visible is all 0
  * on entry), written row by row into the box of the disc. */
+/* The 64 bits of the words at p from bit b on (b >= 0; word b / 64 + 1
+ * read only when b is not a multiple of 64). */
+static inline uint64_t bits_at(const uint64_t *p, int b)
+{
+	int k = b >> 6, sh = b & 63;
+	return sh ? p[k] >> sh | p[k + 1] << (64 - sh) : p[k];
+}
+
+/* B: the window from s->walls' bits, else from s->cells. */
 static inline __attribute__((always_inline)) void view_nb(const struct scan *s, int radius, struct fov_rows *rows,
-							   const int NB, const bool R)
+							   const int NB, const bool R, const bool B)
 {
 	const int c = radius + 1, n = 2 * radius + 3, w = s->w, h = s->h, ox = s->ox, oy = s->oy;
 	const int *lim = lim_tab[radius];
 	const uint64_t all = ((uint64_t)1 << n) - 1;
-	uint8_t *vend = s->visible + (size_t)w * (size_t)h;
 	/* columns and rows of the window on the map */
 	int xa = ox - c < 0 ? 0 : ox - c, xb = ox - c + n - 1 >= w ? w - 1 : ox - c + n - 1;
 	int ya = oy - c < 0 ? 0 : oy - c, yb = oy - c + n - 1 >= h ? h - 1 : oy - c + n - 1;
@@ -655,20 +665,31 @@ static inline __attribute__((always_inline)) void view_nb(const struct scan *s, 
 	uint8_t col[8][WIN_PAD];
 	for (int j = 0; j < n; j++)
 		vh[j] = vv[j] = 0;
-	for (int j = 0; j < n; j++) {
-		int y = oy - c + j;
-		if (y < ya || y > yb) {
-			H[j] = all;
-		} else {
-			const uint8_t *p = s->cells + (size_t)y * (size_t)w + (size_t)xa;
-			H[j] = colout | read_bits(p, xb - xa + 1, s->cells + (size_t)w * (size_t)h, s->inv, NB)
-						<< (xa - (ox - c));
+	if (B) { /* rows and columns of the window as kept: off the map set */
+		const struct fov_walls *wb = s->walls;
+		for (int j = 0; j < n; j++) {
+			int y = oy - c + j, x = ox - c + j;
+			H[j] = y < ya || y > yb ? all
+						: bits_at(wb->rows + (size_t)y * (size_t)wb->rstride, FOV_PAD + ox - c) & all;
+			V[j] = x < xa || x > xb ? all
+						: bits_at(wb->cols + (size_t)x * (size_t)wb->cstride, FOV_PAD + oy - c) & all;
 		}
-		split(col, j, H[j], NB);
+	} else {
+		for (int j = 0; j < n; j++) {
+			int y = oy - c + j;
+			if (y < ya || y > yb) {
+				H[j] = all;
+			} else {
+				const uint8_t *p = s->cells + (size_t)y * (size_t)w + (size_t)xa;
+				H[j] = colout | read_bits(p, xb - xa + 1, s->cells + (size_t)w * (size_t)h, s->inv, NB)
+							<< (xa - (ox - c));
+			}
+			split(col, j, H[j], NB);
+		}
+		for (int j = n; j < 8 * NB; j++)
+			split(col, j, 0, NB);
+		transpose_nb(col, n, V, NB);
 	}
-	for (int j = n; j < 8 * NB; j++)
-		split(col, j, 0, NB);
-	transpose_nb(col, n, V, NB);
 	struct mq q[4] = {
 		{ H + c, vh + c, -1, c, oy, lim, colout, 0 },        /* north */
 		{ V + c, vv + c, 1, c, w - 1 - ox, lim, rowout, 0 }, /* east */
@@ -695,6 +716,7 @@ static inline __attribute__((always_inline)) void view_nb(const struct scan *s, 
 	int x0 = ox - radius < 0 ? 0 : ox - radius, x1 = ox + radius >= w ? w - 1 : ox + radius;
 	int ja = oy - radius < 0 ? c - oy : c - radius, jb = oy + radius >= h ? c + h - 1 - oy : c + radius;
 	uint8_t *out = s->visible + (size_t)(oy - c + ja) * (size_t)w + (size_t)x0;
+	uint8_t *vend = s->visible + (size_t)w * (size_t)h;
 	if (R) {
 		rows->x0 = x0;
 		rows->y0 = oy - c + ja;
@@ -713,28 +735,46 @@ static inline __attribute__((always_inline)) void view_nb(const struct scan *s, 
 	}
 }
 
-/* view_nb with NB and whether rows are wanted as constants. */
-#define VIEW_NB(R)                                                                                                     \
+/* view_nb with NB, whether rows are wanted and where the walls come from
+ * as constants. */
+#define VIEW_NB(R, B)                                                                                                  \
 	switch ((2 * radius + 3 + 7) / 8) {                                                                            \
-	case 1: view_nb(s, radius, rows, 1, R); break;                                                                 \
-	case 2: view_nb(s, radius, rows, 2, R); break;                                                                 \
-	case 3: view_nb(s, radius, rows, 3, R); break;                                                                 \
-	case 4: view_nb(s, radius, rows, 4, R); break;                                                                 \
-	case 5: view_nb(s, radius, rows, 5, R); break;                                                                 \
-	case 6: view_nb(s, radius, rows, 6, R); break;                                                                 \
-	case 7: view_nb(s, radius, rows, 7, R); break;                                                                 \
-	default: view_nb(s, radius, rows, 8, R); break;                                                                \
+	case 1: view_nb(s, radius, rows, 1, R, B); break;                                                              \
+	case 2: view_nb(s, radius, rows, 2, R, B); break;                                                              \
+	case 3: view_nb(s, radius, rows, 3, R, B); break;                                                              \
+	case 4: view_nb(s, radius, rows, 4, R, B); break;                                                              \
+	case 5: view_nb(s, radius, rows, 5, R, B); break;                                                              \
+	case 6: view_nb(s, radius, rows, 6, R, B); break;                                                              \
+	case 7: view_nb(s, radius, rows, 7, R, B); break;                                                              \
+	default: view_nb(s, radius, rows, 8, R, B); break;                                                             \
 	}
 
 static void view_masked(const struct scan *s, int radius)
 {
 	struct fov_rows *rows = NULL;
-	VIEW_NB(false)
+	VIEW_NB(false, false)
 }
 
 static void view_masked_rows(const struct scan *s, int radius, struct fov_rows *rows)
 {
-	VIEW_NB(true)
+	VIEW_NB(true, false)
+}
+
+static void clear_last(int w, int h, uint8_t *visible, struct fov_box *last);
+
+static void view_bits_rows(const struct scan *s, int radius, struct fov_rows *rows)
+{
+	VIEW_NB(true, true)
+}
+
+void fov_update_walls(const struct fov_walls *walls, int w, int h, int ox, int oy, int radius, uint8_t *visible,
+		      struct fov_box *last, struct fov_rows *rows)
+{
+	clear_last(w, h, visible, last);
+	struct scan s = { .walls = walls, .visible = visible, .w = w, .h = h, .ox = ox, .oy = oy };
+	view_bits_rows(&s, radius, rows);
+	*last = (struct fov_box){ ox - radius < 0 ? 0 : ox - radius, oy - radius < 0 ? 0 : oy - radius,
+				  ox + radius >= w ? w - 1 : ox + radius, oy + radius >= h ? h - 1 : oy + radius };
 }
 
 /* Fills s for a view from (ox, oy) (on the array) and scans the four

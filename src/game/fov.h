@@ -68,4 +68,26 @@ void fov_update_rows(const uint8_t *cells, enum fov_cells kind, int w, int h, in
 void fov_set_rows(const struct fov_rows *rows, const struct fov_box *box, int w, int h, uint8_t *visible,
 		  struct fov_box *last);
 
+/* What blocks sight on a w x h array as bits, kept by its owner (struct
+ * map) for fov_rows_of_bits: row y is the words rows + y * rstride, whose
+ * bit FOV_PAD + x (bit b of the row: bit b % 64 of word b / 64) is set
+ * when cell (x, y) blocks sight; the FOV_PAD bits before x = 0 and all
+ * from x = w on are set (off the array). Column x likewise: the words
+ * cols + x * cstride, bit FOV_PAD + y for cell (x, y). A row needs
+ * FOV_WORDS(w) words, a column FOV_WORDS(h). */
+#define FOV_PAD 64
+#define FOV_WORDS(n) (((n) + 2 * FOV_PAD + 63) / 64)
+struct fov_walls {
+	const uint64_t *rows, *cols;
+	int rstride, cstride;
+};
+
+/* The largest radius fov_update_walls takes. */
+#define FOV_WALLS_RADIUS 30
+/* fov_update_rows on the array walls describes, for an origin on it and
+ * 0 <= radius <= FOV_WALLS_RADIUS (w, h > 0): the same visible, *last and *rows,
+ * with the walls read as bits (no tile array). */
+void fov_update_walls(const struct fov_walls *walls, int w, int h, int ox, int oy, int radius, uint8_t *visible,
+		      struct fov_box *last, struct fov_rows *rows);
+
 #endif

@@ -59,6 +59,8 @@ bool map_init_size(struct map *m, int w, int h)
 		m->kept[k].r = -1;
 	m->kept_any = false;
 	m->vrows_views = m->views - 1; /* (views is 0: no view's bits) */
+	m->walls_ok = false;
+	m->dexp_ok = false;
 	return true;
 }
 
@@ -250,17 +252,24 @@ uint64_t map_digest_full(const struct map *m)
 	       array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
 }
 
+/* dexp made from explored[]. */
+static void dexp_make(struct map *m)
+{
+	memset(m->dexp, 0, sizeof m->dexp);
+	for (int y = 0; y < m->h; y++)
+		for (int x = 0; x < m->w; x++)
+			if (m->explored[y * m->w + x])
+				m->dexp[y][x / 64] |= 1ULL << (x % 64);
+	m->dexp_ok = true;
+}
+
 uint64_t map_digest(struct map *m)
 {
 	if (!m->dsum_ok) {
 		int j1 = (m->w + 7) / 8 - 1;
 		m->dsum = static_part(m) + array_sum(m, DIG_TILE, 0, m->h - 1, 0, j1) +
 			  array_sum(m, DIG_EXPLORED, 0, m->h - 1, 0, j1);
-		memset(m->dexp, 0, sizeof m->dexp);
-		for (int y = 0; y < m->h; y++)
-			for (int x = 0; x < m->w; x++)
-				if (m->explored[y * m->w + x])
-					m->dexp[y][x / 64] |= 1ULL << (x % 64);
+		dexp_make(m);
 		m->dsum_ok = true;
 		m->dvis_ok = false;
 	}
@@ -279,6 +288,8 @@ uint64_t map_digest(struct map *m)
 
 void map_changed(struct map *m)
 {
+	m->walls_ok = false;
+	m->dexp_ok = false;
 	m->dsum_ok = false;
 	m->view_ok = false;
 	forget_kept(m);
@@ -291,6 +302,17 @@ void map_set(struct map *m, int x, int y, enum tile t)
 		return;
 	m->view_ok = false; /* map_view's memo: the walls changed */
 	forget_kept(m);
+	if (m->walls_ok) { /* the cell's bit in its row and in its column */
+		uint64_t rb = (uint64_t)1 << ((FOV_PAD + x) % 64), cb = (uint64_t)1 << ((FOV_PAD + y) % 64);
+		uint64_t *rw = &m->wrows[y][(FOV_PAD + x) / 64], *cw = &m->wcols[x][(FOV_PAD + y) / 64];
+		if (t == TILE_WALL) {
+			*rw |= rb;
+			*cw |= cb;
+		} else {
+			*rw &= ~rb;
+			*cw &= ~cb;
+		}
+	}
 	if (!m->dsum_ok) {
 		m->tile[y * m->w + x] = (uint8_t)t;
 		return;
@@ -397,6 +419,39 @@ static void explore_row(struct map *m, int y, int j0, int j1)
 	}
 }
 
+/* m's walls as bits (struct map's wrows, wcols) made from tile[]. */
+static void walls_make(struct map *m)
+{
+	for (int y = 0; y < m->h; y++) {
+		uint64_t *r = m->wrows[y];
+		for (int k = 0; k < FOV_WORDS(m->w); k++)
+			r[k] = ~(uint64_t)0;
+		const uint8_t *t = m->tile + (size_t)y * (size_t)m->w;
+		for (int x = 0; x < m->w; x++)
+			if (t[x] != TILE_WALL)
+				r[(FOV_PAD + x) / 64] &= ~((uint64_t)1 << ((FOV_PAD + x) % 64));
+	}
+	for (int x = 0; x < m->w; x++) {
+		uint64_t *c = m->wcols[x];
+		for (int k = 0; k < FOV_WORDS(m->h); k++)
+			c[k] = ~(uint64_t)0;
+		for (int y = 0; y < m->h; y++)
+			if (m->tile[y * m->w + x] != TILE_WALL)
+				c[(FOV_PAD + y) / 64] &= ~((uint64_t)1 << ((FOV_PAD + y) % 64));
+	}
+	m->walls_ok = true;
+}
+
+/* The view from (ox, oy) on m (0 <= radius <= FOV_WALLS_RADIUS) as
+ * fov_update_rows makes it, scanned from m's walls as bits. */
+static void view_of_walls(struct map *m, int ox, int oy, int radius, struct fov_rows *rows)
+{
+	if (!m->walls_ok)
+		walls_make(m);
+	const struct fov_walls wb = { &m->wrows[0][0], &m->wcols[0][0], FOV_WORDS(MAP_MAX_W), FOV_WORDS(MAP_MAX_H) };
+	fov_update_walls(&wb, m->w, m->h, ox, oy, radius, m->visible, &m->seen, rows);
+}
+
 void map_update_fov(struct map *m, int ox, int oy, int radius)
 {
 	/* walls are TILE_WALL == 0; only the cells the view touches are read
@@ -415,7 +470,11 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 			rows.bits[j] = kv->bits[j];
 		fov_set_rows(&rows, &kv->box, m->w, m->h, m->visible, &m->seen);
 	} else if (kv || m->dsum_ok) {
-		fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen, &rows);
+		if (radius >= 0 && radius <= FOV_WALLS_RADIUS && map_in(m, ox, oy))
+			view_of_walls(m, ox, oy, radius, &rows);
+		else
+			fov_update_rows(m->tile, FOV_OPAQUE_ZERO, m->w, m->h, ox, oy, radius, m->visible, &m->seen,
+					&rows);
 		if (kv && rows.n > 0) { /* kept (the rows of a view this wide fit 32 bits) */
 			kv->x = ox;
 			kv->y = oy;
@@ -449,7 +508,45 @@ void map_update_fov(struct map *m, int ox, int oy, int radius)
 	 * (visible[] is 0 outside the box: the rest of a word is unchanged),
 	 * the digest's parts of the words that changed replaced */
 	int w = m->w, j0 = m->seen.x0 / 8, j1 = m->seen.x1 / 8;
+	if (!m->dsum_ok && rows.n >= 0) {
+		/* no digest kept, the view as rows of bits: only the cells
+		 * seen for the first time (not in dexp) are written */
+		if (!m->dexp_ok)
+			dexp_make(m);
+		const int x0 = rows.x0, sh = x0 % 64, wd = x0 / 64;
+		const uint8_t *end = m->explored + (size_t)w * (size_t)m->h;
+		for (int k = 0; k < rows.n; k++) {
+			uint64_t *ex = m->dexp[rows.y0 + k];
+			uint64_t seen = ex[wd] >> sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				seen |= ex[wd + 1] << (64 - sh);
+			uint64_t fresh = rows.bits[k] & ~seen;
+			if (!fresh)
+				continue;
+			ex[wd] |= fresh << sh;
+			if (sh && wd + 1 < MAP_EXP_WORDS)
+				ex[wd + 1] |= fresh >> (64 - sh);
+			uint8_t *e = m->explored + (size_t)(rows.y0 + k) * (size_t)w + (size_t)x0;
+			while (fresh) { /* eight cells at a time from the first new one */
+				int b = __builtin_ctzll(fresh);
+				uint64_t v = (fresh >> b & 0xFF) * 0x0101010101010101ull & 0x8040201008040201ull;
+				v = ((v + 0x00406070787C7E7Full) >> 7) & 0x0101010101010101ull; /* bit i: byte i */
+				fresh &= ~((uint64_t)0xFF << b);
+				if (end - (e + b) >= 8) {
+					uint64_t a;
+					memcpy(&a, e + b, 8);
+					a |= le64(v);
+					memcpy(e + b, &a, 8);
+				} else {
+					for (int i = 0; i < 8 && e + b + i < end; i++)
+						e[b + i] |= (uint8_t)(v >> (8 * i));
+				}
+			}
+		}
+		return;
+	}
 	if (!m->dsum_ok) {
+		m->dexp_ok = false; /* (explored[] written past it) */
 		/* no digest kept: eight cells at a time from the box's edge */
 		for (int y = m->seen.y0; y <= m->seen.y1; y++) {
 			uint8_t *e = m->explored + (size_t)y * (size_t)w;

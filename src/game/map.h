@@ -61,11 +61,13 @@ struct map {
 	uint64_t dsum, dvis;
 	uint32_t dvis_views;
 	bool dsum_ok, dvis_ok;
-	/* explored[] as bits while dsum_ok (bit x % 64 of word x / 64 of
-	 * row y: cell (x, y) explored), made with dsum and kept by
+	/* explored[] as bits while dexp_ok (bit x % 64 of word x / 64 of
+	 * row y: cell (x, y) explored), made with dsum or by the first view
+	 * given as rows after map_init_size or map_changed, and kept by
 	 * map_update_fov: what tells it, a row of a view at a time, that a
-	 * view saw nothing new */
+	 * view saw nothing new (dsum_ok implies dexp_ok) */
 	uint64_t dexp[MAP_MAX_H][MAP_EXP_WORDS];
+	bool dexp_ok;
 	/* Views taken before (map_update_fov), kept by their cell (index
 	 * y * w + x modulo MAP_KEPT_VIEWS, one a slot): the view from a cell
 	 * depends on the walls alone, so a view from where one is kept is
@@ -84,6 +86,13 @@ struct map {
 	 * that of view number vrows_views; any other number: not known. */
 	struct fov_rows vrows;
 	uint32_t vrows_views;
+	/* The walls as bits (struct fov_walls: set where sight is blocked,
+	 * and off the floor) while walls_ok: made by the first view after
+	 * map_init_size or map_changed, kept by map_set; what a view's scan
+	 * reads (map_update_fov) instead of tile[]. */
+	bool walls_ok;
+	uint64_t wrows[MAP_MAX_H][FOV_WORDS(MAP_MAX_W)];
+	uint64_t wcols[MAP_MAX_W][FOV_WORDS(MAP_MAX_H)];
 };
 
 /* Sets m to a MAP_W x MAP_H floor of solid wall: nothing visible or explored,
