@@ -838,9 +838,12 @@ BLEND_CELLS(avx512, AVX512_FN)
 	__attribute__((target(TARGET))) void blit_band_##SUF(const struct blitter *b, const struct band *bd,   \
 							      struct surface *s)                                \
 	{                                                                                                  \
-		draw_band_body(b, bd, s, true);                                                            \
-		if (!blend_cells_##SUF(b, bd, s))                                                          \
-			blend_cells(b, bd, s);                                                             \
+		/* (a damaged draw's bands are mostly kept cells only: copied alone) */                   \
+		if (bd->nf || bd->ns || bd->nb) {                                                          \
+			draw_band_body(b, bd, s, true);                                                    \
+			if (!blend_cells_##SUF(b, bd, s))                                                  \
+				blend_cells(b, bd, s);                                                     \
+		}                                                                                          \
 		copy_cells(bd, s);                                                                         \
 		if (bd->stream)                                                                            \
 			_mm_sfence(); /* the streamed stores ordered before what follows */                \
