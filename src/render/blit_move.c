@@ -172,7 +172,7 @@ __attribute__((target("avx2"))) static void moved_bits_avx2(const uint8_t *d, in
 			w[i / 64] |= m << 32;
 	}
 	if (i < n) {
-		uint64_t rest[1];
+		uint64_t rest[1] = { 0 }; /* (moved_bits sets it: n - i >= 1) */
 		moved_bits(d, lo + i, hi, false, rest); /* (fewer than 32: one word) */
 		if (i % 64 == 0)
 			w[i / 64] = rest[0];
