@@ -908,6 +908,56 @@ static inline struct srcview src_view(const struct blitter *b, int r, bool rgb56
 	return (struct srcview){ b->kind, o->bits, o->bits_done, x->px, x->done, x->off, x->rowb, b->f->colour != NULL };
 }
 
+/* The short path of a damaged draw at rotation 0 in a band wholly on the
+ * surface s (blit_draw_rows): from cell t of the band's console row (cells
+ * row, damage drow) on to before tend (cells wholly on the surface), the
+ * damaged cells the cell cache holds drawn (a whole wide map cell from its
+ * wide slot when wide, the band's row ends of its damage spanned, its tail
+ * damaged and on the surface too; else the cell from its slot) queued as
+ * copies, the others skipped, up to the first damaged cell that is not
+ * kept so (a wide head whose tail is damaged and on the surface but whose
+ * wide slot is not drawn, or a cell not in the cache): returns its index
+ * (tend when none). The general path does the same for those cells,
+ * looking up more (the cell's sheet, its glyph, noting it). */
+static inline int kept_run(struct blitter *b, struct surface *s, const struct con_cell *row, const uint8_t *drow,
+			   int t, int tend, bool wide)
+{
+	struct cell_cache *cc = &b->cc;
+	struct band *bd = &b->band;
+	int bw = bd->bw;
+	while (t < tend) {
+		if (!drow[t]) {
+			t = con_next_damaged(drow, t + 1, tend);
+			continue;
+		}
+		const struct con_cell *cell = &row[t];
+		uint32_t ck = cc_index(cc, cell);
+		if (wide && (cell->flags & CON_WIDE) && t + 1 < tend && drow[t + 1]) {
+			uint32_t w = ck & cc->wmask;
+			struct con_cell tail = *cell;
+			tail.flags ^= CON_WIDE | CON_TAIL;
+			if (cc->wstate[w] != CC_DRAWN || !con_cell_eq(cc->wkey[w], *cell) || !con_cell_eq(cell[1], tail))
+				return t; /* (the general path notes it, or makes its wide slot) */
+			struct cjob *k = &bd->wide[bd->nw++];
+			k->px = cc->wpx + (size_t)w * 2 * cc->cellb;
+			k->sx0 = t * bw;
+			if (bd->nw == BLIT_JOBS)
+				flush_band(b, s);
+			t += 2;
+			continue;
+		}
+		if (!cc_drawn(cc, &ck, cell))
+			return t;
+		struct cjob *k = &bd->copy[bd->nc++];
+		k->px = cc->px + (size_t)ck * cc->cellb;
+		k->sx0 = t * bw;
+		if (bd->nc == BLIT_JOBS)
+			flush_band(b, s);
+		t++;
+	}
+	return t;
+}
+
 void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *s, const uint8_t *damage,
 		    const struct con_span *rows)
 {
@@ -964,6 +1014,7 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 	 * one), and never when sw < bw */
 	unsigned span = sw >= bw ? (unsigned)(sw - bw) : 0;
 	bool any_inside = sw >= bw;
+	int nin = any_inside ? sw / bw : 0; /* at rotation 0: cells 0 .. nin - 1 lie wholly on the surface */
 	struct band *bd = &b->band;
 	bd->o = o;
 	bd->bw = bw;
@@ -1025,6 +1076,13 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 		ptrdiff_t ci = (turned ? (ptrdiff_t)k0 * c->w + a : (ptrdiff_t)a * c->w + k0) + t0 * dci;
 		int sx0 = (flip_x ? s->width - ncells * bw : 0) + t0 * bw;
 		bool wide_band = wide && keep;
+		/* kept cells found first by a short path (kept_run): a damaged
+		 * draw at rotation 0 of a band wholly on the surface, its row's
+		 * damage spanned */
+		bool kept_fast = keep && r == 0 && rows;
+		const struct con_cell *brow = c->cells + (size_t)a * (size_t)c->w;
+		const uint8_t *drow = damage ? damage + (size_t)a * (size_t)c->w : NULL;
+		int tend = t1 < nin ? t1 : nin;
 		int t = t0;
 		/* text_fast: the band's text cells up to its first map cell (then
 		 * the general loop below goes on from there) */
@@ -1058,6 +1116,16 @@ void blit_draw_rows(struct blitter *b, const struct console *c, struct surface *
 			}
 		}
 		for (; t < t1; t++, ci += dci, sx0 += bw) {
+			if (kept_fast) {
+				/* on from t with the kept cells (to the first that is
+				 * not one: drawn by the path below, then on again) */
+				int u = kept_run(b, s, brow, drow, t, tend, wide_band);
+				ci += u - t;
+				sx0 += (u - t) * bw;
+				t = u;
+				if (t >= t1)
+					break;
+			}
 			if (damage && !damage[ci]) {
 				if (!turned && !flip_x) { /* on to the row's next damaged cell */
 					int skip = con_next_damaged(damage + (ci - t), t + 1, t1) - t - 1;

@@ -611,7 +611,7 @@ static inline __attribute__((always_inline)) void copy_cells(const struct band *
 		case 32: copy_rows(dst, src, stride, 32, bh); break;
 		case 48: /* 1080p's 12x24 cells: rows and their count known, the loop unrolled */
 			if (bh == 24)
-				copy_rows(dst, src, stride, 48, 24);
+				copy_rows24(dst, src, stride, 48);
 			else
 				copy_rows(dst, src, stride, 48, bh);
 			break;
@@ -624,7 +624,7 @@ static inline __attribute__((always_inline)) void copy_cells(const struct band *
 		const uint8_t *src = bd->wide[i].px;
 		uint8_t *dst = top + (size_t)bd->wide[i].sx0 * bpp;
 		if (n == 48 && bh == 24) /* 1080p's 24×24 map cells */
-			copy_rows(dst, src, stride, 96, 24);
+			copy_rows24(dst, src, stride, 96);
 		else if (n == 48)
 			copy_rows(dst, src, stride, 96, bh);
 		else
@@ -838,9 +838,12 @@ BLEND_CELLS(avx512, AVX512_FN)
 	__attribute__((target(TARGET))) void blit_band_##SUF(const struct blitter *b, const struct band *bd,   \
 							      struct surface *s)                                \
 	{                                                                                                  \
-		draw_band_body(b, bd, s, true);                                                            \
-		if (!blend_cells_##SUF(b, bd, s))                                                          \
-			blend_cells(b, bd, s);                                                             \
+		/* (a damaged draw's bands are mostly kept cells only: copied alone) */                   \
+		if (bd->nf || bd->ns || bd->nb) {                                                          \
+			draw_band_body(b, bd, s, true);                                                    \
+			if (!blend_cells_##SUF(b, bd, s))                                                  \
+				blend_cells(b, bd, s);                                                     \
+		}                                                                                          \
 		copy_cells(bd, s);                                                                         \
 		if (bd->stream)                                                                            \
 			_mm_sfence(); /* the streamed stores ordered before what follows */                \

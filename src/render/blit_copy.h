@@ -91,4 +91,30 @@ static inline __attribute__((always_inline)) void copy_rows(uint8_t *dst, const 
 		copy_row(dst, src, n);
 }
 
+/* 24 rows of n bytes (n a constant where the caller's is: 1080p's 48-byte
+ * text cells and 96-byte map cells), written out: the source's offsets
+ * are constants and the destination moves on once every four rows (the
+ * four-row loop of copy_rows kept a counter and two pointers going: about
+ * 18 instructions a cell more). */
+static inline __attribute__((always_inline)) void copy_rows24(uint8_t *dst, const uint8_t *src, size_t stride,
+							      size_t n)
+{
+	size_t stride3 = 3 * stride, stride4 = 4 * stride;
+#define COPY_ROWS4(k)                                                                                                 \
+	do {                                                                                                           \
+		copy_row(dst, src + (4 * (k)) * n, n);                                                                 \
+		copy_row(dst + stride, src + (4 * (k) + 1) * n, n);                                                     \
+		copy_row(dst + 2 * stride, src + (4 * (k) + 2) * n, n);                                                 \
+		copy_row(dst + stride3, src + (4 * (k) + 3) * n, n);                                                    \
+		dst += stride4;                                                                                        \
+	} while (0)
+	COPY_ROWS4(0);
+	COPY_ROWS4(1);
+	COPY_ROWS4(2);
+	COPY_ROWS4(3);
+	COPY_ROWS4(4);
+	COPY_ROWS4(5);
+#undef COPY_ROWS4
+}
+
 #endif

@@ -154,6 +154,34 @@ static void moved_bits(const uint8_t *d, int lo, int hi, bool back, uint64_t *w)
 	}
 }
 
+#ifdef BLIT_HAVE_AVX2
+/* moved_bits for a row visited left to right (back false), with AVX2:
+ * 32 cells a step (bit 1 of each damage byte shifted to its top bit,
+ * gathered by one movemask: the eight-byte multiply's words took about
+ * 200 instructions a 160-cell row of the 1080p game's scrolls), the last
+ * fewer than 32 by moved_bits. */
+__attribute__((target("avx2"))) static void moved_bits_avx2(const uint8_t *d, int lo, int hi, uint64_t *w)
+{
+	int n = hi - lo + 1, i = 0;
+	for (; i + 32 <= n; i += 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(d + lo + i));
+		uint64_t m = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(v, 6));
+		if (i % 64 == 0) /* a word's first 32 cells: the word is set, not or'ed */
+			w[i / 64] = m;
+		else
+			w[i / 64] |= m << 32;
+	}
+	if (i < n) {
+		uint64_t rest[1] = { 0 }; /* (moved_bits sets it: n - i >= 1) */
+		moved_bits(d, lo + i, hi, false, rest); /* (fewer than 32: one word) */
+		if (i % 64 == 0)
+			w[i / 64] = rest[0];
+		else
+			w[i / 64] |= rest[0] << 32;
+	}
+}
+#endif
+
 /* The first i in from .. n - 1 whose bit in w (moved_bits) is set (or,
  * with set false, clear); n when none is. */
 static inline int next_bit(const uint64_t *w, int n, int from, bool set)
@@ -212,7 +240,12 @@ int blit_move_cells(const struct blitter *b, const struct console *c, struct sur
 		if (lo > hi)
 			continue;
 		int len = hi - lo + 1;
-		moved_bits(c->damage + (size_t)y * (size_t)c->w, lo, hi, back, bits);
+#ifdef BLIT_HAVE_AVX2
+		if (avx2 && !back)
+			moved_bits_avx2(c->damage + (size_t)y * (size_t)c->w, lo, hi, bits);
+		else
+#endif
+			moved_bits(c->damage + (size_t)y * (size_t)c->w, lo, hi, back, bits);
 		/* runs of moved cells, i = 0 .. len - 1 being cell lo + i (hi - i
 		 * when back): cells a .. z - 1, and the next run's first cell nx */
 		for (int a = next_bit(bits, len, 0, true), nx; a < len; a = nx) {
