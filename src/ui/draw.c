@@ -128,6 +128,28 @@ static const uint8_t item_tile[ITEM_COUNT] = {
 	[ITEM_LEATHER_ARMOUR] = UI_TILE_LEATHER_ARMOUR, [ITEM_CHAIN_MAIL] = UI_TILE_CHAIN_MAIL,
 };
 
+_Static_assert(TILE_WALL == 0 && TILE_FLOOR == 1 && TILE_STAIRS_DOWN == 2 && TILE_STAIRS_UP == 3,
+	       "struct ui_looks: four tiles");
+void ui_looks_make(const struct ui_layout *l, struct ui_looks *t)
+{
+	const int cw = l->map_cw > 1 ? 2 : 1;
+	const struct con_cell blank = { ' ', 0xFFFFFF, l->pal->bg, 0, 0 };
+	for (unsigned s = 0; s < 4; s++)
+		for (unsigned k = 0; k < 4; k++) {
+			struct con_cell v = blank;
+			if (s) /* (at cell 0: variant 0, added per cell) */
+				ui_tile_look_as(l, k, s >= 2, 0, &v);
+			t->base[s][k] = v;
+			t->var[s][k] = s && l->pictures && (k == TILE_WALL || k == TILE_FLOOR) ? UI_TILE_VARIANTS - 1 : 0;
+			/* as ui_put_map writes it (state 0: as con_clear left it) */
+			const uint16_t pic = v.flags & CON_PICTURE;
+			for (int h = 0; h < 2; h++) {
+				v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : h == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+				t->cell[s][k][h] = s ? v : blank;
+			}
+		}
+}
+
 void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v)
 {
 	v->ch = d->glyph;
