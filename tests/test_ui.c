@@ -422,7 +422,7 @@ static void test_stats_over_as_whole(void **st)
 {
 	(void)st;
 	static const int sizes[][2] = { { 160, 45 }, { 80, 50 }, { 80, 24 } };
-	static const int turns[] = { 0, 1, 9, 10, 99, 100, 101, 199, 1000, 1009, 12345, -1, -10, 2147483000 };
+	static const int turns[] = { 0, 1, 9, 10, 99, 100, 101, 199, 1000, 1009, 12345, -1, -10, 2147483000, 1294967295 };
 	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
 	struct rng r;
 	rng_seed(&r, 5);
@@ -436,12 +436,15 @@ static void test_stats_over_as_whole(void **st)
 		assert_int_equal(con_create(&ref, cols, rows), 0);
 		struct con_cell *before = malloc((size_t)cols * (size_t)rows * sizeof *before);
 		assert_non_null(before);
-		for (int k = 0; k < 600; k++) {
-			const int nt = (int)(sizeof turns / sizeof turns[0]);
+		const int nt = (int)(sizeof turns / sizeof turns[0]);
+		for (int k = 0; k < nt * nt + 600; k++) {
+			/* every pair of the turns above, then random ones */
 			struct game_stats was = { .hp = 20, .max_hp = 30, .level = 2, .xp = 40, .xp_next = 90, .depth = 3,
-						  .turn = turns[rng_range(&r, 0, nt - 1)] };
+						  .turn = k < nt * nt ? turns[k / nt] : turns[rng_range(&r, 0, nt - 1)] };
 			struct game_stats now = was;
-			if (rng_range(&r, 0, 3) == 0)
+			if (k < nt * nt)
+				now.turn = turns[k % nt];
+			else if (rng_range(&r, 0, 3) == 0)
 				now.turn = turns[rng_range(&r, 0, nt - 1)];
 			else
 				now.turn = was.turn + rng_range(&r, -3, 3) * (rng_range(&r, 0, 1) ? 1 : 10);

@@ -388,6 +388,32 @@ static void turn_text(char *buf, int turn)
 	buf[k] = 0;
 }
 
+/* "Turn now" at (x, y) drawn over "Turn was" drawn there as print_over
+ * would draw it, when both are at least 0 with as many digits: only the
+ * digits that differ put (the rest of the text stays as it is); false,
+ * nothing drawn, otherwise. (Every turn: no text made, no print.) */
+static bool turn_over(struct console *c, int x, int y, uint32_t fg, uint32_t bg, int now, int was)
+{
+	if (now < 0 || was < 0)
+		return false;
+	char a[12], b[12]; /* the digits, least significant first */
+	unsigned u = (unsigned)now, v = (unsigned)was;
+	int n = 0;
+	do {
+		a[n] = (char)('0' + u % 10);
+		b[n] = (char)('0' + v % 10);
+		n++;
+		u /= 10;
+		v /= 10;
+	} while (u && v);
+	if (u || v)
+		return false; /* (not as many digits) */
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			con_put(c, x + 5 + n - 1 - i, y, (uint32_t)a[i], fg, bg);
+	return true;
+}
+
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
 		   struct console *c)
 {
@@ -441,8 +467,10 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	}
 	if (stats_part(was, s.turn != w.turn)) {
 		rows |= 1 << 5;
+		if (was && turn_over(c, 1, y + 5, pal->dim_text, pal->bg, s.turn, w.turn))
+			return rows; /* (every turn: only the digits that changed) */
 		turn_text(buf, s.turn);
-		if (was) { /* (every turn: only its last digits drawn) */
+		if (was) {
 			char old[16];
 			turn_text(old, w.turn);
 			print_over(c, 1, y + 5, pal->dim_text, pal->bg, buf, old, 21, l->log_x);
