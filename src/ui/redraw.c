@@ -651,7 +651,11 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	}
 whole:
 	/* whole: composed apart (a cleared console drawn again damages every
-	 * cell it draws on), then only the cells that differ copied */
+	 * cell it draws on), then only the cells that differ copied. Its
+	 * damage, which nothing reads, all CON_DRAW first: a cell set on it
+	 * then only compared and written (con_cell_set's damage work done
+	 * once, for all of them) */
+	con_damage_all(scratch);
 	ui_draw(u, g, scratch);
 	(void)con_copy(shown, scratch);
 	con_clear_damage(scratch);
