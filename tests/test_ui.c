@@ -418,6 +418,69 @@ static void test_log_wraps_kept(void **st)
  * keeps its length (its digits changed from any place on), the console
  * ends as the HUD drawn whole on a cleared one and is damaged exactly
  * where it changed, in the wide and the compact panel. */
+/* Whether row y of c from column x reads text (ASCII). */
+static bool reads(const struct console *c, int x, int y, const char *text)
+{
+	for (int i = 0; text[i]; i++)
+		if (c->cells[y * c->w + x + i].ch != (uint32_t)(unsigned char)text[i])
+			return false;
+	return true;
+}
+
+/* The HUD's numbers read as printf's %d prints them, in every form the
+ * XP line takes (the short ones when the long would pass 21 cells), for
+ * numbers of every width and sign. */
+static void test_stats_text(void **st)
+{
+	(void)st;
+	static const int nums[] = { 0, 7, -1, -3, 42, 1000, 99999, -2147483647 - 1, 2147483647 };
+	const int nn = (int)(sizeof nums / sizeof nums[0]);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	struct console *c;
+	assert_int_equal(con_create(&c, 160, 45), 0);
+	int forms[3] = { 0, 0, 0 };
+	for (int k = 0; k < nn * nn * 2; k++) {
+		int a = nums[k % nn], b = nums[(k / nn) % nn], z = k / (nn * nn);
+		struct game_stats s = { .hp = z ? a : 5, .max_hp = z ? b : 30, .level = a, .xp = b, .xp_next = z ? a : 90,
+					.depth = b, .turn = a };
+		char want[80];
+		for (int compact = 0; compact < 2; compact++) {
+			struct ui_layout l;
+			ui_layout(compact ? 80 : 160, compact ? 24 : 45, 1, &l);
+			l.pal = ui_palette_of(&u);
+			con_clear(c, 0);
+			(void)ui_draw_stats(&l, &s, NULL, c);
+			int y = l.panel_y;
+			if (compact) {
+				int n = snprintf(want, sizeof want, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+				/* (after the bar, as far as the row goes) */
+				bool found = false;
+				for (int x = 0; x + n <= 80 && !found; x++)
+					found = reads(c, x, y, want);
+				if (n < 60)
+					assert_true(found);
+				continue;
+			}
+			snprintf(want, sizeof want, "HP: %d/%d", s.hp, s.max_hp);
+			if (strlen(want) <= 19)
+				assert_true(reads(c, 2, y + 1, want));
+			snprintf(want, sizeof want, "Dungeon level: %d", s.depth);
+			assert_true(reads(c, 1, y + 3, want) || strlen(want) > 21);
+			int f = 0;
+			if (snprintf(want, sizeof want, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
+			    ++f && snprintf(want, sizeof want, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21 && ++f)
+				snprintf(want, sizeof want, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
+			want[21] = 0; /* (cut at 21 cells) */
+			assert_true(reads(c, 1, y + 4, want));
+			forms[f]++;
+			snprintf(want, sizeof want, "Turn %d", s.turn);
+			assert_true(reads(c, 1, y + 5, want));
+		}
+	}
+	assert_true(forms[0] > 0 && forms[1] > 0 && forms[2] > 0);
+	con_destroy(c);
+}
+
 static void test_stats_over_as_whole(void **st)
 {
 	(void)st;
@@ -493,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_hint_fit),
 		cmocka_unit_test(test_log_wraps_kept),
 		cmocka_unit_test(test_stats_over_as_whole),
+		cmocka_unit_test(test_stats_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

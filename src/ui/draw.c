@@ -219,6 +219,30 @@ uint32_t ui_hp_colour(const struct ui_palette *pal, int hp, int max_hp)
 	return pal->hp_low;
 }
 
+/* Text built without a format to parse (the HUD's, drawn on most frames):
+ * s copied to p, or v's decimal digits as %d prints them; the end
+ * returned. */
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+static char *put_int(char *p, int v)
+{
+	char d[10];
+	int n = 0;
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	do
+		d[n++] = (char)('0' + u % 10);
+	while ((u /= 10) && n < 10);
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
 static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int y, int w, int value, int max,
 		     const char *label, uint32_t full, uint32_t empty)
 {
@@ -227,8 +251,10 @@ static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int
 		filled = 0;
 	if (filled == 0 && value > 0)
 		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
-	char text[48];
-	snprintf(text, sizeof text, "%s: %d/%d", label, value, max);
+	char text[48]; /* label (a short one: "HP") ": " value "/" max */
+	char *e = put_int(put_str(put_str(text, label), ": "), value);
+	*e++ = '/';
+	*put_int(e, max) = 0;
 	/* each cell written once (its damage only when it changed): the bar's
 	 * colours, the text over them from the bar's second cell on */
 	size_t n = strlen(text), at = 0;
@@ -370,22 +396,10 @@ static void print_over(struct console *c, int x, int y, uint32_t fg, uint32_t bg
 		con_fill(c, x + n, y, old - n, 1, ' ', 0xFFFFFF, bg);
 }
 
-/* "Turn N" into buf (room for 16): no format to parse, every frame. */
+/* "Turn N" into buf (room for 17): no format to parse, every frame. */
 static void turn_text(char *buf, int turn)
 {
-	char d[12];
-	int n = 0;
-	unsigned v = turn < 0 ? 0u - (unsigned)turn : (unsigned)turn;
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < 11);
-	memcpy(buf, "Turn ", 5);
-	int k = 5;
-	if (turn < 0)
-		buf[k++] = '-';
-	while (n)
-		buf[k++] = d[--n];
-	buf[k] = 0;
+	*put_int(put_str(buf, "Turn "), turn) = 0;
 }
 
 /* "Turn now" at (x, y) drawn over "Turn was" drawn there as print_over
@@ -431,7 +445,12 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 		if (bw > 20)
 			bw = 20;
 		/* the stats whole: the bar gives up columns for them (down to 12) */
-		int len = snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+		/* "Lv%d D:%d XP:%d/%d" */
+		char *e = put_int(put_str(put_int(put_str(put_int(put_str(buf, "Lv"), s.level), " D:"), s.depth), " XP:"), s.xp);
+		*e++ = '/';
+		e = put_int(e, s.xp_next);
+		*e = 0;
+		int len = (int)(e - buf);
 		if (bw > l->cols - 3 - len)
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
 		stats_blank(c, was, 0, 1, y, pal->bg);
@@ -450,7 +469,7 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	}
 	if (stats_part(was, s.depth != w.depth)) {
 		rows |= 1 << 3;
-		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
+		*put_int(put_str(buf, "Dungeon level: "), s.depth) = 0;
 		stats_blank(c, was, 0, 1, y + 3, pal->bg);
 		int n = con_print(c, 1, y + 3, pal->text, pal->bg, buf, 21);
 		stats_blank(c, was, 1 + n, l->log_x, y + 3, pal->bg);
@@ -458,9 +477,15 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	if (stats_part(was, xp)) {
 		rows |= 1 << 4;
 		/* 21 columns: shorter forms for high levels, never a cut number */
-		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
-		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
-			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
+		static const char *const form[3][2] = { { "Level ", "  XP: " }, { "Level ", " XP: " }, { "Lv", " XP:" } };
+		for (int f = 0; f < 3; f++) {
+			char *e = put_int(put_str(put_int(put_str(buf, form[f][0]), s.level), form[f][1]), s.xp);
+			*e++ = '/';
+			e = put_int(e, s.xp_next);
+			*e = 0;
+			if (e - buf <= 21)
+				break;
+		}
 		stats_blank(c, was, 0, 1, y + 4, pal->bg);
 		int n = con_print(c, 1, y + 4, pal->xp_fg, pal->bg, buf, 21);
 		stats_blank(c, was, 1 + n, l->log_x, y + 4, pal->bg);
@@ -471,7 +496,7 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 			return rows; /* (every turn: only the digits that changed) */
 		turn_text(buf, s.turn);
 		if (was) {
-			char old[16];
+			char old[24];
 			turn_text(old, w.turn);
 			print_over(c, 1, y + 5, pal->dim_text, pal->bg, buf, old, 21, l->log_x);
 		} else {
