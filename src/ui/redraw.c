@@ -271,6 +271,27 @@ static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx
 	return vy + sy < 0 || vy + sy >= d->view_h || (sx > 0 && vx >= d->view_w - sx) || (sx < 0 && vx < -sx);
 }
 
+/* Cell c with its tile's number raised by h (a picture's variant; the
+ * tile stays below 0x10000): as its second word plus h (little endian:
+ * tile is bits 32-47 of it), so that the cell stays two words in
+ * registers. */
+_Static_assert(offsetof(struct con_cell, tile) == 12, "con_cell: tile in bytes 12-13");
+static inline struct con_cell cell_plus(const struct con_cell *c, uint16_t h)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w[2];
+	memcpy(w, c, sizeof w);
+	w[1] += (uint64_t)h << 32;
+	struct con_cell v;
+	memcpy(&v, w, sizeof v);
+	return v;
+#else
+	struct con_cell v = *c;
+	v.tile = (uint16_t)(v.tile + h);
+	return v;
+#endif
+}
+
 /* The map columns of the view whose text cells all lie in c, as bits of
  * the floor's row words (cols[k]: the columns 64k.. of the view); *x0 the
  * console column of map column 0 (map column x at x0 + x * cw). (The
@@ -337,11 +358,8 @@ static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_dr
 			int i = my * mw + mx;
 			unsigned st = ui_looks_state(m, i), k = ui_looks_tile(m, i);
 			uint16_t h = (uint16_t)(ui_tile_var(i) & t->var[st][k]);
-			for (int j = 0; j < cw; j++) {
-				struct con_cell e = t->cell[st][k][j];
-				e.tile = (uint16_t)(e.tile + h);
-				con_row_set(&r, x0 + mx * cw + j, e);
-			}
+			for (int j = 0; j < cw; j++)
+				con_row_set(&r, x0 + mx * cw + j, cell_plus(&t->cell[st][k][j], h));
 		}
 		for (int vx = fb; vx < b; vx++)
 			for (int j = 0; j < cw; j++)
@@ -425,12 +443,9 @@ static inline __attribute__((always_inline)) void marked_look(struct ui_drawn *d
 		v[1].flags = (uint16_t)(pic | CON_MAP | CON_TAIL);
 		return;
 	}
-	v[0] = t->cell[st][k][0];
-	v[0].tile = (uint16_t)(v[0].tile + h);
-	if (cw == 2) {
-		v[1] = t->cell[st][k][1];
-		v[1].tile = (uint16_t)(v[1].tile + h);
-	}
+	v[0] = cell_plus(&t->cell[st][k][0], h);
+	if (cw == 2)
+		v[1] = cell_plus(&t->cell[st][k][1], h);
 }
 
 /* The marked cells: those in view written, each once as it now looks (no
