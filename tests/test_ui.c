@@ -441,8 +441,9 @@ static void test_stats_text(void **st)
 	int forms[3] = { 0, 0, 0 };
 	for (int k = 0; k < nn * nn * 2; k++) {
 		int a = nums[k % nn], b = nums[(k / nn) % nn], z = k / (nn * nn);
-		struct game_stats s = { .hp = z ? a : 5, .max_hp = z ? b : 30, .level = a, .xp = b, .xp_next = z ? a : 90,
-					.depth = b, .turn = a };
+		/* (the bar's cells are hp * width / max_hp: those kept small) */
+		struct game_stats s = { .hp = z ? a % 1000 : 5, .max_hp = z ? b % 1000 : 30, .level = a, .xp = b,
+					.xp_next = z ? a : 90, .depth = b, .turn = a };
 		char want[80];
 		for (int compact = 0; compact < 2; compact++) {
 			struct ui_layout l;
