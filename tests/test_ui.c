@@ -418,11 +418,75 @@ static void test_log_wraps_kept(void **st)
  * keeps its length (its digits changed from any place on), the console
  * ends as the HUD drawn whole on a cleared one and is damaged exactly
  * where it changed, in the wide and the compact panel. */
+/* Whether row y of c from column x reads text (ASCII). */
+static bool reads(const struct console *c, int x, int y, const char *text)
+{
+	for (int i = 0; text[i]; i++)
+		if (c->cells[y * c->w + x + i].ch != (uint32_t)(unsigned char)text[i])
+			return false;
+	return true;
+}
+
+/* The HUD's numbers read as printf's %d prints them, in every form the
+ * XP line takes (the short ones when the long would pass 21 cells), for
+ * numbers of every width and sign. */
+static void test_stats_text(void **st)
+{
+	(void)st;
+	static const int nums[] = { 0, 7, -1, -3, 42, 1000, 99999, -2147483647 - 1, 2147483647 };
+	const int nn = (int)(sizeof nums / sizeof nums[0]);
+	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
+	struct console *c;
+	assert_int_equal(con_create(&c, 160, 45), 0);
+	int forms[3] = { 0, 0, 0 };
+	for (int k = 0; k < nn * nn * 2; k++) {
+		int a = nums[k % nn], b = nums[(k / nn) % nn], z = k / (nn * nn);
+		/* (the bar's cells are hp * width / max_hp: those kept small) */
+		struct game_stats s = { .hp = z ? a % 1000 : 5, .max_hp = z ? b % 1000 : 30, .level = a, .xp = b,
+					.xp_next = z ? a : 90, .depth = b, .turn = a };
+		char want[80];
+		for (int compact = 0; compact < 2; compact++) {
+			struct ui_layout l;
+			ui_layout(compact ? 80 : 160, compact ? 24 : 45, 1, &l);
+			l.pal = ui_palette_of(&u);
+			con_clear(c, 0);
+			(void)ui_draw_stats(&l, &s, NULL, c);
+			int y = l.panel_y;
+			if (compact) {
+				int n = snprintf(want, sizeof want, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+				/* (after the bar, as far as the row goes) */
+				bool found = false;
+				for (int x = 0; x + n <= 80 && !found; x++)
+					found = reads(c, x, y, want);
+				if (n < 60)
+					assert_true(found);
+				continue;
+			}
+			snprintf(want, sizeof want, "HP: %d/%d", s.hp, s.max_hp);
+			if (strlen(want) <= 19)
+				assert_true(reads(c, 2, y + 1, want));
+			snprintf(want, sizeof want, "Dungeon level: %d", s.depth);
+			assert_true(reads(c, 1, y + 3, want) || strlen(want) > 21);
+			int f = 0;
+			if (snprintf(want, sizeof want, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
+			    ++f && snprintf(want, sizeof want, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21 && ++f)
+				snprintf(want, sizeof want, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
+			want[21] = 0; /* (cut at 21 cells) */
+			assert_true(reads(c, 1, y + 4, want));
+			forms[f]++;
+			snprintf(want, sizeof want, "Turn %d", s.turn);
+			assert_true(reads(c, 1, y + 5, want));
+		}
+	}
+	assert_true(forms[0] > 0 && forms[1] > 0 && forms[2] > 0);
+	con_destroy(c);
+}
+
 static void test_stats_over_as_whole(void **st)
 {
 	(void)st;
 	static const int sizes[][2] = { { 160, 45 }, { 80, 50 }, { 80, 24 } };
-	static const int turns[] = { 0, 1, 9, 10, 99, 100, 101, 199, 1000, 1009, 12345, -1, -10, 2147483000 };
+	static const int turns[] = { 0, 1, 9, 10, 99, 100, 101, 199, 1000, 1009, 12345, -1, -10, 2147483000, 1294967295 };
 	struct ui u = { .screen = UI_PLAY, .hover_x = -1, .hover_y = -1 };
 	struct rng r;
 	rng_seed(&r, 5);
@@ -436,12 +500,15 @@ static void test_stats_over_as_whole(void **st)
 		assert_int_equal(con_create(&ref, cols, rows), 0);
 		struct con_cell *before = malloc((size_t)cols * (size_t)rows * sizeof *before);
 		assert_non_null(before);
-		for (int k = 0; k < 600; k++) {
-			const int nt = (int)(sizeof turns / sizeof turns[0]);
+		const int nt = (int)(sizeof turns / sizeof turns[0]);
+		for (int k = 0; k < nt * nt + 600; k++) {
+			/* every pair of the turns above, then random ones */
 			struct game_stats was = { .hp = 20, .max_hp = 30, .level = 2, .xp = 40, .xp_next = 90, .depth = 3,
-						  .turn = turns[rng_range(&r, 0, nt - 1)] };
+						  .turn = k < nt * nt ? turns[k / nt] : turns[rng_range(&r, 0, nt - 1)] };
 			struct game_stats now = was;
-			if (rng_range(&r, 0, 3) == 0)
+			if (k < nt * nt)
+				now.turn = turns[k % nt];
+			else if (rng_range(&r, 0, 3) == 0)
 				now.turn = turns[rng_range(&r, 0, nt - 1)];
 			else
 				now.turn = was.turn + rng_range(&r, -3, 3) * (rng_range(&r, 0, 1) ? 1 : 10);
@@ -490,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_hint_fit),
 		cmocka_unit_test(test_log_wraps_kept),
 		cmocka_unit_test(test_stats_over_as_whole),
+		cmocka_unit_test(test_stats_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

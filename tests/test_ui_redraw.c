@@ -7,6 +7,7 @@
 #include "core/rng.h"
 #include "game/game.h"
 #include "render/console.h"
+#include "ui/scr.h"
 #include "ui/ui.h"
 
 #define COMMANDS 1000 /* per game size and generator */
@@ -305,6 +306,66 @@ static void test_glyphs_carry_no_picture(void **st)
 	con_destroy(c);
 }
 
+/* The looks the partial redraw takes its map cells from (ui_looks_make)
+ * are what ui_tile_look and ui_put_map make of every cell: each state
+ * (unseen, remembered, in view), each tile (and a byte no tile is: the
+ * floor's look), at cells of every picture variant, in both palettes,
+ * glyphs and pictures, map cells one and two text cells wide. */
+static void test_looks_as_tile_look(void **st)
+{
+	(void)st;
+	static struct map m;
+	m.w = 64;
+	m.h = 4;
+	static const uint8_t vals[][2] = { { 0, 0 }, { 0, 1 }, { 1, 0 }, { 1, 1 }, { 0, 6 }, { 4, 1 } };
+	static const uint8_t tiles[] = { TILE_WALL, TILE_FLOOR, TILE_STAIRS_DOWN, TILE_STAIRS_UP, 9 };
+	int checked = 0, varied = 0;
+	for (int pal = 0; pal < UI_PALETTE_COUNT; pal++)
+		for (int pic = 0; pic < 2; pic++)
+			for (int cw = 1; cw <= 2; cw++) {
+				struct ui u = { .palette = pal };
+				struct ui_layout l;
+				ui_layout(160, 45, cw, &l);
+				l.pal = ui_palette_of(&u);
+				l.pictures = pic;
+				struct ui_looks t;
+				ui_looks_make(&l, &t);
+				for (int i = 0; i < m.w * m.h; i++) {
+					const uint8_t *vx = vals[i % 6];
+					m.visible[i] = vx[0];
+					m.explored[i] = vx[1];
+					m.tile[i] = tiles[(i / 6) % 5];
+					struct con_cell v = { ' ', 0xFFFFFF, l.pal->bg, 0, 0 };
+					bool seen = ui_tile_look(&l, &m, i, &v);
+					unsigned s = ui_looks_state(&m, i), k = ui_looks_tile(&m, i);
+					uint16_t h = (uint16_t)(ui_tile_var(i) & t.var[s][k]);
+					struct con_cell b = t.base[s][k];
+					b.tile = (uint16_t)(b.tile + h);
+					assert_memory_equal(&b, &v, sizeof v); /* (unseen: the blank a drawable is put on) */
+					/* as ui_put_map writes it (unseen: as con_clear left it) */
+					struct console *c;
+					assert_int_equal(con_create(&c, 4, 1), 0);
+					con_put(c, 0, 0, 'x', 1, 2);
+					con_put(c, 1, 0, 'x', 1, 2);
+					if (seen)
+						ui_put_map(&l, c, 0, 0, v, -1, 0, 0);
+					else
+						for (int j = 0; j < cw; j++)
+							con_put(c, j, 0, ' ', 0xFFFFFF, l.pal->bg);
+					for (int j = 0; j < cw; j++) {
+						struct con_cell e = t.cell[s][k][j];
+						e.tile = (uint16_t)(e.tile + h);
+						assert_memory_equal(&e, &c->cells[j], sizeof e);
+					}
+					con_destroy(c);
+					checked++;
+					varied += h != 0;
+				}
+			}
+	assert_int_equal(checked, 2 * 2 * 2 * 256);
+	assert_true(varied > 0); /* the variants were taken */
+}
+
 /* A console written behind the update's back is drawn whole again once
  * forgotten; a different console is drawn whole by itself. */
 static void test_forget(void **st)
@@ -340,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_partial_equals_whole),
 		cmocka_unit_test(test_partial_equals_whole_wide),
 		cmocka_unit_test(test_glyphs_carry_no_picture),
+		cmocka_unit_test(test_looks_as_tile_look),
 		cmocka_unit_test(test_forget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

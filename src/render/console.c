@@ -199,40 +199,28 @@ static inline void row_done(struct console *c, int y, int lo, int hi, int damage
 	c->damaged += damaged;
 }
 
+void con_row_noted(struct console *c, int y, int lo, int hi, int damaged, uint64_t changed)
+{
+	row_done(c, y, lo, hi, damaged, changed);
+}
+
 /* print_impl with a background on row y (in the grid) from column
  * 0 <= x < c->w on: each cell compared and set in one loop as con_cell_set
  * would, the row's damage span and the counts noted once (row_done). */
 static int print_row(struct console *c, int x, int y, uint32_t fg, uint32_t bg, const char *s, size_t n, int max_w)
 {
-	struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
-	uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
 	/* the columns it may write: to the row's end, or max_w cells */
 	const int x0 = x, end = max_w < 0 || max_w > c->w - x ? c->w : x + max_w;
-	int lo = -1, hi = -1, damaged = 0;
-	uint64_t changed = 0;
+	struct con_row r = con_row_begin(c, y);
 	for (size_t i = 0; i < n && x < end; x++) {
 		uint32_t cp = (unsigned char)s[i];
 		if (cp < 0x80) /* ASCII, most of what is printed: no call */
 			i++;
 		else
 			i += utf8_decode(s + i, n - i, &cp);
-		const struct con_cell v = { cp, fg, bg, 0, 0 };
-		if (!con_cell_eq(row[x], v)) {
-			row[x] = v;
-			changed++;
-			if (dmg[x] != CON_DRAW) {
-				bool was = dmg[x];
-				dmg[x] = CON_DRAW; /* (a moved cell, changed again, is drawn) */
-				if (!was) {
-					damaged++;
-					if (lo < 0)
-						lo = x;
-					hi = x;
-				}
-			}
-		}
+		con_row_set(&r, x, (struct con_cell){ cp, fg, bg, 0, 0 });
 	}
-	row_done(c, y, lo, hi, damaged, changed);
+	con_row_end(c, r);
 	return x - x0;
 }
 
@@ -395,27 +383,10 @@ int con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, co
  * whole screen is cleared, drawn and copied for each whole frame). */
 static void set_row(struct console *c, int y, int x0, int x1, const struct con_cell *src, int step)
 {
-	struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
-	uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
-	int lo = -1, hi = -1, damaged = 0;
-	uint64_t changed = 0;
-	for (int x = x0; x < x1; x++, src += step) {
-		if (con_cell_eq(row[x], *src))
-			continue;
-		row[x] = *src;
-		changed++;
-		if (dmg[x] != CON_DRAW) {
-			bool was = dmg[x];
-			dmg[x] = CON_DRAW;
-			if (was)
-				continue;
-			damaged++;
-			if (lo < 0)
-				lo = x;
-			hi = x;
-		}
-	}
-	row_done(c, y, lo, hi, damaged, changed);
+	struct con_row r = con_row_begin(c, y);
+	for (int x = x0; x < x1; x++, src += step)
+		con_row_set(&r, x, *src);
+	con_row_end(c, r);
 }
 
 void con_set_cells(struct console *c, int x, int y, const struct con_cell *v, int n)

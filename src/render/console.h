@@ -150,6 +150,58 @@ static inline void con_cell_set(struct console *c, int x, int y, struct con_cell
 	}
 }
 
+/* A row of the grid set cell by cell, left to right (con_row_begin, then
+ * con_row_set on each cell, then con_row_end): each cell compared, set and
+ * damaged as con_cell_set does, the row's damage span and the console's
+ * counts noted once, at its end (inline: a frame's few changed cells of a
+ * row, or a whole row, in one tight loop). */
+struct con_row {
+	struct con_cell *cells;
+	uint8_t *damage;
+	int y;
+	int lo, hi, damaged; /* the newly damaged cells: the first and last (lo < 0: none), how many */
+	uint64_t changed;    /* the cells set */
+};
+
+/* Row y (which must lie in the grid) of c, to set with con_row_set. */
+static inline struct con_row con_row_begin(struct console *c, int y)
+{
+	size_t at = (size_t)y * (size_t)c->w;
+	return (struct con_row){ c->cells + at, c->damage + at, y, -1, -1, 0, 0 };
+}
+
+/* Cell x of r's row (in the grid; x more than the last x set on r) set to
+ * v, damaged when its contents change, as con_cell_set does. */
+static inline void con_row_set(struct con_row *r, int x, struct con_cell v)
+{
+	struct con_cell *cell = &r->cells[x];
+	if (con_cell_eq(*cell, v))
+		return;
+	*cell = v;
+	r->changed++;
+	uint8_t was = r->damage[x];
+	if (was == CON_DRAW)
+		return;
+	r->damage[x] = CON_DRAW; /* (a moved cell, changed again, is drawn) */
+	if (was)
+		return;
+	r->damaged++;
+	r->lo = r->lo < 0 ? x : r->lo;
+	r->hi = x;
+}
+
+/* What a row's cells set changed, noted in c: row y's cells from lo to
+ * hi (lo < 0: none) newly damaged, damaged of them, changed cells set
+ * (con_row_end's work; lo..hi must have been damaged by the caller). */
+void con_row_noted(struct console *c, int y, int lo, int hi, int damaged, uint64_t changed);
+/* What was set on r noted in c (its row's damage span, the counts; inline,
+ * r by value: its fields stay in registers while it is set). */
+static inline void con_row_end(struct console *c, struct con_row r)
+{
+	if (r.changed)
+		con_row_noted(c, r.y, r.lo, r.hi, r.damaged, r.changed);
+}
+
 /* Sets cells x .. x + n - 1 of row y to v[0] .. v[n - 1] (those outside
  * the grid left out), each damaged when its contents change: what
  * con_cell_set on each does, with the row's damage noted once. */

@@ -128,6 +128,28 @@ static const uint8_t item_tile[ITEM_COUNT] = {
 	[ITEM_LEATHER_ARMOUR] = UI_TILE_LEATHER_ARMOUR, [ITEM_CHAIN_MAIL] = UI_TILE_CHAIN_MAIL,
 };
 
+_Static_assert(TILE_WALL == 0 && TILE_FLOOR == 1 && TILE_STAIRS_DOWN == 2 && TILE_STAIRS_UP == 3,
+	       "struct ui_looks: four tiles");
+void ui_looks_make(const struct ui_layout *l, struct ui_looks *t)
+{
+	const int cw = l->map_cw > 1 ? 2 : 1;
+	const struct con_cell blank = { ' ', 0xFFFFFF, l->pal->bg, 0, 0 };
+	for (unsigned s = 0; s < 4; s++)
+		for (unsigned k = 0; k < 4; k++) {
+			struct con_cell v = blank;
+			if (s) /* (at cell 0: variant 0, added per cell) */
+				ui_tile_look_as(l, k, s >= 2, 0, &v);
+			t->base[s][k] = v;
+			t->var[s][k] = s && l->pictures && (k == TILE_WALL || k == TILE_FLOOR) ? UI_TILE_VARIANTS - 1 : 0;
+			/* as ui_put_map writes it (state 0: as con_clear left it) */
+			const uint16_t pic = v.flags & CON_PICTURE;
+			for (int h = 0; h < 2; h++) {
+				v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : h == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
+				t->cell[s][k][h] = s ? v : blank;
+			}
+		}
+}
+
 void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v)
 {
 	v->ch = d->glyph;
@@ -197,6 +219,30 @@ uint32_t ui_hp_colour(const struct ui_palette *pal, int hp, int max_hp)
 	return pal->hp_low;
 }
 
+/* Text built without a format to parse (the HUD's, drawn on most frames):
+ * s copied to p, or v's decimal digits as %d prints them; the end
+ * returned. */
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+static char *put_int(char *p, int v)
+{
+	char d[10];
+	int n = 0;
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	do
+		d[n++] = (char)('0' + u % 10);
+	while ((u /= 10) && n < 10);
+	if (v < 0)
+		*p++ = '-';
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
 static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int y, int w, int value, int max,
 		     const char *label, uint32_t full, uint32_t empty)
 {
@@ -205,8 +251,10 @@ static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int
 		filled = 0;
 	if (filled == 0 && value > 0)
 		filled = 1; /* alive shows colour (1 HP of 30 filled no cell) */
-	char text[48];
-	snprintf(text, sizeof text, "%s: %d/%d", label, value, max);
+	char text[48]; /* label (a short one: "HP") ": " value "/" max */
+	char *e = put_int(put_str(put_str(text, label), ": "), value);
+	*e++ = '/';
+	*put_int(e, max) = 0;
 	/* each cell written once (its damage only when it changed): the bar's
 	 * colours, the text over them from the bar's second cell on */
 	size_t n = strlen(text), at = 0;
@@ -348,22 +396,36 @@ static void print_over(struct console *c, int x, int y, uint32_t fg, uint32_t bg
 		con_fill(c, x + n, y, old - n, 1, ' ', 0xFFFFFF, bg);
 }
 
-/* "Turn N" into buf (room for 16): no format to parse, every frame. */
+/* "Turn N" into buf (room for 17): no format to parse, every frame. */
 static void turn_text(char *buf, int turn)
 {
-	char d[12];
+	*put_int(put_str(buf, "Turn "), turn) = 0;
+}
+
+/* "Turn now" at (x, y) drawn over "Turn was" drawn there as print_over
+ * would draw it, when both are at least 0 with as many digits: only the
+ * digits that differ put (the rest of the text stays as it is); false,
+ * nothing drawn, otherwise. (Every turn: no text made, no print.) */
+static bool turn_over(struct console *c, int x, int y, uint32_t fg, uint32_t bg, int now, int was)
+{
+	if (now < 0 || was < 0)
+		return false;
+	char a[12], b[12]; /* the digits, least significant first */
+	unsigned u = (unsigned)now, v = (unsigned)was;
 	int n = 0;
-	unsigned v = turn < 0 ? 0u - (unsigned)turn : (unsigned)turn;
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) && n < 11);
-	memcpy(buf, "Turn ", 5);
-	int k = 5;
-	if (turn < 0)
-		buf[k++] = '-';
-	while (n)
-		buf[k++] = d[--n];
-	buf[k] = 0;
+	do {
+		a[n] = (char)('0' + u % 10);
+		b[n] = (char)('0' + v % 10);
+		n++;
+		u /= 10;
+		v /= 10;
+	} while (u && v);
+	if (u || v)
+		return false; /* (not as many digits) */
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			con_put(c, x + 5 + n - 1 - i, y, (uint32_t)a[i], fg, bg);
+	return true;
 }
 
 int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const struct game_stats *was,
@@ -383,7 +445,12 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 		if (bw > 20)
 			bw = 20;
 		/* the stats whole: the bar gives up columns for them (down to 12) */
-		int len = snprintf(buf, sizeof buf, "Lv%d D:%d XP:%d/%d", s.level, s.depth, s.xp, s.xp_next);
+		/* "Lv%d D:%d XP:%d/%d" */
+		char *e = put_int(put_str(put_int(put_str(put_int(put_str(buf, "Lv"), s.level), " D:"), s.depth), " XP:"), s.xp);
+		*e++ = '/';
+		e = put_int(e, s.xp_next);
+		*e = 0;
+		int len = (int)(e - buf);
 		if (bw > l->cols - 3 - len)
 			bw = l->cols - 3 - len > 12 ? l->cols - 3 - len : 12;
 		stats_blank(c, was, 0, 1, y, pal->bg);
@@ -402,7 +469,7 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	}
 	if (stats_part(was, s.depth != w.depth)) {
 		rows |= 1 << 3;
-		snprintf(buf, sizeof buf, "Dungeon level: %d", s.depth);
+		*put_int(put_str(buf, "Dungeon level: "), s.depth) = 0;
 		stats_blank(c, was, 0, 1, y + 3, pal->bg);
 		int n = con_print(c, 1, y + 3, pal->text, pal->bg, buf, 21);
 		stats_blank(c, was, 1 + n, l->log_x, y + 3, pal->bg);
@@ -410,18 +477,26 @@ int ui_draw_stats(const struct ui_layout *l, const struct game_stats *st, const 
 	if (stats_part(was, xp)) {
 		rows |= 1 << 4;
 		/* 21 columns: shorter forms for high levels, never a cut number */
-		if (snprintf(buf, sizeof buf, "Level %d  XP: %d/%d", s.level, s.xp, s.xp_next) > 21 &&
-		    snprintf(buf, sizeof buf, "Level %d XP: %d/%d", s.level, s.xp, s.xp_next) > 21)
-			snprintf(buf, sizeof buf, "Lv%d XP:%d/%d", s.level, s.xp, s.xp_next);
+		static const char *const form[3][2] = { { "Level ", "  XP: " }, { "Level ", " XP: " }, { "Lv", " XP:" } };
+		for (int f = 0; f < 3; f++) {
+			char *e = put_int(put_str(put_int(put_str(buf, form[f][0]), s.level), form[f][1]), s.xp);
+			*e++ = '/';
+			e = put_int(e, s.xp_next);
+			*e = 0;
+			if (e - buf <= 21)
+				break;
+		}
 		stats_blank(c, was, 0, 1, y + 4, pal->bg);
 		int n = con_print(c, 1, y + 4, pal->xp_fg, pal->bg, buf, 21);
 		stats_blank(c, was, 1 + n, l->log_x, y + 4, pal->bg);
 	}
 	if (stats_part(was, s.turn != w.turn)) {
 		rows |= 1 << 5;
+		if (was && turn_over(c, 1, y + 5, pal->dim_text, pal->bg, s.turn, w.turn))
+			return rows; /* (every turn: only the digits that changed) */
 		turn_text(buf, s.turn);
-		if (was) { /* (every turn: only its last digits drawn) */
-			char old[16];
+		if (was) {
+			char old[24];
 			turn_text(old, w.turn);
 			print_over(c, 1, y + 5, pal->dim_text, pal->bg, buf, old, 21, l->log_x);
 		} else {

@@ -132,19 +132,18 @@ static inline bool same_drawable(const struct drawable *a, const struct drawable
 	return !((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) && a->status == b->status;
 }
 
-/* Map cell (x, y) becomes part of this frame's redraw (listed when in
- * view); update_map writes each listed cell once, its tile and the top
- * drawable on it. */
-static inline void mark_cell(struct ui_drawn *d, const struct map *m, int x, int y)
+/* Map cell (x, y) becomes part of this frame's redraw; update_map writes
+ * each marked cell in view once, its tile and the top drawable on it. */
+static inline void mark_cell(struct ui_drawn *d, int x, int y)
 {
-	int i = y * m->w + x;
-	if (d->mark[i] == d->frame)
-		return;
-	d->mark[i] = d->frame;
-	d->top[i] = 0;
-	int vx = x - d->cam_x, vy = y - d->cam_y;
-	if (vx >= 0 && vy >= 0 && vx < d->view_w && vy < d->view_h)
-		d->marked[d->nmarked++] = i;
+	d->marks[y][x >> 6] |= (uint64_t)1 << (x & 63);
+	d->mark_rows[y >> 6] |= (uint64_t)1 << (y & 63);
+}
+
+/* Whether map cell (x, y) is marked. */
+static inline bool marked(const struct ui_drawn *d, int x, int y)
+{
+	return d->marks[y][x >> 6] >> (x & 63) & 1;
 }
 
 /* Every cell of the floor compared with what it was drawn from (a new
@@ -180,7 +179,7 @@ static void compare_all(struct ui_drawn *d, const struct map *m)
 			for (size_t j = x; j < x + k; j++)
 				if (d->visible[r + j] != m->visible[r + j] || d->explored[r + j] != m->explored[r + j] ||
 				    d->tile[r + j] != m->tile[r + j])
-					mark_cell(d, m, (int)j, y);
+					mark_cell(d, (int)j, y);
 		}
 		memcpy(d->visible + r, m->visible + r, w);
 		memcpy(d->explored + r, m->explored + r, w);
@@ -211,7 +210,7 @@ static inline void compare_word(struct ui_drawn *d, const struct map *m, size_t 
 		diff &= ~((uint64_t)0xFF << (8 * n));
 		dv[j] = mv[j];
 		de[j] = me[j];
-		mark_cell(d, m, j, y);
+		mark_cell(d, j, y);
 	}
 #else
 	uint8_t kept[8];
@@ -220,7 +219,7 @@ static inline void compare_word(struct ui_drawn *d, const struct map *m, size_t 
 		if (kept[j - x] && (dv[j] != mv[j] || de[j] != me[j])) {
 			dv[j] = mv[j];
 			de[j] = me[j];
-			mark_cell(d, m, j, y);
+			mark_cell(d, j, y);
 		}
 #endif
 }
@@ -260,7 +259,7 @@ static void compare_box(struct ui_drawn *d, const struct map *m, int x0, int y0,
 			if (dv[j] != mv[j] || de[j] != me[j]) {
 				dv[j] = mv[j];
 				de[j] = me[j];
-				mark_cell(d, m, j, y);
+				mark_cell(d, j, y);
 			}
 	}
 }
@@ -272,56 +271,110 @@ static inline bool uncovered_at(const struct ui_drawn *d, int sx, int sy, int vx
 	return vy + sy < 0 || vy + sy >= d->view_h || (sx > 0 && vx >= d->view_w - sx) || (sx < 0 && vx < -sx);
 }
 
+/* Cell c with its tile's number raised by h (a picture's variant; the
+ * tile stays below 0x10000): as its second word plus h (little endian:
+ * tile is bits 32-47 of it), so that the cell stays two words in
+ * registers. */
+_Static_assert(offsetof(struct con_cell, tile) == 12, "con_cell: tile in bytes 12-13");
+static inline struct con_cell cell_plus(const struct con_cell *c, uint16_t h)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w[2];
+	memcpy(w, c, sizeof w);
+	w[1] += (uint64_t)h << 32;
+	struct con_cell v;
+	memcpy(&v, w, sizeof v);
+	return v;
+#else
+	struct con_cell v = *c;
+	v.tile = (uint16_t)(v.tile + h);
+	return v;
+#endif
+}
+
+/* The map columns of the view whose text cells all lie in c, as bits of
+ * the floor's row words (cols[k]: the columns 64k.. of the view); *x0 the
+ * console column of map column 0 (map column x at x0 + x * cw). (The
+ * view lies in the console, ui_layout: all of them.) */
+static void view_columns(const struct ui_drawn *d, const struct ui_layout *l, const struct map *m,
+			 const struct console *c, int cw, uint64_t cols[MAP_EXP_WORDS], int *x0)
+{
+	*x0 = l->view_x - d->cam_x * cw;
+	int lo = d->cam_x, hi = d->cam_x + d->view_w; /* the view's map columns lo..hi-1 */
+	if (l->view_x < 0)
+		lo += (-l->view_x + cw - 1) / cw;
+	if (l->view_x + d->view_w * cw > c->w)
+		hi -= (l->view_x + d->view_w * cw - c->w + cw - 1) / cw;
+	for (int k = 0; k < (m->w + 63) / 64; k++) {
+		int a = lo - 64 * k, b = hi - 64 * k;
+		a = a < 0 ? 0 : a;
+		b = b > 64 ? 64 : b;
+		cols[k] = a >= b ? 0 : (b - a == 64 ? ~(uint64_t)0 : (((uint64_t)1 << (b - a)) - 1) << a);
+	}
+}
+
 /* The map view's cells the move of the camera by (sx, sy) (new camera
  * less old) uncovered and nothing marked: each written once as it now
  * looks (those on the floor by their tile: a marked one, with a drawable
  * or changed, is written by update_map; those off it and those unseen
- * blank, as con_clear leaves them). A row at a time, the layout's sums
- * once a row, its cells gathered into runs set at once (con_set_cells). */
-static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
-			   int sx, int sy)
+ * blank, as con_clear leaves them). A row at a time, each cell's look
+ * from d->looks; cw, the text cells of a map cell, a constant. */
+static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_drawn *d, const struct ui_layout *l,
+								    const struct map *m, struct console *c, int sx,
+								    int sy, const int cw)
 {
-	enum { RUN = 64 }; /* console cells gathered before they are set (con_set_cells) */
-	const uint32_t bg = l->pal->bg;
-	const int cw = l->map_cw > 1 ? 2 : 1, vw = d->view_w, vh = d->view_h;
-	const struct con_cell blank = { ' ', 0xFFFFFF, bg, 0, 0 };
-	struct con_cell run[RUN];
+	const struct ui_looks *t = &d->looks;
+	const int vw = d->view_w, vh = d->view_h, mw = m->w;
+	const int x0 = l->view_x - d->cam_x * cw; /* map column x at console column x0 + x * cw */
+	/* the view's columns in the console: lo..hi-1 */
+	int lo = 0, hi = vw;
+	while (lo < hi && (l->view_x + lo * cw < 0))
+		lo++;
+	while (hi > lo && l->view_x + hi * cw > c->w)
+		hi--;
 	for (int vy = 0; vy < vh; vy++) {
 		bool row = vy + sy < 0 || vy + sy >= vh; /* the whole row uncovered */
 		int a = row ? 0 : sx > 0 ? vw - sx : 0, b = row ? vw : sx > 0 ? vw : -sx;
 		int my = d->cam_y + vy, cy = l->view_y + vy;
+		a = a < lo ? lo : a;
+		b = b > hi ? hi : b;
 		if (a >= b || cy < 0 || cy >= c->h)
 			continue;
-		bool on_row = my >= 0 && my < m->h;
-		int n = 0, rx = ui_view_cx(l, a); /* the run's cells, from console column rx */
-		for (int vx = a, cx = rx; vx < b; vx++, cx += cw) {
-			int mx = d->cam_x + vx, i = my * m->w + mx;
-			bool on = on_row && mx >= 0 && mx < m->w;
-			if (on && d->mark[i] == d->frame) { /* written by update_map: the run ends before it */
-				con_set_cells(c, rx, cy, run, n);
-				n = 0;
-				rx = cx + cw;
+		struct con_row r = con_row_begin(c, cy);
+		/* the columns off the floor blank, those on it by their look */
+		int fa = -d->cam_x > a ? -d->cam_x : a, fb = mw - d->cam_x < b ? mw - d->cam_x : b;
+		if (my < 0 || my >= m->h)
+			fa = fb = b;
+		if (fb < fa)
+			fa = fb = b;
+		const struct con_cell *blank = t->cell[0][0];
+		for (int vx = a; vx < fa; vx++)
+			for (int j = 0; j < cw; j++)
+				con_row_set(&r, x0 + (d->cam_x + vx) * cw + j, blank[j]);
+		const uint64_t *marks = d->marks[my < 0 || my >= m->h ? 0 : my];
+		for (int mx = d->cam_x + fa; mx < d->cam_x + fb; mx++) {
+			if (marks[mx >> 6] >> (mx & 63) & 1) /* written by update_map */
 				continue;
-			}
-			if (n + cw > RUN) {
-				con_set_cells(c, rx, cy, run, n);
-				n = 0;
-				rx = cx;
-			}
-			struct con_cell v;
-			if (on && ui_tile_look(l, m, i, &v)) {
-				const uint16_t pic = v.flags & CON_PICTURE;
-				for (int k = 0; k < cw; k++) {
-					v.flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : k == 0 ? CON_MAP | CON_WIDE : CON_MAP | CON_TAIL));
-					run[n++] = v;
-				}
-			} else {
-				for (int k = 0; k < cw; k++)
-					run[n++] = blank;
-			}
+			int i = my * mw + mx;
+			unsigned st = ui_looks_state(m, i), k = ui_looks_tile(m, i);
+			uint16_t h = (uint16_t)(ui_tile_var(i) & t->var[st][k]);
+			for (int j = 0; j < cw; j++)
+				con_row_set(&r, x0 + mx * cw + j, cell_plus(&t->cell[st][k][j], h));
 		}
-		con_set_cells(c, rx, cy, run, n);
+		for (int vx = fb; vx < b; vx++)
+			for (int j = 0; j < cw; j++)
+				con_row_set(&r, x0 + (d->cam_x + vx) * cw + j, blank[j]);
+		con_row_end(c, r);
 	}
+}
+
+static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
+			   int sx, int sy)
+{
+	if (l->map_cw > 1)
+		draw_uncovered_as(d, l, m, c, sx, sy, 2);
+	else
+		draw_uncovered_as(d, l, m, c, sx, sy, 1);
 }
 
 /* One view taken since d's, both known as bits (d->vrows, m's vrows):
@@ -333,6 +386,8 @@ static void draw_uncovered(struct ui_drawn *d, const struct ui_layout *l, const 
 static bool compare_rows(struct ui_drawn *d, const struct map *m)
 {
 	const struct fov_rows *a = &d->vrows, *b = &m->vrows;
+	if (!a->n && !b->n)
+		return true;
 	int bx = a->x0 < b->x0 ? a->x0 : b->x0;
 	int ya = a->n ? a->y0 : b->y0, yb = a->n ? a->y0 + a->n - 1 : b->y0 + b->n - 1;
 	if (b->n) {
@@ -341,20 +396,111 @@ static bool compare_rows(struct ui_drawn *d, const struct map *m)
 	}
 	/* the rows' bits are at most 2 * 30 + 1 wide: shifted by their x0's
 	 * distance they must stay within the word */
-	if (a->x0 - bx > 2 || b->x0 - bx > 2 || (a->n && b->n && (yb - ya > a->n + 2 || yb - ya > b->n + 2)))
+	if (bx < 0 || ya < 0 || yb >= m->h || a->x0 - bx > 2 || b->x0 - bx > 2 ||
+	    (a->n && b->n && (yb - ya > a->n + 2 || yb - ya > b->n + 2)))
 		return false;
-	for (int y = ya; y <= yb && (a->n || b->n); y++) {
-		uint64_t va = y >= a->y0 && y < a->y0 + a->n ? a->bits[y - a->y0] << (a->x0 - bx) : 0;
-		uint64_t vb = y >= b->y0 && y < b->y0 + b->n ? b->bits[y - b->y0] << (b->x0 - bx) : 0;
-		size_t r = (size_t)y * (size_t)m->w;
-		for (uint64_t diff = va ^ vb; diff; diff &= diff - 1) {
-			int x = bx + __builtin_ctzll(diff);
-			d->visible[r + (size_t)x] = m->visible[r + (size_t)x];
-			d->explored[r + (size_t)x] = m->explored[r + (size_t)x];
-			mark_cell(d, m, x, y);
+	const int sa = a->x0 - bx, sb = b->x0 - bx, w0 = bx >> 6, s0 = bx & 63;
+	const unsigned an = (unsigned)a->n, bn = (unsigned)b->n;
+	for (int y = ya; y <= yb; y++) {
+		unsigned ja = (unsigned)(y - a->y0), jb = (unsigned)(y - b->y0);
+		uint64_t va = ja < an ? a->bits[ja] << sa : 0, vb = jb < bn ? b->bits[jb] << sb : 0;
+		uint64_t diff = va ^ vb;
+		if (!diff)
+			continue;
+		/* marked a word at a time (cell bx + k: bit k) */
+		d->marks[y][w0] |= diff << s0;
+		if (s0 && diff >> (64 - s0))
+			d->marks[y][w0 + 1] |= diff >> (64 - s0);
+		d->mark_rows[y >> 6] |= (uint64_t)1 << (y & 63);
+		size_t r = (size_t)y * (size_t)m->w + (size_t)bx;
+		for (; diff; diff &= diff - 1) {
+			size_t x = r + (size_t)__builtin_ctzll(diff);
+			d->visible[x] = m->visible[x];
+			d->explored[x] = m->explored[x];
 		}
 	}
 	return true;
+}
+
+/* Marked cell at of the floor as it now looks in v (v[0] the head, or the
+ * only text cell; v[1] the tail): its ground from d->looks, the top
+ * drawable of now on it over that (then forgotten). */
+static inline __attribute__((always_inline)) void marked_look(struct ui_drawn *d, const struct ui_layout *l,
+							      const struct map *m, const struct drawable *now,
+							      int at, const int cw, struct con_cell v[2])
+{
+	const struct ui_looks *t = &d->looks;
+	unsigned st = ui_looks_state(m, at), k = ui_looks_tile(m, at), top = d->top[at];
+	uint16_t h = (uint16_t)(ui_tile_var(at) & t->var[st][k]);
+	if (__builtin_expect(top != 0, 0)) {
+		d->top[at] = 0;
+		struct con_cell u = t->base[st][k];
+		u.tile = (uint16_t)(u.tile + h);
+		ui_put_drawable(l, &now[top - 1], &u);
+		const uint16_t pic = u.flags & CON_PICTURE;
+		v[0] = v[1] = u;
+		v[0].flags = (uint16_t)(pic | (cw == 1 ? CON_MAP : CON_MAP | CON_WIDE));
+		v[1].flags = (uint16_t)(pic | CON_MAP | CON_TAIL);
+		return;
+	}
+	v[0] = cell_plus(&t->cell[st][k][0], h);
+	if (cw == 2)
+		v[1] = cell_plus(&t->cell[st][k][1], h);
+}
+
+/* The marked cells: those in view written, each once as it now looks (no
+ * description covers the map; the top drawable on it, of now's n, over
+ * its ground), a row at a time; every mark, and the top drawables noted,
+ * cleared. cw, the text cells of a map cell, a constant. */
+static inline __attribute__((always_inline)) void draw_marked_as(struct ui_drawn *d, const struct ui_layout *l,
+								 const struct map *m, struct console *c,
+								 const struct drawable *now, int n, const int cw)
+{
+	const int mw = m->w, words = (mw + 63) / 64;
+	/* the top drawable on each marked cell (the last in drawing order) */
+	for (int i = 0; i < n; i++)
+		if (marked(d, now[i].x, now[i].y))
+			d->top[now[i].y * mw + now[i].x] = (uint16_t)(i + 1);
+	uint64_t cols[MAP_EXP_WORDS];
+	int x0;
+	view_columns(d, l, m, c, cw, cols, &x0);
+	const unsigned vh = (unsigned)d->view_h;
+	for (int rw = 0; rw < (m->h + 63) / 64; rw++) {
+		for (uint64_t rows = d->mark_rows[rw]; rows; rows &= rows - 1) {
+			const int y = 64 * rw + __builtin_ctzll(rows), cy = l->view_y + y - d->cam_y;
+			const bool in = (unsigned)(y - d->cam_y) < vh && cy >= 0 && cy < c->h;
+			struct con_row r = con_row_begin(c, in ? cy : 0);
+			for (int k = 0; k < words; k++) {
+				const uint64_t all = d->marks[y][k];
+				if (!all)
+					continue;
+				d->marks[y][k] = 0;
+				uint64_t bits = in ? all & cols[k] : 0;
+				for (uint64_t out = all ^ bits; out; out &= out - 1) /* (out of view: not drawn) */
+					d->top[y * mw + 64 * k + __builtin_ctzll(out)] = 0;
+				for (; bits; bits &= bits - 1) {
+					const int x = 64 * k + __builtin_ctzll(bits), cx = x0 + x * cw;
+					struct con_cell v[2];
+					marked_look(d, l, m, now, y * mw + x, cw, v);
+					con_row_set(&r, cx, v[0]);
+					if (cw == 2)
+						con_row_set(&r, cx + 1, v[1]);
+				}
+			}
+			if (in)
+				con_row_end(c, r);
+		}
+		d->mark_rows[rw] = 0;
+	}
+}
+
+static void draw_marked(struct ui_drawn *d, const struct ui_layout *l, const struct map *m, struct console *c,
+			const struct drawable *now, int n)
+{
+	if (l->map_cw > 1)
+		draw_marked_as(d, l, m, c, now, n, 2);
+	else
+		draw_marked_as(d, l, m, c, now, n, 1);
 }
 
 /* The map view: the cells whose tile, view or memory changed, those a
@@ -364,16 +510,16 @@ static bool compare_rows(struct ui_drawn *d, const struct map *m)
 static void update_map(struct ui_drawn *d, const struct ui_layout *l, const struct game *g, struct console *c,
 		       int ox, int oy)
 {
-	const struct ui_palette *pal = l->pal;
 	const struct map *m = game_map(g);
-	if (++d->frame == 0) { /* marks wrapped: forget them all */
-		memset(d->mark, 0, sizeof d->mark);
-		d->frame = 1;
-	}
-	d->nmarked = 0;
 	d->view_w = ui_view_cols(l);
 	d->view_h = l->view_h;
-	int cw = l->map_cw > 1 ? l->map_cw : 1;
+	const int cw = l->map_cw > 1 ? 2 : 1;
+	if (d->looks_pal != l->pal || d->looks_pictures != l->pictures || d->looks_cw != cw) {
+		ui_looks_make(l, &d->looks);
+		d->looks_pal = l->pal;
+		d->looks_pictures = l->pictures;
+		d->looks_cw = cw;
+	}
 	int sx = d->cam_x - ox, sy = d->cam_y - oy; /* the camera's move (0, 0: none) */
 	if (m != d->map || m->views - d->views > 1) {
 		compare_all(d, m);
@@ -401,39 +547,19 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 		if (i < n && i < d->ndraw && same_drawable(&now[i], &d->draw[i]))
 			continue;
 		if (i < d->ndraw)
-			mark_cell(d, m, d->draw[i].x, d->draw[i].y);
+			mark_cell(d, d->draw[i].x, d->draw[i].y);
 		if (i < n)
-			mark_cell(d, m, now[i].x, now[i].y);
+			mark_cell(d, now[i].x, now[i].y);
 	}
 	if (sx || sy) {
 		/* the cells uncovered: those with a drawable marked, the others
 		 * (not marked above) drawn now */
 		for (int i = 0; i < n; i++)
 			if (uncovered_at(d, sx, sy, now[i].x - d->cam_x, now[i].y - d->cam_y))
-				mark_cell(d, m, now[i].x, now[i].y);
+				mark_cell(d, now[i].x, now[i].y);
 		draw_uncovered(d, l, m, c, sx, sy);
 	}
-	/* the top drawable on each marked cell (the last in drawing order) */
-	for (int i = 0; i < n; i++) {
-		int at = now[i].y * m->w + now[i].x;
-		if (d->mark[at] == d->frame)
-			d->top[at] = (uint16_t)(i + 1);
-	}
-	for (int k = 0; k < d->nmarked; k++) {
-		int at = d->marked[k], x = at % m->w, y = at / m->w;
-		int vx = x - d->cam_x, vy = y - d->cam_y;
-		struct con_cell v = { ' ', 0xFFFFFF, pal->bg, 0, 0 };
-		if (!ui_tile_look(l, m, at, &v) && !d->top[at]) {
-			/* unseen: as con_clear left it (text cells) */
-			for (int h = 0, cx = ui_view_cx(l, vx), cy = l->view_y + vy; h < cw; h++, cx++)
-				con_put(c, cx, cy, ' ', 0xFFFFFF, pal->bg);
-			continue;
-		}
-		if (d->top[at]) {
-			ui_put_drawable(l, &now[d->top[at] - 1], &v);
-		}
-		ui_put_map(l, c, vx, vy, v, -1, 0, 0);
-	}
+	draw_marked(d, l, m, c, now, n);
 	memcpy(d->draw, now, (size_t)n * sizeof *now);
 	d->ndraw = n;
 }
@@ -540,7 +666,11 @@ void ui_draw_frame(struct ui_drawn *d, const struct ui *u, const struct game *g,
 	}
 whole:
 	/* whole: composed apart (a cleared console drawn again damages every
-	 * cell it draws on), then only the cells that differ copied */
+	 * cell it draws on), then only the cells that differ copied. Its
+	 * damage, which nothing reads, all CON_DRAW first: a cell set on it
+	 * then only compared and written (con_cell_set's damage work done
+	 * once, for all of them) */
+	con_damage_all(scratch);
 	ui_draw(u, g, scratch);
 	(void)con_copy(shown, scratch);
 	con_clear_damage(scratch);

@@ -124,17 +124,22 @@ extern const char *const ui_tile_names[UI_TILE_COUNT];
  * floor or wall chosen by a hash of i, so the floor does not look
  * tiled), CON_DIM when it is remembered, not seen; no thing on it.
  * (Inline: the partial redraw looks up every cell it redraws.) */
-static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, int i, struct con_cell *v)
+static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, int i, struct con_cell *v);
+/* The variant of the floor's or a wall's picture at cell i: a hash's top
+ * 2 bits. */
+static inline unsigned ui_tile_var(int i)
+{
+	_Static_assert(UI_TILE_VARIANTS == 4, "two bits of variant");
+	return ((uint32_t)i * 2654435761u) >> 30;
+}
+/* ui_tile_look of a cell of tile t, in view (vis) or remembered, at i. */
+static inline void ui_tile_look_as(const struct ui_layout *l, unsigned t, bool vis, int i, struct con_cell *v)
 {
 	const struct ui_palette *pal = l->pal;
-	bool vis = m->visible[i];
-	if (!vis && !m->explored[i])
-		return false;
 	uint32_t *ch = &v->ch, *fg = &v->fg, *bg = &v->bg;
-	unsigned var = ((uint32_t)i * 2654435761u) >> 30; /* the hash's top 2 bits */
-	_Static_assert(UI_TILE_VARIANTS == 4, "two bits of variant");
+	unsigned var = ui_tile_var(i);
 	v->flags = vis ? 0 : CON_DIM;
-	switch (m->tile[i]) {
+	switch (t) {
 	case TILE_WALL:
 		*ch = '#';
 		*fg = vis ? pal->wall_fg : pal->wall_mem_fg;
@@ -143,10 +148,10 @@ static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, 
 		break;
 	case TILE_STAIRS_DOWN:
 	case TILE_STAIRS_UP:
-		*ch = m->tile[i] == TILE_STAIRS_DOWN ? '>' : '<';
+		*ch = t == TILE_STAIRS_DOWN ? '>' : '<';
 		*fg = vis ? pal->stairs_fg : ui_scale_rgb(pal->stairs_fg, 45);
 		*bg = vis ? pal->floor_bg : pal->floor_mem_bg;
-		v->tile = m->tile[i] == TILE_STAIRS_DOWN ? UI_TILE_STAIRS_DOWN : UI_TILE_STAIRS_UP;
+		v->tile = t == TILE_STAIRS_DOWN ? UI_TILE_STAIRS_DOWN : UI_TILE_STAIRS_UP;
 		break;
 	default:
 		*ch = '.';
@@ -159,7 +164,28 @@ static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, 
 		v->tile = 0;
 		v->flags = 0;
 	}
+}
+static inline bool ui_tile_look(const struct ui_layout *l, const struct map *m, int i, struct con_cell *v)
+{
+	bool vis = m->visible[i];
+	if (!vis && !m->explored[i])
+		return false;
+	ui_tile_look_as(l, m->tile[i], vis, i, v);
 	return true;
+}
+
+/* The looks of l's map cells (its palette, pictures and map_cw) into t. */
+void ui_looks_make(const struct ui_layout *l, struct ui_looks *t);
+/* Cell i of m's state and tile, as struct ui_looks takes them (a tile
+ * not of enum tile is drawn as the floor, as ui_tile_look draws it). */
+static inline unsigned ui_looks_state(const struct map *m, int i)
+{
+	return (unsigned)(m->visible[i] != 0) << 1 | (unsigned)(m->explored[i] != 0);
+}
+static inline unsigned ui_looks_tile(const struct map *m, int i)
+{
+	unsigned t = m->tile[i];
+	return t <= TILE_STAIRS_UP ? t : TILE_FLOOR;
 }
 
 /* Drawable d put on the map cell v (its ground from ui_tile_look): its

@@ -228,6 +228,17 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c);
  * last drawn. Zeroed (or after ui_drawn_forget) it knows nothing and the
  * next frame is drawn whole. Large (the map's cells): keep it on the heap
  * or static, not on the stack. */
+/* The looks of the map's cells for one palette, picture setting and map
+ * cell width (ui_looks_make, src/ui/scr.h: what ui_tile_look and
+ * ui_put_map make of a cell, worked out once), by the cell's state (0:
+ * neither in view nor remembered, 1: remembered, 2 and 3: in view) and
+ * tile (enum tile). */
+struct ui_looks {
+	struct con_cell base[4][4];    /* as ui_tile_look leaves v (state 0: the blank a drawable is put on) */
+	struct con_cell cell[4][4][2]; /* the text cells ui_put_map writes: the head (or the only one), the tail */
+	uint16_t var[4][4];            /* 3 where the picture has variants (a hash's bits added to tile), else 0 */
+};
+
 struct ui_drawn {
 	bool valid;                /* c holds the play screen drawn from what follows */
 	const struct console *c;   /* the console it was drawn into, its size and map cell width */
@@ -252,12 +263,17 @@ struct ui_drawn {
 	struct game_msg msg[UI_LOG_LINES];
 	uint16_t log_end[UI_LOG_LINES]; /* the log box's rows blank from these columns on (ui_draw_log_over) */
 	int lab_w;                 /* cells the pointer's description covers on the panel (0: none) */
-	uint32_t frame;            /* which frame marked a map cell in mark[] */
-	uint32_t mark[MAP_MAX_CELLS];
-	int view_w, view_h;        /* this frame's map view, the cells of it marked, in order */
-	int nmarked;
-	int32_t marked[MAP_MAX_CELLS];
-	uint16_t top[MAP_MAX_CELLS]; /* a marked cell's top drawable + 1, 0: none */
+	/* The floor's cells marked for this frame's redraw, as bits (cell x
+	 * of row y: bit x % 64 of marks[y][x / 64]), the rows holding any
+	 * (bit y % 64 of mark_rows[y / 64]): none between frames. */
+	uint64_t marks[MAP_MAX_H][MAP_EXP_WORDS];
+	uint64_t mark_rows[(MAP_MAX_H + 63) / 64];
+	int view_w, view_h;          /* this frame's map view */
+	uint16_t top[MAP_MAX_CELLS]; /* a marked cell in view: its top drawable + 1, 0: none (all 0 between frames) */
+	struct ui_looks looks;       /* the map cells' looks, for looks_pal, looks_pictures, looks_cw */
+	const struct ui_palette *looks_pal;
+	bool looks_pictures;
+	int looks_cw;
 };
 
 /* A frame: brings shown (the console the display shows) up to date for u
