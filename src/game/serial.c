@@ -447,12 +447,23 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	bool ring = g->log_count == GAME_LOG_MAX;
 	w_i32(&w, g->log_count);
 	w_i32(&w, ring ? g->log_start : 0);
-	for (int i = 0; i < g->log_count; i++) {
-		const struct game_msg *m = ring ? &g->log[i] : game_msg_get(g, i);
-		w_bytes(&w, m->text, sizeof(m->text));
-		w_u32(&w, m->fg);
-		w_i32(&w, m->count);
-	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a message lies in memory as it is written (text, fg, count, no
+	 * padding): a ring that starts at its first slot, or a full one, is
+	 * its slots' bytes at once */
+	_Static_assert(sizeof(struct game_msg) == 120 + 4 + 4 && offsetof(struct game_msg, fg) == 120 &&
+			       offsetof(struct game_msg, count) == 124 && sizeof(((struct game_msg *)0)->text) == 120,
+		       "struct game_msg is the LOG section's 128 bytes a message");
+	if (ring || g->log_start == 0)
+		w_bytes(&w, g->log, (size_t)g->log_count * sizeof(struct game_msg));
+	else
+#endif
+		for (int i = 0; i < g->log_count; i++) {
+			const struct game_msg *m = ring ? &g->log[i] : game_msg_get(g, i);
+			w_bytes(&w, m->text, sizeof(m->text));
+			w_u32(&w, m->fg);
+			w_i32(&w, m->count);
+		}
 	sec_end(&w);
 
 	sec_begin(&w, "HIST");
