@@ -340,6 +340,99 @@ static void test_chunk_runs_follow_changes(void **st)
 	game_destroy(g);
 }
 
+static void expect_refused(const void *data, size_t len, const char *want);
+
+/* The payload of section tag of the save file b (NULL when none), *len its
+ * length, *crc where its CRC32 lies. */
+static unsigned char *section_of(const struct serial_buf *b, const char *tag, uint32_t *len, unsigned char **crc)
+{
+	size_t at = 20;
+	while (at + 12 <= b->len) {
+		unsigned char *h = b->data + at;
+		uint32_t n = (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+		if (memcmp(h, tag, 4) == 0) {
+			*len = n;
+			*crc = h + 8;
+			return h + 12;
+		}
+		at += 12 + (size_t)n;
+	}
+	return NULL;
+}
+
+/* A full message log, its ring started anywhere, is saved as it lies
+ * (format 4): autosaves one after another, each a message or two on (one
+ * of them said again), change only a few of the LOG section's 1 KB chunks
+ * (oldest first, every new message moved all 64), carry the CRC of what
+ * they hold and load as the very game (its messages in order, its ring's
+ * start, its checksum). A start that only a full ring can have is refused
+ * in a log that is not full. */
+static void test_full_log_saved_as_it_lies(void **st)
+{
+	(void)st;
+	struct game *g = played(35, 200);
+	for (int i = 0; i < GAME_LOG_MAX + 37; i++)
+		world_msg(g, 0xFFFFFF, "message %d of the test", i);
+	assert_int_equal(g->log_count, GAME_LOG_MAX);
+	assert_true(g->log_start != 0);
+	struct serial_buf last = {0};
+	for (int k = 0; k < 12; k++) {
+		world_msg(g, 0x00FF00, "message %d again", k / 2); /* every other one a repeat */
+		if (k % 3 == 2)
+			world_msg(g, 0x0000FF, "and one more, %d", k);
+		struct serial_buf b = {0};
+		assert_int_equal(save_encode(g, &b), 0);
+		sections_summed_right(&b);
+		uint32_t n = 0;
+		unsigned char *crc;
+		const unsigned char *log = section_of(&b, "LOG ", &n, &crc);
+		assert_non_null(log);
+		assert_int_equal(n, 8 + GAME_LOG_MAX * 128);
+		if (last.data) {
+			uint32_t n0 = 0;
+			const unsigned char *log0 = section_of(&last, "LOG ", &n0, &crc);
+			int changed = 0;
+			for (uint32_t c = 0; c < n; c += 1024)
+				changed += memcmp(log + c, log0 + c, n - c < 1024 ? n - c : 1024) != 0;
+			assert_true(changed <= 3); /* the start's and the new slots' */
+		}
+		struct game *h;
+		char why[SAVE_WHY_MAX];
+		assert_int_equal(save_decode(b.data, b.len, &h, why, sizeof why), 0);
+		assert_int_equal(game_checksum(h), game_checksum(g));
+		assert_int_equal(h->log_start, g->log_start);
+		assert_int_equal(game_msg_count(h), game_msg_count(g));
+		for (int i = 0; i < game_msg_count(g); i++) {
+			const struct game_msg *a = game_msg_get(g, i), *c = game_msg_get(h, i);
+			assert_string_equal(a->text, c->text);
+			assert_int_equal(a->fg, c->fg);
+			assert_int_equal(a->count, c->count);
+		}
+		game_destroy(h);
+		free(last.data);
+		last = b;
+	}
+	free(last.data);
+	game_destroy(g);
+	/* a log that is not full starts at its first slot */
+	g = played(35, 30);
+	assert_true(g->log_count > 1 && g->log_count < GAME_LOG_MAX);
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	uint32_t n = 0;
+	unsigned char *crc;
+	unsigned char *log = section_of(&b, "LOG ", &n, &crc);
+	assert_non_null(log);
+	assert_int_equal(log[4] | log[5] << 8, 0);
+	log[4] = 1;
+	uint32_t c = (uint32_t)crc32(crc32(0L, Z_NULL, 0), log, n);
+	crc[0] = (unsigned char)c, crc[1] = (unsigned char)(c >> 8), crc[2] = (unsigned char)(c >> 16),
+	crc[3] = (unsigned char)(c >> 24);
+	expect_refused(b.data, b.len, "the save's log starts at slot 1");
+	free(b.data);
+	game_destroy(g);
+}
+
 /* Bytes of a small real save (floor 1, a few dozen turns). */
 static struct serial_buf small_save(void)
 {
@@ -740,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_streamed_file_is_save_encode),
 		cmocka_unit_test(test_chunk_crcs_follow_changes),
 		cmocka_unit_test(test_chunk_runs_follow_changes),
+		cmocka_unit_test(test_full_log_saved_as_it_lies),
 		cmocka_unit_test(test_not_a_file),
 		cmocka_unit_test(test_sparse_giant),
 		cmocka_unit_test(test_state_dir_unmakeable),

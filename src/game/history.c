@@ -11,12 +11,28 @@
 
 /* Commands a reader takes from the store at once (on the stack). */
 
+/* The 8 bytes at p, little-endian (one load on such a host). */
+static inline uint64_t get64(const unsigned char *p)
+{
+	return (uint64_t)le_get32(p) | (uint64_t)le_get32(p + 4) << 32;
+}
+
 /* FNV-1a over the records' 32-bit words rather than their bytes (n is a
  * multiple of 4): a quarter of the multiplications, as good at noticing
  * damage. */
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 {
-	for (size_t i = 0; i + 4 <= n; i += 4) {
+	size_t i = 0;
+	/* the same steps, four words a load of 16 bytes (a save reads the
+	 * store back whole: ~80 KB a save) */
+	for (; i + 16 <= n; i += 16) {
+		uint64_t a = get64(p + i), b = get64(p + i + 8);
+		h = (h ^ (uint32_t)a) * 0x100000001b3ull;
+		h = (h ^ (a >> 32)) * 0x100000001b3ull;
+		h = (h ^ (uint32_t)b) * 0x100000001b3ull;
+		h = (h ^ (b >> 32)) * 0x100000001b3ull;
+	}
+	for (; i + 4 <= n; i += 4) {
 		h ^= le_get32(p + i);
 		h *= 0x100000001b3ull;
 	}

@@ -438,14 +438,32 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	}
 	sec_end(&w);
 
+	/* The ring as it lies (format 4): a new message changes its own slot's
+	 * bytes and the start, not every message's place (an autosave sums
+	 * only the chunks that changed). Only a full ring starts elsewhere
+	 * than at its first slot (world_msg); any other is written oldest
+	 * first, from 0. */
 	sec_begin(&w, "LOG ");
+	bool ring = g->log_count == GAME_LOG_MAX;
 	w_i32(&w, g->log_count);
-	for (int i = 0; i < g->log_count; i++) {
-		const struct game_msg *m = game_msg_get(g, i);
-		w_bytes(&w, m->text, sizeof(m->text));
-		w_u32(&w, m->fg);
-		w_i32(&w, m->count);
-	}
+	w_i32(&w, ring ? g->log_start : 0);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a message lies in memory as it is written (text, fg, count, no
+	 * padding): a ring that starts at its first slot, or a full one, is
+	 * its slots' bytes at once */
+	_Static_assert(sizeof(struct game_msg) == 120 + 4 + 4 && offsetof(struct game_msg, fg) == 120 &&
+			       offsetof(struct game_msg, count) == 124 && sizeof(((struct game_msg *)0)->text) == 120,
+		       "struct game_msg is the LOG section's 128 bytes a message");
+	if (ring || g->log_start == 0)
+		w_bytes(&w, g->log, (size_t)g->log_count * sizeof(struct game_msg));
+	else
+#endif
+		for (int i = 0; i < g->log_count; i++) {
+			const struct game_msg *m = ring ? &g->log[i] : game_msg_get(g, i);
+			w_bytes(&w, m->text, sizeof(m->text));
+			w_u32(&w, m->fg);
+			w_i32(&w, m->count);
+		}
 	sec_end(&w);
 
 	sec_begin(&w, "HIST");
@@ -798,6 +816,12 @@ static int read_log(struct dec *d, struct game *g)
 	int n = r_i32(&r);
 	if (n < 0 || n > GAME_LOG_MAX)
 		return refuse(d, "the save's log has %d messages (at most %d)", n, GAME_LOG_MAX);
+	/* format 4: the ring's slots as they lay, the oldest at start (only a
+	 * full ring's is not 0); before, the messages oldest first */
+	int start = d->version >= 4 ? r_i32(&r) : 0;
+	if (!r.short_read && (start < 0 || start >= GAME_LOG_MAX || (start != 0 && n != GAME_LOG_MAX)))
+		return refuse(d, "the save's log starts at slot %d of %d messages (0, or 0 to %d in a full log)", start, n,
+			      GAME_LOG_MAX - 1);
 	for (int i = 0; i < n && !r.short_read; i++) {
 		struct game_msg *m = &g->log[i];
 		r_bytes(&r, m->text, sizeof(m->text));
@@ -805,14 +829,15 @@ static int read_log(struct dec *d, struct game *g)
 		m->count = r_i32(&r);
 		if (r.short_read)
 			break;
+		int nth = (i - start + n) % n + 1; /* oldest first */
 		if (!text_ok(m->text, sizeof(m->text)) || m->fg > 0xFFFFFF)
 			return refuse(d, "message %d of the save's log is damaged (not printable text ending in a NUL)",
-				      i + 1);
+				      nth);
 		if (m->count < 1 || m->count > GAME_REPEAT_MAX)
-			return refuse(d, "message %d of the save's log is said %d times in a row (1 to %d)", i + 1,
+			return refuse(d, "message %d of the save's log is said %d times in a row (1 to %d)", nth,
 				      m->count, GAME_REPEAT_MAX);
 	}
-	g->log_start = 0;
+	g->log_start = start;
 	g->log_count = n;
 	return section_done(d, &r, "LOG ");
 }

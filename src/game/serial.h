@@ -10,7 +10,7 @@
 /* Version of the encoding game_encode writes. Raised whenever what is
  * written changes (a component's fields, a new part of the state); the
  * decoder refuses other versions with a reason. */
-#define SERIAL_VERSION 3
+#define SERIAL_VERSION 4
 /* The oldest version game_decode still reads. */
 #define SERIAL_OLDEST 2
 /* The largest stack a save may hold (more is taken for damage). */
@@ -21,8 +21,10 @@
  * seed, generator, RNG, turn, depth, player, where stacks start), "FLOR" (every floor), "ENTS"
  * (the entity slots: generations, free list, living ids), "COMP" (every
  * component type: its field layout, then each holder in storage order with
- * its fields), "LOG " (the messages), "HIST" (every command given since the
- * seed, with its arguments). docs/save.md describes each. Version 2 (before
+ * its fields), "LOG " (the messages: the ring's slots as they lie and where
+ * it starts), "HIST" (every command given since the seed, with its
+ * arguments). docs/save.md describes each. Version 3 (the messages oldest
+ * first, no start) is read as it was; version 2 (before
  * stacks: no COMP_STACK type, no stacks start) is read, its game given stacks
  * from then on (its carried potions and scrolls merged); version 1 (no
  * history, the first component layout) is no longer read. */
