@@ -504,7 +504,8 @@ static uint32_t collect_drawables(const struct game *g, struct keyed *k, uint32_
  * what is out of view and not remembered passed over first (most of a
  * floor's entities: monsters out of sight, items not seen); as
  * collect_drawables, but *sorted is set only when the keys came out in
- * order (a look's order changed in place since the list was made: not). */
+ * order (a look's order changed in place since the list was made: not;
+ * into out, told by the orders alone: as listed, the keys rise). */
 static inline __attribute__((always_inline)) uint32_t collect_listed_to(const struct game *g,
 									  const struct world_here *h,
 									  struct keyed *k, struct drawable *out,
@@ -557,12 +558,15 @@ static inline __attribute__((always_inline)) uint32_t collect_listed_to(const st
 		const ecs_entity e = ents[i];
 		const struct c_render *r = &looks[dr[jd].render];
 		if (cnt < cap) {
-			const uint64_t key = world_draw_key(g, e, r);
-			in_order = in_order && (cnt == 0 || key > last);
-			last = key;
-			struct drawable *o = k ? &k[cnt].d : &out[cnt];
-			if (k)
+			if (k) {
+				const uint64_t key = world_draw_key(g, e, r);
+				in_order = in_order && (cnt == 0 || key > last);
+				last = key;
 				k[cnt].key = key;
+			} else { /* the keys as listed (they rise) while the orders are */
+				in_order = in_order && r->order == dr[jd].order;
+			}
+			struct drawable *o = k ? &k[cnt].d : &out[cnt];
 			*o = (struct drawable){.x = x, .y = y, .glyph = r->glyph, .fg = r->fg, .order = r->order,
 					       .remembered = rem, .actor = -1, .item = -1};
 			const uint32_t ac = h->actor[j], it = h->item[j], ai = h->ai[j];

@@ -505,10 +505,12 @@ static void list_here(struct game *g)
 	}
 	sort_here(g, h, ents, render);
 	h->ndrawn = 0;
+	const struct c_render *looks = render;
 	for (uint32_t jd = 0; jd < h->n; jd++) {
 		uint32_t j = h->draw[jd];
 		if (h->render[j] != WORLD_HERE_NONE)
-			h->drawn[h->ndrawn++] = (struct world_here_drawn){ h->pos[j], h->render[j], h->memory[j], j };
+			h->drawn[h->ndrawn++] = (struct world_here_drawn){ h->pos[j], h->render[j], h->memory[j], j,
+									   looks[h->render[j]].order };
 	}
 	h->ok = true;
 	h->depth = g->depth;

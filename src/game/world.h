@@ -144,11 +144,13 @@ struct game {
 		uint32_t draw[WORLD_HERE_MAX];
 		/* The places with a look in drawing order, packed for the walk
 		 * of every frame (game_drawables): place j = draw[jd] as its
-		 * indices in COMP_POS's, COMP_RENDER's and COMP_MEMORY's pools;
-		 * ndrawn of them. */
+		 * indices in COMP_POS's, COMP_RENDER's and COMP_MEMORY's pools,
+		 * and its look's order when listed (while every order is as
+		 * listed, so are the keys: they rise); ndrawn of them. */
 		uint32_t ndrawn;
 		struct world_here_drawn {
 			uint32_t pos, render, memory, j;
+			int order;
 		} drawn[WORLD_HERE_MAX];
 	} here;
 	/* What the last command did, for the stops of auto-explore (scratch: a
