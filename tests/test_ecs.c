@@ -509,6 +509,42 @@ static void test_take_marks(void **state)
 /* ecs_pools_version changes with every gain or loss in the pools of its
  * mask (and only with those), and is their versions' sum; ecs_index is
  * where ecs_pool_view lists e's component (what ecs_get points at). */
+/* ecs_members_version moves with every gain and loss of any component
+ * (add, remove, destroy) and not with data writes; while it stays, every
+ * ecs_pools_version stays. */
+static void test_members_version(void **state)
+{
+	(void)state;
+	int cp, ch, ct;
+	struct ecs_world *w = mk(&cp, &ch, &ct);
+	ecs_entity e[8];
+	uint32_t m = ecs_members_version(w);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(ecs_create(w, &e[i]), 0);
+		struct pos p = {i, i};
+		struct tag t = {'t'};
+		assert_non_null(ecs_add(w, e[i], cp, &p));
+		assert_true(ecs_members_version(w) != m);
+		m = ecs_members_version(w);
+		assert_non_null(ecs_add(w, e[i], ct, &t));
+		assert_true(ecs_members_version(w) != m);
+		m = ecs_members_version(w);
+		assert_non_null(ecs_add(w, e[i], cp, &p)); /* (had it: no gain) */
+		assert_int_equal(ecs_members_version(w), m);
+	}
+	uint32_t all = ecs_pools_version(w, ECS_BIT(cp) | ECS_BIT(ch) | ECS_BIT(ct));
+	((struct pos *)ecs_get_mut(w, e[2], cp))->x = 7;
+	assert_int_equal(ecs_members_version(w), m);
+	assert_int_equal(ecs_pools_version(w, ECS_BIT(cp) | ECS_BIT(ch) | ECS_BIT(ct)), all);
+	assert_int_equal(ecs_remove(w, e[1], ct), 0);
+	assert_true(ecs_members_version(w) != m);
+	m = ecs_members_version(w);
+	assert_int_equal(ecs_destroy(w, e[3]), 0);
+	ecs_flush(w);
+	assert_true(ecs_members_version(w) != m);
+	ecs_world_destroy(w);
+}
+
 static void test_pools_version_and_index(void **state)
 {
 	(void)state;
@@ -641,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_written_marks),
 		cmocka_unit_test(test_take_marks),
 		cmocka_unit_test(test_pools_version_and_index),
+		cmocka_unit_test(test_members_version),
 		cmocka_unit_test(test_get_as_has),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,7 @@ struct ecs_world {
 	struct pool pools[ECS_MAX_COMPONENTS];
 	int npools;
 	bool track;       /* writes are recorded (ecs_track_writes) */
+	uint32_t members; /* bumped with every pool's version (ecs_members_version) */
 	uint32_t touched; /* while tracking: bit c set when pool c was written or changed members */
 };
 
@@ -228,6 +229,7 @@ int ecs_destroy(struct ecs_world *w, ecs_entity e)
 	for (int c = 0; c < w->npools; c++)
 		if (w->mask[idx] & ECS_BIT(c)) {
 			pool_remove(&w->pools[c], idx);
+			w->members++;
 			if (w->track)
 				w->touched |= ECS_BIT(c);
 		}
@@ -324,6 +326,7 @@ void *ecs_add(struct ecs_world *w, ecs_entity e, int c, const void *init)
 		p->dense[d] = e;
 		p->sparse[idx] = d;
 		p->version++;
+		w->members++;
 		w->mask[idx] |= ECS_BIT(c);
 	}
 	mark(w, c, d);
@@ -341,6 +344,7 @@ int ecs_remove(struct ecs_world *w, ecs_entity e, int c)
 		return -ENOENT;
 	uint32_t idx = ECS_INDEX(e);
 	pool_remove(&w->pools[c], idx);
+	w->members++;
 	if (w->track)
 		w->touched |= ECS_BIT(c);
 	w->mask[idx] &= ~ECS_BIT(c);
@@ -390,6 +394,11 @@ uint32_t ecs_pool_count(const struct ecs_world *w, int c)
 uint32_t ecs_pool_version(const struct ecs_world *w, int c)
 {
 	return c >= 0 && c < w->npools ? w->pools[c].version : 0;
+}
+
+uint32_t ecs_members_version(const struct ecs_world *w)
+{
+	return w->members;
 }
 
 uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask)

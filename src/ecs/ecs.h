@@ -87,6 +87,10 @@ uint32_t ecs_pool_version(const struct ecs_world *w, int c);
  * entity gains or loses any of those components (short of 2^32 such
  * changes between two looks), so one number stands for them all. */
 uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask);
+/* A number that changes whenever any entity gains or loses any component
+ * (short of 2^32 such changes between two looks): while it is unchanged,
+ * so is every ecs_pools_version. */
+uint32_t ecs_members_version(const struct ecs_world *w);
 /* Where e's component c is in its pool: the index of its entry in
  * ecs_pool_view's arrays (valid as they are), or UINT32_MAX when e is not
  * alive or lacks c. */

@@ -344,6 +344,8 @@ static uint32_t make_list(struct game *g, uint32_t from)
 	uint32_t slots = ecs_slots(g->w);
 	s->nlist = 0;
 	s->list_ok = false;
+	s->at_ai = ecs_pool_version(g->w, COMP_AI);
+	s->at_pos = ecs_pool_version(g->w, COMP_POS);
 	for (uint32_t base = from; base < slots; base += PHASE_CHUNK) {
 		uint64_t bits[PHASE_CHUNK / 64];
 		uint32_t nw = chunk_words(slots, base);
@@ -353,7 +355,10 @@ static uint32_t make_list(struct game *g, uint32_t from)
 				uint32_t slot = base + k * 64 + (uint32_t)__builtin_ctzll(b);
 				if (s->nlist == AI_LIST_MAX)
 					return slot;
-				s->list[s->nlist++] = ecs_slot_entity(g->w, slot);
+				ecs_entity e = ecs_slot_entity(g->w, slot);
+				s->list_aiat[s->nlist] = ecs_index(g->w, e, COMP_AI);
+				s->list_posat[s->nlist] = ecs_index(g->w, e, COMP_POS);
+				s->list[s->nlist++] = e;
 			}
 	}
 	s->list_ok = from == 0;
@@ -378,8 +383,26 @@ void ai_take_turns(struct game *g)
 	    s->list_pos != ecs_pool_version(g->w, COMP_POS))
 		next = make_list(g, 0);
 	for (;;) {
-		for (uint32_t i = 0; i < s->nlist && !g->over; i++)
+		const ecs_entity *unused;
+		const void *adata, *pdata;
+		(void)ecs_pool_view(g->w, COMP_AI, &unused, &adata);
+		(void)ecs_pool_view(g->w, COMP_POS, &unused, &pdata);
+		const struct c_ai *ais = adata;
+		const struct c_pos *pos = pdata;
+		for (uint32_t i = 0; i < s->nlist && !g->over; i++) {
+			/* while no entity joined or left the pools (a death does),
+			 * the list's places: one on another floor, or asleep or idle
+			 * out of sight and neither paralysed nor confused, does
+			 * nothing (as ai_act would find) */
+			if (ecs_pool_version(g->w, COMP_AI) == s->at_ai && ecs_pool_version(g->w, COMP_POS) == s->at_pos) {
+				const struct c_ai *ai = &ais[s->list_aiat[i]];
+				const struct c_pos *p = &pos[s->list_posat[i]];
+				if (p->floor != g->depth || (ai->state != AI_HUNTING && ai->paralysed <= 0 && ai->confused <= 0 &&
+							     !world_visible(g, p->x, p->y)))
+					continue;
+			}
 			ai_act(g, s->list[i]); /* the dead are skipped */
+		}
 		if (next >= ecs_slots(g->w) || g->over)
 			break;
 		next = make_list(g, next);

@@ -479,8 +479,10 @@ static void sort_here(const struct game *g, struct world_here *h, const ecs_enti
 static void list_here(struct game *g)
 {
 	struct world_here *h = &g->here;
-	if (world_here(g))
+	if (world_here(g)) {
+		h->members = ecs_members_version(g->w); /* (no pool of the list's changed) */
 		return;
+	}
 	const ecs_entity *ents, *unused;
 	const void *data, *render;
 	uint32_t n = ecs_pool_view(g->w, COMP_POS, &ents, &data);
@@ -515,13 +517,16 @@ static void list_here(struct game *g)
 	h->ok = true;
 	h->depth = g->depth;
 	h->v = ecs_pools_version(g->w, WORLD_HERE_POOLS);
+	h->members = ecs_members_version(g->w);
 }
 
 const struct world_here *world_here(const struct game *g)
 {
 	const struct world_here *h = &g->here;
-	if (!h->ok || h->depth != g->depth || h->v != ecs_pools_version(g->w, WORLD_HERE_POOLS))
+	if (!h->ok || h->depth != g->depth)
 		return NULL;
+	if (h->members != ecs_members_version(g->w) && h->v != ecs_pools_version(g->w, WORLD_HERE_POOLS))
+		return NULL; /* (no entity joined or left any pool: none of the list's) */
 	return h;
 }
 

@@ -77,6 +77,11 @@ struct ai_scratch {
 	uint32_t list_ai, list_pos; /* ecs_pool_version of both when made */
 	uint32_t nlist;
 	ecs_entity list[AI_LIST_MAX];
+	/* list[i]'s places in COMP_AI's and COMP_POS's pools, true while the
+	 * pools' versions are at_ai and at_pos (no entity joined or left
+	 * either since the list was made) */
+	uint32_t list_aiat[AI_LIST_MAX], list_posat[AI_LIST_MAX];
+	uint32_t at_ai, at_pos;
 };
 
 struct game {
@@ -139,6 +144,7 @@ struct game {
 		bool ok;
 		int depth;
 		uint32_t v, n; /* v: ecs_pools_version of WORLD_HERE_POOLS when made */
+		uint32_t members; /* ecs_members_version when made or last found valid */
 		uint32_t pos[WORLD_HERE_MAX], render[WORLD_HERE_MAX], memory[WORLD_HERE_MAX];
 		uint32_t actor[WORLD_HERE_MAX], item[WORLD_HERE_MAX], ai[WORLD_HERE_MAX], corpse[WORLD_HERE_MAX];
 		uint32_t draw[WORLD_HERE_MAX];
