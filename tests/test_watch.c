@@ -484,6 +484,42 @@ static void test_game_thread_wakes_no_watcher(void **state)
 	rig_close(&r);
 }
 
+/* Keys back to back (each flushed, the loop never idle): the watchers are
+ * woken once every WATCH_DEFER commands, not at every flush after the
+ * first WATCH_DEFER (each wake-up is a round of the waker's: ~250
+ * instructions); the checksum when the loop is idle at last wakes them
+ * once more, and the watcher has every command and the game's digest. */
+static void test_back_to_back_wakes_every_defer(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open(&r, 11);
+	rig_catch_up(&r);
+	struct watch_pub_stats st;
+	watch_pub_stats(r.p, &st);
+	long before = st.wakes;
+	for (int k = 0; k < 3 * WATCH_DEFER + 2; k++) {
+		struct command cmd = { .c = (enum cmd)(CMD_MOVE_N + (k * 3) % 8), .item = -1, .x = -1, .y = -1, .choice = -1 };
+		game_do(r.g, &cmd);
+		watch_pub_command(r.p, &cmd);
+		watch_pub_flush(r.p, &r.u, r.g);
+		watch_pub_stats(r.p, &st);
+		assert_int_equal(st.wakes - before, (k + 1) / WATCH_DEFER); /* at 8, 16, 24 commands */
+	}
+	watch_pub_check(r.p, r.g);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.wakes - before, 4);
+	/* a flush with nothing new wakes no one */
+	watch_pub_flush(r.p, &r.u, r.g);
+	watch_pub_stats(r.p, &st);
+	assert_int_equal(st.wakes - before, 4);
+	rig_catch_up(&r);
+	assert_int_equal(r.w.ncmd, hist_count(game_history(r.g)));
+	assert_true(r.w.last_sum == game_digest(r.g));
+	assert_int_equal(r.w.mismatches, 0);
+	rig_close(&r);
+}
+
 /* A watcher that comes later gets the snapshot made for an earlier one and
  * the messages since, and follows the game as well; once those pass
  * WATCH_SINCE the next one gets a snapshot made then. However many come,
@@ -1308,6 +1344,7 @@ int main(void)
 		cmocka_unit_test(test_fall_behind_fresh_snapshot),
 		cmocka_unit_test(test_watcher_reads_the_ring),
 		cmocka_unit_test(test_game_thread_wakes_no_watcher),
+		cmocka_unit_test(test_back_to_back_wakes_every_defer),
 		cmocka_unit_test(test_snapshot_shared_with_what_followed),
 		cmocka_unit_test(test_mismatch_asks_for_snapshot),
 		cmocka_unit_test(test_one_value_differs),

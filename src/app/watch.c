@@ -88,6 +88,7 @@ struct watch_pub {
 	struct snap *snap; /* the last snapshot made, NULL: none (or dropped) */
 	uint64_t snap_pos; /* the ring's head when it was made: what follows it starts there */
 	int since_check;   /* commands played since the last checksum */
+	int woke_at;       /* since_check at the flush's last wake-up (0 after a checksum) */
 	int ring_fd, wake_fd;  /* the ring's memfd and the watchers' eventfd, -1: not made yet */
 	unsigned char *ring;   /* its mapping (WATCH_RING_HEAD + WATCH_RING_SIZE bytes), NULL: none */
 	uint64_t head;         /* bytes ever written into it */
@@ -500,6 +501,7 @@ static void wake(struct watch_pub *p)
 {
 	if (p->wake_fd < 0 || p->head == p->woken)
 		return;
+	p->st.wakes++;
 	if (waker_start(&p->wk, p->wake_fd) == 0)
 		waker_post(&p->wk);
 	else
@@ -661,7 +663,7 @@ void watch_pub_replaced(struct watch_pub *p)
 {
 	if (!p)
 		return;
-	p->since_check = 0;
+	p->since_check = p->woke_at = 0;
 	all_need_snap(p);
 }
 
@@ -672,7 +674,7 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 	if (!p)
 		return;
 	if (!p->n) {
-		p->since_check = 0;
+		p->since_check = p->woke_at = 0;
 		p->screen_valid = false;
 		snap_drop(p);
 		return;
@@ -693,9 +695,13 @@ void watch_pub_flush(struct watch_pub *p, const struct ui *u, const struct game 
 	/* the watchers are woken for commands whose checksum is due together
 	 * with it, as soon as the loop is idle (watch_pub_check): one wake-up a
 	 * key, not two; while the loop is never idle, every WATCH_DEFER
+	 * commands (not every flush after the first WATCH_DEFER: the
+	 * waker's round is ~250 instructions a key, on some core)
 	 * commands */
-	if (!(p->since_check > 0 && p->since_check < WATCH_DEFER))
+	if (p->since_check == 0 || p->since_check - p->woke_at >= WATCH_DEFER) {
 		wake(p);
+		p->woke_at = p->since_check;
+	}
 }
 
 bool watch_pub_check_due(const struct watch_pub *p)
@@ -707,7 +713,7 @@ void watch_pub_check(struct watch_pub *p, const struct game *g)
 {
 	if (!watch_pub_check_due(p))
 		return;
-	p->since_check = 0;
+	p->since_check = p->woke_at = 0;
 	if (!g)
 		return;
 	p->st.checks++;

@@ -60,8 +60,8 @@ void watch_pub_replaced(struct watch_pub *p);
  * each socket takes without waiting. Every watcher is woken at once (one
  * eventfd write) unless commands whose checksum is due (watch_pub_check,
  * which the loop calls as soon as it is idle, right after the frame that
- * shows them) can go with it: one wake-up a key, unless WATCH_DEFER
- * commands were played without the loop idle. That write is made by a
+ * shows them) can go with it: one wake-up a key; while the loop is never
+ * idle, one every WATCH_DEFER commands. That write is made by a
  * thread of the publisher's (started at the first wake-up), since the
  * kernel wakes every watcher inside it: the caller's thread only posts
  * that thread when it is not already due to write, and never waits for it
@@ -99,6 +99,7 @@ struct watch_pub_stats {
 	long behind;           /* snapshots asked for (a watcher fell behind the ring, or its copy differed) */
 	long dropped;          /* watchers closed for a bad message */
 	long checks;           /* checksums computed */
+	long wakes;            /* wake-ups asked for (each one eventfd write, however many watch) */
 	size_t queued;         /* bytes waiting on the sockets now, besides snapshots (WATCH_RING messages) */
 	size_t snapshot_bytes; /* the last snapshot's size */
 	size_t since_bytes;    /* the ring's bytes after it (WATCH_SINCE at most) */
