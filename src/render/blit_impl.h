@@ -1,4 +1,4 @@
-/* blit_impl: the blitter's private insides, shared by blit.c (surface, rotation, damage, bands) and blit_band.c (pixels). */
+/* blit_impl: the blitter's private insides, shared by blit_setup.c (fonts turned, caches, sheets), blit.c (damage, bands), blit_band.c (pixels) and blit_move.c. */
 #ifndef PIROGUE_RENDER_BLIT_IMPL_H
 #define PIROGUE_RENDER_BLIT_IMPL_H
 #include "render/blit.h"
@@ -230,6 +230,92 @@ void blit_band_avx2(const struct blitter *b, const struct band *bd, struct surfa
  * cells (same pixels); only on CPUs that have it. */
 void blit_band_avx512(const struct blitter *b, const struct band *bd, struct surface *s);
 #endif
+
+/* The rotation index (0..3) of rotation degrees 0, 90, 180 or 270; -1 for
+ * any other. */
+static inline int rot_index(int rotation)
+{
+	switch (rotation) {
+	case 0: return 0;
+	case 90: return 1;
+	case 180: return 2;
+	case 270: return 3;
+	default: return -1;
+	}
+}
+
+/* The text font's glyph for code point cp (the font's replacement when it
+ * has none), through b's glyph cache. */
+static inline int lookup(struct blitter *b, uint32_t cp)
+{
+	unsigned slot = cp & (BLIT_GCACHE - 1);
+	if (b->cache[slot].cp == cp)
+		return b->cache[slot].glyph;
+	int g = font_glyph(b->f, cp);
+	if (g < 0 || g >= b->f->nglyphs)
+		g = b->f->replacement;
+	b->cache[slot].cp = cp;
+	b->cache[slot].glyph = g;
+	return g;
+}
+
+/* The map sheet's glyph for cp (blit_set_map gave one). */
+static inline int lookup_map(struct blitter *b, uint32_t cp)
+{
+	unsigned slot = cp & (BLIT_GCACHE - 1);
+	if (b->mcache[slot].cp == cp)
+		return b->mcache[slot].glyph;
+	int g = font_glyph(b->map, cp);
+	if (g < 0 || g >= b->map->nglyphs)
+		g = b->map->replacement;
+	b->mcache[slot].cp = cp;
+	b->mcache[slot].glyph = g;
+	return g;
+}
+
+/* The band gathered so far (b->band) drawn onto s, when it holds a job,
+ * and emptied. */
+static inline void flush_band(struct blitter *b, struct surface *s)
+{
+	struct band *bd = &b->band;
+	if (bd->nf || bd->ns || bd->nb || bd->nc || bd->nw)
+		b->draw_band(b, bd, s);
+	bd->nf = bd->ns = bd->nb = bd->nc = bd->nw = 0;
+}
+
+/* The set-up the drawing uses (blit_setup.c: the font turned for each
+ * rotation, the cell cache, the map and tile sheets). */
+
+/* The mask bits of rotation index r, made on first use (each glyph's filled
+ * in on its first draw: blit_glyph_bits). Without memory for them
+ * (o[r].bits NULL) every cell takes the per-pixel path: slower, same
+ * pixels. */
+void blit_build_bits(struct blitter *b, int r);
+/* Glyph g's mask bits of rotation index r filled in (b's bits made by
+ * blit_build_bits; a no-op when they are). */
+void blit_glyph_bits(const struct blitter *b, int r, int g);
+/* The blend path's rows of rotation index r for XRGB8888 (rgb565 false) or
+ * RGB565, made on the first draw in that format (each glyph's filled in on
+ * its first draw: blit_glyph_px). Without memory for them (px NULL) those
+ * cells take the per-pixel path: slower, same pixels. */
+void blit_build_px(struct blitter *b, int r, bool rgb565);
+/* Glyph g's blend rows of rotation index r and format rgb565 filled in
+ * (b's made by blit_build_px, g not a mask glyph; a no-op when they are). */
+void blit_glyph_px(const struct blitter *b, int r, bool rgb565, int g);
+/* The pending map sheet (blit_set_map_later) decoded and set, when console
+ * c holds a half of a wide map cell (it stays pending otherwise). */
+void blit_map_due(struct blitter *b, const struct console *c);
+/* The slot of cell's tile picture in b->tfont (composed now when new), or
+ * -1: the cell has no picture, or the sheet lacks one of its layers (its
+ * glyph is drawn). When every slot is taken they are all let go (and the
+ * cell cache emptied) first; s: the surface being drawn (its gathered band
+ * drawn before the slots are let go: its jobs may point at them), or NULL. */
+int blit_tile_slot(struct blitter *b, const struct con_cell *cell, struct surface *s);
+/* Whether the cell cache can serve a draw at rotation index r in format
+ * rgb565: allocated on first use (cells of at most 16 KB, up to 4096 slots
+ * in 4 MB, or blit_set_cell_cache's slots), emptied when the rotation or
+ * the format changed (and by whoever changes a sheet: cc.r = -1). */
+bool blit_cache_ready(struct blitter *b, int r, bool rgb565);
 
 /* The surface rectangle (r: x, y, width, height) that the w×h logical
  * rectangle at logical (ox, oy) covers on s (its rotation, blit.h). */
