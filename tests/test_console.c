@@ -357,15 +357,31 @@ static void assert_twins_equal(struct console *a, struct console *b)
 
 /* con_fill, con_copy_rect and con_copy (a row at a time) leave the console
  * exactly as con_put on each of their cells does: cells, damage, each row's span, the damaged rows and
- * the counts, over fills of every shape on consoles already part drawn and
- * part damaged. */
+ * the counts, over fills of every shape on consoles already part drawn,
+ * part damaged and part moved (cells damaged CON_MOVED). Both ways of
+ * setting a row: four cells at a time with AVX2 (where the CPU has it)
+ * and one at a time (PIROGUE_BLIT_BASELINE=1: half the rounds). */
 static void test_fill_as_cell_by_cell(void **st)
 {
 	(void)st;
 	uint64_t r = 7;
-	for (int round = 0; round < 300; round++) {
+	for (int round = 0; round < 600; round++) {
 		struct console *a, *b;
+		const bool plain = round / 2 % 2;
+		if (plain)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
 		twins_drawn(&a, &b, &r, true);
+		unsetenv("PIROGUE_BLIT_BASELINE");
+		if (plain)
+			assert_false(a->avx2);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+		else
+			assert_int_equal(a->avx2, __builtin_cpu_supports("avx2") != 0);
+#endif
+		if (round % 3 == 0) { /* part moved: cells damaged CON_MOVED */
+			assert_int_equal(con_move(a, 0, 2, 23, 6, 0, -1), 0);
+			assert_int_equal(con_move(b, 0, 2, 23, 6, 0, -1), 0);
+		}
 		r = r * 6364136223846793005u + 1442695040888963407u;
 		int fx = (int)(r >> 33) % 27 - 2, fy = (int)(r >> 40) % 12 - 2, fw = (int)(r >> 47) % 26, fh = (int)(r >> 55) % 11;
 		uint32_t bg = (r >> 3) & 1 ? 0 : 0x102030;

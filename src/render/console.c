@@ -377,12 +377,73 @@ int con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, co
 	return print_impl(c, x, y, fg, &bg, utf8 + l.at, l.len > 1023 ? 1023 : l.len, -1);
 }
 
+#ifdef CON_HAVE_AVX2
+/* For the cells' equality bits of four cells (as moved_bytes takes them),
+ * the damage bytes' bit 0 of the cells that differ (0x01 in byte k where
+ * cell k differs, in memory order). */
+#define SB_CELL(m, k) ((uint32_t)MB_CELL(m, k) << (8 * (k)))
+#define SB(m) (SB_CELL(m, 0) | SB_CELL(m, 1) | SB_CELL(m, 2) | SB_CELL(m, 3))
+#define SB4(m) SB(m), SB((m) + 1), SB((m) + 2), SB((m) + 3)
+#define SB16(m) SB4(m), SB4((m) + 4), SB4((m) + 8), SB4((m) + 12)
+#define SB64(m) SB16(m), SB16((m) + 16), SB16((m) + 32), SB16((m) + 48)
+static const uint32_t set_bytes[256] = { SB64(0), SB64(64), SB64(128), SB64(192) };
+
+_Static_assert(CON_DRAW == 1 && CON_MOVED == 2, "set_row_avx2: the damage bytes' bits");
+/* set_row's cells x0..x1-1 four at a time: compared in two
+ * 32-byte compares, the four written when one of them differs, their
+ * damage bytes made CON_DRAW where a cell differs in one 4-byte word
+ * (those newly damaged, 0 before, counted and their first and last
+ * noted), as con_row_set on each does; the last ones con_row_set. */
+__attribute__((target("avx2"))) static void set_row_avx2(struct console *c, int y, int x0, int x1,
+							const struct con_cell *src, int step)
+{
+	struct con_row r = con_row_begin(c, y);
+	const __m256i fill = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)src));
+	int x = x0;
+#define CELLS2(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define EQ2(a, b) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64((a), (b))))
+	for (; x + 4 <= x1; x += 4, src += 4 * step) {
+		const __m256i s0 = step ? CELLS2(src) : fill, s1 = step ? CELLS2(src + 2) : fill;
+		const int eq = EQ2(s0, CELLS2(r.cells + x)) | EQ2(s1, CELLS2(r.cells + x + 2)) << 4;
+		if (eq == 0xFF)
+			continue; /* the four alike: nothing to write */
+		_mm256_storeu_si256((__m256i *)(void *)(r.cells + x), s0);
+		_mm256_storeu_si256((__m256i *)(void *)(r.cells + x + 2), s1);
+		const uint32_t set = set_bytes[eq]; /* 0x01 in the bytes of the cells that differ */
+		uint32_t was;
+		memcpy(&was, r.damage + x, 4);
+		/* a damage byte is 0, CON_DRAW or CON_MOVED: nonzero where
+		 * either bit is; a cell that differs becomes CON_DRAW */
+		const uint32_t fresh = set & ~((was | was >> 1) & 0x01010101u), now = (was & ~(set * 0xFF)) | set;
+		memcpy(r.damage + x, &now, 4);
+		r.changed += (uint64_t)__builtin_popcount(set);
+		if (fresh) {
+			r.damaged += __builtin_popcount(fresh);
+			r.lo = r.lo < 0 ? x + __builtin_ctz(fresh) / 8 : r.lo;
+			r.hi = x + (31 - __builtin_clz(fresh)) / 8;
+		}
+	}
+#undef EQ2
+#undef CELLS2
+	for (; x < x1; x++, src += step)
+		con_row_set(&r, x, *src);
+	con_row_end(c, r);
+}
+#endif
+
 /* con_cell_set on cells x0..x1-1 of row y, to src[0], src[1]... (step 1)
  * or all to src[0] (step 0), a row at a time: the cells compared and
  * written in a tight loop, the row's damage span and the counts once (a
- * whole screen is cleared, drawn and copied for each whole frame). */
+ * whole screen is cleared, drawn and copied for each whole frame); with
+ * AVX2 (c->avx2), a run of 8 or more four cells at a time. */
 static void set_row(struct console *c, int y, int x0, int x1, const struct con_cell *src, int step)
 {
+#ifdef CON_HAVE_AVX2
+	if (c->avx2 && x1 - x0 >= 8) {
+		set_row_avx2(c, y, x0, x1, src, step);
+		return;
+	}
+#endif
 	struct con_row r = con_row_begin(c, y);
 	for (int x = x0; x < x1; x++, src += step)
 		con_row_set(&r, x, *src);
