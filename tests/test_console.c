@@ -417,15 +417,22 @@ static void test_fill_as_cell_by_cell(void **st)
  * damage, each row's span, the damaged rows and the counts, for text of
  * one- to three-byte characters at every place (off the grid, its last
  * column), with and without a width, on consoles part drawn, part damaged
- * and part moved (cells damaged CON_MOVED). */
+ * and part moved (cells damaged CON_MOVED). Both ways of printing a row:
+ * four ASCII characters at a time with AVX2 (where the CPU has it) and
+ * one at a time (PIROGUE_BLIT_BASELINE=1: half the rounds). */
 static void test_print_as_cell_by_cell(void **st)
 {
 	(void)st;
 	static const char *const bits[] = { "a", "b", " ", "\xc3\xa9", "\xe2\x94\x80", "xyz" };
 	uint64_t r = 11;
-	for (int round = 0; round < 400; round++) {
+	for (int round = 0; round < 800; round++) {
 		struct console *a, *b;
+		const bool plain = round / 2 % 2;
+		if (plain)
+			setenv("PIROGUE_BLIT_BASELINE", "1", 1);
 		twins_drawn(&a, &b, &r, true);
+		unsetenv("PIROGUE_BLIT_BASELINE");
+		assert_true(!plain || !a->avx2);
 		if (round % 3 == 0) { /* part moved: cells damaged CON_MOVED */
 			assert_int_equal(con_move(a, 0, 1, 23, 6, 0, 1), 0);
 			assert_int_equal(con_move(b, 0, 1, 23, 6, 0, 1), 0);

@@ -204,6 +204,98 @@ void con_row_noted(struct console *c, int y, int lo, int hi, int damaged, uint64
 	row_done(c, y, lo, hi, damaged, changed);
 }
 
+#ifdef CON_HAVE_AVX2
+/* For the cells' equality bits of four cells (as moved_bytes takes them),
+ * the damage bytes' bit 0 of the cells that differ (0x01 in byte k where
+ * cell k differs, in memory order). */
+#define SB_CELL(m, k) ((uint32_t)MB_CELL(m, k) << (8 * (k)))
+#define SB(m) (SB_CELL(m, 0) | SB_CELL(m, 1) | SB_CELL(m, 2) | SB_CELL(m, 3))
+#define SB4(m) SB(m), SB((m) + 1), SB((m) + 2), SB((m) + 3)
+#define SB16(m) SB4(m), SB4((m) + 4), SB4((m) + 8), SB4((m) + 12)
+#define SB64(m) SB16(m), SB16((m) + 16), SB16((m) + 32), SB16((m) + 48)
+static const uint32_t set_bytes[256] = { SB64(0), SB64(64), SB64(128), SB64(192) };
+
+_Static_assert(CON_DRAW == 1 && CON_MOVED == 2, "put4_avx2: the damage bytes' bits");
+#define CELLS2(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define EQ2(a, b) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64((a), (b))))
+/* Cells x .. x + 3 of r's row set to the four cells in s0, s1 (two
+ * each), as con_row_set on each does: compared in two 32-byte compares,
+ * the four written when one of them differs, their damage bytes made
+ * CON_DRAW where a cell differs in one 4-byte word (those newly damaged,
+ * 0 before, counted and the first and last of them noted). */
+__attribute__((target("avx2"), always_inline)) static inline void put4_avx2(struct con_row *r, int x, __m256i s0,
+									     __m256i s1)
+{
+	const int eq = EQ2(s0, CELLS2(r->cells + x)) | EQ2(s1, CELLS2(r->cells + x + 2)) << 4;
+	if (eq == 0xFF)
+		return; /* the four alike: nothing to write */
+	_mm256_storeu_si256((__m256i *)(void *)(r->cells + x), s0);
+	_mm256_storeu_si256((__m256i *)(void *)(r->cells + x + 2), s1);
+	const uint32_t set = set_bytes[eq]; /* 0x01 in the bytes of the cells that differ */
+	uint32_t was;
+	memcpy(&was, r->damage + x, 4);
+	/* a damage byte is 0, CON_DRAW or CON_MOVED: nonzero where either
+	 * bit is; a cell that differs becomes CON_DRAW */
+	const uint32_t fresh = set & ~((was | was >> 1) & 0x01010101u), now = (was & ~(set * 0xFF)) | set;
+	memcpy(r->damage + x, &now, 4);
+	r->changed += (uint64_t)__builtin_popcount(set);
+	if (fresh) {
+		r->damaged += __builtin_popcount(fresh);
+		r->lo = r->lo < 0 ? x + __builtin_ctz(fresh) / 8 : r->lo;
+		r->hi = x + (31 - __builtin_clz(fresh)) / 8;
+	}
+}
+
+/* set_row's cells x0..x1-1 four at a time (put4_avx2), the last ones
+ * con_row_set. */
+__attribute__((target("avx2"))) static void set_row_avx2(struct console *c, int y, int x0, int x1,
+							const struct con_cell *src, int step)
+{
+	struct con_row r = con_row_begin(c, y);
+	const __m256i fill = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)src));
+	int x = x0;
+	for (; x + 4 <= x1; x += 4, src += 4 * step)
+		put4_avx2(&r, x, step ? CELLS2(src) : fill, step ? CELLS2(src + 2) : fill);
+	for (; x < x1; x++, src += step)
+		con_row_set(&r, x, *src);
+	con_row_end(c, r);
+}
+
+/* print_row's loop (the columns up to end), four ASCII characters at a
+ * time: their code points widened into four cells of fg on bg
+ * (put4_avx2); any other character, and the last ones, one at a time. */
+__attribute__((target("avx2"))) static int print_row_avx2(struct console *c, int x, int y, uint32_t fg, uint32_t bg,
+							 const char *s, size_t n, int end)
+{
+	const int x0 = x;
+	struct con_row r = con_row_begin(c, y);
+	const __m256i look = _mm256_setr_epi32(0, (int)fg, (int)bg, 0, 0, (int)fg, (int)bg, 0);
+	const __m256i first = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1), second = _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3);
+	for (size_t i = 0; i < n && x < end;) {
+		uint32_t four;
+		if (i + 4 <= n && x + 4 <= end && (memcpy(&four, s + i, 4), !(four & 0x80808080u))) {
+			const __m256i cp = _mm256_cvtepu8_epi32(_mm_cvtsi32_si128((int)four));
+			put4_avx2(&r, x, _mm256_blend_epi32(look, _mm256_permutevar8x32_epi32(cp, first), 0x11),
+				  _mm256_blend_epi32(look, _mm256_permutevar8x32_epi32(cp, second), 0x11));
+			i += 4;
+			x += 4;
+			continue;
+		}
+		uint32_t cp = (unsigned char)s[i];
+		if (cp < 0x80)
+			i++;
+		else
+			i += utf8_decode(s + i, n - i, &cp);
+		con_row_set(&r, x, (struct con_cell){ cp, fg, bg, 0, 0 });
+		x++;
+	}
+	con_row_end(c, r);
+	return x - x0;
+}
+#undef EQ2
+#undef CELLS2
+#endif
+
 /* print_impl with a background on row y (in the grid) from column
  * 0 <= x < c->w on: each cell compared and set in one loop as con_cell_set
  * would, the row's damage span and the counts noted once (row_done). */
@@ -211,6 +303,10 @@ static int print_row(struct console *c, int x, int y, uint32_t fg, uint32_t bg, 
 {
 	/* the columns it may write: to the row's end, or max_w cells */
 	const int x0 = x, end = max_w < 0 || max_w > c->w - x ? c->w : x + max_w;
+#ifdef CON_HAVE_AVX2
+	if (c->avx2 && n >= 4)
+		return print_row_avx2(c, x, y, fg, bg, s, n, end);
+#endif
 	struct con_row r = con_row_begin(c, y);
 	for (size_t i = 0; i < n && x < end; x++) {
 		uint32_t cp = (unsigned char)s[i];
@@ -377,59 +473,6 @@ int con_print_line(struct console *c, int x, int y, uint32_t fg, uint32_t bg, co
 	return print_impl(c, x, y, fg, &bg, utf8 + l.at, l.len > 1023 ? 1023 : l.len, -1);
 }
 
-#ifdef CON_HAVE_AVX2
-/* For the cells' equality bits of four cells (as moved_bytes takes them),
- * the damage bytes' bit 0 of the cells that differ (0x01 in byte k where
- * cell k differs, in memory order). */
-#define SB_CELL(m, k) ((uint32_t)MB_CELL(m, k) << (8 * (k)))
-#define SB(m) (SB_CELL(m, 0) | SB_CELL(m, 1) | SB_CELL(m, 2) | SB_CELL(m, 3))
-#define SB4(m) SB(m), SB((m) + 1), SB((m) + 2), SB((m) + 3)
-#define SB16(m) SB4(m), SB4((m) + 4), SB4((m) + 8), SB4((m) + 12)
-#define SB64(m) SB16(m), SB16((m) + 16), SB16((m) + 32), SB16((m) + 48)
-static const uint32_t set_bytes[256] = { SB64(0), SB64(64), SB64(128), SB64(192) };
-
-_Static_assert(CON_DRAW == 1 && CON_MOVED == 2, "set_row_avx2: the damage bytes' bits");
-/* set_row's cells x0..x1-1 four at a time: compared in two
- * 32-byte compares, the four written when one of them differs, their
- * damage bytes made CON_DRAW where a cell differs in one 4-byte word
- * (those newly damaged, 0 before, counted and their first and last
- * noted), as con_row_set on each does; the last ones con_row_set. */
-__attribute__((target("avx2"))) static void set_row_avx2(struct console *c, int y, int x0, int x1,
-							const struct con_cell *src, int step)
-{
-	struct con_row r = con_row_begin(c, y);
-	const __m256i fill = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)src));
-	int x = x0;
-#define CELLS2(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define EQ2(a, b) _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64((a), (b))))
-	for (; x + 4 <= x1; x += 4, src += 4 * step) {
-		const __m256i s0 = step ? CELLS2(src) : fill, s1 = step ? CELLS2(src + 2) : fill;
-		const int eq = EQ2(s0, CELLS2(r.cells + x)) | EQ2(s1, CELLS2(r.cells + x + 2)) << 4;
-		if (eq == 0xFF)
-			continue; /* the four alike: nothing to write */
-		_mm256_storeu_si256((__m256i *)(void *)(r.cells + x), s0);
-		_mm256_storeu_si256((__m256i *)(void *)(r.cells + x + 2), s1);
-		const uint32_t set = set_bytes[eq]; /* 0x01 in the bytes of the cells that differ */
-		uint32_t was;
-		memcpy(&was, r.damage + x, 4);
-		/* a damage byte is 0, CON_DRAW or CON_MOVED: nonzero where
-		 * either bit is; a cell that differs becomes CON_DRAW */
-		const uint32_t fresh = set & ~((was | was >> 1) & 0x01010101u), now = (was & ~(set * 0xFF)) | set;
-		memcpy(r.damage + x, &now, 4);
-		r.changed += (uint64_t)__builtin_popcount(set);
-		if (fresh) {
-			r.damaged += __builtin_popcount(fresh);
-			r.lo = r.lo < 0 ? x + __builtin_ctz(fresh) / 8 : r.lo;
-			r.hi = x + (31 - __builtin_clz(fresh)) / 8;
-		}
-	}
-#undef EQ2
-#undef CELLS2
-	for (; x < x1; x++, src += step)
-		con_row_set(&r, x, *src);
-	con_row_end(c, r);
-}
-#endif
 
 /* con_cell_set on cells x0..x1-1 of row y, to src[0], src[1]... (step 1)
  * or all to src[0] (step 0), a row at a time: the cells compared and
