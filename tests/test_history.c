@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/le.h"
 #include "core/rng.h"
@@ -25,6 +26,8 @@ struct memstore {
 	struct hist_store inner, st;
 	bool fail;
 	int writes; /* calls of write */
+	int reads;  /* calls of read */
+	bool fail_read; /* reads refused (EIO) while set */
 };
 
 static int ms_write(void *ctx, uint64_t off, const void *data, size_t len)
@@ -37,6 +40,9 @@ static int ms_write(void *ctx, uint64_t off, const void *data, size_t len)
 static int ms_read(void *ctx, uint64_t off, void *data, size_t len)
 {
 	struct memstore *m = ctx;
+	m->reads++;
+	if (m->fail_read)
+		return -EIO;
 	return m->inner.read(m->inner.ctx, off, data, len);
 }
 
@@ -83,17 +89,23 @@ static void play(struct game *g, struct rng *r, int from, int to)
 	}
 }
 
-static struct game *long_game(const struct hist_store *st, int commands)
+/* The long game with its commands drawn by an RNG of seed moves. */
+static struct game *long_game_of(const struct hist_store *st, int commands, uint64_t moves)
 {
 	struct game *g = gamefix_new(21, MAPGEN_CLASSIC);
 	((struct c_actor *)ecs_get_mut(g->w, g->player, COMP_ACTOR))->defense = 1000;
 	if (st)
 		assert_int_equal(game_set_history_store(g, st), 0);
 	struct rng r;
-	rng_seed(&r, 11);
+	rng_seed(&r, moves);
 	play(g, &r, 0, commands);
 	assert_int_equal(game_depth(g), 1);
 	return g;
+}
+
+static struct game *long_game(const struct hist_store *st, int commands)
+{
+	return long_game_of(st, commands, 11);
 }
 
 static struct serial_buf encode(const struct game *g)
@@ -314,6 +326,112 @@ static void test_damaged_store_refuses_the_save(void **state)
 	}
 }
 
+/* g's save file framed by hand from game_encode's sections (the header,
+ * then each section's tag, length, CRC32 and payload): what save_encode
+ * writes, whatever it kept from the saves before. */
+static struct serial_buf framed(const struct game *g)
+{
+	struct serial_buf e = encode(g), out = {0};
+	unsigned char h[20];
+	uint32_t nsec = 0;
+	for (size_t at = 0; at + 8 <= e.len; at += 8 + le_get32(e.data + at + 4))
+		nsec++;
+	memcpy(h, SAVE_MAGIC, 8);
+	le_put32(h + 8, SERIAL_VERSION);
+	le_put32(h + 12, nsec);
+	le_put32(h + 16, (uint32_t)crc32(crc32(0L, Z_NULL, 0), h, 16));
+	assert_int_equal(serial_buf_append(&out, h, sizeof h), 0);
+	for (size_t at = 0; at + 8 <= e.len;) {
+		uint32_t n = le_get32(e.data + at + 4);
+		unsigned char sh[12];
+		memcpy(sh, e.data + at, 8);
+		le_put32(sh + 8, (uint32_t)crc32(crc32(0L, Z_NULL, 0), e.data + at + 8, n));
+		assert_int_equal(serial_buf_append(&out, sh, sizeof sh), 0);
+		assert_int_equal(serial_buf_append(&out, e.data + at + 8, n), 0);
+		at += 8 + n;
+	}
+	free(e.data);
+	return out;
+}
+
+/* save_encode of g is want byte for byte; returns the bytes it wrote from
+ * what it kept of the save before (save_kept_last). */
+static size_t autosave_is(const struct game *g, const struct serial_buf *want)
+{
+	struct serial_buf b = {0};
+	assert_int_equal(save_encode(g, &b), 0);
+	assert_int_equal(b.len, want->len);
+	assert_memory_equal(b.data, want->data, b.len);
+	free(b.data);
+	return save_kept_last();
+}
+
+/* An autosave writes the store's commands from its copies when the last
+ * whole save wrote them at the same place under the same key (hist_stored:
+ * as many, the same FNV-1a): the chunks inside them are taken as
+ * unchanged, and the store's bytes are only compared with the copies
+ * (not summed). Each save is byte for byte the file framed by hand from
+ * game_encode: the game played on (the count before them changes, the
+ * newest commands after them grow), saved again as it is, another game
+ * with as many stored commands but other ones saved between, a save
+ * stopped part way between (the store unreadable: what it began is not
+ * trusted). A store damaged since is found as before: the save is refused
+ * with the same line, and the last save stays. */
+static void test_autosave_keeps_the_stored_commands(void **state)
+{
+	(void)state;
+	struct memstore m, m2;
+	ms_open(&m);
+	ms_open(&m2);
+	struct game *g = long_game(&m.st, 9000);
+	struct game *other = long_game_of(&m2.st, 8500, 12); /* 8,192 stored too, other commands */
+	uint64_t k1, k2;
+	const size_t kept = 8192 * HIST_RECORD;
+	assert_int_equal(hist_stored(game_history(g), &k1), 8192);
+	assert_int_equal(hist_stored(game_history(other), &k2), 8192);
+	assert_true(k1 != k2);
+	struct serial_buf want = framed(g);
+	assert_int_equal(autosave_is(g, &want), 0); /* the first: read back and summed */
+	struct rng r;
+	rng_seed(&r, 4);
+	for (int k = 0; k < 3; k++) {
+		play(g, &r, 9000 + 100 * k, 9100 + 100 * k);
+		free(want.data);
+		want = framed(g);
+		assert_int_equal(autosave_is(g, &want), kept);
+	}
+	assert_int_equal(autosave_is(g, &want), kept); /* unchanged */
+	struct serial_buf want2 = framed(other);
+	assert_int_equal(autosave_is(other, &want2), 0);
+	assert_int_equal(autosave_is(other, &want2), kept);
+	/* a save stopped part way (the store unreadable): its span is not
+	 * trusted by the next (the copies still hold the other game's) */
+	struct serial_buf b = {0};
+	m.fail_read = true;
+	logcap_begin();
+	assert_int_equal(save_encode(g, &b), -EIO);
+	logcap_end();
+	m.fail_read = false;
+	free(b.data);
+	b = (struct serial_buf){0};
+	assert_int_equal(autosave_is(g, &want), 0);
+	assert_int_equal(autosave_is(g, &want), kept);
+	/* damaged behind the game's back: refused, with the line it had */
+	assert_int_equal(pwrite(m.fd, "\x7f", 1, 5000 * HIST_RECORD), 1);
+	logcap_begin();
+	assert_int_equal(save_encode(g, &b), -EIO);
+	logcap_end();
+	assert_string_equal(logcap_buf, "pirogue: game: the test's memfd is damaged (its 8192 commands are not those "
+					"written to it): the game cannot be saved or recorded whole\n");
+	free(b.data);
+	free(want.data);
+	free(want2.data);
+	game_destroy(other);
+	game_destroy(g);
+	histfile_close(m.f);
+	histfile_close(m2.f);
+}
+
 /* An empty history, with or without a store, reads as nothing; attaching a
  * store to a history shorter than a block writes nothing. */
 static void test_empty_and_short(void **state)
@@ -390,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_read_in_chunks),
 		cmocka_unit_test(test_unwritable_store_keeps_the_game),
 		cmocka_unit_test(test_damaged_store_refuses_the_save),
+		cmocka_unit_test(test_autosave_keeps_the_stored_commands),
 		cmocka_unit_test(test_empty_and_short),
 		cmocka_unit_test(test_out_of_memory_said),
 	};

@@ -84,6 +84,7 @@ struct hist_reader {
 	const struct history *h;
 	int at;
 	uint64_t sum;
+	bool no_check; /* hist_no_check */
 };
 /* Starts r at h's first command. */
 void hist_begin(struct hist_reader *r, const struct history *h);
@@ -92,6 +93,18 @@ void hist_begin(struct hist_reader *r, const struct history *h);
  * are not those written (damaged): one line logged naming the store; the
  * game is untouched, but its whole history cannot be read. */
 int hist_next(struct hist_reader *r, struct command *out, int max);
+/* The number of commands in h's store (0: none), *key set to a key for
+ * their bytes: two histories with as many stored commands and the same key
+ * hold the same bytes there (the key is the FNV-1a the store's bytes are
+ * checked by when read back, hist_next). */
+int hist_stored(const struct history *h, uint64_t *key);
+/* Makes r (at h's first command) read the commands in h's store back
+ * without checking them by their FNV-1a: the caller compares them with a
+ * copy it knows right (and calls hist_damaged when they differ). */
+void hist_no_check(struct hist_reader *r);
+/* Logs that h's store is damaged (its commands are not those written to
+ * it), as hist_next does, and returns -EIO. */
+int hist_damaged(const struct history *h);
 /* Reads the next commands as their bytes (HIST_RECORD each, as the save's
  * HIST section holds them): at most max (> 0) of them, at most
  * HIST_CHUNK when they come from the store, at *p (in the history's

@@ -170,6 +170,20 @@ static inline void w_bytes(struct wr *w, const void *p, size_t n)
 	w_bytes_slow(w, p, n);
 }
 
+/* A span of the game's own memory (valid while the encoding lasts): one
+ * as large as the buffer or larger is handed to the sink as it lies, after
+ * what the buffer holds, instead of copied through the buffer. */
+static void w_span(struct wr *w, const void *p, size_t n)
+{
+	if (n < sizeof(w->buf)) {
+		w_bytes(w, p, n);
+		return;
+	}
+	w_flush(w);
+	if (!w->err)
+		w->err = w->s->write(w->s->ctx, p, n);
+}
+
 static inline void w_u8(struct wr *w, uint8_t v)
 {
 	w_bytes(w, &v, 1);
@@ -455,7 +469,7 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 			       offsetof(struct game_msg, count) == 124 && sizeof(((struct game_msg *)0)->text) == 120,
 		       "struct game_msg is the LOG section's 128 bytes a message");
 	if (ring || g->log_start == 0)
-		w_bytes(&w, g->log, (size_t)g->log_count * sizeof(struct game_msg));
+		w_span(&w, g->log, (size_t)g->log_count * sizeof(struct game_msg));
 	else
 #endif
 		for (int i = 0; i < g->log_count; i++) {
@@ -470,14 +484,39 @@ int game_encode_to(const struct game *g, const struct serial_sink *sink)
 	w_i32(&w, hist_count(&g->hist));
 	struct hist_reader hr;
 	hist_begin(&hr, &g->hist);
-	/* the history holds its commands as the section does: copied as they are */
 	unsigned char chunk[HIST_CHUNK * HIST_RECORD];
 	const unsigned char *bytes;
 	int k;
+	/* the commands in the store, known by their key: when the sink kept
+	 * them from the last save it writes them itself, and the store's are
+	 * only compared with them (not summed, nor copied) */
+	uint64_t key;
+	int stored = hist_stored(&g->hist, &key);
+	if (stored > 0 && sink->same && sink->kept_is) {
+		w_flush(&w);
+		int took = w.err ? 0 : sink->same(sink->ctx, (size_t)stored * HIST_RECORD, key);
+		if (took < 0)
+			w.err = took;
+		if (took > 0) {
+			hist_no_check(&hr);
+			for (size_t at = 0; at < (size_t)stored * HIST_RECORD;) {
+				k = hist_next_bytes(&hr, &bytes, chunk, stored - (int)(at / HIST_RECORD));
+				if (k <= 0)
+					return k < 0 ? k : -EIO; /* the store failed (logged) */
+				if (sink->kept_is(sink->ctx, at, bytes, (size_t)k * HIST_RECORD))
+					return hist_damaged(&g->hist);
+				at += (size_t)k * HIST_RECORD;
+			}
+		}
+	}
+	/* the history holds its commands as the section does: copied as they are */
 	while (!w.err && (k = hist_next_bytes(&hr, &bytes, chunk, INT_MAX)) != 0) {
 		if (k < 0)
 			return k; /* the store failed (logged) */
-		w_bytes(&w, bytes, (size_t)k * HIST_RECORD);
+		if (bytes == chunk)
+			w_bytes(&w, bytes, (size_t)k * HIST_RECORD);
+		else
+			w_span(&w, bytes, (size_t)k * HIST_RECORD); /* the history's memory */
 	}
 	sec_end(&w);
 	return w.err;

@@ -97,10 +97,27 @@ struct serial_sink {
 	int (*begin)(void *ctx, const char tag[4]);
 	int (*write)(void *ctx, const void *data, size_t len);
 	int (*end)(void *ctx);
+	/* Optional (NULL: the encoder always writes). The next len bytes of
+	 * the open section are known by key: two spans given the same key
+	 * and length hold the same bytes (the history's stored commands,
+	 * hist_stored). Returns 1 when the sink took them as it kept them
+	 * (given at this place of this section under this key in the last
+	 * encoding it took whole): the encoder goes on after them; 0 when
+	 * the encoder must write them (the sink may keep them under key);
+	 * or -errno. */
+	int (*same)(void *ctx, size_t len, uint64_t key);
+	/* With same: after it took a span, the span's bytes as the encoder
+	 * has them now, n at p from at in it, in order: 0 when they are those
+	 * the sink wrote, else -EIO (the encoder's source is damaged: the
+	 * encoding fails). */
+	int (*kept_is)(void *ctx, size_t at, const void *p, size_t n);
 	void *ctx;
 };
 /* Writes the encoding of g to s (game_encode's bytes, framed as s frames
- * them), in pieces of at most 8 KB, the history read in chunks: it
+ * them), in pieces (of at most 8 KB but for the spans of the game's own
+ * memory handed over as they lie: the log, the history's newest
+ * commands), the history read in chunks (its stored commands, when
+ * s->same takes them, only compared with what s wrote, s->kept_is): it
  * allocates nothing, so a save costs no memory however long the game.
  * Returns 0, the first -errno of s, or the -errno of g's history store
  * (logged by hist_next). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -140,6 +141,33 @@ int save_pwrite_all(int fd, const void *p, size_t len, uint64_t off)
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		done += (size_t)n;
+	}
+	return 0;
+}
+
+#define SAVE_IOV_MAX 1024 /* spans a pwritev takes (Linux's UIO_MAXIOV) */
+
+/* The n spans of iov written at off, all their bytes (a short write and
+ * EINTR taken up where they stopped; iov is used up). 0 or -errno. */
+static int pwritev_all(int fd, struct iovec *iov, int n, uint64_t off)
+{
+	while (n > 0) {
+		off_t at;
+		if (!file_offset(off, &at))
+			return -EFBIG;
+		ssize_t k = pwritev(fd, iov, n < SAVE_IOV_MAX ? n : SAVE_IOV_MAX, at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? -errno : -EIO;
+		off += (uint64_t)k;
+		size_t left = (size_t)k;
+		for (; n > 0 && left >= iov->iov_len; iov++, n--)
+			left -= iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (unsigned char *)iov->iov_base + left;
+			iov->iov_len -= left;
+		}
 	}
 	return 0;
 }
@@ -399,26 +427,35 @@ static void run_sum(struct framer *f, size_t k)
 	f->run = 0;
 }
 
+/* Chunk k of the open section (its copy c), n bytes, the same as c's:
+ * into f->crc (or into the run under way). */
+static inline __attribute__((always_inline)) void chunk_equal(struct framer *f, size_t k, struct crc_chunk *c,
+							     size_t n)
+{
+	if (f->same && upto_ok(c)) {
+		f->crc = c->upto;
+		c->stamp = crc_stamp;
+	} else if (f->same || n != CRC_CHUNK) {
+		run_sum(f, k);
+		f->crc = n == CRC_CHUNK ? crc32_combine_op(f->crc, own_crc(c), op_chunks(1))
+					: crc32_combine(f->crc, own_crc(c), (z_off_t)n);
+		c->upto = (uint32_t)f->crc;
+		c->stamp = crc_stamp;
+		f->base_ok = false; /* (its upto is of this save: no run after it has one before) */
+	} else {
+		f->run++; /* summed with the rest of the run */
+	}
+}
+
 /* The n <= CRC_CHUNK bytes at p, chunk k of the open section, into f->crc
  * (or into the run under way). */
-static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t n)
+static inline __attribute__((always_inline)) void chunk_sum(struct framer *f, size_t k, const unsigned char *p,
+							   size_t n)
 {
 	uint32_t s = f->nsec;
 	struct crc_chunk *c = s < CRC_SECTIONS && k < CRC_CHUNKS ? &crc_cache[s][k] : NULL;
 	if (c && c->copy && c->len == n && memcmp(crc_copies[c->copy - 1], p, n) == 0) {
-		if (f->same && upto_ok(c)) {
-			f->crc = c->upto;
-			c->stamp = crc_stamp;
-		} else if (f->same || n != CRC_CHUNK) {
-			run_sum(f, k);
-			f->crc = n == CRC_CHUNK ? crc32_combine_op(f->crc, own_crc(c), op_chunks(1))
-						: crc32_combine(f->crc, own_crc(c), (z_off_t)n);
-			c->upto = (uint32_t)f->crc;
-			c->stamp = crc_stamp;
-			f->base_ok = false; /* (its upto is of this save: no run after it has one before) */
-		} else {
-			f->run++; /* summed with the rest of the run */
-		}
+		chunk_equal(f, k, c, n);
 		return;
 	}
 	run_sum(f, k);
@@ -442,29 +479,146 @@ static void chunk_sum(struct framer *f, size_t k, const unsigned char *p, size_t
 	}
 }
 
+/* The open chunk's bytes so far (the section's len % CRC_CHUNK last ones):
+ * a piece that does not end on a chunk's end leaves its last bytes here,
+ * summed once the chunk is whole (or the section ends). Saves are made
+ * one at a time, like crc_cache. */
+static unsigned char crc_stage[CRC_CHUNK];
+
 static int fr_write(void *ctx, const void *p, size_t n)
 {
 	struct framer *f = ctx;
 	const unsigned char *b = p;
-	/* game_encode_to hands over 8 KB at a time, the last piece of a
-	 * section shorter: every piece but a section's last starts a chunk */
-	if (f->len % CRC_CHUNK == 0) {
-		for (size_t done = 0; done < n; done += CRC_CHUNK)
-			chunk_sum(f, (f->len + done) / CRC_CHUNK, b + done, n - done < CRC_CHUNK ? n - done : CRC_CHUNK);
-	} else {
-		run_sum(f, f->len / CRC_CHUNK);
-		f->same = false;
-		f->base_ok = false;
-		f->crc = crc_sum((uint32_t)f->crc, b, n);
+	/* pieces of any length: the chunks are the section's CRC_CHUNK bytes
+	 * wherever the pieces begin and end (a whole one in a piece summed
+	 * where it lies, the others gathered in crc_stage) */
+	size_t done = 0, part = f->len % CRC_CHUNK;
+	if (part) {
+		done = CRC_CHUNK - part < n ? CRC_CHUNK - part : n;
+		memcpy(crc_stage + part, b, done);
+		if (part + done == CRC_CHUNK)
+			chunk_sum(f, f->len / CRC_CHUNK, crc_stage, CRC_CHUNK);
 	}
+	for (; n - done >= CRC_CHUNK; done += CRC_CHUNK)
+		chunk_sum(f, (f->len + done) / CRC_CHUNK, b + done, CRC_CHUNK);
+	if (done < n)
+		memcpy(crc_stage, b + done, n - done);
 	f->len += (uint32_t)n;
 	return fr_put(f, p, n);
+}
+
+/* The span the last whole save's framer was told was known by a key
+ * (fr_same), and the one this save's is: its section, where it starts in
+ * it, its length, its key. */
+struct kept_span {
+	bool ok;
+	uint32_t sec, off, len;
+	uint64_t key;
+};
+static struct kept_span kept_last, kept_now;
+static size_t kept_wrote; /* by the save under way, or the last one (save_kept_last) */
+
+size_t save_kept_last(void)
+{
+	return kept_wrote;
+}
+
+/* Whether chunk k of section s has a copy, as the last save left it, of
+ * its bytes from o to e (a whole chunk: of a whole chunk). */
+static bool copy_holds(uint32_t s, size_t k, size_t o, size_t e)
+{
+	if (s >= CRC_SECTIONS || k >= CRC_CHUNKS)
+		return false;
+	const struct crc_chunk *c = &crc_cache[s][k];
+	return c->copy && (o == 0 && e == CRC_CHUNK ? c->len == CRC_CHUNK : c->len >= e);
+}
+
+/* The serial_sink's same: the len bytes from here known by key. When the
+ * last whole save was told the same of the same place (and kept a copy of
+ * every chunk they lie in), they are those copies' bytes: written from
+ * them (one pwritev), the chunks wholly inside taken as equal without
+ * being summed, the others gathered as fr_write does (the encoder then
+ * compares its source with them: fr_kept_is). */
+static int fr_same(void *ctx, size_t len, uint64_t key)
+{
+	struct framer *f = ctx;
+	const struct kept_span *l = &kept_last;
+	kept_now = (struct kept_span){len && len <= UINT32_MAX, f->nsec, f->len, (uint32_t)len, key};
+	if (!kept_now.ok || !l->ok || l->sec != f->nsec || l->off != f->len || l->len != len || l->key != key)
+		return 0;
+	size_t a = f->len, end = a + len;
+	for (size_t k = a / CRC_CHUNK; k * CRC_CHUNK < end; k++) {
+		size_t from = k * CRC_CHUNK;
+		if (!copy_holds(f->nsec, k, from < a ? a - from : 0, end - from < CRC_CHUNK ? end - from : CRC_CHUNK))
+			return 0;
+	}
+	if (len > SAVE_MAX_BYTES - f->at) { /* a load would refuse it */
+		f->io = true;
+		return -EFBIG;
+	}
+	static struct iovec iov[CRC_CHUNKS + 2];
+	int niov = 0;
+	size_t pos = a;
+	while (pos < end) {
+		size_t k = pos / CRC_CHUNK, off = pos % CRC_CHUNK;
+		size_t e = end - (pos - off) < CRC_CHUNK ? end - (pos - off) : CRC_CHUNK; /* where it stops in the chunk */
+		struct crc_chunk *c = &crc_cache[f->nsec][k];
+		unsigned char *cp = crc_copies[c->copy - 1];
+		if (off == 0 && e == CRC_CHUNK) {
+			chunk_equal(f, k, c, CRC_CHUNK);
+		} else {
+			memcpy(crc_stage + off, cp + off, e - off);
+			if (e == CRC_CHUNK)
+				chunk_sum(f, k, crc_stage, CRC_CHUNK); /* (cp's bytes from off stay what they are) */
+		}
+		if (niov && (unsigned char *)iov[niov - 1].iov_base + iov[niov - 1].iov_len == cp + off)
+			iov[niov - 1].iov_len += e - off;
+		else
+			iov[niov++] = (struct iovec){cp + off, e - off};
+		pos += e - off;
+	}
+	int rc = 0;
+	if (f->buf) {
+		for (int i = 0; i < niov && !rc; i++)
+			rc = serial_buf_append(f->buf, iov[i].iov_base, iov[i].iov_len);
+	} else {
+		rc = pwritev_all(f->fd, iov, niov, f->at);
+	}
+	f->io = rc != 0;
+	f->at += len;
+	f->len += (uint32_t)len;
+	kept_wrote += len;
+	return rc ? rc : 1;
+}
+
+/* The serial_sink's kept_is: bytes at..at+n of the span fr_same took, as
+ * the encoder has them now, compared with the copies they were written
+ * from (the chunks' bytes there are still those). 0, or -EIO when they
+ * differ. */
+static int fr_kept_is(void *ctx, size_t at, const void *p, size_t n)
+{
+	(void)ctx;
+	const unsigned char *b = p;
+	if (!kept_now.ok || at > kept_now.len || n > kept_now.len - at)
+		return -EIO;
+	for (size_t pos = kept_now.off + at, end = pos + n; pos < end;) {
+		size_t k = pos / CRC_CHUNK, off = pos % CRC_CHUNK;
+		size_t m = end - pos < CRC_CHUNK - off ? end - pos : CRC_CHUNK - off;
+		const struct crc_chunk *c = &crc_cache[kept_now.sec][k];
+		if (memcmp(crc_copies[c->copy - 1] + off, b, m))
+			return -EIO;
+		b += m;
+		pos += m;
+	}
+	return 0;
 }
 
 static int fr_end(void *ctx)
 {
 	struct framer *f = ctx;
-	if (f->len % CRC_CHUNK == 0)
+	if (f->len % CRC_CHUNK)
+		chunk_sum(f, f->len / CRC_CHUNK, crc_stage, f->len % CRC_CHUNK);
+	else
 		run_sum(f, f->len / CRC_CHUNK);
 	unsigned char h[8];
 	le_put32(h, f->len);
@@ -480,14 +634,20 @@ static int frame(struct framer *f, const struct game *g)
 	unsigned char h[HEADER_LEN] = {0};
 	if (++crc_stamp == 0) /* (wrapped: a stamp is never 0) */
 		crc_stamp = 1;
+	/* what the last save was told was known (fr_same), when it ended whole */
+	kept_last = crc_done ? kept_now : (struct kept_span){0};
+	kept_now = (struct kept_span){0};
+	kept_wrote = 0;
 	int rc = fr_put(f, h, sizeof h);
-	if (rc)
+	if (rc) {
+		crc_done = 0;
 		return rc;
-	const struct serial_sink s = {.begin = fr_begin, .write = fr_write, .end = fr_end, .ctx = f};
+	}
+	const struct serial_sink s = {.begin = fr_begin, .write = fr_write, .end = fr_end, .same = fr_same, .kept_is = fr_kept_is, .ctx = f};
 	rc = game_encode_to(g, &s);
 	/* the uptos stamped now are of this save's copies; after a save
 	 * stopped part way none is trusted (the copies of some chunks are
-	 * newer than the uptos of those after them) */
+	 * newer than the uptos of those after them), nor what it kept */
 	crc_done = rc ? 0 : crc_stamp;
 	if (rc)
 		return rc;

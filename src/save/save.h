@@ -52,6 +52,11 @@ int save_pread_all(int fd, void *p, size_t len, uint64_t off);
  * each with its length and CRC32 (docs/save.md). Appends to out; returns 0,
  * -ENOMEM, or the -errno of g's history store (game_encode). */
 int save_encode(const struct game *g, struct serial_buf *out);
+/* The bytes the last save_encode or save_game wrote from the copies it
+ * kept of the save before (the history's stored commands, when the save
+ * before wrote the same ones there: only compared with the store, not
+ * summed), 0 when none. */
+size_t save_kept_last(void);
 /* Rebuilds the game from a save file's bytes. Returns 0 with *out set, or
  * -EINVAL with one line in why (a foreign file, a newer or older format, a
  * cut or damaged section, a game that does not hold together), or -ENOMEM. */
