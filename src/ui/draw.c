@@ -148,6 +148,8 @@ void ui_looks_make(const struct ui_layout *l, struct ui_looks *t)
 				t->cell[s][k][h] = s ? v : blank;
 			}
 		}
+	for (int i = 0; i < UI_LOOKS_BLANKS; i++)
+		t->blanks[i] = blank;
 }
 
 void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v)

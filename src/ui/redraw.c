@@ -313,12 +313,25 @@ static void view_columns(const struct ui_drawn *d, const struct ui_layout *l, co
 	}
 }
 
+/* Whether the eight cells of the floor from i (in one row) are neither
+ * in view nor remembered: blank (a marked one among them drawn again by
+ * update_map over that). */
+static inline bool unseen_eight(const struct map *m, int i)
+{
+	uint64_t v, e;
+	memcpy(&v, m->visible + i, 8);
+	memcpy(&e, m->explored + i, 8);
+	return !(v | e);
+}
+
 /* The map view's cells the move of the camera by (sx, sy) (new camera
  * less old) uncovered and nothing marked: each written once as it now
  * looks (those on the floor by their tile: a marked one, with a drawable
  * or changed, is written by update_map; those off it and those unseen
  * blank, as con_clear leaves them). A row at a time, each cell's look
- * from d->looks; cw, the text cells of a map cell, a constant. */
+ * from d->looks (eight or more unseen ones in a row at once:
+ * con_set_cells of its blanks); cw, the text cells of a map cell, a
+ * constant. */
 static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_drawn *d, const struct ui_layout *l,
 								    const struct map *m, struct console *c, int sx,
 								    int sy, const int cw)
@@ -352,10 +365,19 @@ static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_dr
 			for (int j = 0; j < cw; j++)
 				con_row_set(&r, x0 + (d->cam_x + vx) * cw + j, blank[j]);
 		const uint64_t *marks = d->marks[my < 0 || my >= m->h ? 0 : my];
-		for (int mx = d->cam_x + fa; mx < d->cam_x + fb; mx++) {
+		for (int mx = d->cam_x + fa, end = d->cam_x + fb; mx < end; mx++) {
+			int i = my * mw + mx;
+			if (mx + 8 <= end && unseen_eight(m, i)) {
+				/* (unseen: a run of blanks at once) */
+				int run = 8;
+				while (run + 8 <= UI_LOOKS_BLANKS / cw && mx + run + 8 <= end && unseen_eight(m, i + run))
+					run += 8;
+				con_set_cells(c, x0 + mx * cw, cy, t->blanks, run * cw);
+				mx += run - 1;
+				continue;
+			}
 			if (marks[mx >> 6] >> (mx & 63) & 1) /* written by update_map */
 				continue;
-			int i = my * mw + mx;
 			unsigned st = ui_looks_state(m, i), k = ui_looks_tile(m, i);
 			uint16_t h = (uint16_t)(ui_tile_var(i) & t->var[st][k]);
 			for (int j = 0; j < cw; j++)
