@@ -535,6 +535,34 @@ static inline __attribute__((always_inline)) void marked_look(struct ui_drawn *d
 		v[1] = cell_plus(&t->cell[st][k][1], h);
 }
 
+#ifdef UI_HAVE_AVX2
+/* draw_marked's top drawables, eight at a time: their x and y gathered,
+ * the word of the marks each lies in gathered and its bit tested; the
+ * marked ones' cells noted (in drawing order: the last on a cell stays);
+ * returns the first not looked at. (Little endian: cell x's bit is bit
+ * x % 32 of the marks' row's 32-bit word x / 32.) */
+_Static_assert(sizeof(struct drawable) == 7 * sizeof(int) && offsetof(struct drawable, y) == sizeof(int),
+	       "tops_avx2: a drawable's x and y in the first two of its seven ints");
+__attribute__((target("avx2"))) static int tops_avx2(struct ui_drawn *d, const struct drawable *now, int n, int mw)
+{
+	const __m256i ints = _mm256_setr_epi32(0, 7, 14, 21, 28, 35, 42, 49); /* drawable k's first int */
+	const __m256i row = _mm256_set1_epi32(2 * MAP_EXP_WORDS), low = _mm256_set1_epi32(31);
+	int i = 0;
+	for (; i + 8 <= n; i += 8) {
+		const int *p = (const int *)(const void *)(now + i);
+		const __m256i x = _mm256_i32gather_epi32(p, ints, 4), y = _mm256_i32gather_epi32(p + 1, ints, 4);
+		const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y, row), _mm256_srli_epi32(x, 5));
+		const __m256i w = _mm256_i32gather_epi32((const int *)(const void *)d->marks, at, 4);
+		const __m256i bit = _mm256_slli_epi32(_mm256_srlv_epi32(w, _mm256_and_si256(x, low)), 31);
+		for (unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(bit)); m; m &= m - 1) {
+			const int j = i + __builtin_ctz(m);
+			d->top[now[j].y * mw + now[j].x] = (uint16_t)(j + 1);
+		}
+	}
+	return i;
+}
+#endif
+
 /* The marked cells: those in view written, each once as it now looks (no
  * description covers the map; the top drawable on it, of now's n, over
  * its ground), a row at a time; every mark, and the top drawables noted,
@@ -545,7 +573,12 @@ static inline __attribute__((always_inline)) void draw_marked_as(struct ui_drawn
 {
 	const int mw = m->w, words = (mw + 63) / 64;
 	/* the top drawable on each marked cell (the last in drawing order) */
-	for (int i = 0; i < n; i++)
+	int i = 0;
+#if defined(UI_HAVE_AVX2) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (c->avx2)
+		i = tops_avx2(d, now, n, mw);
+#endif
+	for (; i < n; i++)
 		if (marked(d, now[i].x, now[i].y))
 			d->top[now[i].y * mw + now[i].x] = (uint16_t)(i + 1);
 	uint64_t cols[MAP_EXP_WORDS];
