@@ -77,6 +77,9 @@ static int check_size(int cols, int rows, enum mapgen_kind k, uint64_t seed, int
 {
 	struct console *shown, *scratch, *ref;
 	assert_int_equal(con_create(&shown, cols, rows), 0);
+	const char *plain = getenv("PIROGUE_BLIT_BASELINE");
+	if (plain && *plain == '1')
+		assert_false(shown->avx2); /* (the plain paths under test) */
 	assert_int_equal(con_create(&scratch, 1, 1), 0); /* ui_draw_frame gives it shown's size */
 	assert_int_equal(con_create(&ref, cols, rows), 0);
 	struct con_cell *before = malloc((size_t)cols * (size_t)rows * sizeof *before);
@@ -239,6 +242,15 @@ static void test_partial_equals_whole(void **st)
 				assert_true(moved > 0);
 			}
 		}
+	/* and without AVX2 (consoles made with PIROGUE_BLIT_BASELINE=1: the
+	 * drawables compared one by one, the rows set cell by cell) */
+	setenv("PIROGUE_BLIT_BASELINE", "1", 1);
+	for (size_t i = 0; i < 2; i++) {
+		int scrolled, moved, spurious;
+		assert_true(check_size(sizes[i][0], sizes[i][1], MAPGEN_CLASSIC, 90 + (uint64_t)i, &scrolled, &moved,
+				       &spurious) > COMMANDS / 2);
+	}
+	unsetenv("PIROGUE_BLIT_BASELINE");
 }
 
 /* The same with map cells two text cells wide (docs/cells.md), on the

@@ -148,6 +148,8 @@ void ui_looks_make(const struct ui_layout *l, struct ui_looks *t)
 				t->cell[s][k][h] = s ? v : blank;
 			}
 		}
+	for (int i = 0; i < UI_LOOKS_BLANKS; i++)
+		t->blanks[i] = blank;
 }
 
 void ui_put_drawable(const struct ui_layout *l, const struct drawable *d, struct con_cell *v)
@@ -275,6 +277,8 @@ static void draw_bar(const struct ui_palette *pal, struct console *c, int x, int
 #define LOG_WRAP_LINES 8 /* more lines: wrapped each time */
 static struct log_wrapped {
 	char raw[sizeof(((struct game_msg *)0)->text)];
+	size_t len;        /* raw's length, */
+	uint64_t head;     /* its first 8 bytes (those past its end 0): told apart before a strcmp */
 	int count, w;      /* w 0: empty */
 	char text[160];    /* game_msg_format's */
 	int n;             /* lines */
@@ -291,6 +295,14 @@ static struct {
 	int at;
 } log_hint[LOG_HINTS];
 
+/* The first 8 bytes of s, of length len (0 past its end), as a word. */
+static uint64_t text_head(const char *s, size_t len)
+{
+	uint64_t h = 0;
+	memcpy(&h, s, len < 8 ? len : 8);
+	return h;
+}
+
 /* m wrapped in width w, from the kept ones or wrapped now and kept. */
 static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
 {
@@ -300,9 +312,13 @@ static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
 		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text))
 			return k;
 	}
+	/* searched: the length and first bytes told apart first (a new
+	 * message, not kept, is compared with every one kept) */
+	const size_t len = strnlen(m->text, sizeof m->text - 1);
+	const uint64_t head = text_head(m->text, len);
 	for (int i = 0; i < LOG_WRAPPED; i++) {
 		const struct log_wrapped *k = &log_wrapped[i];
-		if (k->w == w && k->count == m->count && !strcmp(k->raw, m->text)) {
+		if (k->w == w && k->count == m->count && k->len == len && k->head == head && !strcmp(k->raw, m->text)) {
 			log_hint[hn].m = m;
 			log_hint[hn].at = i;
 			return k;
@@ -312,7 +328,10 @@ static const struct log_wrapped *wrapped_msg(const struct game_msg *m, int w)
 	log_hint[hn].at = log_wrapped_next;
 	struct log_wrapped *k = &log_wrapped[log_wrapped_next];
 	log_wrapped_next = (log_wrapped_next + 1) % LOG_WRAPPED;
-	snprintf(k->raw, sizeof k->raw, "%s", m->text);
+	memcpy(k->raw, m->text, len);
+	k->raw[len] = 0;
+	k->len = len;
+	k->head = head;
 	k->count = m->count;
 	game_msg_format(m, k->text, sizeof k->text);
 	k->n = con_wrap(w, k->text, k->line, LOG_WRAP_LINES);

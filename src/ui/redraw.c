@@ -9,6 +9,10 @@
 #include "ui/scr.h"
 #include <stddef.h>
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define UI_HAVE_AVX2 1
+#endif
 
 void ui_drawn_forget(struct ui_drawn *d)
 {
@@ -138,6 +142,67 @@ static inline void mark_cell(struct ui_drawn *d, int x, int y)
 {
 	d->marks[y][x >> 6] |= (uint64_t)1 << (x & 63);
 	d->mark_rows[y >> 6] |= (uint64_t)1 << (y & 63);
+}
+
+#ifdef UI_HAVE_AVX2
+/* Eight drawables' bytes (seven 32-byte blocks): 0xFF in their fields',
+ * 0 in their padding (the last three bytes of each). */
+_Static_assert(sizeof(struct drawable) == 28 && offsetof(struct drawable, status) == 24,
+	       "struct drawable: 25 bytes of fields, then 3 of padding");
+#define DRAWN_FIELDS 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, \
+		     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0
+static const uint8_t drawn_fields[8 * 28] = { DRAWN_FIELDS, DRAWN_FIELDS, DRAWN_FIELDS, DRAWN_FIELDS,
+					       DRAWN_FIELDS, DRAWN_FIELDS, DRAWN_FIELDS, DRAWN_FIELDS };
+#undef DRAWN_FIELDS
+
+/* mark_changed's compare of the drawables 0..n-1 of now and was, eight at
+ * a time: their fields compared as seven 32-byte blocks (padding left
+ * out), and only eight with a difference compared one by one and marked;
+ * returns the first not compared (the last whole eight's end). */
+__attribute__((target("avx2"))) static int mark_changed_avx2(struct ui_drawn *d, const struct drawable *now,
+							    const struct drawable *was, int n)
+{
+#define BLOCK(p, k) _mm256_loadu_si256((const __m256i *)(const void *)((const char *)(p) + 32 * (k)))
+	int i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256i any = _mm256_setzero_si256();
+		for (int k = 0; k < 7; k++)
+			any = _mm256_or_si256(any, _mm256_and_si256(_mm256_xor_si256(BLOCK(now + i, k), BLOCK(was + i, k)),
+								    BLOCK(drawn_fields, k)));
+		if (_mm256_testz_si256(any, any))
+			continue; /* the eight alike */
+		for (int j = i; j < i + 8; j++)
+			if (!same_drawable(&now[j], &was[j])) {
+				mark_cell(d, was[j].x, was[j].y);
+				mark_cell(d, now[j].x, now[j].y);
+			}
+	}
+#undef BLOCK
+	return i;
+}
+#endif
+
+/* The cells of the drawables that came, went or changed (now's n against
+ * d->draw's d->ndraw, by their place in the lists) marked: where each
+ * was and is. With AVX2 (avx2) the lists' common part compared eight
+ * drawables at a time. */
+static void mark_changed(struct ui_drawn *d, const struct drawable *now, int n, bool avx2)
+{
+	int i = 0, common = n < d->ndraw ? n : d->ndraw;
+#ifdef UI_HAVE_AVX2
+	if (avx2)
+		i = mark_changed_avx2(d, now, d->draw, common);
+#else
+	(void)avx2;
+#endif
+	for (; i < n || i < d->ndraw; i++) {
+		if (i < common && same_drawable(&now[i], &d->draw[i]))
+			continue;
+		if (i < d->ndraw)
+			mark_cell(d, d->draw[i].x, d->draw[i].y);
+		if (i < n)
+			mark_cell(d, now[i].x, now[i].y);
+	}
 }
 
 /* Whether map cell (x, y) is marked. */
@@ -313,12 +378,25 @@ static void view_columns(const struct ui_drawn *d, const struct ui_layout *l, co
 	}
 }
 
+/* Whether the eight cells of the floor from i (in one row) are neither
+ * in view nor remembered: blank (a marked one among them drawn again by
+ * update_map over that). */
+static inline bool unseen_eight(const struct map *m, int i)
+{
+	uint64_t v, e;
+	memcpy(&v, m->visible + i, 8);
+	memcpy(&e, m->explored + i, 8);
+	return !(v | e);
+}
+
 /* The map view's cells the move of the camera by (sx, sy) (new camera
  * less old) uncovered and nothing marked: each written once as it now
  * looks (those on the floor by their tile: a marked one, with a drawable
  * or changed, is written by update_map; those off it and those unseen
  * blank, as con_clear leaves them). A row at a time, each cell's look
- * from d->looks; cw, the text cells of a map cell, a constant. */
+ * from d->looks (eight or more unseen ones in a row at once:
+ * con_set_cells of its blanks); cw, the text cells of a map cell, a
+ * constant. */
 static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_drawn *d, const struct ui_layout *l,
 								    const struct map *m, struct console *c, int sx,
 								    int sy, const int cw)
@@ -352,10 +430,19 @@ static inline __attribute__((always_inline)) void draw_uncovered_as(struct ui_dr
 			for (int j = 0; j < cw; j++)
 				con_row_set(&r, x0 + (d->cam_x + vx) * cw + j, blank[j]);
 		const uint64_t *marks = d->marks[my < 0 || my >= m->h ? 0 : my];
-		for (int mx = d->cam_x + fa; mx < d->cam_x + fb; mx++) {
+		for (int mx = d->cam_x + fa, end = d->cam_x + fb; mx < end; mx++) {
+			int i = my * mw + mx;
+			if (mx + 8 <= end && unseen_eight(m, i)) {
+				/* (unseen: a run of blanks at once) */
+				int run = 8;
+				while (run + 8 <= UI_LOOKS_BLANKS / cw && mx + run + 8 <= end && unseen_eight(m, i + run))
+					run += 8;
+				con_set_cells(c, x0 + mx * cw, cy, t->blanks, run * cw);
+				mx += run - 1;
+				continue;
+			}
 			if (marks[mx >> 6] >> (mx & 63) & 1) /* written by update_map */
 				continue;
-			int i = my * mw + mx;
 			unsigned st = ui_looks_state(m, i), k = ui_looks_tile(m, i);
 			uint16_t h = (uint16_t)(ui_tile_var(i) & t->var[st][k]);
 			for (int j = 0; j < cw; j++)
@@ -448,6 +535,34 @@ static inline __attribute__((always_inline)) void marked_look(struct ui_drawn *d
 		v[1] = cell_plus(&t->cell[st][k][1], h);
 }
 
+#ifdef UI_HAVE_AVX2
+/* draw_marked's top drawables, eight at a time: their x and y gathered,
+ * the word of the marks each lies in gathered and its bit tested; the
+ * marked ones' cells noted (in drawing order: the last on a cell stays);
+ * returns the first not looked at. (Little endian: cell x's bit is bit
+ * x % 32 of the marks' row's 32-bit word x / 32.) */
+_Static_assert(sizeof(struct drawable) == 7 * sizeof(int) && offsetof(struct drawable, y) == sizeof(int),
+	       "tops_avx2: a drawable's x and y in the first two of its seven ints");
+__attribute__((target("avx2"))) static int tops_avx2(struct ui_drawn *d, const struct drawable *now, int n, int mw)
+{
+	const __m256i ints = _mm256_setr_epi32(0, 7, 14, 21, 28, 35, 42, 49); /* drawable k's first int */
+	const __m256i row = _mm256_set1_epi32(2 * MAP_EXP_WORDS), low = _mm256_set1_epi32(31);
+	int i = 0;
+	for (; i + 8 <= n; i += 8) {
+		const int *p = (const int *)(const void *)(now + i);
+		const __m256i x = _mm256_i32gather_epi32(p, ints, 4), y = _mm256_i32gather_epi32(p + 1, ints, 4);
+		const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(y, row), _mm256_srli_epi32(x, 5));
+		const __m256i w = _mm256_i32gather_epi32((const int *)(const void *)d->marks, at, 4);
+		const __m256i bit = _mm256_slli_epi32(_mm256_srlv_epi32(w, _mm256_and_si256(x, low)), 31);
+		for (unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(bit)); m; m &= m - 1) {
+			const int j = i + __builtin_ctz(m);
+			d->top[now[j].y * mw + now[j].x] = (uint16_t)(j + 1);
+		}
+	}
+	return i;
+}
+#endif
+
 /* The marked cells: those in view written, each once as it now looks (no
  * description covers the map; the top drawable on it, of now's n, over
  * its ground), a row at a time; every mark, and the top drawables noted,
@@ -458,7 +573,12 @@ static inline __attribute__((always_inline)) void draw_marked_as(struct ui_drawn
 {
 	const int mw = m->w, words = (mw + 63) / 64;
 	/* the top drawable on each marked cell (the last in drawing order) */
-	for (int i = 0; i < n; i++)
+	int i = 0;
+#if defined(UI_HAVE_AVX2) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (c->avx2)
+		i = tops_avx2(d, now, n, mw);
+#endif
+	for (; i < n; i++)
 		if (marked(d, now[i].x, now[i].y))
 			d->top[now[i].y * mw + now[i].x] = (uint16_t)(i + 1);
 	uint64_t cols[MAP_EXP_WORDS];
@@ -543,14 +663,7 @@ static void update_map(struct ui_drawn *d, const struct ui_layout *l, const stru
 	keep_rows(d, m);
 	struct drawable now[UI_MAX_DRAWABLES];
 	int n = game_drawables(g, now, UI_MAX_DRAWABLES);
-	for (int i = 0; i < n || i < d->ndraw; i++) {
-		if (i < n && i < d->ndraw && same_drawable(&now[i], &d->draw[i]))
-			continue;
-		if (i < d->ndraw)
-			mark_cell(d, d->draw[i].x, d->draw[i].y);
-		if (i < n)
-			mark_cell(d, now[i].x, now[i].y);
-	}
+	mark_changed(d, now, n, c->avx2);
 	if (sx || sy) {
 		/* the cells uncovered: those with a drawable marked, the others
 		 * (not marked above) drawn now */

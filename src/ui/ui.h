@@ -233,10 +233,12 @@ void ui_draw(const struct ui *u, const struct game *g, struct console *c);
  * ui_put_map make of a cell, worked out once), by the cell's state (0:
  * neither in view nor remembered, 1: remembered, 2 and 3: in view) and
  * tile (enum tile). */
+#define UI_LOOKS_BLANKS 64
 struct ui_looks {
 	struct con_cell base[4][4];    /* as ui_tile_look leaves v (state 0: the blank a drawable is put on) */
 	struct con_cell cell[4][4][2]; /* the text cells ui_put_map writes: the head (or the only one), the tail */
 	uint16_t var[4][4];            /* 3 where the picture has variants (a hash's bits added to tile), else 0 */
+	struct con_cell blanks[UI_LOOKS_BLANKS]; /* cell[0][0][0] (an unseen cell's text cells) over and over */
 };
 
 struct ui_drawn {
