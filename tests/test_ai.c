@@ -342,6 +342,128 @@ static void test_list_follows_spawns_and_deaths(void **state)
 	game_destroy(g);
 }
 
+/* What the hook below does after the phase's first action, as rules
+ * might (none does today: a death only leaves pools), in each mode:
+ * MID_SPAWN kills victim (it leaves COMP_AI's pool, whose last entry moves
+ * into its place) and spawns `spawns` idle orcs out of sight (they join
+ * the pools at their ends, where that entry was, and may make them grow);
+ * MID_RISE kills victim and its remains rise idle (COMP_AI's pool only);
+ * MID_LEAVE takes victim off the map (it leaves COMP_POS's pool only) and
+ * puts a new thing on floor 2 (joining COMP_POS's at its end). */
+enum mid_mode { MID_SPAWN, MID_RISE, MID_LEAVE };
+static struct {
+	enum mid_mode mode;
+	ecs_entity victim;
+	int spawns, calls;
+} mid;
+
+static void mid_phase(struct game *g, ecs_entity e)
+{
+	(void)e;
+	if (mid.calls++)
+		return;
+	if (mid.mode == MID_LEAVE) {
+		world_unblock(g, mid.victim);
+		assert_int_equal(ecs_remove(g->w, mid.victim, COMP_POS), 0);
+		ecs_entity t;
+		assert_int_equal(ecs_create(g->w, &t), 0);
+		assert_non_null(ecs_add(g->w, t, COMP_POS, &(struct c_pos){.floor = 2, .x = 1, .y = 1}));
+		return;
+	}
+	combat_kill(g, mid.victim, g->player);
+	if (mid.mode == MID_RISE)
+		assert_non_null(ecs_add(g->w, mid.victim, COMP_AI,
+					&(struct c_ai){.state = AI_IDLE, .last_x = -1, .last_y = -1}));
+	for (int i = 0; i < mid.spawns; i++)
+		gamefix_spawn(g, ACTOR_ORC, 22 + i % 18, 11 + i / 18);
+}
+
+/* The phase passes over monsters from the list's places in the pools only
+ * while no entity joined or left a pool. After one leaves and another
+ * joins COMP_AI's pool (and COMP_POS's), in the middle of it, a paralysed
+ * monster out of sight whose place moved still counts down, as ai_act
+ * finds (its old place now holds another's idle, unparalysed state); after
+ * the same in COMP_POS's pool only, an idle monster that has just come
+ * into sight starts hunting (its old place now holds a position on
+ * another floor); pools that grow mid-phase are not read where they were
+ * (ASan). Then the next phase lists them all again. */
+static void test_list_places_after_mid_phase_changes(void **state)
+{
+	(void)state;
+	static const struct {
+		enum mid_mode mode;
+		int spawns;
+	} cases[] = { { MID_SPAWN, 1 }, { MID_SPAWN, 150 }, { MID_RISE, 0 }, { MID_LEAVE, 0 } };
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct game *g = arena(true);
+		bool leave = cases[k].mode == MID_LEAVE;
+		/* roles by slot (the list's order; freed slots are taken first):
+		 * c the last spawned (last in COMP_AI's and COMP_POS's pools), a
+		 * one listed before it, b another one before c in the pools */
+		ecs_entity e[40], a = ECS_NULL, b = ECS_NULL, c = ECS_NULL;
+		for (int n = 0; a == ECS_NULL; n++) {
+			assert_true(n < 40);
+			e[n] = gamefix_spawn(g, ACTOR_ORC, 22 + n % 18, 1 + n / 18);
+			for (int i = 0; n >= 2 && i < n && a == ECS_NULL; i++)
+				if (ECS_INDEX(e[i]) < ECS_INDEX(e[n])) {
+					a = e[i];
+					b = e[i == 0 ? 1 : 0];
+					c = e[n];
+				}
+		}
+		world_move(g, a, 8, 5); /* seen: acts first */
+		world_move(g, b, 30, 3);
+		world_move(g, c, 30, 10);
+		if (!leave)
+			((struct c_ai *)ecs_get_mut(g->w, c, COMP_AI))->paralysed = 3;
+		world_refresh_view(g);
+		assert_true(world_visible(g, 8, 5));
+		assert_false(world_visible(g, 30, 10));
+		assert_true(ecs_index(g->w, c, COMP_AI) == ecs_pool_count(g->w, COMP_AI) - 1);
+		assert_true(ecs_index(g->w, c, COMP_POS) == ecs_pool_count(g->w, COMP_POS) - 1);
+		/* a turn without the hook: the list is made, c counts down or
+		 * stays idle */
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		const struct c_ai *cai = ecs_get(g->w, c, COMP_AI);
+		assert_int_equal(cai->paralysed, leave ? 0 : 2);
+		assert_int_equal(cai->state, AI_IDLE);
+		int ax, ay, cx, cy;
+		pos_of(g, a, &ax, &ay);
+		assert_int_equal(cheb(ax, ay, 5, 5), 2);
+		if (leave) { /* c comes into sight (no pool changes) */
+			world_move(g, c, 11, 9);
+			world_refresh_view(g);
+			assert_true(world_visible(g, 11, 9));
+		}
+		/* the kept list, and the changes mid-phase */
+		mid.mode = cases[k].mode;
+		mid.victim = b;
+		mid.spawns = cases[k].spawns;
+		mid.calls = 0;
+		g->ai.acted = mid_phase;
+		int moved = leave ? COMP_POS : COMP_AI;
+		uint32_t was = ecs_index(g->w, c, moved);
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		assert_true(mid.calls >= 1);
+		assert_true(ecs_index(g->w, c, moved) != was); /* its place moved */
+		cai = ecs_get(g->w, c, COMP_AI);
+		pos_of(g, c, &cx, &cy);
+		if (leave) {
+			assert_int_equal(cai->state, AI_HUNTING);
+			assert_int_equal(cheb(cx, cy, 5, 5), 5);
+		} else {
+			assert_int_equal(cai->paralysed, 1);
+		}
+		pos_of(g, a, &ax, &ay);
+		assert_int_equal(cheb(ax, ay, 5, 5), 1);
+		g->ai.acted = NULL;
+		assert_int_equal(game_apply(g, CMD_WAIT), 1);
+		if (!leave)
+			assert_int_equal(((const struct c_ai *)ecs_get(g->w, c, COMP_AI))->paralysed, 0);
+		game_destroy(g);
+	}
+}
+
 /* More monsters than the phase's list holds (AI_LIST_MAX) act a list at a
  * time: on a floor with 2,500 of them (and 300 on another floor), every one
  * of the floor acts exactly once a turn and the others never. */
@@ -419,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_occupancy_kept),
 		cmocka_unit_test(test_list_follows_spawns_and_deaths),
 		cmocka_unit_test(test_more_monsters_than_the_list),
+		cmocka_unit_test(test_list_places_after_mid_phase_changes),
 		cmocka_unit_test(test_lost_sight_map_kept),
 		cmocka_unit_test(test_flanking),
 		cmocka_unit_test(test_routes_around_a_blocker),

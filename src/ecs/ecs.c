@@ -401,6 +401,11 @@ uint32_t ecs_members_version(const struct ecs_world *w)
 	return w->members;
 }
 
+const uint32_t *ecs_members_at(const struct ecs_world *w)
+{
+	return &w->members;
+}
+
 uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask)
 {
 	uint32_t v = 0;

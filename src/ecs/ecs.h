@@ -91,6 +91,9 @@ uint32_t ecs_pools_version(const struct ecs_world *w, uint32_t mask);
  * (short of 2^32 such changes between two looks): while it is unchanged,
  * so is every ecs_pools_version. */
 uint32_t ecs_members_version(const struct ecs_world *w);
+/* Where ecs_members_version is kept: *it is that number for as long as w
+ * lives (a loop reads it there, without a call each time). */
+const uint32_t *ecs_members_at(const struct ecs_world *w);
 /* Where e's component c is in its pool: the index of its entry in
  * ecs_pool_view's arrays (valid as they are), or UINT32_MAX when e is not
  * alive or lacks c. */

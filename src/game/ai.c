@@ -344,8 +344,7 @@ static uint32_t make_list(struct game *g, uint32_t from)
 	uint32_t slots = ecs_slots(g->w);
 	s->nlist = 0;
 	s->list_ok = false;
-	s->at_ai = ecs_pool_version(g->w, COMP_AI);
-	s->at_pos = ecs_pool_version(g->w, COMP_POS);
+	s->at_members = ecs_members_version(g->w);
 	for (uint32_t base = from; base < slots; base += PHASE_CHUNK) {
 		uint64_t bits[PHASE_CHUNK / 64];
 		uint32_t nw = chunk_words(slots, base);
@@ -382,6 +381,8 @@ void ai_take_turns(struct game *g)
 	if (!s->list_ok || s->list_depth != g->depth || s->list_ai != ecs_pool_version(g->w, COMP_AI) ||
 	    s->list_pos != ecs_pool_version(g->w, COMP_POS))
 		next = make_list(g, 0);
+	else
+		s->at_members = ecs_members_version(g->w); /* (the places hold as both pools are unchanged) */
 	for (;;) {
 		const ecs_entity *unused;
 		const void *adata, *pdata;
@@ -389,19 +390,27 @@ void ai_take_turns(struct game *g)
 		(void)ecs_pool_view(g->w, COMP_POS, &unused, &pdata);
 		const struct c_ai *ais = adata;
 		const struct c_pos *pos = pdata;
+		/* while no entity joined or left any pool (a death does; only
+		 * ai_act can, so it is looked at again only after each), the
+		 * list's places hold: one asleep or idle, neither paralysed nor
+		 * confused, on another floor or out of sight, does nothing (as
+		 * ai_act would find); a hunting one is handed to ai_act without
+		 * its position read (the list holds this floor's only) */
+		const uint32_t *members = ecs_members_at(g->w);
+		bool placed = *members == s->at_members;
 		for (uint32_t i = 0; i < s->nlist && !g->over; i++) {
-			/* while no entity joined or left the pools (a death does),
-			 * the list's places: one on another floor, or asleep or idle
-			 * out of sight and neither paralysed nor confused, does
-			 * nothing (as ai_act would find) */
-			if (ecs_pool_version(g->w, COMP_AI) == s->at_ai && ecs_pool_version(g->w, COMP_POS) == s->at_pos) {
+			if (placed) {
 				const struct c_ai *ai = &ais[s->list_aiat[i]];
-				const struct c_pos *p = &pos[s->list_posat[i]];
-				if (p->floor != g->depth || (ai->state != AI_HUNTING && ai->paralysed <= 0 && ai->confused <= 0 &&
-							     !world_visible(g, p->x, p->y)))
-					continue;
+				if (ai->state != AI_HUNTING && ai->paralysed <= 0 && ai->confused <= 0) {
+					const struct c_pos *p = &pos[s->list_posat[i]];
+					if (p->floor != g->depth || !world_visible(g, p->x, p->y))
+						continue;
+				}
 			}
 			ai_act(g, s->list[i]); /* the dead are skipped */
+			if (s->acted)
+				s->acted(g, s->list[i]);
+			placed = placed && *members == s->at_members;
 		}
 		if (next >= ecs_slots(g->w) || g->over)
 			break;

@@ -77,11 +77,16 @@ struct ai_scratch {
 	uint32_t list_ai, list_pos; /* ecs_pool_version of both when made */
 	uint32_t nlist;
 	ecs_entity list[AI_LIST_MAX];
-	/* list[i]'s places in COMP_AI's and COMP_POS's pools, true while the
-	 * pools' versions are at_ai and at_pos (no entity joined or left
-	 * either since the list was made) */
+	/* list[i]'s places in COMP_AI's and COMP_POS's pools, true while
+	 * ecs_members_version is at_members (no entity joined or left any
+	 * pool since the list was made) */
 	uint32_t list_aiat[AI_LIST_MAX], list_posat[AI_LIST_MAX];
-	uint32_t at_ai, at_pos;
+	uint32_t at_members;
+	/* Called after each monster's action in ai_take_turns (NULL: nothing).
+	 * For tests: no rule of today's makes an entity join a pool during
+	 * the phase (a death only leaves them), so this is how a test makes
+	 * one join or leave mid-phase, as a rule might. */
+	void (*acted)(struct game *g, ecs_entity e);
 };
 
 struct game {
