@@ -367,6 +367,36 @@ static void test_wide_map_cell_tail_is_a_space(void **st)
 	outrig_close(&r);
 }
 
+/* A space shows no foreground: a space whose foreground alone changed is
+ * not sent again, and a run of spaces and letters of one background sets
+ * the foreground only for the letters (not again after each space). */
+static void test_space_ignores_foreground(void **st)
+{
+	(void)st;
+	struct outrig r;
+	outrig_open(&r, 4, 1, 4, 1);
+	struct display *d = r.d;
+	struct console *c = r.c;
+	con_put(c, 0, 0, 'a', CON_RGB(1, 1, 1), CON_RGB(9, 9, 9));
+	con_put(c, 1, 0, ' ', CON_RGB(2, 2, 2), CON_RGB(9, 9, 9));
+	con_put(c, 2, 0, 'b', CON_RGB(1, 1, 1), CON_RGB(9, 9, 9));
+	con_put(c, 3, 0, ' ', CON_RGB(3, 3, 3), CON_RGB(9, 9, 9));
+	drain(r.p[0], &r.out);
+	assert_int_equal(d->ops->present(d, c), 0);
+	con_clear_damage(c);
+	drain(r.p[0], &r.out);
+	assert_non_null(strstr(r.out.p, "ma b "));
+	assert_int_equal(count(&r.out, "38;2;"), 1);
+	/* the spaces' foregrounds change: nothing to send */
+	con_put(c, 1, 0, ' ', CON_RGB(4, 4, 4), CON_RGB(9, 9, 9));
+	con_put(c, 3, 0, ' ', CON_RGB(5, 5, 5), CON_RGB(9, 9, 9));
+	assert_int_equal(d->ops->present(d, c), 0);
+	drain(r.p[0], &r.out);
+	assert_int_equal(r.out.len, 0);
+	d->ops->close(d);
+	outrig_close(&r);
+}
+
 static void test_open_bad_size(void **st)
 {
 	(void)st;
@@ -955,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_larger_console_is_clipped),
 		cmocka_unit_test(test_unprintable_glyphs_replaced),
 		cmocka_unit_test(test_wide_map_cell_tail_is_a_space),
+		cmocka_unit_test(test_space_ignores_foreground),
 		cmocka_unit_test(test_open_bad_size),
 		cmocka_unit_test(test_moved_rows_scrolled),
 		cmocka_unit_test(test_input_through_dispatch),

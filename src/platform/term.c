@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -47,15 +48,23 @@ struct term {
 	int cols, rows;   /* the terminal's size (uncapped) */
 	bool full;        /* next present clears the screen and redraws every cell */
 	bool suspended;
-	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown */
+	/* what the terminal shows: sw×sh cells, NO_GLYPH where unknown (only
+	 * ch, fg and bg are kept: the cell as sent), row y at row srow[y] of
+	 * shadow (a scroll moves the rows' numbers, not their cells); ones:
+	 * sw bytes of 1, the damage of a row looked at whole */
 	int sw, sh;
 	struct con_cell *shadow;
+	int *srow;
+	uint8_t *ones;
 	/* the console last presented whole, and its `changes` then: while no
 	 * change since was forgotten, its damage says all that changed */
 	const struct console *seen;
 	uint64_t seen_changes;
 	int cur_x, cur_y; /* cursor position, -1 when unknown */
-	uint32_t cur_fg, cur_bg;
+	/* the colours set: foreground, background (one 8-byte word to the
+	 * cell loop, send_row: NO_COLOUR unknown) */
+	uint32_t cur_col[2];
+	int row_y; /* the row send_row sends */
 	/* colours as last written ("r;g;b"), found by a hash of the colour: a
 	 * turn's few colours are written by one copy each */
 	struct term_rgb {
@@ -272,8 +281,9 @@ static void ob_put(struct term *t, const char *s, size_t n)
 
 #define OB_LIT(t, s) ob_put((t), (s), sizeof(s) - 1)
 
-/* Writes the decimal digits of v at buf (room for 10); returns how many. */
-static int put_dec(char *buf, unsigned v)
+/* Writes the decimal digits of v at buf (room for 10); returns how many.
+ * (Not inlined: its array would give its callers a stack guard.) */
+static __attribute__((noinline)) int put_dec(char *buf, unsigned v)
 {
 	char tmp[12];
 	int i = (int)sizeof tmp;
@@ -419,12 +429,6 @@ static uint32_t term_glyph(uint32_t ch)
 	return ch;
 }
 
-/* Two cells look the same on the terminal (a space shows no foreground). */
-static bool same_look(const struct con_cell *a, const struct con_cell *b)
-{
-	return a->ch == b->ch && a->bg == b->bg && (a->ch == ' ' || a->fg == b->fg);
-}
-
 /* "00".."99": two digits by one copy. */
 static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -450,7 +454,7 @@ static inline char *put_num(char *p, unsigned v)
  * out at 1, both at the top left) unless, from a known cursor on the same
  * row, a carriage return, "ESC [ C", "ESC [ n C" or "ESC [ col G", or on
  * the next row's start "\r\n", applies (each is then the shorter). */
-static int move_to(int cur_x, int cur_y, char *out, int x, int y)
+static inline __attribute__((always_inline)) int move_to(int cur_x, int cur_y, char *out, int x, int y)
 {
 	if (cur_x == x && cur_y == y)
 		return 0;
@@ -537,10 +541,10 @@ static char *put_rgb(struct term *t, char *p, uint32_t c)
 
 /* Writes at out the SGR setting the colours for a cell, only what differs
  * (at most 36 bytes, then up to 40 may be overwritten); returns its length. */
-static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
+static __attribute__((noinline)) int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint32_t bg)
 {
-	bool need_fg = ch != ' ' && fg != t->cur_fg;
-	bool need_bg = bg != t->cur_bg;
+	bool need_fg = ch != ' ' && fg != t->cur_col[0];
+	bool need_bg = bg != t->cur_col[1];
 	if (!need_fg && !need_bg)
 		return 0;
 	struct term_sgr *e = NULL;
@@ -548,8 +552,8 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 		e = &t->sgr[((fg * 2654435761u) ^ (bg * 40503u)) >> 27 & (TERM_SGR_CACHE - 1)];
 		if (e->fg == fg && e->bg == bg) {
 			memcpy(out, e->text, sizeof e->text); /* whole: what follows the end is overwritten */
-			t->cur_fg = fg;
-			t->cur_bg = bg;
+			t->cur_col[0] = fg;
+			t->cur_col[1] = bg;
 			return e->len;
 		}
 	}
@@ -559,14 +563,14 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 	if (need_fg) {
 		memcpy(p, "38;2;", 5);
 		p = put_rgb(t, p + 5, fg);
-		t->cur_fg = fg;
+		t->cur_col[0] = fg;
 	}
 	if (need_bg) {
 		if (need_fg)
 			*p++ = ';';
 		memcpy(p, "48;2;", 5);
 		p = put_rgb(t, p + 5, bg);
-		t->cur_bg = bg;
+		t->cur_col[1] = bg;
 	}
 	*p++ = 'm';
 	if (e) {
@@ -582,67 +586,153 @@ static int set_colours(struct term *t, char *out, uint32_t ch, uint32_t fg, uint
 #define CELL_MAX (24 + 36 + 4)
 #define CELL_ROOM (CELL_MAX + 40) /* and what set_colours may overwrite past its end */
 
-/* The first cell of a row from x on (end when none) that may show
- * something new: the next damaged one when the damage is trusted, else
- * every cell (the shadow decides). */
-static inline int next_cell(bool trust, const uint8_t *dmg, int x, int end)
+_Static_assert(offsetof(struct con_cell, bg) == offsetof(struct con_cell, fg) + 4, "send_row reads fg, bg as one word");
+
+/* What a cell sends for its glyph when it is not printable ASCII: a wide
+ * map cell's right half a space (its tile unused), else term_glyph. */
+static uint32_t cell_glyph(const struct con_cell *cell)
 {
-	/* (the next cell damaged too, the common case in a damaged run: no scan) */
-	return !trust || (x < end && dmg[x]) ? x : con_next_damaged(dmg, x, end);
+	return cell->flags & CON_TAIL ? ' ' : term_glyph(cell->ch);
+}
+
+/* The cursor moved (at out) to column x of row t->row_y, from column hx
+ * of that row, or where t->cur_x, t->cur_y say when hx < 0 (send_row);
+ * returns the end. Out of the cell loop, to keep its registers. */
+static __attribute__((noinline)) char *cell_move(struct term *t, char *out, int hx, int x)
+{
+	int y = t->row_y;
+	return out + (hx >= 0 ? move_to(hx, y, out, x, y) : move_to(t->cur_x, t->cur_y, out, x, y));
+}
+
+/* set_colours for a cell of glyph ch and colours w (fg | bg << 32): the
+ * escape at out; returns the end. */
+static __attribute__((noinline)) char *cell_colours(struct term *t, char *out, uint32_t ch, uint64_t w)
+{
+	uint32_t fg = (uint32_t)w, bg = (uint32_t)(w >> 32);
+	/* both to set, the escape kept: copied here (the usual case; no
+	 * register of the caller's to keep) */
+	if (ch != ' ' && fg != t->cur_col[0] && bg != t->cur_col[1]) {
+		const struct term_sgr *e = &t->sgr[((fg * 2654435761u) ^ (bg * 40503u)) >> 27 & (TERM_SGR_CACHE - 1)];
+		if (e->fg == fg && e->bg == bg) {
+			memcpy(out, e->text, sizeof e->text); /* whole: what follows the end is overwritten */
+			t->cur_col[0] = fg;
+			t->cur_col[1] = bg;
+			return out + e->len;
+		}
+	}
+	return out + set_colours(t, out, ch, fg, bg);
+}
+
+/* Glyph ch (not ASCII) in UTF-8 at out; returns the end. */
+static __attribute__((noinline)) char *cell_utf8(char *out, uint32_t ch)
+{
+	return out + utf8_encode(ch, out);
 }
 
 /* Sends the cells of console row y (cells row, the terminal's shadow of
- * it srow, its damage dmg) from x to before end that may show something
- * new (next_cell) unless the terminal shows the same there (srow
- * updated): a cell is a move (move_to), the colours (set_colours), its
- * glyph. The cursor, the colours and the output are kept in locals
- * across the row (a byte written through a char pointer could be any of
- * t's fields: they were read again after every one) and room for the
- * whole row is made once. */
-static void send_row(struct term *t, const struct con_cell *row, struct con_cell *srow, const uint8_t *dmg,
-		     bool trust, int x, int end, int y)
+ * it srow, its damage dmg: t->ones when every cell is looked at) from x to
+ * before end that are damaged, unless the terminal shows the same there
+ * (the same glyph and background, and foreground unless a space, which
+ * shows none; srow updated): a cell is a move (move_to), the colours
+ * (set_colours), its glyph. Room for the whole row is made once. The usual
+ * cell (printable ASCII, the cursor on it, its colours set) takes no call
+ * and few registers: hx is the cursor's column while it is known to be on
+ * row y (t->cols: at the terminal's last column, where the cursor stays
+ * put, no autowrap; move_to takes that as an unknown column, as it must),
+ * -1 while it is where t says; the colours are compared as one word
+ * (fg | bg << 32) with t->cur_col's. */
+static inline __attribute__((always_inline)) void send_row(struct term *t, const struct con_cell *row,
+							    struct con_cell *srow, const uint8_t *dmg, int x, int end,
+							    int y)
 {
-	x = next_cell(trust, dmg, x, end);
+	if (x < end && !dmg[x])
+		x = con_next_damaged(dmg, x + 1, end);
 	if (x >= end)
 		return;
-	char *const p0 = ob_room(t, (size_t)(end - x) * CELL_ROOM), *p = p0;
-	if (!p)
+	char *const p0 = ob_room(t, (size_t)(end - x) * CELL_ROOM);
+	if (!p0)
 		return;
-	int cx = t->cur_x, cy = t->cur_y;
-	const int last = t->cols - 1;
-	uint32_t cfg = t->cur_fg, cbg = t->cur_bg;
-	for (; x < end; x = next_cell(trust, dmg, x + 1, end)) {
-		const struct con_cell *cell = &row[x];
-		/* a wide map cell's right half shows as a space (its tile unused) */
-		uint32_t ch = cell->flags & CON_TAIL ? ' '
-			      : cell->ch >= 0x20 && cell->ch < 0x7F ? cell->ch : term_glyph(cell->ch);
-		struct con_cell want = { ch, cell->fg & 0xFFFFFF, cell->bg & 0xFFFFFF, 0, 0 };
-		if (same_look(&srow[x], &want))
-			continue;
-		if (cx != x || cy != y) {
-			p += move_to(cx, cy, p, x, y);
-			cy = y;
-		}
-		if ((ch != ' ' && want.fg != cfg) || want.bg != cbg) {
-			t->cur_fg = cfg;
-			t->cur_bg = cbg;
-			p += set_colours(t, p, ch, want.fg, want.bg);
-			cfg = t->cur_fg;
-			cbg = t->cur_bg;
-		}
-		if (ch < 0x80)
+	char *p = p0;
+	t->row_y = y;
+	int hx = -1;
+	const struct con_cell *cell = row + x;
+	struct con_cell *sc = srow + x;
+	for (;;) {
+		uint32_t ch = cell->ch;
+		if (__builtin_expect((cell->flags & CON_TAIL) || ch - 0x20 >= 0x5F, 0))
+			ch = cell_glyph(cell);
+		uint64_t w, sw, cur;
+		memcpy(&w, (const char *)cell + offsetof(struct con_cell, fg), sizeof w); /* fg, bg */
+		w &= 0x00FFFFFF00FFFFFFull;
+		memcpy(&sw, (const char *)sc + offsetof(struct con_cell, fg), sizeof sw);
+		/* a space shows no foreground */
+		uint64_t seen = ch == ' ' ? 0xFFFFFFFF00000000ull : ~0ull;
+		if (sc->ch == ch && !((w ^ sw) & seen))
+			goto next; /* it looks the same */
+		if (__builtin_expect(hx != x, 0))
+			p = cell_move(t, p, hx, x);
+		memcpy(&cur, t->cur_col, sizeof cur);
+		if (__builtin_expect(((w ^ cur) & seen) != 0, 0))
+			p = cell_colours(t, p, ch, w);
+		if (__builtin_expect(ch < 0x80, 1))
 			*p++ = (char)ch;
 		else
-			p += utf8_encode(ch, p);
-		srow[x] = want;
-		/* at the terminal's last column the cursor stays put (no autowrap) */
-		cx = x < last ? x + 1 : -1;
+			p = cell_utf8(p, ch);
+		sc->ch = ch;
+		memcpy((char *)sc + offsetof(struct con_cell, fg), &w, sizeof w);
+		hx = x + 1;
+	next:
+		if (++x >= end)
+			break;
+		if (dmg[x]) {
+			cell++;
+			sc++;
+			continue;
+		}
+		if ((x = con_next_damaged(dmg, x + 1, end)) >= end)
+			break;
+		cell = row + x;
+		sc = srow + x;
 	}
-	t->cur_x = cx;
-	t->cur_y = cy;
-	t->cur_fg = cfg;
-	t->cur_bg = cbg;
+	if (hx >= 0) {
+		t->cur_x = hx < t->cols ? hx : -1;
+		t->cur_y = y;
+	}
 	t->out_len += (size_t)(p - p0);
+}
+
+/* Sends rows y0 to before y1 of console c, dw cells of each (send_row):
+ * with trust, only the damaged cells of the rows outside e0 to before e1
+ * (c's damage says what changed, term_present), every cell of the others.
+ * One call for the frame's rows. */
+static __attribute__((noinline)) void send_rows(struct term *t, const struct console *c, int y0, int y1, int e0,
+						int e1, bool trust, int dw)
+{
+	for (int y = y0; y < y1; y++) {
+		bool trust_row = trust && (y < e0 || y >= e1);
+		if (trust_row && !con_span_any(c->row_damage[y]))
+			continue;
+		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
+		const uint8_t *dmg = trust_row ? c->damage + (size_t)y * (size_t)c->w : t->ones;
+		struct con_cell *srow = t->shadow + (size_t)t->srow[y] * (size_t)t->sw;
+		int x = 0, end = dw;
+		if (trust_row) {
+			struct con_span sp = c->row_damage[y];
+			x = sp.lo;
+			end = sp.hi < dw ? sp.hi + 1 : dw;
+		}
+		send_row(t, row, srow, dmg, x, end, y);
+	}
+}
+
+/* a[0..n) in the reverse order. */
+static void rev_ints(int *a, int n)
+{
+	for (int i = 0, j = n - 1; i < j; i++, j--) {
+		int v = a[i];
+		a[i] = a[j];
+		a[j] = v;
+	}
 }
 
 /* Makes c's move (console.h) with what the terminal shows when it can: a
@@ -681,15 +771,23 @@ static bool term_scroll(struct term *t, const struct console *c, int rows, int *
 	memcpy(q, "\033[r", 3);
 	t->out_len += (size_t)(q + 3 - p);
 	t->cur_x = t->cur_y = -1; /* (DECSTBM homes the cursor) */
-	size_t w = (size_t)t->sw;
-	for (int k = 0; k < m->h - n; k++) {
-		int r = m->dy > 0 ? bot - k : top + k;
-		memcpy(t->shadow + (size_t)r * w, t->shadow + (size_t)(r - m->dy) * w, w * sizeof *t->shadow);
-	}
+	/* the region's rows' numbers turned by dy (the n rows scrolled out
+	 * come back as the blanked ones) */
+	int *sr = t->srow + top, h = m->h;
+	/* turned left by n (dy < 0) or right: reversing its two parts, then
+	 * the whole */
+	int k = m->dy < 0 ? n : h - n;
+	rev_ints(sr, k);
+	rev_ints(sr + k, h - k);
+	rev_ints(sr, h);
 	*e0 = m->dy > 0 ? top : bot - n + 1;
 	*e1 = *e0 + n;
-	for (size_t i = (size_t)*e0 * w; i < (size_t)*e1 * w; i++)
-		t->shadow[i].ch = NO_GLYPH;
+	size_t w = (size_t)t->sw;
+	for (int r = *e0; r < *e1; r++) {
+		struct con_cell *sc = t->shadow + (size_t)t->srow[r] * w;
+		for (size_t i = 0; i < w; i++)
+			sc[i].ch = NO_GLYPH;
+	}
 	return true;
 }
 
@@ -701,12 +799,24 @@ static int term_present(struct display *d, struct console *c)
 	if (c->w != t->sw || c->h != t->sh) {
 		size_t n = (size_t)c->w * (size_t)c->h;
 		struct con_cell *s = calloc(n, sizeof *s);
-		if (!s) {
+		int *sr = malloc(sizeof *sr * (size_t)(c->h > 0 ? c->h : 1));
+		uint8_t *ones = malloc(c->w > 0 ? (size_t)c->w : 1);
+		if (!s || !sr || !ones) {
+			free(s);
+			free(sr);
+			free(ones);
 			log_error("terminal: out of memory for a %d×%d screen", c->w, c->h);
 			return -ENOMEM;
 		}
+		for (int y = 0; y < c->h; y++)
+			sr[y] = y;
+		memset(ones, 1, c->w > 0 ? (size_t)c->w : 1);
 		free(t->shadow);
+		free(t->srow);
+		free(t->ones);
 		t->shadow = s;
+		t->srow = sr;
+		t->ones = ones;
 		t->sw = c->w;
 		t->sh = c->h;
 		t->full = true;
@@ -721,7 +831,7 @@ static int term_present(struct display *d, struct console *c)
 			t->shadow[i].ch = NO_GLYPH;
 		/* reset colours first so the cleared screen has the default background */
 		OB_LIT(t, "\033[0m\033[2J");
-		t->cur_fg = t->cur_bg = NO_COLOUR;
+		t->cur_col[0] = t->cur_col[1] = NO_COLOUR;
 		t->cur_x = t->cur_y = -1;
 	}
 	/* The console's damage says what changed when this console was
@@ -751,21 +861,7 @@ static int term_present(struct display *d, struct console *c)
 		y0 = y0 < e0 ? y0 : e0;
 		y1 = y1 > e1 ? y1 : e1;
 	}
-	for (int y = y0; y < y1; y++) {
-		bool trust_row = trust && (y < e0 || y >= e1);
-		if (trust_row && !con_span_any(c->row_damage[y]))
-			continue;
-		const struct con_cell *row = c->cells + (size_t)y * (size_t)c->w;
-		const uint8_t *dmg = c->damage + (size_t)y * (size_t)c->w;
-		struct con_cell *srow = t->shadow + (size_t)y * (size_t)t->sw;
-		int x = 0, end = dw;
-		if (trust_row) {
-			struct con_span sp = c->row_damage[y];
-			x = sp.lo;
-			end = sp.hi < dw ? sp.hi + 1 : dw;
-		}
-		send_row(t, row, srow, dmg, trust_row, x, end, y);
-	}
+	send_rows(t, c, y0, y1, e0, e1, trust, dw);
 	t->seen = c;
 	t->seen_changes = c->changes;
 	t->full = false;
@@ -955,6 +1051,8 @@ static void term_close(struct display *d)
 		log_flush_held();
 	}
 	free(t->shadow);
+	free(t->srow);
+	free(t->ones);
 	free(t->out);
 	free(t);
 }
@@ -984,7 +1082,7 @@ int term_open_fds(struct display **out, int in_fd, int out_fd, int cols, int row
 	t->in_fd = in_fd;
 	t->out_fd = out_fd;
 	t->cur_x = t->cur_y = -1;
-	t->cur_fg = t->cur_bg = NO_COLOUR;
+	t->cur_col[0] = t->cur_col[1] = NO_COLOUR;
 	for (int i = 0; i < TERM_RGB_CACHE; i++)
 		t->rgb_text[i].rgb = NO_COLOUR;
 	for (int i = 0; i < TERM_SGR_CACHE; i++)
