@@ -383,6 +383,34 @@ static uLong op_chunks(size_t k)
 	return crc_op[k];
 }
 
+/* crc32_combine_op(a, b, op_chunks(1)): the CRC of a chunk's worth of
+ * bytes after those of CRC a, the chunk's own CRC being b. It is linear in
+ * a (zlib multiplies a by x^(8 * CRC_CHUNK) modulo the polynomial), so it
+ * is four lookups, one a byte of a, in tables made once from the 32 bits'
+ * images: ~15 instructions instead of zlib's ~350. */
+static uint32_t op1_tab[4][256];
+static bool op1_ok;
+
+static uint32_t combine1(uLong a, uint32_t b)
+{
+	if (!op1_ok) {
+		uint32_t bit[32];
+		for (int i = 0; i < 32; i++)
+			bit[i] = (uint32_t)crc32_combine_op((uLong)1 << i, 0, op_chunks(1));
+		for (int t = 0; t < 4; t++)
+			for (int v = 0; v < 256; v++) {
+				uint32_t x = 0;
+				for (int i = 0; i < 8; i++)
+					if (v >> i & 1)
+						x ^= bit[8 * t + i];
+				op1_tab[t][v] = x;
+			}
+		op1_ok = true;
+	}
+	uint32_t c = (uint32_t)a;
+	return op1_tab[0][c & 255] ^ op1_tab[1][c >> 8 & 255] ^ op1_tab[2][c >> 16 & 255] ^ op1_tab[3][c >> 24] ^ b;
+}
+
 /* c's own CRC (that of its copy), summed the first time it is asked for. */
 static uint32_t own_crc(struct crc_chunk *c)
 {
@@ -420,7 +448,7 @@ static void run_sum(struct framer *f, size_t k)
 				break;
 			}
 	for (size_t j = from; j < k; j++) {
-		f->crc = crc32_combine_op(f->crc, own_crc(&cs[j]), op_chunks(1));
+		f->crc = combine1(f->crc, own_crc(&cs[j]));
 		cs[j].upto = (uint32_t)f->crc;
 		cs[j].stamp = crc_stamp;
 	}
@@ -437,7 +465,7 @@ static inline __attribute__((always_inline)) void chunk_equal(struct framer *f, 
 		c->stamp = crc_stamp;
 	} else if (f->same || n != CRC_CHUNK) {
 		run_sum(f, k);
-		f->crc = n == CRC_CHUNK ? crc32_combine_op(f->crc, own_crc(c), op_chunks(1))
+		f->crc = n == CRC_CHUNK ? combine1(f->crc, own_crc(c))
 					: crc32_combine(f->crc, own_crc(c), (z_off_t)n);
 		c->upto = (uint32_t)f->crc;
 		c->stamp = crc_stamp;
